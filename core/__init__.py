@@ -1,0 +1,53 @@
+"""memvault core: a per-file memory vault with a git journal. Imports neither textual nor rich."""
+
+from .config import DecayConfig, default_vault_path
+from .errors import (
+    AmbiguousIdError,
+    ConfigError,
+    InvalidIdError,
+    JournalError,
+    LockTimeoutError,
+    UnknownIdError,
+    VaultError,
+)
+from .journal import HistoryEntry
+from .layout import LoadProblem, check_id
+from .models import (
+    KNOWN_RELATION_TYPES,
+    PROVENANCE_RELATION_TYPES,
+    KnowledgeGraph,
+    Memory,
+    MemoryMetadata,
+    MemoryStatus,
+    Relation,
+)
+from .storage import PerFileStorage
+from .vault import DeleteReport, GcReport, OpenReport, RestoreReport, Vault
+
+__all__ = [
+    "KNOWN_RELATION_TYPES",
+    "PROVENANCE_RELATION_TYPES",
+    "AmbiguousIdError",
+    "ConfigError",
+    "DecayConfig",
+    "DeleteReport",
+    "GcReport",
+    "HistoryEntry",
+    "InvalidIdError",
+    "JournalError",
+    "KnowledgeGraph",
+    "LoadProblem",
+    "LockTimeoutError",
+    "Memory",
+    "MemoryMetadata",
+    "MemoryStatus",
+    "OpenReport",
+    "PerFileStorage",
+    "Relation",
+    "RestoreReport",
+    "UnknownIdError",
+    "Vault",
+    "VaultError",
+    "check_id",
+    "default_vault_path",
+]

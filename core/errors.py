@@ -1,0 +1,38 @@
+"""Errors a vault raises. Every one carries a message meant for a person to read as is."""
+
+from __future__ import annotations
+
+
+class VaultError(Exception):
+    """A refused operation or bad input. Nothing on disk or in git was changed."""
+
+
+class InvalidIdError(VaultError):
+    """An id that cannot be a file name in the vault (path separators, '..', too long...)."""
+
+
+class UnknownIdError(VaultError):
+    """No memory (or relation) has this id or prefix."""
+
+
+class AmbiguousIdError(VaultError):
+    """A prefix that matches more than one id."""
+
+    def __init__(self, prefix: str, candidates: list[str]):
+        self.prefix = prefix
+        self.candidates = sorted(candidates)
+        shown = ", ".join(self.candidates[:10])
+        more = f" and {len(self.candidates) - 10} more" if len(self.candidates) > 10 else ""
+        super().__init__(f"id prefix {prefix!r} is ambiguous: {shown}{more}")
+
+
+class LockTimeoutError(VaultError):
+    """Another process held the vault's write lock for longer than we were willing to wait."""
+
+
+class JournalError(VaultError):
+    """git refused a step of a commit; the vault was put back as it was."""
+
+
+class ConfigError(VaultError):
+    """A setting (an environment variable, a path) that cannot be used."""

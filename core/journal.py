@@ -1,0 +1,467 @@
+"""The git journal: the only code that runs git.
+
+Every change to the vault is one commit that touches only the vault's own paths. The hot path is
+git plumbing through GitPython's ``repo.git`` command interface, on a private index kept in the
+repository's git directory, so a person's own staged work in the same repository is never
+committed and git's porcelain (hooks, status summaries) stays out of the way:
+
+    intent recorded -> files written -> update-index (private) -> write-tree -> commit-tree
+    -> update-ref HEAD new old (the commit point, compare-and-swap) -> update-index (real index)
+
+An inter-process lock (``flock`` on a file in the git directory) is held by the caller across
+read-modify-commit. The intent record, written before any vault file is touched, lets the next
+opener tell a crashed operation (roll it back, or forward if its commit landed) from a person's
+edit (commit it as ``external:``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .errors import JournalError, LockTimeoutError
+from .layout import remove_file, write_atomic
+
+if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
+    import git
+
+FALLBACK_NAME = "memvault"
+FALLBACK_EMAIL = "memvault@localhost"
+DEFAULT_LOCK_TIMEOUT = 30.0
+_ARGV_PATH_LIMIT = 200  # above this many paths, pass them on stdin rather than argv
+ZERO_OID = "0" * 40
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One commit in the life of a vault file."""
+
+    commit: str
+    timestamp: int
+    author: str
+    message: str
+    action: str  # "created", "changed" or "deleted"
+
+    @property
+    def operation(self) -> str:
+        """The commit message's leading verb (``archive``, ``gc``, ...)."""
+        head, sep, _ = self.message.partition(":")
+        return head if sep and " " not in head else ""
+
+
+class Journal:
+    """Git history of one vault folder, which may sit anywhere inside a repository."""
+
+    def __init__(self, root: Path, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT):
+        self.root = Path(root).resolve()
+        self.lock_timeout = lock_timeout
+        self._repo: git.Repo | None = None
+        self._identity_env: dict[str, str] | None = None
+        self._lock_depth = 0
+        self._lock_fh: Any = None
+        #: Tests set this to raise at a named step of ``commit`` (fault injection).
+        self.fault_hook: Callable[[str], None] | None = None
+
+    # -- repository -------------------------------------------------------------------------
+    @property
+    def repo(self) -> git.Repo:
+        if self._repo is None:
+            self._repo = self._open_repo()
+        return self._repo
+
+    def _open_repo(self) -> git.Repo:
+        import git
+
+        try:
+            repo = git.Repo(self.root, search_parent_directories=True)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+            self.root.mkdir(parents=True, exist_ok=True)
+            repo = git.Repo.init(self.root)
+        if repo.bare or repo.working_tree_dir is None:
+            raise JournalError(f"{self.root} is inside a bare git repository; a vault needs a work tree")
+        return repo
+
+    @property
+    def worktree(self) -> Path:
+        return Path(self.repo.working_tree_dir).resolve()  # type: ignore[arg-type]
+
+    @property
+    def state_dir(self) -> Path:
+        """memvault's own files in the git directory: lock, intent record, private index."""
+        d = Path(self.repo.git_dir) / "memvault"
+        d.mkdir(exist_ok=True)
+        return d
+
+    def relpath(self, path: Path) -> str:
+        """A vault path as git sees it: relative to the work tree, with forward slashes."""
+        rel = os.path.relpath(Path(path).resolve() if Path(path).is_absolute() else self.root / path,
+                              self.worktree)
+        return rel.replace(os.sep, "/")
+
+    def _git(self, *args: str, env: dict[str, str] | None = None, **kwargs: Any) -> str:
+        import git
+
+        try:
+            return self.repo.git.execute(["git", *args], env=env, **kwargs)
+        except git.GitCommandError as exc:
+            detail = (exc.stderr or "").strip().removeprefix("stderr:").strip().strip("'").strip()
+            raise JournalError(f"git {args[0]} failed: {detail or exc}") from exc
+
+    # -- lock -------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def lock(self, timeout: float | None = None) -> Iterator[None]:
+        """Hold the repository's memvault write lock (re-entrant within this object)."""
+        if self._lock_depth:
+            self._lock_depth += 1
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
+        path = self.state_dir / "lock"
+        fh = open(path, "a+")
+        wait = self.lock_timeout if timeout is None else timeout
+        deadline = time.monotonic() + wait
+        delay = 0.005
+        while True:
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    fh.close()
+                    raise
+                if time.monotonic() >= deadline:
+                    fh.seek(0)
+                    holder = fh.read().strip() or "another process"
+                    fh.close()
+                    raise LockTimeoutError(
+                        f"the vault is being written by {holder}; gave up after {wait:g} s "
+                        f"(lock file {path})"
+                    ) from None
+                time.sleep(delay)
+                delay = min(delay * 2, 0.1)
+        fh.seek(0)
+        fh.truncate()
+        fh.write(f"memvault pid {os.getpid()}")
+        fh.flush()
+        self._lock_fh, self._lock_depth = fh, 1
+        try:
+            yield
+        finally:
+            self._lock_depth = 0
+            self._lock_fh = None
+            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+            fh.close()
+
+    @property
+    def locked(self) -> bool:
+        return self._lock_depth > 0
+
+    # -- HEAD -------------------------------------------------------------------------------
+    def head(self) -> str | None:
+        """The commit HEAD points at, or None on an unborn branch. Reads the ref files directly
+        when it can (no process), else asks ``git rev-parse``."""
+        git_dir = Path(self.repo.git_dir)
+        try:
+            text = (git_dir / "HEAD").read_text().strip()
+            if not text.startswith("ref: "):
+                return text
+            ref = text[5:]
+            for base in (git_dir, Path(self.repo.common_dir)):
+                candidate = base / ref
+                if candidate.is_file():
+                    value = candidate.read_text().strip()
+                    if len(value) >= 40:
+                        return value
+        except OSError:
+            pass
+        try:
+            return self._git("rev-parse", "--verify", "-q", "HEAD")
+        except JournalError:
+            return None
+
+    def changed_between(self, old: str | None, new: str | None) -> list[str]:
+        """Vault paths (relative to the vault root) that differ between two commits."""
+        if old == new:
+            return []
+        if new is None:
+            return []
+        rel_root = self.relpath(self.root)
+        spec = [] if rel_root == "." else ["--", rel_root]
+        if old is None:
+            out = self._git("ls-tree", "-r", "-z", "--name-only", new, *spec)
+        else:
+            out = self._git("diff", "--name-only", "--no-renames", "-z", old, new, *spec)
+        return [self._vault_rel(p) for p in out.split("\0") if p]
+
+    def _vault_rel(self, repo_rel: str) -> str:
+        rel_root = self.relpath(self.root)
+        if rel_root == ".":
+            return repo_rel
+        return repo_rel[len(rel_root) + 1:] if repo_rel.startswith(rel_root + "/") else repo_rel
+
+    # -- status of the vault's own paths ----------------------------------------------------
+    def start_status(self, paths: list[Path]) -> Any:
+        """Start ``git status`` for the vault paths in the background; pass the handle to
+        :meth:`finish_status`. Lets git stat the files while Python reads them."""
+        rels = [self.relpath(p) for p in paths]
+        return self.repo.git.execute(
+            ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
+             "--ignored=no", "--", *rels],
+            as_process=True,
+        )
+
+    def finish_status(self, proc: Any) -> list[str]:
+        """Vault paths (relative to the vault root) whose work-tree content differs from HEAD."""
+        out = proc.proc.stdout.read().decode("utf-8", "surrogateescape")
+        proc.proc.wait()
+        candidates = {entry[3:] for entry in out.split("\0") if len(entry) > 3}
+        if not candidates:
+            return []
+        # The index can lag behind HEAD (a crash between commit and index update); compare the
+        # work tree with HEAD itself before calling anything a change.
+        head = self.head()
+        if head is None:
+            return sorted(self._vault_rel(c) for c in candidates)
+        tracked = set()
+        out = self._git("diff", "--name-only", "--no-renames", "-z", head, "--",
+                        *sorted(candidates))
+        tracked = {p for p in out.split("\0") if p}
+        untracked = self._git("ls-files", "--others", "-z", "--", *sorted(candidates))
+        changed = tracked | {p for p in untracked.split("\0") if p}
+        return sorted(self._vault_rel(p) for p in changed)
+
+    # -- committing -------------------------------------------------------------------------
+    def commit(
+        self,
+        message: str,
+        writes: dict[Path, bytes | None] | None = None,
+        adopt: Iterable[Path] = (),
+    ) -> str | None:
+        """Write (bytes) or remove (None) each path in ``writes``, take ``adopt`` paths as they are
+        in the work tree, and record all of it as ONE commit. Returns the new HEAD, or the old one
+        when nothing changed. On failure before the commit point every written path is put back
+        and JournalError is raised. The caller holds :meth:`lock`."""
+        if not self.locked:
+            raise RuntimeError("Journal.commit called without holding the lock")
+        writes = dict(writes or {})
+        paths = list(writes) + [p for p in adopt if p not in writes]
+        if not paths:
+            return self.head()
+        rels = [self.relpath(p) for p in paths]
+        pre = self.head()
+        self._write_intent({"pre_head": pre, "paths": rels, "message": message,
+                            "pid": os.getpid(), "time": time.time()})
+        previous: dict[Path, bytes | None] = {}
+        try:
+            for path, data in writes.items():
+                self._fault("write")
+                previous[path] = _read_or_none(path)
+                if data is None:
+                    remove_file(path)
+                else:
+                    write_atomic(path, data)
+            self._fault("stage")
+            self._stage(rels, private=True, base=pre)
+            self._fault("write-tree")
+            tree = self._git("write-tree", env=self._private_env())
+            if pre is not None and tree == self._git("rev-parse", f"{pre}^{{tree}}"):
+                self._clear_intent()
+                return pre
+            self._fault("commit-tree")
+            parents = ["-p", pre] if pre else []
+            new = self._git("commit-tree", "--no-gpg-sign", tree, *parents, "-m", message,
+                            env=self._identity())
+            self._fault("update-ref")
+            self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
+                      pre or ZERO_OID)
+        except BaseException:
+            self._rollback_writes(previous)
+            self._forget_private_index()
+            self._clear_intent()
+            raise
+        # The commit landed. What follows only makes git's own index agree with it.
+        (self.state_dir / "index.head").write_text(new)
+        try:
+            self._fault("index")
+            self._stage(rels, private=False)
+        except Exception:
+            pass  # recover() or the next status check puts the index right; nothing is lost
+        self._clear_intent()
+        return new
+
+    def _fault(self, step: str) -> None:
+        if self.fault_hook is not None:
+            self.fault_hook(step)
+
+    def _stage(self, rels: list[str], *, private: bool, base: str | None = None) -> None:
+        env = None
+        if private:
+            env = self._private_env()
+            state = self.state_dir / "index.head"
+            known = state.read_text().strip() if state.exists() else ""
+            if known != (base or "unborn") or not (self.state_dir / "index").exists():
+                if base:
+                    self._git("read-tree", base, env=env)
+                else:
+                    self._git("read-tree", "--empty", env=env)
+                state.write_text(base or "unborn")
+        self._with_paths(["update-index", "--add", "--remove", "--replace"], rels, env=env)
+
+    def _with_paths(self, args: list[str], rels: list[str], env: dict[str, str] | None = None) -> str:
+        if len(rels) <= _ARGV_PATH_LIMIT:
+            return self._git(*args, "--", *rels, env=env)
+        listing = self.state_dir / "paths.tmp"
+        listing.write_bytes("\0".join(rels).encode() + b"\0")
+        with open(listing, "rb") as fh:
+            return self._git(*args, "-z", "--stdin", env=env, istream=fh)
+
+    def _private_env(self) -> dict[str, str]:
+        return {"GIT_INDEX_FILE": str(self.state_dir / "index")}
+
+    def _forget_private_index(self) -> None:
+        remove_file(self.state_dir / "index.head")
+
+    def _identity(self) -> dict[str, str]:
+        """Author/committer for commits: the person's git identity when git knows one, else a
+        memvault identity passed in the environment (their git config is never changed)."""
+        if self._identity_env is None:
+            env: dict[str, str] = {}
+            for key, var in (("user.name", "NAME"), ("user.email", "EMAIL")):
+                if os.environ.get(f"GIT_AUTHOR_{var}") and os.environ.get(f"GIT_COMMITTER_{var}"):
+                    continue
+                try:
+                    value = self._git("config", "--get", key)
+                except JournalError:
+                    value = ""
+                if not value:
+                    fallback = FALLBACK_NAME if var == "NAME" else FALLBACK_EMAIL
+                    env[f"GIT_AUTHOR_{var}"] = os.environ.get(f"GIT_AUTHOR_{var}", fallback)
+                    env[f"GIT_COMMITTER_{var}"] = os.environ.get(f"GIT_COMMITTER_{var}", fallback)
+            self._identity_env = env
+        return self._identity_env
+
+    def _rollback_writes(self, previous: dict[Path, bytes | None]) -> None:
+        for path, data in previous.items():
+            with contextlib.suppress(OSError):
+                if data is None:
+                    remove_file(path)
+                else:
+                    write_atomic(path, data)
+
+    # -- intent record and crash recovery ---------------------------------------------------
+    def _intent_path(self) -> Path:
+        return self.state_dir / "intent.json"
+
+    def _write_intent(self, record: dict[str, Any]) -> None:
+        write_atomic(self._intent_path(), json.dumps(record).encode())
+
+    def _clear_intent(self) -> None:
+        remove_file(self._intent_path())
+
+    def has_intent(self) -> bool:
+        return (Path(self.repo.git_dir) / "memvault" / "intent.json").exists()
+
+    def recover(self) -> str | None:
+        """Finish what a crashed writer left: roll its files back to HEAD if its commit never
+        landed, or bring git's index up to date if it did. Returns a description, or None."""
+        path = self._intent_path()
+        try:
+            intent = json.loads(path.read_text())
+        except FileNotFoundError:
+            return None
+        except ValueError:
+            self._clear_intent()
+            return "discarded an unreadable intent record"
+        rels: list[str] = intent.get("paths", [])
+        pre, head = intent.get("pre_head"), self.head()
+        self._forget_private_index()
+        if head == pre:
+            in_head: set[str] = set()
+            if head:
+                out = self._git("ls-tree", "-r", "-z", "--name-only", head, "--", *rels) if rels else ""
+                in_head = {p for p in out.split("\0") if p}
+            if in_head:
+                self._git("checkout", head, "--", *sorted(in_head))
+            for rel in rels:
+                if rel not in in_head:
+                    remove_file(self.worktree / rel)
+            result = f"rolled back an unfinished operation ({intent.get('message', '?')!r})"
+        else:
+            subject = self._git("log", "-1", "--format=%P%x1f%B", head or "HEAD")
+            parents, _, body = subject.partition("\x1f")
+            if parents.split()[:1] == [pre] and body.strip() == str(intent.get("message", "")).strip():
+                if rels:
+                    self._stage(rels, private=False)
+                result = f"completed an operation whose commit had landed ({intent.get('message')!r})"
+            else:
+                result = "found an intent record from before other commits; left files as they are"
+        self._clear_intent()
+        return result
+
+    # -- reading history --------------------------------------------------------------------
+    def log(self, path: Path) -> list[HistoryEntry]:
+        """Every commit that created, changed or deleted ``path``, newest first."""
+        rel = self.relpath(path)
+        if self.head() is None:
+            return []
+        out = self._git("log", "--format=%x1e%H%x1f%at%x1f%an%x1f%B%x1f", "--name-status",
+                        "--no-renames", "--", rel)
+        entries = []
+        for chunk in out.split("\x1e"):
+            if not chunk.strip():
+                continue
+            sha, ts, author, body, status = chunk.split("\x1f", 4)
+            code = status.strip()[:1]
+            action = {"A": "created", "D": "deleted"}.get(code, "changed")
+            entries.append(HistoryEntry(sha, int(ts), author, body.strip(), action))
+        return entries
+
+    def show(self, rev: str, path: Path) -> bytes | None:
+        """The content of ``path`` at ``rev``, or None if it did not exist there."""
+        import git
+
+        try:
+            return self.repo.git.execute(
+                ["git", "cat-file", "blob", f"{rev}:{self.relpath(path)}"],
+                stdout_as_string=False, strip_newline_in_stdout=False,
+            )
+        except git.GitCommandError:
+            return None
+
+    def resolve_rev(self, rev: str) -> str:
+        try:
+            return self._git("rev-parse", "--verify", "-q", f"{rev}^{{commit}}")
+        except JournalError:
+            raise JournalError(f"unknown revision {rev!r}") from None
+
+    def files_in_commit(self, rev: str, folder: Path) -> list[tuple[str, str]]:
+        """(status letter, vault-relative path) of files under ``folder`` changed by ``rev``."""
+        out = self._git("diff-tree", "--no-commit-id", "-r", "--name-status", "--no-renames",
+                        "-z", "--root", rev, "--", self.relpath(folder))
+        parts = [p for p in out.split("\0") if p]
+        return [(parts[i], self._vault_rel(parts[i + 1])) for i in range(0, len(parts) - 1, 2)]
+
+    def names_ever(self, folder: Path) -> set[str]:
+        """File names that ever existed under ``folder`` in history (for ids of deleted records)."""
+        if self.head() is None:
+            return set()
+        out = self._git("log", "--format=", "--name-only", "--no-renames", "-z", "--",
+                        self.relpath(folder))
+        return {p.rsplit("/", 1)[-1] for p in out.replace("\n", "\0").split("\0") if p}
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None

@@ -1,0 +1,228 @@
+"""The vault on disk: the only code that maps ids to paths and reads or writes vault files.
+
+```
+{root}/memories/{id}.json    one Memory, pretty-printed, mode 0600
+{root}/relations/{id}.json   one Relation
+{root}/.meta.json            storage metadata
+```
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import tempfile
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from .errors import InvalidIdError
+from .models import Memory, Relation, now_epoch
+
+MEMORIES_DIR = "memories"
+RELATIONS_DIR = "relations"
+META_FILE = ".meta.json"
+SUFFIX = ".json"
+STORAGE_VERSION = 2
+MAX_ID_LENGTH = 128
+MAX_FILE_BYTES = 16 * 1024 * 1024  # a memory file larger than this is reported, not loaded
+TEMP_PREFIX = ".tmp-"  # atomic-write temp files; never loaded, never committed
+
+_WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", re.IGNORECASE)
+_BAD_CHARS = set('/\\:*?"<>|')
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")  # the common case: uuids, m1, test-123
+
+
+def check_id(value: object, kind: str = "memory") -> str:
+    """Return ``value`` if it is a safe file name for an id, else raise InvalidIdError."""
+    if not isinstance(value, str):
+        raise InvalidIdError(f"{kind} id must be a string, got {type(value).__name__}")
+    if _PLAIN_ID.fullmatch(value) and not _WINDOWS_RESERVED.match(value):
+        return value
+    problem = None
+    if not value:
+        problem = "it is empty"
+    elif len(value) > MAX_ID_LENGTH:
+        problem = f"it is longer than {MAX_ID_LENGTH} characters"
+    elif value in (".", "..") or ".." in value:
+        problem = "it contains '..'"
+    elif value.startswith("."):
+        problem = "it starts with a dot"
+    elif value != value.strip():
+        problem = "it starts or ends with whitespace"
+    elif any(c in _BAD_CHARS for c in value):
+        problem = "it contains a path separator or a character file systems refuse"
+    elif any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in value):
+        problem = "it contains control or invisible characters"
+    elif _WINDOWS_RESERVED.match(value):
+        problem = "it is a reserved device name"
+    if problem:
+        shown = value if len(value) <= 40 else value[:40] + "..."
+        raise InvalidIdError(f"refused {kind} id {shown!r}: {problem}")
+    return value
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """A vault file that could not be loaded; it stays untouched on disk."""
+
+    path: Path
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+class Layout:
+    """Paths and file formats of one vault rooted at ``root``."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root)
+        self.memories_dir = self.root / MEMORIES_DIR
+        self.relations_dir = self.root / RELATIONS_DIR
+        self.meta_path = self.root / META_FILE
+
+    # -- ids <-> paths (the one place; a sharded layout would change only this block) ----------
+    def memory_path(self, memory_id: str) -> Path:
+        return self.memories_dir / (check_id(memory_id) + SUFFIX)
+
+    def relation_path(self, relation_id: str) -> Path:
+        return self.relations_dir / (check_id(relation_id, "relation") + SUFFIX)
+
+    def classify(self, relpath: str) -> tuple[str, str] | None:
+        """For a path relative to the root: ("memory"|"relation", id), ("meta", "") or None."""
+        if relpath == META_FILE:
+            return ("meta", "")
+        folder, _, name = relpath.partition("/")
+        kind = {MEMORIES_DIR: "memory", RELATIONS_DIR: "relation"}.get(folder)
+        if kind is None or "/" in name or not name.endswith(SUFFIX) or name.startswith("."):
+            return None
+        return (kind, name[: -len(SUFFIX)])
+
+    def vault_paths(self) -> list[Path]:
+        """The paths memvault owns (for git pathspecs)."""
+        return [self.memories_dir, self.relations_dir, self.meta_path]
+
+    def ensure_dirs(self) -> None:
+        for d in (self.root, self.memories_dir, self.relations_dir):
+            d.mkdir(parents=True, exist_ok=True)
+
+    # -- encoding ---------------------------------------------------------------------------
+    @staticmethod
+    def encode(record: BaseModel | dict[str, Any]) -> bytes:
+        """Pretty-printed JSON (indent=2) with a trailing newline; unknown keys included."""
+        if isinstance(record, BaseModel):
+            return record.model_dump_json(indent=2).encode("utf-8") + b"\n"
+        return json.dumps(record, indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
+
+    # -- reading ----------------------------------------------------------------------------
+    def iter_files(self, folder: Path) -> Iterator[tuple[str, Path | None, str | None]]:
+        """(name, path, problem) for every entry of a record folder; temp files skipped."""
+        try:
+            entries = list(os.scandir(folder))
+        except FileNotFoundError:
+            return
+        for entry in entries:
+            name = entry.name
+            if name.startswith(TEMP_PREFIX):
+                continue
+            path = Path(entry.path)
+            if not name.endswith(SUFFIX):
+                yield name, path, "not a .json file (ignored)"
+            elif entry.is_symlink():
+                yield name, path, "is a symbolic link (refused: vault files must be regular files)"
+            elif not entry.is_file(follow_symlinks=False):
+                yield name, path, "is not a regular file"
+            else:
+                yield name, path, None
+
+    def load_record(self, path: Path, model: type[BaseModel], kind: str) -> tuple[Any, str | None]:
+        """Read and validate one record file: (record, None) or (None, reason)."""
+        name = path.name
+        stem = name[: -len(SUFFIX)] if name.endswith(SUFFIX) else name
+        try:
+            check_id(stem, kind)
+        except InvalidIdError as exc:
+            return None, f"file name is not a valid {kind} id ({exc})"
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read(MAX_FILE_BYTES + 1)
+        except OSError as exc:
+            return None, f"cannot be read: {exc.strerror or exc}"
+        if len(data) > MAX_FILE_BYTES:
+            return None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
+        try:
+            record = model.model_validate_json(data)
+        except ValidationError as exc:
+            return None, _describe_validation_error(exc)
+        if record.id != stem:  # type: ignore[attr-defined]
+            return None, f"id inside the file ({record.id!r}) differs from the file name"  # type: ignore[attr-defined]
+        return record, None
+
+    def load_memory_file(self, path: Path) -> tuple[Memory | None, str | None]:
+        return self.load_record(path, Memory, "memory")
+
+    def load_relation_file(self, path: Path) -> tuple[Relation | None, str | None]:
+        return self.load_record(path, Relation, "relation")
+
+    def read_meta(self) -> dict[str, Any] | None:
+        try:
+            data = json.loads(self.meta_path.read_bytes())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+    @staticmethod
+    def new_meta(migrated_from: str | None = None) -> dict[str, Any]:
+        return {
+            "storage_version": STORAGE_VERSION,
+            "created_at": now_epoch(),
+            "machine_id": socket.gethostname(),
+            "last_gc_at": None,
+            "last_consolidation_at": None,
+            "migrated_from": migrated_from,
+        }
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temp file in the same folder and ``os.replace``;
+    the file ends up with mode 0600 and readers never see a half-written file."""
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def remove_file(path: Path) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def _describe_validation_error(exc: ValidationError) -> str:
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    if first.get("type") in ("json_invalid", "json_type"):
+        return f"not valid JSON ({first.get('msg')})"
+    where = ".".join(str(p) for p in first.get("loc", ())) or "record"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"invalid field {where}: {first.get('msg')}{more}"

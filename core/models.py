@@ -1,0 +1,107 @@
+"""The vault's records: Memory, its metadata and status, and Relation.
+
+Field for field compatible with CortexGraph 1.2.1 (``cortexgraph.storage.models``), plus the
+``gist`` field of the per-memory-file spec. Every model keeps keys it does not know
+(``extra="allow"``), so a file written by a newer version survives being rewritten by this one.
+"""
+
+from __future__ import annotations
+
+import time
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+def now_epoch() -> int:
+    """Current time in whole epoch seconds (the unit of every timestamp in the vault)."""
+    return int(time.time())
+
+
+class MemoryStatus(str, Enum):
+    ACTIVE = "active"
+    PROMOTED = "promoted"
+    ARCHIVED = "archived"
+    SUPERSEDED = "superseded"
+
+
+class MemoryMetadata(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    tags: list[str] = Field(default_factory=list, description="Tags for categorization")
+    source: str | None = Field(default=None, description="Source of the memory")
+    context: str | None = Field(default=None, description="Context when the memory was created")
+    extra: dict[str, Any] = Field(default_factory=dict, description="Additional custom metadata")
+
+
+class Memory(BaseModel):
+    model_config = ConfigDict(extra="allow", validate_assignment=True)
+
+    id: str = Field(description="Unique identifier (file name without .json)")
+    content: str = Field(description="Full verbatim memory content")
+    gist: str | None = Field(default=None, description="Token-compressed summary of content")
+    meta: MemoryMetadata = Field(default_factory=MemoryMetadata)
+    created_at: int = Field(default_factory=now_epoch, description="Epoch seconds")
+    last_used: int = Field(default_factory=now_epoch, description="Epoch seconds")
+    use_count: int = Field(default=0, ge=0)
+    strength: float = Field(default=1.0, ge=0, description="Decay multiplier, 1.0-2.0 in practice")
+    status: MemoryStatus = Field(default=MemoryStatus.ACTIVE)
+    promoted_at: int | None = None
+    promoted_to: str | None = None
+    embed: list[float] | None = None
+    entities: list[str] = Field(default_factory=list)
+    review_priority: float = Field(default=0.0, ge=0, le=1)
+    last_review_at: int | None = None
+    review_count: int = Field(default=0, ge=0)
+    cross_domain_count: int = Field(default=0, ge=0)
+
+    @property
+    def text(self) -> str:
+        """What a reader sees first: the gist, or the content when there is none."""
+        return self.gist or self.content
+
+
+class Relation(BaseModel):
+    model_config = ConfigDict(extra="allow", validate_assignment=True)
+
+    id: str
+    from_memory_id: str
+    to_memory_id: str
+    relation_type: str
+    strength: float = Field(default=1.0, ge=0, le=1)
+    created_at: int = Field(default_factory=now_epoch)
+    metadata: dict[str, Any] = Field(default_factory=dict)
+
+
+#: Relation types a person may create without ``force``: CortexGraph's own, the lifecycle edges,
+#: and the link types of the tiered markdown memory schema.
+KNOWN_RELATION_TYPES: frozenset[str] = frozenset(
+    {
+        "related",
+        "causes",
+        "supports",
+        "contradicts",
+        "has_decision",
+        "consolidated_from",
+        "split_from",
+        "related_to",
+        "depends_on",
+        "part_of",
+        "caused_by",
+        "similar_to",
+        "supersedes",
+        "alternative_to",
+    }
+)
+
+#: Edges that make up the provenance graph (direction: new -> old).
+PROVENANCE_RELATION_TYPES: frozenset[str] = frozenset({"consolidated_from", "split_from"})
+
+
+class KnowledgeGraph(BaseModel):
+    """Memories and relations together, as CortexGraph's ``get_knowledge_graph`` returns them."""
+
+    memories: list[Memory]
+    relations: list[Relation]
+    stats: dict[str, Any] = Field(default_factory=dict)

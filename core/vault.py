@@ -1,0 +1,709 @@
+"""The vault: memories and relations as files, every change one git commit.
+
+``Vault`` is the API the app and the CLI use. It keeps three things equal: the in-memory cache
+(:class:`~core.store.Store`), the files on disk (:class:`~core.layout.Layout`) and the tree at git
+HEAD (:class:`~core.journal.Journal`). Each operation takes the write lock, catches up with commits
+made by other processes, computes the new records, commits them as one commit, and only then
+updates the cache.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from . import decay
+from .config import DecayConfig
+from .errors import InvalidIdError, UnknownIdError, VaultError
+from .journal import HistoryEntry, Journal
+from .layout import META_FILE, Layout, LoadProblem, check_id
+from .models import (
+    KNOWN_RELATION_TYPES,
+    Memory,
+    MemoryMetadata,
+    MemoryStatus,
+    Relation,
+    now_epoch,
+)
+from .store import MIN_PREFIX, SortKey, Store
+
+MAX_BOOSTED_STRENGTH = 2.0
+STRENGTH_BOOST = 0.1
+
+
+@dataclass
+class DeleteReport:
+    memories: list[Memory]
+    relations: list[Relation]
+
+
+@dataclass
+class RestoreReport:
+    memory: Memory
+    relations: list[Relation]
+    source_commit: str
+
+
+@dataclass
+class GcReport:
+    threshold: float
+    candidates: list[tuple[Memory, float]]  # (memory, score), lowest score first
+    applied: bool
+    archived: bool
+    relations_removed: list[Relation] = field(default_factory=list)
+    commit: str | None = None
+
+
+@dataclass
+class OpenReport:
+    """What opening the vault found and did, for a person to read."""
+
+    recovered: str | None = None
+    external_commit: str | None = None
+    external_paths: list[str] = field(default_factory=list)
+    initialised: bool = False
+
+
+class Vault:
+    """A per-file memory vault at ``path`` (created, with a git repository, when missing)."""
+
+    def __init__(
+        self,
+        path: Path | str,
+        *,
+        config: DecayConfig | None = None,
+        readonly: bool = False,
+        lock_timeout: float = 30.0,
+    ):
+        self.root = Path(path).expanduser().resolve()
+        self.layout = Layout(self.root)
+        self.config = config or DecayConfig.from_env()
+        self.readonly = readonly
+        self.journal = Journal(self.root, lock_timeout=lock_timeout)
+        self.store = Store()
+        self.problems: list[LoadProblem] = []
+        self.meta: dict[str, Any] = {}
+        self.report = OpenReport()
+        self._head: str | None = None
+        self._open = False
+
+    # -- opening ----------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: Path | str, **kwargs: Any) -> Vault:
+        vault = cls(path, **kwargs)
+        vault.load()
+        return vault
+
+    def load(self) -> None:
+        """Read every vault file into the cache. Unless read-only: finish a crashed operation,
+        commit files changed outside memvault (saying so), and create the vault if it is new."""
+        if self.readonly:
+            if not self.root.is_dir():
+                raise VaultError(f"no vault at {self.root}")
+            self._load_files()
+            self._open = True
+            return
+        self.layout.ensure_dirs()
+        journal = self.journal
+        if journal.has_intent():
+            with journal.lock():
+                self.report.recovered = journal.recover()
+                self._remove_temp_files()
+        head = journal.head()
+        status = journal.start_status(self.layout.vault_paths())
+        self._load_files()
+        self._head = head
+        changed = journal.finish_status(status)
+        if changed or not self.layout.meta_path.exists():
+            with self._writing():
+                self._adopt_external(changed)
+                if not self.layout.meta_path.exists():
+                    self._commit("init: create memvault vault", {
+                        self.layout.meta_path: self.layout.encode(self.layout.new_meta())})
+                    self.report.initialised = True
+        self._open = True
+
+    def _load_files(self) -> None:
+        store, layout = Store(), self.layout
+        problems: list[LoadProblem] = []
+        for folder, loader, put in (
+            (layout.memories_dir, layout.load_memory_file, store.put_memory),
+            (layout.relations_dir, layout.load_relation_file, store.put_relation),
+        ):
+            for _name, path, problem in layout.iter_files(folder):
+                if problem is None:
+                    record, problem = loader(path)  # type: ignore[operator]
+                    if record is not None:
+                        put(record)  # type: ignore[operator]
+                        continue
+                problems.append(LoadProblem(path, problem))  # type: ignore[arg-type]
+        self.store, self.problems = store, problems
+        self.meta = layout.read_meta() or {}
+
+    def _reload_paths(self, rels: Iterable[str]) -> None:
+        """Bring the cache up to date with the given vault-relative paths (after a commit made
+        elsewhere: another process, a git pull)."""
+        for rel in rels:
+            what = self.layout.classify(rel)
+            if what is None:
+                continue
+            kind, record_id = what
+            path = self.root / rel
+            if kind == "meta":
+                self.meta = self.layout.read_meta() or {}
+                continue
+            self.problems = [p for p in self.problems if p.path != path]
+            if kind == "memory":
+                self.store.drop_memory(record_id)
+                if path.exists():
+                    memory, problem = self.layout.load_memory_file(path)
+                    if memory is not None:
+                        self.store.put_memory(memory)
+                    else:
+                        self.problems.append(LoadProblem(path, problem or "unreadable"))
+            else:
+                self.store.drop_relation(record_id)
+                if path.exists():
+                    relation, problem = self.layout.load_relation_file(path)
+                    if relation is not None:
+                        self.store.put_relation(relation)
+                    else:
+                        self.problems.append(LoadProblem(path, problem or "unreadable"))
+
+    def _remove_temp_files(self) -> None:
+        from .layout import TEMP_PREFIX
+
+        for folder in (self.layout.memories_dir, self.layout.relations_dir, self.root):
+            for leftover in folder.glob(TEMP_PREFIX + "*"):
+                with contextlib.suppress(OSError):
+                    leftover.unlink()
+
+    def _adopt_external(self, candidates: list[str]) -> None:
+        """Commit vault files that differ from HEAD and that no memvault operation wrote."""
+        if not candidates:
+            return
+        # Re-check under the lock: a writer that was mid-commit when we looked has finished now.
+        still = set(self.journal.finish_status(self.journal.start_status(
+            [self.root / c for c in candidates])))
+        rels = [c for c in candidates if c in still and self.layout.classify(c) is not None]
+        if not rels:
+            return
+        shown = ", ".join(rels[:5]) + (f" and {len(rels) - 5} more" if len(rels) > 5 else "")
+        noun = "file" if len(rels) == 1 else "files"
+        message = f"external: {len(rels)} {noun} changed outside memvault ({shown})"
+        self._head = self.journal.commit(message, adopt=[self.root / r for r in rels])
+        self._reload_paths(rels)
+        self.report.external_commit = self._head
+        self.report.external_paths = rels
+
+    def close(self) -> None:
+        """Every operation commits as it goes, so closing leaves nothing uncommitted."""
+        self._open = False
+
+    def __enter__(self) -> Vault:
+        if not self._open:
+            self.load()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the write path ---------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Hold the write lock and catch up with commits made since we last looked."""
+        if self.readonly:
+            raise VaultError(f"the vault at {self.root} was opened read-only")
+        with self.journal.lock():
+            head = self.journal.head()
+            if head != self._head:
+                self._reload_paths(self.journal.changed_between(self._head, head))
+                self._head = head
+            yield
+
+    def _commit(
+        self,
+        message: str,
+        writes: dict[Path, bytes | None],
+        memories: Iterable[Memory] = (),
+        relations: Iterable[Relation] = (),
+        dropped_memories: Iterable[str] = (),
+        dropped_relations: Iterable[str] = (),
+    ) -> str | None:
+        """Commit ``writes`` as one commit, then (only then) update the cache."""
+        self._head = self.journal.commit(message, writes)
+        for rid in dropped_relations:
+            self.store.drop_relation(rid)
+        for mid in dropped_memories:
+            self.store.drop_memory(mid)
+        for memory in memories:
+            self.store.put_memory(memory)
+        for relation in relations:
+            self.store.put_relation(relation)
+        for path, data in writes.items():
+            if path == self.layout.meta_path and data is not None:
+                self.meta = self.layout.read_meta() or {}
+        return self._head
+
+    def _memory_writes(self, memories: Iterable[Memory]) -> dict[Path, bytes | None]:
+        return {self.layout.memory_path(m.id): self.layout.encode(m) for m in memories}
+
+    def _meta_write(self, **changes: Any) -> dict[Path, bytes | None]:
+        meta = dict(self.layout.read_meta() or self.layout.new_meta())
+        meta.update(changes)
+        return {self.layout.meta_path: self.layout.encode(meta)}
+
+    # -- lookups ----------------------------------------------------------------------------
+    def resolve(self, key: str) -> str:
+        """A memory id or unique prefix (>= 4 characters) to the full id."""
+        return self.store.resolve(key)
+
+    def get(self, key: str) -> Memory:
+        return self.store.memories[self.resolve(key)]
+
+    def find(self, memory_id: str) -> Memory | None:
+        """The memory with exactly this id, or None."""
+        return self.store.memories.get(memory_id)
+
+    @property
+    def memories(self) -> dict[str, Memory]:
+        return self.store.memories
+
+    @property
+    def relations(self) -> dict[str, Relation]:
+        return self.store.relations
+
+    def relations_of(self, key: str) -> list[Relation]:
+        return self.store.relations_of(self.resolve(key))
+
+    def search(
+        self,
+        query: str | None = None,
+        tags: Iterable[str] | None = None,
+        status: MemoryStatus | str | Iterable[MemoryStatus | str] | None = None,
+        window_days: float | None = None,
+        limit: int | None = None,
+        offset: int = 0,
+        sort: SortKey = "score",
+    ) -> list[Memory]:
+        return self.store.search(query=query, tags=tags, status=status, window_days=window_days,
+                                 limit=limit, offset=offset, sort=sort, config=self.config)
+
+    def score(self, memory: Memory, now: int | None = None) -> float:
+        return decay.score(memory, self.config, now)
+
+    def seconds_until_forgotten(self, memory: Memory, now: int | None = None) -> float | None:
+        return decay.seconds_until_forgotten(memory, self.config, now)
+
+    def forecast(self, memory: Memory, days: int = 30, now: int | None = None) -> list[float]:
+        return decay.forecast(memory, self.config, days, now)
+
+    # -- creating and changing memories ----------------------------------------------------
+    def add(
+        self,
+        content: str,
+        *,
+        tags: Iterable[str] = (),
+        entities: Iterable[str] = (),
+        source: str | None = None,
+        context: str | None = None,
+        strength: float = 1.0,
+        gist: str | None = None,
+        memory_id: str | None = None,
+    ) -> Memory:
+        """Create a memory and commit it (``add: <id8> <first words>``)."""
+        if not isinstance(content, str) or not content.strip():
+            raise VaultError("refused: a memory needs non-empty content")
+        try:
+            memory = Memory(
+                id=check_id(memory_id) if memory_id is not None else str(uuid.uuid4()),
+                content=content, gist=gist, strength=strength, entities=_unique(entities),
+                meta=MemoryMetadata(tags=_unique(tags), source=source, context=context),
+            )
+        except ValidationError as exc:
+            raise VaultError(f"refused: {_first_error(exc)}") from None
+        return self.save(memory)
+
+    def save(self, memory: Memory, *, message: str | None = None) -> Memory:
+        """Write a whole memory record (create or replace) as one commit."""
+        return self.save_many([memory], message=message)[0]
+
+    def save_many(self, memories: list[Memory], *, message: str | None = None) -> list[Memory]:
+        """Write several whole memory records as one commit."""
+        memories = [self._checked(m) for m in memories]
+        if not memories:
+            return []
+        with self._writing():
+            if message is None:
+                new = [m for m in memories if m.id not in self.store.memories]
+                verb = "add" if len(new) == len(memories) else "update"
+                message = _message(verb, memories)
+            self._commit(message, self._memory_writes(memories), memories=memories)
+        return memories
+
+    def update(self, key: str, **changes: Any) -> Memory:
+        """Change fields of a memory (``update: <id8> <words> (fields: a, b)``). A new content
+        without a new gist drops the old gist, which no longer describes it."""
+        if "id" in changes:
+            raise VaultError("refused: a memory's id cannot be changed")
+        with self._writing():
+            old = self.get(key)
+            before = old.model_dump()
+            if "meta" in changes and isinstance(changes["meta"], MemoryMetadata):
+                changes["meta"] = changes["meta"].model_dump()
+            if "content" in changes and "gist" not in changes and changes["content"] != old.content:
+                changes["gist"] = None
+            data = {**before, **changes}
+            try:
+                new = Memory.model_validate(data)
+            except ValidationError as exc:
+                raise VaultError(f"refused: {_first_error(exc)}") from None
+            if not new.content.strip():
+                raise VaultError("refused: a memory needs non-empty content")
+            fields_changed = sorted(k for k in changes if before.get(k) != data[k])
+            message = _message("update", [new]) + (f" (fields: {', '.join(fields_changed)})"
+                                                   if fields_changed else "")
+            self._commit(message, self._memory_writes([new]), memories=[new])
+        return new
+
+    def touch(self, *keys: str, boost: bool = False) -> list[Memory]:
+        """Reinforce memories: use_count + 1, last_used = now, and with ``boost`` strength + 0.1
+        (capped at 2.0). Several ids are touched in one commit."""
+        return self._change_each(keys, "touch", lambda m, now: {
+            "use_count": m.use_count + 1,
+            "last_used": now,
+            **({"strength": min(MAX_BOOSTED_STRENGTH, m.strength + STRENGTH_BOOST)}
+               if boost else {}),
+        })
+
+    def archive(self, *keys: str) -> list[Memory]:
+        return self._set_status(keys, MemoryStatus.ARCHIVED, "archive")
+
+    def unarchive(self, *keys: str) -> list[Memory]:
+        return self._set_status(keys, MemoryStatus.ACTIVE, "unarchive",
+                                require=MemoryStatus.ARCHIVED)
+
+    def _set_status(self, keys: Iterable[str], status: MemoryStatus, verb: str,
+                    require: MemoryStatus | None = None) -> list[Memory]:
+        def change(m: Memory, _now: int) -> dict[str, Any]:
+            if require is not None and m.status != require:
+                raise VaultError(f"refused: {m.id[:8]} is {m.status.value}, not {require.value}")
+            if m.status == status:
+                raise VaultError(f"refused: {m.id[:8]} is already {status.value}")
+            return {"status": status}
+        return self._change_each(keys, verb, change)
+
+    def _change_each(self, keys: Iterable[str], verb: str,
+                     change: Callable[[Memory, int], dict[str, Any]]) -> list[Memory]:
+        keys = list(keys)
+        if not keys:
+            raise VaultError(f"{verb}: no memory ids given")
+        with self._writing():
+            ids = _unique(self.resolve(k) for k in keys)
+            now = now_epoch()
+            new = [self.store.memories[i].model_copy(update=change(self.store.memories[i], now))
+                   for i in ids]
+            self._commit(_message(verb, new), self._memory_writes(new), memories=new)
+        return new
+
+    def delete(self, *keys: str) -> DeleteReport:
+        """Delete memories and every relation that touches them, in one commit."""
+        keys_list = list(keys)
+        if not keys_list:
+            raise VaultError("delete: no memory ids given")
+        with self._writing():
+            ids = _unique(self.resolve(k) for k in keys_list)
+            gone = [self.store.memories[i] for i in ids]
+            rels = _relations_touching(self.store, ids)
+            writes: dict[Path, bytes | None] = {self.layout.memory_path(i): None for i in ids}
+            writes.update({self.layout.relation_path(r.id): None for r in rels})
+            message = _message("delete", gone)
+            if rels:
+                message += f" (+{len(rels)} relation{'s' if len(rels) != 1 else ''})"
+            self._commit(message, writes, dropped_memories=ids,
+                         dropped_relations=[r.id for r in rels])
+        return DeleteReport(gone, rels)
+
+    # -- relations --------------------------------------------------------------------------
+    def relate(
+        self,
+        from_key: str,
+        to_key: str,
+        relation_type: str,
+        *,
+        strength: float = 1.0,
+        metadata: dict[str, Any] | None = None,
+        force: bool = False,
+    ) -> Relation:
+        """Create a typed relation between two living memories (``relate: ...``). A type outside
+        :data:`KNOWN_RELATION_TYPES` is refused unless ``force``."""
+        if not relation_type or not relation_type.strip():
+            raise VaultError("refused: a relation needs a type")
+        if relation_type not in KNOWN_RELATION_TYPES and not force:
+            raise VaultError(
+                f"refused: unknown relation type {relation_type!r} (known: "
+                f"{', '.join(sorted(KNOWN_RELATION_TYPES))}; force to use it anyway)"
+            )
+        with self._writing():
+            a, b = self.resolve(from_key), self.resolve(to_key)
+            try:
+                relation = Relation(id=str(uuid.uuid4()), from_memory_id=a, to_memory_id=b,
+                                    relation_type=relation_type, strength=strength,
+                                    metadata=dict(metadata or {}))
+            except ValidationError as exc:
+                raise VaultError(f"refused: {_first_error(exc)}") from None
+            self.save_relations([relation])
+        return relation
+
+    def save_relations(self, relations: list[Relation], *, message: str | None = None) -> None:
+        """Write whole relation records as one commit (the storage API: any type accepted)."""
+        if not relations:
+            return
+        for r in relations:
+            check_id(r.id, "relation")
+        with self._writing():
+            if message is None:
+                if len(relations) == 1:
+                    r = relations[0]
+                    message = (f"relate: {r.from_memory_id[:8]} -{r.relation_type}-> "
+                               f"{r.to_memory_id[:8]}")
+                else:
+                    message = f"relate: {len(relations)} relations"
+            writes = {self.layout.relation_path(r.id): self.layout.encode(r) for r in relations}
+            self._commit(message, writes, relations=relations)
+
+    def unrelate(self, relation_key: str) -> Relation:
+        with self._writing():
+            rid = self.store.resolve(relation_key, kind="relation")
+            r = self.store.relations[rid]
+            message = (f"relate: remove {r.relation_type} {r.from_memory_id[:8]} -> "
+                       f"{r.to_memory_id[:8]}")
+            self._commit(message, {self.layout.relation_path(rid): None}, dropped_relations=[rid])
+        return r
+
+    # -- history ----------------------------------------------------------------------------
+    def resolve_any(self, key: str) -> str:
+        """Like :meth:`resolve`, but also finds memories that exist only in history."""
+        try:
+            return self.resolve(key)
+        except UnknownIdError:
+            pass
+        try:
+            check_id(key)
+        except InvalidIdError:
+            raise UnknownIdError(f"no memory with id or prefix {key!r}") from None
+        if self.layout.memory_path(key).name in self.journal.names_ever(self.layout.memories_dir):
+            return key
+        if len(key) < MIN_PREFIX:
+            raise UnknownIdError(f"no memory with id {key!r}")
+        suffix = ".json"
+        matches = sorted({n[: -len(suffix)] for n in self.journal.names_ever(self.layout.memories_dir)
+                          if n.startswith(key) and n.endswith(suffix)})
+        if not matches:
+            raise UnknownIdError(f"no memory, living or in history, with id or prefix {key!r}")
+        if len(matches) > 1:
+            from .errors import AmbiguousIdError
+            raise AmbiguousIdError(key, matches)
+        return matches[0]
+
+    def history(self, key: str) -> list[HistoryEntry]:
+        """The memory's life from git, newest first: created, each change, deletion."""
+        return self.journal.log(self.layout.memory_path(self.resolve_any(key)))
+
+    def version(self, key: str, rev: str) -> Memory:
+        """The memory as it was at commit ``rev``."""
+        memory_id = self.resolve_any(key)
+        commit = self.journal.resolve_rev(rev)
+        data = self.journal.show(commit, self.layout.memory_path(memory_id))
+        if data is None:
+            raise VaultError(f"memory {memory_id[:8]} did not exist at {rev}")
+        try:
+            memory = Memory.model_validate_json(data)
+        except ValidationError as exc:
+            raise VaultError(f"the version at {rev} is not a valid memory: {_first_error(exc)}") from None
+        if memory.id != memory_id:
+            raise VaultError(f"the version at {rev} holds id {memory.id!r}, not {memory_id!r}")
+        return memory
+
+    def restore(self, key: str, at: str | None = None) -> RestoreReport:
+        """Bring back a deleted memory (with the relations its deletion removed) or an earlier
+        version of a living one, as a new commit. Without ``at``: the last version before the
+        deletion, or the version before the current one."""
+        with self._writing():
+            memory_id = self.resolve_any(key)
+            entries = self.history(memory_id)
+            live = memory_id in self.store.memories
+            if at is None:
+                if not entries:
+                    raise VaultError(f"memory {memory_id[:8]} has no history to restore from")
+                if not live:
+                    at = f"{entries[0].commit}^" if entries[0].action == "deleted" else entries[0].commit
+                elif len(entries) < 2:
+                    raise VaultError(f"memory {memory_id[:8]} has no earlier version")
+                else:
+                    at = entries[1].commit
+            source = self.journal.resolve_rev(at)
+            memory = self.version(memory_id, source)
+            relations: list[Relation] = []
+            if not live:
+                relations = self._relations_deleted_with(memory_id, entries)
+            writes = self._memory_writes([memory])
+            writes.update({self.layout.relation_path(r.id): self.layout.encode(r)
+                           for r in relations})
+            message = _message("restore", [memory]) + f" (from {source[:8]})"
+            if relations:
+                message += f" (+{len(relations)} relation{'s' if len(relations) != 1 else ''})"
+            self._commit(message, writes, memories=[memory], relations=relations)
+        return RestoreReport(memory, relations, source)
+
+    def _relations_deleted_with(self, memory_id: str, entries: list[HistoryEntry]) -> list[Relation]:
+        """Relations removed by the commit that deleted the memory, whose other end lives."""
+        deleting = next((e for e in entries if e.action == "deleted"), None)
+        if deleting is None:
+            return []
+        found = []
+        for status, rel in self.journal.files_in_commit(deleting.commit, self.layout.relations_dir):
+            what = self.layout.classify(rel)
+            if status != "D" or what is None or what[1] in self.store.relations:
+                continue
+            data = self.journal.show(f"{deleting.commit}^", self.root / rel)
+            try:
+                relation = Relation.model_validate_json(data or b"")
+            except ValidationError:
+                continue
+            ends = {relation.from_memory_id, relation.to_memory_id}
+            if memory_id in ends and all(e == memory_id or e in self.store.memories for e in ends):
+                found.append(relation)
+        return found
+
+    # -- gc and stats -----------------------------------------------------------------------
+    def gc(self, *, dry_run: bool = False, archive: bool = False,
+           threshold: float | None = None, now: int | None = None) -> GcReport:
+        """Active memories scoring below the forget threshold: listed (dry run), or deleted with
+        their relations (or archived) in ONE commit that also records ``last_gc_at``."""
+        limit = self.config.forget_threshold if threshold is None else threshold
+        at = now_epoch() if now is None else now
+
+        def candidates() -> list[tuple[Memory, float]]:
+            found = [(m, self.score(m, at)) for m in self.store.memories.values()
+                     if m.status == MemoryStatus.ACTIVE]
+            return sorted(((m, s) for m, s in found if s < limit), key=lambda p: (p[1], p[0].id))
+
+        if dry_run:
+            return GcReport(limit, candidates(), applied=False, archived=archive)
+        with self._writing():
+            found = candidates()
+            report = GcReport(limit, found, applied=True, archived=archive)
+            if not found:
+                return report
+            ids = [m.id for m, _ in found]
+            writes = self._meta_write(last_gc_at=at, machine_id=_machine_id())
+            noun = "memory" if len(ids) == 1 else "memories"
+            if archive:
+                new = [m.model_copy(update={"status": MemoryStatus.ARCHIVED}) for m, _ in found]
+                writes.update(self._memory_writes(new))
+                message = f"gc: archive {len(ids)} {noun} below {limit:g}"
+                report.commit = self._commit(message, writes, memories=new)
+            else:
+                rels = _relations_touching(self.store, ids)
+                writes.update({self.layout.memory_path(i): None for i in ids})
+                writes.update({self.layout.relation_path(r.id): None for r in rels})
+                message = f"gc: prune {len(ids)} {noun} below {limit:g}"
+                report.relations_removed = rels
+                report.commit = self._commit(message, writes, dropped_memories=ids,
+                                             dropped_relations=[r.id for r in rels])
+        return report
+
+    def stats(self, now: int | None = None) -> dict[str, Any]:
+        at = now_epoch() if now is None else now
+        memories = list(self.store.memories.values())
+        scores = [self.score(m, at) for m in memories]
+        per_status = {s.value: 0 for s in MemoryStatus}
+        for m in memories:
+            per_status[m.status.value] += 1
+        edges = [0.0, 0.05, 0.15, 0.35, 0.65, 1.0, 2.0]
+        histogram = []
+        for lo, hi in zip(edges, edges[1:] + [float("inf")]):
+            histogram.append({"from": lo, "to": None if hi == float("inf") else hi,
+                              "count": sum(1 for s in scores if lo <= s < hi)})
+        relation_types: dict[str, int] = {}
+        for r in self.store.relations.values():
+            relation_types[r.relation_type] = relation_types.get(r.relation_type, 0) + 1
+        threshold = self.config.forget_threshold
+        return {
+            "path": str(self.root),
+            "memories": len(memories),
+            "by_status": per_status,
+            "relations": len(self.store.relations),
+            "relation_types": dict(sorted(relation_types.items())),
+            "tags": len(self.store.tags()),
+            "avg_score": sum(scores) / len(scores) if scores else 0.0,
+            "below_forget_threshold": sum(
+                1 for m, s in zip(memories, scores) if s < threshold and m.status == MemoryStatus.ACTIVE),
+            "forget_threshold": threshold,
+            "decay_model": self.config.decay_model,
+            "score_histogram": histogram,
+            "problems": [str(p) for p in self.problems],
+            "last_gc_at": self.meta.get("last_gc_at"),
+            "last_consolidation_at": self.meta.get("last_consolidation_at"),
+            "head": self._head,
+        }
+
+    def _checked(self, memory: Memory) -> Memory:
+        check_id(memory.id)
+        return memory
+
+
+# -- helpers ---------------------------------------------------------------------------------
+def _unique(items: Iterable[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(item, None)
+    return list(seen)
+
+
+def _relations_touching(store: Store, ids: Iterable[str]) -> list[Relation]:
+    found: dict[str, Relation] = {}
+    for i in ids:
+        for r in store.relations_of(i):
+            found[r.id] = r
+    return list(found.values())
+
+
+def first_words(text: str, limit: int = 48) -> str:
+    """The first words of a text on one line, cut at a word boundary."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    cut = flat[:limit].rsplit(" ", 1)[0] or flat[:limit]
+    return cut + "…"
+
+
+def _message(verb: str, memories: list[Memory]) -> str:
+    if len(memories) == 1:
+        m = memories[0]
+        return f"{verb}: {m.id[:8]} {first_words(m.text)}"
+    shown = ", ".join(m.id[:8] for m in memories[:8])
+    more = f", +{len(memories) - 8}" if len(memories) > 8 else ""
+    return f"{verb}: {len(memories)} memories ({shown}{more})"
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in err.get("loc", ()))
+    return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
+
+
+def _machine_id() -> str:
+    import socket
+
+    return socket.gethostname()
+
+
+__all__ = ["DeleteReport", "GcReport", "OpenReport", "RestoreReport", "Vault", "META_FILE"]
