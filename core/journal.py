@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
 import json
 import os
 import time
@@ -89,22 +90,31 @@ class Journal:
             raise JournalError(f"{self.root} is inside a bare git repository; a vault needs a work tree")
         return repo
 
-    @property
+    @functools.cached_property
     def worktree(self) -> Path:
         return Path(self.repo.working_tree_dir).resolve()  # type: ignore[arg-type]
 
-    @property
+    @functools.cached_property
     def state_dir(self) -> Path:
         """memvault's own files in the git directory: lock, intent record, private index."""
         d = Path(self.repo.git_dir) / "memvault"
         d.mkdir(exist_ok=True)
         return d
 
+    @functools.cached_property
+    def _rel_root(self) -> str:
+        return os.path.relpath(self.root, self.worktree).replace(os.sep, "/")
+
     def relpath(self, path: Path) -> str:
         """A vault path as git sees it: relative to the work tree, with forward slashes."""
-        rel = os.path.relpath(Path(path).resolve() if Path(path).is_absolute() else self.root / path,
-                              self.worktree)
-        return rel.replace(os.sep, "/")
+        text, root = str(path), str(self.root)
+        if text == root:
+            return self._rel_root
+        if text.startswith(root + os.sep):
+            tail = text[len(root) + 1:].replace(os.sep, "/")
+            return tail if self._rel_root == "." else f"{self._rel_root}/{tail}"
+        absolute = Path(path) if Path(path).is_absolute() else self.root / path
+        return os.path.relpath(absolute.resolve(), self.worktree).replace(os.sep, "/")
 
     def _git(self, *args: str, env: dict[str, str] | None = None, **kwargs: Any) -> str:
         import git
@@ -195,8 +205,7 @@ class Journal:
             return []
         if new is None:
             return []
-        rel_root = self.relpath(self.root)
-        spec = [] if rel_root == "." else ["--", rel_root]
+        spec = [] if self._rel_root == "." else ["--", self._rel_root]
         if old is None:
             out = self._git("ls-tree", "-r", "-z", "--name-only", new, *spec)
         else:
@@ -204,7 +213,7 @@ class Journal:
         return [self._vault_rel(p) for p in out.split("\0") if p]
 
     def _vault_rel(self, repo_rel: str) -> str:
-        rel_root = self.relpath(self.root)
+        rel_root = self._rel_root
         if rel_root == ".":
             return repo_rel
         return repo_rel[len(rel_root) + 1:] if repo_rel.startswith(rel_root + "/") else repo_rel
@@ -254,18 +263,19 @@ class Journal:
         if not self.locked:
             raise RuntimeError("Journal.commit called without holding the lock")
         writes = dict(writes or {})
-        paths = list(writes) + [p for p in adopt if p not in writes]
-        if not paths:
-            return self.head()
-        rels = [self.relpath(p) for p in paths]
+        adopted = [p for p in adopt if p not in writes]
+        previous = {path: _read_or_none(path) for path in writes}
+        if not adopted and all(previous[p] == data for p, data in writes.items()):
+            return self.head()  # nothing would change: no empty commit
+        rels = [self.relpath(p) for p in [*writes, *adopted]]
         pre = self.head()
         self._write_intent({"pre_head": pre, "paths": rels, "message": message,
                             "pid": os.getpid(), "time": time.time()})
-        previous: dict[Path, bytes | None] = {}
+        written: dict[Path, bytes | None] = {}
         try:
             for path, data in writes.items():
                 self._fault("write")
-                previous[path] = _read_or_none(path)
+                written[path] = previous[path]
                 if data is None:
                     remove_file(path)
                 else:
@@ -274,9 +284,6 @@ class Journal:
             self._stage(rels, private=True, base=pre)
             self._fault("write-tree")
             tree = self._git("write-tree", env=self._private_env())
-            if pre is not None and tree == self._git("rev-parse", f"{pre}^{{tree}}"):
-                self._clear_intent()
-                return pre
             self._fault("commit-tree")
             parents = ["-p", pre] if pre else []
             new = self._git("commit-tree", "--no-gpg-sign", tree, *parents, "-m", message,
@@ -285,7 +292,7 @@ class Journal:
             self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre or ZERO_OID)
         except BaseException:
-            self._rollback_writes(previous)
+            self._rollback_writes(written)
             self._forget_private_index()
             self._clear_intent()
             raise

@@ -15,7 +15,6 @@ import re
 import socket
 import tempfile
 import unicodedata
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -122,41 +121,59 @@ class Layout:
         return json.dumps(record, indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
 
     # -- reading ----------------------------------------------------------------------------
-    def iter_files(self, folder: Path) -> Iterator[tuple[str, Path | None, str | None]]:
-        """(name, path, problem) for every entry of a record folder; temp files skipped."""
+    def load_folder(self, kind: str) -> tuple[list[Any], list[LoadProblem]]:
+        """Every record of a kind ("memory" or "relation") on disk, and the files that could not
+        be loaded (with the reason). Temp files of atomic writes are skipped. Hot path at open:
+        plain strings, one open/fstat/read per file."""
+        folder = self.memories_dir if kind == "memory" else self.relations_dir
+        model = Memory if kind == "memory" else Relation
+        records: list[Any] = []
+        problems: list[LoadProblem] = []
         try:
             entries = list(os.scandir(folder))
         except FileNotFoundError:
-            return
+            return records, problems
         for entry in entries:
             name = entry.name
             if name.startswith(TEMP_PREFIX):
                 continue
-            path = Path(entry.path)
             if not name.endswith(SUFFIX):
-                yield name, path, "not a .json file (ignored)"
+                problem: str | None = "not a .json file (ignored)"
             elif entry.is_symlink():
-                yield name, path, "is a symbolic link (refused: vault files must be regular files)"
+                problem = "is a symbolic link (refused: vault files must be regular files)"
             elif not entry.is_file(follow_symlinks=False):
-                yield name, path, "is not a regular file"
+                problem = "is not a regular file"
             else:
-                yield name, path, None
+                record, problem = self._load_one(entry.path, name, model, kind)
+                if record is not None:
+                    records.append(record)
+                    continue
+            problems.append(LoadProblem(Path(entry.path), problem or "unreadable"))
+        return records, problems
 
-    def load_record(self, path: Path, model: type[BaseModel], kind: str) -> tuple[Any, str | None]:
-        """Read and validate one record file: (record, None) or (None, reason)."""
-        name = path.name
-        stem = name[: -len(SUFFIX)] if name.endswith(SUFFIX) else name
+    def load_file(self, path: Path, kind: str) -> tuple[Any, str | None]:
+        """One record file: (record, None) or (None, reason)."""
+        if path.is_symlink():
+            return None, "is a symbolic link (refused: vault files must be regular files)"
+        if not path.is_file():
+            return None, "is not a regular file"
+        model = Memory if kind == "memory" else Relation
+        return self._load_one(str(path), path.name, model, kind)
+
+    @staticmethod
+    def _load_one(path: str, name: str, model: type[BaseModel], kind: str) -> tuple[Any, str | None]:
+        stem = name[: -len(SUFFIX)]
         try:
             check_id(stem, kind)
         except InvalidIdError as exc:
             return None, f"file name is not a valid {kind} id ({exc})"
         try:
             with open(path, "rb") as fh:
-                data = fh.read(MAX_FILE_BYTES + 1)
+                if os.fstat(fh.fileno()).st_size > MAX_FILE_BYTES:
+                    return None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
+                data = fh.read()
         except OSError as exc:
             return None, f"cannot be read: {exc.strerror or exc}"
-        if len(data) > MAX_FILE_BYTES:
-            return None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
         try:
             record = model.model_validate_json(data)
         except ValidationError as exc:
@@ -164,12 +181,6 @@ class Layout:
         if record.id != stem:  # type: ignore[attr-defined]
             return None, f"id inside the file ({record.id!r}) differs from the file name"  # type: ignore[attr-defined]
         return record, None
-
-    def load_memory_file(self, path: Path) -> tuple[Memory | None, str | None]:
-        return self.load_record(path, Memory, "memory")
-
-    def load_relation_file(self, path: Path) -> tuple[Relation | None, str | None]:
-        return self.load_record(path, Relation, "relation")
 
     def read_meta(self) -> dict[str, Any] | None:
         try:
