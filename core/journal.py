@@ -22,6 +22,7 @@ import fcntl
 import functools
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -68,6 +69,8 @@ class Journal:
         self._identity_env: dict[str, str] | None = None
         self._lock_depth = 0
         self._lock_fh: Any = None
+        self._thread_lock = threading.RLock()
+        self._index_stale: set[str] = set()  # paths git's index could not be updated for
         #: Tests set this to raise at a named step of ``commit`` (fault injection).
         self.fault_hook: Callable[[str], None] | None = None
 
@@ -128,17 +131,30 @@ class Journal:
     # -- lock -------------------------------------------------------------------------------
     @contextlib.contextmanager
     def lock(self, timeout: float | None = None) -> Iterator[None]:
-        """Hold the repository's memvault write lock (re-entrant within this object)."""
-        if self._lock_depth:
-            self._lock_depth += 1
-            try:
-                yield
-            finally:
-                self._lock_depth -= 1
-            return
+        """Hold the repository's memvault write lock: first this object's thread lock (so threads
+        of one process take turns), then ``flock`` (so processes do). Re-entrant."""
+        wait = self.lock_timeout if timeout is None else timeout
+        if not self._thread_lock.acquire(timeout=wait):
+            raise LockTimeoutError(
+                f"the vault is being written by another thread of this process; gave up after "
+                f"{wait:g} s")
+        try:
+            if self._lock_depth:
+                self._lock_depth += 1
+                try:
+                    yield
+                finally:
+                    self._lock_depth -= 1
+            else:
+                with self._process_lock(wait):
+                    yield
+        finally:
+            self._thread_lock.release()
+
+    @contextlib.contextmanager
+    def _process_lock(self, wait: float) -> Iterator[None]:
         path = self.state_dir / "lock"
         fh = open(path, "a+")
-        wait = self.lock_timeout if timeout is None else timeout
         deadline = time.monotonic() + wait
         delay = 0.005
         while True:
@@ -298,11 +314,17 @@ class Journal:
             raise
         # The commit landed. What follows only makes git's own index agree with it.
         (self.state_dir / "index.head").write_text(new)
+        stale = sorted(self._index_stale.union(rels))
         try:
             self._fault("index")
-            self._stage(rels, private=False)
+            self._stage(stale, private=False)
         except Exception:
-            pass  # recover() or the next status check puts the index right; nothing is lost
+            # Nothing is lost, but git's index lags behind HEAD for these paths (a person's
+            # `git commit` would bring deleted files back): keep the intent record so the next
+            # open's recover() restages them, and restage them with this object's next commit.
+            self._index_stale = set(stale)
+            return new
+        self._index_stale = set()
         self._clear_intent()
         return new
 
