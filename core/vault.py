@@ -72,6 +72,19 @@ class OpenReport:
     initialised: bool = False
 
 
+@dataclass
+class ChangeSet:
+    """Everything one operation changes, committed as ONE commit by :meth:`Vault.apply`."""
+
+    message: str
+    put_memories: list[Memory] = field(default_factory=list)
+    put_relations: list[Relation] = field(default_factory=list)
+    drop_memories: list[str] = field(default_factory=list)
+    drop_relations: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)  # keys to set in .meta.json
+    commit: str | None = None  # filled in by apply()
+
+
 class Vault:
     """A per-file memory vault at ``path`` (created, with a git repository, when missing)."""
 
@@ -254,6 +267,30 @@ class Vault:
             if path == self.layout.meta_path and data is not None:
                 self.meta = self.layout.read_meta() or {}
         return self._head
+
+    def apply(self, build: Callable[[Vault], ChangeSet]) -> ChangeSet:
+        """Run ``build`` on the up-to-date vault while holding the write lock, and commit the
+        change set it returns as one commit (for multi-file operations: split, consolidate...).
+        ``build`` only reads the vault and returns records; if it raises nothing is changed."""
+        with self._writing():
+            change = build(self)
+            for m in change.put_memories:
+                check_id(m.id)
+            for r in change.put_relations:
+                check_id(r.id, "relation")
+            writes: dict[Path, bytes | None] = {}
+            if change.meta:
+                writes.update(self._meta_write(**change.meta))
+            writes.update({self.layout.memory_path(i): None for i in change.drop_memories})
+            writes.update({self.layout.relation_path(i): None for i in change.drop_relations})
+            writes.update(self._memory_writes(change.put_memories))
+            writes.update({self.layout.relation_path(r.id): self.layout.encode(r)
+                           for r in change.put_relations})
+            change.commit = self._commit(
+                change.message, writes, memories=change.put_memories,
+                relations=change.put_relations, dropped_memories=change.drop_memories,
+                dropped_relations=change.drop_relations)
+        return change
 
     def _memory_writes(self, memories: Iterable[Memory]) -> dict[Path, bytes | None]:
         return {self.layout.memory_path(m.id): self.layout.encode(m) for m in memories}
@@ -710,4 +747,4 @@ def _machine_id() -> str:
     return socket.gethostname()
 
 
-__all__ = ["DeleteReport", "GcReport", "OpenReport", "RestoreReport", "Vault", "META_FILE"]
+__all__ = ["ChangeSet", "DeleteReport", "GcReport", "OpenReport", "RestoreReport", "Vault", "META_FILE"]

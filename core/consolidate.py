@@ -1,0 +1,350 @@
+"""Consolidation: find clusters of similar memories and merge one into a single memory with
+``consolidated_from`` provenance (merged -> each source), as ONE commit.
+
+Similarity of two memories: Jaccard on content tokens (lowercased, punctuation removed, longer
+than 2 characters) blended with tag and entity overlap (weights 0.7 / 0.15 / 0.15, over the
+signals either memory has); cosine on ``embed`` instead when every memory compared has one.
+Clusters: single linkage at a threshold (default 0.83, as CortexGraph), strongest links first,
+at most 12 members. Cohesion = mean pairwise similarity; >= 0.9 merge, >= 0.75 review, else keep
+separate.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import uuid
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .errors import VaultError
+from .models import (
+    PROVENANCE_RELATION_TYPES,
+    Memory,
+    MemoryMetadata,
+    MemoryStatus,
+    Relation,
+    now_epoch,
+)
+from .textutil import content_tokens, jaccard, make_gist
+from .vault import ChangeSet, Vault
+
+DEFAULT_THRESHOLD = 0.83
+MAX_CLUSTER_SIZE = 12
+MERGE_COHESION = 0.9
+REVIEW_COHESION = 0.75
+CONTENT_WEIGHT, TAG_WEIGHT, ENTITY_WEIGHT = 0.7, 0.15, 0.15
+MAX_STRENGTH = 2.0
+SourceFate = Literal["delete", "archive"]
+
+
+@dataclass
+class Cluster:
+    id: str
+    members: list[Memory]
+    cohesion: float
+
+    @property
+    def suggested_action(self) -> str:
+        return suggested_action(self.cohesion)
+
+
+@dataclass
+class ConsolidationPreview:
+    merged: Memory
+    sources: list[Memory]
+    relations: list[Relation]  # consolidated_from, merged -> each source
+    moved_relations: list[Relation]  # sources' other relations, re-pointed at the merged memory
+    cluster_id: str
+    cohesion: float
+    message: str
+
+
+def suggested_action(cohesion: float) -> str:
+    if cohesion >= MERGE_COHESION:
+        return "merge"
+    if cohesion >= REVIEW_COHESION:
+        return "review"
+    return "keep separate"
+
+
+class _Features:
+    """What similarity looks at, computed once per memory."""
+
+    __slots__ = ("tokens", "tags", "entities", "embed")
+
+    def __init__(self, memory: Memory):
+        self.tokens = content_tokens(memory.content)
+        self.tags = {t.lower() for t in memory.meta.tags}
+        self.entities = {e.lower() for e in memory.entities}
+        self.embed = memory.embed
+
+
+def similarity(a: Memory, b: Memory, use_embeddings: bool | None = None) -> float:
+    """Similarity of two memories in 0..1 (see the module docstring)."""
+    if use_embeddings is None:
+        use_embeddings = bool(a.embed) and bool(b.embed)
+    return _similarity(_Features(a), _Features(b), use_embeddings)
+
+
+def _similarity(a: _Features, b: _Features, use_embeddings: bool) -> float:
+    if use_embeddings and a.embed and b.embed and len(a.embed) == len(b.embed):
+        return max(0.0, _cosine(a.embed, b.embed))
+    total, weight = CONTENT_WEIGHT * jaccard(a.tokens, b.tokens), CONTENT_WEIGHT
+    if a.tags or b.tags:
+        total, weight = total + TAG_WEIGHT * jaccard(a.tags, b.tags), weight + TAG_WEIGHT
+    if a.entities or b.entities:
+        total += ENTITY_WEIGHT * jaccard(a.entities, b.entities)
+        weight += ENTITY_WEIGHT
+    return total / weight
+
+
+def _cosine(x: Sequence[float], y: Sequence[float]) -> float:
+    dot = sum(p * q for p, q in zip(x, y))
+    nx, ny = math.sqrt(sum(p * p for p in x)), math.sqrt(sum(q * q for q in y))
+    return dot / (nx * ny) if nx and ny else 0.0
+
+
+def cohesion(members: Sequence[Memory]) -> float:
+    """Mean pairwise similarity (1.0 for a single memory)."""
+    if len(members) < 2:
+        return 1.0
+    feats = [_Features(m) for m in members]
+    embeds = all(m.embed for m in members)
+    pairs = [(i, j) for i in range(len(feats)) for j in range(i + 1, len(feats))]
+    return sum(_similarity(feats[i], feats[j], embeds) for i, j in pairs) / len(pairs)
+
+
+def find_clusters(
+    vault: Vault,
+    threshold: float = DEFAULT_THRESHOLD,
+    max_size: int = MAX_CLUSTER_SIZE,
+    memories: Iterable[Memory] | None = None,
+) -> list[Cluster]:
+    """Clusters (2+ members) of active memories, most cohesive first."""
+    if not 0 < threshold <= 1:
+        raise VaultError(f"refused: threshold must be in (0, 1], got {threshold}")
+    pool = sorted((m for m in (memories if memories is not None else vault.memories.values())
+                   if m.status == MemoryStatus.ACTIVE), key=lambda m: m.id)
+    feats = [_Features(m) for m in pool]
+    embeds = bool(pool) and all(m.embed for m in pool)
+    edges = sorted(_linked_pairs(feats, threshold, embeds), key=lambda e: (-e[0], e[1], e[2]))
+    parent = list(range(len(pool)))
+    size = [1] * len(pool)
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for _sim, i, j in edges:
+        ri, rj = root(i), root(j)
+        if ri != rj and size[ri] + size[rj] <= max_size:
+            if size[ri] < size[rj]:
+                ri, rj = rj, ri
+            parent[rj] = ri
+            size[ri] += size[rj]
+    groups: dict[int, list[Memory]] = {}
+    for i, memory in enumerate(pool):
+        groups.setdefault(root(i), []).append(memory)
+    clusters = [Cluster(cluster_id(g), g, cohesion(g)) for g in groups.values() if len(g) > 1]
+    return sorted(clusters, key=lambda c: (-c.cohesion, c.id))
+
+
+def _linked_pairs(feats: list[_Features], threshold: float, embeds: bool
+                  ) -> list[tuple[float, int, int]]:
+    """Pairs at or above the threshold. With text features, only pairs that share a content
+    token are compared (an inverted index), which keeps 10k memories tractable."""
+    n = len(feats)
+    if embeds:
+        candidates: Iterable[tuple[int, int]] = ((i, j) for i in range(n) for j in range(i + 1, n))
+    else:
+        index: dict[str, list[int]] = {}
+        for i, f in enumerate(feats):
+            for token in f.tokens:
+                index.setdefault(token, []).append(i)
+        shared: Counter[tuple[int, int]] = Counter()
+        # Without shared content a pair's content term is 0, and tags+entities alone reach at
+        # most 0.3 / 1.0 — never a link at the thresholds people use (> 0.3).
+        cap = max(50, int(math.sqrt(n) * 10))
+        for ids in index.values():
+            if len(ids) > cap:  # a token in almost every memory tells nothing about a pair
+                continue
+            for x in range(len(ids)):
+                for y in range(x + 1, len(ids)):
+                    shared[(ids[x], ids[y])] += 1
+        candidates = shared.keys()
+    found = []
+    for i, j in candidates:
+        s = _similarity(feats[i], feats[j], embeds)
+        if s >= threshold:
+            found.append((s, i, j))
+    return found
+
+
+def cluster_id(members: Iterable[Memory]) -> str:
+    digest = hashlib.sha1("\n".join(sorted(m.id for m in members)).encode()).hexdigest()
+    return f"clust-{digest[:12]}"
+
+
+# -- merging ------------------------------------------------------------------------------------
+def _norm(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def merged_content(members: Sequence[Memory]) -> str:
+    """The longest content if it contains every other one, else the distinct contents joined
+    longest first."""
+    ordered = sorted(members, key=lambda m: (-len(m.content), m.id))
+    longest = _norm(ordered[0].content)
+    if all(_norm(m.content) in longest for m in ordered[1:]):
+        return ordered[0].content
+    seen: set[str] = set()
+    parts = []
+    for m in ordered:
+        key = _norm(m.content)
+        if key not in seen and not any(key in _norm(p) for p in parts):
+            seen.add(key)
+            parts.append(m.content.strip())
+    return "\n\n".join(parts)
+
+
+def _union(lists: Iterable[Iterable[str]]) -> list[str]:
+    return list(dict.fromkeys(x for xs in lists for x in xs))
+
+
+def _joined(values: Iterable[str | None]) -> str | None:
+    distinct = list(dict.fromkeys(v for v in values if v))
+    return "; ".join(distinct) if distinct else None
+
+
+def _topic(members: Sequence[Memory]) -> str:
+    tags = Counter(t for m in members for t in m.meta.tags)
+    if tags:
+        return tags.most_common(1)[0][0]
+    tokens = Counter(t for m in members for t in content_tokens(m.content))
+    return tokens.most_common(1)[0][0] if tokens else "related"
+
+
+def plan_consolidation(
+    vault: Vault,
+    ids: Sequence[str],
+    content: str | None = None,
+    sources: SourceFate = "delete",
+    now: int | None = None,
+) -> ConsolidationPreview:
+    """What a consolidation would create and remove; nothing is written."""
+    if sources not in ("delete", "archive"):
+        raise VaultError(f"refused: sources must be 'delete' or 'archive', not {sources!r}")
+    resolved = list(dict.fromkeys(vault.resolve(k) for k in ids))
+    if len(resolved) < 2:
+        raise VaultError("refused: a consolidation needs at least 2 different memories")
+    members = [vault.store.memories[i] for i in resolved]
+    for m in members:
+        if m.status != MemoryStatus.ACTIVE:
+            raise VaultError(f"refused: {m.id[:8]} is {m.status.value}; only active memories "
+                             "can be consolidated")
+    if content is not None and not content.strip():
+        raise VaultError("refused: the merged content is empty")
+    at = now_epoch() if now is None else now
+    score = cohesion(members)
+    cid = cluster_id(members)
+    ordered = sorted(members, key=lambda m: (-len(m.content), m.id))
+    text = content.strip() if content is not None else merged_content(members)
+    tags = _union(m.meta.tags for m in ordered)
+    entities = _union(m.entities for m in ordered)
+    extra: dict = {}
+    for m in reversed(ordered):
+        extra.update(m.meta.extra)
+    max_strength = max(m.strength for m in members)
+    merged = Memory(
+        id=str(uuid.uuid4()), content=text, gist=make_gist(text, tags, entities),
+        meta=MemoryMetadata(tags=tags, source=_joined(m.meta.source for m in ordered),
+                            context=_joined(m.meta.context for m in ordered), extra=extra),
+        created_at=min(m.created_at for m in members),
+        last_used=max(m.last_used for m in members),
+        use_count=sum(m.use_count for m in members),
+        strength=min(max_strength + min(score * len(members) * 0.1, 0.5), MAX_STRENGTH),
+        entities=entities,
+        review_count=sum(m.review_count for m in members),
+        cross_domain_count=sum(m.cross_domain_count for m in members),
+    )
+    relations = [
+        Relation(id=str(uuid.uuid4()), from_memory_id=merged.id, to_memory_id=m.id,
+                 relation_type="consolidated_from", strength=1.0, created_at=at,
+                 metadata={"cluster_id": cid, "cluster_cohesion": round(score, 4)})
+        for m in members
+    ]
+    moved: list[Relation] = []
+    if sources == "delete":
+        moved = _moved_relations(vault, resolved, merged.id, at)
+    message = (f"consolidate: merge {len(members)} {_topic(members)} memories into "
+               f"{merged.id[:8]} ({', '.join(m.id[:8] for m in members)})")
+    return ConsolidationPreview(merged, members, relations, moved, cid, score, message)
+
+
+def _moved_relations(vault: Vault, ids: list[str], merged_id: str, at: int) -> list[Relation]:
+    """The deleted sources' relations to memories outside the cluster, re-pointed at the merged
+    memory (lifecycle edges stay where they are: they are the history of the sources)."""
+    members, seen, moved = set(ids), set(), []
+    for i in ids:
+        for r in vault.store.relations_of(i):
+            if r.relation_type in PROVENANCE_RELATION_TYPES:
+                continue
+            a = merged_id if r.from_memory_id in members else r.from_memory_id
+            b = merged_id if r.to_memory_id in members else r.to_memory_id
+            key = (a, b, r.relation_type)
+            if a == b or key in seen:
+                continue
+            seen.add(key)
+            moved.append(r.model_copy(update={"id": str(uuid.uuid4()), "from_memory_id": a,
+                                              "to_memory_id": b}))
+    return moved
+
+
+def preview_consolidation(vault: Vault, ids: Sequence[str], content: str | None = None,
+                          sources: SourceFate = "delete") -> ConsolidationPreview:
+    return plan_consolidation(vault, ids, content, sources)
+
+
+def execute_consolidation(
+    vault: Vault,
+    ids: Sequence[str],
+    content: str | None = None,
+    sources: SourceFate = "delete",
+) -> ConsolidationPreview:
+    """Merge the memories as ONE commit; also records ``last_consolidation_at``."""
+    holder: list[ConsolidationPreview] = []
+
+    def build(v: Vault) -> ChangeSet:
+        plan = plan_consolidation(v, ids, content, sources)
+        holder.append(plan)
+        at = now_epoch()
+        change = ChangeSet(plan.message, put_memories=[plan.merged],
+                           put_relations=plan.relations + plan.moved_relations,
+                           meta={"last_consolidation_at": at})
+        source_ids = [m.id for m in plan.sources]
+        if sources == "archive":
+            change.put_memories += [m.model_copy(update={"status": MemoryStatus.ARCHIVED})
+                                    for m in plan.sources]
+        else:
+            change.drop_memories = source_ids
+            change.drop_relations = [
+                r.id for r in _relations_of_all(v, source_ids)
+                if r.relation_type not in PROVENANCE_RELATION_TYPES
+            ]
+        return change
+
+    vault.apply(build)
+    return holder[-1]
+
+
+def _relations_of_all(vault: Vault, ids: Iterable[str]) -> list[Relation]:
+    found: dict[str, Relation] = {}
+    for i in ids:
+        for r in vault.store.relations_of(i):
+            found[r.id] = r
+    return list(found.values())

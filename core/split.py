@@ -1,0 +1,228 @@
+"""Splitting: decompose a composite memory into atomic ones, with ``split_from`` provenance.
+
+Each part inherits strength, use_count, created_at, source and context from the original, gets
+``last_used = now``, its own tags and entities (or the original's) and its own gist. A
+``split_from`` relation points from each part to the original (metadata ``split_index``,
+``total_splits``); the original is archived (default) or deleted. All of it is ONE commit.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .errors import VaultError
+from .models import (
+    PROVENANCE_RELATION_TYPES,
+    Memory,
+    MemoryMetadata,
+    MemoryStatus,
+    Relation,
+    now_epoch,
+)
+from .textutil import content_tokens, guess_entities, make_gist
+from .vault import ChangeSet, Vault
+
+OriginalFate = Literal["archive", "delete"]
+
+SPLIT_MIN_CHARS = 500
+SPLIT_MIN_TAGS = 5
+SPLIT_MIN_ENTITIES = 6
+SPLIT_MIN_CROSS_DOMAIN = 3
+
+
+@dataclass
+class SplitResult:
+    original: Memory
+    parts: list[Memory]
+    relations: list[Relation]
+    original_fate: OriginalFate
+    commit: str | None
+
+
+@dataclass
+class SplitCandidate:
+    memory: Memory
+    reasons: list[str]
+    weight: float  # for ranking: more and stronger reasons first
+
+
+@dataclass
+class SuggestedPart:
+    content: str
+    tags: list[str] = field(default_factory=list)
+    entities: list[str] = field(default_factory=list)
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def plan_split(
+    vault: Vault,
+    memory_id: str,
+    parts: Sequence[str],
+    tags: Sequence[Sequence[str] | None] | None = None,
+    entities: Sequence[Sequence[str] | None] | None = None,
+    original: OriginalFate = "archive",
+    now: int | None = None,
+) -> ChangeSet:
+    """The change set of a split, validated; nothing is written. Raises VaultError on bad input."""
+    if original not in ("archive", "delete"):
+        raise VaultError(f"refused: original must be 'archive' or 'delete', not {original!r}")
+    source = vault.get(memory_id)
+    if source.status != MemoryStatus.ACTIVE:
+        raise VaultError(f"refused: {source.id[:8]} is {source.status.value}; only an active "
+                         "memory can be split")
+    texts = [p.strip() if isinstance(p, str) else "" for p in parts]
+    if len(texts) < 2:
+        raise VaultError("refused: a split needs at least 2 parts")
+    for i, text in enumerate(texts, 1):
+        if not text:
+            raise VaultError(f"refused: part {i} is empty")
+    whole = _normalise(source.content)
+    if all(_normalise(t) == whole for t in texts):
+        raise VaultError("refused: every part only repeats the original")
+    for i, text in enumerate(texts, 1):
+        if _normalise(text) == whole:
+            raise VaultError(f"refused: part {i} only repeats the original")
+    if len({_normalise(t) for t in texts}) < len(texts):
+        raise VaultError("refused: two parts are the same")
+    for name, given in (("tags", tags), ("entities", entities)):
+        if given is not None and len(given) != len(texts):
+            raise VaultError(f"refused: {len(given)} {name} lists for {len(texts)} parts")
+
+    at = now_epoch() if now is None else now
+    total = len(texts)
+    new_memories, relations = [], []
+    for index, text in enumerate(texts):
+        part_tags = list(tags[index]) if tags is not None and tags[index] is not None else list(source.meta.tags)
+        part_entities = (list(entities[index]) if entities is not None and entities[index] is not None
+                         else list(source.entities))
+        memory = Memory(
+            id=str(uuid.uuid4()), content=text, gist=make_gist(text, part_tags, part_entities),
+            meta=MemoryMetadata(tags=part_tags, source=source.meta.source,
+                                context=source.meta.context),
+            created_at=source.created_at, last_used=at, use_count=source.use_count,
+            strength=source.strength, entities=part_entities,
+        )
+        new_memories.append(memory)
+        relations.append(Relation(
+            id=str(uuid.uuid4()), from_memory_id=memory.id, to_memory_id=source.id,
+            relation_type="split_from", strength=1.0, created_at=at,
+            metadata={"split_index": index, "total_splits": total},
+        ))
+    ids = ", ".join(m.id[:8] for m in new_memories)
+    message = f"split: decompose {source.id[:8]} into {total} atomic memories ({ids})"
+    change = ChangeSet(message, put_memories=new_memories, put_relations=relations)
+    if original == "archive":
+        change.put_memories.append(source.model_copy(update={"status": MemoryStatus.ARCHIVED}))
+    else:
+        # Deleting the original keeps the provenance edges it takes part in (lineage stays
+        # readable) but drops its other relations, as delete does.
+        change.drop_memories.append(source.id)
+        change.drop_relations.extend(r.id for r in vault.store.relations_of(source.id)
+                                     if r.relation_type not in PROVENANCE_RELATION_TYPES)
+    return change
+
+
+def execute_split(
+    vault: Vault,
+    memory_id: str,
+    parts: Sequence[str],
+    tags: Sequence[Sequence[str] | None] | None = None,
+    entities: Sequence[Sequence[str] | None] | None = None,
+    original: OriginalFate = "archive",
+) -> SplitResult:
+    """Split a memory into ``parts`` as ONE commit. See the module docstring."""
+    source = vault.get(memory_id)
+    change = vault.apply(lambda v: plan_split(v, source.id, parts, tags, entities, original))
+    n = len(change.put_relations)
+    return SplitResult(source, change.put_memories[:n], change.put_relations, original,
+                       change.commit)
+
+
+# -- finding candidates and drafting parts -----------------------------------------------------
+_PARAGRAPH = re.compile(r"\n\s*\n")
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+", re.MULTILINE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
+
+
+def _ideas(text: str) -> list[str]:
+    """Paragraphs, else list items, else sentences grouped by topic shift."""
+    paragraphs = [p.strip() for p in _PARAGRAPH.split(text) if p.strip()]
+    if len(paragraphs) >= 2:
+        return paragraphs
+    if len(_LIST_ITEM.findall(text)) >= 2:
+        items, head = [], []
+        for line in text.splitlines():
+            if _LIST_ITEM.match(line):
+                items.append(_LIST_ITEM.sub("", line, count=1).strip())
+            elif items and line.strip():
+                items[-1] += " " + line.strip()
+            elif line.strip():
+                head.append(line.strip())
+        items = [i for i in items if i]
+        if head and items:
+            items[0] = " ".join(head) + " " + items[0]
+        if len(items) >= 2:
+            return items
+    sentences = [s.strip() for s in _SENTENCE.split(text.strip()) if s.strip()]
+    if len(sentences) < 2:
+        return [text.strip()]
+    groups = [[sentences[0]]]
+    for prev, sentence in zip(sentences, sentences[1:]):
+        a, b = content_tokens(prev), content_tokens(sentence)
+        overlap = len(a & b) / len(a | b) if a and b else 0.0
+        if overlap >= 0.2:
+            groups[-1].append(sentence)
+        else:
+            groups.append([sentence])
+    return [" ".join(g) for g in groups]
+
+
+def suggest_split(memory: Memory) -> list[SuggestedPart]:
+    """A draft of parts with guessed tags and entities; a single part when nothing suggests a
+    split (a person edits from here)."""
+    pieces = _ideas(memory.content)
+    drafts = []
+    for piece in pieces:
+        words = content_tokens(piece)
+        part_tags = [t for t in memory.meta.tags if t.lower() in words or
+                     any(w.startswith(t.lower()) for w in words)]
+        part_entities = [e for e in memory.entities if e.lower() in piece.lower()]
+        for guess in guess_entities(piece):
+            if guess not in part_entities:
+                part_entities.append(guess)
+        drafts.append(SuggestedPart(piece, part_tags or list(memory.meta.tags), part_entities))
+    return drafts
+
+
+def split_reasons(memory: Memory) -> list[str]:
+    reasons = []
+    ideas = _ideas(memory.content)
+    if len(memory.content) > SPLIT_MIN_CHARS and len(ideas) >= 2:
+        reasons.append(f"{len(memory.content)} characters with {len(ideas)} distinct ideas")
+    if len(set(memory.meta.tags)) >= SPLIT_MIN_TAGS:
+        reasons.append(f"{len(set(memory.meta.tags))} tags")
+    if len(set(memory.entities)) >= SPLIT_MIN_ENTITIES:
+        reasons.append(f"{len(set(memory.entities))} entities")
+    if memory.cross_domain_count >= SPLIT_MIN_CROSS_DOMAIN:
+        reasons.append(f"used across {memory.cross_domain_count} domains")
+    return reasons
+
+
+def split_candidates(vault: Vault) -> list[SplitCandidate]:
+    """Active memories that look composite, most reasons first."""
+    found = []
+    for memory in vault.memories.values():
+        if memory.status != MemoryStatus.ACTIVE:
+            continue
+        reasons = split_reasons(memory)
+        if reasons:
+            weight = len(reasons) + len(memory.content) / 10_000
+            found.append(SplitCandidate(memory, reasons, weight))
+    return sorted(found, key=lambda c: (-c.weight, c.memory.id))

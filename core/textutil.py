@@ -1,0 +1,57 @@
+"""Small text helpers shared by split and consolidate: content tokens, entity guesses, and a
+gist that never blocks a save."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+_WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
+_PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
+_CAPITALISED = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9]+(?:[ -][A-Z][A-Za-z0-9]+)*)")
+_START_WORDS = frozenset(
+    "The A An This That These Those It We I You He She They Our My Your When If Then And But Or "
+    "So Also In On At For To From With Without After Before Point Long Note".split()
+)
+
+
+def content_tokens(text: str) -> set[str]:
+    """Lowercased words, punctuation removed, longer than 2 characters (CortexGraph's rule)."""
+    return {w for w in _PUNCT.sub(" ", text.lower()).split() if len(w) > 2}
+
+
+def jaccard(a: set[str], b: set[str]) -> float:
+    if not a and not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def guess_entities(text: str, limit: int = 8) -> list[str]:
+    """Capitalised words and phrases that are not just the first word of a sentence."""
+    found: dict[str, None] = {}
+    for match in _CAPITALISED.finditer(text):
+        phrase = match.group(1)
+        first = phrase.split()[0]
+        if first in _START_WORDS and " " not in phrase:
+            continue
+        found.setdefault(phrase, None)
+        if len(found) >= limit:
+            break
+    return list(found)
+
+
+def make_gist(content: str, tags: Sequence[str] = (), entities: Sequence[str] = ()) -> str | None:
+    """A gist for new content (see :mod:`core.gist`); None when the content is short, and never
+    an exception: a gist must not block a save."""
+    try:
+        from .gist import generate_gist
+    except ImportError:
+        return None
+    try:
+        return generate_gist(content, tags=tags, entities=entities)
+    except Exception:
+        return None
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text)
