@@ -1,0 +1,258 @@
+"""Human output of the CLI (and the tour): rich tables and plain-text time formatting.
+
+Only the human paths import this module; ``--json`` output and ``add`` never need rich.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from core import HistoryEntry, Memory, MemoryStatus, Vault
+from core.vault import GcReport, first_words
+
+STATUS_STYLE = {
+    MemoryStatus.ACTIVE: "green",
+    MemoryStatus.PROMOTED: "cyan",
+    MemoryStatus.ARCHIVED: "yellow",
+    MemoryStatus.SUPERSEDED: "magenta",
+}
+ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
+
+_UNITS = (
+    (365 * 86400, "year"),
+    (30 * 86400, "month"),
+    (7 * 86400, "week"),
+    (86400, "day"),
+    (3600, "hour"),
+    (60, "minute"),
+)
+
+
+def _table(title: str | None = None) -> Table:
+    """A borderless table with a rule under the header and two spaces between columns."""
+    return Table(box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False, title=title,
+                 title_justify="left")
+
+
+def console() -> Console:
+    """A console on the current ``sys.stdout`` (so tests capturing stdout see the output)."""
+    return Console(highlight=False)
+
+
+# -- time ------------------------------------------------------------------------------------
+def span(seconds: float) -> str:
+    """A length of time in its largest whole unit: ``3 days``, ``1 hour``, ``40 seconds``."""
+    seconds = abs(seconds)
+    for size, name in _UNITS:
+        if seconds >= size:
+            n = int(seconds // size)
+            return f"{n} {name}{'s' if n != 1 else ''}"
+    n = int(seconds)
+    return f"{n} second{'s' if n != 1 else ''}"
+
+
+def relative_time(ts: int | float, now: int | float | None = None) -> str:
+    """``3 days ago``, ``in 2 hours`` or ``just now``."""
+    delta = (time.time() if now is None else now) - ts
+    if abs(delta) < 45:
+        return "just now"
+    return f"{span(delta)} ago" if delta > 0 else f"in {span(delta)}"
+
+
+def absolute_time(ts: int | float) -> str:
+    """Local date and time, to the minute."""
+    return datetime.fromtimestamp(ts).astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
+
+
+def until_forgotten(seconds: float | None, now: int, threshold: float) -> str:
+    if seconds is None:
+        return "never"
+    if seconds <= 0:
+        return f"now (score is below the forget threshold {threshold:g})"
+    return f"in {span(seconds)} ({absolute_time(now + seconds)})"
+
+
+# -- memories --------------------------------------------------------------------------------
+def cell(text: str) -> Text:
+    """A one-line cell that ends in an ellipsis when its column is narrow. (The column itself
+    stays wrappable, so rich shrinks it first and keeps the fixed columns whole.)"""
+    return Text(text, no_wrap=True, overflow="ellipsis")
+
+
+def status_text(status: MemoryStatus) -> Text:
+    return Text(status.value, style=STATUS_STYLE.get(status, ""))
+
+
+def memory_table(vault: Vault, memories: Iterable[Memory], now: int) -> Table:
+    table = _table()
+    table.add_column("id", no_wrap=True, style="bold")
+    table.add_column("status", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("uses", justify="right", no_wrap=True)
+    table.add_column("last used", no_wrap=True)
+    table.add_column("tags", max_width=20)
+    table.add_column("memory")
+    for m in memories:
+        table.add_row(
+            m.id[:8],
+            status_text(m.status),
+            f"{vault.score(m, now):.3f}",
+            str(m.use_count),
+            relative_time(m.last_used, now),
+            cell(", ".join(m.meta.tags)),
+            cell(first_words(m.text, 80)),
+        )
+    return table
+
+
+def print_list(vault: Vault, memories: list[Memory], now: int, matched: int) -> None:
+    """``memories``: what to show; ``matched``: how many matched before ``--limit``."""
+    out = console()
+    if not memories:
+        out.print("no memories match" if vault.memories else "the vault holds no memories yet")
+        return
+    out.print(memory_table(vault, memories, now))
+    shown = f"{len(memories)} of {matched}" if len(memories) != matched else str(matched)
+    out.print(Text(f"{shown} shown · {len(vault.memories)} in {vault.root}", style="dim"))
+
+
+def print_memory(vault: Vault, m: Memory, now: int) -> None:
+    out = console()
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    score = vault.score(m, now)
+
+    def row(label: str, value: str | Text | None) -> None:
+        if value is not None and value != "":
+            grid.add_row(label, value if isinstance(value, Text) else Text(str(value)))
+
+    row("id", m.id)
+    row("status", status_text(m.status))
+    row("tags", ", ".join(m.meta.tags) or "-")
+    row("entities", ", ".join(m.entities) or "-")
+    row("source", m.meta.source)
+    row("context", m.meta.context)
+    row("created", f"{absolute_time(m.created_at)} ({relative_time(m.created_at, now)})")
+    row("last used", f"{absolute_time(m.last_used)} ({relative_time(m.last_used, now)})")
+    row("use count", str(m.use_count))
+    row("strength", f"{m.strength:g}")
+    row("score", f"{score:.3f} ({vault.config.decay_model})")
+    forgotten = until_forgotten(vault.seconds_until_forgotten(m, now), now,
+                                vault.config.forget_threshold)
+    if m.status != MemoryStatus.ACTIVE:
+        forgotten += " (gc only prunes active memories)"
+    row("forgotten", forgotten)
+    if m.promoted_at:
+        row("promoted", f"{absolute_time(m.promoted_at)} to {m.promoted_to or '?'}")
+    out.print(grid)
+    if m.gist:
+        out.print()
+        out.print(Text("gist", style="bold"))
+        out.print(Text(m.gist))
+    out.print()
+    out.print(Text("content", style="bold"))
+    out.print(Text(m.content))
+    relations = vault.relations_of(m.id)
+    out.print()
+    if not relations:
+        out.print(Text("no relations", style="dim"))
+        return
+    table = _table(title="relations")
+    table.add_column("", no_wrap=True)
+    table.add_column("type", no_wrap=True)
+    table.add_column("memory", no_wrap=True, style="bold")
+    table.add_column("strength", justify="right", no_wrap=True)
+    table.add_column("text")
+    for r in relations:
+        outgoing = r.from_memory_id == m.id
+        other_id = r.to_memory_id if outgoing else r.from_memory_id
+        other = vault.find(other_id)
+        table.add_row("->" if outgoing else "<-", r.relation_type, other_id[:8], f"{r.strength:g}",
+                      cell(first_words(other.text, 80) if other else "(missing)"))
+    out.print(table)
+
+
+# -- history, gc, stats ----------------------------------------------------------------------
+def print_history(memory_id: str, entries: list[HistoryEntry], now: int, live: bool) -> None:
+    out = console()
+    state = "" if live else " (deleted)"
+    out.print(Text(f"history of {memory_id}{state}, newest first", style="bold"))
+    if not entries:
+        out.print("no commits touch this memory")
+        return
+    table = _table()
+    table.add_column("commit", no_wrap=True, style="bold")
+    table.add_column("when", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    table.add_column("action", no_wrap=True)
+    table.add_column("message")
+    for e in entries:
+        table.add_row(e.commit[:8], absolute_time(e.timestamp), relative_time(e.timestamp, now),
+                      Text(e.action, style=ACTION_STYLE.get(e.action, "")), cell(e.message))
+    out.print(table)
+    if not live:
+        out.print(Text(f"bring it back with: memvault restore {memory_id}", style="dim"))
+
+
+def print_gc(vault: Vault, report: GcReport, now: int) -> None:
+    out = console()
+    n = len(report.candidates)
+    noun = "memory" if n == 1 else "memories"
+    if not n:
+        out.print(f"nothing to collect: no active memory scores below {report.threshold:g}")
+        return
+    if report.applied:
+        verb = "archived" if report.archived else "deleted"
+        rels = len(report.relations_removed)
+        extra = f" and {rels} relation{'s' if rels != 1 else ''}" if rels else ""
+        commit = f" in commit {report.commit[:8]}" if report.commit else ""
+        out.print(f"{verb} {n} {noun}{extra} scoring below {report.threshold:g}{commit}")
+    else:
+        verb = "archive" if report.archived else "delete"
+        out.print(f"{n} active {noun} score below {report.threshold:g}; "
+                  f"`memvault gc{' --archive' if report.archived else ''}` would {verb}:")
+    out.print(memory_table(vault, [m for m, _ in report.candidates], now))
+
+
+def print_stats(stats: dict[str, Any], now: int) -> None:
+    out = console()
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(style="bold", no_wrap=True)
+    grid.add_column()
+    by_status = ", ".join(f"{k} {v}" for k, v in stats["by_status"].items())
+    types = ", ".join(f"{k} {v}" for k, v in stats["relation_types"].items())
+    grid.add_row("path", Text(stats["path"]))
+    grid.add_row("memories", f"{stats['memories']} ({by_status})")
+    grid.add_row("relations", f"{stats['relations']}" + (f" ({types})" if types else ""))
+    grid.add_row("tags", str(stats["tags"]))
+    grid.add_row("decay model", stats["decay_model"])
+    grid.add_row("average score", f"{stats['avg_score']:.3f}")
+    grid.add_row("below forget threshold",
+                 f"{stats['below_forget_threshold']} active (threshold "
+                 f"{stats['forget_threshold']:g}; `memvault gc --dry-run` lists them)")
+    last_gc = stats.get("last_gc_at")
+    grid.add_row("last gc", f"{absolute_time(last_gc)} ({relative_time(last_gc, now)})"
+                 if last_gc else "never")
+    if stats["problems"]:
+        grid.add_row("unreadable files", str(len(stats["problems"])))
+    out.print(grid)
+    histogram = _table(title="scores")
+    histogram.add_column("range", no_wrap=True)
+    histogram.add_column("memories", justify="right")
+    histogram.add_column("", no_wrap=True)
+    peak = max((b["count"] for b in stats["score_histogram"]), default=0) or 1
+    for b in stats["score_histogram"]:
+        upper = f"{b['to']:g}" if b["to"] is not None else "…"
+        bar = "█" * round(30 * b["count"] / peak)
+        histogram.add_row(f"{b['from']:g} – {upper}", str(b["count"]), Text(bar, style="cyan"))
+    out.print()
+    out.print(histogram)
