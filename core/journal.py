@@ -202,12 +202,19 @@ class Journal:
             if not text.startswith("ref: "):
                 return text
             ref = text[5:]
-            for base in (git_dir, Path(self.repo.common_dir)):
+            common = Path(self.repo.common_dir)
+            for base in (git_dir, common):
                 candidate = base / ref
                 if candidate.is_file():
                     value = candidate.read_text().strip()
                     if len(value) >= 40:
                         return value
+            packed = common / "packed-refs"  # after `git gc` or `git pack-refs`
+            if packed.is_file():
+                for line in packed.read_text().splitlines():
+                    sha, _, name = line.partition(" ")
+                    if name == ref and len(sha) >= 40:
+                        return sha
         except OSError:
             pass
         try:
