@@ -9,6 +9,7 @@ from collections.abc import Sequence
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 _PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _CAPITALISED = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9]+(?:[ -][A-Z][A-Za-z0-9]+)*)")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)[ \t]*(?:(?:[-*+•]|\d+[.)])\s+)?")
 _START_WORDS = frozenset(
     "The A An This That These Those It We I You He She They Our My Your When If Then And But Or "
     "So Also In On At For To From With Without After Before Point Long Note".split()
@@ -27,20 +28,25 @@ def jaccard(a: set[str], b: set[str]) -> float:
 
 
 def guess_entities(text: str, limit: int = 8) -> list[str]:
-    """Capitalised words and phrases that are not just the first word of a sentence."""
+    """Capitalised words and phrases that are not just the first word of a sentence (or of a
+    line, or a list item)."""
     found: dict[str, None] = {}
+    starts = {m.end() for m in _SENTENCE_START.finditer(text)}
     for match in _CAPITALISED.finditer(text):
         phrase = match.group(1)
-        first = phrase.split()[0]
-        if first in _START_WORDS and " " not in phrase:
+        kept = phrase.split(" ")
+        while kept and kept[0] in _START_WORDS:  # "The Rhine" -> "Rhine"
+            kept.pop(0)
+        if not kept or (kept == [phrase] and match.start() in starts):
             continue
-        found.setdefault(phrase, None)
+        found.setdefault(" ".join(kept), None)
         if len(found) >= limit:
             break
     return list(found)
 
 
-def make_gist(content: str, tags: Sequence[str] = (), entities: Sequence[str] = ()) -> str | None:
+def make_gist(content: str, tags: Sequence[str] = (), entities: Sequence[str] = (),
+              level: str = "moderate") -> str | None:
     """A gist for new content (see :mod:`core.gist`); None when the content is short, and never
     an exception: a gist must not block a save."""
     try:
@@ -48,7 +54,7 @@ def make_gist(content: str, tags: Sequence[str] = (), entities: Sequence[str] = 
     except ImportError:
         return None
     try:
-        return generate_gist(content, tags=tags, entities=entities)
+        return generate_gist(content, level=level, tags=tags, entities=entities)
     except Exception:
         return None
 

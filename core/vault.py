@@ -23,6 +23,7 @@ from pydantic import ValidationError
 from . import decay
 from .config import DecayConfig
 from .errors import InvalidIdError, UnknownIdError, VaultError
+from .gist import check_level
 from .journal import HistoryEntry, Journal
 from .layout import META_FILE, Layout, LoadProblem, check_id
 from .models import (
@@ -34,6 +35,8 @@ from .models import (
     now_epoch,
 )
 from .store import MIN_PREFIX, SortKey, Store
+from .textutil import make_gist
+from .tokens import estimate_tokens
 
 MAX_BOOSTED_STRENGTH = 2.0
 STRENGTH_BOOST = 0.1
@@ -59,6 +62,16 @@ class GcReport:
     applied: bool
     archived: bool
     relations_removed: list[Relation] = field(default_factory=list)
+    commit: str | None = None
+
+
+@dataclass
+class GistBackfill:
+    level: str
+    missing: int  # memories that had no gist
+    made: list[Memory]  # those that got one (short notes get none)
+    tokens_before: int  # what recalling ``made`` cost (their content), approximate
+    tokens_after: int  # what it costs with the gists, approximate
     commit: str | None = None
 
 
@@ -372,12 +385,17 @@ class Vault:
         return self.save(memory)
 
     def save(self, memory: Memory, *, message: str | None = None) -> Memory:
-        """Write a whole memory record (create or replace) as one commit."""
+        """Write a whole memory record (create or replace) as one commit; a memory without a gist
+        gets one (see :func:`core.gist.generate_gist`; short notes get none)."""
         return self.save_many([memory], message=message)[0]
 
-    def save_many(self, memories: list[Memory], *, message: str | None = None) -> list[Memory]:
-        """Write several whole memory records as one commit."""
-        memories = [self._checked(m) for m in memories]
+    def save_many(self, memories: list[Memory], *, message: str | None = None,
+                  make_gists: bool = True) -> list[Memory]:
+        """Write several whole memory records as one commit. A memory whose ``gist`` is None
+        gets one made first, unless ``make_gists`` is False (a bulk import that backfills
+        later). The records passed in are not modified; the saved ones are returned."""
+        memories = [self._with_gist(self._checked(m)) if make_gists else self._checked(m)
+                    for m in memories]
         if not memories:
             return []
         with self._writing():
@@ -398,8 +416,9 @@ class Vault:
             before = old.model_dump()
             if "meta" in changes and isinstance(changes["meta"], MemoryMetadata):
                 changes["meta"] = changes["meta"].model_dump()
-            if "content" in changes and "gist" not in changes and changes["content"] != old.content:
-                changes["gist"] = None
+            content_changed = "content" in changes and changes["content"] != old.content
+            if content_changed and "gist" not in changes:
+                changes["gist"] = None  # the old gist no longer describes it: made anew below
             data = {**before, **changes}
             try:
                 new = Memory.model_validate(data)
@@ -407,6 +426,8 @@ class Vault:
                 raise VaultError(f"refused: {_first_error(exc)}") from None
             if not new.content.strip():
                 raise VaultError("refused: a memory needs non-empty content")
+            if content_changed and new.gist is None:
+                new = self._with_gist(new)
             fields_changed = sorted(k for k in changes if before.get(k) != data[k])
             message = _message("update", [new]) + (f" (fields: {', '.join(fields_changed)})"
                                                    if fields_changed else "")
@@ -585,10 +606,8 @@ class Vault:
                     raise VaultError(f"memory {memory_id[:8]} has no history to restore from")
                 if not live:
                     at = f"{entries[0].commit}^" if entries[0].action == "deleted" else entries[0].commit
-                elif len(entries) < 2:
-                    raise VaultError(f"memory {memory_id[:8]} has no earlier version")
                 else:
-                    at = entries[1].commit
+                    at = self._earlier_version(memory_id, entries[1:])
             source = self.journal.resolve_rev(at)
             memory = self.version(memory_id, source)
             relations: list[Relation] = []
@@ -602,6 +621,22 @@ class Vault:
                 message += f" (+{len(relations)} relation{'s' if len(relations) != 1 else ''})"
             self._commit(message, writes, memories=[memory], relations=relations)
         return RestoreReport(memory, relations, source)
+
+    def _earlier_version(self, memory_id: str, entries: list[HistoryEntry]) -> str:
+        """The newest commit among ``entries`` (older history, newest first) at which the memory
+        existed and differed from its current version. A deletion is skipped: the version before
+        it is the next entry's, and after a restore it equals the current one."""
+        current = self.store.memories[memory_id]
+        for entry in entries:
+            if entry.action == "deleted":
+                continue
+            data = self.journal.show(entry.commit, self.layout.memory_path(memory_id))
+            try:
+                if data is not None and Memory.model_validate_json(data) != current:
+                    return entry.commit
+            except ValidationError:
+                continue
+        raise VaultError(f"memory {memory_id[:8]} has no earlier version")
 
     def _relations_deleted_with(self, memory_id: str, entries: list[HistoryEntry]) -> list[Relation]:
         """Relations removed by the commit that deleted the memory, whose other end lives."""
@@ -700,6 +735,58 @@ class Vault:
         check_id(memory.id)
         return memory
 
+    @staticmethod
+    def _with_gist(memory: Memory, level: str = "moderate") -> Memory:
+        if memory.gist is not None:
+            return memory
+        gist = make_gist(memory.content, memory.meta.tags, memory.entities, level)
+        return memory if gist is None else memory.model_copy(update={"gist": gist})
+
+    # -- gists ------------------------------------------------------------------------------
+    def regenerate_gist(self, key: str, level: str = "moderate") -> Memory:
+        """Make the memory's gist anew at ``level`` (``gist: <id8> ...``); None when the content
+        is too short or no short enough gist exists."""
+        check_level(level)
+        with self._writing():
+            old = self.get(key)
+            gist = make_gist(old.content, old.meta.tags, old.entities, level)
+            new = old.model_copy(update={"gist": gist})
+            self._commit(_message("gist", [new]) + f" ({level})",
+                         self._memory_writes([new]), memories=[new])
+        return new
+
+    def backfill_gists(
+        self,
+        level: str = "moderate",
+        *,
+        dry_run: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> GistBackfill:
+        """Give every memory without a gist one, in ONE commit (``gist: backfill N ...``).
+        ``progress(done, total)`` is called as gists are made. A dry run changes nothing."""
+        check_level(level)
+        with contextlib.ExitStack() as stack:
+            if not dry_run:
+                stack.enter_context(self._writing())
+            missing = sorted((m for m in self.store.memories.values() if m.gist is None),
+                             key=lambda m: m.id)
+            made: list[Memory] = []
+            for done, memory in enumerate(missing, 1):
+                gist = make_gist(memory.content, memory.meta.tags, memory.entities, level)
+                if gist is not None:
+                    made.append(memory.model_copy(update={"gist": gist}))
+                if progress is not None:
+                    progress(done, len(missing))
+            report = GistBackfill(level, len(missing), made,
+                                  sum(estimate_tokens(m.content) for m in made),
+                                  sum(estimate_tokens(m.gist or "") for m in made))
+            if made and not dry_run:
+                noun = "memory" if len(made) == 1 else "memories"
+                report.commit = self._commit(
+                    f"gist: backfill {len(made)} {noun} ({level})",
+                    self._memory_writes(made), memories=made)
+        return report
+
 
 # -- helpers ---------------------------------------------------------------------------------
 def _unique(items: Iterable[str]) -> list[str]:
@@ -747,4 +834,4 @@ def _machine_id() -> str:
     return socket.gethostname()
 
 
-__all__ = ["ChangeSet", "DeleteReport", "GcReport", "OpenReport", "RestoreReport", "Vault", "META_FILE"]
+__all__ = ["ChangeSet", "DeleteReport", "GistBackfill", "GcReport", "OpenReport", "RestoreReport", "Vault", "META_FILE"]
