@@ -488,7 +488,8 @@ def measure_gc(root: Path, memories: list[Memory], relations: list[Relation], st
         # If a folder went away with its last file (at 1k gc prunes them all), the vault's write
         # path would not create it again (FileNotFoundError from the temp file), so make sure.
         vault.layout.ensure_dirs()
-        vault.save_many([by_id[s] for s in sorted(stale)], message="bench: put pruned back")
+        vault.save_many([by_id[s] for s in sorted(stale)], message="bench: put pruned back",
+                        make_gists=False)
         vault.save_relations(removed, message="bench: put relations back")
 
     for i in range(n):
