@@ -60,6 +60,7 @@ class ConsolidationPreview:
     cluster_id: str
     cohesion: float
     message: str
+    commit: str | None = None  # set by execute_consolidation
 
 
 def suggested_action(cohesion: float) -> str:
@@ -107,14 +108,16 @@ def _cosine(x: Sequence[float], y: Sequence[float]) -> float:
     return dot / (nx * ny) if nx and ny else 0.0
 
 
-def cohesion(members: Sequence[Memory]) -> float:
-    """Mean pairwise similarity (1.0 for a single memory)."""
+def cohesion(members: Sequence[Memory], use_embeddings: bool | None = None) -> float:
+    """Mean pairwise similarity (1.0 for a single memory). Cosine on ``embed`` when every member
+    has one, unless ``use_embeddings`` says otherwise."""
     if len(members) < 2:
         return 1.0
     feats = [_Features(m) for m in members]
-    embeds = all(m.embed for m in members)
+    if use_embeddings is None:
+        use_embeddings = all(m.embed for m in members)
     pairs = [(i, j) for i in range(len(feats)) for j in range(i + 1, len(feats))]
-    return sum(_similarity(feats[i], feats[j], embeds) for i, j in pairs) / len(pairs)
+    return sum(_similarity(feats[i], feats[j], use_embeddings) for i, j in pairs) / len(pairs)
 
 
 def find_clusters(
@@ -150,39 +153,60 @@ def find_clusters(
     groups: dict[int, list[Memory]] = {}
     for i, memory in enumerate(pool):
         groups.setdefault(root(i), []).append(memory)
-    clusters = [Cluster(cluster_id(g), g, cohesion(g)) for g in groups.values() if len(g) > 1]
+    # Cohesion measures what linked the members (text features unless every memory has embed).
+    clusters = [Cluster(cluster_id(g), g, cohesion(g, embeds)) for g in groups.values()
+                if len(g) > 1]
     return sorted(clusters, key=lambda c: (-c.cohesion, c.id))
 
 
 def _linked_pairs(feats: list[_Features], threshold: float, embeds: bool
                   ) -> list[tuple[float, int, int]]:
-    """Pairs at or above the threshold. With text features, only pairs that share a content
-    token are compared (an inverted index), which keeps 10k memories tractable."""
+    """Pairs at or above the threshold. With text features only pairs that can reach it are
+    compared (prefix filtering, below), which keeps 10k memories tractable and misses none."""
     n = len(feats)
     if embeds:
         candidates: Iterable[tuple[int, int]] = ((i, j) for i in range(n) for j in range(i + 1, n))
     else:
-        index: dict[str, list[int]] = {}
-        for i, f in enumerate(feats):
-            for token in f.tokens:
-                index.setdefault(token, []).append(i)
-        shared: Counter[tuple[int, int]] = Counter()
-        # Without shared content a pair's content term is 0, and tags+entities alone reach at
-        # most 0.3 / 1.0 — never a link at the thresholds people use (> 0.3).
-        cap = max(50, int(math.sqrt(n) * 10))
-        for ids in index.values():
-            if len(ids) > cap:  # a token in almost every memory tells nothing about a pair
-                continue
-            for x in range(len(ids)):
-                for y in range(x + 1, len(ids)):
-                    shared[(ids[x], ids[y])] += 1
-        candidates = shared.keys()
+        candidates = _candidate_pairs(feats, threshold)
     found = []
     for i, j in candidates:
         s = _similarity(feats[i], feats[j], embeds)
         if s >= threshold:
             found.append((s, i, j))
     return found
+
+
+def _candidate_pairs(feats: list[_Features], threshold: float) -> set[tuple[int, int]]:
+    """Every pair whose text similarity can reach ``threshold``.
+
+    Tags and entities add at most 0.3 of 1.0, so a linked pair has content Jaccard
+    >= j = (threshold - 0.3) / 0.7. Two token sets with Jaccard >= j share at least
+    ceil(j * |x|) tokens, so they share a token among the |x| - ceil(j * |x|) + 1 rarest of
+    each (prefix filtering): only those tokens are indexed. Their sizes differ by at most that
+    ratio too: |y| <= |x| / j. Below a threshold of 0.3 any shared token, tag or entity can make
+    a link, so all of them are indexed."""
+    j = (threshold - (TAG_WEIGHT + ENTITY_WEIGHT)) / CONTENT_WEIGHT - 1e-9
+    rarity = Counter(t for f in feats for t in f.tokens)
+    index: dict[str, list[int]] = {}
+    for i, f in enumerate(feats):
+        if j > 0:
+            ordered = sorted(f.tokens, key=lambda t: (rarity[t], t))
+            keys = ordered[: len(ordered) - math.ceil(j * len(ordered)) + 1] if ordered else []
+        else:
+            keys = [*f.tokens, *("#" + t for t in f.tags), *("@" + e for e in f.entities)]
+        for key in keys:
+            index.setdefault(key, []).append(i)
+    sizes = [len(f.tokens) for f in feats]
+    pairs: set[tuple[int, int]] = set()
+    for ids in index.values():
+        ids.sort(key=lambda i: sizes[i])
+        for x, a in enumerate(ids):
+            limit = sizes[a] / j if j > 0 else math.inf
+            for b in ids[x + 1:]:
+                if sizes[b] > limit:
+                    break
+                pairs.add((a, b) if a < b else (b, a))
+    return pairs
 
 
 def cluster_id(members: Iterable[Memory]) -> str:
@@ -338,7 +362,8 @@ def execute_consolidation(
             ]
         return change
 
-    vault.apply(build)
+    change = vault.apply(build)
+    holder[-1].commit = change.commit
     return holder[-1]
 
 

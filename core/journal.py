@@ -285,6 +285,7 @@ class Journal:
         and JournalError is raised. The caller holds :meth:`lock`."""
         if not self.locked:
             raise RuntimeError("Journal.commit called without holding the lock")
+        message = message.replace("\0", "")  # a NUL (from a memory's text) cannot be an argument
         writes = dict(writes or {})
         adopted = [p for p in adopt if p not in writes]
         previous = {path: _read_or_none(path) for path in writes}

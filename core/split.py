@@ -138,10 +138,15 @@ def execute_split(
     original: OriginalFate = "archive",
 ) -> SplitResult:
     """Split a memory into ``parts`` as ONE commit. See the module docstring."""
-    source = vault.get(memory_id)
-    change = vault.apply(lambda v: plan_split(v, source.id, parts, tags, entities, original))
+    sources: list[Memory] = []
+
+    def build(v: Vault) -> ChangeSet:  # runs under the lock, on the up-to-date vault
+        sources.append(v.get(memory_id))
+        return plan_split(v, sources[-1].id, parts, tags, entities, original)
+
+    change = vault.apply(build)
     n = len(change.put_relations)
-    return SplitResult(source, change.put_memories[:n], change.put_relations, original,
+    return SplitResult(sources[-1], change.put_memories[:n], change.put_relations, original,
                        change.commit)
 
 
@@ -186,7 +191,8 @@ def _ideas(text: str) -> list[str]:
 
 def suggest_split(memory: Memory) -> list[SuggestedPart]:
     """A draft of parts with guessed tags and entities; a single part when nothing suggests a
-    split (a person edits from here)."""
+    split (a person edits from here). A part gets the original's tags its words mention; one
+    that mentions none gets the tags no other part claimed (or all of them)."""
     pieces = _ideas(memory.content)
     drafts = []
     for piece in pieces:
@@ -197,7 +203,11 @@ def suggest_split(memory: Memory) -> list[SuggestedPart]:
         for guess in guess_entities(piece):
             if guess not in part_entities:
                 part_entities.append(guess)
-        drafts.append(SuggestedPart(piece, part_tags or list(memory.meta.tags), part_entities))
+        drafts.append(SuggestedPart(piece, part_tags, part_entities))
+    claimed = {t for d in drafts for t in d.tags}
+    unclaimed = [t for t in memory.meta.tags if t not in claimed] or list(memory.meta.tags)
+    for draft in drafts:
+        draft.tags = draft.tags or list(unclaimed)
     return drafts
 
 

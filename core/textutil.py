@@ -24,7 +24,8 @@ def content_tokens(text: str) -> set[str]:
 def jaccard(a: set[str], b: set[str]) -> float:
     if not a and not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    shared = len(a & b)  # no union set: this runs for every candidate pair
+    return shared / (len(a) + len(b) - shared)
 
 
 def guess_entities(text: str, limit: int = 8) -> list[str]:

@@ -1,0 +1,366 @@
+"""The lifecycle verbs of `memvault` (tui.lifecycle_cli), run in-process through cli.main:
+split, split-candidates, suggest-split, consolidate, clusters, lineage."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.text import Text
+
+from core import MemoryStatus, Vault
+from core.provenance import lineage
+from tui import cli, render_lifecycle
+
+LONG = ("Gardeners who grow tomatoes in containers need deep pots and regular watering in July "
+        "and August, because container soil dries out quickly and the fruit cracks.\n\n"
+        "The quarterly budget review moved from Tuesday to Thursday, and every department has "
+        "to send its revised spending forecast two days before the meeting. " * 2)
+
+
+@pytest.fixture(autouse=True)
+def cli_env(tmp_path, monkeypatch):
+    """No state outside tmp_path; a wide terminal; a stdin that is not a terminal."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    gitconfig = tmp_path / "gitconfig-cli"
+    gitconfig.write_text("")
+    monkeypatch.setenv("HOME", str(home))
+    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        monkeypatch.setenv(var, str(home / var.lower()))
+    for var in list(os.environ):
+        if var.startswith("CORTEXGRAPH_") or var == "MEMVAULT_PATH" or var.startswith("GIT_"):
+            monkeypatch.delenv(var)
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    return home
+
+
+@pytest.fixture
+def vdir(tmp_path) -> Path:
+    return tmp_path / "vault"
+
+
+class Run:
+    def __init__(self, capsys, vdir: Path):
+        self.capsys, self.vdir = capsys, vdir
+
+    def __call__(self, *argv: str) -> tuple[int, str, str]:
+        self.capsys.readouterr()
+        code = cli.main(["--vault", str(self.vdir), *argv])
+        out, err = self.capsys.readouterr()
+        return code, out, err
+
+    def ok(self, *argv: str) -> str:
+        code, out, err = self(*argv)
+        assert code == 0, err
+        return out
+
+    def json(self, *argv: str):
+        return json.loads(self.ok(*argv, "--json"))
+
+    def add(self, content: str, *extra: str) -> str:
+        return self.ok("add", content, *extra).strip()
+
+    def fails(self, *argv: str, code: int = 1) -> str:
+        got, out, err = self(*argv)
+        assert got == code, (out, err)
+        return err
+
+
+@pytest.fixture
+def run(capsys, vdir) -> Run:
+    return Run(capsys, vdir)
+
+
+def _commits(vdir: Path) -> int:
+    return int(subprocess.run(["git", "-C", str(vdir), "rev-list", "--count", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout)
+
+
+def _subject(vdir: Path) -> str:
+    return subprocess.run(["git", "-C", str(vdir), "log", "-1", "--format=%s"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+# -- split ---------------------------------------------------------------------------------------
+def test_split_prints_the_new_ids(run, vdir):
+    src = run.add("tea at five. walk at six.", "--tag", "daily")
+    before = _commits(vdir)
+    out = run.ok("split", src[:8], "--part", "tea at five.", "--part", "walk at six.")
+    ids = out.split()
+    assert len(ids) == 2 and out == "\n".join(ids) + "\n"
+    assert _commits(vdir) == before + 1
+    assert _subject(vdir) == (f"split: decompose {src[:8]} into 2 atomic memories "
+                              f"({ids[0][:8]}, {ids[1][:8]})")
+    vault = Vault.open(vdir, readonly=True)
+    assert [vault.memories[i].content for i in ids] == ["tea at five.", "walk at six."]
+    assert all(vault.memories[i].meta.tags == ["daily"] for i in ids)
+    assert vault.memories[src].status == MemoryStatus.ARCHIVED
+
+
+def test_split_tags_per_part_and_delete_original(run, vdir):
+    src = run.add("tea at five. walk at six. read at nine.", "--tag", "daily")
+    out = run.ok("split", src, "--part", "tea at five.", "--part", "walk at six.",
+                 "--part", "read at nine.", "--tags", "tea, drinks", "--tags", "",
+                 "--entities", "Earl Grey", "--delete-original")
+    a, b, c = out.split()
+    vault = Vault.open(vdir, readonly=True)
+    assert vault.memories[a].meta.tags == ["tea", "drinks"]
+    assert vault.memories[a].entities == ["Earl Grey"]
+    assert vault.memories[b].meta.tags == []
+    assert vault.memories[c].meta.tags == ["daily"]  # no --tags for it: the original's
+    assert src not in vault.memories
+
+
+def test_split_json(run):
+    src = run.add("tea at five. walk at six.")
+    data = run.json("split", src, "--part", "tea at five.", "--part", "walk at six.")
+    assert data["original"] == src and data["original_fate"] == "archived"
+    assert [p["content"] for p in data["parts"]] == ["tea at five.", "walk at six."]
+    assert all("score" in p for p in data["parts"])
+    assert [(r["relation_type"], r["to_memory_id"], r["metadata"]) for r in data["relations"]] == [
+        ("split_from", src, {"split_index": 0, "total_splits": 2}),
+        ("split_from", src, {"split_index": 1, "total_splits": 2})]
+    assert len(data["commit"]) == 40
+
+
+@pytest.mark.parametrize("argv,message", [
+    ([], "a split needs at least 2 parts"),
+    (["--part", "tea at five."], "a split needs at least 2 parts"),
+    (["--part", "tea at five.", "--part", " "], "part 2 is empty"),
+    (["--part", "tea at five. walk at six.", "--part", "x"], "part 1 only repeats the original"),
+    (["--part", "a", "--part", "b", "--tags", "x", "--tags", "y", "--tags", "z"],
+     "3 --tags for 2 parts"),
+])
+def test_split_refusals_exit_1(run, vdir, argv, message):
+    src = run.add("tea at five. walk at six.")
+    before = _commits(vdir)
+    err = run.fails("split", src, *argv)
+    assert err.startswith("memvault: error: refused: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+    assert _commits(vdir) == before
+
+
+def test_split_unknown_and_archived(run):
+    src = run.add("tea at five. walk at six.")
+    assert "no memory with id or prefix 'zzzz9999'" in run.fails(
+        "split", "zzzz9999", "--part", "a", "--part", "b")
+    run.ok("archive", src)
+    assert "is archived; only an active memory can be split" in run.fails(
+        "split", src, "--part", "a", "--part", "b")
+
+
+def test_usage_errors_exit_2(run):
+    run.add("x")
+    run.fails("split", code=2)
+    run.fails("consolidate", code=2)
+    run.fails("clusters", "--threshold", "1.5", code=2)
+    run.fails("clusters", "--threshold", "much", code=2)
+    run.fails("lineage", code=2)
+
+
+# -- candidates and suggestions ------------------------------------------------------------------
+def test_split_candidates(run):
+    long = run.add(LONG)
+    tagged = run.add("many tags", *[f"--tag={t}" for t in "abcde"])
+    run.add("plain")
+    data = run.json("split-candidates")
+    assert [c["id"] for c in data] == [long, tagged]
+    assert data[0]["reasons"] == [f"{len(LONG)} characters with 3 distinct ideas"]
+    assert data[1]["reasons"] == ["5 tags"]
+    assert data[0]["memory"]["id"] == long and "score" in data[0]["memory"]
+    out = run.ok("split-candidates")
+    assert out.index(long[:8]) < out.index(tagged[:8])
+    assert "5 tags" in out and "distinct ideas" in out
+
+
+def test_split_candidates_none(run):
+    run.add("plain")
+    assert "no memory looks composite" in run.ok("split-candidates")
+    assert run.json("split-candidates") == []
+
+
+def test_suggest_split(run):
+    src = run.add("Tea with Anna at five.\n\nA walk to the Rhine at six.", "--tag", "tea",
+                  "--tag", "walk")
+    data = run.json("suggest-split", src[:6])
+    assert data["id"] == src
+    assert data["parts"] == [
+        {"content": "Tea with Anna at five.", "tags": ["tea"], "entities": ["Anna"]},
+        {"content": "A walk to the Rhine at six.", "tags": ["walk"], "entities": ["Rhine"]}]
+    out = run.ok("suggest-split", src)
+    assert "2 parts suggested" in out and "part 1" in out and "part 2" in out
+    assert (f"memvault split {src[:8]} --part 'Tea with Anna at five.' "
+            "--part 'A walk to the Rhine at six.' --tags tea --tags walk") in out
+
+
+def test_suggest_split_of_one_idea(run):
+    src = run.add("just one idea")
+    assert "nothing in" in run.ok("suggest-split", src)
+    assert len(run.json("suggest-split", src)["parts"]) == 1
+
+
+# -- consolidate and clusters --------------------------------------------------------------------
+def test_consolidate_prints_the_new_id(run, vdir):
+    a = run.add("tomatoes need deep pots", "--tag", "garden")
+    b = run.add("Tomatoes need deep pots!", "--tag", "garden")
+    before = _commits(vdir)
+    out = run.ok("consolidate", a[:8], b[:8])
+    new = out.strip()
+    assert out == new + "\n" and len(new) == 36
+    assert _commits(vdir) == before + 1
+    assert _subject(vdir) == f"consolidate: merge 2 garden memories into {new[:8]} ({a[:8]}, {b[:8]})"
+    vault = Vault.open(vdir, readonly=True)
+    assert a not in vault.memories and b not in vault.memories
+    assert vault.memories[new].content == "Tomatoes need deep pots!"
+    assert vault.meta["last_consolidation_at"]
+
+
+def test_consolidate_content_archive_json(run):
+    a, b = run.add("basil likes sun"), run.add("basil needs water")
+    data = run.json("consolidate", a, b, "--content", "basil: sun and water", "--archive-sources")
+    assert data["merged"]["content"] == "basil: sun and water"
+    assert data["sources"] == [a, b] and data["sources_fate"] == "archived"
+    assert data["cluster_id"].startswith("clust-") and 0 <= data["cohesion"] <= 1
+    assert {r["to_memory_id"] for r in data["relations"]} == {a, b}
+    assert all(r["from_memory_id"] == data["merged"]["id"] for r in data["relations"])
+    assert len(data["commit"]) == 40
+    listed = {m["id"]: m["status"] for m in run.json("list")}
+    assert listed[a] == listed[b] == "archived"
+
+
+@pytest.mark.parametrize("case", ["one", "archived", "empty", "unknown"])
+def test_consolidate_refusals_exit_1(run, vdir, case):
+    a, b = run.add("one"), run.add("two")
+    if case == "archived":
+        run.ok("archive", b)
+    argv = {"one": [a], "archived": [a, b], "empty": [a, b, "--content", "  "],
+            "unknown": [a, "zzzz9999"]}[case]
+    before = _commits(vdir)
+    err = run.fails("consolidate", *argv)
+    assert err.startswith("memvault: error: ")
+    assert _commits(vdir) == before
+
+
+def test_clusters(run):
+    a = run.add("garden tomatoes need deep pots and water")
+    b = run.add("Garden tomatoes need deep pots, and water!")
+    c = run.add("garden tomatoes need deep pots and some water")
+    run.add("the quarterly budget review")
+    data = run.json("clusters")
+    assert len(data) == 1
+    cluster = data[0]
+    assert sorted(cluster["members"]) == sorted([a, b, c])
+    assert cluster["cluster_id"].startswith("clust-")
+    assert cluster["suggested_action"] in ("merge", "review")
+    out = run.ok("clusters")
+    assert cluster["cluster_id"] in out and f"{cluster['cohesion']:.3f}" in out
+    assert cluster["suggested_action"] in out and a[:8] in out
+    (exact,) = run.json("clusters", "--threshold", "1.0")
+    assert exact["members"] == sorted([a, b]) and exact["cohesion"] == 1.0
+    assert exact["suggested_action"] == "merge" and exact["cluster_id"] != cluster["cluster_id"]
+
+
+def test_no_clusters(run):
+    run.add("alpha"), run.add("beta")
+    assert "no clusters" in run.ok("clusters", "--threshold", "0.5")
+
+
+# -- lineage -------------------------------------------------------------------------------------
+@pytest.fixture
+def chain(run):
+    root = run.add("Tomatoes need sun. Basil needs water.")
+    p1, p2 = run.ok("split", root, "--part", "Tomatoes need sun.", "--part", "Basil needs water.",
+                    "--delete-original").split()
+    merged = run.ok("consolidate", p1, p2, "--content", "The garden needs sun and water.").strip()
+    q1, q2 = run.ok("split", merged, "--part", "The garden needs sun.", "--part",
+                    "The garden needs water.", "--delete-original").split()
+    bystander = run.add("a bystander")
+    run.ok("relate", q1, bystander, "supports")
+    return dict(root=root, p1=p1, p2=p2, merged=merged, q1=q1, q2=q2, bystander=bystander)
+
+
+def test_lineage_tree_for_humans(run, chain):
+    out = run.ok("lineage", chain["q1"][:8])
+    lines = out.splitlines()
+    assert lines[0].startswith(f"lineage of {chain['q1'][:8]}  The garden needs sun.")
+    ancestors = out.index("ancestors (made from)")
+    descendants = out.index("descendants (made into)")
+    assert ancestors < descendants
+    above = out[ancestors:descendants]
+    assert f"split {chain['merged'][:8]}  The garden needs sun and water. (deleted)" in above
+    assert f"merge {chain['p1'][:8]}  Tomatoes need sun. (deleted)" in above
+    assert f"merge {chain['p2'][:8]}  Basil needs water. (deleted)" in above
+    assert f"split {chain['root'][:8]}" in above and "(shown above)" in above
+    below = out[descendants:]
+    assert "nothing" in below.split("other relations")[0]
+    assert "other relations" in out and "supports" in out and chain["bystander"][:8] in out
+    assert chain["q2"][:8] not in out
+
+
+def test_lineage_of_a_deleted_memory_shows_descendants(run, chain):
+    out = run.ok("lineage", chain["root"])
+    assert "(deleted)" in out.splitlines()[0]
+    below = out[out.index("descendants (made into)"):]
+    for name in ("p1", "p2", "merged", "q1", "q2"):
+        assert chain[name][:8] in below
+    assert f"split {chain['q2'][:8]}  The garden needs water." in below
+    assert f"split {chain['q2'][:8]}  The garden needs water. (deleted)" not in below
+
+
+def test_lineage_json(run, chain):
+    data = run.json("lineage", chain["merged"])
+    assert data["root"] == chain["merged"]
+    nodes = {n["id"]: n for n in data["nodes"]}
+    assert {i: n["depth"] for i, n in nodes.items()} == {
+        chain["merged"]: 0, chain["p1"]: -1, chain["p2"]: -1, chain["root"]: -2,
+        chain["q1"]: 1, chain["q2"]: 1}
+    assert nodes[chain["merged"]]["gone"] and not nodes[chain["q1"]]["gone"]
+    assert nodes[chain["root"]]["memory"]["content"] == "Tomatoes need sun. Basil needs water."
+    assert {e["relation_type"] for e in data["edges"]} == {"split_from", "consolidated_from"}
+    assert len(data["edges"]) == 6 and data["other_relations"] == []
+
+
+def test_lineage_unknown_id(run, chain):
+    assert "no memory, living or in history" in run.fails("lineage", "zzzz9999")
+
+
+def test_gone_memories_are_dimmed(run, chain, vdir):
+    found = lineage(Vault.open(vdir), chain["q1"])
+    gone = render_lifecycle._node_label(found.nodes[chain["merged"]], chain["merged"], "split")
+    alive = render_lifecycle._node_label(found.nodes[chain["q1"]], chain["q1"])
+    assert isinstance(gone, Text) and gone.plain.endswith("(deleted)")
+    assert any(span.style == "dim" and span.start == 0 and span.end == len(gone.plain)
+               for span in gone.spans)
+    assert not any(span.style == "dim" for span in alive.spans)
+
+
+# -- the verbs are part of the CLI ---------------------------------------------------------------
+LIFECYCLE = ["split", "split-candidates", "suggest-split", "consolidate", "clusters", "lineage"]
+
+
+@pytest.mark.parametrize("name", LIFECYCLE)
+def test_verb_help(run, name):
+    assert name in cli.VERB_HELP
+    code, out, _ = run(name, "-h")
+    assert code == 0 and cli.VERB_HELP[name] in " ".join(out.split())
+
+
+def test_overview_lists_the_verbs(run):
+    run.add("x")
+    out = run.ok()
+    for name in LIFECYCLE:
+        assert f"  {name} " in out
+
+
+def test_no_vault_is_a_user_error(run):
+    assert "no vault at" in run.fails("split-candidates")
+    assert "no vault at" in run.fails("lineage", "abcd")
