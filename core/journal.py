@@ -59,6 +59,33 @@ class HistoryEntry:
         return head if sep and " " not in head else ""
 
 
+@dataclass(frozen=True)
+class FileChange:
+    """One vault file changed by a commit (``status`` A, M or D; blob ids None when absent)."""
+
+    status: str
+    path: str  # relative to the vault root
+    old_blob: str | None
+    new_blob: str | None
+
+
+@dataclass(frozen=True)
+class CommitChanges:
+    """A commit and the vault files it changed (see :meth:`Journal.commits_with_changes`)."""
+
+    commit: str
+    parents: tuple[str, ...]
+    timestamp: int
+    author: str
+    message: str
+    changes: tuple[FileChange, ...]
+
+    @property
+    def operation(self) -> str:
+        head, sep, _ = self.message.partition(":")
+        return head if sep and " " not in head else ""
+
+
 class Journal:
     """Git history of one vault folder, which may sit anywhere inside a repository."""
 
@@ -87,11 +114,29 @@ class Journal:
         try:
             repo = git.Repo(self.root, search_parent_directories=True)
         except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            self.root.mkdir(parents=True, exist_ok=True)
-            repo = git.Repo.init(self.root)
+            repo = self._init_repo()
         if repo.bare or repo.working_tree_dir is None:
             raise JournalError(f"{self.root} is inside a bare git repository; a vault needs a work tree")
         return repo
+
+    def _init_repo(self) -> git.Repo:
+        """``git init`` at the vault folder, made in a scratch folder and renamed into place: a
+        second process creating the same new vault at the same moment never sees (or collides
+        with) a half-made ``.git``. One rename wins; the other process uses the winner's."""
+        import shutil
+        import tempfile
+
+        import git
+
+        self.root.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=".memvault-init-", dir=self.root))
+        try:
+            git.Repo.init(scratch)
+            with contextlib.suppress(OSError):
+                os.rename(scratch / ".git", self.root / ".git")
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+        return git.Repo(self.root)
 
     @functools.cached_property
     def worktree(self) -> Path:
@@ -308,6 +353,9 @@ class Journal:
             self._stage(rels, private=True, base=pre)
             self._fault("write-tree")
             tree = self._git("write-tree", env=self._private_env())
+            if not writes and pre is not None and tree == self._git("rev-parse", f"{pre}^{{tree}}"):
+                self._clear_intent()  # adopted files that already match HEAD: no empty commit
+                return pre
             self._fault("commit-tree")
             parents = ["-p", pre] if pre else []
             new = self._git("commit-tree", "--no-gpg-sign", tree, *parents, "-m", message,
@@ -495,6 +543,51 @@ class Journal:
         out = self._git("log", "--format=", "--name-only", "--no-renames", "-z", "--",
                         self.relpath(folder))
         return {p.rsplit("/", 1)[-1] for p in out.replace("\n", "\0").split("\0") if p}
+
+    def commits_with_changes(self, since: str | None = None) -> list[CommitChanges]:
+        """Every commit that changed a vault path, oldest first (parents before children), with
+        the files it changed and their blob ids: one ``git log`` pass. ``since``: only commits
+        after that revision (``since..HEAD``). A merge lists only the files it resolved itself
+        (those differing from every parent); the other side's changes come with its own commits."""
+        if self.head() is None:
+            return []
+        revs = [f"{self.resolve_rev(since)}..HEAD"] if since else ["HEAD"]
+        spec = [] if self._rel_root == "." else ["--", self._rel_root]
+        out = self._git("log", "--reverse", "--date-order", "--full-history", "--cc", "--raw",
+                        "--no-abbrev", "--no-renames", "-z",
+                        "--format=%x1e%H%x1f%P%x1f%at%x1f%an%x1f%B%x1f", *revs, *spec,
+                        strip_newline_in_stdout=False)
+        commits = []
+        for chunk in out.split("\x1e"):
+            if not chunk.strip():
+                continue
+            sha, parents, ts, author, body, raw = chunk.split("\x1f", 5)
+            changes = []
+            fields = [f for f in raw.split("\0")]
+            i = 0
+            while i < len(fields):
+                head = fields[i].strip()
+                if not head.startswith(":") or i + 1 >= len(fields):
+                    i += 1
+                    continue
+                colons = len(head) - len(head.lstrip(":"))
+                words = head.lstrip(":").split()
+                shas = words[colons + 1: 2 * colons + 2]
+                old = shas[0] if shas and shas[0] != ZERO_OID else None
+                new = shas[-1] if shas and shas[-1] != ZERO_OID else None
+                status = "A" if old is None else "D" if new is None else "M"
+                changes.append(FileChange(status, self._vault_rel(fields[i + 1]), old, new))
+                i += 2
+            commits.append(CommitChanges(sha, tuple(parents.split()), int(ts), author,
+                                         body.strip(), tuple(changes)))
+        return [c for c in commits if c.changes or len(c.parents) < 2]
+
+    def blob(self, sha: str) -> bytes:
+        """The content of a blob, through git's long-running ``cat-file --batch`` process."""
+        try:
+            return self.repo.git.get_object_data(sha)[3]
+        except Exception as exc:  # GitPython raises ValueError or a command error
+            raise JournalError(f"git cat-file could not read blob {sha}: {exc}") from exc
 
 
 def _read_or_none(path: Path) -> bytes | None:

@@ -15,6 +15,7 @@ import re
 import socket
 import tempfile
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,6 +87,9 @@ class Layout:
         self.memories_dir = self.root / MEMORIES_DIR
         self.relations_dir = self.root / RELATIONS_DIR
         self.meta_path = self.root / META_FILE
+        #: (mtime_ns, size) of each record file as memvault last read or wrote it, so a write can
+        #: tell whether a person changed the file since (see :meth:`changed_since_seen`).
+        self.seen: dict[str, tuple[int, int]] = {}
 
     # -- ids <-> paths (the one place; a sharded layout would change only this block) ----------
     def memory_path(self, memory_id: str) -> Path:
@@ -160,8 +164,8 @@ class Layout:
         model = Memory if kind == "memory" else Relation
         return self._load_one(str(path), path.name, model, kind)
 
-    @staticmethod
-    def _load_one(path: str, name: str, model: type[BaseModel], kind: str) -> tuple[Any, str | None]:
+    def _load_one(self, path: str, name: str, model: type[BaseModel], kind: str
+                  ) -> tuple[Any, str | None]:
         stem = name[: -len(SUFFIX)]
         try:
             check_id(stem, kind)
@@ -169,7 +173,9 @@ class Layout:
             return None, f"file name is not a valid {kind} id ({exc})"
         try:
             with open(path, "rb") as fh:
-                if os.fstat(fh.fileno()).st_size > MAX_FILE_BYTES:
+                st = os.fstat(fh.fileno())
+                self.seen[path] = (st.st_mtime_ns, st.st_size)
+                if st.st_size > MAX_FILE_BYTES:
                     return None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
                 data = fh.read()
         except OSError as exc:
@@ -181,6 +187,30 @@ class Layout:
         if record.id != stem:  # type: ignore[attr-defined]
             return None, f"id inside the file ({record.id!r}) differs from the file name"  # type: ignore[attr-defined]
         return record, None
+
+    # -- noticing a person's edits while the vault is open ----------------------------------
+    @staticmethod
+    def _stat_key(path: str) -> tuple[int, int] | None:
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def note(self, paths: Iterable[Path]) -> None:
+        """Remember the current state of files memvault just wrote (or removed)."""
+        for path in paths:
+            key = self._stat_key(str(path))
+            if key is None:
+                self.seen.pop(str(path), None)
+            else:
+                self.seen[str(path)] = key
+
+    def changed_since_seen(self, paths: Iterable[Path]) -> list[Path]:
+        """Record files among ``paths`` that changed on disk since memvault last read or wrote
+        them (a person's edit while the vault is open). One ``stat`` per path."""
+        return [p for p in paths if p != self.meta_path
+                and self._stat_key(str(p)) != self.seen.get(str(p))]
 
     def read_meta(self) -> dict[str, Any] | None:
         try:

@@ -95,6 +95,9 @@ class ChangeSet:
     drop_memories: list[str] = field(default_factory=list)
     drop_relations: list[str] = field(default_factory=list)
     meta: dict[str, Any] = field(default_factory=dict)  # keys to set in .meta.json
+    #: Other files to commit with it, by vault-relative path (e.g. a migration's backup of its
+    #: source files under ``.backup/``); never a record, ``.meta.json`` or a git path.
+    put_files: dict[str, bytes] = field(default_factory=dict)
     commit: str | None = None  # filled in by apply()
 
 
@@ -224,13 +227,19 @@ class Vault:
         rels = [c for c in candidates if c in still and self.layout.classify(c) is not None]
         if not rels:
             return
-        shown = ", ".join(rels[:5]) + (f" and {len(rels) - 5} more" if len(rels) > 5 else "")
-        noun = "file" if len(rels) == 1 else "files"
-        message = f"external: {len(rels)} {noun} changed outside memvault ({shown})"
-        self._head = self.journal.commit(message, adopt=[self.root / r for r in rels])
+        self._commit_external(rels)
         self._reload_paths(rels)
         self.report.external_commit = self._head
         self.report.external_paths = rels
+
+    def _commit_external(self, rels: list[str], when: str = "") -> None:
+        """One ``external:`` commit of vault files (vault-relative paths) as they are on disk."""
+        shown = ", ".join(rels[:5]) + (f" and {len(rels) - 5} more" if len(rels) > 5 else "")
+        noun = "file" if len(rels) == 1 else "files"
+        message = f"external: {len(rels)} {noun} changed outside memvault{' ' + when if when else ''} ({shown})"
+        paths = [self.root / r for r in rels]
+        self._head = self.journal.commit(message, adopt=paths)
+        self.layout.note(paths)
 
     def close(self) -> None:
         """Every operation commits as it goes, so closing leaves nothing uncommitted."""
@@ -266,8 +275,17 @@ class Vault:
         dropped_memories: Iterable[str] = (),
         dropped_relations: Iterable[str] = (),
     ) -> str | None:
-        """Commit ``writes`` as one commit, then (only then) update the cache."""
-        self._head = self.journal.commit(message, writes)
+        """Commit ``writes`` as one commit, then (only then) update the cache. A file among them
+        that a person changed since we read it is first committed as it is (``external:``), so
+        their edit stays in history before this operation replaces it."""
+        edited = self.layout.changed_since_seen(writes)
+        if edited:
+            self._commit_external([p.relative_to(self.root).as_posix() for p in edited],
+                                  "while the vault was open")
+        try:
+            self._head = self.journal.commit(message, writes)
+        finally:
+            self.layout.note(writes)
         for rid in dropped_relations:
             self.store.drop_relation(rid)
         for mid in dropped_memories:
@@ -299,11 +317,24 @@ class Vault:
             writes.update(self._memory_writes(change.put_memories))
             writes.update({self.layout.relation_path(r.id): self.layout.encode(r)
                            for r in change.put_relations})
+            writes.update({self._plain_file(rel): data for rel, data in change.put_files.items()})
             change.commit = self._commit(
                 change.message, writes, memories=change.put_memories,
                 relations=change.put_relations, dropped_memories=change.drop_memories,
                 dropped_relations=change.drop_relations)
         return change
+
+    def _plain_file(self, rel: str) -> Path:
+        """The path of a :attr:`ChangeSet.put_files` entry: inside the vault, and not a record,
+        ``.meta.json``, a record folder or a git path (refused with VaultError)."""
+        parts = rel.split("/")
+        if (not rel or rel.startswith("/") or "\\" in rel or "\0" in rel
+                or any(p in ("", ".", "..") for p in parts)
+                or parts[0] in (".git", self.layout.memories_dir.name,
+                                self.layout.relations_dir.name)
+                or self.layout.classify(rel) is not None):
+            raise VaultError(f"refused: {rel!r} cannot be written as a plain vault file")
+        return self.root.joinpath(*parts)
 
     def _memory_writes(self, memories: Iterable[Memory]) -> dict[Path, bytes | None]:
         return {self.layout.memory_path(m.id): self.layout.encode(m) for m in memories}
