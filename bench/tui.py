@@ -1,0 +1,200 @@
+"""memvault TUI benchmark: the app on a 10k-memory vault, headless, in this process.
+
+    python bench/tui.py [--size 10000] [--repeat 5] [--keep]
+
+Measures, against the targets of issue 5:
+
+1. app start to first tree paint: from creating the app (vault not yet open) to the first time the
+   tree draws lines with memories in them (opening the vault in a worker included). Target 1.5 s.
+2. highlight to detail shown: a cursor move (down) in an expanded group until the first screen
+   update written after the detail pane took the new memory. Target 50 ms.
+3. filter keystroke to redraw: one character typed into the filter box until the first screen
+   update after the tree was rebuilt. Target 100 ms.
+4. archive keypress to refreshed tree: ``a`` on the highlighted memory until the first screen
+   update after the tree took the new state (the git commit included). No target; reported.
+
+Keys are sent to the app as the terminal driver would send them; the time runs to the first
+screen update written afterwards (``App._display``), not to the pilot's "idle" (which waits).
+
+The vault is built once (``bench/run.py``'s deterministic memories, adopted by ``Vault.open`` as
+one commit) and cached in ``bench/.cache/tui-<size>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))  # the source tree (not bench/: this file is named tui.py)
+
+
+def _load_corebench():  # type: ignore[no-untyped-def]
+    """bench/run.py, for its deterministic memories (importing it sets a reproducible git
+    environment)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("memvault_bench_run", HERE / "run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+corebench = _load_corebench()
+
+from tui.app import MemvaultApp  # noqa: E402
+from tui.service import VaultService  # noqa: E402
+from tui.widgets.memory_tree import MemoryTree  # noqa: E402
+
+TARGETS = {"first_paint": 1.5, "highlight": 0.050, "filter": 0.100}
+SIZE = (120, 40)
+
+
+def vault_for(size: int) -> Path:
+    root = corebench.CACHE / f"tui-{size}"
+    if (root / ".meta.json").exists():
+        return root
+    if root.exists():
+        shutil.rmtree(root)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    print(f"building a {size}-memory vault in {root} (once) …", flush=True)
+    memories, relations, _stale = corebench.make_dataset(size, seed=5, now=int(time.time()))
+    corebench.build_vault(root, memories, relations)
+    return root
+
+
+class Meter:
+    """Times from a key event sent to the app (as a terminal would send it, without the pilot's
+    waits for idleness) to the first screen update written after the app reached the expected
+    state."""
+
+    def __init__(self, app: MemvaultApp) -> None:
+        self.app = app
+        self.displays: list[float] = []
+        original = app._display
+
+        def display(screen, renderable):  # type: ignore[no-untyped-def]
+            self.displays.append(time.perf_counter())
+            return original(screen, renderable)
+
+        app._display = display  # type: ignore[method-assign]
+
+    async def key(self, key: str, done, timeout: float = 30.0) -> float:  # type: ignore[no-untyped-def]
+        from textual import events
+
+        char = key if len(key) == 1 else None
+        started = time.perf_counter()
+        self.app._driver.send_message(events.Key(key, char))  # type: ignore[union-attr]
+        return await self.until(done, started, timeout)
+
+    async def until(self, done, started: float, timeout: float = 30.0) -> float:  # type: ignore[no-untyped-def]
+        deadline = started + timeout
+        reached = None
+        while True:
+            now = time.perf_counter()
+            if now > deadline:
+                raise TimeoutError("the app did not get there in time")
+            if reached is None and done():
+                reached = now
+            if reached is not None:
+                shown = [t for t in self.displays if t >= reached]
+                if shown:
+                    return shown[0] - started
+            await asyncio.sleep(0.0002)
+
+
+async def measure(path: Path, repeat: int) -> dict[str, list[float]]:
+    results: dict[str, list[float]] = {"first_paint": [], "highlight": [], "filter": [],
+                                       "filter_compute": [], "archive": []}
+    painted: list[float] = []
+    original = MemoryTree.render_lines
+
+    def render_lines(self, crop):  # type: ignore[no-untyped-def]
+        if not painted and self.view is not None and self.root.children:
+            painted.append(time.perf_counter())
+        return original(self, crop)
+
+    MemoryTree.render_lines = render_lines  # type: ignore[method-assign]
+    try:
+        for attempt in range(repeat):
+            painted.clear()
+            started = time.perf_counter()
+            app = MemvaultApp(VaultService(path), poll_interval=0, rescore_interval=0)
+            async with app.run_test(size=SIZE) as pilot:
+                meter = Meter(app)
+                while not painted:
+                    await asyncio.sleep(0.001)
+                results["first_paint"].append(painted[0] - started)
+                await pilot.pause()
+                main = app.main_screen
+                # open the first tag group of "active"
+                await pilot.press("down", "enter")
+                await pilot.pause()
+                for _ in range(8):
+                    before = main.current
+                    results["highlight"].append(await meter.key(
+                        "down", lambda b=before: main.current != b and main.detail.row is not None
+                        and main.detail.row.id == main.current))
+                    await pilot.pause()
+                await pilot.press("slash")
+                await pilot.pause()
+                for ch in "memory"[: 3 + attempt % 3]:
+                    want = main.query_text + ch
+                    results["filter"].append(await meter.key(
+                        ch, lambda w=want: main.query_text == w))
+                    results["filter_compute"].append(main.timings["refilter"])
+                    await pilot.pause()
+                main.query_one("#filter").value = ""  # clear it (not timed)
+                await pilot.pause()
+                main.tree.focus()
+                await pilot.pause()
+                if main.current is None:
+                    await pilot.press("down")
+                    await pilot.pause()
+                view = main.view
+                results["archive"].append(await meter.key("a", lambda v=view: main.view is not v))
+                await pilot.pause()
+                view = main.view
+                await meter.key("u", lambda v=view: main.view is not v)  # put it back
+                await app.workers.wait_for_complete()
+    finally:
+        MemoryTree.render_lines = original  # type: ignore[method-assign]
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=int, default=10_000)
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    path = vault_for(args.size)
+    results = asyncio.run(measure(path, args.repeat))
+    print(f"\nmemvault TUI, {args.size} memories, {SIZE[0]}x{SIZE[1]}, {args.repeat} runs "
+          "(median, max)")
+    rows = [
+        ("first_paint", "app start to first tree paint"),
+        ("highlight", "highlight to detail shown"),
+        ("filter", "filter keystroke to redraw"),
+        ("filter_compute", "  of which filter + tree rebuild"),
+        ("archive", "archive keypress to refreshed tree"),
+    ]
+    for key, label in rows:
+        xs = results[key]
+        med, worst = statistics.median(xs), max(xs)
+        target = TARGETS.get(key)
+        verdict = ""
+        if target is not None:
+            verdict = f"target < {target * 1000:.0f} ms: {'met' if med < target else 'NOT met'}"
+        print(f"  {label:<38} {med * 1000:8.1f} ms  {worst * 1000:8.1f} ms  {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

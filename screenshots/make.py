@@ -1,0 +1,186 @@
+"""Regenerate the pictures of the app: ``python screenshots/make.py``.
+
+Builds the demo vault (``tui.demo``) in a temporary folder with a fixed clock and seed, opens the
+app on it headless at 120x40 with the same clock, and saves one SVG per view into this folder,
+plus a PNG of each when ``rsvg-convert`` is installed (Debian/Ubuntu: ``librsvg2-bin``).
+The split and merge results get fresh ids from core, so those ids differ from run to run;
+everything else (memories, ages, scores, commit dates) is the same every time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+NOW = 1_750_000_000  # 2025-06-15 15:06 UTC
+SIZE = (120, 40)
+
+os.environ["TZ"] = "UTC"
+time.tzset()
+for var in [v for v in os.environ if v.startswith("CORTEXGRAPH_") or v == "MEMVAULT_PATH"]:
+    del os.environ[var]
+os.environ.setdefault("GIT_AUTHOR_NAME", "memvault demo")
+os.environ.setdefault("GIT_AUTHOR_EMAIL", "demo@memvault.invalid")
+os.environ.setdefault("GIT_COMMITTER_NAME", "memvault demo")
+os.environ.setdefault("GIT_COMMITTER_EMAIL", "demo@memvault.invalid")
+
+from tui.app import MemvaultApp  # noqa: E402
+from tui.demo import build_demo  # noqa: E402
+from tui.service import VaultService  # noqa: E402
+
+Step = Callable[[object], Awaitable[None]]
+
+
+async def settle(pilot) -> None:  # type: ignore[no-untyped-def]
+    from textual.worker import WorkerCancelled
+
+    for _ in range(3):
+        await pilot.pause(0.05)
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:
+            pass
+        await pilot.pause()
+
+
+def find(view, words: str) -> str:  # type: ignore[no-untyped-def]
+    """The id of the living memory whose text contains ``words``."""
+    hits = sorted(i for i, row in view.rows.items() if words.lower() in row.hay)
+    if not hits:
+        raise SystemExit(f"screenshots: no memory mentions {words!r}")
+    return hits[0]
+
+
+async def shoot(vault: Path, name: str, steps: Callable[[object, object], Awaitable[None]]) -> Path:
+    service = VaultService(vault, clock=lambda: NOW)
+    service.open()
+    app = MemvaultApp(service, poll_interval=0, rescore_interval=0)
+    app.pane_delay = 0.0
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await steps(app, pilot)
+        await settle(pilot)
+        svg = app.export_screenshot(title="memvault")
+    # librsvg drops leading spaces of text runs unless told to preserve them
+    svg = re.sub(r"^<svg ", '<svg xml:space="preserve" ', svg, count=1)
+    path = HERE / f"{name}.svg"
+    path.write_text(svg, encoding="utf-8")
+    return path
+
+
+def views(view):  # type: ignore[no-untyped-def]
+    """name -> what to do before the picture."""
+    parents, children = view.provenance()
+    # a merge whose sources were deleted (they show dimmed, from history), the biggest
+    merged = max((m for m, ps in parents.items() if m in view.rows and ps[0][1] == "merge"
+                  and not any(p in view.rows for p, _k in ps)),
+                 key=lambda m: (len(parents[m]), m))
+    split_original = sorted(k for k, c in children.items() if c[0][1] == "split"
+                            and k in view.rows)[0]
+    gisted = find(view, "pytest with plain assert")
+    edited = find(view, "conference in early october")
+
+    showcase = max((r for r in view.rows.values() if r.memory.gist and "prefs" in
+                    r.memory.meta.tags and r.memory.status.value == "active"),
+                   key=lambda r: (r.score, r.id)).id
+
+    async def main(app, pilot):  # type: ignore[no-untyped-def]
+        app.main_screen.jump(showcase)
+        await settle(pilot)
+
+    async def detail_content(app, pilot):  # type: ignore[no-untyped-def]
+        app.main_screen.jump(gisted)
+        await settle(pilot)
+        await pilot.press("c")
+
+    async def bands(app, pilot):  # type: ignore[no-untyped-def]
+        await pilot.press("m", "m")
+        await settle(pilot)
+        await pilot.press("space", "down", "down", "enter", "down", "down")  # the danger zone
+
+    async def lineage(app, pilot):  # type: ignore[no-untyped-def]
+        await pilot.press("m", "m", "m")
+        await settle(pilot)
+        tree = app.main_screen.tree
+        for node in list(tree.root.children)[:4]:
+            tree.expand_node(node)
+        await settle(pilot)
+        await pilot.press("down")
+
+    async def provenance_split(app, pilot):  # type: ignore[no-untyped-def]
+        app.main_screen.jump(split_original)
+        await settle(pilot)
+        await pilot.press("p")
+
+    async def provenance_merge(app, pilot):  # type: ignore[no-untyped-def]
+        app.main_screen.jump(merged)
+        await settle(pilot)
+        await pilot.press("p")
+
+    async def history(app, pilot):  # type: ignore[no-untyped-def]
+        app.main_screen.jump(edited)
+        await settle(pilot)
+        await pilot.press("h")
+
+    async def filter_(app, pilot):  # type: ignore[no-untyped-def]
+        await pilot.press("slash", *list("tag:work score<0.35"), "enter")
+        await settle(pilot)
+        await pilot.press("down", "down", "down")
+
+    async def delete(app, pilot):  # type: ignore[no-untyped-def]
+        app.main_screen.jump(find(view, "quarterly planning"))
+        await settle(pilot)
+        await pilot.press("x")
+
+    async def gc(app, pilot):  # type: ignore[no-untyped-def]
+        await pilot.press("G")
+
+    async def stats(app, pilot):  # type: ignore[no-untyped-def]
+        await pilot.press("S")
+
+    async def help_(app, pilot):  # type: ignore[no-untyped-def]
+        await pilot.press("question_mark")
+
+    return {
+        "main": main, "detail-content": detail_content, "bands": bands, "lineage": lineage,
+        "provenance-split": provenance_split, "provenance-merge": provenance_merge,
+        "history": history, "filter": filter_, "delete": delete, "gc": gc, "stats": stats,
+        "help": help_,
+    }
+
+
+def main() -> int:
+    rsvg = shutil.which("rsvg-convert")
+    with tempfile.TemporaryDirectory(prefix="memvault-shots-") as tmp:
+        os.environ["HOME"] = str(Path(tmp))  # the header shows the vault as ~/memvault-demo
+        vault = Path(tmp) / "memvault-demo"
+        report = build_demo(vault, now=NOW)
+        print(f"demo vault: {report.memories} memories", flush=True)
+        service = VaultService(vault, clock=lambda: NOW)
+        view = service.open()
+        for name, steps in views(view).items():
+            svg = asyncio.run(shoot(vault, name, steps))
+            line = f"  {svg.name}"
+            if rsvg:
+                png = svg.with_suffix(".png")
+                subprocess.run([rsvg, str(svg), "-o", str(png)], check=True)
+                line += f", {png.name}"
+            print(line, flush=True)
+    if not rsvg:
+        print("rsvg-convert not found: SVGs only (apt-get install librsvg2-bin for PNGs)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""The demo vault (``memvault demo``) and the app's command-line verbs."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from core import PROVENANCE_RELATION_TYPES, MemoryStatus, Vault
+from core.provenance import lineage
+from tui import cli
+from tui.demo import build_demo
+from tui.view import VaultView
+
+NOW = 1_750_000_000
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    path = tmp_path_factory.mktemp("demo") / "vault"
+    return build_demo(path, now=NOW)
+
+
+def test_demo_vault_is_realistic(demo):
+    vault = Vault.open(demo.path, readonly=True)
+    memories = list(vault.memories.values())
+    assert len(memories) >= 150 and demo.memories == len(memories)
+    statuses = Counter(m.status for m in memories)
+    assert statuses[MemoryStatus.ARCHIVED] >= 5 and statuses[MemoryStatus.PROMOTED] >= 5
+    assert demo.splits == 3 and demo.consolidations == 3
+    tags = {t for m in memories for t in m.meta.tags}
+    assert len(tags) >= 10
+    view = VaultView.build(vault.root, memories, vault.relations, vault.config, NOW)
+    bands = Counter(row.band for row in view.rows.values())
+    assert all(bands[b] >= 5 for b in ("fresh", "fading", "danger", "critical", "forget")), bands
+    assert sum(1 for m in memories if m.gist) >= 30  # and many without: both cases show
+    types = Counter(r.relation_type for r in vault.relations.values())
+    assert types["split_from"] >= 6 and types["consolidated_from"] >= 6
+    assert sum(types[t] for t in types if t not in PROVENANCE_RELATION_TYPES) >= 5
+
+
+def test_demo_history_is_real_and_dated(demo):
+    vault = Vault.open(demo.path)
+    log = subprocess.run(["git", "-C", str(demo.path), "log", "--format=%at %s"],
+                         capture_output=True, text=True, check=True).stdout.splitlines()
+    assert len(log) >= 50
+    times = [int(line.split(" ", 1)[0]) for line in log]
+    assert times == sorted(times, reverse=True)  # replayed in time order
+    assert times[0] <= NOW and times[-1] < NOW - 150 * 86400
+    subjects = [line.split(" ", 1)[1] for line in log]
+    for verb in ("add:", "touch:", "split:", "consolidate:", "archive:", "promote:", "update:",
+                 "relate:", "delete:"):
+        assert any(s.startswith(verb) for s in subjects), verb
+    # provenance through core: a merge whose sources were deleted shows them as gone
+    merged = next(r.from_memory_id for r in vault.relations.values()
+                  if r.relation_type == "consolidated_from"
+                  and r.to_memory_id not in vault.memories)
+    found = lineage(vault, merged)
+    gone = [n for n in found.nodes.values() if n.gone]
+    assert gone and all(n.memory is not None for n in gone)  # last versions from git
+
+
+def test_demo_refuses_a_folder_that_is_not_empty(tmp_path):
+    (tmp_path / "something").write_text("x")
+    with pytest.raises(Exception, match="not empty"):
+        build_demo(tmp_path, now=NOW)
+
+
+def test_cli_demo_without_opening(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    target = tmp_path / "demo-vault"
+    assert cli.main(["demo", str(target), "--no-open"]) == 0
+    out = capsys.readouterr().out
+    assert "memories" in out and f"memvault --vault {target.resolve()}" in out
+    assert len(list((target / "memories").glob("*.json"))) >= 150
+
+
+def test_cli_tui_needs_a_vault(tmp_path, capsys):
+    assert cli.main(["--vault", str(tmp_path / "none"), "tui"]) == 1
+    assert "no vault at" in capsys.readouterr().err
+
+
+def test_no_verb_off_a_terminal_prints_the_overview(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    vault = Vault.open(tmp_path / "v")
+    vault.add("one memory")
+    vault.close()
+    assert cli.main(["--vault", str(tmp_path / "v")]) == 0
+    out = capsys.readouterr().out
+    assert "memories: 1" in out and "tui" in out and "demo" in out
+
+
+def test_no_verb_on_a_terminal_opens_the_app(tmp_path, monkeypatch):
+    from tui import app_cli
+
+    vault = Vault.open(tmp_path / "v")
+    vault.add("one memory")
+    vault.close()
+    opened = []
+    monkeypatch.setattr(app_cli, "interactive", lambda: True)
+    monkeypatch.setattr(app_cli, "launch", lambda path: opened.append(path) or 0)
+    assert cli.main(["--vault", str(tmp_path / "v")]) == 0
+    assert opened == [tmp_path / "v"]
+    monkeypatch.setenv("MEMVAULT_KEYMAP", "memvault.archive=A; memvault.delete=D,ctrl+d")
+    from tui.app import parse_keymap
+
+    assert parse_keymap("memvault.archive=A; memvault.delete=D,ctrl+d; junk") == {
+        "memvault.archive": "A", "memvault.delete": "D,ctrl+d"}

@@ -1,0 +1,54 @@
+"""Snapshots of the main views (pytest-textual-snapshot). Deterministic: a fixed clock, fixed
+ids, commit dates pinned, UTC, a 120x40 terminal. After a deliberate change of the UI, look at the
+report, then accept with ``pytest tests/test_tui_snapshots.py --snapshot-update``."""
+
+from __future__ import annotations
+
+from tui_support import COMPOSITE, FRESH, SIZE, make_app, settle, tui_vault  # noqa: F401
+
+
+def _at(memory_id: str | None, *keys: str):
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        if memory_id is not None:
+            pilot.app.main_screen.jump(memory_id)
+            await settle(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+
+    return run_before
+
+
+def test_main_screen(snap_compare, tui_vault):
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(None))
+
+
+def test_detail_with_gist(snap_compare, tui_vault):
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(FRESH))
+
+
+def test_detail_with_content(snap_compare, tui_vault):
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(FRESH, "c"))
+
+
+def test_decay_bands(snap_compare, tui_vault):
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE,
+                        run_before=_at(None, "m", "m", "down", "enter", "down"))
+
+
+def test_provenance_pane(snap_compare, tui_vault):
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE,
+                        run_before=_at(COMPOSITE, "p"))
+
+
+def test_delete_modal(snap_compare, tui_vault):
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(FRESH, "x"))
+
+
+def test_gc_preview(snap_compare, tui_vault):
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(None, "G"))
+
+
+def test_stats(snap_compare, tui_vault):
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(None, "S"))

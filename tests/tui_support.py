@@ -1,0 +1,176 @@
+"""A small, fully deterministic vault for the TUI tests and snapshots, and pilot helpers.
+
+Fixed ids, fixed times (everything is measured from ``NOW``), a split done through
+``core.split.execute_split`` with its uuid4 ids made predictable, commit dates pinned through
+``GIT_AUTHOR_DATE``/``GIT_COMMITTER_DATE``, and the local time zone set to UTC, so what the app
+draws is the same on every machine and every day.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from core import Memory, MemoryMetadata, MemoryStatus, Vault
+
+NOW = 1_750_000_000  # 2025-06-15 15:06:40 UTC
+DAY = 86400
+SIZE = (120, 40)
+
+
+def mid(n: int, prefix: str) -> str:
+    return f"{prefix}-0000-4000-8000-{n:012d}"
+
+
+FRESH = mid(1, "a1f2e3d4")
+FADING = mid(2, "b2c3d4e5")
+DANGER = mid(3, "c3d4e5f6")
+CRITICAL = mid(4, "d4e5f6a7")
+STALE = mid(5, "e5f6a7b8")
+ARCHIVED = mid(6, "f6a7b8c9")
+PROMOTED = mid(7, "a7b8c9d0")
+COMPOSITE = mid(8, "b8c9d0e1")
+STALE2 = mid(9, "e5f6c0c0")  # shares the prefix "e5f6" with STALE
+
+GIST = ("Prefers pytest with plain assert statements; fixtures live in conftest.py and "
+        "parametrize beats loops.")
+CONTENT = ("The user prefers pytest with plain assert statements over unittest classes. They "
+           "said fixtures should live in conftest.py and that parametrize is better than loops "
+           "inside tests. Mentioned while reviewing the CI matrix for the [memvault] repository.")
+
+
+def _memory(memory_id: str, content: str, tags: list[str], *, last_used_days: float,
+            created_days: float, uses: int = 0, strength: float = 1.0, gist: str | None = None,
+            status: MemoryStatus = MemoryStatus.ACTIVE, entities: list[str] | None = None) -> Memory:
+    return Memory(
+        id=memory_id, content=content, gist=gist,
+        meta=MemoryMetadata(tags=tags, source="chat"),
+        created_at=int(NOW - created_days * DAY), last_used=int(NOW - last_used_days * DAY),
+        use_count=uses, strength=strength, status=status, entities=entities or [],
+        promoted_at=int(NOW - 2 * DAY) if status == MemoryStatus.PROMOTED else None,
+        promoted_to="notes/prefs.md" if status == MemoryStatus.PROMOTED else None,
+    )
+
+
+def memories() -> list[Memory]:
+    return [
+        _memory(FRESH, CONTENT, ["prefs", "python"], last_used_days=0.1, created_days=40,
+                uses=6, gist=GIST, entities=["pytest"]),
+        _memory(FADING, "CI runs the test suite with pytest -n 2 on Python 3.11 and 3.12.",
+                ["ci"], last_used_days=3, created_days=20, uses=1),
+        _memory(DANGER, "Never deploy on Fridays: the on-call rota is thin.", ["work", "ci"],
+                last_used_days=9, created_days=60),
+        _memory(CRITICAL, "The staging database is Postgres 16; production is still on 15.",
+                ["ci"], last_used_days=30, created_days=90),
+        _memory(STALE, "Wants a standing desk for the home office.", ["home"],
+                last_used_days=120, created_days=150),
+        _memory(STALE2, "The balcony plants need water every second day in summer.", ["home"],
+                last_used_days=100, created_days=130),
+        _memory(ARCHIVED, "Dave is on parental leave until the end of the quarter.", ["work"],
+                last_used_days=50, created_days=80, status=MemoryStatus.ARCHIVED),
+        _memory(PROMOTED, "Prefers short answers first and details only when asked.",
+                ["assistant"], last_used_days=1, created_days=100, uses=9, strength=1.5,
+                status=MemoryStatus.PROMOTED),
+        _memory(COMPOSITE, "Onboarding notes. The laptop needs the VPN client for the wiki.\n\n"
+                "Payroll runs on the 25th; expenses go through the finance portal.",
+                ["work", "admin"], last_used_days=15, created_days=70, uses=2),
+    ]
+
+
+PART_IDS = [mid(11, "9a9a0001"), mid(12, "9a9a0002")]
+REL_IDS = [mid(21, "7e7e0001"), mid(22, "7e7e0002"), mid(23, "7e7e0003"), mid(24, "7e7e0004")]
+
+
+def build_small_vault(path: Path, monkeypatch: pytest.MonkeyPatch, *, split: bool = True) -> Path:
+    """The test vault at ``path``: nine memories, two relations, one split (one commit each
+    step, all dated at NOW)."""
+    from core.split import execute_split
+
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    monkeypatch.setenv("GIT_AUTHOR_DATE", f"{NOW} +0000")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", f"{NOW} +0000")
+    vault = Vault.open(path)
+    vault.save_many(memories())
+    from core import Relation
+
+    vault.save_relations([
+        Relation(id=REL_IDS[0], from_memory_id=FADING, to_memory_id=FRESH,
+                 relation_type="supports", created_at=NOW),
+        Relation(id=REL_IDS[1], from_memory_id=DANGER, to_memory_id=FRESH,
+                 relation_type="related", created_at=NOW),
+    ])
+    if split:
+        ids = iter([PART_IDS[0], REL_IDS[2], PART_IDS[1], REL_IDS[3]])  # part, its edge, ...
+        with monkeypatch.context() as m:
+            m.setattr(uuid, "uuid4", lambda: uuid.UUID(next(ids)))
+            result = execute_split(vault, COMPOSITE, [
+                "The work laptop needs the VPN client for the internal wiki.",
+                "Payroll runs on the 25th; expenses go through the finance portal.",
+            ], tags=[["work"], ["admin"]])
+        # core stamps the parts "used now": pin them to the test clock
+        vault.save_many([p.model_copy(update={"last_used": NOW - 2 * DAY})
+                         for p in result.parts])
+    vault.close()
+    return path
+
+
+@pytest.fixture
+def tui_vault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = Path(os.environ["HOME"])
+    return build_small_vault(home / "vault", monkeypatch)
+
+
+def make_app(path: Path, *, open_now: bool = True, poll_interval: float = 0.0,
+             keymap: dict[str, str] | None = None):
+    from tui.app import MemvaultApp
+    from tui.service import VaultService
+
+    service = VaultService(path, clock=lambda: NOW)
+    if open_now:
+        service.open()
+    app = MemvaultApp(service, poll_interval=poll_interval, rescore_interval=0, keymap=keymap)
+    app.pane_delay = 0.0  # load provenance and history at once (no resting cursor to wait for)
+    return app
+
+
+async def settle(pilot, rounds: int = 2) -> None:
+    """Let timers fire, workers finish and their messages land."""
+    from textual.worker import WorkerCancelled
+
+    for _ in range(rounds):
+        await pilot.pause(0.02)
+        try:
+            await pilot.app.workers.wait_for_complete()
+        except WorkerCancelled:  # a pane load overtaken by a newer one
+            pass
+        await pilot.pause()
+
+
+def text_of(static) -> str:
+    """What a Static shows, as plain text (rich tables included)."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(width=200, file=io.StringIO(), record=True, color_system=None)
+    console.print(static.content)
+    return console.export_text()
+
+
+def tree_lines(app) -> list[str]:
+    """The tree's visible lines as plain text (labels only, no guides)."""
+    tree = app.main_screen.tree
+    out = []
+    for line in tree._tree_lines:
+        node = line.node
+        out.append(("  " * (len(line.path) - 1)) + node.label.plain)
+    return out
+
+
+def top_labels(app) -> list[str]:
+    return [n.label.plain for n in app.main_screen.tree.root.children]

@@ -1,0 +1,102 @@
+"""The memvault terminal app: :class:`MemvaultApp` and :func:`run_app`.
+
+    memvault                 # the configured vault (see `memvault -h`)
+    memvault tui --vault DIR
+    memvault demo            # a demo vault, then this app on it
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import partial
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from .commands import MemoryCommands
+from .grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
+from .screens.help import HelpScreen
+from .screens.main import MainScreen
+from .service import VaultService
+
+
+class MemvaultApp(App[None]):
+    CSS_PATH = ["app.tcss", "screens/screens.tcss"]
+    TITLE = "memvault"
+    COMMANDS = App.COMMANDS | {MemoryCommands}
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", id="memvault.help"),
+        Binding("q", "quit", "Quit", id="memvault.quit"),
+    ]
+
+    def __init__(self, service: VaultService, *, keymap: dict[str, str] | None = None,
+                 poll_interval: float = 2.0, rescore_interval: float = 60.0) -> None:
+        super().__init__()
+        self.service = service
+        self.keymap = dict(keymap or {})
+        self.poll_interval = poll_interval
+        self.rescore_interval = rescore_interval
+        self.main_screen: MainScreen | None = None
+        self.pane_delay = 0.12  # seconds the cursor rests on a memory before git-backed panes load
+
+    def get_default_screen(self) -> Screen:
+        self.main_screen = MainScreen(self.service, poll_interval=self.poll_interval,
+                                      rescore_interval=self.rescore_interval)
+        return self.main_screen
+
+    def on_load(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.screen.active_bindings, self.get_key_display))
+
+    # -- the command palette: every action --------------------------------------------------
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        main = self.main_screen
+        if main is None or screen is not main:
+            return
+
+        yield SystemCommand("Archive / unarchive", "archive the highlighted memory (or make it "
+                            "active again)", main.action_archive)
+        yield SystemCommand("Delete", "delete the highlighted memory (asks first)", main.action_delete)
+        yield SystemCommand("Undo", "undo the last operation (through restore)", main.action_undo)
+        yield SystemCommand("Go to id", "go to a memory by id or unique prefix", main.action_goto)
+        yield SystemCommand("Filter", "focus the filter box", main.action_focus_filter)
+        yield SystemCommand("Toggle gist / content", "show the gist or the content",
+                            main.action_toggle_body)
+        for mode in MODES:
+            yield SystemCommand(f"Group by {MODE_NAMES[mode]}", "change how the tree groups",
+                                partial(main.set_mode, mode))
+        for sort in SORTS:
+            yield SystemCommand(f"Sort by {SORT_NAMES[sort]}", "change the order of memories",
+                                partial(main.set_sort, sort))
+        yield SystemCommand("Show detail", "the detail pane", partial(main.action_tab, "detail"))
+        yield SystemCommand("Show provenance", "ancestors and descendants of the memory",
+                            partial(main.action_tab, "provenance"))
+        yield SystemCommand("Show history", "the memory's git log", partial(main.action_tab, "history"))
+        yield SystemCommand("gc preview", "memories below the forget threshold", main.action_gc)
+        yield SystemCommand("Stats", "counts per status and a histogram of scores", main.action_stats)
+        yield SystemCommand("Reload", "read the vault again from disk", main.action_reload)
+        yield SystemCommand("Help", "keys, the filter language, group modes", self.action_help)
+
+
+def parse_keymap(text: str | None) -> dict[str, str]:
+    """``memvault.archive=A;memvault.delete=D,ctrl+d`` -> {binding id: keys}."""
+    keymap: dict[str, str] = {}
+    for part in (text or "").split(";"):
+        binding_id, sep, keys = part.partition("=")
+        if sep and binding_id.strip() and keys.strip():
+            keymap[binding_id.strip()] = keys.strip()
+    return keymap
+
+
+def run_app(path: Path | str, *, keymap: dict[str, str] | None = None) -> int:
+    app = MemvaultApp(VaultService(path), keymap=keymap)
+    app.run()
+    return 0

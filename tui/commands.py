@@ -1,0 +1,44 @@
+"""The command palette's memory finder: type an id prefix or words to go to a memory.
+(Every action is in the palette too, through :meth:`MemvaultApp.get_system_commands`.)"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import Hit, Hits, Provider
+
+from core.vault import first_words
+
+if TYPE_CHECKING:
+    from .app import MemvaultApp
+
+MAX_HITS = 40
+
+
+class MemoryCommands(Provider):
+    async def search(self, query: str) -> Hits:
+        app: MemvaultApp = self.app  # type: ignore[assignment]
+        main = app.main_screen
+        view = main.view if main is not None else None
+        text = query.strip().lower()
+        if view is None or not text:
+            return
+        words = text.split()
+        matcher = self.matcher(query)
+        found = 0
+        for memory_id, row in view.rows.items():
+            by_id = memory_id.startswith(text)
+            if not by_id and not all(w in row.hay for w in words):
+                continue
+            label = f"{memory_id[:8]}  {first_words(row.memory.text, 70)}"
+            score = 1.0 if by_id else max(matcher.match(label), 0.3)
+            yield Hit(
+                score,
+                matcher.highlight(label),
+                partial(main.jump, memory_id),
+                help=f"go to memory · score {row.score:.2f} · {row.memory.status.value}",
+            )
+            found += 1
+            if found >= MAX_HITS:
+                return

@@ -1,0 +1,162 @@
+"""How the tree groups memories: the four modes, the sort orders, and the groups themselves.
+
+Pure Python over a :class:`~tui.view.VaultView`: a mode turns the memories that pass the filter
+into top-level :class:`Group` objects; a group knows its members (or how to make its subgroups),
+and the tree asks for them only when a person expands it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from core import MemoryStatus
+
+from .view import VaultView
+
+MODES = ("status_tag", "tag", "band", "lineage")
+MODE_NAMES = {"status_tag": "status → tag", "tag": "tag", "band": "decay band",
+              "lineage": "lineage"}
+SORTS = ("score", "last_used", "created")
+SORT_NAMES = {"score": "score", "last_used": "last used", "created": "created"}
+NO_TAG = "(no tags)"
+STATUS_ORDER = [s.value for s in MemoryStatus]
+
+
+@dataclass
+class Group:
+    key: str  # stable across rebuilds: which groups were expanded survives a refresh
+    title: str
+    count: int
+    ids: list[str] = field(default_factory=list)  # member memory ids, in no particular order
+    subgroups: Callable[[], list[Group]] | None = None
+    style: str = "bold"
+    note: str = ""  # shown dim after the count (a band's range)
+
+
+@dataclass
+class LineageRoot:
+    """A top-level lineage entry: a provenance root (a memory, living or gone, with descendants
+    but no ancestors) with its descendants beneath, or, for a merge of memories that came from
+    nowhere else, the merged memory with its sources beneath (``merged``)."""
+
+    key: str
+    memory_id: str
+    descendants: int
+    merged: bool = False
+
+
+def sort_ids(view: VaultView, ids: Iterable[str], sort: str) -> list[str]:
+    rows = view.rows
+    if sort == "last_used":
+        return sorted(ids, key=lambda i: (-rows[i].memory.last_used, i))
+    if sort == "created":
+        return sorted(ids, key=lambda i: (-rows[i].memory.created_at, i))
+    return sorted(ids, key=lambda i: (-rows[i].score, i))
+
+
+def _by_tag(view: VaultView, ids: Iterable[str], key_prefix: str) -> list[Group]:
+    tags: dict[str, list[str]] = {}
+    untagged: list[str] = []
+    rows = view.rows
+    for i in ids:
+        memory_tags = rows[i].memory.meta.tags
+        if not memory_tags:
+            untagged.append(i)
+        for t in memory_tags:
+            tags.setdefault(t, []).append(i)
+    groups = [Group(f"{key_prefix}tag:{t}", t, len(members), members, style="")
+              for t, members in sorted(tags.items(), key=lambda kv: kv[0].lower())]
+    if untagged:
+        groups.append(Group(f"{key_prefix}tag:", NO_TAG, len(untagged), untagged, style="dim"))
+    return groups
+
+
+def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | LineageRoot]:
+    """The top level of the tree for the memories ``ids`` (those that pass the filter)."""
+    rows = view.rows
+    if mode == "tag":
+        return list(_by_tag(view, ids, ""))
+    if mode == "band":
+        members: dict[str, list[str]] = {b.key: [] for b in view.band_table}
+        for i in ids:
+            members[rows[i].band].append(i)
+        return [Group(f"band:{b.key}", b.name, len(members[b.key]), members[b.key],
+                      style=f"bold {b.style}", note=b.range_text)
+                for b in view.band_table]
+    if mode == "lineage":
+        return lineage_groups(view, ids)
+    by_status: dict[str, list[str]] = {s: [] for s in STATUS_ORDER}
+    for i in ids:
+        by_status[rows[i].memory.status.value].append(i)
+    out: list[Group | LineageRoot] = []
+    for status, members in by_status.items():
+        if not members:
+            continue
+        out.append(Group(f"status:{status}", status, len(members), members,
+                         subgroups=lambda m=members, s=status: _by_tag(view, m, f"status:{s}/")))
+    return out
+
+
+def lineage_groups(view: VaultView, ids: list[str]) -> list[Group | LineageRoot]:
+    """Lineages that hold a memory passing the filter, newest first, then one group with the
+    memories that have no provenance at all. A merge whose sources have no other history is shown
+    from the merged memory (sources beneath) rather than once under each source."""
+    parents, children = view.provenance()
+    wanted = set(ids)
+    roots = [n for n in children if n not in parents]
+    merge_only = {r for r in roots if all(kind == "merge" for _c, kind in children[r])}
+    merged_tops: dict[str, set[str]] = {}  # merged memory -> its family (sources, descendants)
+    for r in merge_only:
+        for child, _kind in children[r]:
+            if all(p in merge_only for p, _k in parents.get(child, ())):
+                family = {p for p, _k in parents[child]} | descendants(children, child)
+                merged_tops[child] = family
+    shown_under_merge = {p for top in merged_tops for p, _k in parents[top]}
+    entries: list[tuple[LineageRoot, set[str]]] = []
+    seen_in_lineage: set[str] = set()
+    for top, family in merged_tops.items():
+        entries.append((LineageRoot(f"lineage:{top}", top, len(family), merged=True), family))
+    for root in roots:
+        if root in shown_under_merge:
+            continue
+        entries.append((LineageRoot(f"lineage:{root}", root, 0), descendants(children, root)))
+    # Memories caught in a provenance cycle have parents but no root: list them as roots too.
+    covered = set()
+    for entry, family in entries:
+        covered |= family | {entry.memory_id}
+    for i in sorted(parents):
+        if i not in covered and i not in shown_under_merge:
+            family = descendants(children, i)
+            entries.append((LineageRoot(f"lineage:{i}", i, 0), family))
+            covered |= family | {i}
+    rows = view.rows
+    out: list[Group | LineageRoot] = []
+
+    def newest(entry: LineageRoot, family: set[str]) -> tuple:
+        members = family | {entry.memory_id}
+        latest = max((rows[i].memory.created_at for i in members if i in rows), default=0)
+        return (-latest, min(members), entry.memory_id)
+
+    for entry, family in sorted(entries, key=lambda e: newest(*e)):
+        if not entry.merged:
+            entry.descendants = len(family)
+        seen_in_lineage |= family | {entry.memory_id}
+        if entry.memory_id in wanted or wanted.intersection(family):
+            out.append(entry)
+    plain = [i for i in ids if i not in seen_in_lineage]
+    if plain:
+        out.append(Group("lineage:none", "no lineage", len(plain), plain, style="dim bold"))
+    return out
+
+
+def descendants(children: dict[str, list[tuple[str, str]]], root: str) -> set[str]:
+    found: set[str] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child, _kind in children.get(node, ()):
+            if child not in found and child != root:
+                found.add(child)
+                stack.append(child)
+    return found

@@ -1,0 +1,68 @@
+"""Messages the workers post back to the UI thread with the service's results."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from core.provenance import Lineage
+
+from .service import Change, HistoryInfo
+from .view import VaultView
+
+
+class VaultOpened(Message):
+    def __init__(self, view: VaultView, notes: list[str]) -> None:
+        super().__init__()
+        self.view = view
+        self.notes = notes
+
+
+class VaultReloaded(Message):
+    """The vault changed underneath (or the person asked for a reload)."""
+
+    def __init__(self, view: VaultView, reason: str, notes: list[str] | None = None) -> None:
+        super().__init__()
+        self.view = view
+        self.reason = reason
+        self.notes = notes or []
+
+
+class MemoriesChanged(Message):
+    """An operation of ours changed memories (``change.ids``)."""
+
+    def __init__(self, change: Change) -> None:
+        super().__init__()
+        self.change = change
+
+    @property
+    def ids(self) -> list[str]:
+        return self.change.ids
+
+
+class OperationFailed(Message):
+    def __init__(self, message: str, title: str = "") -> None:
+        super().__init__()
+        self.message = message
+        self.title = title
+
+
+class HistoryLoaded(Message):
+    def __init__(self, info: HistoryInfo) -> None:
+        super().__init__()
+        self.info = info
+
+
+class LineageLoaded(Message):
+    def __init__(self, memory_id: str, lineage: Lineage | None, error: str | None = None) -> None:
+        super().__init__()
+        self.memory_id = memory_id
+        self.lineage = lineage
+        self.error = error
+
+
+class JumpTo(Message):
+    """A pane asks the main screen to show a memory (living or only in history)."""
+
+    def __init__(self, memory_id: str) -> None:
+        super().__init__()
+        self.memory_id = memory_id

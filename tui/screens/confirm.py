@@ -1,0 +1,46 @@
+"""A yes/no question in a modal (gc apply and other operations that change many memories)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("y", "confirm", "Yes", id="memvault.confirm.yes"),
+        Binding("n,escape", "cancel", "No", id="memvault.confirm.no"),
+    ]
+
+    def __init__(self, title: str, message: str, confirm: str = "Yes",
+                 danger: bool = True) -> None:
+        super().__init__()
+        self.title_text = title
+        self.message = message
+        self.confirm_label = confirm
+        self.danger = danger
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog danger" if self.danger else "dialog"):
+            yield Static(Text(self.title_text, style="bold"), classes="dialog-title")
+            yield Static(Text(self.message), classes="dialog-note")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(f"{self.confirm_label} (y)",
+                             variant="error" if self.danger else "primary", id="confirm")
+                yield Button("Cancel (n)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    @on(Button.Pressed, "#confirm")
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(False)

@@ -1,0 +1,73 @@
+"""The delete confirmation: which memory, and what goes with it (its relations)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from core.vault import first_words
+
+from ..service import DeletePreview
+
+
+class DeleteScreen(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("y", "confirm", "Delete", id="memvault.delete.confirm"),
+        Binding("n,escape", "cancel", "Cancel", id="memvault.delete.cancel"),
+    ]
+
+    def __init__(self, preview: DeletePreview) -> None:
+        super().__init__()
+        self.preview = preview
+
+    def compose(self) -> ComposeResult:
+        p = self.preview
+        m = p.row.memory
+        with Vertical(id="dialog", classes="dialog danger"):
+            title = Text()
+            title.append("Delete ", style="bold")
+            title.append(m.id[:8], style="bold")
+            title.append("?", style="bold")
+            yield Static(title, classes="dialog-title")
+            yield Static(Text(first_words(m.text, 160)), classes="dialog-memory")
+            n = len(p.relations)
+            if n:
+                head = Text(f"With it go {n} relation{'s' if n != 1 else ''}:", style="bold")
+                yield Static(head, classes="dialog-note")
+                width = max(len(r.relation_type) for r, _, _ in p.relations) + 2
+                lines = Text(no_wrap=True, overflow="ellipsis")
+                for index, (r, other, row) in enumerate(p.relations):
+                    if index:
+                        lines.append("\n")
+                    outgoing = r.from_memory_id == m.id
+                    lines.append("  → " if outgoing else "  ← ", style="dim")
+                    lines.append(r.relation_type.ljust(width), style="cyan")
+                    lines.append(other[:8], style="bold")
+                    lines.append(" ")
+                    lines.append(first_words(row.memory.text, 40) if row else "(deleted)",
+                                 style="" if row else "dim")
+                with VerticalScroll(id="dialog-relations"):
+                    yield Static(lines)
+            else:
+                yield Static(Text("No relations go with it.", style="dim"), classes="dialog-note")
+            yield Static(Text("It stays in git history: undo (u) or `memvault restore` "
+                              "brings it back.", style="dim italic"), classes="dialog-note")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Delete (y)", variant="error", id="confirm")
+                yield Button("Cancel (n)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#cancel", Button).focus()
+
+    @on(Button.Pressed, "#confirm")
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        self.dismiss(False)

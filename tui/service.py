@@ -1,0 +1,405 @@
+"""The one door between the app and the vault: :class:`VaultService`.
+
+The app never touches files or git. Screens call the service's methods from ``@work(thread=True)``
+workers; each method takes the service lock (one core call at a time), does the core work, and
+returns plain results: a :class:`Change` for an operation (the next :class:`~tui.view.VaultView`,
+the memories it touched, a sentence for the notification), history entries, a lineage... The
+worker posts them back to the UI as messages (:mod:`tui.messages`).
+
+Undo: every operation records how to take itself back through ``Vault.restore`` (an archive is
+undone by restoring the version before its commit, a delete by restoring the deleted memory with
+its relations); :meth:`VaultService.undo` runs the last one as a new commit.
+
+Following the vault: :meth:`VaultService.poll` compares git's HEAD and the modification times of
+the memories and relations folders with what the service last saw (cheap: three small reads,
+no git process) and, when they moved, catches up: a new HEAD (another process, a git pull) by
+re-reading the files that changed between the two commits, files changed without a commit (an
+editor) by opening the vault again, which commits them as ``external:`` as every writer does.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core import (
+    DecayConfig,
+    HistoryEntry,
+    Memory,
+    MemoryStatus,
+    Relation,
+    Vault,
+    VaultError,
+)
+from core.models import now_epoch
+from core.provenance import Lineage, lineage
+from core.vault import ChangeSet, GcReport, first_words
+
+from .view import Row, VaultView
+
+
+@dataclass
+class Change:
+    """What an operation did, for the UI."""
+
+    view: VaultView
+    ids: list[str]  # memories it created, changed or removed
+    title: str  # the operation ("archive", "delete"...)
+    note: str  # one sentence for the notification
+    focus: str | None = None  # where the cursor should go afterwards
+    undoable: bool = False
+
+
+@dataclass
+class Undo:
+    title: str
+    run: Callable[[], tuple[list[str], str]]  # -> (ids, note); raises VaultError
+
+
+@dataclass
+class HistoryInfo:
+    memory_id: str
+    live: bool
+    entries: list[HistoryEntry] = field(default_factory=list)
+
+
+@dataclass
+class DeletePreview:
+    row: Row
+    relations: list[tuple[Relation, str, Row | None]]  # (relation, other end's id, its row)
+
+
+def describe(memory: Memory, words: int = 48) -> str:
+    return f"{memory.id[:8]} {first_words(memory.text, words)}"
+
+
+class VaultService:
+    """Thread-safe access to one vault. ``clock`` gives "now" in epoch seconds (tests and
+    screenshots pass a fixed one); every score the app shows is computed at ``view.now``."""
+
+    def __init__(self, path: Path | str, *, clock: Callable[[], int] | None = None,
+                 config: DecayConfig | None = None, lock_timeout: float = 30.0):
+        self.path = Path(path).expanduser()
+        self.clock = clock or now_epoch
+        self.config = config
+        self.lock_timeout = lock_timeout
+        self._lock = threading.RLock()
+        self._vault: Vault | None = None
+        self._view: VaultView | None = None
+        self._undo: list[Undo] = []
+        self._signature: tuple[Any, ...] | None = None
+        self.open_notes: list[str] = []
+
+    # -- opening and the current view ------------------------------------------------------
+    @property
+    def is_open(self) -> bool:
+        return self._view is not None
+
+    @property
+    def view(self) -> VaultView:
+        if self._view is None:
+            raise VaultError("the vault is not open yet")
+        return self._view
+
+    @property
+    def root(self) -> Path:
+        return self._vault.root if self._vault is not None else self.path.resolve()
+
+    def open(self) -> VaultView:
+        """Open the vault (blocking: call from a worker) and build the first view."""
+        with self._lock:
+            vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout)
+            self._vault = vault
+            self.config = vault.config
+            self.open_notes = _report_notes(vault)
+            self._view = self._build_view(vault)
+            self._signature = self._disk_signature()
+            return self._view
+
+    def _build_view(self, vault: Vault, now: int | None = None) -> VaultView:
+        return VaultView.build(vault.root, vault.memories.values(), vault.relations, vault.config,
+                               self.clock() if now is None else now, head=vault.journal.head(),
+                               problems=[str(p) for p in vault.problems])
+
+    def _vault_or_fail(self) -> Vault:
+        if self._vault is None:
+            raise VaultError("the vault is not open yet")
+        return self._vault
+
+    def _next_view(self, ids: list[str]) -> VaultView:
+        vault = self._vault_or_fail()
+        self._view = self.view.changed(vault.memories, vault.relations, ids,
+                                       head=vault.journal.head(),
+                                       problems=[str(p) for p in vault.problems])
+        self._signature = self._disk_signature()
+        return self._view
+
+    def rescore(self) -> VaultView | None:
+        """A view with every score recomputed at the clock's now (None if it has not moved)."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            now = self.clock()
+            if now == self.view.now:
+                return None
+            self._view = self._build_view(vault, now)
+            return self._view
+
+    # -- operations -------------------------------------------------------------------------
+    def archive(self, key: str) -> Change:
+        """Archive a memory, or make an archived one active again."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            memory = vault.get(key)
+            if memory.status == MemoryStatus.ARCHIVED:
+                [new] = vault.unarchive(memory.id)
+                title, verb = "unarchive", "Unarchived"
+            else:
+                [new] = vault.archive(memory.id)
+                title, verb = "archive", "Archived"
+            commit = vault.journal.head()
+            self._push_undo(title, lambda: self._restore_before(memory.id, commit, title))
+            return Change(self._next_view([memory.id]), [memory.id], title,
+                          f"{verb} {describe(new)}", focus=memory.id, undoable=True)
+
+    def delete_preview(self, key: str) -> DeletePreview:
+        """What deleting the memory takes with it (read from the current view; no lock)."""
+        view = self.view
+        memory_id = view.resolve(key)
+        rels = []
+        for r in view.relations_of(memory_id):
+            other = r.to_memory_id if r.from_memory_id == memory_id else r.from_memory_id
+            rels.append((r, other, view.get(other)))
+        return DeletePreview(view.rows[memory_id], rels)
+
+    def delete(self, key: str) -> Change:
+        with self._lock:
+            vault = self._vault_or_fail()
+            report = vault.delete(key)
+            [memory] = report.memories
+            n = len(report.relations)
+            extra = f" and {n} relation{'s' if n != 1 else ''}" if n else ""
+            ids = [memory.id] + [r.from_memory_id for r in report.relations] + \
+                [r.to_memory_id for r in report.relations]
+            self._push_undo("delete", lambda: self._restore_deleted([memory.id]))
+            return Change(self._next_view(ids), [memory.id], "delete",
+                          f"Deleted {describe(memory)}{extra}", undoable=True)
+
+    def restore_version(self, key: str, entry: HistoryEntry) -> Change:
+        """Make the version of history ``entry`` the current one (for a "deleted" entry: the
+        version it deleted), as a new commit."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            memory_id = vault.resolve_any(key)
+            was_live = vault.find(memory_id) is not None
+            at = f"{entry.commit}^" if entry.action == "deleted" else entry.commit
+            before = vault.journal.head()
+            report = vault.restore(memory_id, at=at)
+            if vault.journal.head() == before:
+                raise VaultError(f"{memory_id[:8]} already is that version")
+            commit = vault.journal.head()
+            if was_live:
+                self._push_undo("restore", lambda: self._restore_before(memory_id, commit,
+                                                                        "restore"))
+            else:
+                self._push_undo("restore", lambda: self._delete_again(memory_id))
+            ids = [memory_id] + [r.from_memory_id for r in report.relations] + \
+                [r.to_memory_id for r in report.relations]
+            rels = len(report.relations)
+            extra = f" with {rels} relation{'s' if rels != 1 else ''}" if rels else ""
+            return Change(self._next_view(ids), [memory_id], "restore",
+                          f"Restored {describe(report.memory)} from {report.source_commit[:8]}"
+                          f"{extra}", focus=memory_id, undoable=True)
+
+    def gc_preview(self) -> GcReport:
+        with self._lock:
+            return self._vault_or_fail().gc(dry_run=True, now=self.view.now)
+
+    def maintenance_note(self) -> str | None:
+        """Why gc would be refused on this machine (a synced vault names one maintenance
+        machine), or None."""
+        try:
+            from core.maintenance import designated_machine, machine_id, may_maintain
+        except ImportError:  # a core without the maintenance rule
+            return None
+        meta = self._vault_or_fail().meta
+        if may_maintain(meta):
+            return None
+        return (f"gc runs on this vault's maintenance machine {designated_machine(meta)!r}; "
+                f"this machine is {machine_id()!r}, so applying it here will be refused.")
+
+    def gc_apply(self, archive: bool = False) -> Change:
+        with self._lock:
+            vault = self._vault_or_fail()
+            report = vault.gc(archive=archive, now=self.view.now)
+            ids = [m.id for m, _ in report.candidates]
+            n = len(ids)
+            noun = "memory" if n == 1 else "memories"
+            if not n:
+                return Change(self.view, [], "gc", "Nothing to collect")
+            commit = report.commit
+            if archive:
+                self._push_undo("gc", lambda: self._restore_many_before(ids, commit))
+                note = f"gc archived {n} {noun} scoring below {report.threshold:g}"
+            else:
+                self._push_undo("gc", lambda: self._restore_deleted(ids))
+                rels = len(report.relations_removed)
+                extra = f" and {rels} relation{'s' if rels != 1 else ''}" if rels else ""
+                note = f"gc deleted {n} {noun}{extra} scoring below {report.threshold:g}"
+            touched = ids + [e for r in report.relations_removed
+                             for e in (r.from_memory_id, r.to_memory_id)]
+            return Change(self._next_view(touched), ids, "gc", note, undoable=True)
+
+    # -- undo -------------------------------------------------------------------------------
+    def _push_undo(self, title: str, run: Callable[[], tuple[list[str], str]]) -> None:
+        self._undo.append(Undo(title, run))
+        del self._undo[:-50]
+
+    @property
+    def undo_title(self) -> str | None:
+        return self._undo[-1].title if self._undo else None
+
+    def undo(self) -> Change:
+        with self._lock:
+            if not self._undo:
+                raise VaultError("nothing to undo")
+            step = self._undo.pop()
+            try:
+                ids, note = step.run()
+            except VaultError:
+                raise
+            focus = ids[0] if ids and self._vault_or_fail().find(ids[0]) else None
+            return Change(self._next_view(ids), ids, "undo", f"Undid {step.title}: {note}",
+                          focus=focus)
+
+    def _restore_before(self, memory_id: str, commit: str | None, title: str) -> tuple[list[str], str]:
+        vault = self._vault_or_fail()
+        if commit is None:
+            raise VaultError(f"cannot undo {title}: its commit is unknown")
+        report = vault.restore(memory_id, at=f"{commit}^")
+        return [memory_id], f"{describe(report.memory)} is back to {report.source_commit[:8]}"
+
+    def _restore_many_before(self, ids: list[str], commit: str | None) -> tuple[list[str], str]:
+        vault = self._vault_or_fail()
+        if commit is None:
+            raise VaultError("cannot undo: the commit is unknown")
+        for memory_id in ids:
+            vault.restore(memory_id, at=f"{commit}^")
+        return ids, f"{len(ids)} memor{'y' if len(ids) == 1 else 'ies'} restored"
+
+    def _restore_deleted(self, ids: list[str]) -> tuple[list[str], str]:
+        vault = self._vault_or_fail()
+        touched: list[str] = []
+        last = None
+        for memory_id in ids:
+            report = vault.restore(memory_id)
+            last = report
+            touched.append(memory_id)
+            touched += [e for r in report.relations for e in (r.from_memory_id, r.to_memory_id)]
+        if len(ids) == 1 and last is not None:
+            rels = len(last.relations)
+            extra = f" with {rels} relation{'s' if rels != 1 else ''}" if rels else ""
+            return touched, f"restored {describe(last.memory)}{extra}"
+        return touched, f"restored {len(ids)} memories"
+
+    def _delete_again(self, memory_id: str) -> tuple[list[str], str]:
+        report = self._vault_or_fail().delete(memory_id)
+        ids = [memory_id] + [e for r in report.relations for e in (r.from_memory_id, r.to_memory_id)]
+        return ids, f"deleted {describe(report.memories[0])} again"
+
+    # -- reading history and provenance ----------------------------------------------------
+    def resolve_any(self, key: str) -> str:
+        """A living memory's id, or the id of one that exists only in history."""
+        with self._lock:
+            return self._vault_or_fail().resolve_any(key)
+
+    def history(self, key: str) -> HistoryInfo:
+        with self._lock:
+            vault = self._vault_or_fail()
+            memory_id = vault.resolve_any(key)
+            return HistoryInfo(memory_id, vault.find(memory_id) is not None,
+                               vault.history(memory_id))
+
+    def version(self, key: str, entry: HistoryEntry) -> Memory:
+        """The memory as history ``entry`` left it (for a deletion: as it was before)."""
+        with self._lock:
+            at = f"{entry.commit}^" if entry.action == "deleted" else entry.commit
+            return self._vault_or_fail().version(key, at)
+
+    def lineage(self, key: str) -> Lineage:
+        with self._lock:
+            return lineage(self._vault_or_fail(), key)
+
+    def stats(self) -> dict[str, Any]:
+        with self._lock:
+            return self._vault_or_fail().stats(self.view.now)
+
+    # -- following the vault ---------------------------------------------------------------
+    def _disk_signature(self) -> tuple[Any, ...]:
+        vault = self._vault_or_fail()
+
+        def mtime(p: Path) -> int | None:
+            try:
+                return os.stat(p).st_mtime_ns
+            except OSError:
+                return None
+
+        return (vault.journal.head(), mtime(vault.layout.memories_dir),
+                mtime(vault.layout.relations_dir), mtime(vault.layout.meta_path))
+
+    def changed_on_disk(self) -> bool:
+        """Did HEAD or the vault's folders move since the service last looked? (Cheap; never
+        waits for an operation in progress: then it answers False.)"""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            if self._vault is None:
+                return False
+            return self._disk_signature() != self._signature
+        finally:
+            self._lock.release()
+
+    def reload(self) -> VaultView:
+        """Catch up with the vault on disk and return the new view (always a fresh one)."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            head = vault.journal.head()
+            seen = self._signature or (None,)
+            if head != seen[0] and self._only_head_moved():
+                # A commit made elsewhere: an empty change set takes the write lock, re-reads
+                # the files that differ between our HEAD and the new one, and commits nothing.
+                vault.apply(lambda v: ChangeSet("reload"))
+            else:
+                vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout)
+                self._vault = vault
+                self.open_notes = _report_notes(vault)
+            self._view = self._build_view(vault, self.clock())
+            self._signature = self._disk_signature()
+            return self._view
+
+    def _only_head_moved(self) -> bool:
+        """True unless files differ from HEAD without a commit (then a full open adopts them)."""
+        vault = self._vault_or_fail()
+        journal = vault.journal
+        status = journal.finish_status(journal.start_status(vault.layout.vault_paths()))
+        return not status
+
+
+def _report_notes(vault: Vault) -> list[str]:
+    notes = []
+    report = vault.report
+    if report.recovered:
+        notes.append(report.recovered)
+    if report.external_commit:
+        n = len(report.external_paths)
+        notes.append(f"committed {n} file{'s' if n != 1 else ''} changed outside memvault "
+                     f"({report.external_commit[:8]}, external:)")
+    if report.initialised:
+        notes.append(f"created a new vault at {vault.root}")
+    if vault.problems:
+        n = len(vault.problems)
+        notes.append(f"{n} vault file{'s' if n != 1 else ''} could not be read (see stats)")
+    return notes

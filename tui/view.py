@@ -1,0 +1,285 @@
+"""What the app shows, as an immutable snapshot of the vault: :class:`VaultView`.
+
+The service builds a view in a worker thread (scores, bands, search text, relation counts) and
+hands it to the UI, which only reads it: the UI thread never touches the live ``Vault`` (whose
+cache a writer may be changing at that very moment). After an operation the service derives the
+next view from the previous one, recomputing only the memories that changed.
+
+Also here: decay bands and the little pieces of ``rich.text.Text`` every pane uses (score bar,
+leaf label), so the tree, the detail and the provenance graph draw a memory the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from rich.text import Text
+
+from core import (
+    PROVENANCE_RELATION_TYPES,
+    AmbiguousIdError,
+    DecayConfig,
+    Memory,
+    MemoryStatus,
+    Relation,
+    UnknownIdError,
+)
+from core import decay
+from core.store import MIN_PREFIX
+from core.vault import first_words
+
+DANGER_LOW, DANGER_HIGH = 0.15, 0.35
+
+# Fixed colours (not the terminal's ANSI palette, whose "yellow" is orange in some themes).
+BAND_STYLE = {"fresh": "#7ccc4c", "fading": "#e3c948", "danger": "#f59331", "critical": "#ef5b4f",
+              "forget": "#c0392b"}
+STATUS_STYLE = {
+    MemoryStatus.ACTIVE: "#7ccc4c",
+    MemoryStatus.PROMOTED: "#4fb8e0",
+    MemoryStatus.ARCHIVED: "#c9a64b",
+    MemoryStatus.SUPERSEDED: "#b48ce0",
+}
+
+
+# -- bands ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Band:
+    key: str
+    name: str
+    low: float  # inclusive
+    high: float | None  # exclusive; None: no upper bound
+    style: str
+
+    @property
+    def range_text(self) -> str:
+        if self.high is None:
+            return f"≥ {self.low:g}"
+        if self.low <= 0:
+            return f"< {self.high:g}"
+        return f"{self.low:g}–{self.high:g}"
+
+
+def bands(config: DecayConfig) -> list[Band]:
+    """Decay bands, best first: fresh (at or above the promote threshold), fading (down to the
+    danger zone), danger zone (0.15–0.35, CortexGraph's review zone), critical (down to the
+    forget threshold) and below the forget threshold (what gc prunes)."""
+    forget = config.forget_threshold
+    promote = max(config.promote_threshold, DANGER_HIGH)
+    return [
+        Band("fresh", "fresh", promote, None, BAND_STYLE["fresh"]),
+        Band("fading", "fading", DANGER_HIGH, promote, BAND_STYLE["fading"]),
+        Band("danger", "danger zone", DANGER_LOW, DANGER_HIGH, BAND_STYLE["danger"]),
+        Band("critical", "critical", forget, DANGER_LOW, BAND_STYLE["critical"]),
+        Band("forget", "below forget threshold", 0.0, forget, BAND_STYLE["forget"]),
+    ]
+
+
+def band_of(score: float, table: list[Band]) -> Band:
+    for band in table:
+        if score >= band.low:
+            return band
+    return table[-1]
+
+
+# -- rows and the view ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Row:
+    """One memory with what the app needs about it precomputed."""
+
+    memory: Memory
+    score: float
+    band: str  # Band.key
+    hay: str  # lowercased search text: id, content, gist, tags, entities
+    relations: int  # how many relations touch it
+
+    @property
+    def id(self) -> str:
+        return self.memory.id
+
+
+def _hay(m: Memory) -> str:
+    return " ".join([m.id, m.content, m.gist or "", *m.meta.tags, *m.entities]).lower()
+
+
+@dataclass
+class VaultView:
+    root: Path
+    now: int
+    config: DecayConfig
+    rows: dict[str, Row]
+    relations: dict[str, Relation]
+    by_memory: dict[str, list[Relation]] = field(default_factory=dict)
+    head: str | None = None
+    problems: list[str] = field(default_factory=list)
+    band_table: list[Band] = field(default_factory=list)
+
+    # -- building ---------------------------------------------------------------------------
+    @classmethod
+    def build(cls, root: Path, memories: Iterable[Memory], relations: dict[str, Relation],
+              config: DecayConfig, now: int, head: str | None = None,
+              problems: Iterable[str] = ()) -> VaultView:
+        view = cls(root, now, config, {}, dict(relations), head=head, problems=list(problems),
+                   band_table=bands(config))
+        view.by_memory = _index(view.relations)
+        f = decay.decay_function(config)
+        beta = config.decay_beta
+        table = view.band_table
+        rows = view.rows
+        for m in memories:
+            s = (m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
+            rows[m.id] = Row(m, s, band_of(s, table).key, _hay(m), len(view.by_memory.get(m.id, ())))
+        return view
+
+    def changed(self, memories: dict[str, Memory], relations: dict[str, Relation],
+                ids: Iterable[str], head: str | None, now: int | None = None,
+                problems: Iterable[str] | None = None) -> VaultView:
+        """A new view where the memories ``ids`` are taken again from ``memories`` (dropped if
+        gone) and relations are ``relations``; at a new ``now`` every score is recomputed."""
+        if now is not None and now != self.now:
+            return VaultView.build(self.root, memories.values(), relations, self.config, now,
+                                   head, self.problems if problems is None else problems)
+        view = VaultView(self.root, self.now, self.config, dict(self.rows), dict(relations),
+                         head=head, problems=list(self.problems if problems is None else problems),
+                         band_table=self.band_table)
+        view.by_memory = _index(view.relations)
+        touched = set(ids)
+        # relation counts of the other ends change too
+        for rel_list in (self.by_memory, view.by_memory):
+            for i in list(touched):
+                for r in rel_list.get(i, ()):
+                    touched.update((r.from_memory_id, r.to_memory_id))
+        for i in touched:
+            m = memories.get(i)
+            if m is None:
+                view.rows.pop(i, None)
+                continue
+            s = decay.score(m, self.config, self.now)
+            view.rows[i] = Row(m, s, band_of(s, self.band_table).key, _hay(m),
+                               len(view.by_memory.get(i, ())))
+        return view
+
+    # -- reading ----------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def get(self, memory_id: str) -> Row | None:
+        return self.rows.get(memory_id)
+
+    def relations_of(self, memory_id: str) -> list[Relation]:
+        return self.by_memory.get(memory_id, [])
+
+    def resolve(self, key: str) -> str:
+        """A living memory's id from an id or a unique prefix (>= 4 characters)."""
+        key = key.strip()
+        if key in self.rows:
+            return key
+        if len(key) < MIN_PREFIX:
+            raise UnknownIdError(f"no memory with id {key!r} (prefixes need at least "
+                                 f"{MIN_PREFIX} characters)")
+        matches = sorted(i for i in self.rows if i.startswith(key))
+        if not matches:
+            raise UnknownIdError(f"no memory with id or prefix {key!r}")
+        if len(matches) > 1:
+            raise AmbiguousIdError(key, matches)
+        return matches[0]
+
+    def counts_by_status(self) -> dict[str, int]:
+        counts = {s.value: 0 for s in MemoryStatus}
+        for row in self.rows.values():
+            counts[row.memory.status.value] += 1
+        return counts
+
+    def provenance(self) -> tuple[dict[str, list[tuple[str, str]]], dict[str, list[tuple[str, str]]]]:
+        """(parents, children): for each memory id its provenance ancestors one step up and its
+        descendants one step down, as (id, "split" | "merge"), over living and gone ids."""
+        parents: dict[str, list[tuple[str, str]]] = {}
+        children: dict[str, list[tuple[str, str]]] = {}
+        for r in sorted(self.relations.values(), key=lambda r: (r.created_at, r.id)):
+            if r.relation_type not in PROVENANCE_RELATION_TYPES:
+                continue
+            kind = "split" if r.relation_type == "split_from" else "merge"
+            parents.setdefault(r.from_memory_id, []).append((r.to_memory_id, kind))
+            children.setdefault(r.to_memory_id, []).append((r.from_memory_id, kind))
+        return parents, children
+
+
+def _index(relations: dict[str, Relation]) -> dict[str, list[Relation]]:
+    index: dict[str, list[Relation]] = {}
+    for r in sorted(relations.values(), key=lambda r: (r.created_at, r.id)):
+        index.setdefault(r.from_memory_id, []).append(r)
+        if r.to_memory_id != r.from_memory_id:
+            index.setdefault(r.to_memory_id, []).append(r)
+    return index
+
+
+# -- time -------------------------------------------------------------------------------------
+_UNITS = ((365 * 86400, "y"), (30 * 86400, "mo"), (7 * 86400, "w"), (86400, "d"), (3600, "h"),
+          (60, "m"))
+
+
+def short_span(seconds: float) -> str:
+    """``3d``, ``2mo``, ``5h``: the largest whole unit."""
+    seconds = abs(seconds)
+    for size, name in _UNITS:
+        if seconds >= size:
+            return f"{int(seconds // size)}{name}"
+    return f"{int(seconds)}s"
+
+
+def date_text(ts: float) -> str:
+    """The local date, ``2025-03-02``."""
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
+
+
+# -- drawing a memory -------------------------------------------------------------------------
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+BAR_CELLS = 5
+
+
+def score_bar(score: float, band: str, cells: int = BAR_CELLS) -> Text:
+    """A bar of ``cells`` cells, full at a score of 1 (or more), in the band's colour."""
+    eighths = round(max(0.0, min(score, 1.0)) * cells * 8)
+    full, part = divmod(eighths, 8)
+    filled = "█" * full + (_EIGHTHS[part] if part and full < cells else "")
+    bar = Text(filled, style=BAND_STYLE.get(band, ""))
+    bar.append("░" * (cells - len(filled)), style="grey35")
+    return bar
+
+
+def score_text(score: float, band: str) -> Text:
+    return Text(f"{score:4.2f}" if score < 10 else f"{score:4.1f}", style=BAND_STYLE.get(band, ""))
+
+
+def leaf_label(row: Row, words: int = 56, prefix: Text | None = None) -> Text:
+    """``0.42 ██▏░░ 1a2b3c4d The first words of the gist…`` (plus the status when not active)."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if prefix is not None:
+        text.append_text(prefix)
+    text.append_text(score_text(row.score, row.band))
+    text.append(" ")
+    text.append_text(score_bar(row.score, row.band))
+    text.append(" ")
+    text.append(row.memory.id[:8], style="bold")
+    text.append(" ")
+    m = row.memory
+    if m.status != MemoryStatus.ACTIVE:
+        words -= len(m.status.value) + 1
+    text.append(first_words(m.text, max(12, words)))
+    if m.status != MemoryStatus.ACTIVE:
+        text.append(f" {m.status.value}", style=STATUS_STYLE[m.status])
+    return text
+
+
+def gone_label(memory_id: str, prefix: Text | None = None) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if prefix is not None:
+        text.append_text(prefix)
+    text.append("  ·  ", style="dim")
+    text.append("░" * BAR_CELLS, style="grey30")
+    text.append(" ")
+    text.append(memory_id[:8], style="dim bold")
+    text.append(" deleted (in history)", style="dim italic")
+    return text

@@ -1,0 +1,179 @@
+"""The detail pane: one memory's fields, its score and time until forgotten, a sparkline of the
+next 30 days of decay, and its gist or its content (one key toggles; a memory without a gist
+shows its content and says so)."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Sparkline, Static
+
+from core import MemoryStatus, decay
+
+from ..grouping import Group
+from ..render import relative_time, span
+from ..view import BAND_STYLE, STATUS_STYLE, Row, VaultView, date_text, score_bar
+
+FORECAST_DAYS = 30
+
+
+class DetailPane(VerticalScroll):
+    """Shows a :class:`~tui.view.Row`; ``show_content`` picks the body."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.show_content = False
+        self.row: Row | None = None
+        self.view: VaultView | None = None
+        self.toggle_key = "c"  # the key that toggles gist and content, for the hint
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Highlight a memory to see it here.", style="dim"), id="detail-fields")
+        with Vertical(id="forecast-row"):
+            yield Static("", id="forecast-label")
+            yield Sparkline([], id="forecast")
+            yield Static("", id="forecast-axis")
+        yield Static("", id="body-title")
+        yield Static("", id="body")
+
+    # -- what to show -----------------------------------------------------------------------
+    def show_row(self, view: VaultView, row: Row) -> None:
+        self.view, self.row = view, row
+        self._render_row()
+
+    def toggle_body(self) -> bool:
+        self.show_content = not self.show_content
+        if self.row is not None:
+            self._render_body()
+        return self.show_content
+
+    def show_gone(self, memory_id: str) -> None:
+        self.row = None
+        self._fields(Text.assemble((memory_id, "bold"), "\n",
+                                   ("deleted: only its history remains. ", "dim"),
+                                   ("The History tab shows its versions and can restore it.",
+                                    "dim")))
+        self._no_forecast()
+        self.query_one("#body-title", Static).update("")
+        self.query_one("#body", Static).update("")
+
+    def show_group(self, view: VaultView, group: Group) -> None:
+        self.row = None
+        rows = [view.rows[i] for i in group.ids if i in view.rows]
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column()
+        grid.add_row("group", Text(group.title, style=group.style))
+        grid.add_row("memories", str(group.count))
+        if rows:
+            scores = [r.score for r in rows]
+            grid.add_row("average score", f"{sum(scores) / len(scores):.3f}")
+            grid.add_row("lowest", f"{min(scores):.3f}")
+            grid.add_row("highest", f"{max(scores):.3f}")
+            counts: dict[str, int] = {}
+            for r in rows:
+                counts[r.memory.status.value] = counts.get(r.memory.status.value, 0) + 1
+            grid.add_row("status", ", ".join(f"{k} {v}" for k, v in counts.items()))
+            bands = Text()
+            for band in view.band_table:
+                n = sum(1 for r in rows if r.band == band.key)
+                if n:
+                    if bands:
+                        bands.append(" · ", style="dim")
+                    bands.append(f"{band.name} {n}", style=band.style)
+            grid.add_row("decay", bands)
+        self._fields(grid)
+        self._no_forecast()
+        self.query_one("#body-title", Static).update("")
+        self.query_one("#body", Static).update(
+            Text("Expand the group (enter, space or a click) to see its memories.", style="dim"))
+
+    def clear_detail(self, message: str = "Highlight a memory to see it here.") -> None:
+        self.row = None
+        self._fields(Text(message, style="dim"))
+        self._no_forecast()
+        self.query_one("#body-title", Static).update("")
+        self.query_one("#body", Static).update("")
+
+    # -- drawing ----------------------------------------------------------------------------
+    def _fields(self, renderable: object) -> None:
+        self.query_one("#detail-fields", Static).update(renderable)
+
+    def _no_forecast(self) -> None:
+        self.query_one("#forecast-row").display = False
+
+    def _render_row(self) -> None:
+        assert self.row is not None and self.view is not None
+        row, view = self.row, self.view
+        m, now, config = row.memory, view.now, view.config
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(style="bold", no_wrap=True)
+        grid.add_column()
+        grid.add_row("id", Text(m.id, style="bold"))
+        grid.add_row("status", Text(m.status.value, style=STATUS_STYLE.get(m.status, "")))
+        grid.add_row("tags", Text(", ".join(m.meta.tags) or "–"))
+        grid.add_row("entities", Text(", ".join(m.entities) or "–"))
+        if m.meta.source:
+            grid.add_row("source", Text(m.meta.source))
+        grid.add_row("created", Text(f"{relative_time(m.created_at, now)} ({date_text(m.created_at)})"))
+        grid.add_row("last used", Text(f"{relative_time(m.last_used, now)} ({date_text(m.last_used)})"))
+        grid.add_row("use count", str(m.use_count))
+        grid.add_row("strength", f"{m.strength:.3g}")
+        score = Text(f"{row.score:.3f} ", style=BAND_STYLE.get(row.band, ""))
+        score.append_text(score_bar(row.score, row.band, 10))
+        score.append(f"  {config.decay_model}", style="dim")
+        grid.add_row("score", score)
+        seconds = decay.seconds_until_forgotten(m, config, now)
+        if seconds is None:
+            forgotten = Text("never")
+        elif seconds <= 0:
+            forgotten = Text(f"now: below the forget threshold {config.forget_threshold:g}",
+                             style="bright_red")
+        else:
+            forgotten = Text(f"in {span(seconds)} ({date_text(now + seconds)})")
+        if m.status != MemoryStatus.ACTIVE:
+            forgotten.append("  (gc prunes only active memories)", style="dim")
+        grid.add_row("forgotten", forgotten)
+        relations = view.relations_of(m.id)
+        if relations:
+            grid.add_row("relations", f"{len(relations)} (see Provenance)")
+        self._fields(grid)
+        series = decay.forecast(m, config, FORECAST_DAYS, now)
+        self.query_one("#forecast-row").display = True
+        self.query_one("#forecast", Sparkline).data = series
+        label = Text("next 30 days  ", style="bold")
+        label.append(f"{series[0]:.2f} → {series[-1]:.2f}")
+        threshold = config.forget_threshold
+        if series[-1] < threshold <= series[0]:
+            day = next(d for d, s in enumerate(series) if s < threshold)
+            label.append(f"  below {threshold:g} on day {day}", style="bright_red")
+        elif series[0] < threshold:
+            label.append(f"  already below {threshold:g}", style="bright_red")
+        self.query_one("#forecast-label", Static).update(label)
+        axis = self.query_one("#forecast-axis", Static)
+        width = min(62, max(20, axis.size.width or 62))
+        axis.update(Text("today".ljust(width - 8) + "+30 days", style="dim"))
+        self._render_body()
+
+    def _render_body(self) -> None:
+        if self.row is None:
+            return
+        m = self.row.memory
+        title = self.query_one("#body-title", Static)
+        body = self.query_one("#body", Static)
+        if not m.gist:
+            title.update(Text.assemble(("content", "bold"),
+                                       ("  (no gist: showing the content)", "dim italic")))
+            body.update(Text(m.content))
+        elif self.show_content:
+            title.update(Text.assemble(("content", "bold"), (f"  {self.toggle_key} shows the gist", "dim")))
+            body.update(Text(m.content))
+        else:
+            saved = len(m.content) - len(m.gist)
+            note = f"  {len(m.gist)} of {len(m.content)} characters" if saved > 0 else ""
+            title.update(Text.assemble(("gist", "bold"), (note, "dim"),
+                                       (f"  {self.toggle_key} shows the content", "dim")))
+            body.update(Text(m.gist))
+

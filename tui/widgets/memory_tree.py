@@ -1,0 +1,302 @@
+"""The tree of memories: groups (by the current mode) with counts, leaves with score, bar, short
+id and first words. Children are added only when a group is expanded, and at most
+:attr:`MemoryTree.CHUNK` leaves at a time (a "… more" node adds the next ones), so a 10k-memory
+vault costs only what is on screen.
+
+A rebuild (new filter, mode, sort, or a changed vault) keeps which groups were expanded and
+where the cursor was, by their stable keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual import on
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from ..grouping import Group, LineageRoot, groups_for, sort_ids
+from ..view import VaultView, gone_label, leaf_label
+
+EDGE_PREFIX = {"split": Text("split ", style="italic cyan"),
+               "merge": Text("merge ", style="italic magenta"),
+               "from": Text("from ", style="italic magenta")}
+
+
+@dataclass
+class NodeData:
+    kind: str  # "group", "memory", "gone" or "more"
+    key: str
+    memory_id: str | None = None
+    group: Group | None = None
+    remaining: list[str] = field(default_factory=list)  # for "more": ids still to add
+    populated: bool = False
+    lineage: bool = False  # a memory node whose children are its provenance descendants
+    merged: bool = False  # ... and, first, the sources it was merged from
+
+
+class MemoryTree(Tree[NodeData]):
+    CHUNK = 120  # leaves added at a time (a screen shows ~35; "… more" adds the next ones)
+    OPEN_ALL = 40  # a filter leaving at most this many memories opens every group
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("memories", id=id)
+        self.show_root = False
+        self.guide_depth = 3
+        self.auto_expand = True
+        self.view: VaultView | None = None
+        self.mode = "status_tag"
+        self.sort = "score"
+        self.ids: list[str] = []
+        self._children_of: dict[str, list[tuple[str, str]]] = {}
+        self._parents_of: dict[str, list[tuple[str, str]]] = {}
+        self._built = False
+        self.words = 56
+
+    def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
+        """Labels are ``Text`` of one line already (never markup: a gist may hold ``[x]``)."""
+        if isinstance(label, Text) and "\n" not in label.plain:
+            return label
+        return super().process_label(Text(label) if isinstance(label, str) else label)
+
+    # -- widths: a label's length is enough (the default renders every label to measure it) --
+    def get_label_width(self, node: TreeNode[NodeData]) -> int:
+        return node._label.cell_len + (2 if node._allow_expand else 0)
+
+    def on_resize(self) -> None:
+        """Labels are cut to the width: redo them when it changes."""
+        width = self.scrollable_content_region.width
+        if self.view is not None and width and max(16, width - 27) != self.words:
+            self.show(self.view, self.ids, self.mode, self.sort)
+
+    # -- building ---------------------------------------------------------------------------
+    def show(self, view: VaultView, ids: list[str], mode: str, sort: str,
+             focus: str | None = None) -> None:
+        """Rebuild for the memories ``ids``; keep expanded groups and the cursor."""
+        expanded = self._expanded_keys()
+        cursor = self.cursor_node
+        cursor_key = cursor.data.key if cursor is not None and cursor.data else None
+        cursor_memory = cursor.data.memory_id if cursor is not None and cursor.data else None
+        cursor_line = self.cursor_line
+        scroll_y = self.scroll_y
+        same_shape = mode == self.mode and self._built
+        self.view, self.mode, self.sort, self.ids = view, mode, sort, ids
+        width = self.scrollable_content_region.width or 80
+        self.words = max(16, width - 27)  # what is left of a line after score, bar and id
+        self._parents_of, self._children_of = view.provenance() if mode == "lineage" else ({}, {})
+        self.clear()
+        for item in groups_for(view, ids, mode):
+            self._add_top(item)
+        if len(ids) < len(view.rows) and len(ids) <= self.OPEN_ALL:
+            self._expand_all(self.root)  # a narrow filter: show every match at once
+        elif same_shape:
+            self._reexpand(self.root, expanded)
+        else:
+            first = self.root.children[0] if self.root.children else None
+            if first is not None and first.data and first.data.kind == "group":
+                self.expand_node(first)
+        self._built = True
+        target = None
+        if focus is not None:
+            target = self.find_memory(focus, open_groups=True)
+        if target is None and cursor_key is not None:
+            target = self._find_key(cursor_key)
+        if target is None and cursor_memory is not None:
+            target = self.find_memory(cursor_memory, open_groups=False)
+        self._rebuild_lines()
+        if target is not None:
+            self.move_cursor(target)
+            if focus is None:
+                self.scroll_to(y=scroll_y, animate=False)
+                self.scroll_to_node(target, animate=False)
+        elif self.root.children:
+            line = min(max(cursor_line, 0), self.last_line)
+            self.cursor_line = line
+            self.scroll_to(y=scroll_y, animate=False)
+
+    def _rebuild_lines(self) -> None:
+        """Lay out the lines now, so a cursor can be placed on a node just added."""
+        self._tree_lines_cached = None
+        self._build()
+
+    def _add_top(self, item: Group | LineageRoot) -> None:
+        if isinstance(item, Group):
+            self._add_group(self.root, item)
+        else:
+            self._add_memory(self.root, item.memory_id, item.key, lineage=True,
+                             extra=item.descendants, merged=item.merged)
+
+    def _group_label(self, group: Group) -> Text:
+        label = Text(no_wrap=True)
+        label.append(group.title, style=group.style)
+        label.append(f"  {group.count}", style="dim")
+        if group.note:
+            label.append(f"  {group.note}", style="dim italic")
+        return label
+
+    def _add_group(self, parent: TreeNode[NodeData], group: Group) -> TreeNode[NodeData]:
+        return parent.add(self._group_label(group), NodeData("group", group.key, group=group),
+                          allow_expand=True)
+
+    def _add_memory(self, parent: TreeNode[NodeData], memory_id: str, key: str,
+                    lineage: bool = False, edge: str | None = None,
+                    extra: int = 0, merged: bool = False) -> TreeNode[NodeData]:
+        assert self.view is not None
+        row = self.view.get(memory_id)
+        prefix = EDGE_PREFIX.get(edge or "")
+        label = (leaf_label(row, words=self.words, prefix=prefix) if row
+                 else gone_label(memory_id, prefix=prefix))
+        has_children = lineage and (merged or bool(self._children_of.get(memory_id)))
+        if has_children and extra:
+            label.append(f"  +{extra}", style="dim")
+        data = NodeData("memory" if row else "gone", key, memory_id=memory_id, lineage=lineage,
+                        merged=merged)
+        if has_children:
+            return parent.add(label, data, allow_expand=True)
+        return parent.add_leaf(label, data)
+
+    def populate(self, node: TreeNode[NodeData]) -> None:
+        """Add a group's (or a lineage node's) children, if not done yet."""
+        data = node.data
+        if data is None or data.populated or self.view is None:
+            return
+        data.populated = True
+        if data.kind == "group" and data.group is not None:
+            group = data.group
+            if group.subgroups is not None:
+                for sub in group.subgroups():
+                    self._add_group(node, sub)
+                return
+            self._add_chunk(node, sort_ids(self.view, group.ids, self.sort), data.key)
+        elif data.lineage and data.memory_id is not None:
+            if data.merged:
+                for source, _kind in self._parents_of.get(data.memory_id, ()):
+                    self._add_memory(node, source, f"{data.key}/<{source}", edge="from")
+            for child, kind in self._children_of.get(data.memory_id, ()):
+                self._add_memory(node, child, f"{data.key}/{child}", lineage=True, edge=kind)
+
+    def _add_chunk(self, node: TreeNode[NodeData], ids: list[str], key: str) -> None:
+        for memory_id in ids[: self.CHUNK]:
+            self._add_memory(node, memory_id, f"{key}/{memory_id}")
+        rest = ids[self.CHUNK:]
+        if rest:
+            label = Text(f"… {len(rest)} more", style="dim italic")
+            label.append("  (enter shows them)", style="dim")
+            node.add_leaf(label, NodeData("more", f"{key}/…{len(ids)}", remaining=rest))
+
+    def show_more(self, node: TreeNode[NodeData]) -> TreeNode[NodeData] | None:
+        """Replace a "… more" node by the next chunk; returns the first node added."""
+        data = node.data
+        parent = node.parent
+        if data is None or data.kind != "more" or parent is None:
+            return None
+        index = parent.children.index(node)
+        node.remove()
+        before = len(parent.children)
+        key = parent.data.key if parent.data else ""
+        self._add_chunk(parent, data.remaining, key)
+        self._rebuild_lines()
+        return parent.children[index] if len(parent.children) > before else None
+
+    def expand_node(self, node: TreeNode[NodeData]) -> None:
+        self.populate(node)
+        node.expand()
+
+    @on(Tree.NodeExpanded)
+    def _on_expanded(self, event: Tree.NodeExpanded[NodeData]) -> None:
+        self.populate(event.node)
+
+    @on(Tree.NodeSelected)
+    def _on_selected(self, event: Tree.NodeSelected[NodeData]) -> None:
+        data = event.node.data
+        if data is not None and data.kind == "more":
+            event.stop()
+            first = self.show_more(event.node)
+            if first is not None:
+                self.move_cursor(first)
+
+    # -- state ------------------------------------------------------------------------------
+    def _expanded_keys(self) -> set[str]:
+        keys: set[str] = set()
+        stack = list(self.root.children)
+        while stack:
+            node = stack.pop()
+            if node.is_expanded and node.data is not None:
+                keys.add(node.data.key)
+                stack.extend(node.children)
+        return keys
+
+    def _expand_all(self, parent: TreeNode[NodeData]) -> None:
+        for node in list(parent.children):
+            if node.data is not None and node.data.kind == "group":
+                self.expand_node(node)
+                self._expand_all(node)
+
+    def _reexpand(self, parent: TreeNode[NodeData], keys: set[str]) -> None:
+        for node in list(parent.children):
+            if node.data is not None and node.data.key in keys:
+                self.expand_node(node)
+                self._reexpand(node, keys)
+
+    def _find_key(self, key: str) -> TreeNode[NodeData] | None:
+        stack = list(self.root.children)[::-1]
+        while stack:
+            node = stack.pop()
+            if node.data is not None and node.data.key == key:
+                return node
+            if node.is_expanded:
+                stack.extend(list(node.children)[::-1])
+        return None
+
+    def find_memory(self, memory_id: str, open_groups: bool = True) -> TreeNode[NodeData] | None:
+        """The first node showing ``memory_id``; with ``open_groups``, expand groups (and add
+        chunks) to reach it."""
+        stack = list(self.root.children)[::-1]
+        while stack:
+            node = stack.pop()
+            data = node.data
+            if data is None:
+                continue
+            if data.memory_id == memory_id:
+                self._open_ancestors(node)
+                return node
+            if data.kind == "more" and memory_id in data.remaining and open_groups:
+                first = self.show_more(node)
+                if first is not None:
+                    return self.find_memory(memory_id, open_groups)
+            if node.is_expanded or (open_groups and self._may_hold(node, memory_id)):
+                if not node.is_expanded:
+                    self.expand_node(node)
+                stack.extend(list(node.children)[::-1])
+        return None
+
+    def _open_ancestors(self, node: TreeNode[NodeData]) -> None:
+        parent = node.parent
+        while parent is not None and not parent.is_root:
+            if not parent.is_expanded:
+                self.expand_node(parent)
+            parent = parent.parent
+        self._rebuild_lines()
+
+    def _may_hold(self, node: TreeNode[NodeData], memory_id: str) -> bool:
+        data = node.data
+        if data is None:
+            return False
+        if data.kind == "group" and data.group is not None:
+            return memory_id in data.group.ids
+        if data.lineage and data.memory_id is not None:
+            from ..grouping import descendants
+
+            if data.merged and any(p == memory_id for p, _k in
+                                   self._parents_of.get(data.memory_id, ())):
+                return True
+            return memory_id in descendants(self._children_of, data.memory_id)
+        return False
+
+    @property
+    def cursor_memory(self) -> str | None:
+        node = self.cursor_node
+        if node is None or node.data is None:
+            return None
+        return node.data.memory_id

@@ -1,0 +1,216 @@
+"""The provenance pane: the highlighted memory's ancestors and descendants (split and merge
+edges) as a layered box drawing, its other relations listed under it; deleted memories appear
+dimmed with their last version from history. Choosing a node (click, or arrows and enter) jumps
+to that memory."""
+
+from __future__ import annotations
+
+from rich.console import Group as RenderGroup
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.events import Click
+from textual.geometry import Region
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from core import MemoryStatus
+from core.provenance import Lineage
+from core.vault import first_words
+
+from ..graph import Drawing, draw_lineage
+from ..messages import JumpTo
+from ..view import BAND_STYLE, STATUS_STYLE, VaultView
+
+
+class ProvenanceGraph(Widget, can_focus=True):
+    BINDINGS = [
+        Binding("left,up", "move(-1)", "previous node", show=False),
+        Binding("right,down", "move(1)", "next node", show=False),
+        Binding("enter", "choose", "go to node", show=False),
+    ]
+
+    highlighted: reactive[str | None] = reactive(None, layout=False)
+
+    class NodeChosen(Message):
+        def __init__(self, memory_id: str) -> None:
+            super().__init__()
+            self.memory_id = memory_id
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.drawing: Drawing | None = None
+
+    def set_drawing(self, drawing: Drawing | None, highlight: str | None) -> None:
+        self.drawing = drawing
+        if drawing is None:
+            self.styles.width = "auto"
+            self.styles.height = 1
+        else:
+            self.styles.width = max(drawing.canvas.width, 1)
+            self.styles.height = drawing.canvas.height + len(drawing.notes)
+        self.highlighted = highlight
+        self.refresh(layout=True)
+
+    def render(self) -> RenderGroup | Text:
+        if self.drawing is None:
+            return Text("")
+        return RenderGroup(*self.drawing.lines(self.highlighted), *self.drawing.notes)
+
+    def watch_highlighted(self) -> None:
+        self.refresh()
+
+    def action_move(self, step: int) -> None:
+        if self.drawing is None or not self.drawing.order:
+            return
+        order = self.drawing.order
+        index = order.index(self.highlighted) if self.highlighted in order else 0
+        self.highlighted = order[(index + step) % len(order)]
+        self._scroll_to_highlight()
+
+    def _scroll_to_highlight(self) -> None:
+        """Scroll the pane that holds the graph so the highlighted box is visible."""
+        if self.drawing is None or self.highlighted is None:
+            return
+        b = self.drawing.boxes[self.highlighted]
+        container = self.parent
+        if isinstance(container, Widget):
+            region = Region(b.x, b.y, b.w, b.h).translate(self.virtual_region.offset)
+            container.scroll_to_region(region, animate=False)
+
+    def action_choose(self) -> None:
+        if self.highlighted is not None:
+            self.post_message(self.NodeChosen(self.highlighted))
+
+    def on_click(self, event: Click) -> None:
+        if self.drawing is None:
+            return
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        node = self.drawing.node_at(offset.x, offset.y)
+        if node is not None:
+            self.highlighted = node
+            self.post_message(self.NodeChosen(node))
+
+
+class ProvenancePane(VerticalScroll):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.memory_id: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Highlight a memory to see where it came from.", style="dim"),
+                     id="prov-title")
+        yield ProvenanceGraph(id="prov-graph")
+        yield Static("", id="prov-relations-title")
+        yield OptionList(id="prov-relations")
+
+    def show_loading(self, memory_id: str) -> None:
+        self.memory_id = memory_id
+        self.query_one("#prov-title", Static).update(
+            Text(f"provenance of {memory_id[:8]}: reading…", style="dim"))
+
+    def show_message(self, message: str) -> None:
+        self.memory_id = None
+        self.query_one("#prov-title", Static).update(Text(message, style="dim"))
+        self.query_one(ProvenanceGraph).set_drawing(None, None)
+        self.query_one("#prov-relations-title", Static).update("")
+        self.query_one("#prov-relations", OptionList).clear_options()
+        self.query_one("#prov-relations", OptionList).display = False
+
+    def show_lineage(self, view: VaultView, lineage: Lineage) -> None:
+        self.memory_id = lineage.root
+        root = lineage.root
+        ancestors, descendants = lineage.ancestors(), lineage.descendants()
+        title = Text()
+        title.append("provenance of ", style="dim")
+        title.append(root[:8], style="bold")
+        if not ancestors and not descendants:
+            title.append("  no splits or merges: it was made as it is", style="dim")
+        else:
+            parts = []
+            if ancestors:
+                parts.append(f"{len(ancestors)} ancestor{'s' if len(ancestors) != 1 else ''}")
+            if descendants:
+                parts.append(f"{len(descendants)} descendant{'s' if len(descendants) != 1 else ''}")
+            gone = sum(1 for n in lineage.nodes.values() if n.gone)
+            if gone:
+                parts.append(f"{gone} deleted (dim)")
+            title.append("  " + ", ".join(parts), style="dim")
+            title.append("\nolder above, newer below · click or ←→ enter to go to a node",
+                         style="dim italic")
+        self.query_one("#prov-title", Static).update(title)
+        graph = self.query_one(ProvenanceGraph)
+        if ancestors or descendants:
+            # the pane's width less a vertical scrollbar it may grow
+            width = max(20, self.scrollable_content_region.width - 2)
+            graph.set_drawing(draw_lineage(lineage, lambda i: _node_lines(view, lineage, i),
+                                           width), root)
+        else:
+            graph.set_drawing(None, None)
+        options = self.query_one("#prov-relations", OptionList)
+        options.clear_options()
+        others = lineage.other_relations
+        heading = self.query_one("#prov-relations-title", Static)
+        if not others:
+            heading.update(Text("no other relations", style="dim"))
+            options.display = False
+            return
+        heading.update(Text(f"other relations ({len(others)})", style="bold"))
+        options.display = True
+        items = []
+        for r in others:
+            outgoing = r.from_memory_id == root
+            other = r.to_memory_id if outgoing else r.from_memory_id
+            row = view.get(other)
+            prompt = Text(no_wrap=True, overflow="ellipsis")
+            prompt.append("→ " if outgoing else "← ", style="dim")
+            prompt.append(f"{r.relation_type:<13}", style="cyan")
+            prompt.append(other[:8], style="bold" if row else "dim bold")
+            prompt.append(" ")
+            if row is None:
+                prompt.append("deleted", style="dim italic")
+            else:
+                prompt.append(first_words(row.memory.text, 40))
+            items.append(Option(prompt, id=f"{r.id}:{other}"))
+        options.add_options(items)
+
+    @on(OptionList.OptionSelected, "#prov-relations")
+    def _relation_chosen(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option_id:
+            self.post_message(JumpTo(event.option_id.split(":", 1)[1]))
+
+    @on(ProvenanceGraph.NodeChosen)
+    def _node_chosen(self, event: ProvenanceGraph.NodeChosen) -> None:
+        event.stop()
+        self.post_message(JumpTo(event.memory_id))
+
+
+def _node_lines(view: VaultView, lineage: Lineage, node_id: str) -> tuple[Text, Text, str]:
+    """A node's box: id and score (or "deleted"), then the first words; the border in the
+    colour of its decay band (bold for the memory the pane is about), grey when deleted."""
+    node = lineage.nodes[node_id]
+    row = view.get(node_id)
+    is_root = node_id == lineage.root
+    first = Text(no_wrap=True)
+    if row is not None:
+        first.append(node_id[:8], style="bold")
+        first.append(f" {row.score:.2f}", style=BAND_STYLE.get(row.band, ""))
+        status = row.memory.status
+        if status != MemoryStatus.ACTIVE:
+            first.append(f" {status.value}", style=f"dim {STATUS_STYLE[status]}")
+        second = Text(first_words(row.memory.text, 60),
+                      style="dim" if status == MemoryStatus.ARCHIVED else "")
+        border = BAND_STYLE.get(row.band, "grey70")
+        return first, second, f"bold {border}" if is_root else border
+    first.append(node_id[:8], style="dim bold")
+    first.append(" deleted", style="dim italic")
+    words = first_words(node.memory.text, 60) if node.memory is not None else "(unknown)"
+    return first, Text(words, style="dim"), "grey35"
