@@ -1,0 +1,275 @@
+"""Migration, import, export and the event log of ``memvault``: ``migrate --from jsonl DIR``,
+``export --format jsonl DIR``, ``import-markdown DIR`` and ``log``. :func:`register` adds them to
+the parser of :mod:`tui.cli`.
+
+Human output is a rich progress bar (on a terminal) and a summary; ``--json`` prints the report;
+``log --jsonl`` prints one event a line. Refusals are VaultError or UserError (status 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from core.eventlog import Event, events
+from core.export import export_jsonl
+from core.markdown_import import MarkdownImportReport, import_markdown
+from core.migrate import MigrationReport, migrate_jsonl
+
+from .cli import _plural, _print_json, open_writable, vault_exists, vault_path
+
+Verb = Callable[[str, Callable[[argparse.Namespace], int]], argparse.ArgumentParser]
+MAX_LISTED = 20  # problems listed in the human summary (--json lists them all)
+PHASES = {"memory": "reading memories.jsonl", "relation": "reading relations.jsonl",
+          "commit": "committing", "files": "reading markdown files"}
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+    """A rich progress bar, one task per phase, gone when done (nothing when not a terminal)."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(phase: str, done: int, total: int) -> None:
+            if phase not in tasks:
+                tasks[phase] = bar.add_task(PHASES.get(phase, phase), total=total or None)
+            bar.update(tasks[phase], completed=done, total=total or None)
+
+        yield update
+
+
+def _open_for(args: argparse.Namespace):
+    """The vault to migrate or import into: created if missing; on a dry run the existing
+    vault read-only, or None when there is none yet."""
+    if args.dry_run:
+        from core import Vault
+
+        path = vault_path(args)
+        return Vault.open(path, readonly=True) if vault_exists(path) else None
+    return open_writable(args, create=True)
+
+
+def _console():
+    """A console on the current stdout that never wraps a summary line."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _problems(con: Any, title: str, problems: list[Any]) -> None:
+    if not problems:
+        return
+    con.print(f"{title}:", markup=False)
+    for p in problems[:MAX_LISTED]:
+        con.print(f"  {p}", markup=False)
+    if len(problems) > MAX_LISTED:
+        con.print(f"  ... and {len(problems) - MAX_LISTED} more (--json lists them all)",
+                  markup=False)
+
+
+def _record_counts(con: Any, report: MigrationReport | MarkdownImportReport) -> None:
+    for noun, new, updated, unchanged in (
+            ("memories: ", report.new_memories, report.updated_memories,
+             report.unchanged_memories),
+            ("relations:", report.new_relations, report.updated_relations,
+             report.unchanged_relations)):
+        con.print(f"  {noun} {len(new)} new, {len(updated)} updated, {unchanged} unchanged",
+                  markup=False)
+
+
+# -- migrate ---------------------------------------------------------------------------------
+def cmd_migrate(args: argparse.Namespace) -> int:
+    from core.migrate import check_source
+
+    check_source(args.dir)  # before a vault is created for it
+    vault = _open_for(args)
+    with _progress(not args.json and sys.stderr.isatty()) as progress:
+        report = migrate_jsonl(vault, args.dir, dry_run=args.dry_run, force=args.force,
+                               progress=progress)
+    if args.json:
+        _print_json(report.to_json())
+        return 0
+    print_migration(report)
+    return 0
+
+
+def print_migration(report: MigrationReport) -> None:
+    con = _console()
+    what = (f"{_plural(report.memories, 'memory', 'memories')} and "
+            f"{_plural(report.relations, 'relation')}")
+    if report.already_migrated:
+        con.print(f"already migrated: {report.source} ({what}) was migrated into this vault "
+                  "before; nothing changed (--force migrates it again)", markup=False)
+        return
+    if report.dry_run:
+        con.print(f"dry run: {report.source} holds {what}; nothing was written", markup=False)
+    elif report.commit:
+        con.print(f"migrated {what} from {report.source} (jsonl-v1) in one commit "
+                  f"{report.commit[:8]}", markup=False)
+    else:
+        con.print(f"nothing to change: the vault already holds the {what} of {report.source}",
+                  markup=False)
+    _record_counts(con, report)
+    con.print(f"  replayed: {_plural(report.tombstones, 'deletion marker')}, "
+              f"{_plural(report.replaced, 'older version')} replaced by a later line, "
+              f"{_plural(len(report.resurrected), 'memory', 'memories')} back after deletion, "
+              f"{_plural(len(report.deleted), 'memory', 'memories')} left deleted", markup=False)
+    if report.dangling:
+        con.print(f"  {_plural(len(report.dangling), 'dangling relation')} kept (an end is no "
+                  "living memory, as CortexGraph keeps them)", markup=False)
+    if report.remapped:
+        con.print(f"  {_plural(len(report.remapped), 'id')} not safe as file names got new ids "
+                  "(the originals are kept under cortexgraph_ids)", markup=False)
+    if report.unknown_keys:
+        con.print(f"  keys CortexGraph does not know, kept: {', '.join(report.unknown_keys)}",
+                  markup=False)
+    if report.backup:
+        where = "would be copied to" if report.dry_run else "backed up, committed, in"
+        con.print(f"  source files {where} {report.backup}/", markup=False)
+    if report.without_gist and not report.already_migrated:
+        con.print(f"  {_plural(report.without_gist, 'memory', 'memories')} without a gist: "
+                  "`memvault backfill-gists` makes them, in one commit", markup=False)
+    _problems(con, f"skipped {_plural(len(report.problems), 'line')}", report.problems)
+    _problems(con, "read with a change", report.notes)
+
+
+# -- export ----------------------------------------------------------------------------------
+def cmd_export(args: argparse.Namespace) -> int:
+    from .cli import open_readonly
+
+    vault = open_readonly(args)
+    report = export_jsonl(vault, args.dir, force=args.force)
+    if args.json:
+        _print_json(report.to_json())
+        return 0
+    con = _console()
+    con.print(f"exported {_plural(report.memories, 'memory', 'memories')} and "
+              f"{_plural(report.relations, 'relation')} to {report.folder} "
+              "(memories.jsonl, relations.jsonl; CortexGraph 1.2.1 loads them)", markup=False)
+    if report.restored_ids:
+        con.print(f"  {_plural(len(report.restored_ids), 'memory', 'memories')} written with "
+                  "their original CortexGraph ids", markup=False)
+    if report.status_kept_aside:
+        con.print(f"  {_plural(len(report.status_kept_aside), 'memory', 'memories')} superseded "
+                  "written as archived (CortexGraph has no superseded; meta.extra."
+                  "memvault_status keeps it)", markup=False)
+    return 0
+
+
+# -- import-markdown -------------------------------------------------------------------------
+def cmd_import_markdown(args: argparse.Namespace) -> int:
+    from core.markdown_import import check_source
+
+    check_source(args.dir)  # before a vault is created for it
+    vault = _open_for(args)
+    with _progress(not args.json and sys.stderr.isatty()) as progress:
+        report = import_markdown(vault, args.dir, dry_run=args.dry_run, progress=progress)
+    if args.json:
+        _print_json(report.to_json())
+        return 0
+    print_import(report)
+    return 0
+
+
+def print_import(report: MarkdownImportReport) -> None:
+    con = _console()
+    what = (f"{_plural(report.memories, 'memory', 'memories')} and "
+            f"{_plural(report.relations, 'relation')}")
+    files = _plural(len(report.files), "file")
+    if report.dry_run:
+        con.print(f"dry run: {report.source} ({files}) holds {what}; nothing was written",
+                  markup=False)
+    elif report.commit:
+        con.print(f"imported {what} from {report.source} ({files}) in one commit "
+                  f"{report.commit[:8]}", markup=False)
+    else:
+        con.print(f"nothing to change: the vault already holds the {what} of {report.source}",
+                  markup=False)
+    _record_counts(con, report)
+    if report.dangling:
+        con.print(f"  {_plural(len(report.dangling), 'relation')} to ids not in the vault kept",
+                  markup=False)
+    if report.remapped:
+        con.print(f"  {_plural(len(report.remapped), 'id')} not safe as file names got new ids "
+                  "(meta.extra.original_id keeps them)", markup=False)
+    if report.without_gist:
+        con.print(f"  {_plural(report.without_gist, 'memory', 'memories')} without a gist: "
+                  "`memvault backfill-gists` makes them, in one commit", markup=False)
+    _problems(con, f"skipped {_plural(len(report.skipped), 'entry', 'entries')}",
+              report.skipped)
+    _problems(con, "ignored", [p for p in report.problems if not p.skipped])
+
+
+# -- log -------------------------------------------------------------------------------------
+def cmd_log(args: argparse.Namespace) -> int:
+    vault = open_writable(args)  # reads git: a normal open
+    out = sys.stdout
+    for event in events(vault, args.since, objects=args.jsonl):
+        if args.jsonl:
+            out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+        else:
+            out.write(event_line(event) + "\n")
+    out.flush()
+    return 0
+
+
+def event_line(event: Event) -> str:
+    """``2026-01-29 14:30:05  1a2b3c4d  split  memories +3 ~1, relations +3  split: ...``"""
+    when = datetime.fromtimestamp(event.timestamp).strftime("%Y-%m-%d %H:%M:%S")
+    parts = []
+    for kind, noun in (("memory", "memories"), ("relation", "relations"), ("meta", "meta"),
+                       ("file", "files")):
+        signs = {"created": 0, "changed": 0, "deleted": 0}
+        for c in event.changes:
+            if c.kind == kind:
+                signs[c.action] += 1
+        shown = " ".join(f"{mark}{signs[a]}" for a, mark in
+                         (("created", "+"), ("changed", "~"), ("deleted", "-")) if signs[a])
+        if shown:
+            parts.append(f"{noun} {shown}" if kind != "meta" else "meta")
+    subject = event.message.splitlines()[0] if event.message else ""
+    return (f"{when}  {event.commit[:8]}  {event.operation or '-':<11} "
+            f"{', '.join(parts) or '-':<32} {subject}")
+
+
+# -- the parser ------------------------------------------------------------------------------
+def register(verb: Verb, json_flag: Callable[[argparse.ArgumentParser], None]) -> None:
+    p = verb("migrate", cmd_migrate)
+    p.add_argument("--from", dest="source_format", choices=["jsonl"], default="jsonl",
+                   help="the source's format: jsonl, a CortexGraph 1.2.1 store (the default)")
+    p.add_argument("dir", metavar="DIR", help="the folder holding memories.jsonl and "
+                                              "relations.jsonl")
+    p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
+    p.add_argument("--force", action="store_true",
+                   help="migrate even a source this vault has migrated before")
+    json_flag(p)
+
+    p = verb("export", cmd_export)
+    p.add_argument("--format", choices=["jsonl"], default="jsonl",
+                   help="jsonl: CortexGraph 1.2.1 files (the default)")
+    p.add_argument("dir", metavar="DIR", help="the folder to write memories.jsonl and "
+                                              "relations.jsonl in")
+    p.add_argument("--force", action="store_true", help="replace existing files")
+    json_flag(p)
+
+    p = verb("import-markdown", cmd_import_markdown)
+    p.add_argument("dir", metavar="DIR",
+                   help="the folder holding memory/YYYY-MM-DD.md files and MEMORY.md")
+    p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
+    json_flag(p)
+
+    p = verb("log", cmd_log)
+    p.add_argument("--since", metavar="REV", help="only changes after this commit")
+    p.add_argument("--jsonl", action="store_true",
+                   help="one JSON object a line, with the records before and after")
