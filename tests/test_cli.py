@@ -18,65 +18,13 @@ from core import Memory, MemoryMetadata, Vault
 from core.models import now_epoch
 from tui import cli
 
+from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
+
 DAY = 86400
 
 
-@pytest.fixture(autouse=True)
-def cli_env(tmp_path, monkeypatch):
-    """No state outside tmp_path (self-contained, so this module does not depend on conftest):
-    a fake HOME and XDG folders, an empty global git config, no vault or decay settings from the
-    person running the tests; plus a wide terminal so tables are not cut, and a stdin that is
-    not a terminal. Returns the fake HOME."""
-    home = tmp_path / "home"
-    home.mkdir(exist_ok=True)
-    gitconfig = tmp_path / "gitconfig-cli"
-    gitconfig.write_text("")
-    monkeypatch.setenv("HOME", str(home))
-    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
-        monkeypatch.setenv(var, str(home / var.lower()))
-    for var in list(os.environ):
-        if var.startswith("CORTEXGRAPH_") or var == "MEMVAULT_PATH" or var.startswith("GIT_"):
-            monkeypatch.delenv(var)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    return home
 
 
-@pytest.fixture
-def vdir(tmp_path) -> Path:
-    return tmp_path / "vault"
-
-
-class Run:
-    """``run("list", "--json")``: main() with ``--vault vdir``; returns (status, stdout, stderr)."""
-
-    def __init__(self, capsys, vdir: Path):
-        self.capsys, self.vdir = capsys, vdir
-
-    def __call__(self, *argv: str, vault: bool = True) -> tuple[int, str, str]:
-        self.capsys.readouterr()
-        args = (["--vault", str(self.vdir)] if vault else []) + list(argv)
-        code = cli.main(args)
-        out, err = self.capsys.readouterr()
-        return code, out, err
-
-    def ok(self, *argv: str) -> str:
-        code, out, err = self(*argv)
-        assert code == 0, err
-        return out
-
-    def json(self, *argv: str):
-        return json.loads(self.ok(*argv, "--json"))
-
-    def add(self, content: str, *extra: str) -> str:
-        return self.ok("add", content, *extra).strip()
-
-
-@pytest.fixture
-def run(capsys, vdir) -> Run:
-    return Run(capsys, vdir)
 
 
 def commits(vdir: Path) -> int:

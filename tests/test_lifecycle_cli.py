@@ -3,11 +3,7 @@ split, split-candidates, suggest-split, consolidate, clusters, lineage."""
 
 from __future__ import annotations
 
-import io
-import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,67 +13,16 @@ from core import MemoryStatus, Vault
 from core.provenance import lineage
 from tui import cli, render_lifecycle
 
+from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
+
 LONG = ("Gardeners who grow tomatoes in containers need deep pots and regular watering in July "
         "and August, because container soil dries out quickly and the fruit cracks.\n\n"
         "The quarterly budget review moved from Tuesday to Thursday, and every department has "
         "to send its revised spending forecast two days before the meeting. " * 2)
 
 
-@pytest.fixture(autouse=True)
-def cli_env(tmp_path, monkeypatch):
-    """No state outside tmp_path; a wide terminal; a stdin that is not a terminal."""
-    home = tmp_path / "home"
-    home.mkdir(exist_ok=True)
-    gitconfig = tmp_path / "gitconfig-cli"
-    gitconfig.write_text("")
-    monkeypatch.setenv("HOME", str(home))
-    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
-        monkeypatch.setenv(var, str(home / var.lower()))
-    for var in list(os.environ):
-        if var.startswith("CORTEXGRAPH_") or var == "MEMVAULT_PATH" or var.startswith("GIT_"):
-            monkeypatch.delenv(var)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    return home
 
 
-@pytest.fixture
-def vdir(tmp_path) -> Path:
-    return tmp_path / "vault"
-
-
-class Run:
-    def __init__(self, capsys, vdir: Path):
-        self.capsys, self.vdir = capsys, vdir
-
-    def __call__(self, *argv: str) -> tuple[int, str, str]:
-        self.capsys.readouterr()
-        code = cli.main(["--vault", str(self.vdir), *argv])
-        out, err = self.capsys.readouterr()
-        return code, out, err
-
-    def ok(self, *argv: str) -> str:
-        code, out, err = self(*argv)
-        assert code == 0, err
-        return out
-
-    def json(self, *argv: str):
-        return json.loads(self.ok(*argv, "--json"))
-
-    def add(self, content: str, *extra: str) -> str:
-        return self.ok("add", content, *extra).strip()
-
-    def fails(self, *argv: str, code: int = 1) -> str:
-        got, out, err = self(*argv)
-        assert got == code, (out, err)
-        return err
-
-
-@pytest.fixture
-def run(capsys, vdir) -> Run:
-    return Run(capsys, vdir)
 
 
 def _commits(vdir: Path) -> int:

@@ -3,45 +3,20 @@ through cli.main."""
 
 from __future__ import annotations
 
-import io
 import json
-import os
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
 
 from core import Vault
 from migrate_support import memory_line, relation_line, write_store
-from tui import cli
+
+from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
 
 FIXTURE = Path(__file__).parent / "fixtures" / "cortexgraph-v1"
 
 
-@pytest.fixture(autouse=True)
-def cli_env(tmp_path, monkeypatch):
-    """No state outside tmp_path; a wide terminal; a stdin that is not a terminal."""
-    home = tmp_path / "home"
-    home.mkdir(exist_ok=True)
-    gitconfig = tmp_path / "gitconfig-cli"
-    gitconfig.write_text("")
-    monkeypatch.setenv("HOME", str(home))
-    for var in ("XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
-        monkeypatch.setenv(var, str(home / var.lower()))
-    for var in list(os.environ):
-        if var.startswith("CORTEXGRAPH_") or var == "MEMVAULT_PATH" or var.startswith("GIT_"):
-            monkeypatch.delenv(var)
-    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
-    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-    monkeypatch.setenv("COLUMNS", "200")
-    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
-    return home
-
-
-@pytest.fixture
-def vdir(tmp_path) -> Path:
-    return tmp_path / "vault"
 
 
 @pytest.fixture
@@ -53,33 +28,6 @@ def source(tmp_path) -> Path:
     return target
 
 
-class Run:
-    def __init__(self, capsys, vdir: Path):
-        self.capsys, self.vdir = capsys, vdir
-
-    def __call__(self, *argv: str) -> tuple[int, str, str]:
-        self.capsys.readouterr()
-        code = cli.main(["--vault", str(self.vdir), *argv])
-        out, err = self.capsys.readouterr()
-        return code, out, err
-
-    def ok(self, *argv: str) -> str:
-        code, out, err = self(*argv)
-        assert code == 0, err
-        return out
-
-    def json(self, *argv: str):
-        return json.loads(self.ok(*argv, "--json"))
-
-    def fails(self, *argv: str, code: int = 1) -> str:
-        got, out, err = self(*argv)
-        assert got == code, (out, err)
-        return err
-
-
-@pytest.fixture
-def run(capsys, vdir) -> Run:
-    return Run(capsys, vdir)
 
 
 def commits(vdir: Path) -> int:
