@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from .errors import VaultError
+from .maintenance import check_maintenance
 from .models import (
     PROVENANCE_RELATION_TYPES,
     Memory,
@@ -339,11 +340,15 @@ def execute_consolidation(
     ids: Sequence[str],
     content: str | None = None,
     sources: SourceFate = "delete",
+    force: bool = False,
 ) -> ConsolidationPreview:
-    """Merge the memories as ONE commit; also records ``last_consolidation_at``."""
+    """Merge the memories as ONE commit; also records ``last_consolidation_at``. Refused
+    (MaintenanceRefused) on a machine that is not the vault's designated maintenance machine
+    (``core.maintenance``), unless ``force``."""
     holder: list[ConsolidationPreview] = []
 
     def build(v: Vault) -> ChangeSet:
+        check_maintenance(v.meta, "consolidate", force=force)
         plan = plan_consolidation(v, ids, content, sources)
         holder.append(plan)
         at = now_epoch()

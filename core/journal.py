@@ -25,7 +25,7 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -477,9 +477,11 @@ class Journal:
                 in_head = {p for p in out.split("\0") if p}
             if in_head:
                 self._git("checkout", head, "--", *sorted(in_head))
-            for rel in rels:
-                if rel not in in_head:
-                    remove_file(self.worktree / rel)
+            gone = [rel for rel in rels if rel not in in_head]
+            for rel in gone:
+                remove_file(self.worktree / rel)
+            if gone:  # a sync's checkout may have added them to git's index already
+                self._with_paths(["update-index", "--force-remove"], gone)
             result = f"rolled back an unfinished operation ({intent.get('message', '?')!r})"
         else:
             subject = self._git("log", "-1", "--format=%P%x1f%B", head or "HEAD")
@@ -588,6 +590,262 @@ class Journal:
             return self.repo.git.get_object_data(sha)[3]
         except Exception as exc:  # GitPython raises ValueError or a command error
             raise JournalError(f"git cat-file could not read blob {sha}: {exc}") from exc
+
+    # -- sync: config, remotes, merges (used by core.sync; the lock is the caller's) --------
+    def _git_rc(self, *args: str, env: dict[str, str] | None = None,
+                istream: Any = None) -> tuple[int, str, str]:
+        """Run git and return (status, stdout, stderr) instead of raising on a non-zero status."""
+        status, out, err = self.repo.git.execute(
+            ["git", *args], env=env, istream=istream, with_exceptions=False,
+            with_extended_output=True)
+        return status, out, err
+
+    def config_get(self, key: str) -> str | None:
+        status, out, _ = self._git_rc("config", "--local", "--get", key)
+        return out if status == 0 else None
+
+    def config_set(self, key: str, value: str) -> None:
+        """Set ``key`` in the clone's own git config (``.git/config``), never a global one."""
+        self._git("config", "--local", key, value)
+
+    def operation_in_progress(self) -> bool:
+        """A person's git merge, rebase, cherry-pick or revert that is not finished."""
+        git_dir = Path(self.repo.git_dir)
+        return any((git_dir / name).exists() for name in (
+            "MERGE_HEAD", "rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "REVERT_HEAD"))
+
+    def current_branch(self) -> str | None:
+        status, out, _ = self._git_rc("symbolic-ref", "-q", "--short", "HEAD")
+        return out if status == 0 and out else None
+
+    def upstream(self, branch: str) -> tuple[str, str] | None:
+        """(remote, remote branch) the branch tracks, from the clone's config."""
+        remote = self.config_get(f"branch.{branch}.remote")
+        merge = self.config_get(f"branch.{branch}.merge")
+        if not remote or remote == "." or not merge:
+            return None
+        return remote, merge.removeprefix("refs/heads/")
+
+    def remotes(self) -> list[str]:
+        return [r for r in self._git("remote").splitlines() if r]
+
+    def rev_parse(self, rev: str) -> str | None:
+        status, out, _ = self._git_rc("rev-parse", "--verify", "-q", f"{rev}^{{commit}}")
+        return out if status == 0 and out else None
+
+    def fetch(self, remote: str, branch: str) -> str | None:
+        """Fetch ``branch`` from ``remote`` into ``refs/remotes/<remote>/<branch>``; the commit it
+        points at, or None when the remote has no such branch (yet)."""
+        tracking = f"refs/remotes/{remote}/{branch}"
+        status, _, err = self._git_rc("fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
+                                      remote, f"+refs/heads/{branch}:{tracking}")
+        if status != 0:
+            if "couldn't find remote ref" in err:
+                return None
+            raise JournalError(f"git fetch {remote} failed: {_one_line(err)}")
+        return self.rev_parse(tracking)
+
+    def push(self, remote: str, commit: str, branch: str) -> str:
+        """Push ``commit`` to ``remote``'s ``branch``: "pushed", or "rejected" when the remote
+        moved on since the last fetch (fetch and merge again). Other failures raise."""
+        status, out, err = self._git_rc("push", "--porcelain", remote,
+                                        f"{commit}:refs/heads/{branch}")
+        if status == 0:
+            self._git("update-ref", f"refs/remotes/{remote}/{branch}", commit)
+            return "pushed"
+        text = f"{out}\n{err}"
+        if "[rejected]" in text or "fetch first" in text or "non-fast-forward" in text:
+            return "rejected"
+        raise JournalError(f"git push {remote} failed: {_one_line(err or out)}")
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        status, _, _ = self._git_rc("merge-base", "--is-ancestor", ancestor, descendant)
+        return status == 0
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        status, out, _ = self._git_rc("merge-base", a, b)
+        return out.split()[0] if status == 0 and out else None
+
+    def count_commits(self, tip: str, exclude: str | None) -> int:
+        args = [tip] if exclude is None else [tip, f"^{exclude}"]
+        return int(self._git("rev-list", "--count", *args) or 0)
+
+    @functools.cached_property
+    def empty_tree(self) -> str:
+        return self._git("hash-object", "-t", "tree", os.devnull)
+
+    def tree_changes(self, old: str | None, new: str, under: str | None = None
+                     ) -> dict[str, TreeChange]:
+        """Repository paths that differ between two commits (or trees), without rename
+        detection, under the folder ``under`` (a repository path) or everywhere."""
+        spec = ["--", under] if under and under != "." else []
+        out = self._git("diff-tree", "-r", "-z", "--no-renames", "--raw", "--full-index",
+                        old or self.empty_tree, new, *spec)
+        parts = out.split("\0")
+        found: dict[str, TreeChange] = {}
+        i = 0
+        while i + 1 < len(parts):
+            head, path = parts[i], parts[i + 1]
+            i += 2
+            if not head.startswith(":"):
+                continue
+            old_mode, new_mode, old_sha, new_sha, status = head[1:].split()[:5]
+            found[path] = TreeChange(
+                None if old_mode == "000000" else (old_mode, old_sha),
+                None if new_mode == "000000" else (new_mode, new_sha), status[:1])
+        return found
+
+    def ls_tree(self, rev: str, under: str | None = None) -> dict[str, tuple[str, str]]:
+        """Repository path -> (mode, object id) of every file at ``rev`` (under a folder)."""
+        spec = ["--", under] if under and under != "." else []
+        out = self._git("ls-tree", "-r", "-z", "--full-tree", rev, *spec)
+        found = {}
+        for entry in out.split("\0"):
+            if entry:
+                info, path = entry.split("\t", 1)
+                mode, _kind, sha = info.split()
+                found[path] = (mode, sha)
+        return found
+
+    def merge_tree(self, ours: str, theirs: str, *, env: dict[str, str] | None = None,
+                   allow_unrelated: bool = False) -> MergeTreeResult:
+        """``git merge-tree --write-tree``: merge two commits without touching the work tree or
+        any index (merge drivers run as configured). Returns the merged tree (conflicted files
+        hold what git or the driver left in them) and the conflicted paths' stages."""
+        args = ["merge-tree", "--write-tree", "-z", "--messages"]
+        if allow_unrelated:
+            args.append("--allow-unrelated-histories")
+        status, out, err = self._git_rc(*args, ours, theirs, env=env)
+        if status not in (0, 1) or not out:
+            raise JournalError(f"git merge-tree failed: {_one_line(err or out)}")
+        parts = out.split("\0")
+        result = MergeTreeResult(parts[0].strip())
+        i = 1
+        while i < len(parts) and parts[i]:
+            info, _, path = parts[i].partition("\t")
+            mode, sha, stage = info.split()
+            result.conflicts.setdefault(path, {})[int(stage)] = (mode, sha)
+            i += 1
+        messages = [p for p in parts[i + 1:] if p]
+        result.messages = [m.strip() for m in messages if not m.isdigit()]
+        return result
+
+    def read_blob(self, sha: str) -> bytes:
+        return self.repo.git.execute(["git", "cat-file", "blob", sha], stdout_as_string=False,
+                                     strip_newline_in_stdout=False)
+
+    def read_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
+        """Several blobs with one ``git cat-file --batch``."""
+        wanted = list(dict.fromkeys(shas))
+        if not wanted:
+            return {}
+        listing = self.state_dir / "blobs.tmp"
+        listing.write_text("\n".join(wanted) + "\n")
+        with open(listing, "rb") as fh:
+            out = self.repo.git.execute(["git", "cat-file", "--batch"], istream=fh,
+                                        stdout_as_string=False, strip_newline_in_stdout=False)
+        found, pos = {}, 0
+        for sha in wanted:
+            end = out.index(b"\n", pos)
+            header = out[pos:end].split()
+            pos = end + 1
+            if len(header) < 3 or header[1] == b"missing":
+                continue
+            size = int(header[2])
+            found[sha] = out[pos:pos + size]
+            pos += size + 1
+        return found
+
+    def write_blob(self, data: bytes) -> str:
+        """Store ``data`` as a blob (as is, no filters); its object id."""
+        scratch = self.state_dir / "blob.tmp"
+        scratch.write_bytes(data)
+        return self._git("hash-object", "-w", "--no-filters", "--", str(scratch))
+
+    def build_tree(self, base_tree: str, entries: dict[str, tuple[str, str] | None]) -> str:
+        """``base_tree`` with each repository path set to (mode, blob) or removed (None), built
+        on a scratch index in the git directory; the new tree's id."""
+        if not entries:
+            return base_tree
+        env = {"GIT_INDEX_FILE": str(self.state_dir / "merge-index")}
+        try:
+            self._git("read-tree", base_tree, env=env)
+            listing = self.state_dir / "entries.tmp"
+            lines = []
+            for path, value in sorted(entries.items()):
+                mode, sha = value if value is not None else ("0", ZERO_OID)  # mode 0: remove
+                lines.append(f"{mode} {sha}\t{path}")
+            listing.write_bytes("\0".join(lines).encode("utf-8", "surrogateescape") + b"\0")
+            with open(listing, "rb") as fh:
+                self._git("update-index", "-z", "--index-info", env=env, istream=fh)
+            return self._git("write-tree", env=env)
+        finally:
+            remove_file(self.state_dir / "merge-index")
+
+    def commit_tree(self, tree: str, parents: list[str], message: str) -> str:
+        args = [a for p in parents for a in ("-p", p)]
+        return self._git("commit-tree", "--no-gpg-sign", tree, *args, "-m", message,
+                         env=self._identity())
+
+    def deleting_subjects(self, path: str, tip: str, exclude: str | None) -> list[str]:
+        """Subjects of the commits in ``exclude..tip`` that deleted the repository ``path``."""
+        args = [tip] if exclude is None else [tip, f"^{exclude}"]
+        out = self._git("log", "--format=%s", "--no-renames", "--diff-filter=D", *args, "--",
+                        path)
+        return [line for line in out.splitlines() if line]
+
+    def advance(self, pre: str, new: str, message: str) -> list[str]:
+        """Move HEAD from ``pre`` to ``new`` (a merge commit, or a fast-forward), bringing the
+        work tree and git's index along for the paths that differ; files the person changed
+        and did not commit are never overwritten (JournalError, nothing changed). Order as in
+        :meth:`commit`: intent record, files, then the ref (compare-and-swap), so a crash in
+        between is rolled back by :meth:`recover`. Returns the repository paths it changed.
+        The caller holds :meth:`lock`."""
+        if not self.locked:
+            raise RuntimeError("Journal.advance called without holding the lock")
+        changed = sorted(self.tree_changes(pre, new))
+        self._git_rc("update-index", "-q", "--refresh")
+        status, _, err = self._git_rc("read-tree", "-m", "-u", "-n", pre, new)
+        if status != 0:
+            raise JournalError("the merge would overwrite changes that are not committed: "
+                               f"{_one_line(err)} (commit or stash them, then sync again)")
+        self._write_intent({"pre_head": pre, "paths": changed, "message": message,
+                            "pid": os.getpid(), "time": time.time(), "kind": "sync"})
+        try:
+            self._fault("advance-read-tree")
+            self._git("read-tree", "-m", "-u", pre, new)
+            self._fault("advance-update-ref")
+            self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
+                      pre)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                if self.head() == pre:
+                    self._git("read-tree", "-m", "-u", new, pre)
+                    self._clear_intent()
+            raise
+        self._forget_private_index()
+        self._clear_intent()
+        return changed
+
+
+@dataclass
+class TreeChange:
+    """One path's change between two trees: (mode, object id) before and after (None: absent)."""
+
+    old: tuple[str, str] | None
+    new: tuple[str, str] | None
+    status: str  # A, M, D, T
+
+
+@dataclass
+class MergeTreeResult:
+    tree: str
+    conflicts: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)
+    messages: list[str] = field(default_factory=list)
+
+
+def _one_line(text: str) -> str:
+    return " ".join((text or "").split())[:500]
 
 
 def _read_or_none(path: Path) -> bytes | None:

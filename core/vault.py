@@ -26,6 +26,7 @@ from .errors import InvalidIdError, UnknownIdError, VaultError
 from .gist import check_level
 from .journal import HistoryEntry, Journal
 from .layout import META_FILE, Layout, LoadProblem, check_id
+from .maintenance import check_maintenance, machine_id
 from .models import (
     KNOWN_RELATION_TYPES,
     Memory,
@@ -691,9 +692,12 @@ class Vault:
 
     # -- gc and stats -----------------------------------------------------------------------
     def gc(self, *, dry_run: bool = False, archive: bool = False,
-           threshold: float | None = None, now: int | None = None) -> GcReport:
+           threshold: float | None = None, now: int | None = None,
+           force: bool = False) -> GcReport:
         """Active memories scoring below the forget threshold: listed (dry run), or deleted with
-        their relations (or archived) in ONE commit that also records ``last_gc_at``."""
+        their relations (or archived) in ONE commit that also records ``last_gc_at``. Refused
+        (MaintenanceRefused) on a machine that is not the vault's designated maintenance
+        machine (``core.maintenance``), unless ``force``."""
         limit = self.config.forget_threshold if threshold is None else threshold
         at = now_epoch() if now is None else now
 
@@ -705,6 +709,7 @@ class Vault:
         if dry_run:
             return GcReport(limit, candidates(), applied=False, archived=archive)
         with self._writing():
+            check_maintenance(self.meta, "gc", force=force)
             found = candidates()
             report = GcReport(limit, found, applied=True, archived=archive)
             if not found:
@@ -860,9 +865,7 @@ def _first_error(exc: ValidationError) -> str:
 
 
 def _machine_id() -> str:
-    import socket
-
-    return socket.gethostname()
+    return machine_id()
 
 
 __all__ = ["ChangeSet", "DeleteReport", "GistBackfill", "GcReport", "OpenReport", "RestoreReport", "Vault", "META_FILE"]

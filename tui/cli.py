@@ -248,7 +248,7 @@ def cmd_relate(args: argparse.Namespace) -> int:
 def cmd_gc(args: argparse.Namespace) -> int:
     vault = open_readonly(args) if args.dry_run else open_writable(args)
     now = now_epoch()
-    report = vault.gc(dry_run=args.dry_run, archive=args.archive, now=now)
+    report = vault.gc(dry_run=args.dry_run, archive=args.archive, now=now, force=args.force)
     if args.json:
         _print_json({
             "threshold": report.threshold,
@@ -280,9 +280,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def run_default(args: argparse.Namespace) -> int:
-    """``memvault`` with no verb: an overview of the vault and the verbs. (The TUI will take
-    this place; keep it a single function.)"""
+    """``memvault`` with no verb: the app on a terminal (when the vault exists), else an
+    overview of the vault and the verbs."""
+    from . import app_cli
+
     path = vault_path(args)
+    if app_cli.interactive() and vault_exists(path):
+        return app_cli.launch(path)
     if vault_exists(path):
         vault = Vault.open(path, readonly=True)
         counts = {s: 0 for s in STATUSES}
@@ -299,7 +303,7 @@ def run_default(args: argparse.Namespace) -> int:
     print()
     print("verbs:")
     for name, help_text in VERB_HELP.items():
-        print(f"  {name:<10} {help_text}")
+        print(f"  {name:<16} {help_text}")
     print()
     print(f"`{PROG} VERB -h` explains a verb; `{PROG} --vault DIR VERB` picks another vault.")
     return 0
@@ -320,6 +324,23 @@ VERB_HELP = {
     "relate": "create a typed relation between two memories",
     "gc": "delete (or archive) active memories below the forget threshold",
     "stats": "counts, scores, relation types",
+    "split": "decompose a memory into atomic ones (--part per part), one commit",
+    "split-candidates": "memories that look composite, with the reasons",
+    "suggest-split": "a draft of parts for a memory (to edit and pass to split)",
+    "consolidate": "merge memories into one, one commit",
+    "clusters": "groups of similar memories, with a suggested action",
+    "lineage": "where a memory came from and what was made of it",
+    "recall": "the best-matching memories as a gist-first context block (--budget TOKENS)",
+    "gist": "make a memory's gist anew (--level light|moderate|aggressive)",
+    "backfill-gists": "give every memory without a gist one, in one commit (--dry-run)",
+    "tui": "the terminal app on the vault (what `memvault` alone runs on a terminal)",
+    "demo": "build a demo vault (DIR, default a new temporary folder) and open the app on it",
+    "migrate": "bring a CortexGraph JSONL store into the vault (--from jsonl DIR), one commit",
+    "export": "write the vault as CortexGraph JSONL files (--format jsonl DIR)",
+    "import-markdown": "import tiered markdown memories (memory/YYYY-MM-DD.md, MEMORY.md)",
+    "log": "every change as an event, oldest first (--since REV, --jsonl)",
+    "sync": "sync with the other machines through git (install, status, designate MACHINE)",
+    "merge-driver": "the memory-latest git merge driver (git runs it with the file names)",
 }
 
 
@@ -425,10 +446,29 @@ def build_parser() -> argparse.ArgumentParser:
     p = verb("gc", cmd_gc)
     p.add_argument("--dry-run", action="store_true", help="only list what would be collected")
     p.add_argument("--archive", action="store_true", help="archive instead of deleting")
+    p.add_argument("--force", action="store_true",
+                   help="run even on a machine that is not the vault's maintenance machine")
     json_flag(p)
 
     p = verb("stats", cmd_stats)
     json_flag(p)
+
+    from . import gist_cli, lifecycle_cli
+
+    lifecycle_cli.register(verb, json_flag)
+    gist_cli.register(verb, json_flag)
+
+    from . import migrate_cli
+
+    migrate_cli.register(verb, json_flag)
+
+    from . import sync_cli
+
+    sync_cli.register(verb, json_flag)
+
+    from . import app_cli
+
+    app_cli.register(verb)
     return parser
 
 
@@ -459,4 +499,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # `python -m tui.cli` (how git runs the merge driver): run the package's own module, so the
+    # verbs' modules (which import tui.cli) share its classes, UserError among them.
+    from tui.cli import main as _main
+
+    sys.exit(_main())

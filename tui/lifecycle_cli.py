@@ -87,7 +87,8 @@ def cmd_suggest_split(args: argparse.Namespace) -> int:
 def cmd_consolidate(args: argparse.Namespace) -> int:
     vault = open_writable(args)
     result = execute_consolidation(vault, args.ids, content=args.content,
-                                   sources="archive" if args.archive_sources else "delete")
+                                   sources="archive" if args.archive_sources else "delete",
+                                   force=args.force)
     if args.json:
         _print_json({
             "merged": memory_json(vault, result.merged, now_epoch()),
@@ -180,6 +181,8 @@ def register(verb: Verb, json_flag: Callable[[argparse.ArgumentParser], None]) -
                    help="the merged text (default: derived from the members)")
     p.add_argument("--archive-sources", action="store_true",
                    help="archive the merged memories (default: delete them)")
+    p.add_argument("--force", action="store_true",
+                   help="run even on a machine that is not the vault's maintenance machine")
     json_flag(p)
 
     p = verb("clusters", cmd_clusters)

@@ -1,0 +1,205 @@
+"""The sync verbs of ``memvault``: ``sync`` (with ``install``, ``status`` and ``designate``) and
+``merge-driver`` (what git runs). :func:`register` adds them to the parser of :mod:`tui.cli`.
+
+``memvault sync`` exits 1 when files wait for a person (nothing committed, nothing pushed);
+``memvault merge-driver`` exits 0 when it merged and 1 when it left conflict markers.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+from .cli import UserError, _plural, _print_json, open_writable
+
+Verb = Callable[[str, Callable[[argparse.Namespace], int]], argparse.ArgumentParser]
+ACTIONS = ("install", "status", "designate")
+
+
+# -- merge-driver ----------------------------------------------------------------------------
+def cmd_merge_driver(args: argparse.Namespace) -> int:
+    from core.merge_driver import run
+
+    return run(args.ancestor, args.current, args.other, args.path)
+
+
+# -- sync --------------------------------------------------------------------------------------
+def cmd_sync(args: argparse.Namespace) -> int:
+    if args.action != "designate" and (args.machine is not None or args.clear):
+        raise UserError("refused: a machine name (or --clear) goes with `memvault sync designate`")
+    vault = open_writable(args)
+    from core import sync
+
+    if args.action == "install":
+        report = sync.install(vault)
+        if args.json:
+            _print_json({**report.__dict__, "changed": report.changed})
+            return 0
+        if not report.changed:
+            print(f"the memory-latest merge driver is already installed ({report.attributes_file})")
+            return 0
+        if report.added_lines:
+            print(f"added {_plural(len(report.added_lines), 'line')} to {report.attributes_file}"
+                  + (f" (commit {report.commit[:8]})" if report.commit else ""))
+            for line in report.added_lines:
+                print(f"  {line}")
+        if report.config_changed:
+            print(f"set {', '.join(report.config_changed)} in this clone's git config")
+        return 0
+    if args.action == "designate":
+        if args.clear:
+            machine = None
+        else:
+            from core.maintenance import machine_id
+
+            machine = args.machine or machine_id()
+        change = sync.designate(vault, machine)
+        if args.json:
+            _print_json({"maintenance_machine": machine, "commit": change.commit})
+            return 0
+        if machine is None:
+            print("no designated maintenance machine: gc and consolidation may run anywhere")
+        else:
+            print(f"gc and consolidation run on {machine} from now on (commit "
+                  f"{(change.commit or '')[:8]}); other machines refuse them unless --force; "
+                  "`memvault sync` spreads the setting")
+        return 0
+    if args.action == "status":
+        info = sync.status(vault)
+        if args.json:
+            _print_json(info)
+            return 0
+        print_status(info)
+        return 0
+    report = sync.sync(vault, args.remote, allow_unrelated=args.allow_unrelated)
+    if args.json:
+        _print_json(report.as_dict())
+    else:
+        print_report(report.as_dict())
+    return 0 if report.ok else 1
+
+
+# -- output ------------------------------------------------------------------------------------
+def _counts_line(incoming: dict[str, dict[str, int]]) -> str:
+    parts = []
+    for kind in ("memories", "relations"):
+        counts = incoming.get(kind) or {}
+        shown = [f"{n} {what}" for what, n in counts.items() if n]
+        if shown:
+            parts.append(f"{kind}: {', '.join(shown)}")
+    return "; ".join(parts)
+
+
+def summary(report: dict[str, Any]) -> str:
+    """One line for a sync report (also for the app's status line)."""
+    target = f"{report.get('remote')}/{report.get('branch')}"
+    outcome = report.get("outcome")
+    ins, outs = report.get("commits_in", 0), report.get("commits_out", 0)
+    if outcome == "up-to-date":
+        return f"up to date with {target}"
+    if outcome == "pushed":
+        return f"pushed {_plural(outs, 'commit')} to {target}"
+    if outcome == "fast-forward":
+        return f"brought in {_plural(ins, 'commit')} from {target} (fast-forward)"
+    if outcome == "merged":
+        pushed = f", pushed {_plural(outs, 'commit')}" if report.get("pushed") else ", not pushed"
+        commit = (report.get("merge_commit") or "")[:8]
+        return f"merged {_plural(ins, 'commit')} from {target} (merge commit {commit}){pushed}"
+    if outcome == "conflict":
+        n = len(report.get("conflicts") or [])
+        return (f"not synced with {target}: {_plural(n, 'file')} need a person "
+                "(nothing committed, nothing pushed)")
+    return f"sync with {target} failed: {report.get('message')}"
+
+
+def print_report(report: dict[str, Any]) -> None:
+    print(summary(report))
+    if report.get("external_commit"):
+        print(f"  committed pending changes first ({report['external_commit'][:8]}, external:)")
+    if report.get("installed"):
+        print("  installed the memory-latest merge driver in this clone")
+    counts = _counts_line(report.get("incoming") or {})
+    if counts:
+        print(f"  {counts}")
+    for d in report.get("driver") or []:
+        if d.get("clean") and d.get("decision") != "same":
+            notes = f"; {'; '.join(d['notes'])}" if d.get("notes") else ""
+            print(f"  driver: {d.get('path')}: {d.get('decision')} ({d.get('reason')}{notes})")
+    for d in report.get("accepted_deletions") or []:
+        carried = (f"; its reinforcement carried to {', '.join(i[:8] for i in d['carried_to'])}"
+                   if d.get("carried_to") else "")
+        print(f"  deleted {d['id'][:8]}: {d['reason']} ({d['deleted']}){carried}; {d['note']}")
+    for d in report.get("kept") or []:
+        extra = (f", with {_plural(d['relations_restored'], 'relation')}"
+                 if d.get("relations_restored") else "")
+        print(f"  kept {d['id'][:8]}{extra}: deleted {d['deleted']} without a consolidation, "
+              "split or gc, and changed on the other side (delete it again if it should go)")
+    for d in report.get("relations") or []:
+        print(f"  relation {d['id'][:8]} {d['action']}: {d['reason']}")
+    for path in report.get("resolved") or []:
+        print(f"  used the resolution of {path}")
+    for c in report.get("conflicts") or []:
+        if c.get("resolved"):
+            print(f"  resolved, waiting for the others: {c['path']}")
+            continue
+        print(f"  conflict: {c['path']}: {c['reason']}")
+        if c.get("vault_path") and c.get("file") and c.get("ours") is not None:
+            print(f"    edit {c['file']} into the version to keep (one valid record, no "
+                  "conflict markers), then run `memvault sync` again")
+    if report.get("maintenance_machine") and not report.get("may_maintain", True):
+        print(f"  gc and consolidation run on {report['maintenance_machine']}, not on this "
+              f"machine ({report.get('machine')})")
+
+
+def print_status(info: dict[str, Any]) -> None:
+    designated = info.get("maintenance_machine")
+    print(f"this machine: {info['machine']}")
+    if designated:
+        mark = " (this machine)" if info.get("may_maintain") else ""
+        print(f"gc and consolidation: on {designated}{mark}")
+    else:
+        print("gc and consolidation: on any machine (`memvault sync designate` picks one)")
+    print(f"merge driver: {'installed' if info.get('installed') else 'not installed (memvault sync install)'}")
+    if info.get("remote"):
+        where = f"{info['remote']}/{info['remote_branch']}"
+        if info.get("ahead") is not None:
+            print(f"branch {info['branch']} -> {where}: {info['ahead']} ahead, "
+                  f"{info['behind']} behind (as of the last fetch)")
+        else:
+            print(f"branch {info['branch']} -> {where}: never synced")
+    else:
+        print(f"branch {info.get('branch') or '(detached)'}: no remote")
+    last = info.get("last_sync")
+    if last:
+        import time
+
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(last.get("time") or 0))
+        print(f"last sync ({when}):")
+        print_report(last)
+    else:
+        print("last sync: never")
+
+
+# -- the parser --------------------------------------------------------------------------------
+def register(verb: Verb, json_flag: Callable[[argparse.ArgumentParser], None]) -> None:
+    p = verb("sync", cmd_sync)
+    p.add_argument("action", nargs="?", choices=ACTIONS, metavar="ACTION",
+                   help="install: the merge driver (.gitattributes + git config); status: "
+                        "set-up and the last sync; designate [MACHINE]: the machine that runs "
+                        "gc and consolidation (default this one). Without an action: sync")
+    p.add_argument("machine", nargs="?", metavar="MACHINE", help=argparse.SUPPRESS)
+    p.add_argument("--remote", metavar="NAME",
+                   help="the remote (default: the branch's upstream, else origin)")
+    p.add_argument("--allow-unrelated", action="store_true",
+                   help="merge a remote whose history shares no commit with this vault's")
+    p.add_argument("--clear", action="store_true",
+                   help="with designate: no designated machine (any may run gc/consolidate)")
+    json_flag(p)
+
+    p = verb("merge-driver", cmd_merge_driver)
+    p.add_argument("ancestor", metavar="O", help="the common ancestor's version (git's %%O)")
+    p.add_argument("current", metavar="A", help="this side's version, the result goes here (%%A)")
+    p.add_argument("other", metavar="B", help="the other side's version (%%B)")
+    p.add_argument("path", metavar="P", help="the file's path in the repository (%%P)")
+
