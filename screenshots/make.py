@@ -152,15 +152,80 @@ def views(view):  # type: ignore[no-untyped-def]
     async def help_(app, pilot):  # type: ignore[no-untyped-def]
         await pilot.press("question_mark")
 
+    # the wizards: the composite memory and the near-duplicates the demo leaves for them
+    composite = find(view, "flat and balcony notes")
+    dentist = sorted(i for i, row in view.rows.items() if "dentist appointment" in row.hay)
+
+    def split_wizard(*keys: str) -> Callable[[object, object], Awaitable[None]]:
+        async def steps(app, pilot):  # type: ignore[no-untyped-def]
+            app.main_screen.jump(composite)
+            await settle(pilot)
+            await pilot.press("v")
+            await settle(pilot)
+            for key in keys:
+                await pilot.press(key)
+                await settle(pilot)
+            still(app)
+
+        return steps
+
+    def consolidate_wizard(*keys: str, content: str | None = None, then: tuple[str, ...] = ()
+                           ) -> Callable[[object, object], Awaitable[None]]:
+        async def steps(app, pilot):  # type: ignore[no-untyped-def]
+            for memory_id in dentist[:2]:  # two marked in the tree (●)
+                app.main_screen.jump(memory_id)
+                await settle(pilot)
+                await pilot.press("asterisk")
+            await pilot.press("M")
+            await settle(pilot)
+            while app.screen.clusters is None:  # (from a daemon thread, not a worker)
+                await pilot.pause(0.05)
+            await pilot.pause()
+            for key in keys:
+                await pilot.press(key)
+                await settle(pilot)
+            if content is not None:
+                from textual.widgets import TextArea
+
+                area = app.screen.query_one("#merge-content-text", TextArea)
+                area.clear()
+                area.insert(content)
+                await pilot.pause(0.5)
+                await settle(pilot)
+            for key in then:
+                await pilot.press(key)
+                await settle(pilot)
+            still(app)
+
+        return steps
+
+    merged_text = "Dentist appointment with Dr Silva on Tuesday 3 July at 09:30."
     return {
         "main": main, "detail-content": detail_content, "bands": bands, "lineage": lineage,
         "provenance-split": provenance_split, "provenance-merge": provenance_merge,
         "history": history, "filter": filter_, "delete": delete, "gc": gc, "stats": stats,
         "help": help_,
+        "split-1-memory": split_wizard(),
+        "split-2-parts": split_wizard("ctrl+n"),
+        "split-3-tags": split_wizard("ctrl+n", "ctrl+n"),
+        "split-5-preview": split_wizard("ctrl+n", "ctrl+n", "ctrl+n", "ctrl+n"),
+        "consolidate-1-members": consolidate_wizard(),
+        "consolidate-2-merged": consolidate_wizard("ctrl+n", content=merged_text),
+        "consolidate-4-confirm": consolidate_wizard("ctrl+n", content=merged_text,
+                                                    then=("ctrl+n", "ctrl+n")),
     }
 
 
-def main() -> int:
+def still(app) -> None:  # type: ignore[no-untyped-def]
+    """No blinking cursors in a picture."""
+    from textual.widgets import Input, TextArea
+
+    for widget in [*app.screen.query(TextArea), *app.screen.query(Input)]:
+        widget.cursor_blink = False
+
+
+def main(only: list[str] | None = None) -> int:
+    """Every picture, or only those whose names start with one of ``only``."""
     rsvg = shutil.which("rsvg-convert")
     with tempfile.TemporaryDirectory(prefix="memvault-shots-") as tmp:
         os.environ["HOME"] = str(Path(tmp))  # the header shows the vault as ~/memvault-demo
@@ -170,6 +235,8 @@ def main() -> int:
         service = VaultService(vault, clock=lambda: NOW)
         view = service.open()
         for name, steps in views(view).items():
+            if only and not any(name.startswith(prefix) for prefix in only):
+                continue
             svg = asyncio.run(shoot(vault, name, steps))
             line = f"  {svg.name}"
             if rsvg:
@@ -183,4 +250,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -174,3 +174,53 @@ def tree_lines(app) -> list[str]:
 
 def top_labels(app) -> list[str]:
     return [n.label.plain for n in app.main_screen.tree.root.children]
+
+
+# -- for the split and consolidate wizards ---------------------------------------------------
+GARDEN = mid(31, "6a4de111")  # composite: a split candidate (long, four ideas, five tags)
+DUPES = [mid(41, "d0d0e001"), mid(42, "d0d0e002"), mid(43, "d0d0e003")]  # one cluster at 0.83
+GARDEN_TEXT = (
+    "Garden and balcony notes. The tomatoes on the balcony need water every evening in July "
+    "and tomato feed every second week.\n\n"
+    "Ana, the neighbour downstairs, looks after the plants when we travel; her spare key is in "
+    "the blue box by the door.\n\n"
+    "The bike room code changed to 4711 in May, and the bike needs new brake pads before the "
+    "autumn rides start.\n\n"
+    "The building manager, Mr Costa, wants the balcony drain cleared before the first storms "
+    "in October, or the rain water runs into the flat below and the ceiling there stains.")
+DUPE_TEXTS = [
+    "The dentist appointment is on Tuesday 3 July at 09:30 with Dr Silva.",
+    "Dentist appointment on Tuesday 3 July at 09:30 with Dr Silva.",
+    "Dentist appointment: Tuesday 3 July, 09:30, Dr Silva.",
+]
+
+
+def build_wizard_vault(path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The test vault plus a composite memory (a split candidate) and three near-duplicates
+    (a cluster at the default threshold), in one more commit dated NOW."""
+    build_small_vault(path, monkeypatch)
+    vault = Vault.open(path)
+    extra = [_memory(GARDEN, GARDEN_TEXT, ["home", "garden", "neighbours", "bike", "building"],
+                     last_used_days=5, created_days=45, uses=3, entities=["Ana", "Mr Costa"])]
+    for index, (memory_id, text) in enumerate(zip(DUPES, DUPE_TEXTS)):
+        extra.append(_memory(memory_id, text, ["health"], last_used_days=2 + index,
+                             created_days=10 + index, uses=index + 1, entities=["Dr Silva"]))
+    vault.save_many(extra)
+    vault.close()
+    return path
+
+
+@pytest.fixture
+def wizard_vault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = Path(os.environ["HOME"])
+    return build_wizard_vault(home / "vault", monkeypatch)
+
+
+async def wait_clusters(pilot, timeout: float = 10.0) -> None:
+    """Wait until the consolidate wizard on screen has its clusters (they come from a daemon
+    thread, not a worker, so ``settle`` does not wait for them)."""
+    waited = 0.0
+    while getattr(pilot.app.screen, "clusters", ()) is None and waited < timeout:
+        await pilot.pause(0.02)
+        waited += 0.02
+    await pilot.pause()

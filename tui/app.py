@@ -28,7 +28,7 @@ class MemvaultApp(App[None]):
     COMMANDS = App.COMMANDS | {MemoryCommands}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="memvault.help"),
-        Binding("q", "quit", "Quit", id="memvault.quit"),
+        Binding("q", "quit", "Quit", show=False, id="memvault.quit"),
     ]
 
     def __init__(self, service: VaultService, *, keymap: dict[str, str] | None = None,
@@ -67,6 +67,13 @@ class MemvaultApp(App[None]):
         yield SystemCommand("Delete", "delete the highlighted memory (asks first)", main.action_delete)
         yield SystemCommand("Undo", "undo the last operation (through restore)", main.action_undo)
         yield SystemCommand("Go to id", "go to a memory by id or unique prefix", main.action_goto)
+        yield SystemCommand("Split…", "the split wizard: decompose the highlighted memory (or a "
+                            "split candidate) into atomic ones", main.action_split)
+        yield SystemCommand("Consolidate…", "the consolidate wizard: merge the marked memories "
+                            "(or a suggested cluster) into one", main.action_consolidate)
+        yield SystemCommand("Mark / unmark", "mark the highlighted memory for consolidation",
+                            main.action_mark)
+        yield SystemCommand("Clear marks", "unmark every marked memory", main.action_clear_marks)
         yield SystemCommand("Filter", "focus the filter box", main.action_focus_filter)
         yield SystemCommand("Toggle gist / content", "show the gist or the content",
                             main.action_toggle_body)

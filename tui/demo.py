@@ -1,12 +1,14 @@
 """A realistic demo vault, built through core only: ``memvault demo [DIR] [--no-open]``.
 
-About 175 memories (164 left after the merges and a deletion) that an assistant could have
+About 180 memories (170 left after the merges and a deletion) that an assistant could have
 gathered over half a year about one person: their coding preferences, a side project, the team
 at work, CI, travel, cooking, reading and so on.
 Ages and use counts are spread so scores run from fresh to forgettable; a few memories are
 archived, a few promoted, one was edited, one deleted; three composite memories were split
 (``core.split.execute_split``) and three groups of near-duplicates merged
-(``core.consolidate.execute_consolidation``), so provenance and git history are real.
+(``core.consolidate.execute_consolidation``), so provenance and git history are real. The last
+day brings work for the app's wizards: a composite memory that ``split_candidates`` ranks
+first, and near-duplicates that ``find_clusters`` groups at its default threshold.
 
 The history is replayed in time order: each week's new memories are one commit, each week's
 uses another, and every commit carries the simulated date (``GIT_AUTHOR_DATE`` and
@@ -331,6 +333,28 @@ CLUSTERS: list[tuple[list[str], list[str], str]] = [
      ["proj-memvault", "git"], "archive"),
 ]
 
+# Saved on the last day and left for the person (the app's split and consolidate wizards): one
+# composite memory, and near-duplicates (tags, entities, texts).
+WAITING_COMPOSITE = (
+    "Flat and balcony notes. The tomatoes on the balcony need water every evening in July and "
+    "tomato feed every second week.\n\n"
+    "Ana, the neighbour downstairs, looks after the plants when we travel; her spare key is in "
+    "the blue box by the door.\n\n"
+    "The bike room code changed to 4711 in May, and the bike needs new brake pads before the "
+    "autumn rides start.\n\n"
+    "The building manager, Mr Costa, wants the balcony drain cleared before the first storms "
+    "in October, or the rain water runs into the flat below and the ceiling there stains.",
+    ["home", "garden", "neighbours", "bike", "building"], ["Ana", "Mr Costa"])
+WAITING_DUPLICATES: list[tuple[list[str], list[str], list[str]]] = [
+    (["The dentist appointment is on Tuesday 3 July at 09:30 with Dr Silva.",
+      "Dentist appointment on Tuesday 3 July at 09:30 with Dr Silva.",
+      "Dentist appointment: Tuesday 3 July, 09:30, Dr Silva."],
+     ["health"], ["Dr Silva"]),
+    (["Renew the passport before the trip to Japan in November.",
+      "Renew the passport before the Japan trip in November!"],
+     ["travel", "admin"], ["Japan"]),
+]
+
 # (profile, share, last-used days ago range, use count range)
 PROFILES = [
     ("fresh", 0.25, (0.0, 2.0), (2, 14)),
@@ -490,6 +514,7 @@ def build_demo(path: Path | str, *, now: int | None = None, seed: int = 7) -> De
     at(now - 4 * DAY, lambda: _edit(vault))
     at(now - 2 * DAY, lambda: _relate(vault, random.Random(seed + 2)))
     at(now - DAY, lambda: _delete_one(vault))
+    at(now - DAY // 2, lambda: _save_waiting(vault, now - DAY // 2, random.Random(seed + 3)))
     for when, _order, action in sorted(events):
         with _dated(when):
             action()
@@ -502,6 +527,22 @@ def build_demo(path: Path | str, *, now: int | None = None, seed: int = 7) -> De
                         counts["consolidations"])
     vault.close()
     return report
+
+
+def _save_waiting(vault: Vault, when: int, rng: random.Random) -> None:
+    """The memories left for the wizards (after everything else, so the rest of the demo is
+    the same as without them)."""
+    content, tags, entities = WAITING_COMPOSITE
+    waiting = [Memory(id=_new_id(rng), content=content, gist=make_gist(content, tags, entities),
+                      meta=MemoryMetadata(tags=tags, source="chat"), created_at=when - 3600,
+                      last_used=when - 3600, entities=entities)]
+    for texts, tags, entities in WAITING_DUPLICATES:
+        for index, text in enumerate(texts):
+            at = when - 600 * (index + 1)
+            waiting.append(Memory(id=_new_id(rng), content=text,
+                                  meta=MemoryMetadata(tags=tags, source="chat"), created_at=at,
+                                  last_used=at, use_count=index, entities=entities))
+    vault.save_many(waiting)
 
 
 def _use(vault: Vault, hits: dict[str, list[int]]) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.message import Message
 
 from core.provenance import Lineage
@@ -66,3 +68,39 @@ class JumpTo(Message):
     def __init__(self, memory_id: str) -> None:
         super().__init__()
         self.memory_id = memory_id
+
+
+# -- the split and consolidate wizards ---------------------------------------------------------
+class WizardLoaded(Message):
+    """A wizard's worker read something (``what``: "candidates", "draft", "clusters"):
+    ``result`` is the service's answer, or ``error`` says why there is none."""
+
+    def __init__(self, what: str, result: Any = None, error: str | None = None,
+                 key: Any = None) -> None:
+        super().__init__()
+        self.what = what
+        self.result = result
+        self.error = error
+        self.key = key
+
+
+class WizardChecked(Message):
+    """The service validated a wizard step with core's rules (a plan: nothing written):
+    ``preview`` when it passes, else ``error`` (core's message). ``serial`` tells a stale answer
+    from the latest one."""
+
+    def __init__(self, serial: int, step: str, preview: Any = None,
+                 error: str | None = None) -> None:
+        super().__init__()
+        self.serial = serial
+        self.step = step
+        self.preview = preview
+        self.error = error
+
+
+class SyncChecked(Message):
+    """The last sync's record (core.sync), read when the vault opens or reloads."""
+
+    def __init__(self, info: dict[str, Any] | None) -> None:
+        super().__init__()
+        self.info = info

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from core import (
+    PROVENANCE_RELATION_TYPES,
     DecayConfig,
     HistoryEntry,
     Memory,
@@ -35,8 +36,24 @@ from core import (
     Vault,
     VaultError,
 )
+from core.consolidate import (
+    DEFAULT_THRESHOLD,
+    Cluster,
+    ConsolidationPreview,
+    execute_consolidation,
+    find_clusters,
+    plan_consolidation,
+)
 from core.models import now_epoch
 from core.provenance import Lineage, lineage
+from core.split import (
+    SplitCandidate,
+    SuggestedPart,
+    execute_split,
+    plan_split,
+    split_candidates,
+    suggest_split,
+)
 from core.vault import ChangeSet, GcReport, first_words
 
 from .view import Row, VaultView
@@ -71,6 +88,49 @@ class HistoryInfo:
 class DeletePreview:
     row: Row
     relations: list[tuple[Relation, str, Row | None]]  # (relation, other end's id, its row)
+
+
+@dataclass
+class SplitDraft:
+    """Where the split wizard starts: the memory and core's suggested parts."""
+
+    memory: Memory
+    parts: list[SuggestedPart]
+
+
+@dataclass
+class SplitPreview:
+    """What a split would do (core's ``plan_split``; nothing written). The new memories' ids
+    are drawn again when the split runs, so the preview names them ``new-1``, ``new-2``..."""
+
+    original: Memory
+    parts: list[Memory]
+    relations: list[Relation]  # split_from, part -> original
+    fate: str  # "archive" or "delete"
+    dropped: list[Relation]  # the original's relations that go with it (fate "delete")
+    message: str  # the commit message, the new ids shown as their names
+    names: dict[str, str]  # planned id -> "new-1"...
+
+
+@dataclass
+class MergePreview:
+    """What a consolidation would do (core's ``plan_consolidation``; nothing written). The
+    merged memory's id is drawn again when it runs: the preview calls it ``new``."""
+
+    plan: ConsolidationPreview
+    fate: str  # "delete" or "archive"
+    dropped: list[Relation]  # the sources' relations that go (fate "delete"; some move)
+    message: str
+    maintenance: str | None  # why consolidating would be refused on this machine
+
+
+NEW = "new"
+
+
+def _placeholders(message: str, names: dict[str, str]) -> str:
+    for memory_id, name in names.items():
+        message = message.replace(memory_id[:8], name)
+    return message
 
 
 def describe(memory: Memory, words: int = 48) -> str:
@@ -218,9 +278,9 @@ class VaultService:
         with self._lock:
             return self._vault_or_fail().gc(dry_run=True, now=self.view.now)
 
-    def maintenance_note(self) -> str | None:
-        """Why gc would be refused on this machine (a synced vault names one maintenance
-        machine), or None."""
+    def maintenance_note(self, operation: str = "gc") -> str | None:
+        """Why gc (or consolidate) would be refused on this machine (a synced vault names one
+        maintenance machine), or None."""
         try:
             from core.maintenance import designated_machine, machine_id, may_maintain
         except ImportError:  # a core without the maintenance rule
@@ -228,8 +288,10 @@ class VaultService:
         meta = self._vault_or_fail().meta
         if may_maintain(meta):
             return None
-        return (f"gc runs on this vault's maintenance machine {designated_machine(meta)!r}; "
-                f"this machine is {machine_id()!r}, so applying it here will be refused.")
+        doing = "applying it" if operation == "gc" else "consolidating"
+        return (f"{operation} runs on this vault's maintenance machine "
+                f"{designated_machine(meta)!r}; this machine is {machine_id()!r}, so "
+                f"{doing} here will be refused.")
 
     def gc_apply(self, archive: bool = False) -> Change:
         with self._lock:
@@ -252,6 +314,145 @@ class VaultService:
             touched = ids + [e for r in report.relations_removed
                              for e in (r.from_memory_id, r.to_memory_id)]
             return Change(self._next_view(touched), ids, "gc", note, undoable=True)
+
+    # -- split and consolidate (the wizards) -----------------------------------------------
+    def split_candidates(self) -> list[SplitCandidate]:
+        """Active memories that look composite, most reasons first (core's ranking)."""
+        with self._lock:
+            return split_candidates(self._vault_or_fail())
+
+    def split_draft(self, key: str) -> SplitDraft:
+        """The memory to split and core's suggested parts. Refused (VaultError, core's words)
+        when the memory cannot be split at all."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            memory = vault.get(key)
+            if memory.status != MemoryStatus.ACTIVE:
+                # the same refusal plan_split gives, before any part is looked at
+                raise VaultError(f"refused: {memory.id[:8]} is {memory.status.value}; only an "
+                                 "active memory can be split")
+            return SplitDraft(memory, suggest_split(memory))
+
+    def plan_split(self, key: str, parts: list[str], tags: list[list[str]] | None = None,
+                   entities: list[list[str]] | None = None,
+                   original: str = "archive") -> SplitPreview:
+        """Validate a split with core's rules (``plan_split``) and say what it would do;
+        writes nothing. Raises VaultError with core's message."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            memory = vault.get(key)
+            change = plan_split(vault, memory.id, parts, tags, entities,
+                                original=original, now=self.view.now)  # type: ignore[arg-type]
+            n = len(change.put_relations)
+            new = change.put_memories[:n]
+            names = {m.id: f"{NEW}-{i}" for i, m in enumerate(new, 1)}
+            dropped = [vault.relations[r] for r in change.drop_relations if r in vault.relations]
+            return SplitPreview(memory, new, list(change.put_relations), original, dropped,
+                                _placeholders(change.message, names), names)
+
+    def split(self, key: str, parts: list[str], tags: list[list[str]] | None = None,
+              entities: list[list[str]] | None = None, original: str = "archive") -> Change:
+        """Split the memory (core's ``execute_split``: one commit); the cursor goes to the
+        first new memory."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            memory_id = vault.resolve(key)
+            result = execute_split(vault, memory_id, parts, tags=tags, entities=entities,
+                                   original=original)  # type: ignore[arg-type]
+            new_ids = [m.id for m in result.parts]
+            commit = result.commit
+            fate = result.original_fate
+            self._push_undo("split", lambda: self._undo_split(memory_id, new_ids, commit, fate))
+            ids = [memory_id, *new_ids]  # (the next view adds the other ends of relations)
+            verb = "archived" if fate == "archive" else "deleted"
+            return Change(self._next_view(ids), new_ids, "split",
+                          f"Split {memory_id[:8]} into {len(new_ids)} memories "
+                          f"({', '.join(i[:8] for i in new_ids)}); the original is {verb}",
+                          focus=new_ids[0], undoable=True)
+
+    def _undo_split(self, original: str, parts: list[str], commit: str | None,
+                    fate: str) -> tuple[list[str], str]:
+        vault = self._vault_or_fail()
+        if commit is None:
+            raise VaultError("cannot undo the split: its commit is unknown")
+        living = [p for p in parts if p in vault.memories]
+        report = vault.delete(*living) if living else None
+        ids = [original, *parts]
+        if report is not None:
+            ids += [e for r in report.relations for e in (r.from_memory_id, r.to_memory_id)]
+        if fate == "archive":
+            vault.restore(original, at=f"{commit}^")
+        else:
+            restored = vault.restore(original)
+            ids += [e for r in restored.relations for e in (r.from_memory_id, r.to_memory_id)]
+        return ids, f"{original[:8]} is back and its {len(parts)} parts are deleted"
+
+    def clusters(self, threshold: float = DEFAULT_THRESHOLD) -> list[Cluster]:
+        """Clusters of similar active memories, most cohesive first (core's find_clusters).
+
+        The memories are taken under the lock, the clustering runs without it: on a large
+        vault of look-alike memories it can take minutes, and the app must go on meanwhile."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            pool = [m for m in vault.memories.values() if m.status == MemoryStatus.ACTIVE]
+        return find_clusters(vault, threshold=threshold, memories=pool)
+
+    def plan_consolidation(self, ids: list[str], content: str | None = None,
+                           sources: str = "delete") -> MergePreview:
+        """Validate a consolidation with core's rules and say what it would do; writes
+        nothing. Raises VaultError with core's message."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            plan = plan_consolidation(vault, ids, content, sources,  # type: ignore[arg-type]
+                                      now=self.view.now)
+            names = {plan.merged.id: NEW}
+            dropped: dict[str, Relation] = {}
+            if sources == "delete":
+                for m in plan.sources:
+                    for r in vault.store.relations_of(m.id):
+                        if r.relation_type not in PROVENANCE_RELATION_TYPES:
+                            dropped[r.id] = r
+            return MergePreview(plan, sources, list(dropped.values()),
+                                _placeholders(plan.message, names),
+                                self.maintenance_note("consolidate"))
+
+    def consolidate(self, ids: list[str], content: str | None = None,
+                    sources: str = "delete") -> Change:
+        """Merge the memories (core's ``execute_consolidation``: one commit); the cursor goes
+        to the merged memory."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            resolved = [vault.resolve(k) for k in ids]
+            result = execute_consolidation(vault, resolved, content=content,
+                                           sources=sources)  # type: ignore[arg-type]
+            merged = result.merged.id
+            source_ids = [m.id for m in result.sources]
+            commit = result.commit
+            self._push_undo("consolidate",
+                            lambda: self._undo_consolidation(merged, source_ids, commit, sources))
+            touched = [merged, *source_ids]  # (the next view adds the other ends of relations)
+            verb = "archived" if sources == "archive" else "deleted"
+            return Change(self._next_view(touched), [merged, *source_ids], "consolidate",
+                          f"Merged {len(source_ids)} memories into {describe(result.merged)}; "
+                          f"the sources are {verb}", focus=merged, undoable=True)
+
+    def _undo_consolidation(self, merged: str, sources: list[str], commit: str | None,
+                            fate: str) -> tuple[list[str], str]:
+        vault = self._vault_or_fail()
+        if commit is None:
+            raise VaultError("cannot undo the consolidation: its commit is unknown")
+        ids = [merged, *sources]
+        if merged in vault.memories:
+            report = vault.delete(merged)
+            ids += [e for r in report.relations for e in (r.from_memory_id, r.to_memory_id)]
+        for source in sources:
+            if fate == "archive":
+                vault.restore(source, at=f"{commit}^")
+            else:
+                restored = vault.restore(source)
+                ids += [e for r in restored.relations for e in (r.from_memory_id, r.to_memory_id)]
+        return [*sources, *[i for i in ids if i not in sources]], \
+            f"{len(sources)} memories are back and the merged one is deleted"
 
     # -- undo -------------------------------------------------------------------------------
     def _push_undo(self, title: str, run: Callable[[], tuple[list[str], str]]) -> None:
@@ -337,6 +538,16 @@ class VaultService:
         with self._lock:
             return self._vault_or_fail().stats(self.view.now)
 
+    def last_sync(self) -> dict[str, Any] | None:
+        """The last ``memvault sync`` on this clone (core.sync's record: outcome, time, counts,
+        ``conflicts`` waiting for a person), or None (never synced, or a core without sync)."""
+        try:
+            from core.sync import last_sync
+        except ImportError:
+            return None
+        with self._lock:
+            return last_sync(self._vault_or_fail())
+
     # -- following the vault ---------------------------------------------------------------
     def _disk_signature(self) -> tuple[Any, ...]:
         vault = self._vault_or_fail()
@@ -386,6 +597,14 @@ class VaultService:
         journal = vault.journal
         status = journal.finish_status(journal.start_status(vault.layout.vault_paths()))
         return not status
+
+
+def waiting_conflicts(info: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The conflicts of a sync record that still wait for a person."""
+    if not info:
+        return []
+    return [c for c in info.get("conflicts") or [] if isinstance(c, dict) and
+            not c.get("resolved")]
 
 
 def _report_notes(vault: Vault) -> list[str]:

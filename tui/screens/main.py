@@ -27,11 +27,13 @@ from ..messages import (
     LineageLoaded,
     MemoriesChanged,
     OperationFailed,
+    SyncChecked,
     VaultOpened,
     VaultReloaded,
 )
 from ..query import Query, parse
-from ..service import Change, VaultService
+from ..render import relative_time
+from ..service import Change, VaultService, waiting_conflicts
 from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.history import HistoryPane
@@ -44,14 +46,17 @@ PANE_DELAY = 0.12  # seconds the cursor rests on a memory before git-backed pane
 
 class MainScreen(Screen):
     BINDINGS = [
-        Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
+        Binding("slash", "focus_filter", "Filter", show=False, id="memvault.filter"),
         Binding("m", "cycle_mode", "Group", id="memvault.group"),
-        Binding("s", "cycle_sort", "Sort", id="memvault.sort"),
+        Binding("s", "cycle_sort", "Sort", show=False, id="memvault.sort"),
         Binding("c", "toggle_body", "Gist/content", id="memvault.toggle_body"),
         Binding("a", "archive", "Archive", id="memvault.archive"),
         Binding("x,delete", "delete", "Delete", id="memvault.delete"),
         Binding("u,ctrl+z", "undo", "Undo", id="memvault.undo"),
         Binding("i", "goto", "Go to id", id="memvault.goto"),
+        Binding("v", "split", "Split", id="memvault.split"),
+        Binding("asterisk", "mark", "Mark", id="memvault.mark"),
+        Binding("M", "consolidate", "Merge", id="memvault.consolidate"),
         Binding("d", "tab('detail')", "Detail", show=False, id="memvault.tab.detail"),
         Binding("p", "tab('provenance')", "Provenance", show=False, id="memvault.tab.provenance"),
         Binding("h", "tab('history')", "History", show=False, id="memvault.tab.history"),
@@ -93,7 +98,7 @@ class MainScreen(Screen):
                     yield ProvenancePane(id="provenance")
                 with TabPane("History", id=TABS["history"]):
                     yield HistoryPane(id="history")
-        yield Footer()
+        yield Footer(compact=True)
 
     @property
     def tree(self) -> MemoryTree:
@@ -108,6 +113,8 @@ class MainScreen(Screen):
         self.tree.loading = True
         self.tree.border_title = "memories"
         self.detail.toggle_key = self._key_for("toggle_body")
+        self.query_one(ProvenancePane).set_keys(self._key_for("split"),
+                                                self._key_for("consolidate"))
         self.app.sub_title = _short_path(self.service.root)
         if self.service.is_open:
             self._opened(self.service.view, self.service.open_notes)
@@ -139,6 +146,31 @@ class MainScreen(Screen):
         self.tree.focus()
         for note in notes:
             self.notify(note, title="vault", markup=False)
+        self.check_sync()
+
+    # -- the last sync (core.sync) ----------------------------------------------------------
+    @work(thread=True, group="sync", exclusive=True, exit_on_error=False)
+    def check_sync(self) -> None:
+        try:
+            info = self.service.last_sync()
+        except VaultError:
+            return
+        self.post_message(SyncChecked(info))
+
+    @on(SyncChecked)
+    def _sync_checked(self, message: SyncChecked) -> None:
+        waiting = waiting_conflicts(message.info)
+        if not waiting or message.info is None:
+            return
+        n = len(waiting)
+        files = ", ".join(str(c.get("vault_path") or c.get("path")) for c in waiting[:3])
+        more = f" and {n - 3} more" if n > 3 else ""
+        when = message.info.get("time")
+        ago = f" ({relative_time(when, self.view.now if self.view else None)})" if when else ""
+        self.notify(f"The last sync{ago} stopped at {n} conflict{'s' if n != 1 else ''} "
+                    f"waiting for you: {files}{more}. Edit the copies in sync-conflicts/ into "
+                    "valid records, then run `memvault sync` again (S shows the details).",
+                    title="sync", severity="warning", timeout=12, markup=False)
 
     # -- the tree ---------------------------------------------------------------------------
     def refilter(self, focus: str | None = None) -> None:
@@ -154,13 +186,23 @@ class MainScreen(Screen):
             self.matched = [i for i, row in view.rows.items() if query.matches(row, now)]
         tree = self.tree
         tree.show(view, self.matched, self.mode, self.sort, focus=focus)
-        total = len(view.rows)
-        shown = len(self.matched)
-        tree.border_title = (f"memories {total}" if shown == total
-                             else f"memories {shown} of {total}")
+        tree.prune_marks()
+        self._tree_title()
         tree.border_subtitle = f"group: {MODE_NAMES[self.mode]} · sort: {SORT_NAMES[self.sort]}"
         self.timings["refilter"] = time.perf_counter() - started
         self._show_cursor()
+
+    def _tree_title(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        tree = self.tree
+        total = len(view.rows)
+        shown = len(self.matched)
+        title = f"memories {total}" if shown == total else f"memories {shown} of {total}"
+        if tree.marks:
+            title += f" · {len(tree.marks)} marked"
+        tree.border_title = title
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -342,14 +384,29 @@ class MainScreen(Screen):
 
     @on(MemoriesChanged)
     def _changed(self, message: MemoriesChanged) -> None:
-        change = message.change
+        self.apply_change(message.change)
+
+    def apply_change(self, change: Change, tab: str | None = None) -> None:
+        """Show the view an operation left (the cursor where it says), notify, and reload the
+        panes (switching to ``tab`` first, if given)."""
         self.view = change.view
         focus = change.focus if change.focus in change.view.rows else None
+        if (tab is not None and focus is not None and not self.filter.empty
+                and not self.filter.matches(change.view.rows[focus], change.view.now)):
+            # a wizard's new memory is where the person wants to look: show it
+            with self.prevent(Input.Changed):
+                self.query_one("#filter", Input).value = ""
+            self.query_text, self.filter = "", parse("")
+            self.query_one("#filter-error").display = False
         self.refilter(focus=focus)
+        if focus is not None:
+            self.tree.focus()
         note = change.note
         if change.undoable:
             note += f"  ({self._key_for('undo')} undoes)"
         self.notify(note, title=change.title, markup=False)
+        if tab is not None:
+            self.action_tab(tab)
         self._reload_panes()
 
     def _reload_panes(self) -> None:
@@ -422,6 +479,60 @@ class MainScreen(Screen):
                 self.run_change(lambda: self.service.gc_apply(archive=how == "archive"))
 
         self.app.push_screen(GcScreen(self.service), done)
+
+    # -- the wizards ------------------------------------------------------------------------
+    def action_mark(self) -> None:
+        """Mark or unmark the highlighted memory (marked ones are the consolidate wizard's
+        first choice of members)."""
+        memory_id = self._need_memory()
+        if memory_id is None:
+            return
+        self.tree.toggle_mark(memory_id)
+        self._tree_title()
+
+    def action_clear_marks(self) -> None:
+        self.tree.clear_marks()
+        self._tree_title()
+
+    def action_split(self, memory_id: str | None = None) -> None:
+        """The split wizard, on the highlighted memory (or ``memory_id``)."""
+        from .split_wizard import SplitWizard
+
+        if self.view is None:
+            return
+        start = memory_id or self.current
+
+        def done(change: Change | None) -> None:
+            if change is not None:
+                self.apply_change(change, tab="provenance")
+
+        self.app.push_screen(SplitWizard(self.service, start), done)
+
+    def action_consolidate(self, memory_id: str | None = None) -> None:
+        """The consolidate wizard, on the marked memories (plus ``memory_id``, when it comes
+        from the provenance pane) or a cluster core suggests."""
+        from .consolidate_wizard import ConsolidateWizard
+
+        if self.view is None:
+            return
+        marked = list(self.tree.marks)
+        if memory_id is not None and memory_id not in marked:
+            marked.append(memory_id)
+
+        def done(change: Change | None) -> None:
+            if change is not None:
+                self.tree.clear_marks(change.ids)
+                self.apply_change(change, tab="provenance")
+
+        self.app.push_screen(ConsolidateWizard(self.service, marked,
+                                               focus_id=memory_id or self.current), done)
+
+    @on(ProvenancePane.WizardRequested)
+    def _wizard_from_pane(self, message: ProvenancePane.WizardRequested) -> None:
+        if message.wizard == "split":
+            self.action_split(message.memory_id)
+        else:
+            self.action_consolidate(message.memory_id)
 
     def action_stats(self) -> None:
         from .stats import StatsScreen
@@ -526,6 +637,7 @@ class MainScreen(Screen):
         self.refilter()
         self._reload_panes()
         if message.reason:
+            self.check_sync()
             n = len(message.view)
             self.notify(f"{message.reason} ({n} memor{'y' if n == 1 else 'ies'})",
                         title="vault", timeout=3, markup=False)

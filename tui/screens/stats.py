@@ -16,7 +16,7 @@ from textual.widgets import Footer, Header, Static
 from core import VaultError
 
 from ..render import relative_time
-from ..service import VaultService
+from ..service import VaultService, waiting_conflicts
 from ..view import BAND_STYLE, STATUS_STYLE, band_of
 
 BAR = 40
@@ -46,12 +46,13 @@ class StatsScreen(Screen[None]):
     def load(self) -> None:
         try:
             stats = self.service.stats()
+            sync = self.service.last_sync()
         except VaultError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", markup=False)
             return
-        self.app.call_from_thread(self._show, stats)
+        self.app.call_from_thread(self._show, stats, sync)
 
-    def _show(self, stats: dict[str, Any]) -> None:
+    def _show(self, stats: dict[str, Any], sync: dict[str, Any] | None = None) -> None:
         view = self.service.view
         now = view.now
         grid = Table.grid(padding=(0, 2))
@@ -69,6 +70,19 @@ class StatsScreen(Screen[None]):
         grid.add_row("last gc", relative_time(last_gc, now) if last_gc else "never")
         last_cons = stats.get("last_consolidation_at")
         grid.add_row("last consolidation", relative_time(last_cons, now) if last_cons else "never")
+        grid.add_row("last sync", sync_line(sync, now))
+        waiting = waiting_conflicts(sync)
+        if waiting:
+            lines = Text(style="red")
+            for index, conflict in enumerate(waiting):
+                if index:
+                    lines.append("\n")
+                lines.append(str(conflict.get("vault_path") or conflict.get("path")), style="bold")
+                lines.append(f": {conflict.get('reason') or 'could not be merged'}")
+                if conflict.get("file"):
+                    lines.append(f"\n  edit {conflict['file']}, then run `memvault sync`",
+                                 style="dim")
+            grid.add_row(Text("sync conflicts", style="bold red"), lines)
         if stats["problems"]:
             grid.add_row("unreadable files", Text(str(len(stats["problems"])), style="red"))
         self.query_one("#stats-summary", Static).update(grid)
@@ -113,3 +127,31 @@ class StatsScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+
+OUTCOMES = {"up-to-date": "up to date", "pushed": "pushed", "fast-forward": "fast-forward",
+            "merged": "merged", "conflict": "stopped at a conflict", "error": "failed"}
+
+
+def sync_line(info: dict[str, Any] | None, now: int) -> Text:
+    """``2 hours ago · merged · 3 commits in, 1 out`` (core.sync's record), or ``never``."""
+    if not info:
+        return Text("never (memvault sync)", style="dim")
+    outcome = str(info.get("outcome") or "")
+    ok = outcome not in ("conflict", "error")
+    line = Text()
+    when = info.get("time")
+    line.append(relative_time(when, now) if when else "at an unknown time")
+    line.append(" · ")
+    line.append(OUTCOMES.get(outcome, outcome), style="green" if ok else "bold red")
+    remote = info.get("remote")
+    if remote:
+        line.append(f" with {remote}", style="dim")
+    counts = [f"{info[k]} commit{'s' if info[k] != 1 else ''} {word}"
+              for k, word in (("commits_in", "in"), ("commits_out", "out"))
+              if isinstance(info.get(k), int) and info[k]]
+    if counts:
+        line.append(" · " + ", ".join(counts), style="dim")
+    if not ok and info.get("message"):
+        line.append(f"\n{info['message']}", style="dim")
+    return line

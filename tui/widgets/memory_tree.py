@@ -19,6 +19,7 @@ from textual.widgets.tree import TreeNode
 from ..grouping import Group, LineageRoot, groups_for, sort_ids
 from ..view import VaultView, gone_label, leaf_label
 
+MARK = Text("● ", style="bold magenta")  # before a marked memory (for the consolidate wizard)
 EDGE_PREFIX = {"split": Text("split ", style="italic cyan"),
                "merge": Text("merge ", style="italic magenta"),
                "from": Text("from ", style="italic magenta")}
@@ -34,6 +35,8 @@ class NodeData:
     populated: bool = False
     lineage: bool = False  # a memory node whose children are its provenance descendants
     merged: bool = False  # ... and, first, the sources it was merged from
+    edge: str | None = None  # "split", "merge" or "from": how a lineage child is drawn
+    extra: int = 0  # a lineage root's descendant count
 
 
 class MemoryTree(Tree[NodeData]):
@@ -53,6 +56,7 @@ class MemoryTree(Tree[NodeData]):
         self._parents_of: dict[str, list[tuple[str, str]]] = {}
         self._built = False
         self.words = 56
+        self.marks: dict[str, None] = {}  # marked memory ids, in the order they were marked
 
     def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
         """Labels are ``Text`` of one line already (never markup: a gist may hold ``[x]``)."""
@@ -144,17 +148,55 @@ class MemoryTree(Tree[NodeData]):
                     extra: int = 0, merged: bool = False) -> TreeNode[NodeData]:
         assert self.view is not None
         row = self.view.get(memory_id)
-        prefix = EDGE_PREFIX.get(edge or "")
-        label = (leaf_label(row, words=self.words, prefix=prefix) if row
-                 else gone_label(memory_id, prefix=prefix))
-        has_children = lineage and (merged or bool(self._children_of.get(memory_id)))
-        if has_children and extra:
-            label.append(f"  +{extra}", style="dim")
         data = NodeData("memory" if row else "gone", key, memory_id=memory_id, lineage=lineage,
-                        merged=merged)
+                        merged=merged, edge=edge, extra=extra)
+        has_children = lineage and (merged or bool(self._children_of.get(memory_id)))
+        label = self._memory_label(data, has_children)
         if has_children:
             return parent.add(label, data, allow_expand=True)
         return parent.add_leaf(label, data)
+
+    def _memory_label(self, data: NodeData, has_children: bool) -> Text:
+        assert self.view is not None and data.memory_id is not None
+        row = self.view.get(data.memory_id)
+        prefix = EDGE_PREFIX.get(data.edge or "")
+        if row is not None and data.memory_id in self.marks:
+            prefix = MARK + prefix if prefix is not None else MARK.copy()
+        label = (leaf_label(row, words=self.words, prefix=prefix) if row
+                 else gone_label(data.memory_id, prefix=prefix))
+        if has_children and data.extra:
+            label.append(f"  +{data.extra}", style="dim")
+        return label
+
+    # -- marks (what the consolidate wizard offers as its members) ----------------------------
+    def toggle_mark(self, memory_id: str) -> bool:
+        """Mark or unmark a memory; True when it is marked now."""
+        if memory_id in self.marks:
+            del self.marks[memory_id]
+        else:
+            self.marks[memory_id] = None
+        self._relabel({memory_id})
+        return memory_id in self.marks
+
+    def clear_marks(self, ids: list[str] | None = None) -> None:
+        """Unmark ``ids`` (default: every marked memory)."""
+        gone = set(self.marks) if ids is None else set(ids) & set(self.marks)
+        for memory_id in gone:
+            del self.marks[memory_id]
+        self._relabel(gone)
+
+    def prune_marks(self) -> None:
+        """Forget marks of memories that left the vault."""
+        if self.view is not None:
+            self.clear_marks([i for i in self.marks if i not in self.view.rows])
+
+    def _relabel(self, ids: set[str]) -> None:
+        if not ids or self.view is None:
+            return
+        for node in list(self._tree_nodes.values()):
+            data = node.data
+            if data is not None and data.memory_id in ids and data.kind in ("memory", "gone"):
+                node.set_label(self._memory_label(data, node.allow_expand))
 
     def populate(self, node: TreeNode[NodeData]) -> None:
         """Add a group's (or a lineage node's) children, if not done yet."""

@@ -10,13 +10,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.events import Click
 from textual.geometry import Region
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
-from textual.widgets import OptionList, Static
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import MemoryStatus
@@ -100,16 +100,58 @@ class ProvenanceGraph(Widget, can_focus=True):
 
 
 class ProvenancePane(VerticalScroll):
+    class WizardRequested(Message):
+        """The person asked for the split or consolidate wizard (``wizard``: "split" or
+        "consolidate") on the memory the pane shows."""
+
+        def __init__(self, wizard: str, memory_id: str) -> None:
+            super().__init__()
+            self.wizard = wizard
+            self.memory_id = memory_id
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.memory_id: str | None = None
+        self.keys = ("v", "M")
 
     def compose(self) -> ComposeResult:
+        with Horizontal(id="prov-actions"):
+            yield Button(f"Split… ({self.keys[0]})", id="prov-split", compact=True,
+                         tooltip="split this memory into atomic ones (the split wizard)")
+            yield Button(f"Consolidate… ({self.keys[1]})", id="prov-consolidate", compact=True,
+                         tooltip="merge this memory with the marked ones or its cluster")
         yield Static(Text("Highlight a memory to see where it came from.", style="dim"),
                      id="prov-title")
         yield ProvenanceGraph(id="prov-graph")
         yield Static("", id="prov-relations-title")
         yield OptionList(id="prov-relations")
+
+    def set_keys(self, split: str, consolidate: str) -> None:
+        """The keys that open the wizards (as the keymap has them), for the buttons."""
+        self.keys = (split, consolidate)
+        if self.is_mounted:
+            self.query_one("#prov-split", Button).label = f"Split… ({split})"
+            self.query_one("#prov-consolidate", Button).label = f"Consolidate… ({consolidate})"
+
+    def on_mount(self) -> None:
+        self.query_one("#prov-actions").display = False
+
+    def _actions(self, memory_id: str | None, living: bool) -> None:
+        self.query_one("#prov-actions").display = memory_id is not None
+        self.query_one("#prov-split", Button).disabled = not living
+        self.query_one("#prov-consolidate", Button).disabled = not living
+
+    @on(Button.Pressed, "#prov-split")
+    def _split(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.memory_id is not None:
+            self.post_message(self.WizardRequested("split", self.memory_id))
+
+    @on(Button.Pressed, "#prov-consolidate")
+    def _consolidate(self, event: Button.Pressed) -> None:
+        event.stop()
+        if self.memory_id is not None:
+            self.post_message(self.WizardRequested("consolidate", self.memory_id))
 
     def show_loading(self, memory_id: str) -> None:
         self.memory_id = memory_id
@@ -118,6 +160,7 @@ class ProvenancePane(VerticalScroll):
 
     def show_message(self, message: str) -> None:
         self.memory_id = None
+        self._actions(None, False)
         self.query_one("#prov-title", Static).update(Text(message, style="dim"))
         self.query_one(ProvenanceGraph).set_drawing(None, None)
         self.query_one("#prov-relations-title", Static).update("")
@@ -127,6 +170,7 @@ class ProvenancePane(VerticalScroll):
     def show_lineage(self, view: VaultView, lineage: Lineage) -> None:
         self.memory_id = lineage.root
         root = lineage.root
+        self._actions(root, view.get(root) is not None)
         ancestors, descendants = lineage.ancestors(), lineage.descendants()
         title = Text()
         title.append("provenance of ", style="dim")

@@ -1,0 +1,85 @@
+"""Snapshots of every step of the split and consolidate wizards (pytest-textual-snapshot), up to
+the last one before anything is written. Deterministic: a fixed clock, fixed ids, commit dates
+pinned, UTC, a 120x40 terminal, no blinking cursors; the preview steps name the ids a split or
+merge would draw ``new-1``... / ``new``, so no uuid4 shows. After a deliberate change of the UI,
+look at the report, then accept with ``pytest tests/test_tui_wizard_snapshots.py
+--snapshot-update``."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, TextArea
+
+from tui_support import (  # noqa: F401  (wizard_vault: a fixture)
+    DUPES,
+    GARDEN,
+    SIZE,
+    make_app,
+    settle,
+    wait_clusters,
+    wizard_vault,
+)
+
+
+def _still(app) -> None:
+    for widget in app.screen.query(TextArea):
+        widget.cursor_blink = False
+    for widget in app.screen.query(Input):
+        widget.cursor_blink = False
+
+
+def _wizard(opener: str, memory_id: str, mark: list[str], *keys: str):
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        for marked in mark:
+            pilot.app.main_screen.jump(marked)
+            await settle(pilot, 1)
+            await pilot.press("asterisk")
+        pilot.app.main_screen.jump(memory_id)
+        await settle(pilot, 1)
+        await pilot.press(opener)
+        await settle(pilot)
+        await wait_clusters(pilot)
+        for key in keys:
+            await pilot.press(key)
+            await settle(pilot)
+        _still(pilot.app)
+        await pilot.pause()
+
+    return run_before
+
+
+SPLIT_STEPS = {
+    "memory": (),
+    "parts": ("ctrl+n",),
+    "labels": ("ctrl+n", "ctrl+n"),
+    "original": ("ctrl+n", "ctrl+n", "ctrl+n", "down"),  # delete chosen: says what goes
+    "preview": ("ctrl+n", "ctrl+n", "ctrl+n", "ctrl+n"),
+}
+
+
+@pytest.mark.parametrize("step", list(SPLIT_STEPS))
+def test_split_wizard_step(snap_compare, wizard_vault, step):
+    assert snap_compare(make_app(wizard_vault), terminal_size=SIZE,
+                        run_before=_wizard("v", GARDEN, [], *SPLIT_STEPS[step]))
+
+
+MERGE_STEPS = {
+    "members": (),
+    "content": ("ctrl+n",),
+    "sources": ("ctrl+n", "ctrl+n"),
+    "confirm": ("ctrl+n", "ctrl+n", "ctrl+n"),
+}
+
+
+@pytest.mark.parametrize("step", list(MERGE_STEPS))
+def test_consolidate_wizard_step(snap_compare, wizard_vault, step):
+    assert snap_compare(make_app(wizard_vault), terminal_size=SIZE,
+                        run_before=_wizard("M", DUPES[2], DUPES[:2], *MERGE_STEPS[step]))
+
+
+def test_split_wizard_error(snap_compare, wizard_vault):
+    """A validation error at the step where it happens (a single part)."""
+    assert snap_compare(make_app(wizard_vault), terminal_size=SIZE,
+                        run_before=_wizard("v", GARDEN, [], "ctrl+n", "ctrl+r", "ctrl+r",
+                                           "ctrl+r", "ctrl+n"))

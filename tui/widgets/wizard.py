@@ -1,0 +1,380 @@
+"""Pieces of the split and consolidate wizards: the rail of steps, the parts editor (each part
+in a text area; add, remove, join with the next, reorder, cut at the cursor) and the per-part
+tags and entities inputs. They hold no vault state: the wizard reads them back and asks the
+service (see :mod:`tui.screens.wizard`)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widgets import Button, Input, Label, OptionList, Static, TextArea
+from textual.widgets.option_list import Option
+
+from core.vault import first_words
+
+_keys = itertools.count(1)
+
+
+def parse_list(text: str) -> list[str]:
+    """``"work, dev,, work"`` -> ``["work", "dev"]`` (comma separated, blanks dropped, each
+    once; as the CLI's ``--tags``)."""
+    return list(dict.fromkeys(x.strip() for x in text.split(",") if x.strip()))
+
+
+@dataclass
+class DraftPart:
+    """One part of a split being drafted: its text and (once set) its tags and entities."""
+
+    text: str
+    tags: list[str] | None = None  # None: not decided yet (prefilled when step 3 opens)
+    entities: list[str] | None = None
+    key: int = field(default_factory=lambda: next(_keys))
+
+
+class StepRail(Static):
+    """``1 Memory › 2 Parts › 3 Tags › …`` with the current step highlighted, done ones ticked."""
+
+    current: reactive[int] = reactive(0)
+
+    def __init__(self, titles: list[str], *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.titles = titles
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        for index, title in enumerate(self.titles):
+            if index:
+                text.append("  ›  ", style="dim")
+            if index < self.current:
+                text.append(f"✓ {title}", style="green")
+            elif index == self.current:
+                text.append(f" {index + 1} {title} ", style="bold reverse")
+            else:
+                text.append(f"{index + 1} {title}", style="dim")
+        return text
+
+
+# -- step 2 of a split: the parts ----------------------------------------------------------------
+class PartEditor(Vertical):
+    """One part: a heading with its number, size and buttons, and its text in a text area."""
+
+    BINDINGS = [
+        Binding("ctrl+o", "part('add')", "New part after this one", id="memvault.split.add_part"),
+        Binding("ctrl+t", "part('cut')", "Cut this part at the cursor",
+                id="memvault.split.cut_part"),
+        Binding("ctrl+g", "part('join')", "Join with the next part", id="memvault.split.join_part"),
+        Binding("ctrl+r", "part('remove')", "Remove this part", id="memvault.split.remove_part"),
+        Binding("alt+up", "part('up')", "Move this part up", id="memvault.split.part_up"),
+        Binding("alt+down", "part('down')", "Move this part down", id="memvault.split.part_down"),
+    ]
+
+    class Act(Message):
+        """The person asked for ``action`` on this part (add, cut, join, remove, up, down)."""
+
+        def __init__(self, editor: PartEditor, action: str) -> None:
+            super().__init__()
+            self.editor = editor
+            self.action = action
+
+    class Edited(Message):
+        def __init__(self, editor: PartEditor) -> None:
+            super().__init__()
+            self.editor = editor
+
+    def __init__(self, part: DraftPart, index: int, total: int) -> None:
+        super().__init__(classes="part")
+        self.part = part
+        self.index = index
+        self.total = total
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(classes="part-head"):
+            yield Static(self._heading(), classes="part-label")
+            yield Button("↑", classes="part-up", compact=True, tooltip="move up (alt+↑)")
+            yield Button("↓", classes="part-down", compact=True, tooltip="move down (alt+↓)")
+            yield Button("join ↓", classes="part-join", compact=True,
+                         tooltip="join with the next part (ctrl+g)")
+            yield Button("✕", classes="part-remove", compact=True,
+                         tooltip="remove this part (ctrl+r)")
+        area = TextArea(self.part.text, classes="part-text", soft_wrap=True,
+                        show_line_numbers=False)
+        yield area
+
+    def on_mount(self) -> None:
+        self._enable()
+
+    def _heading(self) -> Text:
+        text = Text(no_wrap=True)
+        text.append(f"part {self.index + 1}", style="bold")
+        text.append(f" of {self.total}", style="dim")
+        n = len(self.part.text.strip())
+        text.append(f"  {n} character{'s' if n != 1 else ''}",
+                    style="dim" if n else "bold red")
+        return text
+
+    def bind(self, part: DraftPart, index: int, total: int) -> None:
+        """Show ``part`` as part ``index`` of ``total`` (editors are reused, not remounted)."""
+        self.part, self.index, self.total = part, index, total
+        area = self.area
+        if area.text != part.text:
+            area.load_text(part.text)
+        self.query_one(".part-label", Static).update(self._heading())
+        self._enable()
+
+    def _enable(self) -> None:
+        self.query_one(".part-up", Button).disabled = self.index == 0
+        self.query_one(".part-down", Button).disabled = self.index == self.total - 1
+        self.query_one(".part-join", Button).disabled = self.index == self.total - 1
+
+    @property
+    def area(self) -> TextArea:
+        return self.query_one(TextArea)
+
+    @on(TextArea.Changed)
+    def _edited(self, event: TextArea.Changed) -> None:
+        event.stop()
+        if event.text_area.text == self.part.text:
+            return  # (bind loading the part's own text)
+        self.part.text = event.text_area.text
+        self.query_one(".part-label", Static).update(self._heading())
+        self.post_message(self.Edited(self))
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        for action in ("up", "down", "join", "remove"):
+            if event.button.has_class(f"part-{action}"):
+                self.post_message(self.Act(self, action))
+
+    def action_part(self, action: str) -> None:
+        self.post_message(self.Act(self, action))
+
+    def split_at_cursor(self) -> tuple[str, str]:
+        """The text before and after the cursor."""
+        area = self.area
+        cursor = area.cursor_location
+        return (area.get_text_range((0, 0), cursor),
+                area.get_text_range(cursor, area.document.end))
+
+
+class PartsEditor(VerticalScroll):
+    """Every part of the split being drafted, in order, and an "add a part" button.
+
+    Editors are kept and rebound to parts rather than removed and mounted again (a text area
+    removed while the screen repaints can be drawn after it lost its styles): the ones not
+    needed are hidden."""
+
+    class Changed(Message):
+        """The parts changed (text or shape)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.parts: list[DraftPart] = []
+        self._pool: list[PartEditor] = []
+
+    def compose(self) -> ComposeResult:
+        yield Button("+ add a part", id="part-add", compact=True)
+
+    @property
+    def texts(self) -> list[str]:
+        return [p.text for p in self.parts]
+
+    @property
+    def editors(self) -> list[PartEditor]:
+        """The editors showing parts, in order."""
+        return self._pool[: len(self.parts)]
+
+    async def load(self, parts: list[DraftPart], focus: int | None = 0) -> None:
+        """Show ``parts`` (the same objects: edits land in them)."""
+        self.parts = parts
+        await self._rebuild(focus)
+
+    async def _rebuild(self, focus: int | None) -> None:
+        total = len(self.parts)
+        new = [PartEditor(DraftPart(""), 0, 1) for _ in range(total - len(self._pool))]
+        if new:
+            self._pool.extend(new)
+            await self.mount_all(new, before=self.query_one("#part-add"))
+        for index, editor in enumerate(self._pool):
+            if index < total:
+                editor.bind(self.parts[index], index, total)
+            editor.display = index < total
+        if focus is not None and total:
+            editor = self._pool[max(0, min(focus, total - 1))]
+            editor.area.focus()
+            self.call_after_refresh(self.scroll_to_widget, editor, animate=False)
+        self.post_message(self.Changed())
+
+    @on(PartEditor.Edited)
+    def _edited(self, event: PartEditor.Edited) -> None:
+        event.stop()
+        self.post_message(self.Changed())
+
+    @on(Button.Pressed, "#part-add")
+    async def _add_at_end(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.parts.append(DraftPart(""))
+        await self._rebuild(len(self.parts) - 1)
+
+    @on(PartEditor.Act)
+    async def _act(self, event: PartEditor.Act) -> None:
+        event.stop()
+        await self.act(self.parts.index(event.editor.part), event.action, event.editor)
+
+    async def act(self, index: int, action: str, editor: PartEditor | None = None) -> None:
+        """Do ``action`` to part ``index``: add (an empty part after it), cut (at the cursor:
+        the text after it becomes a new part), join (with the next), remove, up, down."""
+        parts = self.parts
+        if not 0 <= index < len(parts):
+            return
+        part = parts[index]
+        focus = index
+        if action == "add":
+            parts.insert(index + 1, DraftPart("", tags=_copy(part.tags)))
+            focus = index + 1
+        elif action == "cut":
+            if editor is None:
+                return
+            before, after = editor.split_at_cursor()
+            part.text = before.strip()
+            parts.insert(index + 1, DraftPart(after.strip(), tags=_copy(part.tags)))
+            focus = index + 1
+        elif action == "join":
+            if index + 1 >= len(parts):
+                self.app.bell()
+                return
+            nxt = parts.pop(index + 1)
+            glue = "\n\n" if "\n" in part.text or "\n" in nxt.text else " "
+            part.text = glue.join(t for t in (part.text.strip(), nxt.text.strip()) if t)
+            part.tags = _union(part.tags, nxt.tags)
+            part.entities = _union(part.entities, nxt.entities)
+        elif action == "remove":
+            parts.pop(index)
+            focus = min(index, len(parts) - 1)
+        elif action in ("up", "down"):
+            other = index - 1 if action == "up" else index + 1
+            if not 0 <= other < len(parts):
+                self.app.bell()
+                return
+            parts[index], parts[other] = parts[other], parts[index]
+            focus = other
+        await self._rebuild(focus if parts else None)
+
+
+def _copy(values: list[str] | None) -> list[str] | None:
+    return list(values) if values is not None else None
+
+
+def _union(a: list[str] | None, b: list[str] | None) -> list[str] | None:
+    if a is None and b is None:
+        return None
+    return list(dict.fromkeys([*(a or []), *(b or [])]))
+
+
+# -- step 3 of a split: tags and entities per part ---------------------------------------------
+class PartLabels(Vertical):
+    """A part's first words, and its tags and entities as comma-separated inputs."""
+
+    def __init__(self) -> None:
+        super().__init__(classes="part-labels")
+        self.part = DraftPart("")
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("", classes="part-label")
+        with Horizontal(classes="labels-row"):
+            yield Label("tags", classes="labels-name")
+            yield Input(placeholder="comma separated", classes="part-tags",
+                        select_on_focus=False)
+        with Horizontal(classes="labels-row"):
+            yield Label("entities", classes="labels-name")
+            yield Input(placeholder="comma separated", classes="part-entities",
+                        select_on_focus=False)
+
+    def bind(self, part: DraftPart, index: int) -> None:
+        self.part, self.index = part, index
+        head = Text(no_wrap=True, overflow="ellipsis")
+        head.append(f"part {index + 1}  ", style="bold")
+        head.append(first_words(part.text, 80))
+        self.query_one(".part-label", Static).update(head)
+        self.query_one(".part-tags", Input).value = ", ".join(part.tags or [])
+        self.query_one(".part-entities", Input).value = ", ".join(part.entities or [])
+
+    @on(Input.Changed, ".part-tags")
+    def _tags(self, event: Input.Changed) -> None:
+        if parse_list(event.value) != parse_list(", ".join(self.part.tags or [])):
+            self.part.tags = parse_list(event.value)
+
+    @on(Input.Changed, ".part-entities")
+    def _entities(self, event: Input.Changed) -> None:
+        if parse_list(event.value) != parse_list(", ".join(self.part.entities or [])):
+            self.part.entities = parse_list(event.value)
+
+
+class LabelsEditor(VerticalScroll):
+    """Tags and entities of every part (rows are reused, like the parts' editors)."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._pool: list[PartLabels] = []
+
+    async def load(self, parts: list[DraftPart]) -> None:
+        new = [PartLabels() for _ in range(len(parts) - len(self._pool))]
+        if new:
+            self._pool.extend(new)
+            await self.mount_all(new)
+        for index, row in enumerate(self._pool):
+            if index < len(parts):
+                row.bind(parts[index], index)
+            row.display = index < len(parts)
+        if parts:
+            self._pool[0].query_one(".part-tags", Input).focus()
+            self.scroll_home(animate=False)
+
+
+# -- a choice of a few (the original's or the sources' fate) -----------------------------------
+class ChoiceList(OptionList):
+    """One of a few options: the highlighted one is the choice (● marks it)."""
+
+    def __init__(self, choices: list[tuple[str, str, str]], *, id: str | None = None) -> None:
+        """``choices``: (value, title, what it means)."""
+        self.choices = choices
+        super().__init__(*[Option(self._prompt(c, i == 0), id=c[0])
+                           for i, c in enumerate(choices)], id=id)
+
+    @staticmethod
+    def _prompt(choice: tuple[str, str, str], chosen: bool) -> Text:
+        _value, title, meaning = choice
+        text = Text()
+        text.append("● " if chosen else "○ ", style="bold green" if chosen else "dim")
+        text.append(title, style="bold" if chosen else "")
+        text.append(f"\n  {meaning}", style="dim")
+        return text
+
+    @property
+    def value(self) -> str:
+        index = self.highlighted if self.highlighted is not None else 0
+        return self.choices[index][0]
+
+    def choose(self, value: str) -> None:
+        for index, choice in enumerate(self.choices):
+            if choice[0] == value:
+                self.highlighted = index
+
+    def on_mount(self) -> None:
+        if self.highlighted is None:
+            self.highlighted = 0
+
+    def watch_highlighted(self, highlighted: int | None) -> None:
+        super().watch_highlighted(highlighted)
+        for index, choice in enumerate(self.choices):
+            self.replace_option_prompt_at_index(index, self._prompt(choice, index == highlighted))
+        self.refresh()
