@@ -67,6 +67,7 @@ from .errors import InvalidIdError, VaultError
 from .flowyaml import parse_block
 from .layout import check_id
 from .models import Memory, MemoryMetadata, MemoryStatus, Relation
+from .migrate import run_plan
 from .vault import ChangeSet, Vault
 
 ID_NAMESPACE = uuid.UUID("2f8d7a36-8b1e-4c8e-9a3f-6d61726b646e")
@@ -686,17 +687,7 @@ def import_markdown(
             return ChangeSet("import: nothing to change")
         return ChangeSet(_message(report), put_memories=puts, put_relations=put_relations)
 
-    if dry_run:
-        plan(vault)
-        return report
-    assert vault is not None
-    if progress is not None:
-        progress("commit", 0, 1)
-    change = vault.apply(plan)
-    report.commit = change.commit if report.changed else None
-    if progress is not None:
-        progress("commit", 1, 1)
-    return report
+    return run_plan(vault, plan, report, dry_run, progress)
 
 
 def _message(report: MarkdownImportReport) -> str:

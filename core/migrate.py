@@ -392,6 +392,12 @@ def migrate_jsonl(
         change.message = _message(report)
         return change
 
+    return run_plan(vault, plan, report, dry_run, progress)
+
+
+def run_plan(vault: Any, plan: Any, report: Any, dry_run: bool, progress: Any) -> Any:
+    """Run an import ``plan`` (a Vault.apply builder that fills ``report``): only to fill the
+    report on a dry run, else as ONE commit, with the "commit" phase reported to ``progress``."""
     if dry_run:
         plan(vault)
         return report
