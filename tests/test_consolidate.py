@@ -11,7 +11,6 @@ import re
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -34,6 +33,9 @@ from core.consolidate import (
 from core.errors import UnknownIdError
 from core.models import now_epoch
 from core.textutil import content_tokens, make_gist
+
+from fault_support import fault_hook as _hook
+from fault_support import vault_snapshot as _snapshot
 
 DAY = 86400
 
@@ -399,33 +401,6 @@ def test_refused_unknown_fate(vault):
 STEPS = ["stage", "write-tree", "commit-tree", "update-ref"]
 
 
-def _hook(step: str, occurrence: int = 1, calls: list | None = None):
-    seen = {"n": 0}
-
-    def hook(name: str) -> None:
-        if calls is not None:
-            calls.append(name)
-        if name == step:
-            seen["n"] += 1
-            if seen["n"] == occurrence:
-                raise RuntimeError(f"injected fault at {name} #{occurrence}")
-    return hook
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and ".git" not in p.relative_to(root).parts}
-
-
-def _snapshot(vault: Vault) -> dict:
-    return {
-        "files": _files(vault.root),
-        "head": _git(vault, "rev-parse", "HEAD"),
-        "memories": {k: m.model_dump() for k, m in vault.memories.items()},
-        "relations": {k: r.model_dump() for k, r in vault.relations.items()},
-        "meta": dict(vault.meta),
-        "status": _git(vault, "status", "--porcelain", "--untracked-files=all"),
-    }
 
 
 @pytest.fixture

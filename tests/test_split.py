@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -23,6 +22,9 @@ from core.split import (
     suggest_split,
 )
 from core.textutil import make_gist
+
+from fault_support import fault_hook as _hook
+from fault_support import vault_snapshot as _snapshot
 
 DAY = 86400
 LONG_A = ("Gardeners who grow tomatoes in containers need deep pots, a sunny balcony and regular "
@@ -347,33 +349,6 @@ FAULTS = ([(fate, "write", k) for fate, n in WRITES.items() for k in range(1, n 
 PARTS = ["alpha fact.", "beta fact.", "gamma fact."]
 
 
-def _hook(step: str, occurrence: int = 1, calls: list | None = None):
-    seen = {"n": 0}
-
-    def hook(name: str) -> None:
-        if calls is not None:
-            calls.append(name)
-        if name == step:
-            seen["n"] += 1
-            if seen["n"] == occurrence:
-                raise RuntimeError(f"injected fault at {name} #{occurrence}")
-    return hook
-
-
-def _files(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and ".git" not in p.relative_to(root).parts}
-
-
-def _snapshot(vault: Vault) -> dict:
-    return {
-        "files": _files(vault.root),
-        "head": _git(vault, "rev-parse", "HEAD").strip(),
-        "memories": {k: m.model_dump() for k, m in vault.memories.items()},
-        "relations": {k: r.model_dump() for k, r in vault.relations.items()},
-        "meta": dict(vault.meta),
-        "status": _git(vault, "status", "--porcelain", "--untracked-files=all"),
-    }
 
 
 @pytest.fixture
