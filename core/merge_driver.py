@@ -1,7 +1,8 @@
 """The ``memory-latest`` git merge driver: merge two versions of one vault file without a person.
 
-git calls it (``memvault merge-driver %O %A %B %P``) for a vault file changed on both sides of a
-merge; :func:`merge` is the pure decision, :func:`run` the driver around it. The rule:
+git calls it (``memvault-merge-driver %O %A %B %P``, the installed program of :func:`main`, by
+its absolute path) for a vault file changed on both sides of a merge; :func:`merge` is the pure
+decision, :func:`run` the driver around it. The rule:
 
 * **Winner.** A memory: the side with the later ``last_used``; on a tie the higher ``use_count``;
   on a tie the side whose canonical JSON (sorted keys, compact) is the larger byte string. A
@@ -24,6 +25,9 @@ merge; :func:`merge` is the pure decision, :func:`run` the driver around it. The
 * **Unreadable.** A side that is not a valid record (not JSON, invalid fields, an id that is not
   the file name on either side) is never merged: the result is both versions between conflict
   markers, for a person, and the driver exits non-zero.
+* **Too large.** A side larger than a vault file may be (``MAX_FILE_BYTES``) is never read: the
+  result is conflict markers around the other side and a line saying so, and the driver exits
+  non-zero. (An ancestor that large is left out: the merge goes on as if both sides added it.)
 
 The result is always written in the vault's own format (``Layout.encode``).
 """
@@ -39,10 +43,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .layout import MEMORIES_DIR, META_FILE, RELATIONS_DIR, SUFFIX, Layout
+from .layout import MAX_FILE_BYTES, MEMORIES_DIR, META_FILE, RELATIONS_DIR, SUFFIX, Layout
 from .models import Memory, Relation
+from .sync_conflicts import printable
 
 DRIVER_NAME = "memory-latest"
+PROGRAM = "memvault-merge-driver"  # the console script of :func:`main` (pyproject.toml)
 LOG_ENV = "MEMVAULT_MERGE_LOG"  # sync sets it: the driver appends one JSON line per file
 
 COUNTERS = ("use_count", "review_count", "cross_domain_count")
@@ -327,37 +333,75 @@ def has_conflict_markers(data: bytes) -> bool:
                for line in data.splitlines())
 
 
-# -- the driver ------------------------------------------------------------------------------------
+# -- the driver ----------------------------------------------------------------------------------
+class _TooLarge:
+    def __init__(self, size: int):
+        self.size = size
+
+    def placeholder(self, side: str) -> bytes:
+        return (f"({side}: {self.size} bytes, larger than the {MAX_FILE_BYTES // (1024 * 1024)} "
+                "MiB a vault file may be; not read)\n").encode()
+
+
 def run(ancestor_file: str, current_file: str, other_file: str, path: str,
         log_file: str | None = None) -> int:
-    """What ``memvault merge-driver %O %A %B %P`` does: merge, write the result into
+    """What ``memvault-merge-driver %O %A %B %P`` does: merge, write the result into
     ``current_file`` (git's %A), and return 0 (merged) or 1 (conflict markers left)."""
     if log_file is None:
         log_file = os.environ.get(LOG_ENV) or None
-    try:
-        ancestor = _read(ancestor_file)
-        ours = _read(current_file) or b""
-        theirs = _read(other_file) or b""
-        outcome = merge(ancestor, ours, theirs, path)
-    except Exception as exc:  # never leave git a half-merged file: markers, and a failure
-        ancestor, ours, theirs = (_read(ancestor_file), _read(current_file) or b"",
-                                  _read(other_file) or b"")
-        outcome = _conflict(ancestor, ours, theirs, path, f"merge driver failed: {exc}",
-                            kind_of(path))
-    Path(current_file).write_bytes(outcome.data)
+    ancestor, ours, theirs = (_read(ancestor_file), _read(current_file) or b"",
+                              _read(other_file) or b"")
+    if isinstance(ancestor, _TooLarge):
+        ancestor = None  # as if both sides added the file
+    if isinstance(ours, _TooLarge) or isinstance(theirs, _TooLarge):
+        big = [(side, value) for side, value in (("ours", ours), ("theirs", theirs))
+               if isinstance(value, _TooLarge)]
+        reason = "; ".join(f"{side} is {value.size} bytes, larger than the "
+                           f"{MAX_FILE_BYTES // (1024 * 1024)} MiB a vault file may be: "
+                           "not merged" for side, value in big)
+        ours_text = ours.placeholder("ours") if isinstance(ours, _TooLarge) else ours
+        theirs_text = theirs.placeholder("theirs") if isinstance(theirs, _TooLarge) else theirs
+        outcome = _conflict(None, ours_text, theirs_text, path, reason, kind_of(path))
+    else:
+        try:
+            outcome = merge(ancestor, ours, theirs, path)
+        except Exception as exc:  # never leave git a half-merged file: markers, and a failure
+            outcome = _conflict(ancestor, ours, theirs, path, f"merge driver failed: {exc}",
+                                kind_of(path))
+    with open(current_file, "wb") as fh:
+        fh.write(outcome.data)
     if log_file:
         _log(log_file, outcome.as_dict(path))
     if not outcome.clean:
-        print(f"memvault merge-driver: {path}: {outcome.reason}; conflict markers left",
-              file=sys.stderr)
+        print(f"memvault merge-driver: {printable(path)}: {printable(outcome.reason)}; "
+              "conflict markers left", file=sys.stderr)
     return 0 if outcome.clean else 1
 
 
-def _read(name: str) -> bytes | None:
+def main(argv: list[str] | None = None) -> int:
+    """The ``memvault-merge-driver`` program git runs: ``memvault-merge-driver O A B P`` (git's
+    %O %A %B %P). Every argument is a file name, never an option. Exit 0 when it merged, 1 when
+    it left conflict markers, 2 on a wrong call."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    if len(args) != 4:
+        print(f"usage: {PROGRAM} ANCESTOR CURRENT OTHER PATH (git's %O %A %B %P): merges two "
+              "versions of one memvault file, the result into CURRENT", file=sys.stderr)
+        return 2
+    return run(*args)
+
+
+def _read(name: str) -> bytes | _TooLarge | None:
+    """A side, or None when git gave none (no ancestor), or _TooLarge: never read past the
+    limit of a vault file."""
     try:
-        return Path(name).read_bytes()
+        with open(name, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size > MAX_FILE_BYTES:
+                return _TooLarge(size)
+            data = fh.read(MAX_FILE_BYTES + 1)
     except (FileNotFoundError, IsADirectoryError):
         return None
+    return _TooLarge(len(data)) if len(data) > MAX_FILE_BYTES else data
 
 
 def _log(log_file: str, record: dict[str, Any]) -> None:

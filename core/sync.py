@@ -17,9 +17,27 @@ What the driver never sees, sync settles (rename detection off: a file is its id
 * **modify/delete** of a relation: kept when both its memories are in the merged tree.
 * a relation added on one side to a memory the other side consolidated is re-pointed at the
   consolidated memory; to a memory deleted otherwise, it is removed (reported).
-* a driver that could not merge (a side that is not a valid record): nothing is committed or
-  pushed; the file with conflict markers is put in ``{vault}/sync-conflicts/`` for a person;
-  once it is edited into a valid record, the next sync uses it.
+* a driver that could not merge (a side that is not a valid record, or too large), or a file
+  changed on both sides that git merged without the driver: nothing is committed or pushed; the
+  file with conflict markers is put in ``{vault}/sync-conflicts/`` for a person; once it is
+  edited into a valid record, the next sync uses it.
+
+A remote is not trusted (see README, "What memvault promises"):
+
+* git runs the driver by the absolute path of the installed ``memvault-merge-driver`` program,
+  never ``python -m`` (which would import a ``core/`` or ``tui/`` package the remote committed
+  at the repository's root).
+* The vault's merge rules are pinned in the clone's own ``$GIT_DIR/info/attributes``, which
+  outranks every ``.gitattributes``: a remote's ``.gitattributes`` cannot name another merge
+  driver, a filter, an eol or encoding conversion or a diff driver for vault files. The lines
+  in the committed ``.gitattributes`` are for a person's own ``git merge``; when a remote
+  removes or changes them, the next sync adds them back (a ``sync: install merge driver``
+  commit), and contrary lines the remote added stay (overruled here).
+* ``{vault}/sync-conflicts/`` is never tracked: a remote commit with anything there is refused
+  before anything is checked out, and the folder is only ever handled without following a
+  link (:mod:`core.sync_conflicts`).
+* Vault files that came in and cannot be loaded (a link, too large, a bad name) are listed in
+  the report's ``problems``; the vault never follows or loads them.
 
 The last sync's result is kept in the git directory (``memvault/last-sync.json``), for
 ``memvault sync status`` and the app (:func:`last_sync`).
@@ -31,8 +49,6 @@ import contextlib
 import hashlib
 import json
 import os
-import shlex
-import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -42,102 +58,27 @@ from .errors import JournalError, VaultError
 from .journal import Journal, TreeChange
 from .layout import write_atomic
 from .maintenance import META_KEY, designated_machine, machine_id, may_maintain
-from .merge_driver import DRIVER_NAME, LOG_ENV, has_conflict_markers, read_log
+from .merge_driver import LOG_ENV, conflict_text, has_conflict_markers, read_log
 from .models import PROVENANCE_RELATION_TYPES, Memory, Relation
+from .shallow import shallow_note
+from .sync_conflicts import FOLDER as CONFLICTS_DIR
+from .sync_conflicts import ConflictFolder, printable
+from .sync_install import (  # noqa: F401  (the install verbs are part of core.sync's API)
+    ATTRIBUTES_FILE,
+    InstallReport,
+    attribute_lines,
+    driver_command,
+    driver_program,
+    install,
+    installed,
+)
 from .vault import ChangeSet, Vault
 
-ATTRIBUTES_FILE = ".gitattributes"
-CONFLICTS_DIR = "sync-conflicts"
 RECORD_FILE = "last-sync.json"
 DRIVER_LOG_FILE = "merge-driver.log"
-DRIVER_LABEL = "memvault: keep the later memory (memory-latest)"
-ATTRIBUTES_COMMENT = "# memvault: merge vault files with the memory-latest driver (memvault sync install)"
 PUSH_ATTEMPTS = 3
 
 Entry = tuple[str, str]  # (mode, object id) of a file in a tree
-
-
-# -- install ---------------------------------------------------------------------------------------
-def driver_command() -> str:
-    """The driver's command line for git's config: this Python running ``tui.cli``; git fills in
-    the file names (and quotes %P itself)."""
-    return f"{shlex.quote(sys.executable)} -m tui.cli merge-driver %O %A %B %P"
-
-
-def _glob_escape(text: str) -> str:
-    return "".join("\\" + c if c in "*?[]\\" else c for c in text)
-
-
-def _attribute_pattern(pattern: str) -> str:
-    if any(c.isspace() or c == '"' for c in pattern) or pattern.startswith("#"):
-        return '"' + pattern.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    return pattern
-
-
-def attribute_lines(journal: Journal) -> list[str]:
-    """The ``.gitattributes`` lines for a vault, with paths relative to the repository root."""
-    rel = journal.relpath(journal.root)
-    prefix = "" if rel == "." else _glob_escape(rel) + "/"
-    return [f"{_attribute_pattern(prefix + tail)} merge={DRIVER_NAME}"
-            for tail in ("memories/*.json", "relations/*.json", ".meta.json")]
-
-
-@dataclass
-class InstallReport:
-    attributes_file: str
-    lines: list[str]
-    added_lines: list[str] = field(default_factory=list)
-    config_changed: list[str] = field(default_factory=list)
-    commit: str | None = None
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.added_lines or self.config_changed)
-
-
-def install(vault: Vault) -> InstallReport:
-    """Register the driver in the clone's git config and add the vault's lines to the
-    repository's ``.gitattributes`` (one ``sync: install merge driver`` commit). Idempotent."""
-    journal = vault.journal
-    with vault._writing():
-        path = journal.worktree / ATTRIBUTES_FILE
-        report = InstallReport(str(path), attribute_lines(journal))
-        for key, value in ((f"merge.{DRIVER_NAME}.name", DRIVER_LABEL),
-                           (f"merge.{DRIVER_NAME}.driver", driver_command())):
-            if journal.config_get(key) != value:
-                journal.config_set(key, value)
-                report.config_changed.append(key)
-        committed = journal.show("HEAD", path) if journal.head() else None
-        present = set((committed or b"").decode("utf-8", "replace").splitlines())
-        missing = [line for line in report.lines if line not in present]
-        if not missing:
-            return report
-        on_disk = path.read_bytes() if path.exists() else None
-        if on_disk != committed:
-            raise VaultError(f"refused: {path} has changes that are not committed; commit or "
-                             "revert them, then run `memvault sync install` again")
-        text = (committed or b"").decode("utf-8", "replace")
-        if text and not text.endswith("\n"):
-            text += "\n"
-        if ATTRIBUTES_COMMENT not in present:
-            text += ATTRIBUTES_COMMENT + "\n"
-        text += "".join(line + "\n" for line in missing)
-        # Not a vault file: straight to the journal (the vault's cache has nothing to update).
-        report.commit = vault._head = journal.commit("sync: install merge driver",
-                                                     {path: text.encode()})
-        report.added_lines = missing
-        with contextlib.suppress(OSError):
-            os.chmod(path, 0o644)
-    return report
-
-
-def installed(vault: Vault) -> bool:
-    journal = vault.journal
-    if journal.config_get(f"merge.{DRIVER_NAME}.driver") is None or journal.head() is None:
-        return False
-    committed = journal.show("HEAD", journal.worktree / ATTRIBUTES_FILE) or b""
-    present = set(committed.decode("utf-8", "replace").splitlines())
-    return all(line in present for line in attribute_lines(journal))
 
 
 # -- the maintenance setting -----------------------------------------------------------------------
@@ -178,6 +119,7 @@ class SyncReport:
     relations: list[dict[str, Any]] = field(default_factory=list)  # relations settled
     resolved: list[str] = field(default_factory=list)  # conflicts resolved by a person
     conflicts: list[dict[str, Any]] = field(default_factory=list)  # waiting for a person
+    problems: list[dict[str, str]] = field(default_factory=list)  # came in, cannot be loaded
     installed: bool = False  # this sync installed the driver
     external_commit: str | None = None  # pending work committed first
 
@@ -260,6 +202,7 @@ def status(vault: Vault) -> dict[str, Any]:
         "branch": journal.current_branch(),
         "remote": None, "remote_branch": None, "ahead": None, "behind": None,
         "last_sync": last_sync(vault),
+        "shallow": shallow_note(journal.repo.common_dir),
     }
     branch = info["branch"]
     if branch:
@@ -366,10 +309,11 @@ def _integrate(vault: Vault, report: SyncReport, theirs: str | None, allow_unrel
         report.outcome = "up-to-date"
         _clear_conflicts(vault, keep=[])
         return ours
+    _refuse_foreign(vault, theirs, target)
     if journal.is_ancestor(ours, theirs):
         changes = journal.tree_changes(ours, theirs)
         changed = journal.advance(ours, theirs, f"sync: fast-forward to {target}")
-        _reload(vault, changed)
+        _reload(vault, changed, report)
         report.outcome = "fast-forward"
         report.commits_in = journal.count_commits(theirs, ours)
         report.incoming = _counts(vault, changes)
@@ -379,10 +323,18 @@ def _integrate(vault: Vault, report: SyncReport, theirs: str | None, allow_unrel
     return merge.run()
 
 
-def _reload(vault: Vault, changed: list[str]) -> None:
+def _reload(vault: Vault, changed: list[str], report: SyncReport | None = None) -> None:
     rels = [r for r in (_vault_rel(vault.journal, p) for p in changed) if r is not None]
     vault._reload_paths(rels)
     vault._head = vault.journal.head()
+    if report is not None:  # what came in and cannot be loaded: reported, never followed
+        paths = {vault.root / r for r in rels}
+        report.problems = [{"path": str(p.path), "reason": p.reason}
+                           for p in vault.problems if p.path in paths]
+        report.problems += [
+            {"path": str(vault.root / r), "reason": "not a record's file name (ignored)"}
+            for r in rels if r.split("/", 1)[0] in ("memories", "relations")
+            and vault.layout.classify(r) is None and os.path.lexists(vault.root / r)]
 
 
 def _conflicts_dir(vault: Vault) -> Path:
@@ -390,21 +342,58 @@ def _conflicts_dir(vault: Vault) -> Path:
 
 
 def _clear_conflicts(vault: Vault, keep: list[str]) -> None:
-    """Remove conflict files that are no longer waiting (``keep``: vault paths still waiting)."""
-    folder = _conflicts_dir(vault)
-    if not folder.is_dir():
-        return
-    for path in sorted(folder.rglob("*"), reverse=True):
-        rel = path.relative_to(folder).as_posix()
-        if path.is_file() and rel != ".gitignore" and rel not in keep:
-            path.unlink()
-        elif path.is_dir():
-            with contextlib.suppress(OSError):
-                path.rmdir()
-    if not keep:
-        with contextlib.suppress(OSError):
-            (folder / ".gitignore").unlink()
-            folder.rmdir()
+    """Remove conflict files that are no longer waiting (``keep``: vault paths still waiting);
+    never through a link (:meth:`ConflictFolder.clear`)."""
+    ConflictFolder(vault.root).clear(keep)
+
+
+def _refuse_foreign(vault: Vault, commit: str, target: str) -> None:
+    """What sync never checks out from a remote, refused before anything is checked out:
+
+    * anything in ``sync-conflicts/`` (memvault's own, never committed: a link there would
+      send the files waiting for a person, and their clearing, elsewhere on this machine);
+    * a symbolic link or a submodule where vault files go (``memories/``, ``relations/``,
+      ``.meta.json``): memvault never follows one, and a link to a file elsewhere would be
+      read and pushed back;
+    * a folder above the vault's (a vault in a folder of a larger repository) that is not a
+      folder in the commit: the vault's own path would lead elsewhere."""
+    journal = vault.journal
+    rel_root = journal.relpath(vault.root)
+    if rel_root != ".":
+        parts = rel_root.split("/")
+        above = ["/".join(parts[: i + 1]) for i in range(len(parts))]
+        listing = journal._git("ls-tree", "-z", commit, "--", *above)
+        for entry in listing.split("\0"):
+            info, _, path = entry.partition("\t")
+            if entry and info.split()[0] != "040000":
+                raise VaultError(
+                    f"refused: in {target}, {printable(path)} (a folder above the vault's) is "
+                    "not a folder (a link to elsewhere?); nothing was brought in. Make it a "
+                    f"folder again on {target}, then sync again")
+    bad, conflicts = [], False
+    for path, (mode, _sha) in journal.ls_tree(commit, None if rel_root == "." else rel_root
+                                              ).items():
+        rel = _vault_rel(journal, path) or ""
+        top = rel.split("/", 1)[0]
+        if top == CONFLICTS_DIR:
+            conflicts = True
+        elif top in ("memories", "relations", ".meta.json") and mode in ("120000", "160000"):
+            bad.append(path)
+    if conflicts:
+        raise VaultError(
+            f"refused: {target} has {printable(journal.relpath(_conflicts_dir(vault)))} in its "
+            "commits, a folder memvault keeps for files waiting for a person and never commits "
+            "(it may be a link to elsewhere on this machine); nothing was brought in. Remove it "
+            f"from {target} (git rm -r --cached it there, commit, push), then sync again")
+    if bad:
+        shown = ", ".join(printable(p) for p in bad[:3]) + (
+            f" and {len(bad) - 3} more" if len(bad) > 3 else "")
+        raise VaultError(
+            f"refused: {target} has {len(bad)} symbolic link{'s' if len(bad) != 1 else ''} or "
+            f"submodule{'s' if len(bad) != 1 else ''} where vault files go ({shown}); memvault "
+            "never follows one (it may point at a file elsewhere on this machine) and nothing "
+            f"was brought in. Replace {'them' if len(bad) != 1 else 'it'} with regular files "
+            f"on {target}, then sync again")
 
 
 class _Merge:
@@ -513,6 +502,14 @@ class _Merge:
             elif path in merged.conflicts:
                 driven.add(path)
                 waiting.append(self.unmerged(path, what, o, t, merged.tree))
+            elif path in self.view and not any(d.get("path") == path for d in self.decisions):
+                # changed on both sides and merged, but not by our driver (its log says nothing):
+                # never committed unseen
+                driven.add(path)
+                waiting.append(self.unmerged(
+                    path, what, o, t, merged.tree,
+                    without_driver="git merged it without the memory-latest driver (is this "
+                                   "clone's set-up changed? `memvault sync install`)"))
             elif path in self.view:
                 driven.add(path)
                 self.set(path, self.view[path])  # the driver's result
@@ -547,7 +544,7 @@ class _Merge:
         commit = journal.commit_tree(tree, [self.ours, self.theirs], message)
         changes = journal.tree_changes(self.ours, commit)
         changed = journal.advance(self.ours, commit, message)
-        _reload(self.vault, changed)
+        _reload(self.vault, changed, report)
         _clear_conflicts(self.vault, keep=[])
         report.outcome = "merged"
         report.merge_commit = commit
@@ -559,21 +556,22 @@ class _Merge:
     def waiting(self, path: str, reason: str, o: TreeChange, t: TreeChange) -> dict[str, Any]:
         rel = _vault_rel(self.journal, path)
         return {"path": path, "vault_path": rel,
-                "file": str(_conflicts_dir(self.vault) / rel) if rel else None,
+                "file": str(ConflictFolder(self.vault.root).file(rel)) if rel else None,
                 "reason": reason, "ours": o.new[1] if o.new else None,
                 "theirs": t.new[1] if t.new else None}
 
     def unmerged(self, path: str, what: tuple[str, str], o: TreeChange, t: TreeChange,
-                 tree: str) -> dict[str, Any]:
+                 tree: str, without_driver: str | None = None) -> dict[str, Any]:
         """A file the driver could not merge: a person's resolution from an earlier sync, or
         the file with conflict markers written for a person."""
         decision = next((d for d in reversed(self.decisions) if d.get("path") == path), {})
-        reason = decision.get("reason") or "git could not merge it"
+        reason = without_driver or decision.get("reason") or "git could not merge it"
         item = self.waiting(path, reason, o, t)
+        folder, rel = ConflictFolder(self.vault.root), item["vault_path"]
         target = Path(item["file"])
         previous = {c.get("path"): c for c in (last_sync(self.vault) or {}).get("conflicts", [])}
         before = previous.get(path) or {}
-        current = target.read_bytes() if target.is_file() else None
+        current = folder.read(rel)  # never through a link
         if current is not None:
             written = before.get("written")
             # A file a person edited is theirs: never overwritten, used once it is valid. One
@@ -589,16 +587,18 @@ class _Merge:
                 else:
                     item["reason"] = f"{reason}; {target} is not resolved yet ({problem})"
                 return item
-        blob = self.view.get(path)
-        data = self.journal.read_blob(blob[1]) if blob else b""
-        target.parent.mkdir(parents=True, exist_ok=True)
-        ignore = _conflicts_dir(self.vault) / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# conflicts of `memvault sync` waiting for a person; never "
-                              "committed\n*\n")
-        write_atomic(target, data)
+        if without_driver:  # both sides between markers, never git's own merge of them
+            data = conflict_text(self.load_bytes(o.old), self.load_bytes(o.new) or b"",
+                                 self.load_bytes(t.new) or b"", path, reason)
+        else:
+            blob = self.view.get(path)
+            data = self.journal.read_blob(blob[1]) if blob else b""
+        folder.write(rel, data)
         item["written"] = _digest(data)
         return item
+
+    def load_bytes(self, entry: Entry | None) -> bytes | None:
+        return None if entry is None else self.journal.read_blob(entry[1])
 
     # -- modify/delete --------------------------------------------------------------------------
     def settle_memory(self, path: str, what: tuple[str, str], o: TreeChange, t: TreeChange,
@@ -765,6 +765,8 @@ class _Merge:
             lines.append(f"relation {d['action']}: {d['id'][:8]}")
         for path in self.report.resolved:
             lines.append(f"resolved by a person: {path}")
+        # names come from a remote: no control character reaches a commit message
+        lines = [printable(line) for line in lines]
         return "\n".join(lines).rstrip() if len(lines) > 2 else lines[0]
 
 

@@ -1,19 +1,19 @@
 """The memory-latest merge driver (core.merge_driver): the decision rule, unit by unit, then the
-`memvault merge-driver` command as git runs it (a real `git merge` in a temporary repository)."""
+`memvault-merge-driver` program as git runs it (a real `git merge` in a temporary repository)."""
 
 from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.layout import Layout
-from core.merge_driver import canonical, conflict_text, has_conflict_markers, kind_of, merge, run
+from core.layout import MAX_FILE_BYTES, Layout
+from core.merge_driver import (canonical, conflict_text, has_conflict_markers, kind_of, main,
+                               merge, run)
 from core.models import Memory, MemoryMetadata, MemoryStatus, Relation
 
 MEM = "vault/memories/m1.json"
@@ -270,25 +270,74 @@ def test_run_writes_the_result_into_the_current_file(tmp_path):
 
 
 def test_the_command_takes_paths_as_arguments_only(tmp_path):
-    """Names with spaces, quotes and shell syntax are file names, nothing else."""
+    """Names with spaces, quotes and shell syntax are file names, nothing else (the installed
+    program git runs)."""
+    from core.sync import driver_program
+
+    program = str(driver_program())
     folder = tmp_path / "we'ird $(touch pwned) `x`"
     folder.mkdir()
     o, a, b = (folder / f"{n} ; rm -rf ~.json" for n in ("O", "A", "B"))
     o.write_bytes(b"")
     a.write_bytes(enc(mem(last_used=2_000)))
     b.write_bytes(b"{broken")
-    proc = subprocess.run([sys.executable, "-m", "tui.cli", "merge-driver", str(o), str(a),
-                           str(b), "memories/m1.json"], capture_output=True, cwd=tmp_path)
+    proc = subprocess.run([program, str(o), str(a), str(b), "memories/m1.json"],
+                          capture_output=True, cwd=tmp_path)
     assert proc.returncode == 1, proc.stderr
     assert has_conflict_markers(a.read_bytes()) and b"{broken" in a.read_bytes()
     assert b"conflict markers left" in proc.stderr
     assert not (tmp_path / "pwned").exists()
     b.write_bytes(enc(mem(last_used=3_000)))
     a.write_bytes(enc(mem(last_used=2_000)))
-    proc = subprocess.run([sys.executable, "-m", "tui.cli", "merge-driver", str(o), str(a),
-                           str(b), "memories/m1.json"], capture_output=True, cwd=tmp_path)
+    proc = subprocess.run([program, str(o), str(a), str(b), "memories/m1.json"],
+                          capture_output=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert as_memory(a.read_bytes()).last_used == 3_000
+
+
+def test_a_side_larger_than_a_vault_file_is_never_merged(tmp_path, capsys):
+    """Too large to be a vault file: not read, conflict markers around the other side and a
+    line saying so, for a person; an ancestor that large is left out."""
+    o, a, b = (tmp_path / n for n in ("O", "A", "B"))
+    o.write_bytes(enc(mem()))
+    a.write_bytes(enc(mem(use_count=1, last_used=2_000)))
+    b.write_bytes(enc(mem(content="x" * (MAX_FILE_BYTES + 1), last_used=3_000)))
+    log = tmp_path / "log"
+    assert run(str(o), str(a), str(b), MEM, log_file=str(log)) == 1
+    out = a.read_bytes()
+    assert has_conflict_markers(out) and len(out) < 10_000 and b"xxxx" not in out
+    assert f"theirs: {b.stat().st_size} bytes, larger than the 16 MiB".encode() in out
+    assert b'"use_count": 1' in out  # ours, as it was
+    entry = json.loads(log.read_text())
+    assert not entry["clean"] and "theirs is" in entry["reason"] and "not merged" in entry["reason"]
+    assert "larger than the 16 MiB" in capsys.readouterr().err
+
+    a.write_bytes(enc(mem(use_count=1, last_used=2_000)))
+    b.write_bytes(enc(mem(use_count=1, last_used=3_000)))
+    o.write_bytes(b"x" * (MAX_FILE_BYTES + 1))  # a huge ancestor: merged as if both added it
+    assert run(str(o), str(a), str(b), MEM, log_file=None) == 0
+    assert as_memory(a.read_bytes()).last_used == 3_000
+
+
+def test_main_takes_exactly_four_file_names(tmp_path, capsys):
+    assert main([]) == 2 and main(["--help"]) == 2
+    assert "usage: memvault-merge-driver" in capsys.readouterr().err
+    o, a, b = (tmp_path / n for n in ("O", "A", "B"))
+    o.write_bytes(b"")
+    a.write_bytes(enc(mem(last_used=2_000)))
+    b.write_bytes(enc(mem(last_used=3_000)))
+    assert main([str(o), str(a), str(b), "-memories/m1.json"]) == 0  # a name, never an option
+    assert as_memory(a.read_bytes()).last_used == 3_000
+
+
+def test_the_driver_never_shows_control_characters_raw(tmp_path, capsys):
+    o, a, b = (tmp_path / n for n in ("O", "A", "B"))
+    o.write_bytes(b"")
+    a.write_bytes(enc(mem()))
+    b.write_bytes(b"{broken")
+    assert run(str(o), str(a), str(b), "memories/\x1b[2Jm1.json") == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err and "\\x1b[2J" in err
 
 
 def _git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:

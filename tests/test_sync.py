@@ -1,6 +1,7 @@
 """`memvault sync` between machines (core.sync), with real git only: a bare remote and two clones in
 tmp_path, each with its own Vault, the vault at the clone's root or in a folder of a larger
-repository. git runs the merge driver as installed (``sys.executable -m tui.cli merge-driver``).
+repository. git runs the merge driver as installed (the ``memvault-merge-driver`` program next to
+``sys.executable``, by its absolute path).
 
 After every scenario: both clones sync until equal, no file anywhere holds conflict markers, no
 write is lost, `git fsck` is clean, the caches match disk and HEAD, and one more sync on each
@@ -14,7 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import disk_tree, head_tree, run_git
+from conftest import run_git
+from sync_support import DAY, LAYOUTS, T0, Machine, assert_consistent, at, make_world, new
 
 from core import JournalError, Memory, Relation, Vault, VaultError
 from core.consolidate import execute_consolidation
@@ -23,67 +25,10 @@ from core.merge_driver import has_conflict_markers
 from core.sync import install, last_sync, status, sync
 from tui import cli
 
-DAY = 86400
-T0 = 1_750_000_000  # a fixed "now" for memories made by the tests
-
-
-class Machine:
-    """One clone with its vault."""
-
-    def __init__(self, name: str, repo: Path, vault_dir: Path):
-        self.name, self.repo, self.vault_dir = name, repo, vault_dir
-        self.vault = Vault.open(vault_dir)
-
-    def git(self, *args: str, check: bool = True) -> str:
-        return run_git(self.repo, *args, check=check)
-
-    def sync(self, **kwargs):
-        return sync(self.vault, **kwargs)
-
-    def head(self) -> str:
-        return self.git("rev-parse", "HEAD")
-
-    def reopen(self) -> Vault:
-        self.vault = Vault.open(self.vault_dir)
-        return self.vault
-
-    def mem(self, memory_id: str) -> Memory:
-        return self.vault.memories[memory_id]
-
-
-@pytest.fixture(params=["root", "subfolder"])
-def world(request, tmp_path, monkeypatch):
+@pytest.fixture(params=LAYOUTS)
+def world(request, tmp_path):
     """``world.a``, ``world.b``: two machines on one bare remote, with a shared history."""
-    remote = tmp_path / "remote.git"
-    run_git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
-    sub = None if request.param == "root" else Path("notes") / "vault"
-
-    class World:
-        layout = request.param
-
-        def machine(self, name: str, *, first: bool) -> Machine:
-            repo = tmp_path / name
-            if first:
-                repo.mkdir()
-                run_git(repo, "init", "-q", "-b", "main")
-                if sub is not None:
-                    (repo / "README.md").write_text("my notes\n")
-                    run_git(repo, "add", "README.md")
-                    run_git(repo, "-c", "user.name=P", "-c", "user.email=p@example.com",
-                            "commit", "-q", "-m", "person: notes")
-                run_git(repo, "remote", "add", "origin", str(remote))
-            else:
-                run_git(tmp_path, "clone", "-q", str(remote), str(repo))
-            return Machine(name, repo, repo if sub is None else repo / sub)
-
-    w = World()
-    w.remote = remote
-    w.a = w.machine("a", first=True)
-    report = w.a.sync()
-    assert report.outcome == "pushed" and report.pushed
-    w.b = w.machine("b", first=False)
-    assert w.b.sync().outcome == "up-to-date"
-    return w
+    return make_world(tmp_path, request.param)
 
 
 def settle(world) -> None:
@@ -122,35 +67,6 @@ def check_clean(world) -> None:
     assert (a.vault_dir / ".meta.json").read_bytes() == (b.vault_dir / ".meta.json").read_bytes()
 
 
-def assert_consistent(vault: Vault) -> None:
-    """Cache == files on disk (in the vault's format) == HEAD, and a clean git status. (In the
-    root layout ``.gitattributes`` and a person's files sit in the vault folder: not records.)"""
-    assert vault.problems == [], vault.problems
-    head = {k: v for k, v in head_tree(vault).items()
-            if k.startswith(("memories/", "relations/")) or k == ".meta.json"}
-    assert disk_tree(vault) == head
-    assert {p[9:-5] for p in head if p.startswith("memories/")} == set(vault.memories)
-    assert {p[10:-5] for p in head if p.startswith("relations/")} == set(vault.relations)
-    for mid, memory in vault.memories.items():
-        assert (vault.root / "memories" / f"{mid}.json").read_bytes() == vault.layout.encode(memory)
-    for rid, relation in vault.relations.items():
-        data = (vault.root / "relations" / f"{rid}.json").read_bytes()
-        assert data == vault.layout.encode(relation)
-    assert run_git(vault.journal.worktree, "status", "--porcelain", "--untracked-files=all",
-                   "--", *map(str, vault.layout.vault_paths())) == ""
-
-
-def at(monkeypatch, when: int) -> None:
-    """Make the vault's clock read ``when`` (touch and the other operations)."""
-    monkeypatch.setattr("core.vault.now_epoch", lambda: when)
-
-
-def new(machine: Machine, memory_id: str, content: str, **fields) -> Memory:
-    fields.setdefault("created_at", T0)
-    fields.setdefault("last_used", T0)
-    return machine.vault.save(Memory(id=memory_id, content=content, **fields))
-
-
 def share(world, *memories: tuple[str, str]) -> None:
     """Memories made on A and synced to B before the scenario."""
     for memory_id, content in memories:
@@ -169,8 +85,14 @@ def test_install_writes_attributes_and_config_once(world):
     assert f"{prefix}relations/*.json merge=memory-latest" in lines
     assert f"{prefix}.meta.json merge=memory-latest" in lines
     driver = a.git("config", "--local", "merge.memory-latest.driver")
-    assert driver.endswith(" -m tui.cli merge-driver %O %A %B %P")
-    assert sys.executable in driver
+    # the installed program by its absolute path: nothing imported from the repository
+    program = Path(sys.executable).parent / "memvault-merge-driver"
+    assert driver == f"{program} %O %A %B %P" and program.is_file()
+    assert "-m" not in driver.split()
+    info = Path(a.git("rev-parse", "--git-common-dir"))
+    pinned = (a.repo / info / "info" / "attributes").read_text().splitlines()
+    assert (f"{prefix}memories/*.json merge=memory-latest -filter -text -ident "
+            "-working-tree-encoding !diff") in pinned
     assert a.git("log", "--format=%s", "--", ".gitattributes") == "sync: install merge driver"
     for m in (a, world.b):
         assert m.git("check-attr", "merge", "--", f"{prefix}memories/x.json").endswith(

@@ -228,12 +228,19 @@ def cmd_history(args: argparse.Namespace) -> int:
     vault = open_writable(args)  # history reads git: a normal open
     memory_id = vault.resolve_any(args.id)
     entries = vault.history(memory_id)
+    from core.shallow import shallow_note
+
+    gap = shallow_note(vault.journal.repo.common_dir)  # a shallow clone: say what is missing
     if args.json:
         _print_json([{**asdict(e), "operation": e.operation} for e in entries])
+        if gap:
+            print(gap, file=sys.stderr)
         return 0
     from . import render
 
     render.print_history(memory_id, entries, now_epoch(), live=vault.find(memory_id) is not None)
+    if gap:
+        print(gap)
     return 0
 
 
@@ -340,7 +347,7 @@ VERB_HELP = {
     "import-markdown": "import tiered markdown memories (memory/YYYY-MM-DD.md, MEMORY.md)",
     "log": "every change as an event, oldest first (--since REV, --jsonl)",
     "sync": "sync with the other machines through git (install, status, designate MACHINE)",
-    "merge-driver": "the memory-latest git merge driver (git runs it with the file names)",
+    "merge-driver": "the memory-latest git merge driver (git runs it as memvault-merge-driver)",
 }
 
 
@@ -499,8 +506,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # `python -m tui.cli` (how git runs the merge driver): run the package's own module, so the
-    # verbs' modules (which import tui.cli) share its classes, UserError among them.
+    # `python -m tui.cli`: run the package's own module, so the verbs' modules (which import
+    # tui.cli) share its classes, UserError among them. (git runs the merge driver as the
+    # installed memvault-merge-driver program, never this way.)
     from tui.cli import main as _main
 
     sys.exit(_main())

@@ -1,8 +1,12 @@
 """The sync verbs of ``memvault``: ``sync`` (with ``install``, ``status`` and ``designate``) and
-``merge-driver`` (what git runs). :func:`register` adds them to the parser of :mod:`tui.cli`.
+``merge-driver`` (an alias of the ``memvault-merge-driver`` program git runs,
+:func:`core.merge_driver.main`). :func:`register` adds them to the parser of :mod:`tui.cli`.
 
 ``memvault sync`` exits 1 when files wait for a person (nothing committed, nothing pushed);
 ``memvault merge-driver`` exits 0 when it merged and 1 when it left conflict markers.
+
+Paths, ids and reasons in a sync report may come from a remote: they are shown through
+:func:`_shown`, never raw.
 """
 
 from __future__ import annotations
@@ -10,6 +14,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from typing import Any
+
+from core.sync_conflicts import printable as _shown
 
 from .cli import UserError, _plural, _print_json, open_writable
 
@@ -19,9 +25,9 @@ ACTIONS = ("install", "status", "designate")
 
 # -- merge-driver ----------------------------------------------------------------------------
 def cmd_merge_driver(args: argparse.Namespace) -> int:
-    from core.merge_driver import run
+    from core.merge_driver import main
 
-    return run(args.ancestor, args.current, args.other, args.path)
+    return main([args.ancestor, args.current, args.other, args.path])
 
 
 # -- sync --------------------------------------------------------------------------------------
@@ -46,6 +52,9 @@ def cmd_sync(args: argparse.Namespace) -> int:
                 print(f"  {line}")
         if report.config_changed:
             print(f"set {', '.join(report.config_changed)} in this clone's git config")
+        if report.pinned:
+            print("pinned the vault's merge rules in this clone's info/attributes (a remote's "
+                  ".gitattributes cannot change them)")
         return 0
     if args.action == "designate":
         if args.clear:
@@ -114,7 +123,7 @@ def summary(report: dict[str, Any]) -> str:
 
 
 def print_report(report: dict[str, Any]) -> None:
-    print(summary(report))
+    print(_shown(summary(report)))
     if report.get("external_commit"):
         print(f"  committed pending changes first ({report['external_commit'][:8]}, external:)")
     if report.get("installed"):
@@ -125,28 +134,33 @@ def print_report(report: dict[str, Any]) -> None:
     for d in report.get("driver") or []:
         if d.get("clean") and d.get("decision") != "same":
             notes = f"; {'; '.join(d['notes'])}" if d.get("notes") else ""
-            print(f"  driver: {d.get('path')}: {d.get('decision')} ({d.get('reason')}{notes})")
+            print(_shown(f"  driver: {d.get('path')}: {d.get('decision')} ({d.get('reason')}"
+                         f"{notes})"))
     for d in report.get("accepted_deletions") or []:
         carried = (f"; its reinforcement carried to {', '.join(i[:8] for i in d['carried_to'])}"
                    if d.get("carried_to") else "")
-        print(f"  deleted {d['id'][:8]}: {d['reason']} ({d['deleted']}){carried}; {d['note']}")
+        print(_shown(f"  deleted {d['id'][:8]}: {d['reason']} ({d['deleted']}){carried}; "
+                     f"{d['note']}"))
     for d in report.get("kept") or []:
         extra = (f", with {_plural(d['relations_restored'], 'relation')}"
                  if d.get("relations_restored") else "")
-        print(f"  kept {d['id'][:8]}{extra}: deleted {d['deleted']} without a consolidation, "
-              "split or gc, and changed on the other side (delete it again if it should go)")
+        print(_shown(f"  kept {d['id'][:8]}{extra}: deleted {d['deleted']} without a "
+                     "consolidation, split or gc, and changed on the other side (delete it "
+                     "again if it should go)"))
     for d in report.get("relations") or []:
-        print(f"  relation {d['id'][:8]} {d['action']}: {d['reason']}")
+        print(_shown(f"  relation {d['id'][:8]} {d['action']}: {d['reason']}"))
     for path in report.get("resolved") or []:
-        print(f"  used the resolution of {path}")
+        print(_shown(f"  used the resolution of {path}"))
+    for p in report.get("problems") or []:
+        print(_shown(f"  not loaded: {p.get('path')}: {p.get('reason')}"))
     for c in report.get("conflicts") or []:
         if c.get("resolved"):
-            print(f"  resolved, waiting for the others: {c['path']}")
+            print(_shown(f"  resolved, waiting for the others: {c['path']}"))
             continue
-        print(f"  conflict: {c['path']}: {c['reason']}")
+        print(_shown(f"  conflict: {c['path']}: {c['reason']}"))
         if c.get("vault_path") and c.get("file") and c.get("ours") is not None:
-            print(f"    edit {c['file']} into the version to keep (one valid record, no "
-                  "conflict markers), then run `memvault sync` again")
+            print(_shown(f"    edit {c['file']} into the version to keep (one valid record, no "
+                         "conflict markers), then run `memvault sync` again"))
     if report.get("maintenance_machine") and not report.get("may_maintain", True):
         print(f"  gc and consolidation run on {report['maintenance_machine']}, not on this "
               f"machine ({report.get('machine')})")
@@ -170,6 +184,8 @@ def print_status(info: dict[str, Any]) -> None:
             print(f"branch {info['branch']} -> {where}: never synced")
     else:
         print(f"branch {info.get('branch') or '(detached)'}: no remote")
+    if info.get("shallow"):
+        print(info["shallow"])
     last = info.get("last_sync")
     if last:
         import time

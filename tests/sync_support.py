@@ -1,0 +1,102 @@
+"""Shared pieces of the sync tests (test_sync, test_hostile_remote): a machine (a clone with its
+vault), a world of a bare remote and two machines with a shared history, the consistency check
+after a sync, and helpers to make memories at a fixed time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+from conftest import disk_tree, head_tree, run_git
+
+from core import Memory, Vault
+from core.sync import sync
+
+DAY = 86400
+T0 = 1_750_000_000  # a fixed "now" for memories made by the tests
+LAYOUTS = ("root", "subfolder")  # the vault at the clone's root, or in notes/vault
+
+
+class Machine:
+    """One clone with its vault."""
+
+    def __init__(self, name: str, repo: Path, vault_dir: Path):
+        self.name, self.repo, self.vault_dir = name, repo, vault_dir
+        self.vault = Vault.open(vault_dir)
+
+    def git(self, *args: str, check: bool = True) -> str:
+        return run_git(self.repo, *args, check=check)
+
+    def sync(self, **kwargs):
+        return sync(self.vault, **kwargs)
+
+    def head(self) -> str:
+        return self.git("rev-parse", "HEAD")
+
+    def reopen(self) -> Vault:
+        self.vault = Vault.open(self.vault_dir)
+        return self.vault
+
+    def mem(self, memory_id: str) -> Memory:
+        return self.vault.memories[memory_id]
+
+
+def make_world(tmp_path: Path, layout: str = "root", *, second: bool = True) -> SimpleNamespace:
+    """``world.a`` (and ``world.b`` unless not ``second``): machines on the bare remote
+    ``world.remote``, with a shared history (A synced first, B cloned it)."""
+    remote = tmp_path / "remote.git"
+    run_git(tmp_path, "init", "-q", "--bare", "-b", "main", str(remote))
+    sub = None if layout == "root" else Path("notes") / "vault"
+
+    def machine(name: str, *, first: bool) -> Machine:
+        repo = tmp_path / name
+        if first:
+            repo.mkdir()
+            run_git(repo, "init", "-q", "-b", "main")
+            if sub is not None:
+                (repo / "README.md").write_text("my notes\n")
+                run_git(repo, "add", "README.md")
+                run_git(repo, "-c", "user.name=P", "-c", "user.email=p@example.com",
+                        "commit", "-q", "-m", "person: notes")
+            run_git(repo, "remote", "add", "origin", str(remote))
+        else:
+            run_git(tmp_path, "clone", "-q", str(remote), str(repo))
+        return Machine(name, repo, repo if sub is None else repo / sub)
+
+    w = SimpleNamespace(layout=layout, remote=remote, sub=sub, machine=machine)
+    w.a = machine("a", first=True)
+    report = w.a.sync()
+    assert report.outcome == "pushed" and report.pushed
+    if second:
+        w.b = machine("b", first=False)
+        assert w.b.sync().outcome == "up-to-date"
+    return w
+
+
+def assert_consistent(vault: Vault) -> None:
+    """Cache == files on disk (in the vault's format) == HEAD, and a clean git status. (In the
+    root layout ``.gitattributes`` and a person's files sit in the vault folder: not records.)"""
+    assert vault.problems == [], vault.problems
+    head = {k: v for k, v in head_tree(vault).items()
+            if k.startswith(("memories/", "relations/")) or k == ".meta.json"}
+    assert disk_tree(vault) == head
+    assert {p[9:-5] for p in head if p.startswith("memories/")} == set(vault.memories)
+    assert {p[10:-5] for p in head if p.startswith("relations/")} == set(vault.relations)
+    for mid, memory in vault.memories.items():
+        assert (vault.root / "memories" / f"{mid}.json").read_bytes() == vault.layout.encode(memory)
+    for rid, relation in vault.relations.items():
+        data = (vault.root / "relations" / f"{rid}.json").read_bytes()
+        assert data == vault.layout.encode(relation)
+    assert run_git(vault.journal.worktree, "status", "--porcelain", "--untracked-files=all",
+                   "--", *map(str, vault.layout.vault_paths())) == ""
+
+
+def at(monkeypatch, when: int) -> None:
+    """Make the vault's clock read ``when`` (touch and the other operations)."""
+    monkeypatch.setattr("core.vault.now_epoch", lambda: when)
+
+
+def new(machine: Machine, memory_id: str, content: str, **fields) -> Memory:
+    fields.setdefault("created_at", T0)
+    fields.setdefault("last_used", T0)
+    return machine.vault.save(Memory(id=memory_id, content=content, **fields))
