@@ -5,14 +5,23 @@
 {root}/relations/{id}.json   one Relation
 {root}/.meta.json            storage metadata
 ```
+
+Every vault file is read through :func:`read_vault_file`, which never follows a symbolic link and
+refuses anything but a regular file with one name (a file hard-linked from outside the vault,
+a fifo, a device) or one larger than :data:`MAX_FILE_BYTES`. The record folders must be real
+folders (:meth:`Layout.ensure_dirs`, :meth:`Layout.load_folder`), and :func:`write_atomic` and
+:func:`remove_file` refuse a folder that is a symbolic link: nothing is ever read or written
+through a link to elsewhere.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import socket
+import stat
 import tempfile
 import unicodedata
 from collections.abc import Iterable
@@ -22,7 +31,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import InvalidIdError
+from .errors import InvalidIdError, VaultError
 from .models import Memory, Relation, now_epoch
 
 MEMORIES_DIR = "memories"
@@ -31,8 +40,92 @@ META_FILE = ".meta.json"
 SUFFIX = ".json"
 STORAGE_VERSION = 2
 MAX_ID_LENGTH = 128
-MAX_FILE_BYTES = 16 * 1024 * 1024  # a memory file larger than this is reported, not loaded
+MAX_FILE_BYTES = 16 * 1024 * 1024  # the one size limit: larger files are never read or written
 TEMP_PREFIX = ".tmp-"  # atomic-write temp files; never loaded, never committed
+
+_SYMLINK = "is a symbolic link (refused: vault files must be regular files)"
+
+
+class RefusedFileError(Exception):
+    """A vault file :func:`read_vault_file` will not read; ``reason`` says why, for a person.
+    ``stat`` is the file's status when it was opened (None when it could not be)."""
+
+    def __init__(self, reason: str, st: os.stat_result | None = None):
+        super().__init__(reason)
+        self.reason = reason
+        self.stat = st
+
+
+class UnsafeFolderError(VaultError, OSError):
+    """A vault folder that is a symbolic link (or not a folder): memvault never writes through it.
+    Also an OSError, so code that copes with a failed write (a rollback) copes with this too."""
+
+
+class RecordTooLargeError(VaultError):
+    """A record whose file would exceed :data:`MAX_FILE_BYTES`, the size the reader accepts."""
+
+
+def read_vault_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES
+                    ) -> tuple[bytes, os.stat_result]:
+    """The bytes of one vault file and its status, read safely: ``O_NOFOLLOW`` (a symbolic link
+    is refused, never followed), ``O_NONBLOCK`` (a fifo cannot hang the reader), then ``fstat``
+    on what was opened: it must be a regular file, with one link (a file hard-linked from
+    outside the vault is refused: writing or reading it through the vault would reach the
+    other name too), and at most ``limit`` bytes. FileNotFoundError when it is absent;
+    RefusedFileError (with the reason) for anything else it will not read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: O_NOFOLLOW on FreeBSD
+            raise RefusedFileError(_SYMLINK) from None
+        if exc.errno == errno.ENXIO:  # a socket
+            raise RefusedFileError("is not a regular file") from None
+        raise RefusedFileError(f"cannot be read: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise RefusedFileError("is not a regular file", st)
+        if st.st_nlink != 1:
+            raise RefusedFileError(
+                f"has {st.st_nlink} hard links (refused: a vault file must not share its content "
+                "with a file elsewhere)", st)
+        if st.st_size > limit:
+            raise RefusedFileError(f"larger than {_size(limit)}", st)
+        chunks, total = [], 0
+        while total <= limit:  # the file may grow after fstat: never read past the limit
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise RefusedFileError(f"larger than {_size(limit)}", st)
+        return b"".join(chunks), st
+    except OSError as exc:
+        raise RefusedFileError(f"cannot be read: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
+def check_folder(path: Path) -> None:
+    """Raise UnsafeFolderError unless ``path`` is absent or a real folder (not a link to one)."""
+    try:
+        st = os.lstat(path)
+    except FileNotFoundError:
+        return
+    if stat.S_ISLNK(st.st_mode):
+        raise UnsafeFolderError(
+            f"refused: {path} is a symbolic link; memvault never reads or writes vault files "
+            "through a link (replace it with a real folder)")
+    if not stat.S_ISDIR(st.st_mode):
+        raise UnsafeFolderError(f"refused: {path} is not a folder")
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n:,} bytes"
+
 
 _WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", re.IGNORECASE)
 _BAD_CHARS = set('/\\:*?"<>|')
@@ -113,7 +206,10 @@ class Layout:
         return [self.memories_dir, self.relations_dir, self.meta_path]
 
     def ensure_dirs(self) -> None:
+        """Create the vault's folders; UnsafeFolderError when one of them is a symbolic link (to
+        elsewhere: writing into it would write outside the vault) or a file."""
         for d in (self.root, self.memories_dir, self.relations_dir):
+            check_folder(d)
             d.mkdir(parents=True, exist_ok=True)
 
     # -- encoding ---------------------------------------------------------------------------
@@ -134,6 +230,10 @@ class Layout:
         records: list[Any] = []
         problems: list[LoadProblem] = []
         try:
+            check_folder(folder)
+        except UnsafeFolderError as exc:  # its files are elsewhere: none of them is read
+            return records, [LoadProblem(folder, str(exc).removeprefix(f"refused: {folder} "))]
+        try:
             entries = list(os.scandir(folder))
         except FileNotFoundError:
             return records, problems
@@ -144,7 +244,7 @@ class Layout:
             if not name.endswith(SUFFIX):
                 problem: str | None = "not a .json file (ignored)"
             elif entry.is_symlink():
-                problem = "is a symbolic link (refused: vault files must be regular files)"
+                problem = _SYMLINK
             elif not entry.is_file(follow_symlinks=False):
                 problem = "is not a regular file"
             else:
@@ -156,11 +256,7 @@ class Layout:
         return records, problems
 
     def load_file(self, path: Path, kind: str) -> tuple[Any, str | None]:
-        """One record file: (record, None) or (None, reason)."""
-        if path.is_symlink():
-            return None, "is a symbolic link (refused: vault files must be regular files)"
-        if not path.is_file():
-            return None, "is not a regular file"
+        """One record file: (record, None) or (None, reason); an absent file is a reason too."""
         model = Memory if kind == "memory" else Relation
         return self._load_one(str(path), path.name, model, kind)
 
@@ -172,14 +268,14 @@ class Layout:
         except InvalidIdError as exc:
             return None, f"file name is not a valid {kind} id ({exc})"
         try:
-            with open(path, "rb") as fh:
-                st = os.fstat(fh.fileno())
-                self.seen[path] = (st.st_mtime_ns, st.st_size)
-                if st.st_size > MAX_FILE_BYTES:
-                    return None, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB"
-                data = fh.read()
-        except OSError as exc:
-            return None, f"cannot be read: {exc.strerror or exc}"
+            data, st = read_vault_file(path)
+        except FileNotFoundError:
+            return None, "is gone"
+        except RefusedFileError as exc:
+            if exc.stat is not None:
+                self.seen[path] = (exc.stat.st_mtime_ns, exc.stat.st_size)
+            return None, exc.reason
+        self.seen[path] = (st.st_mtime_ns, st.st_size)
         try:
             record = model.model_validate_json(data)
         except ValidationError as exc:
@@ -192,7 +288,7 @@ class Layout:
     @staticmethod
     def _stat_key(path: str) -> tuple[int, int] | None:
         try:
-            st = os.stat(path)
+            st = os.lstat(path)  # a link put in a file's place is a change; its target is not read
         except FileNotFoundError:
             return None
         return (st.st_mtime_ns, st.st_size)
@@ -213,13 +309,25 @@ class Layout:
                 and self._stat_key(str(p)) != self.seen.get(str(p))]
 
     def read_meta(self) -> dict[str, Any] | None:
+        """The storage metadata, or None when ``.meta.json`` is absent or cannot be used."""
+        return self.load_meta()[0]
+
+    def load_meta(self) -> tuple[dict[str, Any] | None, str | None]:
+        """(metadata, None); (None, None) when ``.meta.json`` is absent; (None, reason) when it is
+        garbage: a symbolic link (never followed), not valid JSON, not a JSON object, too big."""
         try:
-            data = json.loads(self.meta_path.read_bytes())
+            data, _ = read_vault_file(self.meta_path)
         except FileNotFoundError:
-            return None
-        except (OSError, ValueError):
-            return None
-        return data if isinstance(data, dict) else None
+            return None, None
+        except RefusedFileError as exc:
+            return None, exc.reason
+        try:
+            meta = json.loads(data)
+        except ValueError as exc:
+            return None, f"not valid JSON ({exc})"
+        if not isinstance(meta, dict):
+            return None, f"not a JSON object (a {type(meta).__name__})"
+        return meta, None
 
     @staticmethod
     def new_meta(migrated_from: str | None = None) -> dict[str, Any]:
@@ -235,7 +343,10 @@ class Layout:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temp file in the same folder and ``os.replace``;
-    the file ends up with mode 0600 and readers never see a half-written file."""
+    the file ends up with mode 0600 and readers never see a half-written file. ``os.replace``
+    replaces a symbolic link at ``path`` itself (its target is never written); a folder that is
+    a symbolic link is refused (UnsafeFolderError)."""
+    check_folder(path.parent)
     try:
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
     except FileNotFoundError:  # the folder went away underneath (a `git rm -r`, a person)
@@ -257,6 +368,9 @@ def write_atomic(path: Path, data: bytes) -> None:
 
 
 def remove_file(path: Path) -> None:
+    """Remove ``path`` (a symbolic link itself, never its target); absent is fine. A folder that
+    is a symbolic link is refused (UnsafeFolderError)."""
+    check_folder(path.parent)
     try:
         os.unlink(path)
     except FileNotFoundError:

@@ -44,6 +44,9 @@ class PerFileStorage:
     def vault(self) -> Vault:
         if self._vault is None:
             raise RuntimeError(_NOT_CONNECTED)
+        # Callers read, change and write back absolute values (CortexGraph's touch does
+        # use_count + 1): every call answers from what HEAD says now, never a stale cache.
+        self._vault.refresh()
         return self._vault
 
     @property

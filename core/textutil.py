@@ -1,11 +1,17 @@
-"""Small text helpers shared by split and consolidate: content tokens, entity guesses, and a
-gist that never blocks a save."""
+"""Small text helpers: content tokens, entity guesses and a gist that never blocks a save (split,
+consolidate), and the neutraliser of control characters for anything shown on a terminal or
+written into a commit message (:func:`neutralise_controls`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 
+#: Characters that can drive a terminal: C0 controls (U+0000-U+001F, ESC among them), DEL and the
+#: C1 controls (U+0080-U+009F, CSI U+009B among them).
+_CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_CONTROLS_BUT_LINES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # newline and tab kept
+_NAMED_ESCAPES = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 _PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _CAPITALISED = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9]+(?:[ -][A-Z][A-Za-z0-9]+)*)")
@@ -62,3 +68,27 @@ def make_gist(content: str, tags: Sequence[str] = (), entities: Sequence[str] = 
 
 def words(text: str) -> list[str]:
     return _WORD.findall(text)
+
+
+def _visible(match: re.Match[str]) -> str:
+    char = match.group()
+    return _NAMED_ESCAPES.get(char) or f"\\x{ord(char):02x}"
+
+
+def neutralise_controls(text: str, single_line: bool = False) -> str:
+    """``text`` with every character that could drive a terminal shown as a visible escape, as
+    Python writes it: ESC -> ``\\x1b``, CSI (U+009B) -> ``\\x9b``, DEL -> ``\\x7f``, carriage
+    return -> ``\\r``, NUL -> ``\\x00``. Newline and tab are kept, unless ``single_line`` (a
+    commit subject, a table cell, an error message), where they become ``\\n`` and ``\\t`` too.
+
+    For display and commit messages only: stored content stays byte-exact. Idempotent (the
+    result holds no control character); text without control characters comes back as is."""
+    pattern = _CONTROLS if single_line else _CONTROLS_BUT_LINES
+    if pattern.search(text) is None:  # the common case: no copy
+        return text
+    return pattern.sub(_visible, text)
+
+
+def neutralise_line(text: str) -> str:
+    """:func:`neutralise_controls` for one line: newline and tab shown as ``\\n`` and ``\\t``."""
+    return neutralise_controls(text, single_line=True)

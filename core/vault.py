@@ -25,7 +25,15 @@ from .config import DecayConfig
 from .errors import InvalidIdError, UnknownIdError, VaultError
 from .gist import check_level
 from .journal import HistoryEntry, Journal
-from .layout import META_FILE, Layout, LoadProblem, check_id
+from .layout import (
+    MAX_FILE_BYTES,
+    META_FILE,
+    Layout,
+    LoadProblem,
+    RecordTooLargeError,
+    check_folder,
+    check_id,
+)
 from .maintenance import check_maintenance, machine_id
 from .models import (
     KNOWN_RELATION_TYPES,
@@ -36,7 +44,8 @@ from .models import (
     now_epoch,
 )
 from .store import MIN_PREFIX, SortKey, Store
-from .textutil import make_gist
+from .quarantine import quarantine
+from .textutil import make_gist, neutralise_line
 from .tokens import estimate_tokens
 
 MAX_BOOSTED_STRENGTH = 2.0
@@ -83,6 +92,9 @@ class OpenReport:
     recovered: str | None = None
     external_commit: str | None = None
     external_paths: list[str] = field(default_factory=list)
+    #: Files changed outside memvault that were NOT committed: they do not load as a valid
+    #: record (or metadata), so they stay as they are on disk, reported with the reason.
+    refused_external: list[LoadProblem] = field(default_factory=list)
     initialised: bool = False
 
 
@@ -120,6 +132,9 @@ class Vault:
         self.journal = Journal(self.root, lock_timeout=lock_timeout)
         self.store = Store()
         self.problems: list[LoadProblem] = []
+        #: What memvault did that a person should hear of, as it happened (a file set aside in
+        #: the quarantine before being written over); the CLI prints these on stderr.
+        self.notices: list[str] = []
         self.meta: dict[str, Any] = {}
         self.report = OpenReport()
         self._head: str | None = None
@@ -219,13 +234,18 @@ class Vault:
                     leftover.unlink()
 
     def _adopt_external(self, candidates: list[str]) -> None:
-        """Commit vault files that differ from HEAD and that no memvault operation wrote."""
+        """Commit vault files that differ from HEAD and that no memvault operation wrote, when
+        they load as valid records (see :meth:`_sort_outside_edits`); the others are reported
+        in ``report.refused_external`` and left as they are."""
         if not candidates:
             return
         # Re-check under the lock: a writer that was mid-commit when we looked has finished now.
         still = set(self.journal.finish_status(self.journal.start_status(
             [self.root / c for c in candidates])))
         rels = [c for c in candidates if c in still and self.layout.classify(c) is not None]
+        rels, refused = self._sort_outside_edits(rels)
+        self.report.refused_external = refused
+        self._report_problems(refused)
         if not rels:
             return
         self._commit_external(rels)
@@ -233,9 +253,45 @@ class Vault:
         self.report.external_commit = self._head
         self.report.external_paths = rels
 
+    def _sort_outside_edits(self, rels: list[str]) -> tuple[list[str], list[LoadProblem]]:
+        """The rule for a person's edits (vault-relative paths): a file is committed as they left
+        it only when it loads as a valid record (or metadata), or when it was deleted. Anything
+        else (unreadable, a symbolic link, hard-linked, not JSON, a bad id...) is never
+        committed: returned as a problem with the reason."""
+        adopt: list[str] = []
+        refused: list[LoadProblem] = []
+        for rel in rels:
+            what = self.layout.classify(rel)
+            path = self.root / rel
+            if what is None or not os.path.lexists(path):
+                adopt.append(rel)
+                continue
+            if what[0] == "meta":
+                _, reason = self.layout.load_meta()
+            else:
+                _, reason = self.layout.load_file(path, what[0])
+            if reason is None:
+                adopt.append(rel)
+            else:
+                refused.append(LoadProblem(path, reason))
+        return adopt, refused
+
+    def _report_problems(self, problems: Iterable[LoadProblem]) -> None:
+        known = {p.path for p in self.problems}
+        self.problems.extend(p for p in problems if p.path not in known)
+
+    def _set_aside(self, path: Path, reason: str) -> None:
+        """Copy a file memvault cannot read, and is about to write over or remove, into the
+        quarantine (``core.quarantine``), and say so in :attr:`notices`."""
+        copy = quarantine(self.journal.state_dir, self.root, path, reason)
+        rel = path.relative_to(self.root).as_posix()
+        self.notices.append(f"{rel} could not be read ({reason}); set it aside as {copy} "
+                            "before writing over it")
+
     def _commit_external(self, rels: list[str], when: str = "") -> None:
         """One ``external:`` commit of vault files (vault-relative paths) as they are on disk."""
         shown = ", ".join(rels[:5]) + (f" and {len(rels) - 5} more" if len(rels) > 5 else "")
+        shown = neutralise_line(shown)
         noun = "file" if len(rels) == 1 else "files"
         message = f"external: {len(rels)} {noun} changed outside memvault{' ' + when if when else ''} ({shown})"
         paths = [self.root / r for r in rels]
@@ -276,17 +332,31 @@ class Vault:
         dropped_memories: Iterable[str] = (),
         dropped_relations: Iterable[str] = (),
     ) -> str | None:
-        """Commit ``writes`` as one commit, then (only then) update the cache. A file among them
-        that a person changed since we read it is first committed as it is (``external:``), so
-        their edit stays in history before this operation replaces it."""
-        edited = self.layout.changed_since_seen(writes)
-        if edited:
-            self._commit_external([p.relative_to(self.root).as_posix() for p in edited],
-                                  "while the vault was open")
+        """Commit ``writes`` as one commit, then (only then) update the cache. A record larger
+        than the reader accepts is refused before anything is written (RecordTooLargeError). A
+        file among them that a person changed since we read it is first committed as it is
+        (``external:``), so their edit stays in history before this operation replaces it, if it
+        loads as a valid record; a file memvault cannot read (changed, known unreadable, or a
+        garbage ``.meta.json``) is copied into the quarantine first instead, never committed."""
+        self._check_sizes(writes)
+        edited = [p.relative_to(self.root).as_posix()
+                  for p in self.layout.changed_since_seen(writes)]
+        adopt, unreadable = self._sort_outside_edits(edited)
+        if adopt:
+            self._commit_external(adopt, "while the vault was open")
+        unreadable += [p for p in self.problems if p.path in writes]
+        if self.layout.meta_path in writes:
+            _, reason = self.layout.load_meta()
+            if reason is not None:
+                unreadable.append(LoadProblem(self.layout.meta_path, reason))
+        for problem in {p.path: p for p in unreadable}.values():
+            if os.path.lexists(problem.path):
+                self._set_aside(problem.path, problem.reason)
         try:
             self._head = self.journal.commit(message, writes)
         finally:
             self.layout.note(writes)
+        self.problems = [p for p in self.problems if p.path not in writes]
         for rid in dropped_relations:
             self.store.drop_relation(rid)
         for mid in dropped_memories:
@@ -299,6 +369,23 @@ class Vault:
             if path == self.layout.meta_path and data is not None:
                 self.meta = self.layout.read_meta() or {}
         return self._head
+
+    def _check_sizes(self, writes: dict[Path, bytes | None]) -> None:
+        """The one size limit, on every write path: no record or metadata file larger than
+        :data:`MAX_FILE_BYTES`, which the reader would refuse (the memory could not be read
+        back). Raised before anything is written."""
+        for path, data in writes.items():
+            if data is None or len(data) <= MAX_FILE_BYTES:
+                continue
+            what = self.layout.classify(path.relative_to(self.root).as_posix())
+            if what is None:
+                continue  # not a record: a migration's backup of its sources, never loaded
+            kind, record_id = what
+            name = f"{kind} {record_id}" if record_id else META_FILE
+            raise RecordTooLargeError(
+                f"refused: {name} would be a file of {len(data):,} bytes, more than the "
+                f"{MAX_FILE_BYTES:,} bytes ({MAX_FILE_BYTES // (1024 * 1024)} MiB) a vault file "
+                "may hold (memvault could not read it back); nothing was written")
 
     def apply(self, build: Callable[[Vault], ChangeSet]) -> ChangeSet:
         """Run ``build`` on the up-to-date vault while holding the write lock, and commit the
@@ -335,6 +422,8 @@ class Vault:
                                 self.layout.relations_dir.name)
                 or self.layout.classify(rel) is not None):
             raise VaultError(f"refused: {rel!r} cannot be written as a plain vault file")
+        for depth in range(1, len(parts)):  # never write through a folder that is a link
+            check_folder(self.root.joinpath(*parts[:depth]))
         return self.root.joinpath(*parts)
 
     def _memory_writes(self, memories: Iterable[Memory]) -> dict[Path, bytes | None]:
@@ -346,6 +435,21 @@ class Vault:
         return {self.layout.meta_path: self.layout.encode(meta)}
 
     # -- lookups ----------------------------------------------------------------------------
+    def refresh(self) -> bool:
+        """Catch up with commits made by other processes (or other Vault objects) since this
+        vault last looked; True when HEAD had moved. For long-lived readers whose callers
+        read, modify and write back (the CortexGraph storage API: ``get_memory`` then
+        ``update_memory(use_count=m.use_count + 1)``): an answer from a stale cache would write
+        back an old value and undo the other writer's change. Costs one read of the HEAD ref
+        when nothing changed; nothing for a read-only vault or inside an operation (which has
+        caught up already)."""
+        if self.readonly or not self._open or self.journal.locked:
+            return False
+        if self.journal.head() == self._head:
+            return False
+        with self._writing():  # takes the lock and reloads the paths changed since
+            return True
+
     def resolve(self, key: str) -> str:
         """A memory id or unique prefix (>= 4 characters) to the full id."""
         return self.store.resolve(key)
@@ -565,8 +669,8 @@ class Vault:
             if message is None:
                 if len(relations) == 1:
                     r = relations[0]
-                    message = (f"relate: {r.from_memory_id[:8]} -{r.relation_type}-> "
-                               f"{r.to_memory_id[:8]}")
+                    message = (f"relate: {r.from_memory_id[:8]} "
+                               f"-{neutralise_line(r.relation_type)}-> {r.to_memory_id[:8]}")
                 else:
                     message = f"relate: {len(relations)} relations"
             writes = {self.layout.relation_path(r.id): self.layout.encode(r) for r in relations}
@@ -576,8 +680,8 @@ class Vault:
         with self._writing():
             rid = self.store.resolve(relation_key, kind="relation")
             r = self.store.relations[rid]
-            message = (f"relate: remove {r.relation_type} {r.from_memory_id[:8]} -> "
-                       f"{r.to_memory_id[:8]}")
+            message = (f"relate: remove {neutralise_line(r.relation_type)} "
+                       f"{r.from_memory_id[:8]} -> {r.to_memory_id[:8]}")
             self._commit(message, {self.layout.relation_path(rid): None}, dropped_relations=[rid])
         return r
 
@@ -773,8 +877,8 @@ class Vault:
 
     @staticmethod
     def _with_gist(memory: Memory, level: str = "moderate") -> Memory:
-        if memory.gist is not None:
-            return memory
+        if memory.gist is not None or len(memory.content.encode("utf-8")) > MAX_FILE_BYTES:
+            return memory  # (too large to be written: _commit refuses it, no gist is worth making)
         gist = make_gist(memory.content, memory.meta.tags, memory.entities, level)
         return memory if gist is None else memory.model_copy(update={"gist": gist})
 
@@ -841,12 +945,13 @@ def _relations_touching(store: Store, ids: Iterable[str]) -> list[Relation]:
 
 
 def first_words(text: str, limit: int = 48) -> str:
-    """The first words of a text on one line, cut at a word boundary."""
+    """The first words of a text on one line, cut at a word boundary, with control characters
+    shown as visible escapes (:func:`~core.textutil.neutralise_line`): safe in a commit subject
+    and on a terminal."""
     flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    cut = flat[:limit].rsplit(" ", 1)[0] or flat[:limit]
-    return cut + "…"
+    if len(flat) > limit:
+        flat = (flat[:limit].rsplit(" ", 1)[0] or flat[:limit]) + "…"
+    return neutralise_line(flat)
 
 
 def _message(verb: str, memories: list[Memory]) -> str:

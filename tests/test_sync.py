@@ -301,7 +301,11 @@ def test_a_corrupt_side_waits_for_a_person_and_nothing_broken_is_pushed(world, m
     a, b = world.a, world.b
     path_b = b.vault_dir / "memories" / "victim.json"
     path_b.write_bytes(b'{"id": "victim", "content": "half an edit", \n')  # a person's bad edit
-    b.reopen()  # committed as external: (a problem file, reported)
+    # memvault never commits a file it cannot read (it is reported); the person commits it
+    b.git("add", "--", str(path_b))
+    b.git("-c", "user.name=A Person", "-c", "user.email=person@example.com", "commit", "-q",
+          "-m", "external: a person's bad edit")
+    b.reopen()  # a problem file, reported
     assert b.vault.problems and b.git("log", "-1", "--format=%s").startswith("external:")
     at(monkeypatch, T0 + 50)
     a.vault.touch("victim")

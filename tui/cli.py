@@ -6,12 +6,16 @@ timeout; one line on stderr, ``memvault: error: ...``), 2 on a usage error (argp
 ``--json`` prints the file format of each memory (``Memory.model_dump(mode="json")``) plus its
 ``score``; a list is a JSON array. Human output goes through :mod:`tui.render` (rich), imported
 only when needed, so ``add`` and ``--json`` never load rich.
+
+Nothing from a vault reaches the terminal as a control sequence: :func:`main` runs every command
+with ``sys.stdout``/``sys.stderr`` behind :func:`tui.terminal.neutralised_output` (ESC shown as
+``\x1b``...), rich consoles neutralise what they print, and JSON has DEL and C1 escaped
+(:func:`tui.terminal.json_text`). The vault's files keep the exact text.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -20,9 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from core import Memory, MemoryStatus, Relation, Vault, VaultError, default_vault_path
-from core.layout import Layout
+from core.layout import MAX_FILE_BYTES, Layout
 from core.models import now_epoch
 from core.vault import first_words
+
+from .terminal import json_text, neutralised_output
 
 PROG = "memvault"
 STATUSES = tuple(s.value for s in MemoryStatus)
@@ -33,6 +39,11 @@ class UserError(Exception):
     """A refusal of the CLI itself (exit 1), like core's VaultError."""
 
 
+#: Vaults opened for writing by the running command: their notices (a file set aside in the
+#: quarantine...) are printed on stderr when it ends.
+_opened: list[Vault] = []
+
+
 # -- output helpers --------------------------------------------------------------------------
 def _stderr(kind: str, message: str) -> None:
     line = " ".join(str(message).split())  # always one line
@@ -40,7 +51,7 @@ def _stderr(kind: str, message: str) -> None:
 
 
 def _print_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, indent=2, ensure_ascii=False) + "\n")
+    sys.stdout.write(json_text(value) + "\n")
 
 
 def memory_json(vault: Vault, memory: Memory, now: int) -> dict[str, Any]:
@@ -95,13 +106,23 @@ def open_writable(args: argparse.Namespace, *, create: bool = False) -> Vault:
     if not create:
         _require_vault(path)
     vault = Vault.open(path)
+    _opened.append(vault)
     report = vault.report
     if report.recovered:
         _stderr("note", report.recovered)
+    if getattr(report, "writes_refused", None):  # HEAD detached, a rebase in progress...
+        _stderr("note", report.writes_refused)
     if report.external_commit:
         n = len(report.external_paths)
         _stderr("note", f"committed {_plural(n, 'file')} changed outside memvault "
                         f"as commit {report.external_commit[:8]} (external:)")
+    refused = report.refused_external
+    if refused:
+        _stderr("warning", f"{_plural(len(refused), 'file')} changed outside memvault "
+                           f"{'is' if len(refused) == 1 else 'are'} not valid and "
+                           f"{'was' if len(refused) == 1 else 'were'} not committed "
+                           "(fix or remove them):")
+        _list_problems(refused)
     if report.initialised and args.command != "init":
         _stderr("note", f"created a new vault at {vault.root}")
     return vault
@@ -113,10 +134,22 @@ def _warn_problems(vault: Vault) -> None:
         return
     _stderr("warning", f"{_plural(len(problems), 'vault file')} could not be read "
                        f"and {'was' if len(problems) == 1 else 'were'} left untouched:")
-    for p in problems[:5]:
+    _list_problems(problems)
+
+
+def _list_problems(problems: list[Any], limit: int = 5) -> None:
+    for p in problems[:limit]:
         print(f"  {p}", file=sys.stderr)
-    if len(problems) > 5:
-        print(f"  ... and {len(problems) - 5} more", file=sys.stderr)
+    if len(problems) > limit:
+        print(f"  ... and {len(problems) - limit} more", file=sys.stderr)
+
+
+def _print_notices() -> None:
+    """What the command's vaults did that a person should hear of (see ``Vault.notices``)."""
+    for vault in _opened:
+        for notice in vault.notices:
+            _stderr("note", notice)
+    _opened.clear()
 
 
 # -- verbs -----------------------------------------------------------------------------------
@@ -130,8 +163,18 @@ def cmd_init(args: argparse.Namespace) -> int:
     return 0
 
 
+def read_stdin_content() -> str:
+    """Standard input as a memory's content, read up to one character past the size a vault
+    file may hold: a larger stream is refused without being read into memory."""
+    content = sys.stdin.read(MAX_FILE_BYTES + 1)
+    if len(content) > MAX_FILE_BYTES:
+        raise UserError(f"refused: the content on standard input is larger than the "
+                        f"{MAX_FILE_BYTES // (1024 * 1024)} MiB a vault file may hold")
+    return content
+
+
 def cmd_add(args: argparse.Namespace) -> int:
-    content = sys.stdin.read() if args.content == "-" else args.content
+    content = read_stdin_content() if args.content == "-" else args.content
     if not content.strip():  # refuse before creating a vault for it
         raise UserError("refused: a memory needs non-empty content")
     vault = open_writable(args, create=True)
@@ -480,7 +523,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run one ``memvault`` command; returns the exit status (2 on a usage error)."""
+    """Run one ``memvault`` command; returns the exit status (2 on a usage error). Everything
+    it prints goes through :func:`tui.terminal.neutralised_output`."""
+    with neutralised_output():
+        try:
+            return _run(argv)
+        finally:
+            _print_notices()
+
+
+def _run(argv: list[str] | None) -> int:
+    _opened.clear()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

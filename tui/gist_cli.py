@@ -61,7 +61,9 @@ def cmd_backfill(args: argparse.Namespace) -> int:
     vault = open_readonly(args) if args.dry_run else open_writable(args)
     from rich.progress import Progress
 
-    with Progress(transient=True) as bar:
+    from .render import console
+
+    with Progress(console=console(), transient=True) as bar:
         task = bar.add_task(f"gists ({args.level})", total=None)
 
         def progress(done: int, total: int) -> None:

@@ -9,7 +9,6 @@ Human output is a rich progress bar (on a terminal) and a summary; ``--json`` pr
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -22,6 +21,7 @@ from core.markdown_import import MarkdownImportReport, import_markdown
 from core.migrate import MigrationReport, migrate_jsonl
 
 from .cli import _plural, _print_json, open_writable, vault_exists, vault_path
+from .terminal import json_text
 
 Verb = Callable[[str, Callable[[argparse.Namespace], int]], argparse.ArgumentParser]
 MAX_LISTED = 20  # problems listed in the human summary (--json lists them all)
@@ -35,10 +35,11 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
     if not enabled:
         yield None
         return
-    from rich.console import Console
     from rich.progress import Progress
 
-    with Progress(console=Console(stderr=True), transient=True) as bar:
+    from .render import console
+
+    with Progress(console=console(stderr=True), transient=True) as bar:
         tasks: dict[str, Any] = {}
 
         def update(phase: str, done: int, total: int) -> None:
@@ -62,9 +63,9 @@ def _open_for(args: argparse.Namespace):
 
 def _console():
     """A console on the current stdout that never wraps a summary line."""
-    from rich.console import Console
+    from .render import console
 
-    return Console(highlight=False, soft_wrap=True)
+    return console(soft_wrap=True)
 
 
 def _problems(con: Any, title: str, problems: list[Any]) -> None:
@@ -217,7 +218,7 @@ def cmd_log(args: argparse.Namespace) -> int:
     out = sys.stdout
     for event in events(vault, args.since, objects=args.jsonl):
         if args.jsonl:
-            out.write(json.dumps(event.to_json(), ensure_ascii=False) + "\n")
+            out.write(json_text(event.to_json(), indent=None) + "\n")
         else:
             out.write(event_line(event) + "\n")
     out.flush()

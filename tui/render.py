@@ -1,22 +1,32 @@
 """Human output of the CLI (and the tour): rich tables and plain-text time formatting.
 
 Only the human paths import this module; ``--json`` output and ``add`` never need rich.
+
+Every console comes from :func:`console`: a :class:`SafeConsole`, which shows control characters
+in the text it is given as visible escapes (see :mod:`tui.terminal`), and writes to the real
+stream so that its own colour codes get through.
 """
 
 from __future__ import annotations
 
+import re
+import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from typing import Any
 
 from rich import box
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
 from core import HistoryEntry, Memory, MemoryStatus, Vault
+from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport, first_words
+
+from .terminal import underlying
 
 STATUS_STYLE = {
     MemoryStatus.ACTIVE: "green",
@@ -42,9 +52,38 @@ def _table(title: str | None = None) -> Table:
                  title_justify="left")
 
 
-def console() -> Console:
-    """A console on the current ``sys.stdout`` (so tests capturing stdout see the output)."""
-    return Console(highlight=False)
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+class SafeConsole(Console):
+    """A rich console that never lets a control character of the text it prints through: a
+    string is neutralised before it becomes rich Text (so tables lay it out at its shown
+    width), and every text segment is checked again as it is rendered (Text built elsewhere,
+    tree labels...). Rich's own control segments (cursor moves of a progress bar) pass."""
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(neutralise_controls(text), **kwargs)
+
+    def render(self, renderable: RenderableType, options: ConsoleOptions | None = None
+               ) -> Iterator[Segment]:
+        for segment in super().render(renderable, options):
+            if segment.control or not _CONTROL.search(segment.text):
+                yield segment
+            else:
+                yield Segment(neutralise_controls(segment.text), segment.style)
+
+
+def console(*, stderr: bool = False, **options: Any) -> Console:
+    """The console every human output uses: on the current ``sys.stdout`` (or ``sys.stderr``),
+    so tests capturing them see the output, underneath the CLI's neutralising stream."""
+    stream = underlying(sys.stderr if stderr else sys.stdout)
+    return SafeConsole(file=stream, **{"highlight": False, **options})
+
+
+def plain(text: str, **kwargs: Any) -> Text:
+    """Rich Text of text from the vault (content, a gist, a tag), control characters shown as
+    visible escapes (newline and tab kept)."""
+    return Text(neutralise_controls(text), **kwargs)
 
 
 # -- time ------------------------------------------------------------------------------------
@@ -84,7 +123,7 @@ def until_forgotten(seconds: float | None, now: int, threshold: float) -> str:
 def cell(text: str) -> Text:
     """A one-line cell that ends in an ellipsis when its column is narrow. (The column itself
     stays wrappable, so rich shrinks it first and keeps the fixed columns whole.)"""
-    return Text(text, no_wrap=True, overflow="ellipsis")
+    return Text(neutralise_line(text), no_wrap=True, overflow="ellipsis")
 
 
 def status_text(status: MemoryStatus) -> Text:
@@ -121,7 +160,7 @@ def print_list(vault: Vault, memories: list[Memory], now: int, matched: int) -> 
         return
     out.print(memory_table(vault, memories, now))
     shown = f"{len(memories)} of {matched}" if len(memories) != matched else str(matched)
-    out.print(Text(f"{shown} shown · {len(vault.memories)} in {vault.root}", style="dim"))
+    out.print(plain(f"{shown} shown · {len(vault.memories)} in {vault.root}", style="dim"))
 
 
 def print_memory(vault: Vault, m: Memory, now: int) -> None:
@@ -133,7 +172,7 @@ def print_memory(vault: Vault, m: Memory, now: int) -> None:
 
     def row(label: str, value: str | Text | None) -> None:
         if value is not None and value != "":
-            grid.add_row(label, value if isinstance(value, Text) else Text(str(value)))
+            grid.add_row(label, value if isinstance(value, Text) else plain(str(value)))
 
     row("id", m.id)
     row("status", status_text(m.status))
@@ -157,10 +196,10 @@ def print_memory(vault: Vault, m: Memory, now: int) -> None:
     if m.gist:
         out.print()
         out.print(Text("gist", style="bold"))
-        out.print(Text(m.gist))
+        out.print(plain(m.gist))
     out.print()
     out.print(Text("content", style="bold"))
-    out.print(Text(m.content))
+    out.print(plain(m.content))
     relations = vault.relations_of(m.id)
     out.print()
     if not relations:
@@ -230,7 +269,7 @@ def print_stats(stats: dict[str, Any], now: int) -> None:
     grid.add_column()
     by_status = ", ".join(f"{k} {v}" for k, v in stats["by_status"].items())
     types = ", ".join(f"{k} {v}" for k, v in stats["relation_types"].items())
-    grid.add_row("path", Text(stats["path"]))
+    grid.add_row("path", plain(stats["path"]))
     grid.add_row("memories", f"{stats['memories']} ({by_status})")
     grid.add_row("relations", f"{stats['relations']}" + (f" ({types})" if types else ""))
     grid.add_row("tags", str(stats["tags"]))

@@ -14,7 +14,7 @@ from core.provenance import Lineage, LineageNode
 from core.split import SplitCandidate, SuggestedPart
 from core.vault import first_words
 
-from .render import _table, cell, console
+from .render import _table, cell, console, plain
 
 ACTION_STYLE = {"merge": "green", "review": "yellow", "keep separate": "dim"}
 
@@ -32,7 +32,7 @@ def print_split_candidates(found: list[SplitCandidate]) -> None:
     table.add_column("memory")
     for rank, c in enumerate(found, 1):
         table.add_row(str(rank), c.memory.id[:8], str(len(c.memory.content)),
-                      "; ".join(c.reasons), cell(first_words(c.memory.text, 60)))
+                      plain("; ".join(c.reasons)), cell(first_words(c.memory.text, 60)))
     out.print(table)
     out.print(Text("`memvault suggest-split ID` drafts the parts", style="dim"))
 
@@ -46,9 +46,9 @@ def print_suggested_split(memory: Memory, parts: list[SuggestedPart]) -> None:
     for i, part in enumerate(parts, 1):
         out.print()
         out.print(Text(f"part {i}", style="bold"))
-        out.print(Text(part.content))
-        out.print(Text(f"tags: {', '.join(part.tags) or '-'}   "
-                       f"entities: {', '.join(part.entities) or '-'}", style="dim"))
+        out.print(plain(part.content))
+        out.print(plain(f"tags: {', '.join(part.tags) or '-'}   "
+                        f"entities: {', '.join(part.entities) or '-'}", style="dim"))
     command = ["memvault", "split", memory.id[:8]]
     for part in parts:
         command += ["--part", part.content]
@@ -56,7 +56,7 @@ def print_suggested_split(memory: Memory, parts: list[SuggestedPart]) -> None:
         command += ["--tags", ",".join(part.tags)]
     out.print()
     out.print(Text("edit and run:", style="dim"))
-    out.print(Text(shlex.join(command)), soft_wrap=True)
+    out.print(plain(shlex.join(command)), soft_wrap=True)
 
 
 def print_clusters(clusters: list[Cluster], threshold: float) -> None:
