@@ -17,20 +17,21 @@ edit (commit it as ``external:``).
 from __future__ import annotations
 
 import contextlib
-import errno
-import fcntl
 import functools
-import json
 import os
+import tempfile
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .errors import JournalError, LockTimeoutError
+from .intent import ABSENT, Intent, IntentLog, PathIntent, read_state, rollback_rule, state_id
 from .layout import remove_file, write_atomic
+from .gitdir import read_head
+from .lock import process_lock
+from .textutil import neutralise_controls
 
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     import git
@@ -39,6 +40,7 @@ FALLBACK_NAME = "memvault"
 FALLBACK_EMAIL = "memvault@localhost"
 DEFAULT_LOCK_TIMEOUT = 30.0
 _ARGV_PATH_LIMIT = 200  # above this many paths, pass them on stdin rather than argv
+PRIVATE_MODE = "0600"  # core.sharedRepository of a private vault: git makes files 0600, dirs 0700
 ZERO_OID = "0" * 40
 
 
@@ -95,7 +97,6 @@ class Journal:
         self._repo: git.Repo | None = None
         self._identity_env: dict[str, str] | None = None
         self._lock_depth = 0
-        self._lock_fh: Any = None
         self._thread_lock = threading.RLock()
         self._index_stale: set[str] = set()  # paths git's index could not be updated for
         #: Tests set this to raise at a named step of ``commit`` (fault injection).
@@ -131,7 +132,7 @@ class Journal:
         self.root.mkdir(parents=True, exist_ok=True)
         scratch = Path(tempfile.mkdtemp(prefix=".memvault-init-", dir=self.root))
         try:
-            git.Repo.init(scratch)
+            git.Repo.init(scratch, shared=PRIVATE_MODE)
             with contextlib.suppress(OSError):
                 os.rename(scratch / ".git", self.root / ".git")
         finally:
@@ -146,8 +147,69 @@ class Journal:
     def state_dir(self) -> Path:
         """memvault's own files in the git directory: lock, intent record, private index."""
         d = Path(self.repo.git_dir) / "memvault"
-        d.mkdir(exist_ok=True)
+        d.mkdir(mode=0o700, exist_ok=True)
         return d
+
+    @functools.cached_property
+    def intents(self) -> IntentLog:
+        return IntentLog(self.state_dir)
+
+    @functools.cached_property
+    def object_format(self) -> str:
+        head = self.head()
+        if head is not None:
+            return "sha256" if len(head) == 64 else "sha1"
+        return self.config_get("extensions.objectformat") or "sha1"
+
+    def ensure_private(self) -> bool:
+        """Keep everything under the git directory out of other local users' reach: the git
+        directory is made 0700 (one ``stat`` when it already is), so its objects, refs and
+        memvault's own files cannot be read whatever their own modes. Not when the person shares
+        the repository on purpose (``core.sharedRepository`` group, all or an octal mode other
+        than 0600). A repository memvault creates is also made with ``--shared=0600`` (git
+        then creates its files 0600 and folders 0700). Returns True when it changed a mode."""
+        git_dir = Path(self.repo.common_dir)
+        mode = os.stat(git_dir).st_mode
+        if not mode & 0o077:
+            return False
+        shared = (self.config_get("core.sharedRepository") or "").strip().lower()
+        if shared not in ("", PRIVATE_MODE, "false", "umask", "0", "no", "off"):
+            return False  # shared on purpose: the person's choice
+        os.chmod(git_dir, mode & 0o700)
+        return True
+
+    def write_refusal(self) -> str | None:
+        """Why git's state forbids a write now (HEAD detached, a merge, rebase, cherry-pick,
+        revert or bisect in progress), naming the git command that ends it; None when writing
+        is safe. A commit made then would be lost when the person's operation ends."""
+        git_dir = Path(self.repo.git_dir)
+        for name, what, ends in (
+            ("rebase-merge", "a git rebase", "`git rebase --continue` or `git rebase --abort`"),
+            ("rebase-apply", "a git rebase or am",
+             "`git rebase --continue`/`--abort` (or `git am --continue`/`--abort`)"),
+            ("MERGE_HEAD", "a git merge", "`git commit` or `git merge --abort`"),
+            ("CHERRY_PICK_HEAD", "a git cherry-pick",
+             "`git cherry-pick --continue` or `git cherry-pick --abort`"),
+            ("REVERT_HEAD", "a git revert", "`git revert --continue` or `git revert --abort`"),
+            ("BISECT_LOG", "a git bisect", "`git bisect reset`"),
+        ):
+            if os.path.lexists(git_dir / name):
+                return (f"{what} is in progress in {self.worktree}: memvault does not write "
+                        f"until it ends; run {ends}, then try again")
+        try:
+            text = (git_dir / "HEAD").read_text().strip()
+        except OSError:
+            return None
+        if not text.startswith("ref: "):
+            return (f"HEAD is detached (at {text[:8]}) in {self.worktree}: memvault writes only "
+                    "on a branch; run `git switch <branch>` (or `git switch -c <new-branch>` to "
+                    "keep this commit), then try again")
+        return None
+
+    def check_writable(self) -> None:
+        refusal = self.write_refusal()
+        if refusal:
+            raise JournalError(refusal)
 
     @functools.cached_property
     def _rel_root(self) -> str:
@@ -198,40 +260,12 @@ class Journal:
 
     @contextlib.contextmanager
     def _process_lock(self, wait: float) -> Iterator[None]:
-        path = self.state_dir / "lock"
-        fh = open(path, "a+")
-        deadline = time.monotonic() + wait
-        delay = 0.005
-        while True:
+        with process_lock(self.state_dir, wait):
+            self._lock_depth = 1
             try:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except OSError as exc:
-                if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                    fh.close()
-                    raise
-                if time.monotonic() >= deadline:
-                    fh.seek(0)
-                    holder = fh.read().strip() or "another process"
-                    fh.close()
-                    raise LockTimeoutError(
-                        f"the vault is being written by {holder}; gave up after {wait:g} s "
-                        f"(lock file {path})"
-                    ) from None
-                time.sleep(delay)
-                delay = min(delay * 2, 0.1)
-        fh.seek(0)
-        fh.truncate()
-        fh.write(f"memvault pid {os.getpid()}")
-        fh.flush()
-        self._lock_fh, self._lock_depth = fh, 1
-        try:
-            yield
-        finally:
-            self._lock_depth = 0
-            self._lock_fh = None
-            fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-            fh.close()
+                yield
+            finally:
+                self._lock_depth = 0
 
     @property
     def locked(self) -> bool:
@@ -241,27 +275,10 @@ class Journal:
     def head(self) -> str | None:
         """The commit HEAD points at, or None on an unborn branch. Reads the ref files directly
         when it can (no process), else asks ``git rev-parse``."""
-        git_dir = Path(self.repo.git_dir)
-        try:
-            text = (git_dir / "HEAD").read_text().strip()
-            if not text.startswith("ref: "):
-                return text
-            ref = text[5:]
-            common = Path(self.repo.common_dir)
-            for base in (git_dir, common):
-                candidate = base / ref
-                if candidate.is_file():
-                    value = candidate.read_text().strip()
-                    if len(value) >= 40:
-                        return value
-            packed = common / "packed-refs"  # after `git gc` or `git pack-refs`
-            if packed.is_file():
-                for line in packed.read_text().splitlines():
-                    sha, _, name = line.partition(" ")
-                    if name == ref and len(sha) >= 40:
-                        return sha
-        except OSError:
-            pass
+        with contextlib.suppress(OSError):
+            found = read_head(Path(self.repo.git_dir), Path(self.repo.common_dir))
+            if found is not None:
+                return found
         try:
             return self._git("rev-parse", "--verify", "-q", "HEAD")
         except JournalError:
@@ -280,6 +297,10 @@ class Journal:
             out = self._git("diff", "--name-only", "--no-renames", "-z", old, new, *spec)
         return [self._vault_rel(p) for p in out.split("\0") if p]
 
+    def vault_rel(self, repo_rel: str) -> str:
+        """A repository path as a path relative to the vault root."""
+        return self._vault_rel(repo_rel)
+
     def _vault_rel(self, repo_rel: str) -> str:
         rel_root = self._rel_root
         if rel_root == ".":
@@ -289,19 +310,25 @@ class Journal:
     # -- status of the vault's own paths ----------------------------------------------------
     def start_status(self, paths: list[Path]) -> Any:
         """Start ``git status`` for the vault paths in the background; pass the handle to
-        :meth:`finish_status`. Lets git stat the files while Python reads them."""
+        :meth:`finish_status`. Lets git stat the files while Python reads them. Many paths are
+        never put on the command line: git looks at the whole vault and the answer is filtered."""
         rels = [self.relpath(p) for p in paths]
-        return self.repo.git.execute(
+        spec = rels if len(rels) <= _ARGV_PATH_LIMIT else [self._rel_root]
+        proc = self.repo.git.execute(
             ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
-             "--ignored=no", "--", *rels],
+             "--ignored=no", "--", *spec],
             as_process=True,
         )
+        return proc, (None if spec is rels else set(rels))
 
-    def finish_status(self, proc: Any) -> list[str]:
+    def finish_status(self, handle: Any) -> list[str]:
         """Vault paths (relative to the vault root) whose work-tree content differs from HEAD."""
+        proc, wanted = handle
         out = proc.proc.stdout.read().decode("utf-8", "surrogateescape")
         proc.proc.wait()
         candidates = {entry[3:] for entry in out.split("\0") if len(entry) > 3}
+        if wanted is not None:
+            candidates &= wanted
         if not candidates:
             return []
         # The index can lag behind HEAD (a crash between commit and index update); compare the
@@ -309,12 +336,11 @@ class Journal:
         head = self.head()
         if head is None:
             return sorted(self._vault_rel(c) for c in candidates)
-        tracked = set()
-        out = self._git("diff", "--name-only", "--no-renames", "-z", head, "--",
-                        *sorted(candidates))
+        spec = sorted(candidates) if len(candidates) <= _ARGV_PATH_LIMIT else [self._rel_root]
+        out = self._git("diff", "--name-only", "--no-renames", "-z", head, "--", *spec)
         tracked = {p for p in out.split("\0") if p}
-        untracked = self._git("ls-files", "--others", "-z", "--", *sorted(candidates))
-        changed = tracked | {p for p in untracked.split("\0") if p}
+        untracked = self._git("ls-files", "--others", "-z", "--", *spec)
+        changed = (tracked | {p for p in untracked.split("\0") if p}) & candidates
         return sorted(self._vault_rel(p) for p in changed)
 
     # -- committing -------------------------------------------------------------------------
@@ -327,24 +353,29 @@ class Journal:
         """Write (bytes) or remove (None) each path in ``writes``, take ``adopt`` paths as they are
         in the work tree, and record all of it as ONE commit. Returns the new HEAD, or the old one
         when nothing changed. On failure before the commit point every written path is put back
-        and JournalError is raised. The caller holds :meth:`lock`."""
+        (never a path that was only adopted) and JournalError is raised; if putting back fails
+        too (a full disk), the intent record stays and the next writer finishes the rollback.
+        The caller holds :meth:`lock`."""
         if not self.locked:
             raise RuntimeError("Journal.commit called without holding the lock")
-        message = message.replace("\0", "")  # a NUL (from a memory's text) cannot be an argument
+        self.check_writable()
+        message = neutralise_controls(message, single_line=False)
         writes = dict(writes or {})
         adopted = [p for p in adopt if p not in writes]
-        previous = {path: _read_or_none(path) for path in writes}
-        if not adopted and all(previous[p] == data for p, data in writes.items()):
+        try:
+            previous = {path: read_state(path) for path in writes}
+        except OSError as exc:
+            raise JournalError(f"could not read {exc.filename or 'a vault file'} before writing "
+                               f"it: {exc.strerror or exc}; nothing was changed") from None
+        if not adopted and all(previous[p] == (("file", d) if d is not None else (ABSENT, None))
+                               for p, d in writes.items()):
             return self.head()  # nothing would change: no empty commit
-        rels = [self.relpath(p) for p in [*writes, *adopted]]
         pre = self.head()
-        self._write_intent({"pre_head": pre, "paths": rels, "message": message,
-                            "pid": os.getpid(), "time": time.time()})
-        written: dict[Path, bytes | None] = {}
+        intent = self._begin(pre, message, writes, previous, adopted)
+        rels = [w.path for w in intent.writes] + intent.adopt
         try:
             for path, data in writes.items():
                 self._fault("write")
-                written[path] = previous[path]
                 if data is None:
                     remove_file(path)
                 else:
@@ -354,7 +385,7 @@ class Journal:
             self._fault("write-tree")
             tree = self._git("write-tree", env=self._private_env())
             if not writes and pre is not None and tree == self._git("rev-parse", f"{pre}^{{tree}}"):
-                self._clear_intent()  # adopted files that already match HEAD: no empty commit
+                self.intents.finish(intent)  # adopted files that already match HEAD: no commit
                 return pre
             self._fault("commit-tree")
             parents = ["-p", pre] if pre else []
@@ -363,26 +394,144 @@ class Journal:
             self._fault("update-ref")
             self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre or ZERO_OID)
-        except BaseException:
-            self._rollback_writes(written)
+        except BaseException as exc:
             self._forget_private_index()
-            self._clear_intent()
-            raise
+            self._undo(intent, exc)
+            raise self._as_journal_error(exc) from exc
         # The commit landed. What follows only makes git's own index agree with it.
-        (self.state_dir / "index.head").write_text(new)
         stale = sorted(self._index_stale.union(rels))
         try:
             self._fault("index")
+            write_atomic(self.state_dir / "index.head", new.encode())
             self._stage(stale, private=False)
         except Exception:
             # Nothing is lost, but git's index lags behind HEAD for these paths (a person's
             # `git commit` would bring deleted files back): keep the intent record so the next
-            # open's recover() restages them, and restage them with this object's next commit.
+            # writer's recover() restages them, and restage them with this object's next commit.
+            self._forget_private_index()
             self._index_stale = set(stale)
             return new
         self._index_stale = set()
-        self._clear_intent()
+        with contextlib.suppress(OSError):
+            self.intents.finish(intent)
         return new
+
+    def _begin(self, pre: str | None, message: str, writes: dict[Path, bytes | None],
+               previous: dict[Path, tuple[str, bytes | None]], adopted: list[Path]) -> Intent:
+        """Record the intent (before any vault file is touched). Every earlier state must be
+        restorable from git: a state that is not the one at ``pre`` is stored as a blob first."""
+        fmt = self.object_format
+        entries = []
+        for path, data in writes.items():
+            kind, old = previous[path]
+            after = ABSENT if data is None else state_id("file", data, fmt)
+            entries.append(PathIntent(self.relpath(path), state_id(kind, old, fmt), after))
+        try:
+            at_pre = self._blob_ids(pre, [e.path for e in entries if e.before != ABSENT])
+            for entry, (path, _) in zip(entries, writes.items()):
+                kind, old = previous[path]
+                if kind in ("file", "link") and entry.before.split(":", 1)[1] != at_pre.get(entry.path):
+                    self.write_blob(old or b"")  # e.g. a file that was never committed
+            return self.intents.begin("commit", pre, message, entries,
+                                      [self.relpath(p) for p in adopted])
+        except (OSError, JournalError) as exc:
+            raise JournalError(f"could not record the operation before starting it "
+                               f"({_reason(exc)}); nothing was changed") from None
+
+    def _blob_ids(self, rev: str | None, rels: list[str]) -> dict[str, str]:
+        """Repository path -> blob id at ``rev`` (absent paths left out); one git process."""
+        if rev is None or not rels:
+            return {}
+        with self._stdin("".join(f"{rev}:{rel}\n" for rel in rels).encode(
+                "utf-8", "surrogateescape")) as fh:
+            out = self._git("cat-file", "--batch-check=%(objectname) %(objecttype)", istream=fh)
+        found = {}
+        for rel, line in zip(rels, out.splitlines()):
+            sha, _, kind = line.partition(" ")
+            if kind == "blob":
+                found[rel] = sha
+        return found
+
+    def files_at(self, rev: str, rels: list[str]) -> dict[str, bytes]:
+        """Repository path -> content at ``rev`` for those of ``rels`` that exist there."""
+        ids = self._blob_ids(rev, list(dict.fromkeys(rels)))
+        blobs = self.read_blobs(ids.values())
+        return {rel: blobs[sha] for rel, sha in ids.items() if sha in blobs}
+
+    def _undo(self, intent: Intent, cause: BaseException | None = None) -> list[str]:
+        """Put back what the operation of ``intent`` wrote (see :func:`core.intent.rollback_rule`)
+        and remove the record. On failure the record stays (the next writer finishes it) and
+        JournalError says so. Returns the paths kept because someone else changed them since."""
+        try:
+            kept = self._put_back(intent)
+            if intent.kind == "sync":  # git's index followed the work tree: bring it back too
+                self._reset_index(intent.pre_head, [w.path for w in intent.writes])
+            self.intents.finish(intent)
+        except BaseException as exc:
+            before = f"{_reason(cause)}; " if cause is not None else ""
+            raise JournalError(
+                f"{before}putting the vault back failed too ({_reason(exc)}): the operation's "
+                f"record is kept in {intent.file.parent} and the next memvault command finishes "
+                "putting it back; free the disk space (or fix the error) first") from exc
+        return kept
+
+    def _put_back(self, intent: Intent) -> list[str]:
+        fmt = self.object_format
+        restore: dict[str, str] = {}
+        kept = []
+        for entry in intent.writes:
+            self._fault("rollback")
+            path = self.worktree / entry.path
+            kind, data = read_state(path)
+            action = rollback_rule(entry, state_id(kind, data, fmt))
+            if action == "restore":
+                restore[entry.path] = entry.before
+            elif action == "foreign":
+                kept.append(entry.path)
+        blobs = self.read_blobs(b.split(":", 1)[1] for b in restore.values() if b != ABSENT)
+        for rel, before in restore.items():
+            self._fault("rollback-write")
+            path = self.worktree / rel
+            if before == ABSENT:
+                remove_file(path)
+                continue
+            kind, sha = before.split(":", 1)
+            if sha not in blobs:
+                raise JournalError(f"the earlier version of {rel} (blob {sha[:12]}) is missing")
+            if kind == "link":
+                _replace_with_link(path, os.fsdecode(blobs[sha]))
+            else:
+                write_atomic(path, blobs[sha])
+        return kept
+
+    def _reset_index(self, rev: str | None, rels: list[str]) -> None:
+        if not rels:
+            return
+        if rev is None:
+            self._with_paths(["update-index", "--force-remove"], rels)
+            return
+        with self._stdin("\0".join(rels).encode("utf-8", "surrogateescape") + b"\0") as fh:
+            self._git("reset", "-q", rev, "--pathspec-from-file=-", "--pathspec-file-nul",
+                      istream=fh)
+
+    @staticmethod
+    def _as_journal_error(exc: BaseException) -> BaseException:
+        if isinstance(exc, JournalError) or not isinstance(exc, Exception):
+            return exc
+        if isinstance(exc, OSError):
+            where = f" ({exc.filename})" if exc.filename else ""
+            return JournalError(f"writing the vault failed: {exc.strerror or exc}{where}; "
+                                "nothing was changed")
+        return exc
+
+    @contextlib.contextmanager
+    def _stdin(self, data: bytes) -> Iterator[Any]:
+        """An unnamed file (mode 0600, in the git directory) holding ``data``, for git's stdin."""
+        with tempfile.TemporaryFile(dir=self.state_dir) as fh:
+            fh.write(data)
+            fh.flush()
+            fh.seek(0)
+            yield fh
 
     def _fault(self, step: str) -> None:
         if self.fault_hook is not None:
@@ -393,28 +542,30 @@ class Journal:
         if private:
             env = self._private_env()
             state = self.state_dir / "index.head"
-            known = state.read_text().strip() if state.exists() else ""
+            try:
+                known = state.read_text().strip()
+            except FileNotFoundError:
+                known = ""
             if known != (base or "unborn") or not (self.state_dir / "index").exists():
                 if base:
                     self._git("read-tree", base, env=env)
                 else:
                     self._git("read-tree", "--empty", env=env)
-                state.write_text(base or "unborn")
+                write_atomic(state, (base or "unborn").encode())
         self._with_paths(["update-index", "--add", "--remove", "--replace"], rels, env=env)
 
     def _with_paths(self, args: list[str], rels: list[str], env: dict[str, str] | None = None) -> str:
         if len(rels) <= _ARGV_PATH_LIMIT:
             return self._git(*args, "--", *rels, env=env)
-        listing = self.state_dir / "paths.tmp"
-        listing.write_bytes("\0".join(rels).encode() + b"\0")
-        with open(listing, "rb") as fh:
+        with self._stdin("\0".join(rels).encode("utf-8", "surrogateescape") + b"\0") as fh:
             return self._git(*args, "-z", "--stdin", env=env, istream=fh)
 
     def _private_env(self) -> dict[str, str]:
         return {"GIT_INDEX_FILE": str(self.state_dir / "index")}
 
     def _forget_private_index(self) -> None:
-        remove_file(self.state_dir / "index.head")
+        with contextlib.suppress(OSError):
+            remove_file(self.state_dir / "index.head")
 
     def _identity(self) -> dict[str, str]:
         """Author/committer for commits: the person's git identity when git knows one, else a
@@ -435,65 +586,91 @@ class Journal:
             self._identity_env = env
         return self._identity_env
 
-    def _rollback_writes(self, previous: dict[Path, bytes | None]) -> None:
-        for path, data in previous.items():
-            with contextlib.suppress(OSError):
-                if data is None:
-                    remove_file(path)
-                else:
-                    write_atomic(path, data)
-
-    # -- intent record and crash recovery ---------------------------------------------------
-    def _intent_path(self) -> Path:
-        return self.state_dir / "intent.json"
-
-    def _write_intent(self, record: dict[str, Any]) -> None:
-        write_atomic(self._intent_path(), json.dumps(record).encode())
-
-    def _clear_intent(self) -> None:
-        remove_file(self._intent_path())
-
+    # -- intent records and crash recovery --------------------------------------------------
     def has_intent(self) -> bool:
-        return (Path(self.repo.git_dir) / "memvault" / "intent.json").exists()
+        """An operation did not finish (crashed, or could not put the vault back)."""
+        return bool(IntentLog(Path(self.repo.git_dir) / "memvault").pending())
+
+    def pending_paths(self) -> list[str]:
+        """Repository paths of unfinished operations (for a read-only view of a vault that is
+        being written: those files may be half-way)."""
+        found: list[str] = []
+        for record in IntentLog(Path(self.repo.git_dir) / "memvault").pending():
+            with contextlib.suppress(OSError, ValueError):
+                found.extend(IntentLog.read(record).paths)
+        return found
 
     def recover(self) -> str | None:
-        """Finish what a crashed writer left: roll its files back to HEAD if its commit never
-        landed, or bring git's index up to date if it did. Returns a description, or None."""
-        path = self._intent_path()
-        try:
-            intent = json.loads(path.read_text())
-        except FileNotFoundError:
-            return None
-        except ValueError:
-            self._clear_intent()
-            return "discarded an unreadable intent record"
-        rels: list[str] = intent.get("paths", [])
-        pre, head = intent.get("pre_head"), self.head()
+        """Finish what crashed (or failed) writers left, oldest first: put their files back if
+        their commit never landed, or bring git's index up to date if it did. A file someone
+        changed after the crash is kept as it is (and said so). Returns a description, or None.
+        The caller holds :meth:`lock`. If finishing fails, the record stays: JournalError."""
+        notes = []
+        for record in self.intents.pending():
+            self._fault("recover")
+            notes.append(self._recover_one(record))
         self._forget_private_index()
-        if head == pre:
-            in_head: set[str] = set()
-            if head:
-                out = self._git("ls-tree", "-r", "-z", "--name-only", head, "--", *rels) if rels else ""
-                in_head = {p for p in out.split("\0") if p}
-            if in_head:
-                self._git("checkout", head, "--", *sorted(in_head))
-            gone = [rel for rel in rels if rel not in in_head]
-            for rel in gone:
-                remove_file(self.worktree / rel)
-            if gone:  # a sync's checkout may have added them to git's index already
-                self._with_paths(["update-index", "--force-remove"], gone)
-            result = f"rolled back an unfinished operation ({intent.get('message', '?')!r})"
-        else:
-            subject = self._git("log", "-1", "--format=%P%x1f%B", head or "HEAD")
-            parents, _, body = subject.partition("\x1f")
-            if parents.split()[:1] == [pre] and body.strip() == str(intent.get("message", "")).strip():
-                if rels:
-                    self._stage(rels, private=False)
-                result = f"completed an operation whose commit had landed ({intent.get('message')!r})"
-            else:
-                result = "found an intent record from before other commits; left files as they are"
-        self._clear_intent()
-        return result
+        return "; ".join(notes) or None
+
+    def _recover_one(self, record: Path) -> str:
+        try:
+            intent = IntentLog.read(record)
+        except (OSError, ValueError) as exc:
+            from .quarantine import quarantine
+
+            copy = quarantine(self.state_dir, Path(self.repo.git_dir), record,
+                              f"unreadable intent record: {_reason(exc)}")
+            remove_file(record)
+            return f"set aside an unreadable intent record ({copy}); files left as they are"
+        message = intent.message.strip()
+        if self._landed(intent):
+            rels = intent.paths
+            self._reset_index("HEAD", rels)
+            self.intents.finish(intent)
+            return f"completed an operation whose commit had landed ({message!r})"
+        if intent.legacy:
+            self._fill_legacy(intent)
+        kept = self._undo(intent)
+        note = f"rolled back an unfinished operation ({message!r})"
+        if kept:
+            note += (f"; kept {len(kept)} file{'s' if len(kept) != 1 else ''} changed after it "
+                     f"as they are ({', '.join(kept[:5])})")
+        return note
+
+    def _landed(self, intent: Intent) -> bool:
+        """The intent's own commit is HEAD or in HEAD's history."""
+        head, pre = self.head(), intent.pre_head
+        if head is None or head == pre:
+            return False
+        if intent.target:
+            return head == intent.target or self.is_ancestor(intent.target, head)
+        rng = [f"{pre}..{head}"] if pre else [head]
+        status, out, _ = self._git_rc("log", "-n", "200", "--format=%P%x1f%B%x1e", *rng)
+        if status != 0:
+            return False
+        for chunk in out.split("\x1e"):
+            parents, _, body = chunk.strip().partition("\x1f")
+            if (parents.split()[:1] or [None]) == [pre] and body.strip() == intent.message.strip():
+                return True
+        return False
+
+    def _fill_legacy(self, intent: Intent) -> None:
+        """A record of an older memvault names paths only. Each path goes back to ``pre``; what
+        is on disk first goes to the quarantine when it differs (nothing is lost)."""
+        from .quarantine import quarantine
+
+        fmt = self.object_format
+        at_pre = self._blob_ids(intent.pre_head, [w.path for w in intent.writes])
+        for entry in intent.writes:
+            path = self.worktree / entry.path
+            kind, data = read_state(path)
+            now = state_id(kind, data, fmt)
+            entry.before = f"file:{at_pre[entry.path]}" if entry.path in at_pre else ABSENT
+            entry.after = now
+            if now not in (entry.before, ABSENT):
+                quarantine(self.state_dir, self.worktree, path,
+                           f"on disk when an older memvault's unfinished operation "
+                           f"({intent.message.strip()!r}) was rolled back")
 
     # -- reading history --------------------------------------------------------------------
     def log(self, path: Path) -> list[HistoryEntry]:
@@ -731,19 +908,17 @@ class Journal:
         return result
 
     def read_blob(self, sha: str) -> bytes:
-        return self.repo.git.execute(["git", "cat-file", "blob", sha], stdout_as_string=False,
-                                     strip_newline_in_stdout=False)
+        return self._git("cat-file", "blob", sha, stdout_as_string=False,
+                         strip_newline_in_stdout=False)
 
     def read_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
         """Several blobs with one ``git cat-file --batch``."""
         wanted = list(dict.fromkeys(shas))
         if not wanted:
             return {}
-        listing = self.state_dir / "blobs.tmp"
-        listing.write_text("\n".join(wanted) + "\n")
-        with open(listing, "rb") as fh:
-            out = self.repo.git.execute(["git", "cat-file", "--batch"], istream=fh,
-                                        stdout_as_string=False, strip_newline_in_stdout=False)
+        with self._stdin(("\n".join(wanted) + "\n").encode()) as fh:
+            out = self._git("cat-file", "--batch", istream=fh, stdout_as_string=False,
+                            strip_newline_in_stdout=False)
         found, pos = {}, 0
         for sha in wanted:
             end = out.index(b"\n", pos)
@@ -758,9 +933,8 @@ class Journal:
 
     def write_blob(self, data: bytes) -> str:
         """Store ``data`` as a blob (as is, no filters); its object id."""
-        scratch = self.state_dir / "blob.tmp"
-        scratch.write_bytes(data)
-        return self._git("hash-object", "-w", "--no-filters", "--", str(scratch))
+        with self._stdin(data) as fh:
+            return self._git("hash-object", "-w", "--no-filters", "--stdin", istream=fh)
 
     def build_tree(self, base_tree: str, entries: dict[str, tuple[str, str] | None]) -> str:
         """``base_tree`` with each repository path set to (mode, blob) or removed (None), built
@@ -770,19 +944,18 @@ class Journal:
         env = {"GIT_INDEX_FILE": str(self.state_dir / "merge-index")}
         try:
             self._git("read-tree", base_tree, env=env)
-            listing = self.state_dir / "entries.tmp"
             lines = []
             for path, value in sorted(entries.items()):
                 mode, sha = value if value is not None else ("0", ZERO_OID)  # mode 0: remove
                 lines.append(f"{mode} {sha}\t{path}")
-            listing.write_bytes("\0".join(lines).encode("utf-8", "surrogateescape") + b"\0")
-            with open(listing, "rb") as fh:
+            with self._stdin("\0".join(lines).encode("utf-8", "surrogateescape") + b"\0") as fh:
                 self._git("update-index", "-z", "--index-info", env=env, istream=fh)
             return self._git("write-tree", env=env)
         finally:
             remove_file(self.state_dir / "merge-index")
 
     def commit_tree(self, tree: str, parents: list[str], message: str) -> str:
+        message = neutralise_controls(message, single_line=False)
         args = [a for p in parents for a in ("-p", p)]
         return self._git("commit-tree", "--no-gpg-sign", tree, *args, "-m", message,
                          env=self._identity())
@@ -804,27 +977,32 @@ class Journal:
         if not self.locked:
             raise RuntimeError("Journal.advance called without holding the lock")
         changed = sorted(self.tree_changes(pre, new))
+        self.check_writable()
         self._git_rc("update-index", "-q", "--refresh")
         status, _, err = self._git_rc("read-tree", "-m", "-u", "-n", pre, new)
         if status != 0:
             raise JournalError("the merge would overwrite changes that are not committed: "
                                f"{_one_line(err)} (commit or stash them, then sync again)")
-        self._write_intent({"pre_head": pre, "paths": changed, "message": message,
-                            "pid": os.getpid(), "time": time.time(), "kind": "sync"})
+        entries = [PathIntent(path, _entry_state(change.old), _entry_state(change.new))
+                   for path, change in sorted(self.tree_changes(pre, new).items())]
+        try:
+            intent = self.intents.begin("sync", pre, message, entries, [], target=new)
+        except OSError as exc:
+            raise JournalError(f"could not record the sync before starting it ({_reason(exc)}); "
+                               "nothing was changed") from None
         try:
             self._fault("advance-read-tree")
             self._git("read-tree", "-m", "-u", pre, new)
             self._fault("advance-update-ref")
             self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre)
-        except BaseException:
-            with contextlib.suppress(Exception):
-                if self.head() == pre:
-                    self._git("read-tree", "-m", "-u", new, pre)
-                    self._clear_intent()
-            raise
+        except BaseException as exc:
+            if self.head() == pre:
+                self._undo(intent, exc)
+            raise self._as_journal_error(exc) from exc
         self._forget_private_index()
-        self._clear_intent()
+        with contextlib.suppress(OSError):
+            self.intents.finish(intent)
         return changed
 
 
@@ -848,8 +1026,22 @@ def _one_line(text: str) -> str:
     return " ".join((text or "").split())[:500]
 
 
-def _read_or_none(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
+def _reason(exc: BaseException | None) -> str:
+    if isinstance(exc, OSError):
+        return f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else "")
+    return str(exc) or type(exc).__name__
+
+
+def _entry_state(entry: tuple[str, str] | None) -> str:
+    """A tree entry (mode, blob id) as an intent state (see :mod:`core.intent`)."""
+    if entry is None:
+        return ABSENT
+    mode, sha = entry
+    return f"link:{sha}" if mode == "120000" else f"file:{sha}" if mode.startswith("100") else "other"
+
+
+def _replace_with_link(path: Path, target: str) -> None:
+    scratch = path.with_name(f".tmp-link-{os.getpid()}-{path.name}")
+    remove_file(scratch)
+    os.symlink(target, scratch)
+    os.replace(scratch, path)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import os
 import uuid
 from collections.abc import Callable, Iterable, Iterator
@@ -96,6 +97,9 @@ class OpenReport:
     #: record (or metadata), so they stay as they are on disk, reported with the reason.
     refused_external: list[LoadProblem] = field(default_factory=list)
     initialised: bool = False
+    #: Why nothing may be written now (HEAD detached, a rebase or merge in progress); outside
+    #: edits then wait, uncommitted, until it is over.
+    writes_refused: str | None = None
 
 
 @dataclass
@@ -153,21 +157,22 @@ class Vault:
         if self.readonly:
             if not self.root.is_dir():
                 raise VaultError(f"no vault at {self.root}")
-            self._load_files()
+            self._load_settled_view()
             self._open = True
             return
         self.layout.ensure_dirs()
         journal = self.journal
+        journal.ensure_private()
         if journal.has_intent():
             with journal.lock():
-                self.report.recovered = journal.recover()
-                self._remove_temp_files()
+                self._recover()
         head = journal.head()
         status = journal.start_status(self.layout.vault_paths())
         self._load_files()
         self._head = head
         changed = journal.finish_status(status)
-        if changed or not self.layout.meta_path.exists():
+        self.report.writes_refused = journal.write_refusal()
+        if self.report.writes_refused is None and (changed or not self.layout.meta_path.exists()):
             with self._writing():
                 self._adopt_external(changed)
                 if not self.layout.meta_path.exists():
@@ -197,6 +202,70 @@ class Vault:
                 gc.enable()
         self.store, self.problems = store, problems + relation_problems
         self.meta = layout.read_meta() or {}
+
+    def _recover(self) -> None:
+        """Finish operations that crashed or could not put the vault back (the lock is held),
+        and bring the cache up to date with the files they touched."""
+        journal = self.journal
+        touched = journal.pending_paths()
+        note = journal.recover()
+        self._remove_temp_files()
+        if note:
+            self.report.recovered = f"{self.report.recovered}; {note}" if self.report.recovered \
+                else note
+        if self._open:
+            self._reload_paths(journal.vault_rel(p) for p in touched)
+
+    def _load_settled_view(self) -> None:
+        """Read-only: load the files, and never show an operation half-way. Paths an unfinished
+        operation names are shown as at HEAD; a commit landing while loading means load again.
+        Plain file reads only (no git) unless an operation is under way."""
+        from .gitdir import find_git_dir, read_head
+        from .intent import IntentLog
+
+        found = find_git_dir(self.root)
+        for _attempt in range(5):
+            before = _read_head_or_none(found, read_head)
+            self._load_files()
+            if found is None:
+                return
+            pending = IntentLog(found[0] / "memvault").pending()
+            if _read_head_or_none(found, read_head) != before:
+                continue
+            if pending and before is not None:
+                self._show_at(before, self.journal.pending_paths())
+            return
+
+    def _show_at(self, rev: str, repo_paths: list[str]) -> None:
+        """Replace what the cache holds for these repository paths by their version at ``rev``."""
+        contents = self.journal.files_at(rev, repo_paths)
+        for repo_path in repo_paths:
+            rel = self.journal.vault_rel(repo_path)
+            what = self.layout.classify(rel)
+            if what is None:
+                continue
+            kind, record_id = what
+            data = contents.get(repo_path)
+            if kind == "meta":
+                with contextlib.suppress(ValueError):
+                    self.meta = json.loads(data) if data is not None else {}
+                continue
+            self.problems = [p for p in self.problems if p.path != self.root / rel]
+            if kind == "memory":
+                self.store.drop_memory(record_id)
+            else:
+                self.store.drop_relation(record_id)
+            if data is None:
+                continue
+            model = Memory if kind == "memory" else Relation
+            try:
+                record = model.model_validate_json(data)
+            except ValidationError:
+                continue
+            if kind == "memory":
+                self.store.put_memory(record)
+            else:
+                self.store.put_relation(record)
 
     def _reload_paths(self, rels: Iterable[str]) -> None:
         """Bring the cache up to date with the given vault-relative paths (after a commit made
@@ -317,6 +386,8 @@ class Vault:
         if self.readonly:
             raise VaultError(f"the vault at {self.root} was opened read-only")
         with self.journal.lock():
+            if self.journal.has_intent():  # a writer crashed: finish it before anything else
+                self._recover()
             head = self.journal.head()
             if head != self._head:
                 self._reload_paths(self.journal.changed_between(self._head, head))
@@ -929,6 +1000,15 @@ class Vault:
 
 
 # -- helpers ---------------------------------------------------------------------------------
+def _read_head_or_none(found: tuple[Path, Path] | None, read_head: Callable) -> str | None:
+    if found is None:
+        return None
+    try:
+        return read_head(*found)
+    except OSError:
+        return None
+
+
 def _unique(items: Iterable[str]) -> list[str]:
     seen: dict[str, None] = {}
     for item in items:

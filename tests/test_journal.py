@@ -584,7 +584,7 @@ def test_write_after_failed_commit_makes_no_external_commit(vault_path, git):
         if step == "commit-tree":
             raise OSError("disk full")
     v.journal.fault_hook = boom
-    with pytest.raises(OSError):
+    with pytest.raises(JournalError, match="disk full"):  # a VaultError, not a bare OSError
         v.touch(m.id)
     v.journal.fault_hook = None
     v.touch(m.id)

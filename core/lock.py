@@ -1,0 +1,131 @@
+"""The vault's inter-process write lock: ``flock`` on ``{git dir}/memvault/lock``, taken in
+arrival order.
+
+``flock`` alone is unfair: a process that releases and takes the lock again at once wins over
+waiters polling for it (one of four writers waited 21.9 s of 30 s). So a writer first takes a
+ticket, a file ``lock-queue/{arrival time}-{pid}-{random}`` holding its pid and its process's
+start time, and tries the ``flock`` only while no live ticket older than its own is waiting:
+first come, first served. A ticket whose process is gone (a crash) is removed by the next
+waiter that sees it. The lock file and the queue are private to the vault's owner (0600 in a
+0700 folder): another local user cannot take the lock. A wait that runs out names the process
+holding the lock and how many are waiting.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import secrets
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import LockTimeoutError
+
+_POLL_START, _POLL_MAX = 0.002, 0.05
+
+
+def _process_start(pid: int) -> str:
+    """The process's start time in clock ticks since boot (Linux), to tell a pid reused by
+    another process from the one that took a ticket; "" where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            text = fh.read().decode("ascii", "replace")
+        return text.rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return ""
+
+
+def _alive(pid: int, started: str) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return not started or _process_start(pid) in ("", started)
+
+
+def _describe_self() -> str:
+    argv = " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(sys.argv[:4]))
+    shown = "".join(c if c.isprintable() else "?" for c in argv)[:120]
+    return f"memvault pid {os.getpid()}" + (f" ({shown})" if shown else "")
+
+
+@contextlib.contextmanager
+def process_lock(state_dir: Path, wait: float) -> Iterator[None]:
+    """Hold the vault's write lock (see the module docstring); LockTimeoutError after ``wait``
+    seconds."""
+    queue = state_dir / "lock-queue"
+    queue.mkdir(mode=0o700, exist_ok=True)
+    path = state_dir / "lock"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    ticket = None
+    try:
+        me = f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(3)}"
+        scratch = queue / f".{me}"
+        tfd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(tfd, "w") as fh:
+            fh.write(f"{os.getpid()} {_process_start(os.getpid())}\n")
+        os.rename(scratch, queue / me)  # whole, or not there: a reader never sees it half made
+        ticket = queue / me
+        deadline = time.monotonic() + wait
+        delay = _POLL_START
+        while True:
+            ahead = _live_tickets_before(queue, me)
+            if not ahead:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError as exc:
+                    if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                        raise
+            if time.monotonic() >= deadline:
+                raise LockTimeoutError(_timeout_message(fd, path, wait, len(ahead)))
+            time.sleep(delay)
+            delay = min(delay * 1.5, _POLL_MAX)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, _describe_self().encode("utf-8", "replace"), 0)
+        try:
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        if ticket is not None:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(ticket)
+        os.close(fd)
+
+
+def _live_tickets_before(queue: Path, me: str) -> list[str]:
+    ahead = []
+    for name in sorted(os.listdir(queue)):
+        if name.startswith("."):
+            continue
+        if name >= me:
+            break
+        try:
+            pid_text, _, started = (queue / name).read_text().strip().partition(" ")
+            pid = int(pid_text)
+        except (OSError, ValueError):
+            continue  # being written or removed right now: look again next round
+        if _alive(pid, started):
+            ahead.append(name)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(queue / name)
+    return ahead
+
+
+def _timeout_message(fd: int, path: Path, wait: float, waiting: int) -> str:
+    holder = os.pread(fd, 300, 0).decode("utf-8", "replace").strip()
+    holder = "".join(c if c.isprintable() else "?" for c in holder)
+    queued = f"; {waiting} other writer{'s' if waiting != 1 else ''} queued before this one" \
+        if waiting else ""
+    return (f"the vault is being written by {holder or 'another process'}; gave up after "
+            f"{wait:g} s{queued} (lock file {path})")
