@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import JournalError, LockTimeoutError
 from .intent import ABSENT, Intent, IntentLog, PathIntent, read_state, rollback_rule, state_id
-from .layout import remove_file, write_atomic
+from .layout import MAX_FILE_BYTES, remove_file, write_atomic
 from .gitdir import read_head
 from .lock import process_lock
 from .textutil import neutralise_controls
@@ -488,7 +488,8 @@ class Journal:
                 restore[entry.path] = entry.before
             elif action == "foreign":
                 kept.append(entry.path)
-        blobs = self.read_blobs(b.split(":", 1)[1] for b in restore.values() if b != ABSENT)
+        blobs = self.read_blobs((b.split(":", 1)[1] for b in restore.values() if b != ABSENT),
+                                limit=None)
         for rel, before in restore.items():
             self._fault("rollback-write")
             path = self.worktree / rel
@@ -907,13 +908,37 @@ class Journal:
         result.messages = [m.strip() for m in messages if not m.isdigit()]
         return result
 
-    def read_blob(self, sha: str) -> bytes:
-        return self._git("cat-file", "blob", sha, stdout_as_string=False,
-                         strip_newline_in_stdout=False)
+    def read_blob(self, sha: str, limit: int | None = MAX_FILE_BYTES) -> bytes:
+        """One blob; JournalError when it is missing or larger than ``limit`` bytes (a blob from
+        a remote is untrusted: it is never read whole into memory past the vault's size limit)."""
+        found = self.read_blobs([sha], limit=limit)
+        if sha not in found:
+            size = self._blob_sizes([sha]).get(sha)
+            if size is None:
+                raise JournalError(f"git has no blob {sha}")
+            raise JournalError(f"blob {sha[:12]} is {size:,} bytes, over the limit of "
+                               f"{limit:,} bytes for a vault file; not read")
+        return found[sha]
 
-    def read_blobs(self, shas: Iterable[str]) -> dict[str, bytes]:
-        """Several blobs with one ``git cat-file --batch``."""
+    def _blob_sizes(self, shas: list[str]) -> dict[str, int]:
+        with self._stdin(("\n".join(shas) + "\n").encode()) as fh:
+            out = self._git("cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)",
+                            istream=fh)
+        sizes = {}
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[1] == "blob":
+                sizes[parts[0]] = int(parts[2])
+        return sizes
+
+    def read_blobs(self, shas: Iterable[str], limit: int | None = MAX_FILE_BYTES
+                   ) -> dict[str, bytes]:
+        """Several blobs with one ``git cat-file --batch``; blobs that are missing or larger than
+        ``limit`` bytes are left out (``limit=None``: any size)."""
         wanted = list(dict.fromkeys(shas))
+        if limit is not None and wanted:
+            sizes = self._blob_sizes(wanted)
+            wanted = [sha for sha in wanted if sizes.get(sha, limit + 1) <= limit]
         if not wanted:
             return {}
         with self._stdin(("\n".join(wanted) + "\n").encode()) as fh:

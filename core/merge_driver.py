@@ -45,7 +45,7 @@ from pydantic import ValidationError
 
 from .layout import MAX_FILE_BYTES, MEMORIES_DIR, META_FILE, RELATIONS_DIR, SUFFIX, Layout
 from .models import Memory, Relation
-from .sync_conflicts import printable
+from .textutil import neutralise_line
 
 DRIVER_NAME = "memory-latest"
 PROGRAM = "memvault-merge-driver"  # the console script of :func:`main` (pyproject.toml)
@@ -373,7 +373,7 @@ def run(ancestor_file: str, current_file: str, other_file: str, path: str,
     if log_file:
         _log(log_file, outcome.as_dict(path))
     if not outcome.clean:
-        print(f"memvault merge-driver: {printable(path)}: {printable(outcome.reason)}; "
+        print(f"memvault merge-driver: {neutralise_line(path)}: {neutralise_line(outcome.reason)}; "
               "conflict markers left", file=sys.stderr)
     return 0 if outcome.clean else 1
 

@@ -62,7 +62,8 @@ from .merge_driver import LOG_ENV, conflict_text, has_conflict_markers, read_log
 from .models import PROVENANCE_RELATION_TYPES, Memory, Relation
 from .shallow import shallow_note
 from .sync_conflicts import FOLDER as CONFLICTS_DIR
-from .sync_conflicts import ConflictFolder, printable
+from .sync_conflicts import ConflictFolder
+from .textutil import neutralise_line
 from .sync_install import (  # noqa: F401  (the install verbs are part of core.sync's API)
     ATTRIBUTES_FILE,
     InstallReport,
@@ -367,7 +368,7 @@ def _refuse_foreign(vault: Vault, commit: str, target: str) -> None:
             info, _, path = entry.partition("\t")
             if entry and info.split()[0] != "040000":
                 raise VaultError(
-                    f"refused: in {target}, {printable(path)} (a folder above the vault's) is "
+                    f"refused: in {target}, {neutralise_line(path)} (a folder above the vault's) is "
                     "not a folder (a link to elsewhere?); nothing was brought in. Make it a "
                     f"folder again on {target}, then sync again")
     bad, conflicts = [], False
@@ -381,12 +382,12 @@ def _refuse_foreign(vault: Vault, commit: str, target: str) -> None:
             bad.append(path)
     if conflicts:
         raise VaultError(
-            f"refused: {target} has {printable(journal.relpath(_conflicts_dir(vault)))} in its "
+            f"refused: {target} has {neutralise_line(journal.relpath(_conflicts_dir(vault)))} in its "
             "commits, a folder memvault keeps for files waiting for a person and never commits "
             "(it may be a link to elsewhere on this machine); nothing was brought in. Remove it "
             f"from {target} (git rm -r --cached it there, commit, push), then sync again")
     if bad:
-        shown = ", ".join(printable(p) for p in bad[:3]) + (
+        shown = ", ".join(neutralise_line(p) for p in bad[:3]) + (
             f" and {len(bad) - 3} more" if len(bad) > 3 else "")
         raise VaultError(
             f"refused: {target} has {len(bad)} symbolic link{'s' if len(bad) != 1 else ''} or "
@@ -766,7 +767,7 @@ class _Merge:
         for path in self.report.resolved:
             lines.append(f"resolved by a person: {path}")
         # names come from a remote: no control character reaches a commit message
-        lines = [printable(line) for line in lines]
+        lines = [neutralise_line(line) for line in lines]
         return "\n".join(lines).rstrip() if len(lines) > 2 else lines[0]
 
 

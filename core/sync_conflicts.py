@@ -27,6 +27,7 @@ from pathlib import Path
 
 from .errors import VaultError
 from .layout import MAX_FILE_BYTES, META_FILE, SUFFIX, TEMP_PREFIX
+from .textutil import neutralise_line
 
 FOLDER = "sync-conflicts"
 IGNORE_FILE = ".gitignore"
@@ -38,17 +39,10 @@ _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK  # a FIFO never blocks
 
 
-def printable(text: str) -> str:
-    """``text`` with control characters (C0, DEL, C1; newline and tab too) shown as escapes, for
-    a path that came from a remote and goes into a message. (To be replaced by the shared
-    neutraliser of :mod:`core.textutil`.)"""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
 def _parts(rel: str) -> list[str]:
     parts = rel.split("/")
     if any(p in ("", ".", "..") or "\0" in p or os.sep in p for p in parts):
-        raise VaultError(f"refused: {printable(rel)!r} is not a path inside {FOLDER}/")
+        raise VaultError(f"refused: {neutralise_line(rel)!r} is not a path inside {FOLDER}/")
     return parts
 
 
@@ -75,10 +69,10 @@ class ConflictFolder:
 
     # -- refusing ---------------------------------------------------------------------------
     def _refuse(self, where: list[str], what: str) -> VaultError:
-        shown = printable(str(self.path.joinpath(*where)))
+        shown = neutralise_line(str(self.path.joinpath(*where)))
         return VaultError(
             f"refused: {shown} {what}. memvault keeps files waiting for a person in "
-            f"{printable(str(self.path))}/ and never follows a link or opens anything else "
+            f"{neutralise_line(str(self.path))}/ and never follows a link or opens anything else "
             "there (it may have come from a remote): nothing was read, written or deleted "
             "through it. Remove it, then sync again")
 
@@ -279,4 +273,4 @@ def _write_at(dir_fd: int, name: str, data: bytes) -> None:
         raise
 
 
-__all__ = ["FOLDER", "ConflictFolder", "printable"]
+__all__ = ["FOLDER", "ConflictFolder"]

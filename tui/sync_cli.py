@@ -15,7 +15,7 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
-from core.sync_conflicts import printable as _shown
+from core.textutil import neutralise_line as _shown
 
 from .cli import UserError, _plural, _print_json, open_writable
 
