@@ -110,7 +110,7 @@ def open_writable(args: argparse.Namespace, *, create: bool = False) -> Vault:
     report = vault.report
     if report.recovered:
         _stderr("note", report.recovered)
-    if getattr(report, "writes_refused", None):  # HEAD detached, a rebase in progress...
+    if report.writes_refused:  # HEAD detached, a rebase in progress...
         _stderr("note", report.writes_refused)
     if report.external_commit:
         n = len(report.external_paths)

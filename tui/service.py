@@ -612,6 +612,12 @@ def _report_notes(vault: Vault) -> list[str]:
     report = vault.report
     if report.recovered:
         notes.append(report.recovered)
+    if report.writes_refused:
+        notes.append(report.writes_refused)
+    if report.refused_external:
+        n = len(report.refused_external)
+        notes.append(f"{n} file{'s' if n != 1 else ''} changed outside memvault "
+                     f"{'is' if n == 1 else 'are'} not valid and not committed (see stats)")
     if report.external_commit:
         n = len(report.external_paths)
         notes.append(f"committed {n} file{'s' if n != 1 else ''} changed outside memvault "
