@@ -170,8 +170,13 @@ def test_an_empty_history(tmp_path):
 
 def test_unreadable_json_is_given_as_text(vault, git):
     m = vault.add("soon to be broken by hand")
-    (vault.root / "memories" / f"{m.id}.json").write_text("{ not json")
-    reopened = Vault.open(vault.root)  # commits the edit as external:
+    path = vault.root / "memories" / f"{m.id}.json"
+    path.write_text("{ not json")
+    # memvault never commits a file it cannot read; a person (or a remote) can
+    git(vault.root, "add", str(path))
+    git(vault.root, "-c", "user.name=p", "-c", "user.email=p@x", "commit", "-qm",
+        "external: a broken hand edit")
+    reopened = Vault.open(vault.root)
     last = list(events(reopened, objects=True))[-1]
     assert last.operation == "external"
     assert last.changes[0].after == "{ not json"
