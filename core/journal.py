@@ -395,7 +395,6 @@ class Journal:
             self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre or ZERO_OID)
         except BaseException as exc:
-            self._forget_private_index()
             self._undo(intent, exc)
             raise self._as_journal_error(exc) from exc
         # The commit landed. What follows only makes git's own index agree with it.
@@ -408,7 +407,6 @@ class Journal:
             # Nothing is lost, but git's index lags behind HEAD for these paths (a person's
             # `git commit` would bring deleted files back): keep the intent record so the next
             # writer's recover() restages them, and restage them with this object's next commit.
-            self._forget_private_index()
             self._index_stale = set(stale)
             return new
         self._index_stale = set()
@@ -547,12 +545,15 @@ class Journal:
                 known = state.read_text().strip()
             except FileNotFoundError:
                 known = ""
+            # ``index.head`` says which commit the private index holds; it is removed before the
+            # index is changed and written again only once a commit has landed, so a crash
+            # half-way can never leave it vouching for an index that holds other paths.
+            self._forget_private_index()
             if known != (base or "unborn") or not (self.state_dir / "index").exists():
                 if base:
                     self._git("read-tree", base, env=env)
                 else:
                     self._git("read-tree", "--empty", env=env)
-                write_atomic(state, (base or "unborn").encode())
         self._with_paths(["update-index", "--add", "--remove", "--replace"], rels, env=env)
 
     def _with_paths(self, args: list[str], rels: list[str], env: dict[str, str] | None = None) -> str:
@@ -565,8 +566,9 @@ class Journal:
         return {"GIT_INDEX_FILE": str(self.state_dir / "index")}
 
     def _forget_private_index(self) -> None:
-        with contextlib.suppress(OSError):
-            remove_file(self.state_dir / "index.head")
+        """Make the next commit read the private index afresh from its base commit. Raises
+        when the marker cannot be removed (then nothing may be staged on that index)."""
+        remove_file(self.state_dir / "index.head")
 
     def _identity(self) -> dict[str, str]:
         """Author/committer for commits: the person's git identity when git knows one, else a
@@ -607,10 +609,14 @@ class Journal:
         changed after the crash is kept as it is (and said so). Returns a description, or None.
         The caller holds :meth:`lock`. If finishing fails, the record stays: JournalError."""
         notes = []
-        for record in self.intents.pending():
-            self._fault("recover")
-            notes.append(self._recover_one(record))
-        self._forget_private_index()
+        try:
+            self._forget_private_index()  # it may hold a crashed operation's half-staged paths
+            for record in self.intents.pending():
+                self._fault("recover")
+                notes.append(self._recover_one(record))
+        except OSError as exc:
+            raise JournalError(f"finishing an unfinished operation failed ({_reason(exc)}); its "
+                               "record is kept and the next memvault command tries again") from exc
         return "; ".join(notes) or None
 
     def _recover_one(self, record: Path) -> str:
@@ -693,15 +699,9 @@ class Journal:
 
     def show(self, rev: str, path: Path) -> bytes | None:
         """The content of ``path`` at ``rev``, or None if it did not exist there."""
-        import git
-
-        try:
-            return self.repo.git.execute(
-                ["git", "cat-file", "blob", f"{rev}:{self.relpath(path)}"],
-                stdout_as_string=False, strip_newline_in_stdout=False,
-            )
-        except git.GitCommandError:
-            return None
+        rel = self.relpath(path)
+        found = self._blob_ids(rev, [rel])  # a failing git raises: never taken for "absent"
+        return self.read_blob(found[rel], limit=None) if rel in found else None
 
     def resolve_rev(self, rev: str) -> str:
         try:
@@ -1025,7 +1025,6 @@ class Journal:
             if self.head() == pre:
                 self._undo(intent, exc)
             raise self._as_journal_error(exc) from exc
-        self._forget_private_index()
         with contextlib.suppress(OSError):
             self.intents.finish(intent)
         return changed

@@ -23,9 +23,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import LockTimeoutError
+from .errors import JournalError, LockTimeoutError
 
 _POLL_START, _POLL_MAX = 0.002, 0.05
+#: Tickets this process holds right now. A ticket with this process's pid that is not among
+#: them was left behind (its removal failed): it never makes this process wait.
+_OURS: set[str] = set()
 
 
 def _process_start(pid: int) -> str:
@@ -58,37 +61,21 @@ def _describe_self() -> str:
 @contextlib.contextmanager
 def process_lock(state_dir: Path, wait: float) -> Iterator[None]:
     """Hold the vault's write lock (see the module docstring); LockTimeoutError after ``wait``
-    seconds."""
-    queue = state_dir / "lock-queue"
-    queue.mkdir(mode=0o700, exist_ok=True)
-    path = state_dir / "lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
-    ticket = None
+    seconds, JournalError when the lock's files cannot be made (a full disk)."""
     try:
-        me = f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(3)}"
-        scratch = queue / f".{me}"
-        tfd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(tfd, "w") as fh:
-            fh.write(f"{os.getpid()} {_process_start(os.getpid())}\n")
-        os.rename(scratch, queue / me)  # whole, or not there: a reader never sees it half made
-        ticket = queue / me
-        deadline = time.monotonic() + wait
-        delay = _POLL_START
-        while True:
-            ahead = _live_tickets_before(queue, me)
-            if not ahead:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except OSError as exc:
-                    if exc.errno not in (errno.EAGAIN, errno.EACCES):
-                        raise
-            if time.monotonic() >= deadline:
-                raise LockTimeoutError(_timeout_message(fd, path, wait, len(ahead)))
-            time.sleep(delay)
-            delay = min(delay * 1.5, _POLL_MAX)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, _describe_self().encode("utf-8", "replace"), 0)
+        fd, ticket = _take_ticket(state_dir)
+    except OSError as exc:
+        raise JournalError(f"could not take the vault's write lock: {exc.strerror or exc} "
+                           f"({state_dir}); nothing was changed") from None
+    try:
+        try:
+            _wait_for_turn(fd, state_dir / "lock", ticket, wait)
+        except OSError as exc:
+            raise JournalError(f"could not take the vault's write lock: {exc.strerror or exc} "
+                               f"({state_dir}); nothing was changed") from None
+        with contextlib.suppress(OSError):  # who holds it, for a waiter's message only
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, _describe_self().encode("utf-8", "replace"), 0)
         try:
             yield
         finally:
@@ -96,10 +83,51 @@ def process_lock(state_dir: Path, wait: float) -> Iterator[None]:
                 os.ftruncate(fd, 0)
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
-        if ticket is not None:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(ticket)
+        _OURS.discard(ticket.name)
+        with contextlib.suppress(OSError):
+            os.unlink(ticket)
         os.close(fd)
+
+
+def _take_ticket(state_dir: Path) -> tuple[int, Path]:
+    queue = state_dir / "lock-queue"
+    queue.mkdir(mode=0o700, exist_ok=True)
+    fd = os.open(state_dir / "lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    try:
+        me = f"{time.time_ns():020d}-{os.getpid()}-{secrets.token_hex(3)}"
+        scratch = queue / f".{me}"
+        tfd = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            with os.fdopen(tfd, "w") as fh:
+                fh.write(f"{os.getpid()} {_process_start(os.getpid())}\n")
+            os.rename(scratch, queue / me)  # whole, or not there: never seen half made
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(scratch)
+            raise
+    except BaseException:
+        os.close(fd)
+        raise
+    _OURS.add(me)
+    return fd, queue / me
+
+
+def _wait_for_turn(fd: int, path: Path, ticket: Path, wait: float) -> None:
+    deadline = time.monotonic() + wait
+    delay = _POLL_START
+    while True:
+        ahead = _live_tickets_before(ticket.parent, ticket.name)
+        if not ahead:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+        if time.monotonic() >= deadline:
+            raise LockTimeoutError(_timeout_message(fd, path, wait, len(ahead)))
+        time.sleep(delay)
+        delay = min(delay * 1.5, _POLL_MAX)
 
 
 def _live_tickets_before(queue: Path, me: str) -> list[str]:
@@ -114,10 +142,14 @@ def _live_tickets_before(queue: Path, me: str) -> list[str]:
             pid = int(pid_text)
         except (OSError, ValueError):
             continue  # being written or removed right now: look again next round
-        if _alive(pid, started):
+        if pid == os.getpid() and name not in _OURS:
+            stale = True  # this process's own leftover (its removal failed)
+        else:
+            stale = not _alive(pid, started)
+        if not stale:
             ahead.append(name)
         else:
-            with contextlib.suppress(FileNotFoundError):
+            with contextlib.suppress(OSError):
                 os.unlink(queue / name)
     return ahead
 
