@@ -11,7 +11,7 @@ from .errors import (
     VaultError,
 )
 from .journal import HistoryEntry
-from .layout import LoadProblem, check_id
+from .layout import LoadProblem, RecordTooLargeError, UnsafeFolderError, check_id
 from .models import (
     KNOWN_RELATION_TYPES,
     PROVENANCE_RELATION_TYPES,
@@ -43,9 +43,11 @@ __all__ = [
     "MemoryStatus",
     "OpenReport",
     "PerFileStorage",
+    "RecordTooLargeError",
     "Relation",
     "RestoreReport",
     "UnknownIdError",
+    "UnsafeFolderError",
     "Vault",
     "VaultError",
     "check_id",

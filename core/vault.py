@@ -172,10 +172,10 @@ class Vault:
         self._head = head
         changed = journal.finish_status(status)
         self.report.writes_refused = journal.write_refusal()
-        if self.report.writes_refused is None and (changed or not self.layout.meta_path.exists()):
+        if self.report.writes_refused is None and (changed or not os.path.lexists(self.layout.meta_path)):
             with self._writing():
                 self._adopt_external(changed)
-                if not self.layout.meta_path.exists():
+                if not os.path.lexists(self.layout.meta_path):
                     self._commit("init: create memvault vault", {
                         self.layout.meta_path: self.layout.encode(self.layout.new_meta())})
                     self.report.initialised = True
