@@ -369,14 +369,14 @@ def main() -> int:
         f"  tokens saved by its accepted edits: {saved} "
         f"({100 * saved / sum(content_tokens):.3f}% of all content tokens)"
     )
-    import core.gist as gist_mod
+    import core.gist.token_reducer_step as tr_step
 
     all_stats: dict[str, int] = {}
-    gist_mod.TR_PREFILTER = False
+    tr_step.TR_PREFILTER = False
     try:
         offered_all = [generate_gist(n, _stats=all_stats) for n in notes]
     finally:
-        gist_mod.TR_PREFILTER = True
+        tr_step.TR_PREFILTER = True
     ac = all_stats.get("tr_calls", 0)
     print(
         f"  offered every sentence (no pre-filter): {ac} sentences, accepted "

@@ -8,6 +8,8 @@ import sys
 import pytest
 
 from core import gist as gist_mod
+from core.gist import guards, pipeline, sentences
+from core.gist import token_reducer_step as tr_step
 from core.gist import (
     BANDS,
     GUARD_RATIO,
@@ -249,9 +251,9 @@ def test_mutated_notes_never_break_the_algorithm() -> None:
             chars.insert(rng.randrange(len(chars) + 1), rng.choice(alphabet))
         content = "".join(chars)
         for level in LEVELS:
-            gist = gist_mod._gist_core(content, level, ("db",), ("Alice",), True, None)
+            gist = pipeline.build_gist(content, level, ("db",), ("Alice",), True, None)
             if gist is not None:
-                assert not gist_mod._corrupted(gist, content), (content, gist)
+                assert not guards.is_corrupted(gist, content), (content, gist)
                 assert "zqx" not in gist
 
 
@@ -352,7 +354,7 @@ def test_single_long_sentence_is_cut_at_clauses() -> None:
 
 
 def test_sentence_splitting() -> None:
-    split = gist_mod._split_sentences
+    split = sentences.split_sentences
     text = (
         "Pi is about 3.14 in most examples, e.g. in the docs. We pinned v1.2.3 of the tool. "
         "Config lives in ~/.config/app/settings.toml and the docs at https://example.com/a.b?c=1. "
@@ -512,7 +514,7 @@ def test_works_when_compress_text_raises(monkeypatch: pytest.MonkeyPatch) -> Non
         calls.append(kwargs.get("tokenizer"))  # type: ignore[arg-type]
         raise RuntimeError("tokenizer download failed")
 
-    monkeypatch.setattr(gist_mod, "_load_compress_text", lambda: broken)
+    monkeypatch.setattr(tr_step, "load_compress_text", lambda: broken)
     gist = generate_gist(DECISION)
     assert gist is not None
     assert calls and set(calls) == {"character"}  # never its default (downloading) tokenizer
@@ -528,7 +530,7 @@ def test_token_reducer_output_that_damages_text_is_discarded(monkeypatch: pytest
         # what token-reducer does to real notes: drops "rather", re-spaces dotted names
         return Result(text.replace("rather than", "than").replace(".", ". "))
 
-    monkeypatch.setattr(gist_mod, "_load_compress_text", lambda: damaging)
+    monkeypatch.setattr(tr_step, "load_compress_text", lambda: damaging)
     gist = generate_gist(DECISION, "light")
     assert gist is not None
     assert "rather than Kafka" in gist
@@ -538,7 +540,7 @@ def test_token_reducer_output_that_damages_text_is_discarded(monkeypatch: pytest
 
 def test_token_reducer_is_called_with_character_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[dict[str, object]] = []
-    real = gist_mod._load_compress_text()
+    real = tr_step.load_compress_text()
     if real is None:
         pytest.skip("token-reducer not installed")
 
@@ -546,7 +548,7 @@ def test_token_reducer_is_called_with_character_tokenizer(monkeypatch: pytest.Mo
         seen.append(kwargs)
         return real(text, **kwargs)
 
-    monkeypatch.setattr(gist_mod, "_load_compress_text", lambda: spy)
+    monkeypatch.setattr(tr_step, "load_compress_text", lambda: spy)
     generate_gist(DECISION, "aggressive")
     assert seen and all(k["tokenizer"] == "character" and k["level"] == "aggressive" for k in seen)
 
@@ -562,8 +564,8 @@ def test_token_reducer_never_sees_code(monkeypatch: pytest.MonkeyPatch) -> None:
         texts.append(text)
         return Result(text)
 
-    monkeypatch.setattr(gist_mod, "_load_compress_text", lambda: spy)
-    monkeypatch.setattr(gist_mod, "TR_PREFILTER", False)  # offer every sentence
+    monkeypatch.setattr(tr_step, "load_compress_text", lambda: spy)
+    monkeypatch.setattr(tr_step, "TR_PREFILTER", False)  # offer every sentence
     generate_gist(CODE_NOTE)
     assert texts  # prose sentences were offered...
     for text in texts:  # ...but no code: no fence, no inline span, no identifier

@@ -1,0 +1,99 @@
+"""Clause-level cut candidates: asides and clauses a sentence can lose and still say the same.
+
+6. **Extractive pass (clauses).** Only if whole units cannot reach the band (few sentences, one
+very long sentence): parentheticals and dash asides, then clauses (split at ``;`` ``,``
+``—``) are cut the same way, cheapest value per token first. Never a sentence's first
+clause, nothing after a subordinate opening (*If X, ..., Y.*), no clause that restricts the
+sentence (starting with *if, unless, except, only, not, without, when, but, as...*), no list
+element (under 4 words), nothing with unbalanced brackets or quotes. ``light`` cuts only
+asides and clauses that carry no fact (no name, number or identifier).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .sentences import paren_regions
+
+_CLAUSE_SEP = re.compile(r"\s*;\s+|,\s+|\s+[—–]\s+|\s+--?\s+")
+ASIDE_CUT = re.compile(r"\s\([^()\n]{1,200}\)(?=[\s.,;:!?]|$)|\s+[—–]\s+[^—–\n]{1,200}?\s+[—–](?=\s)")
+
+# Clauses that restrict their sentence: never cut.
+_RESTRICTIVE = frozenset(
+    """if unless except only not no never without when whenever until while unlike but however
+    otherwise provided once before after instead rather nor whereas although though as so
+    yet except""".split()
+)
+
+
+_SUBORDINATE = frozenset(
+    """if unless when whenever while although though because since as after before once until
+    whereas where whether in on at for from by with without during despite given to for
+    after""".split()
+)
+
+
+def _balanced(span: str) -> bool:
+    return (
+        span.count("(") == span.count(")")
+        and span.count("[") == span.count("]")
+        and span.count('"') % 2 == 0
+        and span.count("“") == span.count("”")
+        and span.count("`") % 2 == 0
+    )
+
+
+_MAX_CLAUSES = 300
+
+
+def clause_candidates(masked: str) -> list[tuple[int, int]]:
+    """(start, end) spans of cuttable clauses in a masked sentence.
+
+    Never the first clause; none at all when the first clause is subordinate ("If X, and Y, Z":
+    the main clause may come anywhere after it); not the second when the first is short
+    ("Today, we ..."); never a clause that restricts the sentence (_RESTRICTIVE); never a span
+    with unbalanced brackets or quotes.
+    """
+    seps = []
+    capped = False
+    for m in _CLAUSE_SEP.finditer(masked):
+        seps.append((m.start(), m.end()))
+        if len(seps) >= _MAX_CLAUSES:
+            capped = True  # a "sentence" with more clauses is not prose; its tail stays whole
+            break
+    if not seps:
+        return []
+    body_end = len(masked.rstrip())
+    while body_end > 0 and masked[body_end - 1] in ".!?…。！？":
+        body_end -= 1
+    first_clause = masked[: seps[0][0]].split()
+    if first_clause and first_clause[0].lower().strip("\"'“(") in _SUBORDINATE:
+        return []  # "If X, (and Y,) Z." - the main clause may come anywhere after
+    protect_second = len(first_clause) < 6
+    parens = paren_regions(masked) if "(" in masked else []  # sorted by start
+    pi = 0
+    cands: list[tuple[int, int]] = []
+    for idx, (s, e) in enumerate(seps):
+        if idx == 0 and protect_second:
+            continue
+        if capped and idx == len(seps) - 1:
+            break
+        while pi < len(parens) and parens[pi][1] <= s:
+            pi += 1
+        if pi < len(parens) and parens[pi][0] < s:
+            continue  # separator inside parentheses
+        nxt = seps[idx + 1][0] if idx + 1 < len(seps) else body_end
+        if nxt <= e:
+            continue
+        first_word = masked[e:nxt].split(None, 1)
+        if not first_word:
+            continue
+        fw = first_word[0].strip(",;:\"'“(").lower()
+        if fw in _RESTRICTIVE:
+            continue
+        if not _balanced(masked[s:nxt]):
+            continue
+        if len(masked[e:nxt].split()) < 4:
+            continue  # a list element ("x86, x86-64, and ARM"), not a clause
+        cands.append((s, nxt))
+    return cands

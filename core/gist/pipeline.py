@@ -1,0 +1,289 @@
+"""Generation: the steps of :mod:`core.gist` in order, and the two public entry points.
+
+5. **Extractive pass (sentences).** Each unit is valued by the *facts* it carries: named
+entities (capitalised words not at sentence start, acronyms, and the caller's ``entities``),
+numbers, identifiers/paths/flags/URLs, inline code (weighs more than the same identifier
+inside a code block), the memory's ``tags`` it mentions, words shared with other units
+(topic centrality) and position. The first unit (the topic sentence) is never dropped. Units
+are dropped greedily, cheapest value per token first, where a fact still present in another
+kept unit is nearly free to lose (so restatements go first). Keys are re-evaluated lazily
+(a heap; values only grow as units go), so this is O(n log n). A drop that would take the
+gist past the band's upper edge is skipped; dropping stops once the lower edge is reached.
+The lower edge is measured against the content re-flowed the way the gist is assembled
+(re-joining hard-wrapped lines saves newline tokens but compresses nothing), the upper edge
+against the content itself. Kept units stay whole and in their original order.
+
+7. **Last resort.** If the band is still out of reach (two or three sentences of similar
+size), one more whole unit may go if that overshoots the band's upper edge by at most
+:data:`OVERSHOOT` (3 points for ``light``, 10 otherwise); else the result stays short of
+the band and the guard decides.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ..tokens import estimate_tokens
+from . import token_reducer_step
+from .clauses import ASIDE_CUT, clause_candidates
+from .facts import unit_facts
+from .guards import is_corrupted, too_long
+from .levels import BANDS, MIN_WORDS, OVERSHOOT, check_level, word_count
+from .masking import mask, unmask
+from .phrases import PHRASE_TRIGGER, apply_phrase_edits, find_phrase_edits, tokens_with_spans
+from .units import Unit, assemble, bind_intros, build_units, dedupe, score_units, sep_cost
+
+
+def format_memory_for_context(memory: Any) -> str:
+    """One memory as a line of LLM context: ``[{id[:8]}] {gist or content} (tags: a, b)``."""
+    text = memory.gist or memory.content
+    tags = getattr(getattr(memory, "meta", None), "tags", None) or []
+    return f"[{memory.id[:8]}] {text} (tags: {', '.join(tags)})"
+
+
+def build_gist(
+    content: str,
+    level: str,
+    tags: Sequence[str],
+    entities: Sequence[str],
+    phrase_edits: bool,
+    stats: dict[str, Any] | None,
+) -> str | None:
+    lo, hi = BANDS[level]
+    total = estimate_tokens(content)
+    if total <= 0:
+        return None
+    units = dedupe(bind_intros(build_units(content)))
+    if not units:
+        return None
+    score_units(units, tags, entities)
+
+    # ---- protect + phrase passes -------------------------------------------------------------
+    table: list[str] = []
+    masked_ok: list[bool] = []
+    for u in units:
+        if u.kind == "code":
+            masked_ok.append(False)
+            continue
+        m = mask(u.text, table)
+        if m is None:
+            masked_ok.append(False)
+        else:
+            u.masked = m
+            masked_ok.append(True)
+    texts = [u.text for u in units]
+    if phrase_edits:
+        compress = token_reducer_step.load_compress_text()
+        tr_budget = token_reducer_step.TR_MAX_UNITS
+        for i, u in enumerate(units):
+            if not masked_ok[i]:
+                continue
+            toks = tokens_with_spans(u.masked)
+            if len(toks) < 4:
+                continue
+            edits: list[tuple[int, int, str | None]] = []
+            if (
+                compress is not None
+                and tr_budget > 0
+                and len(u.masked) <= token_reducer_step.TR_MAX_CHARS
+                and (not token_reducer_step.TR_PREFILTER or PHRASE_TRIGGER.search(u.masked) is not None)
+            ):
+                tr_budget -= 1
+                tr = token_reducer_step.token_reducer_edits(compress, u.masked, level, toks)
+                if stats is not None:
+                    stats["tr_calls"] = stats.get("tr_calls", 0) + 1
+                    if tr is None:
+                        stats["tr_rejected"] = stats.get("tr_rejected", 0) + 1
+                    elif tr:
+                        stats["tr_accepted"] = stats.get("tr_accepted", 0) + 1
+                if tr:
+                    edits = tr
+            if edits:
+                edited = apply_phrase_edits(u.masked, toks, edits)
+                if stats is not None and edited != u.masked:
+                    stats["tr_saved"] = stats.get("tr_saved", 0) + (
+                        estimate_tokens(unmask(u.masked, table))
+                        - estimate_tokens(unmask(edited, table))
+                    )
+                u.masked = edited
+                toks = tokens_with_spans(u.masked)
+            own = find_phrase_edits(toks)
+            if own:
+                u.masked = apply_phrase_edits(u.masked, toks, own)
+            texts[i] = unmask(u.masked, table)
+    basis_tokens = 0
+    for u, t in zip(units, texts):
+        u.tokens = estimate_tokens(t)
+        basis_tokens += u.tokens if t == u.text else estimate_tokens(u.text)
+
+    keep = [True] * len(units)
+    current = sum(u.tokens for u in units) + sep_cost(units, keep)
+    # The band's lower edge is reached against the content re-flowed the way the gist is
+    # assembled (same units, nothing dropped, no edits): re-joining hard-wrapped lines saves
+    # newline tokens but compresses nothing, so it must not count toward the level's minimum.
+    # The upper edge (how much may be lost) is checked against the content itself.
+    basis = max(basis_tokens + sep_cost(units, keep), 1)
+
+    def reduction(cur: int) -> float:
+        return 1.0 - cur / basis
+
+    def too_far(cur: int) -> bool:
+        return 1.0 - cur / total > hi
+
+    # ---- sentence-level extractive pass ------------------------------------------------------
+    counts: dict[str, int] = {}
+    for u in units:
+        for f in u.facts:
+            counts[f] = counts.get(f, 0) + 1
+
+    def loss(u: Unit) -> float:
+        value = u.base
+        for f, w in u.facts.items():
+            value += w if counts.get(f, 0) <= 1 else 0.1 * w
+        return value
+
+    def sep(a: int, b: int) -> int:
+        if a < 0 or b >= len(units):
+            return 0
+        return 0 if units[a].kind == "sent" and units[b].kind == "sent" else 1
+
+    kept_count = len(units)
+    if reduction(current) < lo and kept_count > 1:
+        prev_k = list(range(-1, len(units) - 1))  # doubly linked list of kept units
+        next_k = list(range(1, len(units) + 1))
+        heap = [(loss(u) / max(u.tokens, 1), -u.order) for u in units if not u.first]
+        heapq.heapify(heap)
+        while heap and reduction(current) < lo and kept_count > 1:
+            key, neg = heapq.heappop(heap)
+            u = units[-neg]
+            fresh = loss(u) / max(u.tokens, 1)
+            if fresh > key + 1e-12 and heap and fresh > heap[0][0]:
+                heapq.heappush(heap, (fresh, neg))
+                continue
+            o = u.order
+            p, q = prev_k[o], next_k[o]
+            new = current - u.tokens - sep(p, o) - sep(o, q) + (sep(p, q) if p >= 0 else 0)
+            if too_far(new):
+                continue
+            keep[o] = False
+            if p >= 0:
+                next_k[p] = q
+            if q < len(units):
+                prev_k[q] = p
+            current = new
+            kept_count -= 1
+            for f in u.facts:
+                counts[f] -= 1
+
+    # ---- clause-level pass -------------------------------------------------------------------
+    if reduction(current) < lo and phrase_edits:
+        cands: list[tuple[float, int, int, int, int]] = []  # (key, order, kind, start, end)
+        for u in units:
+            if not keep[u.order] or u.kind == "code" or not masked_ok[u.order]:
+                continue
+            for m in ASIDE_CUT.finditer(u.masked):
+                cands.append((0.0, u.order, 0, m.start(), m.end()))
+            for s, e in clause_candidates(u.masked):
+                cands.append((0.0, u.order, 1, s, e))
+        scored: list[tuple[float, int, int, int, int, int]] = []
+        for _, order, kind, s, e in cands:
+            u = units[order]
+            span = unmask(u.masked[s:e], table)
+            saved = estimate_tokens(span)
+            if saved <= 0:
+                continue
+            facts = unit_facts(span.strip(" ,;:—–-()"), False)
+            if level == "light" and facts:
+                continue  # light is near-verbatim: it only drops fact-free asides and clauses
+            value = 0.3 + 0.05 * len(re.findall(r"[^\W\d_]{3,}", span))
+            for f, w in facts.items():
+                value += w if counts.get(f, 0) <= 1 else 0.1 * w
+            if kind == 1:
+                value += 0.5  # a clause costs more readability than a parenthetical
+            scored.append((value / saved, order, kind, s, e, saved))
+        scored.sort()
+        cuts: dict[int, list[tuple[int, int]]] = {}
+        for _, order, _kind, s, e, saved in scored:
+            if reduction(current) >= lo:
+                break
+            spans = cuts.setdefault(order, [])
+            if any(not (e <= cs or s >= ce) for cs, ce in spans):
+                continue
+            if too_far(current - saved):
+                continue
+            spans.append((s, e))
+            current -= saved
+        for order, spans in cuts.items():
+            if not spans:
+                continue
+            u = units[order]
+            m = u.masked
+            pieces: list[str] = []
+            pos = 0
+            for s, e in sorted(spans):
+                pieces.append(m[pos:s])
+                pos = e
+            pieces.append(m[pos:])
+            texts[order] = unmask("".join(pieces), table)
+
+    # ---- last resort: one unit more, overshooting the band a little ---------------------------
+    # Two or three sentences of similar size often leave no way into a 20-point band: dropping
+    # one more unit, up to OVERSHOOT beyond the band's upper edge, beats having no gist at all.
+    if reduction(current) < lo and kept_count > 1:
+        best: tuple[float, float, int] | None = None
+        for u in units:
+            if not keep[u.order] or u.first:
+                continue
+            new = current - estimate_tokens(texts[u.order])
+            if reduction(new) < lo or 1.0 - new / total > hi + OVERSHOOT[level]:
+                continue
+            cand = (1.0 - new / total, loss(u), u.order)
+            if best is None or cand < best:
+                best = cand
+        if best is not None:
+            keep[best[2]] = False
+            current = sum(estimate_tokens(t) for t, k in zip(texts, keep) if k)
+
+    gist = assemble(units, keep, texts).strip()
+    if not gist:
+        return None
+    if too_long(estimate_tokens(gist), total, level):
+        return None
+    return gist
+
+
+    return False
+
+
+def generate_gist(
+    content: str,
+    level: str = "moderate",
+    tags: Sequence[str] = (),
+    entities: Sequence[str] = (),
+    *,
+    _stats: dict[str, Any] | None = None,
+) -> str | None:
+    """A gist of ``content`` at ``level`` (see the module docstring), or None.
+
+    None means "no gist": the content is short (under :data:`MIN_WORDS` words), or no version
+    short enough was found. Raises ValueError for an unknown level, and nothing else.
+    """
+    check_level(level)
+    try:
+        if not isinstance(content, str) or not content.strip():
+            return None
+        if word_count(content) < MIN_WORDS:
+            return None
+        tags = (tags,) if isinstance(tags, str) else tuple(tags or ())
+        entities = (entities,) if isinstance(entities, str) else tuple(entities or ())
+        gist = build_gist(content, level, tags, entities, True, _stats)
+        if gist is not None and is_corrupted(gist, content):
+            gist = build_gist(content, level, tags, entities, False, None)
+            if gist is not None and is_corrupted(gist, content):
+                return None
+        return gist
+    except Exception:  # noqa: BLE001 - a gist never blocks a save
+        return None
