@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
@@ -45,6 +45,9 @@ from .models import (
     now_epoch,
 )
 from .store import MIN_PREFIX, SortKey, Store
+
+if TYPE_CHECKING:
+    from .revert import RevertReport, UndoEntry
 from .quarantine import quarantine
 from .textutil import make_gist, neutralise_line
 from .tokens import estimate_tokens
@@ -780,6 +783,33 @@ class Vault:
             from .errors import AmbiguousIdError
             raise AmbiguousIdError(key, matches)
         return matches[0]
+
+    # -- undo as revert (core/revert.py) ---------------------------------------------------
+    def revert(self, commit: str) -> RevertReport:
+        """Reverse exactly the changes ``commit`` made, as a new commit; refused (nothing
+        written) where a later commit changed the same, except later touches, which are kept."""
+        from .revert import revert
+
+        return revert(self, commit)
+
+    def undo(self) -> RevertReport:
+        """Revert the newest operation not undone yet (read from the log: works across
+        processes and restarts)."""
+        from .revert import undo
+
+        return undo(self)
+
+    def redo(self) -> RevertReport:
+        """Revert the newest undo, if nothing but touches happened after it."""
+        from .revert import redo
+
+        return redo(self)
+
+    def undo_list(self, limit: int = 20) -> list[UndoEntry]:
+        """What successive undos would take back, newest first."""
+        from .revert import undo_list
+
+        return undo_list(self, limit)
 
     def history(self, key: str) -> list[HistoryEntry]:
         """The memory's life from git, newest first: created, each change, deletion."""

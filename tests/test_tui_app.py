@@ -288,17 +288,21 @@ async def test_go_to_clears_a_filter_that_hides_the_memory(tui_vault):
         assert app.main_screen.query_text == ""
 
 
-async def test_undo_archive_and_delete_through_restore(tui_vault):
+async def test_undo_and_redo_revert_exactly_the_operation(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await goto(pilot, FRESH)
         await pilot.press("a")
         await settle(pilot)
+        uses = on_disk(tui_vault).get(FRESH).use_count
+        Vault.open(tui_vault).touch(FRESH)  # another process (the CLI) uses it meanwhile
         await pilot.press("u")
         await settle(pilot)
-        assert on_disk(tui_vault).get(FRESH).status == MemoryStatus.ACTIVE
-        assert log(tui_vault)[0].startswith(f"restore: {FRESH[:8]}")
+        memory = on_disk(tui_vault).get(FRESH)
+        assert memory.status == MemoryStatus.ACTIVE
+        assert memory.use_count == uses + 1  # the other process's touch is kept
+        assert log(tui_vault)[0].startswith(f"undo: archive: {FRESH[:8]}")
         await goto(pilot, FRESH)
         await pilot.press("x")
         await pilot.pause()
@@ -309,11 +313,12 @@ async def test_undo_archive_and_delete_through_restore(tui_vault):
         await settle(pilot)
         vault = on_disk(tui_vault)
         assert FRESH in vault.memories and len(vault.relations_of(FRESH)) == 2
-        assert log(tui_vault)[0].startswith(f"restore: {FRESH[:8]}")
+        assert log(tui_vault)[0].startswith(f"undo: delete: {FRESH[:8]}")
         assert app.main_screen.current == FRESH
-        await pilot.press("u")  # nothing left to undo
-        await settle(pilot, 1)
-        assert log(tui_vault)[0].startswith(f"restore: {FRESH[:8]}")
+        await pilot.press("ctrl+y")  # redo: the delete again
+        await settle(pilot)
+        assert FRESH not in on_disk(tui_vault).memories
+        assert log(tui_vault)[0].startswith(f"redo: delete: {FRESH[:8]}")
 
 
 async def test_gc_preview_then_apply(tui_vault):

@@ -173,13 +173,14 @@ def test_service_undo_stack_and_views(tui_vault):
     assert first.rows[FRESH].memory.status == "active"  # views are snapshots
     change = service.delete(DANGER)
     assert DANGER not in change.view.rows and change.note.endswith("and 1 relation")
-    assert service.undo_title == "delete"
+    assert [subject.split(":")[0] for _, subject, _ in service.undo_list()][:2] == \
+        ["delete", "archive"]
     change = service.undo()
     assert DANGER in change.view.rows and change.view.relations_of(DANGER)
     change = service.undo()
     assert change.view.rows[FRESH].memory.status == MemoryStatus.ACTIVE
-    with pytest.raises(Exception, match="nothing to undo"):
-        service.undo()
+    change = service.redo()  # the archive again
+    assert change.view.rows[FRESH].memory.status == MemoryStatus.ARCHIVED
 
 
 def test_service_notices_changes_on_disk(tui_vault):

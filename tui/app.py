@@ -65,7 +65,9 @@ class MemvaultApp(App[None]):
         yield SystemCommand("Archive / unarchive", "archive the highlighted memory (or make it "
                             "active again)", main.action_archive)
         yield SystemCommand("Delete", "delete the highlighted memory (asks first)", main.action_delete)
-        yield SystemCommand("Undo", "undo the last operation (through restore)", main.action_undo)
+        yield SystemCommand("Undo", "take back the newest operation not undone yet (a revert of "
+                            "its own changes; later touches are kept)", main.action_undo)
+        yield SystemCommand("Redo", "take back the newest undo", main.action_redo)
         yield SystemCommand("Go to id", "go to a memory by id or unique prefix", main.action_goto)
         yield SystemCommand("Split…", "the split wizard: decompose the highlighted memory (or a "
                             "split candidate) into atomic ones", main.action_split)

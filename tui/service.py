@@ -6,9 +6,8 @@ returns plain results: a :class:`Change` for an operation (the next :class:`~tui
 the memories it touched, a sentence for the notification), history entries, a lineage... The
 worker posts them back to the UI as messages (:mod:`tui.messages`).
 
-Undo: every operation records how to take itself back through ``Vault.restore`` (an archive is
-undone by restoring the version before its commit, a delete by restoring the deleted memory with
-its relations); :meth:`VaultService.undo` runs the last one as a new commit.
+Undo and redo are core's (``Vault.undo`` / ``Vault.redo``: a revert of exactly one operation's
+own changes, read from the log; a later change by another process is never written over).
 
 Following the vault: :meth:`VaultService.poll` compares git's HEAD and the modification times of
 the memories and relations folders with what the service last saw (cheap: three small reads,
@@ -69,12 +68,6 @@ class Change:
     note: str  # one sentence for the notification
     focus: str | None = None  # where the cursor should go afterwards
     undoable: bool = False
-
-
-@dataclass
-class Undo:
-    title: str
-    run: Callable[[], tuple[list[str], str]]  # -> (ids, note); raises VaultError
 
 
 @dataclass
@@ -150,7 +143,6 @@ class VaultService:
         self._lock = threading.RLock()
         self._vault: Vault | None = None
         self._view: VaultView | None = None
-        self._undo: list[Undo] = []
         self._signature: tuple[Any, ...] | None = None
         self.open_notes: list[str] = []
 
@@ -220,8 +212,6 @@ class VaultService:
             else:
                 [new] = vault.archive(memory.id)
                 title, verb = "archive", "Archived"
-            commit = vault.journal.head()
-            self._push_undo(title, lambda: self._restore_before(memory.id, commit, title))
             return Change(self._next_view([memory.id]), [memory.id], title,
                           f"{verb} {describe(new)}", focus=memory.id, undoable=True)
 
@@ -244,7 +234,6 @@ class VaultService:
             extra = f" and {n} relation{'s' if n != 1 else ''}" if n else ""
             ids = [memory.id] + [r.from_memory_id for r in report.relations] + \
                 [r.to_memory_id for r in report.relations]
-            self._push_undo("delete", lambda: self._restore_deleted([memory.id]))
             return Change(self._next_view(ids), [memory.id], "delete",
                           f"Deleted {describe(memory)}{extra}", undoable=True)
 
@@ -254,18 +243,11 @@ class VaultService:
         with self._lock:
             vault = self._vault_or_fail()
             memory_id = vault.resolve_any(key)
-            was_live = vault.find(memory_id) is not None
             at = f"{entry.commit}^" if entry.action == "deleted" else entry.commit
             before = vault.journal.head()
             report = vault.restore(memory_id, at=at)
             if vault.journal.head() == before:
                 raise VaultError(f"{memory_id[:8]} already is that version")
-            commit = vault.journal.head()
-            if was_live:
-                self._push_undo("restore", lambda: self._restore_before(memory_id, commit,
-                                                                        "restore"))
-            else:
-                self._push_undo("restore", lambda: self._delete_again(memory_id))
             ids = [memory_id] + [r.from_memory_id for r in report.relations] + \
                 [r.to_memory_id for r in report.relations]
             rels = len(report.relations)
@@ -302,12 +284,9 @@ class VaultService:
             noun = "memory" if n == 1 else "memories"
             if not n:
                 return Change(self.view, [], "gc", "Nothing to collect")
-            commit = report.commit
             if archive:
-                self._push_undo("gc", lambda: self._restore_many_before(ids, commit))
                 note = f"gc archived {n} {noun} scoring below {report.threshold:g}"
             else:
-                self._push_undo("gc", lambda: self._restore_deleted(ids))
                 rels = len(report.relations_removed)
                 extra = f" and {rels} relation{'s' if rels != 1 else ''}" if rels else ""
                 note = f"gc deleted {n} {noun}{extra} scoring below {report.threshold:g}"
@@ -360,32 +339,13 @@ class VaultService:
             result = execute_split(vault, memory_id, parts, tags=tags, entities=entities,
                                    original=original)  # type: ignore[arg-type]
             new_ids = [m.id for m in result.parts]
-            commit = result.commit
             fate = result.original_fate
-            self._push_undo("split", lambda: self._undo_split(memory_id, new_ids, commit, fate))
             ids = [memory_id, *new_ids]  # (the next view adds the other ends of relations)
             verb = "archived" if fate == "archive" else "deleted"
             return Change(self._next_view(ids), new_ids, "split",
                           f"Split {memory_id[:8]} into {len(new_ids)} memories "
                           f"({', '.join(i[:8] for i in new_ids)}); the original is {verb}",
                           focus=new_ids[0], undoable=True)
-
-    def _undo_split(self, original: str, parts: list[str], commit: str | None,
-                    fate: str) -> tuple[list[str], str]:
-        vault = self._vault_or_fail()
-        if commit is None:
-            raise VaultError("cannot undo the split: its commit is unknown")
-        living = [p for p in parts if p in vault.memories]
-        report = vault.delete(*living) if living else None
-        ids = [original, *parts]
-        if report is not None:
-            ids += [e for r in report.relations for e in (r.from_memory_id, r.to_memory_id)]
-        if fate == "archive":
-            vault.restore(original, at=f"{commit}^")
-        else:
-            restored = vault.restore(original)
-            ids += [e for r in restored.relations for e in (r.from_memory_id, r.to_memory_id)]
-        return ids, f"{original[:8]} is back and its {len(parts)} parts are deleted"
 
     def clusters(self, threshold: float = DEFAULT_THRESHOLD) -> list[Cluster]:
         """Clusters of similar active memories, most cohesive first (core's find_clusters).
@@ -427,89 +387,43 @@ class VaultService:
                                            sources=sources)  # type: ignore[arg-type]
             merged = result.merged.id
             source_ids = [m.id for m in result.sources]
-            commit = result.commit
-            self._push_undo("consolidate",
-                            lambda: self._undo_consolidation(merged, source_ids, commit, sources))
             touched = [merged, *source_ids]  # (the next view adds the other ends of relations)
             verb = "archived" if sources == "archive" else "deleted"
             return Change(self._next_view(touched), [merged, *source_ids], "consolidate",
                           f"Merged {len(source_ids)} memories into {describe(result.merged)}; "
                           f"the sources are {verb}", focus=merged, undoable=True)
 
-    def _undo_consolidation(self, merged: str, sources: list[str], commit: str | None,
-                            fate: str) -> tuple[list[str], str]:
-        vault = self._vault_or_fail()
-        if commit is None:
-            raise VaultError("cannot undo the consolidation: its commit is unknown")
-        ids = [merged, *sources]
-        if merged in vault.memories:
-            report = vault.delete(merged)
-            ids += [e for r in report.relations for e in (r.from_memory_id, r.to_memory_id)]
-        for source in sources:
-            if fate == "archive":
-                vault.restore(source, at=f"{commit}^")
-            else:
-                restored = vault.restore(source)
-                ids += [e for r in restored.relations for e in (r.from_memory_id, r.to_memory_id)]
-        return [*sources, *[i for i in ids if i not in sources]], \
-            f"{len(sources)} memories are back and the merged one is deleted"
-
     # -- undo -------------------------------------------------------------------------------
-    def _push_undo(self, title: str, run: Callable[[], tuple[list[str], str]]) -> None:
-        self._undo.append(Undo(title, run))
-        del self._undo[:-50]
-
-    @property
-    def undo_title(self) -> str | None:
-        return self._undo[-1].title if self._undo else None
-
     def undo(self) -> Change:
+        """Undo the newest operation not undone yet (``Vault.undo``: a revert of exactly its own
+        changes, read from the log, so it also takes back what another process did and works
+        after a restart; later touches are kept)."""
+        return self._revert(lambda v: v.undo(), "undo", "Undid")
+
+    def redo(self) -> Change:
+        return self._revert(lambda v: v.redo(), "redo", "Redid")
+
+    def undo_list(self, limit: int = 20) -> list[tuple[str, str, int]]:
+        """(commit, subject, time) of what successive undos would take back, newest first."""
         with self._lock:
-            if not self._undo:
-                raise VaultError("nothing to undo")
-            step = self._undo.pop()
-            try:
-                ids, note = step.run()
-            except VaultError:
-                raise
-            focus = ids[0] if ids and self._vault_or_fail().find(ids[0]) else None
-            return Change(self._next_view(ids), ids, "undo", f"Undid {step.title}: {note}",
-                          focus=focus)
+            return [(e.commit, e.subject, e.timestamp)
+                    for e in self._vault_or_fail().undo_list(limit)]
 
-    def _restore_before(self, memory_id: str, commit: str | None, title: str) -> tuple[list[str], str]:
-        vault = self._vault_or_fail()
-        if commit is None:
-            raise VaultError(f"cannot undo {title}: its commit is unknown")
-        report = vault.restore(memory_id, at=f"{commit}^")
-        return [memory_id], f"{describe(report.memory)} is back to {report.source_commit[:8]}"
-
-    def _restore_many_before(self, ids: list[str], commit: str | None) -> tuple[list[str], str]:
-        vault = self._vault_or_fail()
-        if commit is None:
-            raise VaultError("cannot undo: the commit is unknown")
-        for memory_id in ids:
-            vault.restore(memory_id, at=f"{commit}^")
-        return ids, f"{len(ids)} memor{'y' if len(ids) == 1 else 'ies'} restored"
-
-    def _restore_deleted(self, ids: list[str]) -> tuple[list[str], str]:
-        vault = self._vault_or_fail()
-        touched: list[str] = []
-        last = None
-        for memory_id in ids:
-            report = vault.restore(memory_id)
-            last = report
-            touched.append(memory_id)
-            touched += [e for r in report.relations for e in (r.from_memory_id, r.to_memory_id)]
-        if len(ids) == 1 and last is not None:
-            rels = len(last.relations)
-            extra = f" with {rels} relation{'s' if rels != 1 else ''}" if rels else ""
-            return touched, f"restored {describe(last.memory)}{extra}"
-        return touched, f"restored {len(ids)} memories"
-
-    def _delete_again(self, memory_id: str) -> tuple[list[str], str]:
-        report = self._vault_or_fail().delete(memory_id)
-        ids = [memory_id] + [e for r in report.relations for e in (r.from_memory_id, r.to_memory_id)]
-        return ids, f"deleted {describe(report.memories[0])} again"
+    def _revert(self, run: Callable[[Vault], Any], title: str, done: str) -> Change:
+        with self._lock:
+            vault = self._vault_or_fail()
+            report = run(vault)
+            relations = [r for rid in report.relations if (r := vault.relations.get(rid))]
+            ids = [*report.memories,
+                   *[e for r in relations for e in (r.from_memory_id, r.to_memory_id)]]
+            ids = list(dict.fromkeys(ids))
+            subject = report.subject.removeprefix("undo: ") if title == "redo" else report.subject
+            note = f"{done} {subject}"
+            if report.kept_touches:
+                n = len(report.kept_touches)
+                note += f" (later use of {n} memor{'y' if n == 1 else 'ies'} kept)"
+            focus = next((i for i in report.memories if vault.find(i)), None)
+            return Change(self._next_view(ids), ids, title, note, focus=focus)
 
     # -- reading history and provenance ----------------------------------------------------
     def resolve_any(self, key: str) -> str:

@@ -53,6 +53,7 @@ class MainScreen(Screen):
         Binding("a", "archive", "Archive", id="memvault.archive"),
         Binding("x,delete", "delete", "Delete", id="memvault.delete"),
         Binding("u,ctrl+z", "undo", "Undo", id="memvault.undo"),
+        Binding("ctrl+y", "redo", "Redo", show=False, id="memvault.redo"),
         Binding("i", "goto", "Go to id", id="memvault.goto"),
         Binding("v", "split", "Split", id="memvault.split"),
         Binding("asterisk", "mark", "Mark", id="memvault.mark"),
@@ -457,10 +458,10 @@ class MainScreen(Screen):
         self.app.push_screen(DeleteScreen(preview), done)
 
     def action_undo(self) -> None:
-        if self.service.undo_title is None:
-            self.notify("Nothing to undo", severity="warning", timeout=2)
-            return
         self.run_change(self.service.undo)
+
+    def action_redo(self) -> None:
+        self.run_change(self.service.redo)
 
     def action_goto(self) -> None:
         from .goto import GoToScreen

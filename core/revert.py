@@ -1,0 +1,301 @@
+"""Undo as revert: take back exactly one operation's own changes, as a new commit.
+
+:func:`revert` reverses the changes one commit made to the vault's records, field by field, on
+top of whatever the vault holds now:
+
+* a record the later history left as the commit made it goes back to its state before;
+* a field the commit did not change keeps its current value (so a later edit of another field
+  survives);
+* use records written later are kept, never refused: ``use_count`` and ``review_count`` keep
+  the later increases (current + before - after), ``last_used`` and ``last_review_at`` the later
+  time;
+* anything else a later commit changed in a field the commit changed (or a record deleted or
+  re-created since) is a conflict: nothing is written and the error names the memories and the
+  later commits. ``.meta.json`` bookkeeping never conflicts: a key changed since keeps its value.
+
+Every undo is one commit, ``undo: <subject of the undone commit>`` with a trailer
+``Memvault-Reverts: <commit>``; a redo reverts that undo (``redo: ...``). :func:`undo_list` reads
+the first-parent history, so undo works across processes and restarts: the next undo takes the
+newest operation not undone yet, whoever made it, except touches (use records, mostly an
+assistant's: they are kept, never taken back by undo; :func:`revert` of a touch's commit can);
+redo takes the newest undo still in effect, as long as no other operation (touches aside) came
+after it. History stops at a merge (a sync) and at the vault's creation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .errors import VaultError
+from .models import Memory, Relation
+
+if TYPE_CHECKING:
+    from .vault import ChangeSet, Vault
+
+TRAILER = "Memvault-Reverts"
+COUNTERS = ("use_count", "review_count")
+LATEST = ("last_used", "last_review_at")
+NOT_UNDOABLE = ("init", "sync", "migrate")  # whole-vault set-up, merges: git's own tools
+USE_RECORDS = ("touch",)  # reinforcements (an assistant's, mostly): kept, never taken back by undo
+_MISSING = object()
+
+
+class NothingToUndoError(VaultError):
+    """No operation left to undo (or, for redo, no undo to take back)."""
+
+
+class RevertRefusedError(VaultError):
+    """A later commit changed what the operation changed: nothing was written."""
+
+
+@dataclass(frozen=True)
+class UndoEntry:
+    commit: str
+    subject: str
+    timestamp: int
+
+
+@dataclass
+class RevertReport:
+    commit: str | None  # the new commit
+    reverted: str  # the commit whose changes it reverses
+    subject: str  # that commit's subject
+    memories: list[str] = field(default_factory=list)
+    relations: list[str] = field(default_factory=list)
+    kept_touches: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"commit": self.commit, "reverted": self.reverted, "subject": self.subject,
+                "memories": self.memories, "relations": self.relations,
+                "kept_touches": self.kept_touches}
+
+
+@dataclass(frozen=True)
+class _Commit:
+    sha: str
+    parents: tuple[str, ...]
+    timestamp: int
+    subject: str
+    reverts: str | None
+
+    @property
+    def verb(self) -> str:
+        head, sep, _ = self.subject.partition(":")
+        return head if sep and " " not in head else ""
+
+
+# -- reading the history ----------------------------------------------------------------------
+def _history(vault: Vault, limit: int = 1000) -> list[_Commit]:
+    """First-parent history of HEAD, newest first."""
+    journal = vault.journal
+    if journal.head() is None:
+        return []
+    out = journal._git("log", "--first-parent", f"-n{limit}",
+                       "--format=%H%x1f%P%x1f%at%x1f%B%x1e", "HEAD")
+    commits = []
+    for chunk in out.split("\x1e"):
+        if not chunk.strip():
+            continue
+        sha, parents, ts, body = chunk.strip().split("\x1f", 3)
+        lines = body.strip().splitlines()
+        reverts = next((line.split(":", 1)[1].strip() for line in lines
+                        if line.startswith(TRAILER + ":")), None)
+        commits.append(_Commit(sha, tuple(parents.split()), int(ts), lines[0] if lines else "",
+                               reverts))
+    return commits
+
+
+def _walk(vault: Vault) -> tuple[list[_Commit], _Commit | None]:
+    """(operations that undo would take back, newest first; the undo that redo would revert)."""
+    cancelled: set[str] = set()  # undos (and redos) reverted by a later commit
+    undone: set[str] = set()
+    entries: list[_Commit] = []
+    redo: _Commit | None = None
+    blocked = False  # an operation came after the newest undo: nothing to redo
+    for c in _history(vault):
+        if c.sha in cancelled:
+            continue
+        if c.verb == "undo" and c.reverts:
+            undone.add(c.reverts)
+            if redo is None and not blocked:
+                redo = c
+            continue
+        if c.verb == "redo" and c.reverts:
+            cancelled.add(c.reverts)
+        if len(c.parents) != 1 or c.verb in NOT_UNDOABLE:
+            break  # a merge, the vault's creation: undo stops here
+        if c.sha in undone or c.verb in USE_RECORDS:
+            continue
+        entries.append(c)
+        if c.verb != "redo":
+            blocked = True
+    return entries, redo
+
+
+def undo_list(vault: Vault, limit: int = 20) -> list[UndoEntry]:
+    """What successive undos would take back, newest first."""
+    entries, _ = _walk(vault)
+    return [UndoEntry(c.sha, c.subject, c.timestamp) for c in entries[:limit]]
+
+
+def undo(vault: Vault) -> RevertReport:
+    entries, _ = _walk(vault)
+    if not entries:
+        raise NothingToUndoError("nothing to undo")
+    target = entries[0]
+    return revert(vault, target.sha, verb="undo")
+
+
+def redo(vault: Vault) -> RevertReport:
+    _, undo_commit = _walk(vault)
+    if undo_commit is None:
+        raise NothingToUndoError("nothing to redo (no undo, or a change was made after it)")
+    report = revert(vault, undo_commit.sha, verb="redo")
+    return report
+
+
+# -- reverting one commit ---------------------------------------------------------------------
+def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
+    """Reverse the changes commit ``rev`` made to the vault, as one new commit (see the module
+    docstring). RevertRefusedError (nothing written) when later commits changed the same."""
+    journal = vault.journal
+    sha = journal.resolve_rev(rev)
+    commit = next((c for c in _history(vault) if c.sha == sha), None) or _one(vault, sha)
+    if len(commit.parents) != 1:
+        raise RevertRefusedError(f"cannot {verb} {sha[:8]} ({commit.subject}): "
+                                 + ("it is a merge" if commit.parents else "it is the first commit"))
+    parent = commit.parents[0]
+    under = journal.relpath(vault.root)
+    changes = journal.tree_changes(parent, sha, None if under == "." else under)
+    if not changes:
+        raise NothingToUndoError(f"{sha[:8]} ({commit.subject}) changed no vault file")
+    subject = commit.subject
+    if verb == "redo":  # "redo: archive: ..." reads better than "redo: undo: archive: ..."
+        subject = subject.removeprefix("undo: ")
+    report = RevertReport(None, sha, commit.subject)
+
+    def build(v: Vault) -> ChangeSet:
+        from .vault import ChangeSet
+
+        paths = sorted(changes)
+        head = journal.head()
+        before, after, now = (journal.files_at(rev_, paths) for rev_ in (parent, sha, head))
+        change = ChangeSet(f"{verb}: {subject}\n\n{TRAILER}: {sha}")
+        conflicts: list[str] = []
+        for path in paths:
+            what = v.layout.classify(journal.vault_rel(path))
+            if what is None:
+                raise RevertRefusedError(
+                    f"cannot {verb} {sha[:8]} ({commit.subject}): it changed {path}, which is "
+                    "not a memory, a relation or .meta.json (use git revert)")
+            kind, record_id = what
+            old, new, cur = before.get(path), after.get(path), now.get(path)
+            if cur == old:
+                continue  # already as before
+            target, kept = _merged(kind, old, new, cur)
+            if target is _MISSING:
+                conflicts.append(f"{kind} {record_id[:8]}" if kind != "meta" else ".meta.json")
+                continue
+            _put(change, kind, record_id, target, report)
+            if kept:
+                report.kept_touches.append(record_id)
+        if conflicts:
+            later = journal._git("log", "--format=%h %s", f"{sha}..HEAD", "--",
+                                 *[p for p in paths][:50]).splitlines()
+            raise RevertRefusedError(
+                f"cannot {verb} {sha[:8]} ({commit.subject}): changed since by a later commit: "
+                f"{', '.join(conflicts[:10])} ({'; '.join(later[:3])}); nothing was written")
+        if not (change.put_memories or change.drop_memories or change.put_relations
+                or change.drop_relations or change.meta):
+            raise NothingToUndoError(f"{sha[:8]} ({commit.subject}) is already undone")
+        return change
+
+    report.commit = vault.apply(build).commit
+    return report
+
+
+def _one(vault: Vault, sha: str) -> _Commit:
+    out = vault.journal._git("log", "-1", "--format=%P%x1f%at%x1f%s", sha)
+    parents, ts, subject = out.split("\x1f", 2)
+    return _Commit(sha, tuple(parents.split()), int(ts), subject, None)
+
+
+def _merged(kind: str, old: bytes | None, new: bytes | None, cur: bytes | None
+            ) -> tuple[Any, bool]:
+    """The record to write (a dict, None to delete, or _MISSING for a conflict) and whether a
+    later use record was kept."""
+    if cur == new:
+        return (_load(old) if old is not None else None), False
+    if kind == "relation" or old is None or new is None or cur is None:
+        if kind == "memory" and old is None and new is not None and cur is not None:
+            # undo of an add, touched since: the touches go with it (they stay in history)
+            n, c = _load(new), _load(cur)
+            if n is not None and c is not None and _only_use_fields_differ(n, c):
+                return None, False
+        return _MISSING, False
+    o, n, c = _load(old), _load(new), _load(cur)
+    if o is None or n is None or c is None:
+        return _MISSING, False
+    merged = _merge_dicts(o, n, c, top=(kind == "memory"), lenient=(kind == "meta"))
+    later_use = kind == "memory" and any(c.get(k) != n.get(k) for k in (*COUNTERS, *LATEST))
+    return merged, later_use and merged is not _MISSING
+
+
+def _merge_dicts(o: dict, n: dict, c: dict, *, top: bool, lenient: bool) -> Any:
+    result = dict(c)
+    for key in {*o, *n, *c}:
+        ov, nv, cv = o.get(key, _MISSING), n.get(key, _MISSING), c.get(key, _MISSING)
+        if ov == nv or cv == ov:
+            continue  # the commit did not change it, or it is already back
+        if cv == nv:
+            if ov is _MISSING:
+                result.pop(key, None)
+            else:
+                result[key] = ov
+        elif top and key in COUNTERS and all(isinstance(x, int) for x in (ov, nv, cv)):
+            result[key] = max(0, cv + ov - nv)
+        elif top and key in LATEST:
+            continue  # a later use: keep its time
+        elif isinstance(ov, dict) and isinstance(nv, dict) and isinstance(cv, dict):
+            inner = _merge_dicts(ov, nv, cv, top=False, lenient=lenient)
+            if inner is _MISSING:
+                return _MISSING
+            result[key] = inner
+        elif lenient:
+            continue  # bookkeeping changed since: keep the later value
+        else:
+            return _MISSING
+    return result
+
+
+def _only_use_fields_differ(a: dict, b: dict) -> bool:
+    return all(a.get(k) == b.get(k) for k in {*a, *b} if k not in (*COUNTERS, *LATEST))
+
+
+def _load(data: bytes | None) -> dict | None:
+    try:
+        value = json.loads(data) if data is not None else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _put(change: ChangeSet, kind: str, record_id: str, target: Any, report: RevertReport) -> None:
+    if kind == "meta":
+        if isinstance(target, dict):
+            change.meta.update(target)
+        return
+    if kind == "memory":
+        report.memories.append(record_id)
+        if target is None:
+            change.drop_memories.append(record_id)
+        else:
+            change.put_memories.append(Memory.model_validate(target))
+    else:
+        report.relations.append(record_id)
+        if target is None:
+            change.drop_relations.append(record_id)
+        else:
+            change.put_relations.append(Relation.model_validate(target))
