@@ -1,6 +1,7 @@
-"""Tiered markdown memories -> vault (core.markdown_import), and the small metadata reader
-(core.flowyaml): entries with every field, with none, and malformed; MEMORY.md sections as
-promoted memories; one commit; idempotence."""
+"""Tiered markdown memories -> vault (core.markdown_import), and the metadata comment read as
+YAML (core.markdown_meta) and checked by one model (core.markdown_record): entries with every
+field, with none, and malformed; MEMORY.md sections as promoted memories; one commit;
+idempotence; the YAML surprises that are taken out."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from core import MemoryStatus, VaultError
-from core.flowyaml import flow, parse_block
 from core.markdown_import import ID_NAMESPACE, import_markdown, vault_id
+from core.markdown_meta import read_block
 from migrate_support import assert_consistent
 
 UTC = timezone.utc
@@ -330,6 +331,17 @@ def rows(text: str) -> list[tuple[int, str]]:
     return list(enumerate(text.splitlines(), 1))
 
 
+def parse_block(rows):  # the reader's value and problems (its key lines are tested below)
+    value, _, problems = read_block(rows)
+    return value, problems
+
+
+def flow(text: str):
+    value, problems = parse_block([(1, "v: " + text)])
+    assert problems == []
+    return value["v"]
+
+
 def test_flow_values():
     assert flow("[a, b, 'c d', \"e\\n\", 1, 2.5, true, null, ~]") == [
         "a", "b", "c d", "e\n", 1, 2.5, True, None, None]
@@ -345,13 +357,19 @@ def test_block_forms_and_json():
     value, problems = parse_block(rows(
         "id: mem_1\nlinks:\n  - {to: a}\n  - to: b\n    type: part_of\n"
         "episode:\n  task: t\n  outcome: success\n# a comment\n\n"
-        "entities: [x,\n  y]\ntrigger: said: do it  # why\nempty:\n"))
+        "entities: [x,\n  y]\ntrigger: 'said: do it'  # why\nempty:\n"))
     assert problems == []
     assert value == {"id": "mem_1", "links": [{"to": "a"}, {"to": "b", "type": "part_of"}],
                      "episode": {"task": "t", "outcome": "success"}, "entities": ["x", "y"],
                      "trigger": "said: do it", "empty": None}
     value, problems = parse_block(rows('{"id": "m", "links": [{"to": "x", "weight": 1}]}'))
     assert value == {"id": "m", "links": [{"to": "x", "weight": 1}]} and problems == []
+    # YAML differs from the old hand reader here: a plain value may not hold ': '
+    value, problems = parse_block(rows("id: m\ntrigger: said: do it"))
+    assert value == {"id": "m"}
+    assert [(p.line, p.message) for p in problems] == [
+        (2, "cannot read the value 'said: do it': mapping values are not allowed in this context; "
+            "ignored")]
 
 
 def test_unreadable_lines_are_reported_with_their_number():
@@ -359,11 +377,73 @@ def test_unreadable_lines_are_reported_with_their_number():
         "id: m\nnonsense line\n  child: of nonsense\nlinks: [{to: a}\nimportance: 0.5\n"
         "tags: ['open\n"))
     assert value == {"id": "m", "importance": 0.5}
-    assert [p.line for p in problems] == [2, 3, 4, 6]
-    assert "not `key: value`" in problems[0].message
-    assert "not closed" in problems[2].message
+    # one problem a field, at the line YAML stopped on (the field's lines 2-3 are left out)
+    assert [p.line for p in problems] == [3, 4, 6]
+    assert "cannot read 'nonsense line'" in problems[0].message
+    assert "a [ is not closed" in problems[1].message
+    assert "a quoted string is not closed" in problems[2].message
     value, problems = parse_block(rows("{id: m, broken"))
     assert value == {} and problems[0].line == 1
+
+
+def test_key_lines_and_the_comment_line():
+    value, lines, problems = read_block([(7, " id: m1"), (8, "links:"), (9, "  - a"),
+                                         (10, "importance: 1 ")])
+    assert value == {"id": "m1", "links": ["a"], "importance": 1} and problems == []
+    assert lines == {"id": 7, "links": 8, "importance": 10}
+    # a one-line comment of pairs without braces is the mapping it spells
+    value, lines, problems = read_block([(3, ' id: "mem/infra", importance: 1 ')])
+    assert value == {"id": "mem/infra", "importance": 1} and lines == {"id": 3,
+                                                                        "importance": 3}
+    value, lines, problems = read_block([(5, "")])
+    assert (value, lines, problems) == ({}, {}, [])
+
+
+def test_yaml_surprises_are_taken_out():
+    value, problems = parse_block(rows(
+        "a: yes\nb: no\nc: on\nd: off\ne: 0042\nf: 2026-01-29\ng: 2026-01-29T14:30:00Z\n"
+        "h: 1:30\ni: 0x1F\nj: 1_000\nk: .inf\nl: =\n<<: x\nm: 1e5\nn: -0.5\no: 0\n"
+        "p: True\nq: NULL\nr: [no, on, y]"))
+    assert problems == []
+    assert value == {"a": "yes", "b": "no", "c": "on", "d": "off", "e": "0042",
+                     "f": "2026-01-29", "g": "2026-01-29T14:30:00Z", "h": "1:30", "i": "0x1F",
+                     "j": "1_000", "k": ".inf", "l": "=", "<<": "x", "m": 100000.0,
+                     "n": -0.5, "o": 0, "p": True, "q": None, "r": ["no", "on", "y"]}
+
+
+def test_duplicate_keys_aliases_and_values_json_cannot_hold():
+    value, problems = parse_block(rows("id: a\nimportance: 0.5\nid: b\nep: {x: 1, x: 2}"))
+    assert value == {"id": "b", "importance": 0.5, "ep": {"x": 2}}
+    assert [(p.line, p.message) for p in problems] == [
+        (3, "id is given twice (also at line 1); the later one is used"),
+        (4, "x is given twice (also at line 4); the later one is used")]
+    value, problems = parse_block(rows(
+        "id: m\nbase: &b {x: 1}\ncopy: *b\nraw: !!binary aGk=\nset: !!set {a}\n"
+        "when: !!timestamp 2026-01-29\nobj: !!python/object:os.system x\n2: two"))
+    assert value == {"id": "m", "base": {"x": 1}, "2": "two"}
+    assert [p.line for p in problems] == [3, 4, 5, 6, 7]
+    assert "an alias (*name) is not read" in problems[0].message
+    assert "a value of type bytes" in problems[1].message
+    assert all(p.message.endswith("; ignored") for p in problems)
+
+
+def test_yaml_problems_point_at_the_markdown_line(vault, tmp_path):
+    daily = ("## 10:00 - Decision\n\nWe chose x.\n\n<!--\nid: 007\ntags: [no, on]\n"
+             "importance: 0.5\nimportance: 0.7\nepisode: {task: t,\n  outcome: [decision}\n"
+             "retrieval: {created_at: 2026-01-29T14:30:00Z, last_accessed: 2026-02-01}\n-->\n")
+    root = make_dir(tmp_path, {"memory/2026-01-15.md": daily})
+    report = import_markdown(vault, root, tz=UTC)
+    assert [(p.file, p.line) for p in report.problems] == [("memory/2026-01-15.md", 9),
+                                                            ("memory/2026-01-15.md", 11)]
+    assert report.problems[0].message == ("importance is given twice (also at line 8); the "
+                                          "later one is used")
+    assert report.problems[1].message.startswith("cannot read the value '{task: t,'")
+    m = vault.memories["007"]  # the id keeps its leading zeros
+    assert "episode" not in m.meta.extra and m.meta.extra["importance"] == 0.7
+    assert m.meta.tags == ["no", "on"] and m.strength == 1.7
+    assert m.last_used == at("2026-02-01T00:00:00")
+    again = import_markdown(vault, root, tz=UTC)
+    assert not again.changed and again.unchanged_memories == 1
 
 
 def test_progress_reports_files_and_the_commit(vault, tmp_path):
