@@ -18,8 +18,14 @@ Figures, each with its target and MET/MISSED:
     (checked here with its own regexes, independent of core.gist; target 0);
   * retention of the content's named entities and numbers at moderate (>= 80%);
   * ms per memory at moderate (< 5 ms) and a 10k-memory backfill (< 60 s);
-  * what token-reducer contributes: its accepted/rejected sentences, tokens it saved, and the
-    same run with token-reducer made unimportable.
+  * what the token-reducer step (off by default) contributes when switched on: its
+    accepted/rejected sentences, tokens it saved, time, and whether any gist changes;
+  * side by side, with and without the token-reducer step (``core.gist.token_reducer_step``),
+    on the notes above and on *paragraph notes* (every paragraph of the same sources over 30
+    words taken as a note of its own: where short notes come from): the share of notes over
+    30 words that get a moderate gist, the median cut, the names kept (capitalised words,
+    acronyms, identifiers and numbers of the content found verbatim in the gist), and the same
+    for the 31-60-word band alone.
 """
 
 from __future__ import annotations
@@ -150,6 +156,11 @@ def cut_notes(docs: list[str]) -> list[str]:
     return notes
 
 
+def paragraph_notes(docs: list[str]) -> list[str]:
+    """Every paragraph over 30 words (and at most MAX_NOTE_WORDS) as a note of its own."""
+    return [p for doc in docs for p in _paragraphs(doc) if 30 < len(p.split()) <= MAX_NOTE_WORDS]
+
+
 # ---------------------------------------------------------------------------------------------
 # independent checks (deliberately not using core.gist's own extractors)
 # ---------------------------------------------------------------------------------------------
@@ -188,6 +199,56 @@ def entities_and_numbers(text: str) -> set[str]:
         if w in ("I", "A"):
             continue
         out.add(w)
+    return out
+
+
+def names(text: str) -> set[str]:
+    """What a gist must keep verbatim: capitalised words, acronyms, numbers and identifiers."""
+    return entities_and_numbers(text) | atoms(text)
+
+
+def with_and_without_token_reducer(corpora: list[tuple[str, list[str]]]) -> list[str]:
+    """Lines of a table: per corpus and word band, share gisted, median cut and names kept at
+    moderate, with the token-reducer step on and off (one run, same notes)."""
+    import core.gist.token_reducer_step as tr_step
+
+    def run(notes: list[str], enabled: bool) -> list[str | None]:
+        saved = tr_step.ENABLED
+        tr_step.ENABLED = enabled
+        try:
+            return [generate_gist(n, "moderate") for n in notes]
+        finally:
+            tr_step.ENABLED = saved
+
+    def figures(notes: list[str], gists: list[str | None]) -> str:
+        if not notes:
+            return "(no notes)"
+        got = [(n, g) for n, g in zip(notes, gists) if g is not None]
+        cuts = [1 - estimate_tokens(g) / estimate_tokens(n) for n, g in got]
+        kept = [
+            sum(1 for a in ns if appears_verbatim(a, g)) / len(ns)
+            for n, g in got
+            if (ns := names(n))
+        ]
+        return (
+            f"{pct(len(got) / len(notes)):>6} gisted ({len(got)}/{len(notes)}), "
+            f"median cut {pct(statistics.median(cuts)) if cuts else '-':>6}, "
+            f"names kept {pct(statistics.fmean(kept)) if kept else '-':>6}"
+        )
+
+    out = ["with and without the token-reducer step (moderate; names: capitalised words, "
+           "acronyms, identifiers, numbers kept verbatim, mean per note):"]
+    for label, notes in corpora:
+        notes = [n for n in notes if len(n.split()) > 30]
+        on, off = run(notes, True), run(notes, False)
+        same = sum(a == b for a, b in zip(on, off))
+        for band, (lo, hi) in (("over 30 words", (31, 10**9)), ("31-60 words", (31, 60))):
+            idx = [i for i, n in enumerate(notes) if lo <= len(n.split()) <= hi]
+            sub = [notes[i] for i in idx]
+            out.append(f"  {label}, {band}:")
+            out.append(f"    with    {figures(sub, [on[i] for i in idx])}")
+            out.append(f"    without {figures(sub, [off[i] for i in idx])}")
+        out.append(f"  {label}: identical gists with and without {same}/{len(notes)}")
     return out
 
 
@@ -233,12 +294,8 @@ def main() -> int:
         generate_gist(n)
 
     results: dict[str, list[str | None]] = {}
-    tr_stats: dict[str, int] = {}
     for level in LEVELS:
-        if level == "moderate":
-            results[level] = [generate_gist(n, level, _stats=tr_stats) for n in notes]
-        else:
-            results[level] = [generate_gist(n, level) for n in notes]
+        results[level] = [generate_gist(n, level) for n in notes]
 
     def per_memory_ms() -> float:
         """Fastest of 3 timed passes over the corpus at moderate (other processes on a shared
@@ -352,15 +409,28 @@ def main() -> int:
     )
 
     # ---- what token-reducer contributes --------------------------------------------------------
+    # The step is off by default (core.gist.token_reducer_step.ENABLED): switched on here only.
+    import core.gist.token_reducer_step as tr_step
+
     print()
+    tr_stats: dict[str, int] = {}
+    all_stats: dict[str, int] = {}
+    tr_step.ENABLED = True
+    try:
+        with_tr = [generate_gist(n, _stats=tr_stats) for n in notes]
+        tr_step.TR_PREFILTER = False
+        try:
+            offered_all = [generate_gist(n, _stats=all_stats) for n in notes]
+        finally:
+            tr_step.TR_PREFILTER = True
+        ms_with = per_memory_ms()
+    finally:
+        tr_step.ENABLED = False
     calls = tr_stats.get("tr_calls", 0)
     acc = tr_stats.get("tr_accepted", 0)
     rej = tr_stats.get("tr_rejected", 0)
     saved = tr_stats.get("tr_saved", 0)
-    gist_tokens = sum(
-        estimate_tokens(g) for g in results["moderate"] if g is not None
-    )
-    print("token-reducer (moderate, per sentence, tokenizer='character'):")
+    print("token-reducer step switched on (moderate, per sentence, tokenizer='character'):")
     print(
         f"  sentences offered {calls}; edits accepted {acc} ({pct(acc / calls if calls else 0)}), "
         f"output rejected by the verifier {rej} ({pct(rej / calls if calls else 0)}), unchanged {calls - acc - rej}"
@@ -369,39 +439,27 @@ def main() -> int:
         f"  tokens saved by its accepted edits: {saved} "
         f"({100 * saved / sum(content_tokens):.3f}% of all content tokens)"
     )
-    import core.gist.token_reducer_step as tr_step
-
-    all_stats: dict[str, int] = {}
-    tr_step.TR_PREFILTER = False
-    try:
-        offered_all = [generate_gist(n, _stats=all_stats) for n in notes]
-    finally:
-        tr_step.TR_PREFILTER = True
     ac = all_stats.get("tr_calls", 0)
     print(
         f"  offered every sentence (no pre-filter): {ac} sentences, accepted "
         f"{all_stats.get('tr_accepted', 0)}, rejected {all_stats.get('tr_rejected', 0)} "
-        f"({pct(all_stats.get('tr_rejected', 0) / ac if ac else 0)}), identical gists "
-        f"{sum(a == b for a, b in zip(offered_all, results['moderate']))}/{len(notes)}"
+        f"({pct(all_stats.get('tr_rejected', 0) / ac if ac else 0)}), gists identical to the "
+        f"default's {sum(a == b for a, b in zip(offered_all, results['moderate']))}/{len(notes)}"
     )
-    saved_mod = sys.modules.get("token_reducer")
-    sys.modules["token_reducer"] = None  # type: ignore[assignment]
-    try:
-        without = [generate_gist(n) for n in notes]
-        ms_without = per_memory_ms()
-    finally:
-        if saved_mod is not None:
-            sys.modules["token_reducer"] = saved_mod
-        else:
-            del sys.modules["token_reducer"]
-    reds_with = [1 - estimate_tokens(g) / content_tokens[i] for i, g in enumerate(results["moderate"]) if g]
-    reds_without = [1 - estimate_tokens(g) / content_tokens[i] for i, g in enumerate(without) if g]
-    same = sum(1 for a, b in zip(results["moderate"], without) if a == b)
+    reds_with = [1 - estimate_tokens(g) / content_tokens[i] for i, g in enumerate(with_tr) if g]
+    reds_default = [1 - estimate_tokens(g) / content_tokens[i] for i, g in enumerate(results["moderate"]) if g]
+    same = sum(1 for a, b in zip(with_tr, results["moderate"]) if a == b)
     print(
-        f"  without token-reducer: median reduction {pct(statistics.median(reds_without))} "
-        f"(with: {pct(statistics.median(reds_with))}), identical gists {same}/{len(notes)}, "
-        f"{ms_without:.2f} ms per memory (with: {ms:.2f} ms)"
+        f"  with the step: median reduction {pct(statistics.median(reds_with))} "
+        f"(default, without: {pct(statistics.median(reds_default))}), identical gists {same}/{len(notes)}, "
+        f"{ms_with:.2f} ms per memory (default, without: {ms:.2f} ms)"
     )
+
+    print()
+    for line in with_and_without_token_reducer(
+        [("notes", notes), ("paragraph notes", paragraph_notes(deb_docs) + paragraph_notes(py_docs))]
+    ):
+        print(line)
 
     if args.samples:
         print()

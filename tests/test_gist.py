@@ -495,6 +495,7 @@ def test_hundred_thousand_character_note() -> None:
 
 
 def test_works_without_token_reducer(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tr_step, "ENABLED", True)
     with_tr = {lv: generate_gist(c, lv) for c in REALISTIC for lv in LEVELS}
     monkeypatch.setitem(sys.modules, "token_reducer", None)  # import raises ImportError
     for content in REALISTIC:
@@ -514,6 +515,7 @@ def test_works_when_compress_text_raises(monkeypatch: pytest.MonkeyPatch) -> Non
         calls.append(kwargs.get("tokenizer"))  # type: ignore[arg-type]
         raise RuntimeError("tokenizer download failed")
 
+    monkeypatch.setattr(tr_step, "ENABLED", True)  # off by default: exercised here
     monkeypatch.setattr(tr_step, "load_compress_text", lambda: broken)
     gist = generate_gist(DECISION)
     assert gist is not None
@@ -530,6 +532,7 @@ def test_token_reducer_output_that_damages_text_is_discarded(monkeypatch: pytest
         # what token-reducer does to real notes: drops "rather", re-spaces dotted names
         return Result(text.replace("rather than", "than").replace(".", ". "))
 
+    monkeypatch.setattr(tr_step, "ENABLED", True)  # off by default: exercised here
     monkeypatch.setattr(tr_step, "load_compress_text", lambda: damaging)
     gist = generate_gist(DECISION, "light")
     assert gist is not None
@@ -548,6 +551,7 @@ def test_token_reducer_is_called_with_character_tokenizer(monkeypatch: pytest.Mo
         seen.append(kwargs)
         return real(text, **kwargs)
 
+    monkeypatch.setattr(tr_step, "ENABLED", True)  # off by default: exercised here
     monkeypatch.setattr(tr_step, "load_compress_text", lambda: spy)
     generate_gist(DECISION, "aggressive")
     assert seen and all(k["tokenizer"] == "character" and k["level"] == "aggressive" for k in seen)
@@ -564,6 +568,7 @@ def test_token_reducer_never_sees_code(monkeypatch: pytest.MonkeyPatch) -> None:
         texts.append(text)
         return Result(text)
 
+    monkeypatch.setattr(tr_step, "ENABLED", True)  # off by default: exercised here
     monkeypatch.setattr(tr_step, "load_compress_text", lambda: spy)
     monkeypatch.setattr(tr_step, "TR_PREFILTER", False)  # offer every sentence
     generate_gist(CODE_NOTE)
@@ -571,6 +576,24 @@ def test_token_reducer_never_sees_code(monkeypatch: pytest.MonkeyPatch) -> None:
     for text in texts:  # ...but no code: no fence, no inline span, no identifier
         assert "`" not in text and "sleep" not in text and "range(3)" not in text
         assert "uploader/retry.py" not in text and "4.2.1" not in text
+
+
+def test_token_reducer_step_is_off_by_default_and_changes_no_gist(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+
+    def spy(text: str, **kwargs: object) -> object:
+        calls.append(text)
+        raise RuntimeError("not expected")
+
+    monkeypatch.setattr(tr_step, "load_compress_text", lambda: spy)
+    default = {(i, lv): generate_gist(c, lv) for i, c in enumerate([*REALISTIC, CODE_NOTE]) for lv in LEVELS}
+    assert calls == []  # never offered a sentence unless switched on
+    monkeypatch.undo()
+    if tr_step.load_compress_text() is None:
+        pytest.skip("token-reducer not installed")
+    monkeypatch.setattr(tr_step, "ENABLED", True)
+    on = {(i, lv): generate_gist(c, lv) for i, c in enumerate([*REALISTIC, CODE_NOTE]) for lv in LEVELS}
+    assert on == default  # switched on, it changes no gist (the bench shows the same on real text)
 
 
 def test_core_gist_imports_no_ui() -> None:

@@ -17,6 +17,7 @@ The steps, in the order :func:`~core.gist.pipeline.build_gist` runs them, and wh
 2. protect numbers, identifiers, code and URLs behind placeholders .. :mod:`.masking`
    (what counts as such a fact: :mod:`.facts`)
 3. phrase pass through token-reducer, verified edit by edit ......... :mod:`.token_reducer_step`
+   (off by default: it changes no gist; the figures are in that module)
 4. our own phrase pass (filler deletions, compact rewrites) ......... :mod:`.phrases`
 5. extractive pass over whole units (greedy, cheapest value first) .. :mod:`.pipeline`
 6. extractive pass over clauses and asides, when units cannot do it . :mod:`.clauses`

@@ -76,7 +76,7 @@ def build_gist(
             masked_ok.append(True)
     texts = [u.text for u in units]
     if phrase_edits:
-        compress = token_reducer_step.load_compress_text()
+        compress = token_reducer_step.load_compress_text() if token_reducer_step.ENABLED else None
         tr_budget = token_reducer_step.TR_MAX_UNITS
         for i, u in enumerate(units):
             if not masked_ok[i]:
