@@ -17,6 +17,7 @@ import pytest
 from core import Memory, MemoryMetadata, Vault
 from core.models import now_epoch
 from tui import cli
+from tui.cli import common
 
 from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
 
@@ -188,7 +189,7 @@ def test_lock_timeout_is_a_user_error(run, vdir, monkeypatch):
         def __init__(self, path, **kwargs):
             super().__init__(path, lock_timeout=0.2, **kwargs)
 
-    monkeypatch.setattr(cli, "Vault", QuickVault)
+    monkeypatch.setattr(common, "Vault", QuickVault)
     holder = Vault.open(vdir)
     with holder.journal.lock():
         code, _, err = run("archive", a)

@@ -1,4 +1,4 @@
-"""The lifecycle verbs of `memvault` (tui.lifecycle_cli), run in-process through cli.main:
+"""The lifecycle verbs of `memvault` (tui.cli.lifecycle), run in-process through cli.main:
 split, split-candidates, suggest-split, consolidate, clusters, lineage."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from rich.text import Text
 
 from core import MemoryStatus, Vault
 from core.provenance import lineage
-from tui import cli, render_lifecycle
+from tui import cli
+from tui.cli import render_lifecycle
 
 from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
 

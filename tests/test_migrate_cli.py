@@ -1,4 +1,4 @@
-"""`memvault migrate`, `export`, `import-markdown` and `log` (tui.migrate_cli), run in-process
+"""`memvault migrate`, `export`, `import-markdown` and `log` (tui.cli.migrate), run in-process
 through cli.main."""
 
 from __future__ import annotations

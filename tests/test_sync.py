@@ -218,7 +218,7 @@ def test_delete_versus_modify_without_provenance_keeps_the_memory(world, monkeyp
     assert [d["id"] for d in report.kept] == ["kept"]
     assert report.kept[0]["relations_restored"] == 1
     assert report.accepted_deletions == []
-    from tui.sync_cli import print_report
+    from tui.cli.sync import print_report
 
     print_report(report.as_dict())
     assert "kept kept" in capsys.readouterr().out

@@ -94,7 +94,7 @@ def test_no_verb_off_a_terminal_prints_the_overview(tmp_path, capsys, monkeypatc
 
 
 def test_no_verb_on_a_terminal_opens_the_app(tmp_path, monkeypatch):
-    from tui import app_cli
+    from tui.cli import app as app_cli
 
     vault = Vault.open(tmp_path / "v")
     vault.add("one memory")

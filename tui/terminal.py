@@ -10,7 +10,7 @@ Three pieces, one rule:
   :class:`NeutralisingStream` in front of ``sys.stdout`` and ``sys.stderr``: plain ``print``
   needs no care.
 * rich consoles write their own colour codes, so they write to the stream underneath
-  (:func:`underlying`) and neutralise the text they are given instead (``tui.render.console``).
+  (:func:`underlying`) and neutralise the text they are given instead (``tui.cli.render.console``).
 * :func:`json_text` for JSON.
 
 No rich here: ``add`` and ``--json`` never load it.

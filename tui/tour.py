@@ -21,7 +21,7 @@ from rich.text import Text
 from core import Memory, MemoryMetadata, Vault, VaultError
 from core.models import now_epoch
 
-from . import render
+from .cli import render
 
 DAY = 86400
 

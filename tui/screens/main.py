@@ -32,7 +32,7 @@ from ..messages import (
     VaultReloaded,
 )
 from ..query import Query, parse
-from ..render import relative_time
+from ..text import relative_time
 from ..service import Change, VaultService, waiting_conflicts
 from ..view import VaultView
 from ..widgets.detail import DetailPane

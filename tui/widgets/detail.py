@@ -13,7 +13,7 @@ from textual.widgets import Sparkline, Static
 from core import MemoryStatus, decay
 
 from ..grouping import Group
-from ..render import relative_time, span
+from ..text import relative_time, span
 from ..view import BAND_STYLE, STATUS_STYLE, Row, VaultView, date_text, score_bar
 
 FORECAST_DAYS = 30

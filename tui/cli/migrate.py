@@ -1,29 +1,31 @@
 """Migration, import, export and the event log of ``memvault``: ``migrate --from jsonl DIR``,
-``export --format jsonl DIR``, ``import-markdown DIR`` and ``log``. :func:`register` adds them to
-the parser of :mod:`tui.cli`.
+``export --format jsonl DIR``, ``import-markdown DIR`` and ``log``.
 
 Human output is a rich progress bar (on a terminal) and a summary; ``--json`` prints the report;
-``log --jsonl`` prints one event a line. Refusals are VaultError or UserError (status 1).
+``log --jsonl`` (or ``--json``) prints one event a line. Refusals are VaultError or UserError
+(status 1).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+import click
+
 from core.eventlog import Event, events
 from core.export import export_jsonl
 from core.markdown_import import MarkdownImportReport, import_markdown
 from core.migrate import MigrationReport, migrate_jsonl
 
-from .cli import _plural, _print_json, open_writable, vault_exists, vault_path
-from .terminal import json_text
+from ..terminal import json_text
+from ..text import plural as _plural
+from .common import (json_option, open_readonly, open_writable, print_json, vault_exists,
+                     vault_path, verb)
 
-Verb = Callable[[str, Callable[[argparse.Namespace], int]], argparse.ArgumentParser]
 MAX_LISTED = 20  # problems listed in the human summary (--json lists them all)
 PHASES = {"memory": "reading memories.jsonl", "relation": "reading relations.jsonl",
           "commit": "committing", "files": "reading markdown files"}
@@ -50,15 +52,15 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
         yield update
 
 
-def _open_for(args: argparse.Namespace):
+def _open_for(dry_run: bool):
     """The vault to migrate or import into: created if missing; on a dry run the existing
     vault read-only, or None when there is none yet."""
-    if args.dry_run:
-        from core import Vault
+    if dry_run:
+        from . import common
 
-        path = vault_path(args)
-        return Vault.open(path, readonly=True) if vault_exists(path) else None
-    return open_writable(args, create=True)
+        path = vault_path()
+        return common.Vault.open(path, readonly=True) if vault_exists(path) else None
+    return open_writable(create=True)
 
 
 def _console():
@@ -90,16 +92,27 @@ def _record_counts(con: Any, report: MigrationReport | MarkdownImportReport) -> 
 
 
 # -- migrate ---------------------------------------------------------------------------------
-def cmd_migrate(args: argparse.Namespace) -> int:
+DRY_RUN = click.option("--dry-run", is_flag=True, help="say what would change, change nothing")
+
+
+@verb("migrate")
+@click.option("--from", "source_format", type=click.Choice(["jsonl"]), default="jsonl",
+              help="the source's format: jsonl, a CortexGraph 1.2.1 store (the default)")
+@click.argument("folder", metavar="DIR")
+@DRY_RUN
+@click.option("--force", is_flag=True,
+              help="migrate even a source this vault has migrated before")
+@json_option
+def migrate(source_format: str, folder: str, dry_run: bool, force: bool, as_json: bool) -> int:
+    """DIR is the folder holding memories.jsonl and relations.jsonl."""
     from core.migrate import check_source
 
-    check_source(args.dir)  # before a vault is created for it
-    vault = _open_for(args)
-    with _progress(not args.json and sys.stderr.isatty()) as progress:
-        report = migrate_jsonl(vault, args.dir, dry_run=args.dry_run, force=args.force,
-                               progress=progress)
-    if args.json:
-        _print_json(report.to_json())
+    check_source(folder)  # before a vault is created for it
+    vault = _open_for(dry_run)
+    with _progress(not as_json and sys.stderr.isatty()) as progress:
+        report = migrate_jsonl(vault, folder, dry_run=dry_run, force=force, progress=progress)
+    if as_json:
+        print_json(report.to_json())
         return 0
     print_migration(report)
     return 0
@@ -146,13 +159,18 @@ def print_migration(report: MigrationReport) -> None:
 
 
 # -- export ----------------------------------------------------------------------------------
-def cmd_export(args: argparse.Namespace) -> int:
-    from .cli import open_readonly
-
-    vault = open_readonly(args)
-    report = export_jsonl(vault, args.dir, force=args.force)
-    if args.json:
-        _print_json(report.to_json())
+@verb("export")
+@click.option("--format", "file_format", type=click.Choice(["jsonl"]), default="jsonl",
+              help="jsonl: CortexGraph 1.2.1 files (the default)")
+@click.argument("folder", metavar="DIR")
+@click.option("--force", is_flag=True, help="replace existing files")
+@json_option
+def export(file_format: str, folder: str, force: bool, as_json: bool) -> int:
+    """DIR is the folder to write memories.jsonl and relations.jsonl in."""
+    vault = open_readonly()
+    report = export_jsonl(vault, folder, force=force)
+    if as_json:
+        print_json(report.to_json())
         return 0
     con = _console()
     con.print(f"exported {_plural(report.memories, 'memory', 'memories')} and "
@@ -169,15 +187,20 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 # -- import-markdown -------------------------------------------------------------------------
-def cmd_import_markdown(args: argparse.Namespace) -> int:
+@verb("import-markdown")
+@click.argument("folder", metavar="DIR")
+@DRY_RUN
+@json_option
+def import_markdown_(folder: str, dry_run: bool, as_json: bool) -> int:
+    """DIR is the folder holding memory/YYYY-MM-DD.md files and MEMORY.md."""
     from core.markdown_import import check_source
 
-    check_source(args.dir)  # before a vault is created for it
-    vault = _open_for(args)
-    with _progress(not args.json and sys.stderr.isatty()) as progress:
-        report = import_markdown(vault, args.dir, dry_run=args.dry_run, progress=progress)
-    if args.json:
-        _print_json(report.to_json())
+    check_source(folder)  # before a vault is created for it
+    vault = _open_for(dry_run)
+    with _progress(not as_json and sys.stderr.isatty()) as progress:
+        report = import_markdown(vault, folder, dry_run=dry_run, progress=progress)
+    if as_json:
+        print_json(report.to_json())
         return 0
     print_import(report)
     return 0
@@ -213,11 +236,17 @@ def print_import(report: MarkdownImportReport) -> None:
 
 
 # -- log -------------------------------------------------------------------------------------
-def cmd_log(args: argparse.Namespace) -> int:
-    vault = open_writable(args)  # reads git: a normal open
+@verb("log")
+@click.option("--since", metavar="REV", help="only changes after this commit")
+@click.option("--jsonl", is_flag=True,
+              help="one JSON object a line, with the records before and after")
+@click.option("--json", "as_json", is_flag=True, help="the same as --jsonl")
+def log(since: str | None, jsonl: bool, as_json: bool) -> int:
+    jsonl = jsonl or as_json
+    vault = open_writable()  # reads git: a normal open
     out = sys.stdout
-    for event in events(vault, args.since, objects=args.jsonl):
-        if args.jsonl:
+    for event in events(vault, since, objects=jsonl):
+        if jsonl:
             out.write(json_text(event.to_json(), indent=None) + "\n")
         else:
             out.write(event_line(event) + "\n")
@@ -244,33 +273,3 @@ def event_line(event: Event) -> str:
             f"{', '.join(parts) or '-':<32} {subject}")
 
 
-# -- the parser ------------------------------------------------------------------------------
-def register(verb: Verb, json_flag: Callable[[argparse.ArgumentParser], None]) -> None:
-    p = verb("migrate", cmd_migrate)
-    p.add_argument("--from", dest="source_format", choices=["jsonl"], default="jsonl",
-                   help="the source's format: jsonl, a CortexGraph 1.2.1 store (the default)")
-    p.add_argument("dir", metavar="DIR", help="the folder holding memories.jsonl and "
-                                              "relations.jsonl")
-    p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
-    p.add_argument("--force", action="store_true",
-                   help="migrate even a source this vault has migrated before")
-    json_flag(p)
-
-    p = verb("export", cmd_export)
-    p.add_argument("--format", choices=["jsonl"], default="jsonl",
-                   help="jsonl: CortexGraph 1.2.1 files (the default)")
-    p.add_argument("dir", metavar="DIR", help="the folder to write memories.jsonl and "
-                                              "relations.jsonl in")
-    p.add_argument("--force", action="store_true", help="replace existing files")
-    json_flag(p)
-
-    p = verb("import-markdown", cmd_import_markdown)
-    p.add_argument("dir", metavar="DIR",
-                   help="the folder holding memory/YYYY-MM-DD.md files and MEMORY.md")
-    p.add_argument("--dry-run", action="store_true", help="say what would change, change nothing")
-    json_flag(p)
-
-    p = verb("log", cmd_log)
-    p.add_argument("--since", metavar="REV", help="only changes after this commit")
-    p.add_argument("--jsonl", action="store_true",
-                   help="one JSON object a line, with the records before and after")

@@ -1,6 +1,6 @@
 """The sync verbs of ``memvault``: ``sync`` (with ``install``, ``status`` and ``designate``) and
 ``merge-driver`` (an alias of the ``memvault-merge-driver`` program git runs,
-:func:`core.merge_driver.main`). :func:`register` adds them to the parser of :mod:`tui.cli`.
+:func:`core.merge_driver.main`).
 
 ``memvault sync`` exits 1 when files wait for a person (nothing committed, nothing pushed);
 ``memvault merge-driver`` exits 0 when it merged and 1 when it left conflict markers.
@@ -11,82 +11,110 @@ Paths, ids and reasons in a sync report may come from a remote: they are shown t
 
 from __future__ import annotations
 
-import argparse
-from collections.abc import Callable
 from typing import Any
+
+import click
 
 from core.textutil import neutralise_line as _shown
 
-from .cli import UserError, _plural, _print_json, open_writable
+from ..text import plural as _plural
+from .common import UserError, json_option, open_writable, print_json, verb
 
-Verb = Callable[[str, Callable[[argparse.Namespace], int]], argparse.ArgumentParser]
 ACTIONS = ("install", "status", "designate")
 
 
 # -- merge-driver ----------------------------------------------------------------------------
-def cmd_merge_driver(args: argparse.Namespace) -> int:
+@verb("merge-driver")
+@click.argument("ancestor", metavar="O")
+@click.argument("current", metavar="A")
+@click.argument("other", metavar="B")
+@click.argument("path", metavar="P")
+@json_option
+def merge_driver(ancestor: str, current: str, other: str, path: str, as_json: bool) -> int:
+    """git's %O (the common ancestor's version), %A (this side's version, the result goes
+    here), %B (the other side's version) and %P (the file's path in the repository)."""
     from core.merge_driver import main
 
-    return main([args.ancestor, args.current, args.other, args.path])
+    code = main([ancestor, current, other, path])
+    if as_json:
+        print_json({"path": path, "merged": code == 0})
+    return code
 
 
 # -- sync --------------------------------------------------------------------------------------
-def cmd_sync(args: argparse.Namespace) -> int:
-    if args.action != "designate" and (args.machine is not None or args.clear):
+@verb("sync")
+@click.argument("action", required=False, type=click.Choice(ACTIONS), metavar="[ACTION]")
+@click.argument("machine", required=False, metavar="[MACHINE]")
+@click.option("--remote", metavar="NAME",
+              help="the remote (default: the branch's upstream, else origin)")
+@click.option("--allow-unrelated", is_flag=True,
+              help="merge a remote whose history shares no commit with this vault's")
+@click.option("--clear", is_flag=True,
+              help="with designate: no designated machine (any may run gc/consolidate)")
+@json_option
+def sync_(action: str | None, machine: str | None, remote: str | None, allow_unrelated: bool,
+          clear: bool, as_json: bool) -> int:
+    """ACTION: install: the merge driver (.gitattributes + git config); status: set-up and the
+    last sync; designate [MACHINE]: the machine that runs gc and consolidation (default this
+    one). Without an action: sync."""
+    if action != "designate" and (machine is not None or clear):
         raise UserError("refused: a machine name (or --clear) goes with `memvault sync designate`")
-    vault = open_writable(args)
+    vault = open_writable()
     from core import sync
 
-    if args.action == "install":
+    if action == "install":
         report = sync.install(vault)
-        if args.json:
-            _print_json({**report.__dict__, "changed": report.changed})
-            return 0
-        if not report.changed:
-            print(f"the memory-latest merge driver is already installed ({report.attributes_file})")
-            return 0
-        if report.added_lines:
-            print(f"added {_plural(len(report.added_lines), 'line')} to {report.attributes_file}"
-                  + (f" (commit {report.commit[:8]})" if report.commit else ""))
-            for line in report.added_lines:
-                print(f"  {line}")
-        if report.config_changed:
-            print(f"set {', '.join(report.config_changed)} in this clone's git config")
-        if report.pinned:
-            print("pinned the vault's merge rules in this clone's info/attributes (a remote's "
-                  ".gitattributes cannot change them)")
+        if as_json:
+            print_json({**report.__dict__, "changed": report.changed})
+        else:
+            print_install(report)
         return 0
-    if args.action == "designate":
-        if args.clear:
+    if action == "designate":
+        if clear:
             machine = None
         else:
             from core.maintenance import machine_id
 
-            machine = args.machine or machine_id()
+            machine = machine or machine_id()
         change = sync.designate(vault, machine)
-        if args.json:
-            _print_json({"maintenance_machine": machine, "commit": change.commit})
-            return 0
-        if machine is None:
+        if as_json:
+            print_json({"maintenance_machine": machine, "commit": change.commit})
+        elif machine is None:
             print("no designated maintenance machine: gc and consolidation may run anywhere")
         else:
             print(f"gc and consolidation run on {machine} from now on (commit "
                   f"{(change.commit or '')[:8]}); other machines refuse them unless --force; "
                   "`memvault sync` spreads the setting")
         return 0
-    if args.action == "status":
+    if action == "status":
         info = sync.status(vault)
-        if args.json:
-            _print_json(info)
-            return 0
-        print_status(info)
+        if as_json:
+            print_json(info)
+        else:
+            print_status(info)
         return 0
-    report = sync.sync(vault, args.remote, allow_unrelated=args.allow_unrelated)
-    if args.json:
-        _print_json(report.as_dict())
+    result = sync.sync(vault, remote, allow_unrelated=allow_unrelated)
+    if as_json:
+        print_json(result.as_dict())
     else:
-        print_report(report.as_dict())
-    return 0 if report.ok else 1
+        print_report(result.as_dict())
+    return 0 if result.ok else 1
+
+
+def print_install(report: Any) -> None:
+    if not report.changed:
+        print(f"the memory-latest merge driver is already installed ({report.attributes_file})")
+        return
+    if report.added_lines:
+        print(f"added {_plural(len(report.added_lines), 'line')} to {report.attributes_file}"
+              + (f" (commit {report.commit[:8]})" if report.commit else ""))
+        for line in report.added_lines:
+            print(f"  {line}")
+    if report.config_changed:
+        print(f"set {', '.join(report.config_changed)} in this clone's git config")
+    if report.pinned:
+        print("pinned the vault's merge rules in this clone's info/attributes (a remote's "
+              ".gitattributes cannot change them)")
 
 
 # -- output ------------------------------------------------------------------------------------
@@ -195,27 +223,3 @@ def print_status(info: dict[str, Any]) -> None:
         print_report(last)
     else:
         print("last sync: never")
-
-
-# -- the parser --------------------------------------------------------------------------------
-def register(verb: Verb, json_flag: Callable[[argparse.ArgumentParser], None]) -> None:
-    p = verb("sync", cmd_sync)
-    p.add_argument("action", nargs="?", choices=ACTIONS, metavar="ACTION",
-                   help="install: the merge driver (.gitattributes + git config); status: "
-                        "set-up and the last sync; designate [MACHINE]: the machine that runs "
-                        "gc and consolidation (default this one). Without an action: sync")
-    p.add_argument("machine", nargs="?", metavar="MACHINE", help=argparse.SUPPRESS)
-    p.add_argument("--remote", metavar="NAME",
-                   help="the remote (default: the branch's upstream, else origin)")
-    p.add_argument("--allow-unrelated", action="store_true",
-                   help="merge a remote whose history shares no commit with this vault's")
-    p.add_argument("--clear", action="store_true",
-                   help="with designate: no designated machine (any may run gc/consolidate)")
-    json_flag(p)
-
-    p = verb("merge-driver", cmd_merge_driver)
-    p.add_argument("ancestor", metavar="O", help="the common ancestor's version (git's %%O)")
-    p.add_argument("current", metavar="A", help="this side's version, the result goes here (%%A)")
-    p.add_argument("other", metavar="B", help="the other side's version (%%B)")
-    p.add_argument("path", metavar="P", help="the file's path in the repository (%%P)")
-

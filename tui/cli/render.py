@@ -1,19 +1,20 @@
-"""Human output of the CLI (and the tour): rich tables and plain-text time formatting.
+"""Human output of the CLI (and the tour): rich tables on a terminal, plain full-width lines
+when stdout is piped.
 
 Only the human paths import this module; ``--json`` output and ``add`` never need rich.
 
 Every console comes from :func:`console`: a :class:`SafeConsole`, which shows control characters
 in the text it is given as visible escapes (see :mod:`tui.terminal`), and writes to the real
-stream so that its own colour codes get through.
+stream so that its own colour codes get through. Off a terminal it is as wide as any line (no
+text is cut or wrapped) and prints a table as plain lines: the columns two spaces apart, the
+last one whole.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-import time
 from collections.abc import Iterable, Iterator
-from datetime import datetime
 from typing import Any
 
 from rich import box
@@ -26,7 +27,8 @@ from core import HistoryEntry, Memory, MemoryStatus, Vault
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport, first_words
 
-from .terminal import underlying
+from ..terminal import underlying
+from ..text import absolute_time, relative_time, until_forgotten
 
 STATUS_STYLE = {
     MemoryStatus.ACTIVE: "green",
@@ -35,15 +37,7 @@ STATUS_STYLE = {
     MemoryStatus.SUPERSEDED: "magenta",
 }
 ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
-
-_UNITS = (
-    (365 * 86400, "year"),
-    (30 * 86400, "month"),
-    (7 * 86400, "week"),
-    (86400, "day"),
-    (3600, "hour"),
-    (60, "minute"),
-)
+PIPE_WIDTH = 1 << 20  # off a terminal: wide enough that no line is ever cut or wrapped
 
 
 def _table(title: str | None = None) -> Table:
@@ -72,51 +66,66 @@ class SafeConsole(Console):
             else:
                 yield Segment(neutralise_controls(segment.text), segment.style)
 
+    def print(self, *objects: Any, **kwargs: Any) -> None:  # type: ignore[override]
+        if self.is_terminal or not any(isinstance(o, Table) for o in objects):
+            super().print(*objects, **kwargs)
+            return
+        for o in objects:  # piped: a table becomes plain lines
+            if isinstance(o, Table):
+                for line in table_lines(o):
+                    self.file.write(neutralise_controls(line) + "\n")
+                self.file.flush()
+            else:
+                super().print(o, **kwargs)
+
+
+def _plain(cell: Any) -> str:
+    return cell.plain if isinstance(cell, Text) else str(cell if cell is not None else "")
+
+
+def table_lines(table: Table) -> list[str]:
+    """A rich table as plain lines: its title, its header (when it has one), then one line a
+    row (a cell of several lines adds lines with the other columns empty), columns two spaces
+    apart and padded to their widest cell, the last column neither padded nor cut."""
+    columns = table.columns
+    cells = [[_plain(c) for c in column.cells] for column in columns]
+    rows: list[list[str]] = []
+    if any(_plain(c.header) for c in columns):
+        rows.append([_plain(c.header) for c in columns])
+    for i in range(table.row_count):
+        split = [(col[i] if i < len(col) else "").split("\n") for col in cells]
+        for k in range(max(len(parts) for parts in split)):
+            rows.append([parts[k] if k < len(parts) else "" for parts in split])
+    widths = [max((len(r[j]) for r in rows), default=0) for j in range(len(columns))]
+    lines = [_plain(table.title)] if table.title else []
+    for r in rows:
+        shown = []
+        for j, text in enumerate(r):
+            if j == len(columns) - 1:
+                shown.append(text)
+            elif columns[j].justify == "right":
+                shown.append(text.rjust(widths[j]))
+            else:
+                shown.append(text.ljust(widths[j]))
+        lines.append("  ".join(shown).rstrip())
+    return lines
+
 
 def console(*, stderr: bool = False, **options: Any) -> Console:
     """The console every human output uses: on the current ``sys.stdout`` (or ``sys.stderr``),
     so tests capturing them see the output, underneath the CLI's neutralising stream."""
     stream = underlying(sys.stderr if stderr else sys.stdout)
-    return SafeConsole(file=stream, **{"highlight": False, **options})
+    out = SafeConsole(file=stream, **{"highlight": False, **options})
+    if out.is_terminal or "width" in options:  # rich's test: isatty, FORCE_COLOR...
+        return out
+    # piped: never cut to 80 columns
+    return SafeConsole(file=stream, **{"highlight": False, "width": PIPE_WIDTH, **options})
 
 
 def plain(text: str, **kwargs: Any) -> Text:
     """Rich Text of text from the vault (content, a gist, a tag), control characters shown as
     visible escapes (newline and tab kept)."""
     return Text(neutralise_controls(text), **kwargs)
-
-
-# -- time ------------------------------------------------------------------------------------
-def span(seconds: float) -> str:
-    """A length of time in its largest whole unit: ``3 days``, ``1 hour``, ``40 seconds``."""
-    seconds = abs(seconds)
-    for size, name in _UNITS:
-        if seconds >= size:
-            n = int(seconds // size)
-            return f"{n} {name}{'s' if n != 1 else ''}"
-    n = int(seconds)
-    return f"{n} second{'s' if n != 1 else ''}"
-
-
-def relative_time(ts: int | float, now: int | float | None = None) -> str:
-    """``3 days ago``, ``in 2 hours`` or ``just now``."""
-    delta = (time.time() if now is None else now) - ts
-    if abs(delta) < 45:
-        return "just now"
-    return f"{span(delta)} ago" if delta > 0 else f"in {span(delta)}"
-
-
-def absolute_time(ts: int | float) -> str:
-    """Local date and time, to the minute."""
-    return datetime.fromtimestamp(ts).astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
-
-
-def until_forgotten(seconds: float | None, now: int, threshold: float) -> str:
-    if seconds is None:
-        return "never"
-    if seconds <= 0:
-        return f"now (score is below the forget threshold {threshold:g})"
-    return f"in {span(seconds)} ({absolute_time(now + seconds)})"
 
 
 # -- memories --------------------------------------------------------------------------------
@@ -130,7 +139,10 @@ def status_text(status: MemoryStatus) -> Text:
     return Text(status.value, style=STATUS_STYLE.get(status, ""))
 
 
-def memory_table(vault: Vault, memories: Iterable[Memory], now: int) -> Table:
+def memory_table(vault: Vault, memories: Iterable[Memory], now: int, *, whole: bool = False
+                 ) -> Table:
+    """One row a memory; ``whole``: the memory column holds the whole text on one line (piped
+    output), not its first words."""
     table = _table()
     table.add_column("id", no_wrap=True, style="bold")
     table.add_column("status", no_wrap=True)
@@ -147,7 +159,7 @@ def memory_table(vault: Vault, memories: Iterable[Memory], now: int) -> Table:
             str(m.use_count),
             relative_time(m.last_used, now),
             cell(", ".join(m.meta.tags)),
-            cell(first_words(m.text, 80)),
+            neutralise_line(m.text) if whole else cell(first_words(m.text, 80)),
         )
     return table
 
@@ -158,7 +170,9 @@ def print_list(vault: Vault, memories: list[Memory], now: int, matched: int) -> 
     if not memories:
         out.print("no memories match" if vault.memories else "the vault holds no memories yet")
         return
-    out.print(memory_table(vault, memories, now))
+    out.print(memory_table(vault, memories, now, whole=not out.is_terminal))
+    if not out.is_terminal:  # piped: only the header and one line a memory
+        return
     shown = f"{len(memories)} of {matched}" if len(memories) != matched else str(matched)
     out.print(plain(f"{shown} shown · {len(vault.memories)} in {vault.root}", style="dim"))
 

@@ -1,0 +1,48 @@
+"""The command line's layout promises (tui/cli/): piped output is never cut to a width, and the
+CLI loads the app, rich and the other verbs' modules only when they are needed; the app never
+imports the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from cli_support import cli_env, run, vdir  # noqa: F401  (fixtures)
+
+
+def test_piped_list_is_not_cut_at_80_columns(run, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    text = ("a long memory about the deploy pipeline " * 6).strip()  # 240 characters
+    a = run.add(text, "--tag", "ops")
+    out = run.ok("list")
+    [line] = [ln for ln in out.splitlines() if a[:8] in ln]
+    assert text in line and len(line) > 80 and "…" not in line
+    assert out.splitlines()[0].split()[:2] == ["id", "status"]  # the header, then the rows
+
+
+def _modules_after(code: str) -> set[str]:
+    script = code + "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))\n"
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return set(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+def _loaded(modules: set[str], package: str) -> bool:
+    return any(m == package or m.startswith(package + ".") for m in modules)
+
+
+def test_help_and_add_load_neither_the_app_nor_rich(tmp_path):
+    modules = _modules_after("import contextlib, io\nfrom tui.cli import main\n"
+                             "with contextlib.redirect_stdout(io.StringIO()):\n"
+                             "    main(['--help'])\n"
+                             f"main(['--vault', {str(tmp_path / 'v')!r}, 'add', 'x'])")
+    for package in ("textual", "rich", "tui.app", "tui.cli.lifecycle", "tui.cli.migrate",
+                    "tui.cli.sync", "tui.cli.app", "tui.cli.render"):
+        assert not _loaded(modules, package), package
+    assert "tui.cli.records" in modules
+
+
+def test_the_app_never_imports_the_cli():
+    modules = _modules_after("import tui.app, tui.service, tui.screens.main, tui.demo")
+    assert not _loaded(modules, "tui.cli")

@@ -1,0 +1,204 @@
+"""What every verb module of :mod:`tui.cli` shares: the ``verb`` decorator (registers a click
+command under its name in :data:`tui.cli.verbs.VERBS`, with ``--vault`` accepted after the verb),
+``--json``, opening the vault, refusals (:class:`UserError`, exit 1), notes on stderr and JSON
+printing.
+
+Nothing here imports rich or the app: ``add`` and ``--json`` never load them.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from core import Memory, Relation, Vault, default_vault_path
+from core.layout import MAX_FILE_BYTES, Layout
+from core.vault import first_words
+
+from ..terminal import json_text
+from ..text import plural
+from .verbs import VERB_HELP
+
+PROG = "memvault"
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+_VAULT_KEY = "memvault.vault"
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: name -> click command, filled as the verb modules are imported (see :func:`verb`)
+REGISTRY: dict[str, click.Command] = {}
+
+#: Vaults opened for writing by the running command: their notices (a file set aside in the
+#: quarantine...) are printed on stderr when it ends.
+_opened: list[Vault] = []
+
+
+class UserError(Exception):
+    """A refusal of the CLI itself (exit 1), like core's VaultError."""
+
+
+# -- declaring verbs ---------------------------------------------------------------------------
+def _remember_vault(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    if value is not None:  # given after the verb: wins over one given before it
+        ctx.meta[_VAULT_KEY] = value
+
+
+def vault_option(f: F) -> F:
+    """``--vault DIR`` (on the root group and after every verb)."""
+    return click.option("--vault", metavar="DIR", expose_value=False, is_eager=True,
+                        callback=_remember_vault, help="the vault's folder")(f)
+
+
+def json_option(f: F) -> F:
+    """``--json``: the verb's result as JSON on stdout (README lists each verb's shape)."""
+    return click.option("--json", "as_json", is_flag=True,
+                        help="print JSON instead of text (see the README for its shape)")(f)
+
+
+def verb(name: str, **settings: Any) -> Callable[[Callable[..., int]], click.Command]:
+    """``@verb("add")`` above the options: a click command named ``name`` with its help line from
+    :data:`~tui.cli.verbs.VERBS`, ``--vault`` after the verb, registered for the root group."""
+
+    def decorate(func: Callable[..., int]) -> click.Command:
+        more = inspect.getdoc(func)
+        text = VERB_HELP[name] + (f"\n\n{more}" if more else "")
+        command = click.command(name, help=text, short_help=VERB_HELP[name],
+                                context_settings=CONTEXT, **settings)(vault_option(func))
+        REGISTRY[name] = command
+        return command
+
+    return decorate
+
+
+POSITIVE = click.IntRange(min=1)
+
+
+# -- output ------------------------------------------------------------------------------------
+def stderr(kind: str, message: str) -> None:
+    """``memvault: KIND: message`` on one line of stderr."""
+    line = " ".join(str(message).split())
+    print(f"{PROG}: {kind}: {line}", file=sys.stderr)
+
+
+def print_json(value: Any) -> None:
+    sys.stdout.write(json_text(value) + "\n")
+
+
+def is_terminal(stream: Any = None) -> bool:
+    """``stream`` (stdout by default) is a terminal: rich tables; otherwise plain lines."""
+    try:
+        return bool((stream or sys.stdout).isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def memory_json(vault: Vault, memory: Memory, now: int) -> dict[str, Any]:
+    """The memory's file format plus its current ``score``."""
+    data = memory.model_dump(mode="json")
+    data["score"] = vault.score(memory, now)
+    return data
+
+
+def relation_json(relation: Relation) -> dict[str, Any]:
+    return relation.model_dump(mode="json")
+
+
+def say(verb_done: str, memories: Iterable[Memory],
+        suffix: Callable[[Memory], str] | None = None) -> None:
+    """``archived 1a2b3c4d The first words…`` per memory."""
+    for m in memories:
+        tail = suffix(m) if suffix else ""
+        print(f"{verb_done} {m.id[:8]} {first_words(m.text)}{tail}")
+
+
+# -- opening the vault -------------------------------------------------------------------------
+def vault_path() -> Path:
+    """``--vault``, else ``MEMVAULT_PATH``, else ``CORTEXGRAPH_STORAGE_PATH``, else per user."""
+    ctx = click.get_current_context(silent=True)
+    given = ctx.meta.get(_VAULT_KEY) if ctx is not None else None
+    return Path(given).expanduser() if given else default_vault_path()
+
+
+def vault_exists(path: Path) -> bool:
+    layout = Layout(path)
+    return path.is_dir() and (layout.memories_dir.is_dir() or layout.meta_path.exists())
+
+
+def require_vault(path: Path) -> None:
+    if not vault_exists(path):
+        raise UserError(f"no vault at {path} (run `memvault init` or `memvault add`)")
+
+
+def open_readonly() -> Vault:
+    """The fast path for verbs that only read: no git, nothing committed."""
+    path = vault_path()
+    require_vault(path)
+    return Vault.open(path, readonly=True)
+
+
+def open_writable(*, create: bool = False, announce_created: bool = True) -> Vault:
+    """A normal open (git, recovery, ``external:`` commits); creates the vault when ``create``.
+    Notes on stderr say what the open did (recovered, committed outside edits...)."""
+    path = vault_path()
+    if not create:
+        require_vault(path)
+    vault = Vault.open(path)
+    _opened.append(vault)
+    report = vault.report
+    if report.recovered:
+        stderr("note", report.recovered)
+    if report.writes_refused:  # HEAD detached, a rebase in progress...
+        stderr("note", report.writes_refused)
+    if report.external_commit:
+        n = len(report.external_paths)
+        stderr("note", f"committed {plural(n, 'file')} changed outside memvault "
+                       f"as commit {report.external_commit[:8]} (external:)")
+    refused = report.refused_external
+    if refused:
+        one = len(refused) == 1
+        stderr("warning", f"{plural(len(refused), 'file')} changed outside memvault "
+                          f"{'is' if one else 'are'} not valid and {'was' if one else 'were'} "
+                          "not committed (fix or remove them):")
+        list_problems(refused)
+    if report.initialised and announce_created:
+        stderr("note", f"created a new vault at {vault.root}")
+    return vault
+
+
+def warn_problems(vault: Vault) -> None:
+    problems = vault.problems
+    if not problems:
+        return
+    one = len(problems) == 1
+    stderr("warning", f"{plural(len(problems), 'vault file')} could not be read "
+                      f"and {'was' if one else 'were'} left untouched:")
+    list_problems(problems)
+
+
+def list_problems(problems: list[Any], limit: int = 5) -> None:
+    for p in problems[:limit]:
+        print(f"  {p}", file=sys.stderr)
+    if len(problems) > limit:
+        print(f"  ... and {len(problems) - limit} more", file=sys.stderr)
+
+
+def print_notices() -> None:
+    """What the command's vaults did that a person should hear of (see ``Vault.notices``)."""
+    for vault in _opened:
+        for notice in vault.notices:
+            stderr("note", notice)
+    _opened.clear()
+
+
+def read_stdin_content() -> str:
+    """Standard input as a memory's content, read up to one character past the size a vault
+    file may hold: a larger stream is refused without being read into memory."""
+    content = sys.stdin.read(MAX_FILE_BYTES + 1)
+    if len(content) > MAX_FILE_BYTES:
+        raise UserError(f"refused: the content on standard input is larger than the "
+                        f"{MAX_FILE_BYTES // (1024 * 1024)} MiB a vault file may hold")
+    return content

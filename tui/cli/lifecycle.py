@@ -1,0 +1,198 @@
+"""The lifecycle verbs of ``memvault``: split, split-candidates, suggest-split, consolidate,
+clusters and lineage. Refusals (fewer than 2 parts, an unknown id...) are VaultError or
+UserError: one line on stderr, exit 1. Human output is :mod:`tui.cli.render_lifecycle` (rich)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from core.consolidate import DEFAULT_THRESHOLD
+from core.models import now_epoch
+
+from .common import (UserError, json_option, memory_json, open_readonly, open_writable,
+                     print_json, relation_json, verb)
+
+
+def _lists(values: tuple[str, ...], parts: int, option: str) -> list[list[str] | None] | None:
+    """``--tags a,b --tags c``: the i-th list for the i-th part; parts after the last one keep
+    the original's. ``--tags ''`` gives a part no tags."""
+    if not values:
+        return None
+    if len(values) > parts:
+        raise UserError(f"refused: {len(values)} {option} for {parts} parts")
+    lists: list[list[str] | None] = [
+        list(dict.fromkeys(x.strip() for x in v.split(",") if x.strip())) for v in values]
+    return lists + [None] * (parts - len(values))
+
+
+@verb("split")
+@click.argument("memory_id", metavar="ID")
+@click.option("--part", "parts", multiple=True, metavar="TEXT",
+              help="the text of one part (repeat, at least twice)")
+@click.option("--tags", multiple=True, metavar="A,B",
+              help="tags of the n-th part, comma-separated (repeat per part; parts without one "
+                   "keep the original's tags)")
+@click.option("--entities", multiple=True, metavar="A,B",
+              help="entities of the n-th part, like --tags")
+@click.option("--delete-original", is_flag=True, help="delete the original (default: archive it)")
+@json_option
+def split(memory_id: str, parts: tuple[str, ...], tags: tuple[str, ...],
+          entities: tuple[str, ...], delete_original: bool, as_json: bool) -> int:
+    """ID is the memory to split (id or unique prefix)."""
+    from core.split import execute_split
+
+    texts = list(parts)
+    tag_lists = _lists(tags, len(texts), "--tags")
+    entity_lists = _lists(entities, len(texts), "--entities")
+    vault = open_writable()
+    result = execute_split(vault, memory_id, texts, tags=tag_lists, entities=entity_lists,
+                           original="delete" if delete_original else "archive")
+    if as_json:
+        now = now_epoch()
+        print_json({
+            "original": result.original.id,
+            "original_fate": "deleted" if result.original_fate == "delete" else "archived",
+            "parts": [memory_json(vault, m, now) for m in result.parts],
+            "relations": [relation_json(r) for r in result.relations],
+            "commit": result.commit,
+        })
+        return 0
+    for part in result.parts:
+        print(part.id)
+    return 0
+
+
+@verb("split-candidates")
+@json_option
+def split_candidates(as_json: bool) -> int:
+    from core.split import split_candidates as find
+
+    vault = open_readonly()
+    found = find(vault)
+    if as_json:
+        now = now_epoch()
+        print_json([{"id": c.memory.id, "reasons": c.reasons, "weight": c.weight,
+                     "memory": memory_json(vault, c.memory, now)} for c in found])
+        return 0
+    from . import render_lifecycle
+
+    render_lifecycle.print_split_candidates(found)
+    return 0
+
+
+@verb("suggest-split")
+@click.argument("memory_id", metavar="ID")
+@json_option
+def suggest_split(memory_id: str, as_json: bool) -> int:
+    from core.split import suggest_split as suggest
+
+    vault = open_readonly()
+    memory = vault.get(memory_id)
+    parts = suggest(memory)
+    if as_json:
+        print_json({"id": memory.id, "parts": [
+            {"content": p.content, "tags": p.tags, "entities": p.entities} for p in parts]})
+        return 0
+    from . import render_lifecycle
+
+    render_lifecycle.print_suggested_split(memory, parts)
+    return 0
+
+
+@verb("consolidate")
+@click.argument("ids", nargs=-1, required=True, metavar="ID...")
+@click.option("--content", metavar="TEXT", help="the merged text (default: derived from the "
+                                                "members)")
+@click.option("--archive-sources", is_flag=True,
+              help="archive the merged memories (default: delete them)")
+@click.option("--force", is_flag=True,
+              help="run even on a machine that is not the vault's maintenance machine")
+@json_option
+def consolidate(ids: tuple[str, ...], content: str | None, archive_sources: bool, force: bool,
+                as_json: bool) -> int:
+    """ID... are the memories to merge (2 or more)."""
+    from core.consolidate import execute_consolidation
+
+    vault = open_writable()
+    result = execute_consolidation(vault, list(ids), content=content,
+                                   sources="archive" if archive_sources else "delete",
+                                   force=force)
+    if as_json:
+        print_json({
+            "merged": memory_json(vault, result.merged, now_epoch()),
+            "sources": [m.id for m in result.sources],
+            "sources_fate": "archived" if archive_sources else "deleted",
+            "cluster_id": result.cluster_id,
+            "cohesion": result.cohesion,
+            "relations": [relation_json(r) for r in result.relations],
+            "moved_relations": [relation_json(r) for r in result.moved_relations],
+            "commit": result.commit,
+        })
+        return 0
+    print(result.merged.id)
+    return 0
+
+
+class _Threshold(click.ParamType):
+    name = "F"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> float:
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"not a number: {value!r}", param, ctx)
+        if not 0 < number <= 1:
+            self.fail(f"must be in (0, 1], got {number:g}", param, ctx)
+        return number
+
+
+@verb("clusters")
+@click.option("--threshold", type=_Threshold(), default=DEFAULT_THRESHOLD, metavar="F",
+              help=f"similarity that links two memories, 0-1 (default {DEFAULT_THRESHOLD})")
+@json_option
+def clusters(threshold: float, as_json: bool) -> int:
+    from core.consolidate import find_clusters
+
+    vault = open_readonly()
+    found = find_clusters(vault, threshold=threshold)
+    if as_json:
+        print_json([{"cluster_id": c.id, "members": [m.id for m in c.members],
+                     "cohesion": c.cohesion, "suggested_action": c.suggested_action}
+                    for c in found])
+        return 0
+    from . import render_lifecycle
+
+    render_lifecycle.print_clusters(found, threshold)
+    return 0
+
+
+@verb("lineage")
+@click.argument("memory_id", metavar="ID")
+@json_option
+def lineage(memory_id: str, as_json: bool) -> int:
+    """ID is a living or deleted memory's id (or prefix)."""
+    from core.provenance import lineage as find
+
+    vault = open_writable()  # gone memories come from git history: a normal open
+    found = find(vault, memory_id)
+    if as_json:
+        print_json(lineage_json(found))
+        return 0
+    from . import render_lifecycle
+
+    render_lifecycle.print_lineage(found, vault)
+    return 0
+
+
+def lineage_json(found: Any) -> dict[str, Any]:
+    nodes = sorted(found.nodes.values(), key=lambda n: (n.depth, n.id))
+    return {
+        "root": found.root,
+        "nodes": [{"id": n.id, "depth": n.depth, "gone": n.gone,
+                   "memory": n.memory.model_dump(mode="json") if n.memory else None}
+                  for n in nodes],
+        "edges": [relation_json(r) for r in found.edges],
+        "other_relations": [relation_json(r) for r in found.other_relations],
+    }

@@ -1,0 +1,300 @@
+"""The record verbs of ``memvault``: init, add, list, show, touch, archive, unarchive, delete,
+restore, history, relate, gc and stats.
+
+``--json`` prints the file format of each memory (``Memory.model_dump(mode="json")``) plus its
+``score`` (a list is a JSON array); the README's command table gives each verb's shape. Human
+output of list/show/history/gc/stats goes through :mod:`tui.cli.render` (rich), imported only
+then, so ``add`` and ``--json`` never load rich.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import asdict
+
+import click
+
+from core import MemoryStatus
+from core.models import now_epoch
+from core.vault import first_words
+
+from ..text import plural
+from .common import (POSITIVE, UserError, json_option, memory_json, open_readonly,
+                     open_writable, print_json, read_stdin_content, relation_json, say, verb,
+                     warn_problems)
+
+STATUSES = tuple(s.value for s in MemoryStatus)
+SORTS = ("score", "last_used", "created")
+IDS = click.argument("ids", nargs=-1, required=True, metavar="ID...")
+
+
+@verb("init")
+@json_option
+def init(as_json: bool) -> int:
+    vault = open_writable(create=True, announce_created=False)
+    if as_json:
+        print_json({"path": str(vault.root), "initialised": vault.report.initialised,
+                    "memories": len(vault.memories)})
+    elif vault.report.initialised:
+        print(f"initialised a vault at {vault.root}")
+    else:
+        count = plural(len(vault.memories), "memory", "memories")
+        print(f"a vault already exists at {vault.root} ({count})")
+    return 0
+
+
+@verb("add")
+@click.argument("content", metavar="CONTENT")
+@click.option("--tag", "tags", multiple=True, metavar="T", help="a tag (repeatable)")
+@click.option("--entity", "entities", multiple=True, metavar="E", help="an entity (repeatable)")
+@click.option("--source", metavar="S", help="where the memory came from")
+@click.option("--context", metavar="C", help="the context it was made in")
+@click.option("--strength", type=float, default=1.0, metavar="F",
+              help="decay multiplier (default 1.0; 1.0-2.0 in practice)")
+@json_option
+def add(content: str, tags: tuple[str, ...], entities: tuple[str, ...], source: str | None,
+        context: str | None, strength: float, as_json: bool) -> int:
+    """CONTENT is the memory's text ('-' reads stdin). Prints only the new id."""
+    text = read_stdin_content() if content == "-" else content
+    if not text.strip():  # refuse before creating a vault for it
+        raise UserError("refused: a memory needs non-empty content")
+    vault = open_writable(create=True)
+    memory = vault.add(text, tags=list(tags), entities=list(entities), source=source,
+                       context=context, strength=strength)
+    if as_json:
+        print_json(memory_json(vault, memory, now_epoch()))
+    else:
+        print(memory.id)
+    return 0
+
+
+@verb("list")
+@click.option("--status", type=click.Choice(STATUSES), help="only memories with this status")
+@click.option("--tag", "tags", multiple=True, metavar="T",
+              help="only memories with this tag (repeatable: any of them)")
+@click.option("--query", metavar="Q",
+              help="only memories whose text, tags or entities contain every word")
+@click.option("--sort", type=click.Choice(SORTS), default="score", show_default=True,
+              help="order")
+@click.option("--limit", type=POSITIVE, metavar="N", help="at most N memories")
+@json_option
+def list_(status: str | None, tags: tuple[str, ...], query: str | None, sort: str,
+          limit: int | None, as_json: bool) -> int:
+    vault = open_readonly()
+    warn_problems(vault)
+    now = now_epoch()
+    found = vault.search(query=query, tags=list(tags) or None, status=status, sort=sort)
+    shown = found if limit is None else found[:limit]
+    if as_json:
+        print_json([memory_json(vault, m, now) for m in shown])
+        return 0
+    from . import render
+
+    render.print_list(vault, shown, now, matched=len(found))  # piped: plain full-width lines
+    return 0
+
+
+@verb("show")
+@click.argument("memory_id", metavar="ID")
+@json_option
+def show(memory_id: str, as_json: bool) -> int:
+    """ID is an id or a unique prefix (4+ characters)."""
+    vault = open_readonly()
+    memory = vault.get(memory_id)
+    now = now_epoch()
+    if as_json:
+        print_json(memory_json(vault, memory, now))
+        return 0
+    from . import render
+
+    render.print_memory(vault, memory, now)
+    return 0
+
+
+@verb("touch")
+@IDS
+@click.option("--boost", is_flag=True, help="also raise strength by 0.1 (max 2.0)")
+@json_option
+def touch(ids: tuple[str, ...], boost: bool, as_json: bool) -> int:
+    vault = open_writable()
+    touched = vault.touch(*ids, boost=boost)
+    if as_json:
+        now = now_epoch()
+        print_json([memory_json(vault, m, now) for m in touched])
+        return 0
+    say("touched", touched, lambda m: f" (uses {m.use_count}, strength {m.strength:g})")
+    return 0
+
+
+def _set_status(name: str, ids: tuple[str, ...], as_json: bool) -> int:
+    vault = open_writable()
+    changed = getattr(vault, name)(*ids)
+    if as_json:
+        now = now_epoch()
+        print_json([memory_json(vault, m, now) for m in changed])
+    else:
+        say(f"{name}d", changed)
+    return 0
+
+
+@verb("archive")
+@IDS
+@json_option
+def archive(ids: tuple[str, ...], as_json: bool) -> int:
+    return _set_status("archive", ids, as_json)
+
+
+@verb("unarchive")
+@IDS
+@json_option
+def unarchive(ids: tuple[str, ...], as_json: bool) -> int:
+    return _set_status("unarchive", ids, as_json)
+
+
+@verb("delete")
+@IDS
+@click.option("--yes", "-y", is_flag=True, help="do not ask for confirmation")
+@json_option
+def delete(ids: tuple[str, ...], yes: bool, as_json: bool) -> int:
+    vault = open_writable()
+    keys = list(dict.fromkeys(vault.resolve(k) for k in ids))
+    if not yes and not _confirmed(vault, keys):
+        return 1
+    report = vault.delete(*keys)
+    if as_json:
+        print_json({"memories": [m.id for m in report.memories],
+                    "relations": [r.id for r in report.relations]})
+        return 0
+    say("deleted", report.memories)
+    if report.relations:
+        print(f"deleted {plural(len(report.relations), 'relation')} with them")
+    return 0
+
+
+def _confirmed(vault, ids: list[str]) -> bool:
+    """Ask on the terminal (on stderr); refuse when stdin is not one."""
+    memories = [vault.memories[i] for i in ids]
+    relations = {r.id for i in ids for r in vault.relations_of(i)}
+    what = plural(len(memories), "memory", "memories")
+    if relations:
+        what += f" and {plural(len(relations), 'relation')}"
+    stdin = sys.stdin
+    if stdin is None or not stdin.isatty():
+        raise UserError(f"refusing to delete {what} without confirmation: "
+                        "stdin is not a terminal (pass --yes)")
+    for m in memories:
+        print(f"  {m.id[:8]}  {m.status.value:<10} {first_words(m.text, 60)}", file=sys.stderr)
+    print(f"Delete {what}? (restorable with `memvault restore ID`) [y/N] ",
+          end="", file=sys.stderr, flush=True)
+    if stdin.readline().strip().lower() in ("y", "yes"):
+        return True
+    from .common import stderr
+
+    stderr("note", "nothing deleted")
+    return False
+
+
+@verb("restore")
+@click.argument("memory_id", metavar="ID")
+@click.option("--at", metavar="REV",
+              help="the commit to restore from (default: the version before the last change)")
+@json_option
+def restore(memory_id: str, at: str | None, as_json: bool) -> int:
+    """ID is a living or deleted memory's id (or prefix)."""
+    vault = open_writable()
+    report = vault.restore(memory_id, at=at)
+    if as_json:
+        print_json({"memory": memory_json(vault, report.memory, now_epoch()),
+                    "relations": [relation_json(r) for r in report.relations],
+                    "source_commit": report.source_commit})
+        return 0
+    rels = len(report.relations)
+    extra = f", with {plural(rels, 'relation')}" if rels else ""
+    say("restored", [report.memory], lambda m: f" (from {report.source_commit[:8]}{extra})")
+    return 0
+
+
+@verb("history")
+@click.argument("memory_id", metavar="ID")
+@json_option
+def history(memory_id: str, as_json: bool) -> int:
+    """ID is a living or deleted memory's id (or prefix)."""
+    vault = open_writable()  # history reads git: a normal open
+    key = vault.resolve_any(memory_id)
+    entries = vault.history(key)
+    from core.shallow import shallow_note
+
+    gap = shallow_note(vault.journal.repo.common_dir)  # a shallow clone: say what is missing
+    if as_json:
+        print_json([{**asdict(e), "operation": e.operation} for e in entries])
+        if gap:
+            print(gap, file=sys.stderr)
+        return 0
+    from . import render
+
+    render.print_history(key, entries, now_epoch(), live=vault.find(key) is not None)
+    if gap:
+        print(gap)
+    return 0
+
+
+@verb("relate")
+@click.argument("from_id", metavar="FROM")
+@click.argument("to_id", metavar="TO")
+@click.argument("relation_type", metavar="TYPE")
+@click.option("--strength", type=float, default=1.0, metavar="F", help="0-1 (default 1.0)")
+@click.option("--force", is_flag=True, help="accept a relation type memvault does not know")
+@json_option
+def relate(from_id: str, to_id: str, relation_type: str, strength: float, force: bool,
+           as_json: bool) -> int:
+    """TYPE is e.g. related, supports, contradicts, causes."""
+    vault = open_writable()
+    r = vault.relate(from_id, to_id, relation_type, strength=strength, force=force)
+    if as_json:
+        print_json(relation_json(r))
+        return 0
+    print(f"related {r.from_memory_id[:8]} -{r.relation_type}-> {r.to_memory_id[:8]} "
+          f"(relation {r.id})")
+    return 0
+
+
+@verb("gc")
+@click.option("--dry-run", is_flag=True, help="only list what would be collected")
+@click.option("--archive", "archive_", is_flag=True, help="archive instead of deleting")
+@click.option("--force", is_flag=True,
+              help="run even on a machine that is not the vault's maintenance machine")
+@json_option
+def gc(dry_run: bool, archive_: bool, force: bool, as_json: bool) -> int:
+    vault = open_readonly() if dry_run else open_writable()
+    now = now_epoch()
+    report = vault.gc(dry_run=dry_run, archive=archive_, now=now, force=force)
+    if as_json:
+        print_json({
+            "threshold": report.threshold,
+            "applied": report.applied,
+            "archived": report.archived,
+            "commit": report.commit,
+            "candidates": [memory_json(vault, m, now) for m, _ in report.candidates],
+            "relations_removed": [relation_json(r) for r in report.relations_removed],
+        })
+        return 0
+    from . import render
+
+    render.print_gc(vault, report, now)
+    return 0
+
+
+@verb("stats")
+@json_option
+def stats(as_json: bool) -> int:
+    vault = open_readonly()
+    warn_problems(vault)
+    now = now_epoch()
+    found = vault.stats(now)
+    if as_json:
+        print_json(found)
+        return 0
+    from . import render
+
+    render.print_stats(found, now)
+    return 0

@@ -1,0 +1,51 @@
+"""The table of ``memvault`` verbs: which module of :mod:`tui.cli` defines each one and the line
+of help the overview, ``memvault -h`` and the verb's own ``-h`` show. The root group reads it to
+load a verb's module only when that verb runs (``memvault add`` never imports the lifecycle,
+migration or app code), so nothing here imports anything."""
+
+from __future__ import annotations
+
+#: verb -> (module under tui.cli, one line of help), in the order the overview lists them
+VERBS: dict[str, tuple[str, str]] = {
+    "init": ("records", "create the vault (and its git repository) if it does not exist"),
+    "add": ("records", "add a memory; prints only its id"),
+    "list": ("records", "list memories (filter, sort, --json)"),
+    "show": ("records", "one memory: fields, score, time until forgotten, relations"),
+    "touch": ("records", "reinforce memories (use count + 1, last used = now), one commit"),
+    "archive": ("records", "archive memories"),
+    "unarchive": ("records", "make archived memories active again"),
+    "delete": ("records", "delete memories and their relations (asks first unless --yes)"),
+    "restore": ("records", "bring back a deleted memory or an earlier version"),
+    "history": ("records", "a memory's life from git, also after deletion"),
+    "relate": ("records", "create a typed relation between two memories"),
+    "gc": ("records", "delete (or archive) active memories below the forget threshold"),
+    "stats": ("records", "counts, scores, relation types"),
+    "undo": ("undo", "revert the last operation in one new commit (--list: what can be undone)"),
+    "redo": ("undo", "make again the operation the last undo reverted"),
+    "split": ("lifecycle", "decompose a memory into atomic ones (--part per part), one commit"),
+    "split-candidates": ("lifecycle", "memories that look composite, with the reasons"),
+    "suggest-split": ("lifecycle", "a draft of parts for a memory (to edit and pass to split)"),
+    "consolidate": ("lifecycle", "merge memories into one, one commit"),
+    "clusters": ("lifecycle", "groups of similar memories, with a suggested action"),
+    "lineage": ("lifecycle", "where a memory came from and what was made of it"),
+    "recall": ("gists", "the best-matching memories as a gist-first context block "
+                        "(--budget TOKENS)"),
+    "gist": ("gists", "make a memory's gist anew (--level light|moderate|aggressive)"),
+    "backfill-gists": ("gists", "give every memory without a gist one, in one commit (--dry-run)"),
+    "tui": ("app", "the terminal app on the vault (what `memvault` alone runs on a terminal)"),
+    "demo": ("app", "build a demo vault (DIR, default a new temporary folder) and open the app "
+                    "on it"),
+    "migrate": ("migrate", "bring a CortexGraph JSONL store into the vault (--from jsonl DIR), "
+                           "one commit"),
+    "export": ("migrate", "write the vault as CortexGraph JSONL files (--format jsonl DIR)"),
+    "import-markdown": ("migrate", "import tiered markdown memories (memory/YYYY-MM-DD.md, "
+                                   "MEMORY.md)"),
+    "log": ("migrate", "every change as an event, oldest first (--since REV, --jsonl)"),
+    "sync": ("sync", "sync with the other machines through git (install, status, designate "
+                     "MACHINE)"),
+    "merge-driver": ("sync", "the memory-latest git merge driver (git runs it as "
+                             "memvault-merge-driver)"),
+}
+
+#: verb -> its line of help
+VERB_HELP: dict[str, str] = {name: help_text for name, (_, help_text) in VERBS.items()}
