@@ -437,9 +437,17 @@ class Journal:
                                f"({_reason(exc)}); nothing was changed") from None
 
     def _blob_ids(self, rev: str | None, rels: list[str]) -> dict[str, str]:
-        """Repository path -> blob id at ``rev`` (absent paths left out); one git process."""
+        """Repository path -> blob id at ``rev`` (absent paths left out); one git process. A few
+        paths are looked up one by one (``cat-file --batch-check``, each lookup reads the tree);
+        many are picked out of one listing of their folders (``ls-tree``)."""
         if rev is None or not rels:
             return {}
+        if len(rels) > 20:
+            folders = sorted({rel.rpartition("/")[0] or rel for rel in rels})
+            spec = folders if len(folders) <= _ARGV_PATH_LIMIT else []
+            wanted = set(rels)
+            return {path: sha for path, (mode, sha) in self.ls_tree(rev, None, spec).items()
+                    if path in wanted and mode != "160000"}
         with self._stdin("".join(f"{rev}:{rel}\n" for rel in rels).encode(
                 "utf-8", "surrogateescape")) as fh:
             out = self._git("cat-file", "--batch-check=%(objectname) %(objecttype)", istream=fh)
@@ -873,9 +881,13 @@ class Journal:
                 None if new_mode == "000000" else (new_mode, new_sha), status[:1])
         return found
 
-    def ls_tree(self, rev: str, under: str | None = None) -> dict[str, tuple[str, str]]:
-        """Repository path -> (mode, object id) of every file at ``rev`` (under a folder)."""
+    def ls_tree(self, rev: str, under: str | None = None, paths: Iterable[str] = ()
+                ) -> dict[str, tuple[str, str]]:
+        """Repository path -> (mode, object id) of every file at ``rev`` (under a folder, or
+        under any of ``paths``)."""
         spec = ["--", under] if under and under != "." else []
+        if paths:
+            spec = ["--", *paths]
         out = self._git("ls-tree", "-r", "-z", "--full-tree", rev, *spec)
         found = {}
         for entry in out.split("\0"):
