@@ -234,7 +234,8 @@ async def test_split_undo_and_cancel_change_nothing(wizard_vault):
         vault = on_disk(wizard_vault)
         assert vault.get(GARDEN).status == MemoryStatus.ACTIVE
         assert not any(i in vault.memories for i in new)
-        assert subjects(wizard_vault, 2)[1].startswith("delete: 4 memories")
+        assert subjects(wizard_vault, 1)[0].startswith("undo: split: ")  # one revert commit
+        assert commits(wizard_vault) == before + 2
         assert app.main_screen.current == GARDEN
 
 
