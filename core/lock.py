@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .errors import JournalError, LockTimeoutError
 
-_POLL_START, _POLL_MAX = 0.002, 0.05
+_POLL_START, _POLL_MAX = 0.001, 0.01
 #: Tickets this process holds right now. A ticket with this process's pid that is not among
 #: them was left behind (its removal failed): it never makes this process wait.
 _OURS: set[str] = set()
