@@ -18,6 +18,7 @@ editor) by opening the vault again, which commits them as ``external:`` as every
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
 from collections.abc import Callable
@@ -53,9 +54,10 @@ from core.split import (
     split_candidates,
     suggest_split,
 )
+from core.textutil import neutralise_controls, neutralise_line
 from core.vault import ChangeSet, GcReport, first_words
 
-from .view import Row, VaultView
+from .view import Row, VaultView, shown
 
 
 @dataclass
@@ -435,18 +437,24 @@ class VaultService:
         with self._lock:
             vault = self._vault_or_fail()
             memory_id = vault.resolve_any(key)
-            return HistoryInfo(memory_id, vault.find(memory_id) is not None,
-                               vault.history(memory_id))
+            entries = [dataclasses.replace(e, message=neutralise_controls(e.message),
+                                           author=neutralise_line(e.author))
+                       for e in vault.history(memory_id)]  # a remote's messages may hold ESC
+            return HistoryInfo(memory_id, vault.find(memory_id) is not None, entries)
 
     def version(self, key: str, entry: HistoryEntry) -> Memory:
         """The memory as history ``entry`` left it (for a deletion: as it was before)."""
         with self._lock:
             at = f"{entry.commit}^" if entry.action == "deleted" else entry.commit
-            return self._vault_or_fail().version(key, at)
+            return shown(self._vault_or_fail().version(key, at))
 
     def lineage(self, key: str) -> Lineage:
         with self._lock:
-            return lineage(self._vault_or_fail(), key)
+            found = lineage(self._vault_or_fail(), key)
+            for node in found.nodes.values():
+                if node.memory is not None:
+                    node.memory = shown(node.memory)
+            return found
 
     def stats(self) -> dict[str, Any]:
         with self._lock:

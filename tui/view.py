@@ -29,6 +29,7 @@ from core import (
 )
 from core import decay
 from core.store import MIN_PREFIX
+from core.textutil import neutralise_controls, neutralise_line
 from core.vault import first_words
 
 DANGER_LOW, DANGER_HIGH = 0.15, 0.35
@@ -100,6 +101,24 @@ class Row:
         return self.memory.id
 
 
+def shown(m: Memory) -> Memory:
+    """The memory as the app may show it: control characters in its text fields (an ESC that
+    would clear the screen or retitle the terminal) as visible escapes. The stored memory is
+    untouched; a copy is made only when there is something to neutralise."""
+    fields = [m.content, m.gist or "", m.meta.source or "", m.meta.context or "",
+              *m.meta.tags, *m.entities]
+    if all(neutralise_controls(f) is f for f in fields):
+        return m
+    meta = m.meta.model_copy(update={
+        "tags": [neutralise_line(t) for t in m.meta.tags],
+        "source": neutralise_line(m.meta.source) if m.meta.source else m.meta.source,
+        "context": neutralise_controls(m.meta.context) if m.meta.context else m.meta.context})
+    return m.model_copy(update={
+        "content": neutralise_controls(m.content),
+        "gist": neutralise_controls(m.gist) if m.gist else m.gist,
+        "entities": [neutralise_line(e) for e in m.entities], "meta": meta})
+
+
 def _hay(m: Memory) -> str:
     return " ".join([m.id, m.content, m.gist or "", *m.meta.tags, *m.entities]).lower()
 
@@ -128,7 +147,7 @@ class VaultView:
         beta = config.decay_beta
         table = view.band_table
         rows = view.rows
-        for m in memories:
+        for m in map(shown, memories):
             s = (m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
             rows[m.id] = Row(m, s, band_of(s, table).key, _hay(m), len(view.by_memory.get(m.id, ())))
         return view
@@ -156,6 +175,7 @@ class VaultView:
             if m is None:
                 view.rows.pop(i, None)
                 continue
+            m = shown(m)
             s = decay.score(m, self.config, self.now)
             view.rows[i] = Row(m, s, band_of(s, self.band_table).key, _hay(m),
                                len(view.by_memory.get(i, ())))
