@@ -42,7 +42,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from core.gist import BANDS, LEVELS, generate_gist  # noqa: E402
-from core.tokens import estimate_tokens  # noqa: E402
+from core.model.tokens import estimate_tokens  # noqa: E402
 
 MIN_NOTE_WORDS = 40
 MAX_NOTE_WORDS = 300
@@ -279,7 +279,7 @@ def main() -> int:
         print("no corpus found")
         return 1
     content_tokens = [estimate_tokens(n) for n in notes]
-    print("Gist benchmark (token counts: core.tokens.estimate_tokens, approximate)")
+    print("Gist benchmark (token counts: core.model.tokens.estimate_tokens, approximate)")
     print(f"corpus: {len(deb_notes)} notes from Debian descriptions ({deb_src}),")
     print(f"        {len(py_notes)} notes from Python documentation topics (pydoc_data)")
     print(

@@ -69,8 +69,8 @@ os.environ.update(GIT_ENV)
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 from core import DecayConfig, Memory, MemoryMetadata, MemoryStatus, Relation, Vault  # noqa: E402
-from core.layout import Layout  # noqa: E402
-from core.models import KNOWN_RELATION_TYPES  # noqa: E402
+from core.store.layout import Layout  # noqa: E402
+from core.model.records import KNOWN_RELATION_TYPES  # noqa: E402
 
 # -- deterministic data ------------------------------------------------------------------------
 WORDS = """the a of to and in for on with is that this it as by from at be are was we use not
@@ -432,12 +432,12 @@ def measure_archive(root: Path, candidates: list[str], n: int) -> dict[str, Any]
 
 
 class UnlinkMeter:
-    """Counts the time ``core.journal`` spends in ``remove_file`` (one ``unlink`` per deleted
+    """Counts the time ``core.git.journal`` spends in ``remove_file`` (one ``unlink`` per deleted
     vault file) while active: how much of a gc is the filesystem deleting files. Measures
     nothing (and says so) if core no longer has that hook."""
 
     def __init__(self) -> None:
-        import core.journal as journal
+        import core.git.journal as journal
 
         self.module = journal
         self.original = getattr(journal, "remove_file", None)

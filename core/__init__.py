@@ -1,6 +1,6 @@
 """memvault core: a per-file memory vault with a git journal. Imports neither textual nor rich."""
 
-from .config import DecayConfig, default_vault_path
+from .model.config import DecayConfig, default_vault_path
 from .errors import (
     AmbiguousIdError,
     ConfigError,
@@ -10,9 +10,9 @@ from .errors import (
     UnknownIdError,
     VaultError,
 )
-from .journal import HistoryEntry
-from .layout import LoadProblem, RecordTooLargeError, UnsafeFolderError, check_id
-from .models import (
+from .git.journal import HistoryEntry
+from .store.layout import LoadProblem, RecordTooLargeError, UnsafeFolderError, check_id
+from .model.records import (
     KNOWN_RELATION_TYPES,
     PROVENANCE_RELATION_TYPES,
     KnowledgeGraph,

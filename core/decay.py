@@ -8,8 +8,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .config import DecayConfig
-from .models import Memory, now_epoch
+from .model.config import DecayConfig
+from .model.records import Memory, now_epoch
 
 SECONDS_PER_DAY = 86400
 _NEVER_SECONDS = 100 * 365 * SECONDS_PER_DAY  # beyond this a memory is treated as never forgotten

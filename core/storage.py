@@ -13,9 +13,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from .config import default_vault_path
+from .model.config import default_vault_path
 from .errors import InvalidIdError, UnknownIdError
-from .models import KnowledgeGraph, Memory, MemoryStatus, Relation, now_epoch
+from .model.records import KnowledgeGraph, Memory, MemoryStatus, Relation, now_epoch
 from .vault import Vault
 
 _NOT_CONNECTED = "Storage not connected"

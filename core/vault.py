@@ -1,8 +1,8 @@
 """The vault: memories and relations as files, every change one git commit.
 
 ``Vault`` is the API the app and the CLI use. It keeps three things equal: the in-memory cache
-(:class:`~core.store.Store`), the files on disk (:class:`~core.layout.Layout`) and the tree at git
-HEAD (:class:`~core.journal.Journal`). Each operation takes the write lock, catches up with commits
+(:class:`~core.store.cache.Store`), the files on disk (:class:`~core.store.layout.Layout`) and the tree at git
+HEAD (:class:`~core.git.journal.Journal`). Each operation takes the write lock, catches up with commits
 made by other processes, computes the new records, commits them as one commit, and only then
 updates the cache.
 """
@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from . import decay
-from .config import DecayConfig
+from .model.config import DecayConfig
 from .errors import InvalidIdError, UnknownIdError, VaultError
 from .gist import check_level
-from .journal import HistoryEntry, Journal
-from .layout import (
+from .git.journal import HistoryEntry, Journal
+from .store.layout import (
     MAX_FILE_BYTES,
     META_FILE,
     Layout,
@@ -35,8 +35,8 @@ from .layout import (
     check_folder,
     check_id,
 )
-from .maintenance import check_maintenance, machine_id
-from .models import (
+from .ops.maintenance import check_maintenance, machine_id
+from .model.records import (
     KNOWN_RELATION_TYPES,
     Memory,
     MemoryMetadata,
@@ -44,13 +44,13 @@ from .models import (
     Relation,
     now_epoch,
 )
-from .store import MIN_PREFIX, SortKey, Store
+from .store.cache import MIN_PREFIX, SortKey, Store
 
 if TYPE_CHECKING:
-    from .revert import RevertReport, UndoEntry
-from .quarantine import quarantine
+    from .ops.revert import RevertReport, UndoEntry
+from .store.quarantine import quarantine
 from .textutil import make_gist, neutralise_line
-from .tokens import estimate_tokens
+from .model.tokens import estimate_tokens
 
 MAX_BOOSTED_STRENGTH = 2.0
 STRENGTH_BOOST = 0.1
@@ -223,8 +223,8 @@ class Vault:
         """Read-only: load the files, and never show an operation half-way. Paths an unfinished
         operation names are shown as at HEAD; a commit landing while loading means load again.
         Plain file reads only (no git) unless an operation is under way."""
-        from .gitdir import find_git_dir, read_head
-        from .intent import IntentLog
+        from .git.gitdir import find_git_dir, read_head
+        from .git.intent import IntentLog
 
         found = find_git_dir(self.root)
         for _attempt in range(5):
@@ -298,7 +298,7 @@ class Vault:
                 self.store.put_relation(record)
 
     def _remove_temp_files(self) -> None:
-        from .layout import TEMP_PREFIX
+        from .store.layout import TEMP_PREFIX
 
         for folder in (self.layout.memories_dir, self.layout.relations_dir, self.root):
             for leftover in folder.glob(TEMP_PREFIX + "*"):
@@ -354,7 +354,7 @@ class Vault:
 
     def _set_aside(self, path: Path, reason: str) -> None:
         """Copy a file memvault cannot read, and is about to write over or remove, into the
-        quarantine (``core.quarantine``), and say so in :attr:`notices`."""
+        quarantine (``core.store.quarantine``), and say so in :attr:`notices`."""
         copy = quarantine(self.journal.state_dir, self.root, path, reason)
         rel = path.relative_to(self.root).as_posix()
         self.notices.append(f"{rel} could not be read ({reason}); set it aside as {copy} "
@@ -784,30 +784,30 @@ class Vault:
             raise AmbiguousIdError(key, matches)
         return matches[0]
 
-    # -- undo as revert (core/revert.py) ---------------------------------------------------
+    # -- undo as revert (core/ops/revert.py) ---------------------------------------------------
     def revert(self, commit: str) -> RevertReport:
         """Reverse exactly the changes ``commit`` made, as a new commit; refused (nothing
         written) where a later commit changed the same, except later touches, which are kept."""
-        from .revert import revert
+        from .ops.revert import revert
 
         return revert(self, commit)
 
     def undo(self) -> RevertReport:
         """Revert the newest operation not undone yet (read from the log: works across
         processes and restarts)."""
-        from .revert import undo
+        from .ops.revert import undo
 
         return undo(self)
 
     def redo(self) -> RevertReport:
         """Revert the newest undo, if nothing but touches happened after it."""
-        from .revert import redo
+        from .ops.revert import redo
 
         return redo(self)
 
     def undo_list(self, limit: int = 20) -> list[UndoEntry]:
         """What successive undos would take back, newest first."""
-        from .revert import undo_list
+        from .ops.revert import undo_list
 
         return undo_list(self, limit)
 
@@ -902,7 +902,7 @@ class Vault:
         """Active memories scoring below the forget threshold: listed (dry run), or deleted with
         their relations (or archived) in ONE commit that also records ``last_gc_at``. Refused
         (MaintenanceRefused) on a machine that is not the vault's designated maintenance
-        machine (``core.maintenance``), unless ``force``."""
+        machine (``core.ops.maintenance``), unless ``force``."""
         limit = self.config.forget_threshold if threshold is None else threshold
         at = now_epoch() if now is None else now
 

@@ -78,7 +78,7 @@ def build_template(root: Path) -> int:
     """Make the template vault at ``root`` (5 living memories, 3 relations, one deleted memory
     with 2 relations in history); returns the fixed clock trials run at."""
     from core import Memory, MemoryMetadata, Relation
-    from core.models import now_epoch
+    from core.model.records import now_epoch
 
     now = now_epoch()
     old = now - 300 * 86400
@@ -112,12 +112,12 @@ def build_template(root: Path) -> int:
 
 
 def _op_split(v: Vault) -> object:
-    from core.split import execute_split
+    from core.ops.split import execute_split
     return execute_split(v, "m0", SPLIT_PARTS, original="delete")
 
 
 def _op_consolidate(v: Vault) -> object:
-    from core.consolidate import execute_consolidation
+    from core.ops.consolidate import execute_consolidation
     return execute_consolidation(v, ["m0", "m3"], sources="delete")
 
 
@@ -163,16 +163,16 @@ class _FixedClock:
 def deterministic(now: int) -> Iterator[None]:
     """uuid4 counts from a fixed start and ``now_epoch`` returns ``now``, so one operation run
     twice on two copies of a vault writes the same bytes (and the same git trees)."""
-    import core.models
+    import core.model.records
 
     counter = itertools.count(1)
-    saved_time, saved_uuid4 = core.models.time, uuid.uuid4
-    core.models.time = _FixedClock(now)
+    saved_time, saved_uuid4 = core.model.records.time, uuid.uuid4
+    core.model.records.time = _FixedClock(now)
     uuid.uuid4 = lambda: uuid.UUID(int=(next(counter) << 100) | 0xFA17)
     try:
         yield
     finally:
-        core.models.time, uuid.uuid4 = saved_time, saved_uuid4
+        core.model.records.time, uuid.uuid4 = saved_time, saved_uuid4
 
 
 # -- whole states ------------------------------------------------------------------------------

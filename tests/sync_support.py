@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from conftest import disk_tree, head_tree, run_git
 
 from core import Memory, Vault
-from core.sync import sync
+from core.sync.engine import sync
 
 DAY = 86400
 T0 = 1_750_000_000  # a fixed "now" for memories made by the tests

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from core import Memory, MemoryMetadata, Vault
-from core.models import now_epoch
+from core.model.records import now_epoch
 from tui import cli
 from tui.cli import common
 

@@ -1,4 +1,4 @@
-"""Consolidation (core.consolidate): similarity, clusters, merged fields, provenance, refusals,
+"""Consolidation (core.ops.consolidate): similarity, clusters, merged fields, provenance, refusals,
 one commit, and atomicity of consolidation and gc under injected faults and a killed process."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import textwrap
 import pytest
 
 from core import Memory, MemoryMetadata, MemoryStatus, Vault, VaultError
-from core.consolidate import (
+from core.ops.consolidate import (
     DEFAULT_THRESHOLD,
     MAX_CLUSTER_SIZE,
     _Features,
@@ -31,7 +31,7 @@ from core.consolidate import (
     suggested_action,
 )
 from core.errors import UnknownIdError
-from core.models import now_epoch
+from core.model.records import now_epoch
 from core.textutil import content_tokens, make_gist
 
 from fault_support import fault_hook as _hook
@@ -495,7 +495,7 @@ def test_fault_after_the_commit_point(scene, git_tools, op):
 KILL_SCRIPT = textwrap.dedent("""
     import os, sys
     from core import Vault
-    from core.consolidate import execute_consolidation
+    from core.ops.consolidate import execute_consolidation
     path, step, occurrence = sys.argv[1], sys.argv[2], int(sys.argv[3])
     v = Vault.open(path)
     seen = [0]

@@ -25,9 +25,10 @@ def _offending(modules: list[str], packages: tuple[str, ...]) -> list[str]:
 
 
 def _core_modules() -> list[str]:
-    names = sorted(f"core.{m.name}" for m in pkgutil.iter_modules(core.__path__))
-    assert {"core.vault", "core.storage", "core.journal", "core.layout", "core.store",
-            "core.decay", "core.models", "core.config"} <= set(names)
+    names = sorted(m.name for m in pkgutil.walk_packages(core.__path__, "core."))
+    assert {"core.vault", "core.storage", "core.decay", "core.model.records", "core.model.config",
+            "core.store.layout", "core.store.cache", "core.git.journal", "core.ops.split",
+            "core.sync.engine", "core.sync.merge_driver", "core.io.migrate"} <= set(names)
     return names
 
 

@@ -1,4 +1,4 @@
-"""The git history as an append-only event log (core.eventlog): every change, oldest first, with
+"""The git history as an append-only event log (core.io.eventlog): every change, oldest first, with
 its operation, ids and the records before and after; for create, update, archive, delete, split,
 consolidate, migrate and import."""
 
@@ -9,11 +9,11 @@ import json
 import pytest
 
 from core import JournalError, Vault
-from core.consolidate import execute_consolidation
-from core.eventlog import events
-from core.markdown_import import import_markdown
-from core.migrate import migrate_jsonl
-from core.split import execute_split
+from core.ops.consolidate import execute_consolidation
+from core.io.eventlog import events
+from core.io.markdown_import import import_markdown
+from core.io.migrate import migrate_jsonl
+from core.ops.split import execute_split
 from migrate_support import memory_line, relation_line, write_store
 
 COMPOSITE = ("Tomatoes in containers need deep pots and daily watering in July.\n\n"

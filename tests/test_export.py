@@ -1,7 +1,7 @@
-"""The vault as CortexGraph 1.2.1 JSONL (core.export): every key, nulls included, one object a
+"""The vault as CortexGraph 1.2.1 JSONL (core.io.export): every key, nulls included, one object a
 line; what CortexGraph would load from it equals what it loaded from the original store; and
 migrate -> export -> migrate round-trips. (The suite does not need CortexGraph installed: the
-export is read back with CortexGraph's replay rules through core.migrate, and checked against
+export is read back with CortexGraph's replay rules through core.io.migrate, and checked against
 CortexGraph's record keys and statuses.)"""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from core import MemoryStatus, Vault, VaultError
-from core.export import export_jsonl
-from core.markdown_import import import_markdown
-from core.migrate import MEMORY_KEYS, META_KEYS, RELATION_KEYS, migrate_jsonl, vault_id
+from core.io.export import export_jsonl
+from core.io.markdown_import import import_markdown
+from core.io.migrate import MEMORY_KEYS, META_KEYS, RELATION_KEYS, migrate_jsonl, vault_id
 from migrate_support import memory_line, relation_line, tombstone, write_store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "cortexgraph-v1"

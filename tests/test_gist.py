@@ -1,4 +1,4 @@
-"""Gist generation (core.gist) and the token estimate (core.tokens), pinned on fixed inputs."""
+"""Gist generation (core.gist) and the token estimate (core.model.tokens), pinned on fixed inputs."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from core.gist import (
     format_memory_for_context,
     generate_gist,
 )
-from core.models import Memory, MemoryMetadata
-from core.tokens import estimate_tokens, format_tokens
+from core.model.records import Memory, MemoryMetadata
+from core.model.tokens import estimate_tokens, format_tokens
 
 # --------------------------------------------------------------------------------------------
 # fixed inputs
@@ -600,7 +600,7 @@ def test_core_gist_imports_no_ui() -> None:
     import subprocess
 
     code = (
-        "import sys, core.gist, core.tokens; "
+        "import sys, core.gist, core.model.tokens; "
         "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]; "
         "print(bad); raise SystemExit(1 if bad else 0)"
     )

@@ -9,8 +9,8 @@ import pytest
 
 from core import Memory, Vault
 from core.gist import generate_gist
-from core.recall import recall
-from core.tokens import estimate_tokens
+from core.ops.recall import recall
+from core.model.tokens import estimate_tokens
 from tui.cli import main
 
 LONG = (

@@ -1,6 +1,6 @@
 """A remote that wants to harm the machine that syncs with it (issue 12): a bare remote, a plain
 git clone of it (the attacker, no memvault) that pushes hostile commits, and the victim's vault
-running ``core.sync.sync``. After each case: nothing outside the vault was touched, deleted or
+running ``core.sync.engine.sync``. After each case: nothing outside the vault was touched, deleted or
 committed, the victim's memories are intact, the vault keeps working, and ``git fsck`` is clean.
 
 The hostile commits: ``sync-conflicts`` as a link to elsewhere and a link inside it; ``tui/`` and
@@ -19,9 +19,9 @@ from conftest import run_git
 from sync_support import LAYOUTS, T0, at, make_world, new
 
 from core import Memory, VaultError
-from core.layout import MAX_FILE_BYTES, Layout
-from core.merge_driver import has_conflict_markers
-from core.sync import last_sync, sync
+from core.store.layout import MAX_FILE_BYTES, Layout
+from core.sync.merge_driver import has_conflict_markers
+from core.sync.engine import last_sync, sync
 from tui import cli
 
 
@@ -204,7 +204,7 @@ def test_packages_committed_at_the_root_are_never_imported_by_the_driver(world, 
     before = snapshot(outside)
     marker = tmp_path / "pwned"
     for name in ("tui/__init__.py", "tui/cli.py", "tui/__main__.py", "core/__init__.py",
-                 "core/merge_driver.py", "pydantic/__init__.py"):
+                 "core/sync/__init__.py", "core/sync/merge_driver.py", "pydantic/__init__.py"):
         path = evil.repo / name
         path.parent.mkdir(exist_ok=True)
         path.write_text(PACKAGE.format(marker=str(marker), name=name))
@@ -239,7 +239,7 @@ def test_a_meta_link_to_a_secret_file_is_never_read_or_pushed(world, outside):
     assert "SECRET" not in json.dumps(a.vault.meta)
     assert isinstance(result, VaultError) and ".meta.json" in str(result)
     a.vault.add("a write after the sync")
-    from core.sync import designate
+    from core.sync.engine import designate
 
     designate(a.vault, "laptop")  # a write of .meta.json itself
     assert "SECRET" not in json.dumps(a.vault.meta)
@@ -248,7 +248,7 @@ def test_a_meta_link_to_a_secret_file_is_never_read_or_pushed(world, outside):
 
 
 def test_a_meta_link_pulled_by_hand_is_never_read_or_committed(world, outside):
-    """The reading side (core/layout.py): a link that reached the work tree without sync."""
+    """The reading side (core/store/layout.py): a link that reached the work tree without sync."""
     a, evil = world.a, world.evil
     before = snapshot(outside)
     (evil.vault / ".meta.json").unlink()
@@ -258,7 +258,7 @@ def test_a_meta_link_pulled_by_hand_is_never_read_or_committed(world, outside):
     vault = a.reopen()
     assert "SECRET" not in json.dumps(vault.meta)
     vault.add("a write after the pull")
-    from core.sync import designate
+    from core.sync.engine import designate
 
     designate(vault, "laptop")
     assert "SECRET" not in json.dumps(vault.meta)

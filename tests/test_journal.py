@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from core import JournalError, LockTimeoutError, Vault
-from core.journal import Journal
+from core.git.journal import Journal
 
 
 # -- a vault inside a larger repository --------------------------------------------------------
@@ -254,7 +254,7 @@ def related_vault(vault):
     vault.relate(ids[0], ids[1], "related")
     vault.relate(ids[2], ids[0], "supports")
     vault.relate(ids[1], ids[2], "causes")
-    from core.models import now_epoch
+    from core.model.records import now_epoch
     for i in ids[1:3]:
         vault.update(i, last_used=now_epoch() - 300 * 86400)
     return vault, ids
@@ -347,7 +347,7 @@ KILL_SCRIPT = textwrap.dedent("""
 
 @pytest.fixture
 def killable_vault(vault):
-    from core.models import now_epoch
+    from core.model.records import now_epoch
     for i in range(4):
         vault.add(f"memory {i}", memory_id=f"m{i}")
     vault.relate("m0", "m1", "related")
@@ -524,7 +524,7 @@ def test_lock_across_processes(vault_path, git_tools):
     v = Vault.open(vault_path, lock_timeout=0.2)
     script = textwrap.dedent("""
         import sys, time
-        from core.journal import Journal
+        from core.git.journal import Journal
         j = Journal(sys.argv[1])
         with j.lock():
             print("locked", flush=True)

@@ -10,7 +10,7 @@ import pytest
 from rich.text import Text
 
 from core import MemoryStatus, Vault
-from core.provenance import lineage
+from core.ops.provenance import lineage
 from tui import cli
 from tui.cli import render_lifecycle
 

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from core import LockTimeoutError, Vault
-from core.journal import Journal
+from core.git.journal import Journal
 
 
 def _queued(journal: Journal) -> int:

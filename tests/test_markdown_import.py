@@ -1,5 +1,5 @@
-"""Tiered markdown memories -> vault (core.markdown_import), and the metadata comment read as
-YAML (core.markdown_meta) and checked by one model (core.markdown_record): entries with every
+"""Tiered markdown memories -> vault (core.io.markdown_import), and the metadata comment read as
+YAML (core.io.markdown_meta) and checked by one model (core.io.markdown_record): entries with every
 field, with none, and malformed; MEMORY.md sections as promoted memories; one commit;
 idempotence; the YAML surprises that are taken out."""
 
@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from core import MemoryStatus, VaultError
-from core.markdown_import import ID_NAMESPACE, import_markdown, vault_id
-from core.markdown_meta import read_block
+from core.io.markdown_import import ID_NAMESPACE, import_markdown, vault_id
+from core.io.markdown_meta import read_block
 from migrate_support import assert_consistent
 
 UTC = timezone.utc

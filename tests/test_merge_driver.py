@@ -1,4 +1,4 @@
-"""The memory-latest merge driver (core.merge_driver): the decision rule, unit by unit, then the
+"""The memory-latest merge driver (core.sync.merge_driver): the decision rule, unit by unit, then the
 `memvault-merge-driver` program as git runs it (a real `git merge` in a temporary repository)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.layout import MAX_FILE_BYTES, Layout
-from core.merge_driver import (canonical, conflict_text, has_conflict_markers, kind_of, main,
+from core.store.layout import MAX_FILE_BYTES, Layout
+from core.sync.merge_driver import (canonical, conflict_text, has_conflict_markers, kind_of, main,
                                merge, run)
-from core.models import Memory, MemoryMetadata, MemoryStatus, Relation
+from core.model.records import Memory, MemoryMetadata, MemoryStatus, Relation
 
 MEM = "vault/memories/m1.json"
 REL = "vault/relations/r1.json"
@@ -272,7 +272,7 @@ def test_run_writes_the_result_into_the_current_file(tmp_path):
 def test_the_command_takes_paths_as_arguments_only(tmp_path):
     """Names with spaces, quotes and shell syntax are file names, nothing else (the installed
     program git runs)."""
-    from core.sync import driver_program
+    from core.sync.engine import driver_program
 
     program = str(driver_program())
     folder = tmp_path / "we'ird $(touch pwned) `x`"
@@ -352,7 +352,7 @@ def test_git_merge_runs_the_installed_driver(tmp_path):
     """A person's own `git merge` in a clone where `memvault sync install` ran: git runs the
     driver; a corrupt side leaves the file conflicted, with markers, for the person."""
     from core import Vault
-    from core.sync import install
+    from core.sync.engine import install
 
     repo = tmp_path / "repo"
     repo.mkdir()

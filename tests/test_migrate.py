@@ -1,4 +1,4 @@
-"""CortexGraph 1.2.1 JSONL -> vault (core.migrate): the shared fixture against what CortexGraph
+"""CortexGraph 1.2.1 JSONL -> vault (core.io.migrate): the shared fixture against what CortexGraph
 itself loads from it (expected.json), field by field; replay edge cases (last line wins,
 tombstones, resurrection, dangling relations, malformed lines); one commit; idempotence."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from core import Memory, MemoryStatus, Relation, Vault, VaultError
-from core.migrate import FORMAT, ID_NAMESPACE, migrate_jsonl, read_jsonl, vault_id
+from core.io.migrate import FORMAT, ID_NAMESPACE, migrate_jsonl, read_jsonl, vault_id
 from migrate_support import (
     assert_consistent,
     memory_line,

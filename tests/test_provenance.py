@@ -1,4 +1,4 @@
-"""Provenance (core.provenance): the lineage DAG through split_from and consolidated_from,
+"""Provenance (core.ops.provenance): the lineage DAG through split_from and consolidated_from,
 with memories that no longer exist coming back from git history, marked gone."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from core import Memory, MemoryMetadata, MemoryStatus, Vault
-from core.consolidate import execute_consolidation
+from core.ops.consolidate import execute_consolidation
 from core.errors import UnknownIdError
-from core.provenance import last_known_version, lineage
-from core.split import execute_split
+from core.ops.provenance import last_known_version, lineage
+from core.ops.split import execute_split
 
 
 @pytest.fixture

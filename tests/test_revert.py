@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core import Vault, VaultError
-from core.revert import NothingToUndoError, RevertRefusedError
+from core.ops.revert import NothingToUndoError, RevertRefusedError
 
 
 @pytest.fixture

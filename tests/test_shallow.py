@@ -10,8 +10,8 @@ from conftest import run_git
 from sync_support import T0, at, make_world, new
 
 from core import Vault
-from core.shallow import shallow_commits, shallow_note
-from core.sync import status
+from core.git.shallow import shallow_commits, shallow_note
+from core.sync.engine import status
 from tui import cli
 
 

@@ -1,4 +1,4 @@
-"""Splitting a memory (core.split): inheritance, provenance, refusals, one commit, suggestions,
+"""Splitting a memory (core.ops.split): inheritance, provenance, refusals, one commit, suggestions,
 candidates, and atomicity under injected faults and a killed process."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 
 from core import Memory, MemoryMetadata, MemoryStatus, Vault, VaultError
 from core.errors import UnknownIdError
-from core.models import now_epoch
-from core.split import (
+from core.model.records import now_epoch
+from core.ops.split import (
     SPLIT_MIN_CHARS,
     execute_split,
     plan_split,
@@ -414,7 +414,7 @@ def test_fault_after_the_commit_point(scenario, git_tools, fate):
 KILL_SCRIPT = textwrap.dedent("""
     import os, sys
     from core import Vault
-    from core.split import execute_split
+    from core.ops.split import execute_split
     path, step, occurrence, fate = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     v = Vault.open(path)
     seen = [0]

@@ -17,7 +17,7 @@ from hypothesis.stateful import (
 )
 
 from core import MemoryStatus, UnknownIdError, Vault, VaultError
-from core.models import now_epoch
+from core.model.records import now_epoch
 
 TEXTS = st.sampled_from([
     "Postgres upgrade on Friday", "dark mode everywhere", "Zürich → 東京 🚄", "x",

@@ -23,7 +23,7 @@ from core import (
     Relation,
     Vault,
 )
-from core.models import now_epoch
+from core.model.records import now_epoch
 
 REQ = object()  # a required parameter
 ACTIVE = "MemoryStatus.ACTIVE"

@@ -1,4 +1,4 @@
-"""`memvault sync` between machines (core.sync), with real git only: a bare remote and two clones in
+"""`memvault sync` between machines (core.sync.engine), with real git only: a bare remote and two clones in
 tmp_path, each with its own Vault, the vault at the clone's root or in a folder of a larger
 repository. git runs the merge driver as installed (the ``memvault-merge-driver`` program next to
 ``sys.executable``, by its absolute path).
@@ -19,10 +19,10 @@ from conftest import run_git
 from sync_support import DAY, LAYOUTS, T0, Machine, assert_consistent, at, make_world, new
 
 from core import JournalError, Memory, Relation, Vault, VaultError
-from core.consolidate import execute_consolidation
-from core.maintenance import MaintenanceRefused
-from core.merge_driver import has_conflict_markers
-from core.sync import install, last_sync, status, sync
+from core.ops.consolidate import execute_consolidation
+from core.ops.maintenance import MaintenanceRefused
+from core.sync.merge_driver import has_conflict_markers
+from core.sync.engine import install, last_sync, status, sync
 from tui import cli
 
 @pytest.fixture(params=LAYOUTS)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from cli_support import cli_env, run, vdir  # noqa: F401 (fixtures)
 
 from core import PerFileStorage, Vault
-from core.models import now_epoch
+from core.model.records import now_epoch
 
 
 def _uses(path, memory_id) -> int:

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from core import PROVENANCE_RELATION_TYPES, MemoryStatus, Vault
-from core.provenance import lineage
+from core.ops.provenance import lineage
 from tui import cli
 from tui.demo import build_demo
 from tui.view import VaultView

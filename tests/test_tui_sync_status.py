@@ -1,4 +1,4 @@
-"""The app shows the last ``memvault sync`` (core.sync's record on this clone): a line in the
+"""The app shows the last ``memvault sync`` (core.sync.engine's record on this clone): a line in the
 stats screen, and a notification at start when conflicts wait for a person."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from core import Vault
 
 from tui_support import NOW, SIZE, make_app, settle, text_of, tui_vault  # noqa: F401
 
-sync = pytest.importorskip("core.sync")
+sync = pytest.importorskip("core.sync.engine")
 pytestmark = pytest.mark.asyncio
 
 

@@ -7,7 +7,7 @@ import pytest
 from rich.text import Text
 
 from core import DecayConfig, Memory, MemoryStatus, Relation, Vault
-from core.provenance import Lineage, LineageNode
+from core.ops.provenance import Lineage, LineageNode
 from tui.graph import draw_lineage
 from tui.grouping import groups_for, sort_ids
 from tui.query import parse

@@ -15,14 +15,14 @@ import sys
 import pytest
 
 from core import Memory, Relation, Vault, VaultError
-from core.layout import (
+from core.store.layout import (
     MAX_FILE_BYTES,
     RecordTooLargeError,
     RefusedFileError,
     UnsafeFolderError,
     read_vault_file,
 )
-from core.quarantine import quarantine
+from core.store.quarantine import quarantine
 from core.vault import ChangeSet
 
 

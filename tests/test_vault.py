@@ -20,7 +20,7 @@ from core import (
     Vault,
     VaultError,
 )
-from core.models import now_epoch
+from core.model.records import now_epoch
 
 DAY = 86400
 

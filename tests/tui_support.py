@@ -1,7 +1,7 @@
 """A small, fully deterministic vault for the TUI tests and snapshots, and pilot helpers.
 
 Fixed ids, fixed times (everything is measured from ``NOW``), a split done through
-``core.split.execute_split`` with its uuid4 ids made predictable, commit dates pinned through
+``core.ops.split.execute_split`` with its uuid4 ids made predictable, commit dates pinned through
 ``GIT_AUTHOR_DATE``/``GIT_COMMITTER_DATE``, and the local time zone set to UTC, so what the app
 draws is the same on every machine and every day.
 """
@@ -88,7 +88,7 @@ REL_IDS = [mid(21, "7e7e0001"), mid(22, "7e7e0002"), mid(23, "7e7e0003"), mid(24
 def build_small_vault(path: Path, monkeypatch: pytest.MonkeyPatch, *, split: bool = True) -> Path:
     """The test vault at ``path``: nine memories, two relations, one split (one commit each
     step, all dated at NOW)."""
-    from core.split import execute_split
+    from core.ops.split import execute_split
 
     monkeypatch.setenv("TZ", "UTC")
     time.tzset()

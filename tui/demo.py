@@ -5,8 +5,8 @@ gathered over half a year about one person: their coding preferences, a side pro
 at work, CI, travel, cooking, reading and so on.
 Ages and use counts are spread so scores run from fresh to forgettable; a few memories are
 archived, a few promoted, one was edited, one deleted; three composite memories were split
-(``core.split.execute_split``) and three groups of near-duplicates merged
-(``core.consolidate.execute_consolidation``), so provenance and git history are real. The last
+(``core.ops.split.execute_split``) and three groups of near-duplicates merged
+(``core.ops.consolidate.execute_consolidation``), so provenance and git history are real. The last
 day brings work for the app's wizards: a composite memory that ``split_candidates`` ranks
 first, and near-duplicates that ``find_clusters`` groups at its default threshold.
 
@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from core import Memory, MemoryMetadata, MemoryStatus, Vault, VaultError
-from core.consolidate import execute_consolidation
-from core.models import now_epoch
-from core.split import execute_split
+from core.ops.consolidate import execute_consolidation
+from core.model.records import now_epoch
+from core.ops.split import execute_split
 from core.textutil import make_gist
 from core.vault import ChangeSet, first_words
 

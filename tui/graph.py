@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
-from core.models import Relation
-from core.provenance import Lineage
+from core.model.records import Relation
+from core.ops.provenance import Lineage
 
 N, E, S, W = 1, 2, 4, 8
 _BOX_CHARS = {

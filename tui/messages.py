@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.message import Message
 
-from core.provenance import Lineage
+from core.ops.provenance import Lineage
 
 from .service import Change, HistoryInfo
 from .view import VaultView
@@ -99,7 +99,7 @@ class WizardChecked(Message):
 
 
 class SyncChecked(Message):
-    """The last sync's record (core.sync), read when the vault opens or reloads."""
+    """The last sync's record (core.sync.engine), read when the vault opens or reloads."""
 
     def __init__(self, info: dict[str, Any] | None) -> None:
         super().__init__()

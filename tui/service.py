@@ -36,7 +36,7 @@ from core import (
     Vault,
     VaultError,
 )
-from core.consolidate import (
+from core.ops.consolidate import (
     DEFAULT_THRESHOLD,
     Cluster,
     ConsolidationPreview,
@@ -44,9 +44,9 @@ from core.consolidate import (
     find_clusters,
     plan_consolidation,
 )
-from core.models import now_epoch
-from core.provenance import Lineage, lineage
-from core.split import (
+from core.model.records import now_epoch
+from core.ops.provenance import Lineage, lineage
+from core.ops.split import (
     SplitCandidate,
     SuggestedPart,
     execute_split,
@@ -266,7 +266,7 @@ class VaultService:
         """Why gc (or consolidate) would be refused on this machine (a synced vault names one
         maintenance machine), or None."""
         try:
-            from core.maintenance import designated_machine, machine_id, may_maintain
+            from core.ops.maintenance import designated_machine, machine_id, may_maintain
         except ImportError:  # a core without the maintenance rule
             return None
         meta = self._vault_or_fail().meta
@@ -461,10 +461,10 @@ class VaultService:
             return self._vault_or_fail().stats(self.view.now)
 
     def last_sync(self) -> dict[str, Any] | None:
-        """The last ``memvault sync`` on this clone (core.sync's record: outcome, time, counts,
+        """The last ``memvault sync`` on this clone (core.sync.engine's record: outcome, time, counts,
         ``conflicts`` waiting for a person), or None (never synced, or a core without sync)."""
         try:
-            from core.sync import last_sync
+            from core.sync.engine import last_sync
         except ImportError:
             return None
         with self._lock:

@@ -19,7 +19,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from core import Memory, MemoryMetadata, Vault, VaultError
-from core.models import now_epoch
+from core.model.records import now_epoch
 
 from .cli import render
 

@@ -28,7 +28,7 @@ from core import (
     UnknownIdError,
 )
 from core import decay
-from core.store import MIN_PREFIX
+from core.store.cache import MIN_PREFIX
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import first_words
 

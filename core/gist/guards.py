@@ -1,7 +1,7 @@
 """The last checks on a gist: not too long, and nothing in it that the content does not say.
 
 8. **Guard and check.** The gist is assembled (sentences joined by a space, code and list items
-on their own lines) and counted with :func:`core.tokens.estimate_tokens`. A gist longer than
+on their own lines) and counted with :func:`core.model.tokens.estimate_tokens`. A gist longer than
 :data:`GUARD_RATIO` (0.85) x the content's tokens is not kept (``None``); for ``light`` the
 ceiling is :data:`LIGHT_GUARD_RATIO` (0.95), because the light band itself (5-15% fewer
 tokens) lies between 0.85 and 0.95 x content, so a 0.85 ceiling would make every light gist

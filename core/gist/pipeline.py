@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from ..tokens import estimate_tokens
+from ..model.tokens import estimate_tokens
 from . import token_reducer_step
 from .clauses import ASIDE_CUT, clause_candidates
 from .facts import unit_facts

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from core import Memory, Relation, Vault, default_vault_path
-from core.layout import MAX_FILE_BYTES, Layout
+from core.store.layout import MAX_FILE_BYTES, Layout
 from core.vault import first_words
 
 from ..terminal import json_text

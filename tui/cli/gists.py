@@ -1,5 +1,5 @@
 """The gist verbs of ``memvault``: recall, gist and backfill-gists. Token counts are approximate
-(``core.tokens``) and shown so."""
+(``core.model.tokens``) and shown so."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 import click
 
 from core.gist import LEVELS
-from core.models import now_epoch
-from core.tokens import format_tokens
+from core.model.records import now_epoch
+from core.model.tokens import format_tokens
 
 from .common import (POSITIVE, json_option, memory_json, open_readonly, open_writable,
                      print_json, verb)
@@ -24,7 +24,7 @@ LEVEL = click.option("--level", type=click.Choice(LEVELS), default="moderate", s
 @click.option("--full", is_flag=True, help="full content instead of gists")
 @json_option
 def recall(query: str, budget: int | None, full: bool, as_json: bool) -> int:
-    from core.recall import recall as find
+    from core.ops.recall import recall as find
 
     vault = open_readonly()
     now = now_epoch()

@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from core.consolidate import DEFAULT_THRESHOLD
-from core.models import now_epoch
+from core.ops.consolidate import DEFAULT_THRESHOLD
+from core.model.records import now_epoch
 
 from .common import (UserError, json_option, memory_json, open_readonly, open_writable,
                      print_json, relation_json, verb)
@@ -41,7 +41,7 @@ def _lists(values: tuple[str, ...], parts: int, option: str) -> list[list[str] |
 def split(memory_id: str, parts: tuple[str, ...], tags: tuple[str, ...],
           entities: tuple[str, ...], delete_original: bool, as_json: bool) -> int:
     """ID is the memory to split (id or unique prefix)."""
-    from core.split import execute_split
+    from core.ops.split import execute_split
 
     texts = list(parts)
     tag_lists = _lists(tags, len(texts), "--tags")
@@ -67,7 +67,7 @@ def split(memory_id: str, parts: tuple[str, ...], tags: tuple[str, ...],
 @verb("split-candidates")
 @json_option
 def split_candidates(as_json: bool) -> int:
-    from core.split import split_candidates as find
+    from core.ops.split import split_candidates as find
 
     vault = open_readonly()
     found = find(vault)
@@ -86,7 +86,7 @@ def split_candidates(as_json: bool) -> int:
 @click.argument("memory_id", metavar="ID")
 @json_option
 def suggest_split(memory_id: str, as_json: bool) -> int:
-    from core.split import suggest_split as suggest
+    from core.ops.split import suggest_split as suggest
 
     vault = open_readonly()
     memory = vault.get(memory_id)
@@ -113,7 +113,7 @@ def suggest_split(memory_id: str, as_json: bool) -> int:
 def consolidate(ids: tuple[str, ...], content: str | None, archive_sources: bool, force: bool,
                 as_json: bool) -> int:
     """ID... are the memories to merge (2 or more)."""
-    from core.consolidate import execute_consolidation
+    from core.ops.consolidate import execute_consolidation
 
     vault = open_writable()
     result = execute_consolidation(vault, list(ids), content=content,
@@ -153,7 +153,7 @@ class _Threshold(click.ParamType):
               help=f"similarity that links two memories, 0-1 (default {DEFAULT_THRESHOLD})")
 @json_option
 def clusters(threshold: float, as_json: bool) -> int:
-    from core.consolidate import find_clusters
+    from core.ops.consolidate import find_clusters
 
     vault = open_readonly()
     found = find_clusters(vault, threshold=threshold)
@@ -173,7 +173,7 @@ def clusters(threshold: float, as_json: bool) -> int:
 @json_option
 def lineage(memory_id: str, as_json: bool) -> int:
     """ID is a living or deleted memory's id (or prefix)."""
-    from core.provenance import lineage as find
+    from core.ops.provenance import lineage as find
 
     vault = open_writable()  # gone memories come from git history: a normal open
     found = find(vault, memory_id)

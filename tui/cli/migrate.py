@@ -16,10 +16,10 @@ from typing import Any
 
 import click
 
-from core.eventlog import Event, events
-from core.export import export_jsonl
-from core.markdown_import import MarkdownImportReport, import_markdown
-from core.migrate import MigrationReport, migrate_jsonl
+from core.io.eventlog import Event, events
+from core.io.export import export_jsonl
+from core.io.markdown_import import MarkdownImportReport, import_markdown
+from core.io.migrate import MigrationReport, migrate_jsonl
 
 from ..terminal import json_text
 from ..text import plural as _plural
@@ -105,7 +105,7 @@ DRY_RUN = click.option("--dry-run", is_flag=True, help="say what would change, c
 @json_option
 def migrate(source_format: str, folder: str, dry_run: bool, force: bool, as_json: bool) -> int:
     """DIR is the folder holding memories.jsonl and relations.jsonl."""
-    from core.migrate import check_source
+    from core.io.migrate import check_source
 
     check_source(folder)  # before a vault is created for it
     vault = _open_for(dry_run)
@@ -193,7 +193,7 @@ def export(file_format: str, folder: str, force: bool, as_json: bool) -> int:
 @json_option
 def import_markdown_(folder: str, dry_run: bool, as_json: bool) -> int:
     """DIR is the folder holding memory/YYYY-MM-DD.md files and MEMORY.md."""
-    from core.markdown_import import check_source
+    from core.io.markdown_import import check_source
 
     check_source(folder)  # before a vault is created for it
     vault = _open_for(dry_run)

@@ -15,7 +15,7 @@ from dataclasses import asdict
 import click
 
 from core import MemoryStatus
-from core.models import now_epoch
+from core.model.records import now_epoch
 from core.vault import first_words
 
 from ..text import plural
@@ -222,7 +222,7 @@ def history(memory_id: str, as_json: bool) -> int:
     vault = open_writable()  # history reads git: a normal open
     key = vault.resolve_any(memory_id)
     entries = vault.history(key)
-    from core.shallow import shallow_note
+    from core.git.shallow import shallow_note
 
     gap = shallow_note(vault.journal.repo.common_dir)  # a shallow clone: say what is missing
     if as_json:

@@ -9,9 +9,9 @@ from rich.text import Text
 from rich.tree import Tree
 
 from core import Memory, Vault
-from core.consolidate import Cluster
-from core.provenance import Lineage, LineageNode
-from core.split import SplitCandidate, SuggestedPart
+from core.ops.consolidate import Cluster
+from core.ops.provenance import Lineage, LineageNode
+from core.ops.split import SplitCandidate, SuggestedPart
 from core.vault import first_words
 
 from .render import _table, cell, console, plain

@@ -1,6 +1,6 @@
 """The sync verbs of ``memvault``: ``sync`` (with ``install``, ``status`` and ``designate``) and
 ``merge-driver`` (an alias of the ``memvault-merge-driver`` program git runs,
-:func:`core.merge_driver.main`).
+:func:`core.sync.merge_driver.main`).
 
 ``memvault sync`` exits 1 when files wait for a person (nothing committed, nothing pushed);
 ``memvault merge-driver`` exits 0 when it merged and 1 when it left conflict markers.
@@ -33,7 +33,7 @@ ACTIONS = ("install", "status", "designate")
 def merge_driver(ancestor: str, current: str, other: str, path: str, as_json: bool) -> int:
     """git's %O (the common ancestor's version), %A (this side's version, the result goes
     here), %B (the other side's version) and %P (the file's path in the repository)."""
-    from core.merge_driver import main
+    from core.sync.merge_driver import main
 
     code = main([ancestor, current, other, path])
     if as_json:
@@ -60,7 +60,7 @@ def sync_(action: str | None, machine: str | None, remote: str | None, allow_unr
     if action != "designate" and (machine is not None or clear):
         raise UserError("refused: a machine name (or --clear) goes with `memvault sync designate`")
     vault = open_writable()
-    from core import sync
+    from core.sync import engine as sync
 
     if action == "install":
         report = sync.install(vault)
@@ -73,7 +73,7 @@ def sync_(action: str | None, machine: str | None, remote: str | None, allow_unr
         if clear:
             machine = None
         else:
-            from core.maintenance import machine_id
+            from core.ops.maintenance import machine_id
 
             machine = machine or machine_id()
         change = sync.designate(vault, machine)

@@ -1,5 +1,5 @@
 """``memvault undo`` and ``memvault redo``: revert the last operation (or the last undo) in one
-new commit, through core's :meth:`Vault.undo` / :meth:`Vault.redo` (``core/revert.py``). Undo
+new commit, through core's :meth:`Vault.undo` / :meth:`Vault.redo` (``core/ops/revert.py``). Undo
 reads git's log, so it works after a restart and across processes; where a later commit changed
 the same memory core refuses (a VaultError: one line, exit 1) and writes nothing, except that
 later touches are kept. ``undo --list`` prints what can be undone, newest first."""

@@ -28,7 +28,7 @@ from textual.widgets import Label, OptionList, Select, Static, TextArea
 from textual.widgets.option_list import Option
 
 from core import VaultError
-from core.consolidate import DEFAULT_THRESHOLD, Cluster, suggested_action
+from core.ops.consolidate import DEFAULT_THRESHOLD, Cluster, suggested_action
 from core.vault import first_words
 
 from ..messages import WizardChecked, WizardLoaded

@@ -149,7 +149,7 @@ class MainScreen(Screen):
             self.notify(note, title="vault", markup=False)
         self.check_sync()
 
-    # -- the last sync (core.sync) ----------------------------------------------------------
+    # -- the last sync (core.sync.engine) ---------------------------------------------------
     @work(thread=True, group="sync", exclusive=True, exit_on_error=False)
     def check_sync(self) -> None:
         try:

@@ -27,7 +27,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import MemoryStatus, VaultError
-from core.split import SplitCandidate
+from core.ops.split import SplitCandidate
 from core.vault import first_words
 
 from ..messages import WizardChecked, WizardLoaded

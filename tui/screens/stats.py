@@ -134,7 +134,7 @@ OUTCOMES = {"up-to-date": "up to date", "pushed": "pushed", "fast-forward": "fas
 
 
 def sync_line(info: dict[str, Any] | None, now: int) -> Text:
-    """``2 hours ago · merged · 3 commits in, 1 out`` (core.sync's record), or ``never``."""
+    """``2 hours ago · merged · 3 commits in, 1 out`` (core.sync.engine's record), or ``never``."""
     if not info:
         return Text("never (memvault sync)", style="dim")
     outcome = str(info.get("outcome") or "")

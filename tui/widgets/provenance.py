@@ -20,7 +20,7 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import MemoryStatus
-from core.provenance import Lineage
+from core.ops.provenance import Lineage
 from core.vault import first_words
 
 from ..graph import Drawing, draw_lineage

@@ -37,7 +37,7 @@ Each entry becomes a memory:
   ``superseded_by: X`` a ``supersedes`` relation from X to the entry, whose status becomes
   superseded; ``status`` (active, archived, superseded) is kept; a ``MEMORY.md`` section is
   promoted (``promoted_to: "MEMORY.md"``) unless its status says otherwise;
-- ids are kept when they are safe file names (:func:`core.layout.check_id`); another id becomes a
+- ids are kept when they are safe file names (:func:`core.store.layout.check_id`); another id becomes a
   uuid5 derived from it, recorded as ``meta.extra["original_id"]``, and links to it follow; an
   entry without an id gets a uuid5 of its file, time, title and rank, the same on every run.
 
@@ -46,9 +46,9 @@ without text, a metadata comment that is never closed) is skipped, a field (a li
 metadata that is not YAML, an importance that is not a number in 0-1, a link without ``to``) is
 ignored and the entry imported without it. Nothing is fatal.
 
-The work is in three modules: :mod:`core.markdown_entries` parses the files into entries,
-:mod:`core.markdown_meta` reads a metadata comment as YAML (and says which of YAML's surprises
-are taken out), :mod:`core.markdown_record` checks it with one pydantic model and builds the
+The work is in three modules: :mod:`core.io.markdown_entries` parses the files into entries,
+:mod:`core.io.markdown_meta` reads a metadata comment as YAML (and says which of YAML's surprises
+are taken out), :mod:`core.io.markdown_record` checks it with one pydantic model and builds the
 records; this one reads a folder and plans the commit.
 
 Everything is ONE commit (``import: N memories, M relations from markdown (...)``). Running it
@@ -66,12 +66,12 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
-from .errors import VaultError
+from ..errors import VaultError
 from .markdown_entries import LONG_TERM_FILE, ImportProblem, check_source, parse_file
 from .markdown_record import ID_NAMESPACE, Built, build, relation_id, vault_id
 from .migrate import run_plan
-from .models import Memory, MemoryStatus, Relation
-from .vault import ChangeSet, Vault
+from ..model.records import Memory, MemoryStatus, Relation
+from ..vault import ChangeSet, Vault
 
 Progress = Callable[[str, int, int], None]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from .errors import UnknownIdError, VaultError
-from .models import PROVENANCE_RELATION_TYPES, Memory, Relation
-from .vault import Vault
+from ..errors import UnknownIdError, VaultError
+from ..model.records import PROVENANCE_RELATION_TYPES, Memory, Relation
+from ..vault import Vault
 
 
 @dataclass

@@ -3,7 +3,7 @@
 :func:`export_jsonl` writes ``DIR/memories.jsonl`` and ``DIR/relations.jsonl``: one JSON object a
 line, every key of each record (nulls included), CortexGraph's keys first and in its order, then
 memvault's own (``gist``, and any unknown keys the record kept), which CortexGraph ignores. So
-CortexGraph 1.2.1 loads the files as they are, and :func:`core.migrate.migrate_jsonl` reads them
+CortexGraph 1.2.1 loads the files as they are, and :func:`core.io.migrate.migrate_jsonl` reads them
 back to the same records (migrate -> export -> migrate round-trips):
 
 - the status ``superseded``, which CortexGraph lacks, is written as ``archived`` with
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import VaultError
-from .layout import write_atomic
+from ..errors import VaultError
+from ..store.layout import write_atomic
 from .migrate import (
     MEMORIES_FILE,
     MEMORY_KEYS,
@@ -33,8 +33,8 @@ from .migrate import (
     RELATIONS_FILE,
     STATUS_KEY,
 )
-from .models import Memory, MemoryStatus, Relation
-from .vault import Vault
+from ..model.records import Memory, MemoryStatus, Relation
+from ..vault import Vault
 
 #: The statuses CortexGraph 1.2.1 knows; any other is exported as archived (and kept aside).
 CORTEXGRAPH_STATUSES = frozenset({"active", "promoted", "archived"})

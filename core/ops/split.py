@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .errors import VaultError
-from .models import (
+from ..errors import VaultError
+from ..model.records import (
     PROVENANCE_RELATION_TYPES,
     Memory,
     MemoryMetadata,
@@ -23,8 +23,8 @@ from .models import (
     Relation,
     now_epoch,
 )
-from .textutil import content_tokens, guess_entities, make_gist
-from .vault import ChangeSet, Vault
+from ..textutil import content_tokens, guess_entities, make_gist
+from ..vault import ChangeSet, Vault
 
 OriginalFate = Literal["archive", "delete"]
 

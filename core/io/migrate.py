@@ -14,10 +14,10 @@ Where memvault differs from CortexGraph, it says so rather than stop:
   carries on with the next line (CortexGraph would refuse the whole store);
 - a negative ``use_count``, ``review_count`` or ``cross_domain_count`` (CortexGraph accepts them,
   memvault does not) is read as 0, with a note;
-- an id that is not a safe file name (:func:`core.layout.check_id`) becomes a uuid5 derived from
+- an id that is not a safe file name (:func:`core.store.layout.check_id`) becomes a uuid5 derived from
   it (the same on every run), recorded as ``meta.extra["cortexgraph_ids"]`` (memories) or
   ``metadata["cortexgraph_ids"]`` (relations, also for remapped ends), with a note;
-  :func:`core.export.export_jsonl` puts the original ids back;
+  :func:`core.io.export.export_jsonl` puts the original ids back;
 - keys CortexGraph does not know are kept (memvault keeps unknown keys; CortexGraph ignores them),
   a ``gist`` key is read as the memory's gist, and ``meta.extra["memvault_status"]`` (written by
   the export for the status ``superseded``, which CortexGraph lacks) gives the status back.
@@ -49,10 +49,10 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import InvalidIdError, VaultError
-from .layout import check_id
-from .models import Memory, MemoryStatus, Relation, now_epoch
-from .vault import ChangeSet, Vault
+from ..errors import InvalidIdError, VaultError
+from ..store.layout import check_id
+from ..model.records import Memory, MemoryStatus, Relation, now_epoch
+from ..vault import ChangeSet, Vault
 
 FORMAT = "jsonl-v1"
 MEMORIES_FILE = "memories.jsonl"

@@ -35,7 +35,7 @@ A remote is not trusted (see README, "What memvault promises"):
   commit), and contrary lines the remote added stay (overruled here).
 * ``{vault}/sync-conflicts/`` is never tracked: a remote commit with anything there is refused
   before anything is checked out, and the folder is only ever handled without following a
-  link (:mod:`core.sync_conflicts`).
+  link (:mod:`core.sync.conflicts`).
 * Vault files that came in and cannot be loaded (a link, too large, a bad name) are listed in
   the report's ``problems``; the vault never follows or loads them.
 
@@ -54,17 +54,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import JournalError, VaultError
-from .journal import Journal, TreeChange
-from .layout import write_atomic
-from .maintenance import META_KEY, designated_machine, machine_id, may_maintain
+from ..errors import JournalError, VaultError
+from ..git.journal import Journal, TreeChange
+from ..store.layout import write_atomic
+from ..ops.maintenance import META_KEY, designated_machine, machine_id, may_maintain
 from .merge_driver import LOG_ENV, conflict_text, has_conflict_markers, read_log
-from .models import PROVENANCE_RELATION_TYPES, Memory, Relation
-from .shallow import shallow_note
-from .sync_conflicts import FOLDER as CONFLICTS_DIR
-from .sync_conflicts import ConflictFolder
-from .textutil import neutralise_line
-from .sync_install import (  # noqa: F401  (the install verbs are part of core.sync's API)
+from ..model.records import PROVENANCE_RELATION_TYPES, Memory, Relation
+from ..git.shallow import shallow_note
+from .conflicts import FOLDER as CONFLICTS_DIR
+from .conflicts import ConflictFolder
+from ..textutil import neutralise_line
+from .install import (  # noqa: F401  (the install verbs are part of core.sync.engine's API)
     ATTRIBUTES_FILE,
     InstallReport,
     attribute_lines,
@@ -73,7 +73,7 @@ from .sync_install import (  # noqa: F401  (the install verbs are part of core.s
     install,
     installed,
 )
-from .vault import ChangeSet, Vault
+from ..vault import ChangeSet, Vault
 
 RECORD_FILE = "last-sync.json"
 DRIVER_LOG_FILE = "merge-driver.log"
@@ -795,7 +795,7 @@ def _resolution_problem(data: bytes, what: tuple[str, str]) -> str | None:
 
 
 def _normalise(data: bytes, kind: str) -> bytes:
-    from .layout import Layout
+    from ..store.layout import Layout
 
     if kind == "memory":
         return Layout.encode(Memory.model_validate_json(data))

@@ -31,8 +31,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from .errors import InvalidIdError, VaultError
-from .models import Memory, Relation, now_epoch
+from ..errors import InvalidIdError, VaultError
+from ..model.records import Memory, Relation, now_epoch
 
 MEMORIES_DIR = "memories"
 RELATIONS_DIR = "relations"

@@ -43,9 +43,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .layout import MAX_FILE_BYTES, MEMORIES_DIR, META_FILE, RELATIONS_DIR, SUFFIX, Layout
-from .models import Memory, Relation
-from .textutil import neutralise_line
+from ..store.layout import MAX_FILE_BYTES, MEMORIES_DIR, META_FILE, RELATIONS_DIR, SUFFIX, Layout
+from ..model.records import Memory, Relation
+from ..textutil import neutralise_line
 
 DRIVER_NAME = "memory-latest"
 PROGRAM = "memvault-merge-driver"  # the console script of :func:`main` (pyproject.toml)

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from .config import DecayConfig
-from .decay import score
-from .errors import AmbiguousIdError, UnknownIdError
-from .models import Memory, MemoryStatus, Relation, now_epoch
+from ..model.config import DecayConfig
+from ..decay import score
+from ..errors import AmbiguousIdError, UnknownIdError
+from ..model.records import Memory, MemoryStatus, Relation, now_epoch
 
 SortKey = Literal["score", "last_used", "created"]
 SORT_KEYS: tuple[str, ...] = ("score", "last_used", "created")

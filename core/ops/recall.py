@@ -4,18 +4,18 @@ Matching: the share of the query's content tokens (see :func:`core.textutil.cont
 found in a memory's content, gist, tags and entities; ties broken by decay score. Active and
 promoted memories are recalled, archived and superseded ones are not. Each memory is one line,
 :func:`core.gist.format_memory_for_context` (its gist, or its content when it has none; with
-``full`` always the content). Token counts are :func:`core.tokens.estimate_tokens` estimates.
+``full`` always the content). Token counts are :func:`core.model.tokens.estimate_tokens` estimates.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .gist import format_memory_for_context
-from .models import Memory, MemoryStatus, now_epoch
-from .textutil import content_tokens
-from .tokens import estimate_tokens
-from .vault import Vault
+from ..gist import format_memory_for_context
+from ..model.records import Memory, MemoryStatus, now_epoch
+from ..textutil import content_tokens
+from ..model.tokens import estimate_tokens
+from ..vault import Vault
 
 RECALLED_STATUSES = (MemoryStatus.ACTIVE, MemoryStatus.PROMOTED)
 

@@ -24,11 +24,11 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import VaultError
-from .journal import Journal
-from .layout import write_atomic
+from ..errors import VaultError
+from ..git.journal import Journal
+from ..store.layout import write_atomic
 from .merge_driver import DRIVER_NAME, PROGRAM
-from .vault import Vault
+from ..vault import Vault
 
 ATTRIBUTES_FILE = ".gitattributes"
 LOCAL_ATTRIBUTES = "info/attributes"  # in the git directory: this clone's, outranks the tree's

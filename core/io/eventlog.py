@@ -5,7 +5,7 @@ author, operation (the commit message's leading verb: ``add``, ``split``, ``migr
 memory and relation ids it created, changed or deleted, and on request the record before and
 after. Nothing is stored besides git's history: the log is derived from it, in one ``git log``
 pass plus one long-running ``git cat-file --batch`` process for the records
-(:meth:`core.journal.Journal.commits_with_changes`, :meth:`~core.journal.Journal.blob`).
+(:meth:`core.git.journal.Journal.commits_with_changes`, :meth:`~core.git.journal.Journal.blob`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from .vault import Vault
+from ..vault import Vault
 
 
 @dataclass

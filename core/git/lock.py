@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import JournalError, LockTimeoutError
+from ..errors import JournalError, LockTimeoutError
 
 _POLL_START, _POLL_MAX = 0.001, 0.01
 #: Tickets this process holds right now. A ticket with this process's pid that is not among

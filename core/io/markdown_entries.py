@@ -1,7 +1,7 @@
 """The sections of tiered markdown memory files, parsed into entries (see
-:mod:`core.markdown_import` for the layout): daily files ``memory/YYYY-MM-DD.md`` and
+:mod:`core.io.markdown_import` for the layout): daily files ``memory/YYYY-MM-DD.md`` and
 ``MEMORY.md``, one entry a ``## `` heading, its body, its ``Tags:`` line and its metadata comment
-(read by :func:`core.markdown_meta.read_block`). What cannot be read is appended to the caller's
+(read by :func:`core.io.markdown_meta.read_block`). What cannot be read is appended to the caller's
 list of problems, with file and line; nothing raises except :func:`check_source` when there is
 nothing to import."""
 
@@ -13,7 +13,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from .errors import VaultError
+from ..errors import VaultError
 from .markdown_meta import read_block
 
 LONG_TERM_FILE = "MEMORY.md"

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 DECAY_MODELS = ("power_law", "exponential", "two_component")
 

@@ -19,9 +19,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import VaultError
+from ..errors import VaultError
 from .maintenance import check_maintenance
-from .models import (
+from ..model.records import (
     PROVENANCE_RELATION_TYPES,
     Memory,
     MemoryMetadata,
@@ -29,8 +29,8 @@ from .models import (
     Relation,
     now_epoch,
 )
-from .textutil import content_tokens, jaccard, make_gist
-from .vault import ChangeSet, Vault
+from ..textutil import content_tokens, jaccard, make_gist
+from ..vault import ChangeSet, Vault
 
 DEFAULT_THRESHOLD = 0.83
 MAX_CLUSTER_SIZE = 12
@@ -344,7 +344,7 @@ def execute_consolidation(
 ) -> ConsolidationPreview:
     """Merge the memories as ONE commit; also records ``last_consolidation_at``. Refused
     (MaintenanceRefused) on a machine that is not the vault's designated maintenance machine
-    (``core.maintenance``), unless ``force``."""
+    (``core.ops.maintenance``), unless ``force``."""
     holder: list[ConsolidationPreview] = []
 
     def build(v: Vault) -> ChangeSet:

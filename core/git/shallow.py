@@ -1,8 +1,7 @@
 """A shallow clone (``git clone --depth N``) has no history before its boundary commits: a
 memory's history stops there, and may show it "created" at a boundary commit although it is
 older. The one place that tells (``<git_dir>/shallow``, the boundary commits git keeps), read
-without running git. (Belongs with the git journal; kept apart while core/journal.py is being
-reworked.)"""
+without running git (kept apart from journal.py, which is being reworked)."""
 
 from __future__ import annotations
 

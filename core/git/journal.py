@@ -26,12 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import JournalError, LockTimeoutError
+from ..errors import JournalError, LockTimeoutError
 from .intent import ABSENT, Intent, IntentLog, PathIntent, read_state, rollback_rule, state_id
-from .layout import MAX_FILE_BYTES, remove_file, write_atomic
+from ..store.layout import MAX_FILE_BYTES, remove_file, write_atomic
 from .gitdir import read_head
 from .lock import process_lock
-from .textutil import neutralise_controls
+from ..textutil import neutralise_controls
 
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     import git
@@ -465,7 +465,7 @@ class Journal:
         return {rel: blobs[sha] for rel, sha in ids.items() if sha in blobs}
 
     def _undo(self, intent: Intent, cause: BaseException | None = None) -> list[str]:
-        """Put back what the operation of ``intent`` wrote (see :func:`core.intent.rollback_rule`)
+        """Put back what the operation of ``intent`` wrote (see :func:`core.git.intent.rollback_rule`)
         and remove the record. On failure the record stays (the next writer finishes it) and
         JournalError says so. Returns the paths kept because someone else changed them since."""
         try:
@@ -631,7 +631,7 @@ class Journal:
         try:
             intent = IntentLog.read(record)
         except (OSError, ValueError) as exc:
-            from .quarantine import quarantine
+            from ..store.quarantine import quarantine
 
             copy = quarantine(self.state_dir, Path(self.repo.git_dir), record,
                               f"unreadable intent record: {_reason(exc)}")
@@ -672,7 +672,7 @@ class Journal:
     def _fill_legacy(self, intent: Intent) -> None:
         """A record of an older memvault names paths only. Each path goes back to ``pre``; what
         is on disk first goes to the quarantine when it differs (nothing is lost)."""
-        from .quarantine import quarantine
+        from ..store.quarantine import quarantine
 
         fmt = self.object_format
         at_pre = self._blob_ids(intent.pre_head, [w.path for w in intent.writes])
@@ -777,7 +777,7 @@ class Journal:
         except Exception as exc:  # GitPython raises ValueError or a command error
             raise JournalError(f"git cat-file could not read blob {sha}: {exc}") from exc
 
-    # -- sync: config, remotes, merges (used by core.sync; the lock is the caller's) --------
+    # -- sync: config, remotes, merges (used by core.sync.engine; the lock is the caller's) --------
     def _git_rc(self, *args: str, env: dict[str, str] | None = None,
                 istream: Any = None) -> tuple[int, str, str]:
         """Run git and return (status, stdout, stderr) instead of raising on a non-zero status."""
@@ -1069,7 +1069,7 @@ def _reason(exc: BaseException | None) -> str:
 
 
 def _entry_state(entry: tuple[str, str] | None) -> str:
-    """A tree entry (mode, blob id) as an intent state (see :mod:`core.intent`)."""
+    """A tree entry (mode, blob id) as an intent state (see :mod:`core.git.intent`)."""
     if entry is None:
         return ABSENT
     mode, sha = entry

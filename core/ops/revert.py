@@ -28,11 +28,11 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .errors import VaultError
-from .models import Memory, Relation
+from ..errors import VaultError
+from ..model.records import Memory, Relation
 
 if TYPE_CHECKING:
-    from .vault import ChangeSet, Vault
+    from ..vault import ChangeSet, Vault
 
 TRAILER = "Memvault-Reverts"
 COUNTERS = ("use_count", "review_count")
@@ -177,7 +177,7 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
     report = RevertReport(None, sha, commit.subject)
 
     def build(v: Vault) -> ChangeSet:
-        from .vault import ChangeSet
+        from ..vault import ChangeSet
 
         paths = sorted(changes)
         head = journal.head()

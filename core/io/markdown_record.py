@@ -21,10 +21,10 @@ from pydantic import (BaseModel, ConfigDict, PrivateAttr, ValidationError, Valid
                       field_validator, model_validator)
 from pydantic_core import PydanticCustomError
 
-from .errors import InvalidIdError
-from .layout import check_id
+from ..errors import InvalidIdError
+from ..store.layout import check_id
 from .markdown_entries import LONG_TERM_FILE, Entry, ImportProblem
-from .models import Memory, MemoryMetadata, MemoryStatus
+from ..model.records import Memory, MemoryMetadata, MemoryStatus
 
 ID_NAMESPACE = uuid.UUID("2f8d7a36-8b1e-4c8e-9a3f-6d61726b646e")
 TIERS = {"ultra-short": 0.5, "short": 0.5, "medium": 0.6, "long": 0.8}  # default importance

@@ -13,7 +13,7 @@ import socket
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import VaultError
+from ..errors import VaultError
 
 META_KEY = "maintenance_machine"
 MACHINE_ENV = "MEMVAULT_MACHINE_ID"

@@ -25,9 +25,9 @@ import stat
 from collections.abc import Collection
 from pathlib import Path
 
-from .errors import VaultError
-from .layout import MAX_FILE_BYTES, META_FILE, SUFFIX, TEMP_PREFIX
-from .textutil import neutralise_line
+from ..errors import VaultError
+from ..store.layout import MAX_FILE_BYTES, META_FILE, SUFFIX, TEMP_PREFIX
+from ..textutil import neutralise_line
 
 FOLDER = "sync-conflicts"
 IGNORE_FILE = ".gitignore"
