@@ -44,6 +44,12 @@ PRIVATE_MODE = "0600"  # core.sharedRepository of a private vault: git makes fil
 ZERO_OID = "0" * 40
 
 
+def operation_of(message: str) -> str:
+    """A commit message's leading verb (``archive: ...`` -> ``archive``), or "" if it has none."""
+    head, sep, _ = message.partition(":")
+    return head if sep and " " not in head else ""
+
+
 @dataclass(frozen=True)
 class HistoryEntry:
     """One commit in the life of a vault file."""
@@ -57,8 +63,7 @@ class HistoryEntry:
     @property
     def operation(self) -> str:
         """The commit message's leading verb (``archive``, ``gc``, ...)."""
-        head, sep, _ = self.message.partition(":")
-        return head if sep and " " not in head else ""
+        return operation_of(self.message)
 
 
 @dataclass(frozen=True)
@@ -84,8 +89,7 @@ class CommitChanges:
 
     @property
     def operation(self) -> str:
-        head, sep, _ = self.message.partition(":")
-        return head if sep and " " not in head else ""
+        return operation_of(self.message)
 
 
 class Journal:

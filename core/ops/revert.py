@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import VaultError
+from ..git.journal import operation_of
 from ..model.records import Memory, Relation
 
 if TYPE_CHECKING:
@@ -82,8 +83,7 @@ class _Commit:
 
     @property
     def verb(self) -> str:
-        head, sep, _ = self.subject.partition(":")
-        return head if sep and " " not in head else ""
+        return operation_of(self.subject)
 
 
 # -- reading the history ----------------------------------------------------------------------
