@@ -3,8 +3,9 @@
 * git's config (the clone's own ``.git/config``): ``merge.memory-latest.driver`` is the
   installed ``memvault-merge-driver`` program by its absolute path (git runs it with the
   repository's root as the working directory; ``python -m`` would import a ``core/`` or
-  ``tui/`` package committed there). A clone set up by an older memvault (``python -m tui.cli
-  merge-driver``) gets the new command at its next ``sync`` or ``sync install``.
+  ``tui/`` package committed there). A clone set up by an older memvault (a ``python -m``
+  command line naming the CLI's module) gets the new command at its next ``sync`` or
+  ``sync install``.
 * ``$GIT_DIR/info/attributes``: the vault's lines with :data:`PINNED`. That file outranks every
   ``.gitattributes`` and no remote can change it, so vault files always merge with our driver
   and are never filtered, converted (eol, encoding, keywords) or diffed by a driver a
