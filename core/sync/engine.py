@@ -54,7 +54,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import JournalError, VaultError
+from ..errors import VaultError
 from ..git.journal import Journal, TreeChange
 from ..store.layout import write_atomic
 from ..ops.maintenance import META_KEY, designated_machine, machine_id, may_maintain
