@@ -1,6 +1,6 @@
 """Shared pieces of the fault-injection tests (split, consolidate, gc): a ``Journal.fault_hook``
 that raises at the n-th occurrence of a step, and a snapshot of everything a failed operation
-must leave as it was. Below them, the machinery of tests/test_faults.py (issue 12)."""
+must leave as it was. Below them, the machinery of tests/core/git/test_faults.py (issue 12)."""
 
 from __future__ import annotations
 
@@ -63,7 +63,7 @@ def vault_snapshot(vault: Vault) -> dict:
 
 
 # =============================================================================================
-# The fault-injection suite (tests/test_faults.py): a small template vault copied per trial,
+# The fault-injection suite (tests/core/git/test_faults.py): a small template vault copied per trial,
 # deterministic ids and clock, whole-state comparison, forked children killed at a step, and
 # patched write/rename/unlink/fsync/git primitives.
 # =============================================================================================

@@ -21,7 +21,9 @@ from migrate_support import (
     write_store,
 )
 
-FIXTURE = Path(__file__).parent / "fixtures" / "cortexgraph-v1"
+from conftest import FIXTURES  # noqa: E402  (tests/fixtures, wherever this test lives)
+
+FIXTURE = FIXTURES / "cortexgraph-v1"
 
 
 @pytest.fixture

@@ -14,7 +14,9 @@ from migrate_support import memory_line, relation_line, write_store
 
 from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
 
-FIXTURE = Path(__file__).parent / "fixtures" / "cortexgraph-v1"
+from conftest import FIXTURES  # noqa: E402  (tests/fixtures, wherever this test lives)
+
+FIXTURE = FIXTURES / "cortexgraph-v1"
 
 
 

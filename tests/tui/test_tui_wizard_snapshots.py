@@ -2,7 +2,7 @@
 the last one before anything is written. Deterministic: a fixed clock, fixed ids, commit dates
 pinned, UTC, a 120x40 terminal, no blinking cursors; the preview steps name the ids a split or
 merge would draw ``new-1``... / ``new``, so no uuid4 shows. After a deliberate change of the UI,
-look at the report, then accept with ``pytest tests/test_tui_wizard_snapshots.py
+look at the report, then accept with ``pytest tests/tui/test_tui_wizard_snapshots.py
 --snapshot-update``."""
 
 from __future__ import annotations

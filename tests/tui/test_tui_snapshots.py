@@ -1,6 +1,6 @@
 """Snapshots of the main views (pytest-textual-snapshot). Deterministic: a fixed clock, fixed
 ids, commit dates pinned, UTC, a 120x40 terminal. After a deliberate change of the UI, look at the
-report, then accept with ``pytest tests/test_tui_snapshots.py --snapshot-update``."""
+report, then accept with ``pytest tests/tui/test_tui_snapshots.py --snapshot-update``."""
 
 from __future__ import annotations
 
