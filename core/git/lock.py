@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..errors import JournalError, LockTimeoutError
+from ..textutil import neutralise_line
 
 _POLL_START, _POLL_MAX = 0.001, 0.01
 #: Tickets this process holds right now. A ticket with this process's pid that is not among
@@ -54,7 +55,7 @@ def _alive(pid: int, started: str) -> bool:
 
 def _describe_self() -> str:
     argv = " ".join(os.path.basename(a) if i == 0 else a for i, a in enumerate(sys.argv[:4]))
-    shown = "".join(c if c.isprintable() else "?" for c in argv)[:120]
+    shown = neutralise_line(argv)[:120]
     return f"memvault pid {os.getpid()}" + (f" ({shown})" if shown else "")
 
 
@@ -156,7 +157,7 @@ def _live_tickets_before(queue: Path, me: str) -> list[str]:
 
 def _timeout_message(fd: int, path: Path, wait: float, waiting: int) -> str:
     holder = os.pread(fd, 300, 0).decode("utf-8", "replace").strip()
-    holder = "".join(c if c.isprintable() else "?" for c in holder)
+    holder = neutralise_line(holder)
     queued = f"; {waiting} other writer{'s' if waiting != 1 else ''} queued before this one" \
         if waiting else ""
     return (f"the vault is being written by {holder or 'another process'}; gave up after "

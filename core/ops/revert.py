@@ -162,7 +162,7 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
     docstring). RevertRefusedError (nothing written) when later commits changed the same."""
     journal = vault.journal
     sha = journal.resolve_rev(rev)
-    commit = next((c for c in _history(vault) if c.sha == sha), None) or _one(vault, sha)
+    commit = _one(vault, sha)
     if len(commit.parents) != 1:
         raise RevertRefusedError(f"cannot {verb} {sha[:8]} ({commit.subject}): "
                                  + ("it is a merge" if commit.parents else "it is the first commit"))
