@@ -131,12 +131,16 @@ class Vault:
         config: DecayConfig | None = None,
         readonly: bool = False,
         lock_timeout: float = 30.0,
+        via: str | None = None,
     ):
         self.root = Path(path).expanduser().resolve()
         self.layout = Layout(self.root)
         self.config = config or DecayConfig.from_env()
         self.readonly = readonly
         self.journal = Journal(self.root, lock_timeout=lock_timeout)
+        #: ``via``: who writes through this vault (``mcp/<client>``); every commit then carries
+        #: the trailer ``Memvault-Via: <via>`` (see :data:`core.git.journal.VIA_TRAILER`).
+        self.journal.via = via
         self.store = Store()
         self.problems: list[LoadProblem] = []
         #: What memvault did that a person should hear of, as it happened (a file set aside in

@@ -31,7 +31,7 @@ from .intent import ABSENT, Intent, IntentLog, PathIntent, read_state, rollback_
 from ..store.layout import MAX_FILE_BYTES, remove_file, write_atomic
 from .gitdir import read_head
 from .lock import process_lock
-from ..textutil import neutralise_controls
+from ..textutil import neutralise_controls, neutralise_line
 
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     import git
@@ -42,6 +42,18 @@ DEFAULT_LOCK_TIMEOUT = 30.0
 _ARGV_PATH_LIMIT = 200  # above this many paths, pass them on stdin rather than argv
 PRIVATE_MODE = "0600"  # core.sharedRepository of a private vault: git makes files 0600, dirs 0700
 ZERO_OID = "0" * 40
+VIA_TRAILER = "Memvault-Via"  # who made a commit through which door: ``mcp/<client name>``
+
+
+def with_trailer(message: str, key: str, value: str) -> str:
+    """``message`` with the git trailer ``key: value`` added to its trailer block (a last
+    paragraph made only of ``Key: value`` lines), or in a new one."""
+    body = message.rstrip("\n")
+    paragraphs = body.split("\n\n")
+    last = paragraphs[-1].splitlines() if len(paragraphs) > 1 else []
+    is_block = bool(last) and all(
+        ":" in line and line.split(":", 1)[0].replace("-", "").isalnum() for line in last)
+    return f"{body}\n{key}: {value}" if is_block else f"{body}\n\n{key}: {value}"
 
 
 def operation_of(message: str) -> str:
@@ -103,6 +115,9 @@ class Journal:
         self._lock_depth = 0
         self._thread_lock = threading.RLock()
         self._index_stale: set[str] = set()  # paths git's index could not be updated for
+        #: Who writes through this journal (``mcp/claude-code``): every commit it makes carries
+        #: the trailer ``Memvault-Via: <via>``, so history tells an assistant's writes apart.
+        self.via: str | None = None
         #: Tests set this to raise at a named step of ``commit`` (fault injection).
         self.fault_hook: Callable[[str], None] | None = None
 
@@ -364,6 +379,8 @@ class Journal:
             raise RuntimeError("Journal.commit called without holding the lock")
         self.check_writable()
         message = neutralise_controls(message, single_line=False)
+        if self.via:
+            message = with_trailer(message, VIA_TRAILER, neutralise_line(self.via))
         writes = dict(writes or {})
         adopted = [p for p in adopt if p not in writes]
         try:
