@@ -1,0 +1,245 @@
+"""Committing: one operation, one commit, through a private index; a failure before the commit point
+puts every path back (see the journal's module docstring for the steps)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import JournalError
+from ..store.layout import remove_file, write_atomic
+from ..textutil import neutralise_controls, neutralise_line
+from .intent import ABSENT, Intent, PathIntent, read_state, rollback_rule, state_id
+
+if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
+    pass
+from .entries import VIA_TRAILER, with_trailer
+from .plumbing import ARGV_PATH_LIMIT, ZERO_OID, reason
+
+
+class Committing:
+    """``commit`` and putting the vault back when it fails."""
+
+    def commit(
+        self,
+        message: str,
+        writes: dict[Path, bytes | None] | None = None,
+        adopt: Iterable[Path] = (),
+    ) -> str | None:
+        """Write (bytes) or remove (None) each path in ``writes``, take ``adopt`` paths as they are
+        in the work tree, and record all of it as ONE commit. Returns the new HEAD, or the old one
+        when nothing changed. On failure before the commit point every written path is put back
+        (never a path that was only adopted) and JournalError is raised; if putting back fails
+        too (a full disk), the intent record stays and the next writer finishes the rollback.
+        The caller holds :meth:`lock`."""
+        if not self.locked:
+            raise RuntimeError("Journal.commit called without holding the lock")
+        self.check_writable()
+        message = neutralise_controls(message, single_line=False)
+        if self.via:
+            message = with_trailer(message, VIA_TRAILER, neutralise_line(self.via))
+        writes = dict(writes or {})
+        adopted = [p for p in adopt if p not in writes]
+        try:
+            previous = {path: read_state(path) for path in writes}
+        except OSError as exc:
+            raise JournalError(f"could not read {exc.filename or 'a vault file'} before writing "
+                               f"it: {exc.strerror or exc}; nothing was changed") from None
+        if not adopted and all(previous[p] == (("file", d) if d is not None else (ABSENT, None))
+                               for p, d in writes.items()):
+            return self.head()  # nothing would change: no empty commit
+        pre = self.head()
+        intent = self._begin(pre, message, writes, previous, adopted)
+        rels = [w.path for w in intent.writes] + intent.adopt
+        try:
+            for path, data in writes.items():
+                self._fault("write")
+                if data is None:
+                    remove_file(path)
+                else:
+                    write_atomic(path, data)
+            self._fault("stage")
+            self._stage(rels, private=True, base=pre)
+            self._fault("write-tree")
+            tree = self._git("write-tree", env=self._private_env())
+            if not writes and pre is not None and tree == self._git("rev-parse", f"{pre}^{{tree}}"):
+                self.intents.finish(intent)  # adopted files that already match HEAD: no commit
+                return pre
+            self._fault("commit-tree")
+            parents = ["-p", pre] if pre else []
+            new = self._git("commit-tree", "--no-gpg-sign", tree, *parents, "-m", message,
+                            env=self._identity())
+            self._fault("update-ref")
+            self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
+                      pre or ZERO_OID)
+        except BaseException as exc:
+            self._undo(intent, exc)
+            raise self._as_journal_error(exc) from exc
+        # The commit landed. What follows only makes git's own index agree with it.
+        stale = sorted(self._index_stale.union(rels))
+        try:
+            self._fault("index")
+            write_atomic(self.state_dir / "index.head", new.encode())
+            self._stage(stale, private=False)
+        except Exception:
+            # Nothing is lost, but git's index lags behind HEAD for these paths (a person's
+            # `git commit` would bring deleted files back): keep the intent record so the next
+            # writer's recover() restages them, and restage them with this object's next commit.
+            self._index_stale = set(stale)
+            return new
+        self._index_stale = set()
+        with contextlib.suppress(OSError):
+            self.intents.finish(intent)
+        return new
+
+    def _begin(self, pre: str | None, message: str, writes: dict[Path, bytes | None],
+               previous: dict[Path, tuple[str, bytes | None]], adopted: list[Path]) -> Intent:
+        """Record the intent (before any vault file is touched). Every earlier state must be
+        restorable from git: a state that is not the one at ``pre`` is stored as a blob first."""
+        fmt = self.object_format
+        entries = []
+        for path, data in writes.items():
+            kind, old = previous[path]
+            after = ABSENT if data is None else state_id("file", data, fmt)
+            entries.append(PathIntent(self.relpath(path), state_id(kind, old, fmt), after))
+        try:
+            at_pre = self._blob_ids(pre, [e.path for e in entries if e.before != ABSENT])
+            for entry, (path, _) in zip(entries, writes.items()):
+                kind, old = previous[path]
+                if kind in ("file", "link") and entry.before.split(":", 1)[1] != at_pre.get(entry.path):
+                    self.write_blob(old or b"")  # e.g. a file that was never committed
+            return self.intents.begin("commit", pre, message, entries,
+                                      [self.relpath(p) for p in adopted])
+        except (OSError, JournalError) as exc:
+            raise JournalError(f"could not record the operation before starting it "
+                               f"({reason(exc)}); nothing was changed") from None
+
+    def _blob_ids(self, rev: str | None, rels: list[str]) -> dict[str, str]:
+        """Repository path -> blob id at ``rev`` (absent paths left out); one git process. A few
+        paths are looked up one by one (``cat-file --batch-check``, each lookup reads the tree);
+        many are picked out of one listing of their folders (``ls-tree``)."""
+        if rev is None or not rels:
+            return {}
+        if len(rels) > 20:
+            folders = sorted({rel.rpartition("/")[0] or rel for rel in rels})
+            spec = folders if len(folders) <= ARGV_PATH_LIMIT else []
+            wanted = set(rels)
+            return {path: sha for path, (mode, sha) in self.ls_tree(rev, None, spec).items()
+                    if path in wanted and mode != "160000"}
+        with self._stdin("".join(f"{rev}:{rel}\n" for rel in rels).encode(
+                "utf-8", "surrogateescape")) as fh:
+            out = self._git("cat-file", "--batch-check=%(objectname) %(objecttype)", istream=fh)
+        found = {}
+        for rel, line in zip(rels, out.splitlines()):
+            sha, _, kind = line.partition(" ")
+            if kind == "blob":
+                found[rel] = sha
+        return found
+
+    def files_at(self, rev: str, rels: list[str]) -> dict[str, bytes]:
+        """Repository path -> content at ``rev`` for those of ``rels`` that exist there."""
+        ids = self._blob_ids(rev, list(dict.fromkeys(rels)))
+        blobs = self.read_blobs(ids.values())
+        return {rel: blobs[sha] for rel, sha in ids.items() if sha in blobs}
+
+    def _undo(self, intent: Intent, cause: BaseException | None = None) -> list[str]:
+        """Put back what the operation of ``intent`` wrote (see :func:`core.git.intent.rollback_rule`)
+        and remove the record. On failure the record stays (the next writer finishes it) and
+        JournalError says so. Returns the paths kept because someone else changed them since."""
+        try:
+            kept = self._put_back(intent)
+            if intent.kind == "sync":  # git's index followed the work tree: bring it back too
+                self._reset_index(intent.pre_head, [w.path for w in intent.writes])
+            self.intents.finish(intent)
+        except BaseException as exc:
+            before = f"{reason(cause)}; " if cause is not None else ""
+            raise JournalError(
+                f"{before}putting the vault back failed too ({reason(exc)}): the operation's "
+                f"record is kept in {intent.file.parent} and the next memvault command finishes "
+                "putting it back; free the disk space (or fix the error) first") from exc
+        return kept
+
+    def _put_back(self, intent: Intent) -> list[str]:
+        fmt = self.object_format
+        restore: dict[str, str] = {}
+        kept = []
+        for entry in intent.writes:
+            self._fault("rollback")
+            path = self.worktree / entry.path
+            kind, data = read_state(path)
+            action = rollback_rule(entry, state_id(kind, data, fmt))
+            if action == "restore":
+                restore[entry.path] = entry.before
+            elif action == "foreign":
+                kept.append(entry.path)
+        blobs = self.read_blobs((b.split(":", 1)[1] for b in restore.values() if b != ABSENT),
+                                limit=None)
+        for rel, before in restore.items():
+            self._fault("rollback-write")
+            path = self.worktree / rel
+            if before == ABSENT:
+                remove_file(path)
+                continue
+            kind, sha = before.split(":", 1)
+            if sha not in blobs:
+                raise JournalError(f"the earlier version of {rel} (blob {sha[:12]}) is missing")
+            if kind == "link":
+                _replace_with_link(path, os.fsdecode(blobs[sha]))
+            else:
+                write_atomic(path, blobs[sha])
+        return kept
+
+    def _reset_index(self, rev: str | None, rels: list[str]) -> None:
+        if not rels:
+            return
+        if rev is None:
+            self._with_paths(["update-index", "--force-remove"], rels)
+            return
+        with self._stdin("\0".join(rels).encode("utf-8", "surrogateescape") + b"\0") as fh:
+            self._git("reset", "-q", rev, "--pathspec-from-file=-", "--pathspec-file-nul",
+                      istream=fh)
+
+    @staticmethod
+    def _as_journal_error(exc: BaseException) -> BaseException:
+        if isinstance(exc, JournalError) or not isinstance(exc, Exception):
+            return exc
+        if isinstance(exc, OSError):
+            where = f" ({exc.filename})" if exc.filename else ""
+            return JournalError(f"writing the vault failed: {exc.strerror or exc}{where}; "
+                                "nothing was changed")
+        return exc
+
+    def _fault(self, step: str) -> None:
+        if self.fault_hook is not None:
+            self.fault_hook(step)
+
+    def _stage(self, rels: list[str], *, private: bool, base: str | None = None) -> None:
+        env = None
+        if private:
+            env = self._private_env()
+            state = self.state_dir / "index.head"
+            try:
+                known = state.read_text().strip()
+            except FileNotFoundError:
+                known = ""
+            # ``index.head`` says which commit the private index holds; it is removed before the
+            # index is changed and written again only once a commit has landed, so a crash
+            # half-way can never leave it vouching for an index that holds other paths.
+            self._forget_private_index()
+            if known != (base or "unborn") or not (self.state_dir / "index").exists():
+                if base:
+                    self._git("read-tree", base, env=env)
+                else:
+                    self._git("read-tree", "--empty", env=env)
+        self._with_paths(["update-index", "--add", "--remove", "--replace"], rels, env=env)
+
+
+
+def _replace_with_link(path: Path, target: str) -> None:
+    scratch = path.with_name(f".tmp-link-{os.getpid()}-{path.name}")
+    remove_file(scratch)
+    os.symlink(target, scratch)
+    os.replace(scratch, path)

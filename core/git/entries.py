@@ -1,0 +1,89 @@
+"""What the journal reads out of git: history entries, commits with their file changes, tree
+changes and merge results; and the commit-message helpers (trailers, the leading verb)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
+    pass
+
+VIA_TRAILER = "Memvault-Via"  # who made a commit through which door: ``mcp/<client name>``
+
+
+def with_trailer(message: str, key: str, value: str) -> str:
+    """``message`` with the git trailer ``key: value`` added to its trailer block (a last
+    paragraph made only of ``Key: value`` lines), or in a new one."""
+    body = message.rstrip("\n")
+    paragraphs = body.split("\n\n")
+    last = paragraphs[-1].splitlines() if len(paragraphs) > 1 else []
+    is_block = bool(last) and all(
+        ":" in line and line.split(":", 1)[0].replace("-", "").isalnum() for line in last)
+    return f"{body}\n{key}: {value}" if is_block else f"{body}\n\n{key}: {value}"
+
+
+def operation_of(message: str) -> str:
+    """A commit message's leading verb (``archive: ...`` -> ``archive``), or "" if it has none."""
+    head, sep, _ = message.partition(":")
+    return head if sep and " " not in head else ""
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One commit in the life of a vault file."""
+
+    commit: str
+    timestamp: int
+    author: str
+    message: str
+    action: str  # "created", "changed" or "deleted"
+
+    @property
+    def operation(self) -> str:
+        """The commit message's leading verb (``archive``, ``gc``, ...)."""
+        return operation_of(self.message)
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One vault file changed by a commit (``status`` A, M or D; blob ids None when absent)."""
+
+    status: str
+    path: str  # relative to the vault root
+    old_blob: str | None
+    new_blob: str | None
+
+
+@dataclass(frozen=True)
+class CommitChanges:
+    """A commit and the vault files it changed (see :meth:`Journal.commits_with_changes`)."""
+
+    commit: str
+    parents: tuple[str, ...]
+    timestamp: int
+    author: str
+    message: str
+    changes: tuple[FileChange, ...]
+
+    @property
+    def operation(self) -> str:
+        return operation_of(self.message)
+
+
+
+@dataclass
+class TreeChange:
+    """One path's change between two trees: (mode, object id) before and after (None: absent)."""
+
+    old: tuple[str, str] | None
+    new: tuple[str, str] | None
+    status: str  # A, M, D, T
+
+
+@dataclass
+class MergeTreeResult:
+    tree: str
+    conflicts: dict[str, dict[int, tuple[str, str]]] = field(default_factory=dict)
+    messages: list[str] = field(default_factory=list)
+

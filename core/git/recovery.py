@@ -1,0 +1,110 @@
+"""Crash recovery: intent records of unfinished operations are rolled back (or forward, if their
+commit landed) by the next writer, keeping anything written since."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import JournalError
+from ..store.layout import remove_file
+from .intent import ABSENT, Intent, IntentLog, read_state, state_id
+
+if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
+    pass
+from .plumbing import reason
+
+
+class Recovery:
+    """Finishing what a crashed writer left."""
+
+    def has_intent(self) -> bool:
+        """An operation did not finish (crashed, or could not put the vault back)."""
+        return bool(IntentLog(Path(self.repo.git_dir) / "memvault").pending())
+
+    def pending_paths(self) -> list[str]:
+        """Repository paths of unfinished operations (for a read-only view of a vault that is
+        being written: those files may be half-way)."""
+        found: list[str] = []
+        for record in IntentLog(Path(self.repo.git_dir) / "memvault").pending():
+            with contextlib.suppress(OSError, ValueError):
+                found.extend(IntentLog.read(record).paths)
+        return found
+
+    def recover(self) -> str | None:
+        """Finish what crashed (or failed) writers left, oldest first: put their files back if
+        their commit never landed, or bring git's index up to date if it did. A file someone
+        changed after the crash is kept as it is (and said so). Returns a description, or None.
+        The caller holds :meth:`lock`. If finishing fails, the record stays: JournalError."""
+        notes = []
+        try:
+            self._forget_private_index()  # it may hold a crashed operation's half-staged paths
+            for record in self.intents.pending():
+                self._fault("recover")
+                notes.append(self._recover_one(record))
+        except OSError as exc:
+            raise JournalError(f"finishing an unfinished operation failed ({reason(exc)}); its "
+                               "record is kept and the next memvault command tries again") from exc
+        return "; ".join(notes) or None
+
+    def _recover_one(self, record: Path) -> str:
+        try:
+            intent = IntentLog.read(record)
+        except (OSError, ValueError) as exc:
+            from ..store.quarantine import quarantine
+
+            copy = quarantine(self.state_dir, Path(self.repo.git_dir), record,
+                              f"unreadable intent record: {reason(exc)}")
+            remove_file(record)
+            return f"set aside an unreadable intent record ({copy}); files left as they are"
+        message = intent.message.strip()
+        if self._landed(intent):
+            rels = intent.paths
+            self._reset_index("HEAD", rels)
+            self.intents.finish(intent)
+            return f"completed an operation whose commit had landed ({message!r})"
+        if intent.legacy:
+            self._fill_legacy(intent)
+        kept = self._undo(intent)
+        note = f"rolled back an unfinished operation ({message!r})"
+        if kept:
+            note += (f"; kept {len(kept)} file{'s' if len(kept) != 1 else ''} changed after it "
+                     f"as they are ({', '.join(kept[:5])})")
+        return note
+
+    def _landed(self, intent: Intent) -> bool:
+        """The intent's own commit is HEAD or in HEAD's history."""
+        head, pre = self.head(), intent.pre_head
+        if head is None or head == pre:
+            return False
+        if intent.target:
+            return head == intent.target or self.is_ancestor(intent.target, head)
+        rng = [f"{pre}..{head}"] if pre else [head]
+        status, out, _ = self._git_rc("log", "-n", "200", "--format=%P%x1f%B%x1e", *rng)
+        if status != 0:
+            return False
+        for chunk in out.split("\x1e"):
+            parents, _, body = chunk.strip().partition("\x1f")
+            if (parents.split()[:1] or [None]) == [pre] and body.strip() == intent.message.strip():
+                return True
+        return False
+
+    def _fill_legacy(self, intent: Intent) -> None:
+        """A record of an older memvault names paths only. Each path goes back to ``pre``; what
+        is on disk first goes to the quarantine when it differs (nothing is lost)."""
+        from ..store.quarantine import quarantine
+
+        fmt = self.object_format
+        at_pre = self._blob_ids(intent.pre_head, [w.path for w in intent.writes])
+        for entry in intent.writes:
+            path = self.worktree / entry.path
+            kind, data = read_state(path)
+            now = state_id(kind, data, fmt)
+            entry.before = f"file:{at_pre[entry.path]}" if entry.path in at_pre else ABSENT
+            entry.after = now
+            if now not in (entry.before, ABSENT):
+                quarantine(self.state_dir, self.worktree, path,
+                           f"on disk when an older memvault's unfinished operation "
+                           f"({intent.message.strip()!r}) was rolled back")
+
