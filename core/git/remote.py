@@ -144,6 +144,17 @@ class Remote:
                 found[path] = (mode, sha)
         return found
 
+    def entries_at(self, rev: str, paths: Iterable[str]) -> dict[str, str]:
+        """Repository path -> mode of each of ``paths`` itself at ``rev`` (a folder is 040000,
+        a link 120000; an absent path is left out). Not recursive."""
+        out = self._git("ls-tree", "-z", "--full-tree", rev, "--", *paths)
+        found = {}
+        for entry in out.split("\0"):
+            info, _, path = entry.partition("\t")
+            if entry:
+                found[path] = info.split()[0]
+        return found
+
     def merge_tree(self, ours: str, theirs: str, *, env: dict[str, str] | None = None,
                    allow_unrelated: bool = False) -> MergeTreeResult:
         """``git merge-tree --write-tree``: merge two commits without touching the work tree or

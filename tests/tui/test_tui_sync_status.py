@@ -8,6 +8,7 @@ import json
 import pytest
 
 from core import Vault
+from core.sync.report import RECORD_FILE
 
 from tui_support import NOW, SIZE, make_app, settle, text_of, tui_vault  # noqa: F401
 
@@ -19,7 +20,7 @@ def write_record(path, **fields) -> None:
     """A sync record as ``memvault sync`` leaves it (SyncReport.as_dict())."""
     vault = Vault.open(path)
     report = sync.SyncReport(remote="origin", branch="main", time=NOW - 7200, **fields)
-    record = vault.journal.state_dir / sync.RECORD_FILE
+    record = vault.journal.state_dir / RECORD_FILE
     record.parent.mkdir(parents=True, exist_ok=True)
     record.write_text(json.dumps(report.as_dict()))
     vault.close()
