@@ -485,9 +485,9 @@ class VaultService:
             head = vault.journal.head()
             seen = self._signature or (None,)
             if head != seen[0] and self._only_head_moved():
-                # A commit made elsewhere: an empty change set takes the write lock, re-reads
-                # the files that differ between our HEAD and the new one, and commits nothing.
-                vault.apply(lambda v: Plan("reload"))
+                # A commit made elsewhere: re-read the files that differ between our HEAD and
+                # the new one (under the write lock; nothing is committed).
+                vault.refresh()
             else:
                 vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout)
                 self._vault = vault
