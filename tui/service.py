@@ -22,108 +22,36 @@ import dataclasses
 import os
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from core import (
-    PROVENANCE_RELATION_TYPES,
     DecayConfig,
     HistoryEntry,
     Memory,
     MemoryStatus,
-    Relation,
     Vault,
     VaultError,
 )
-from core.ops.consolidate import (
-    DEFAULT_THRESHOLD,
-    Cluster,
-    ConsolidationPreview,
-    apply_consolidation,
-    find_clusters,
-    plan_consolidation,
-)
 from core.model.records import now_epoch
 from core.ops.provenance import Lineage, lineage
-from core.ops.split import (
-    SplitCandidate,
-    SuggestedPart,
-    apply_split,
-    plan_split,
-    split_candidates,
-    suggest_split,
-)
 from core.textutil import neutralise_controls, neutralise_line
-from core.vault import Plan, GcReport, first_words
+from core.vault import GcReport
 
-from .view import Row, VaultView, shown
-
-
-@dataclass
-class Change:
-    """What an operation did, for the UI."""
-
-    view: VaultView
-    ids: list[str]  # memories it created, changed or removed
-    title: str  # the operation ("archive", "delete"...)
-    note: str  # one sentence for the notification
-    focus: str | None = None  # where the cursor should go afterwards
-    undoable: bool = False
+from .service_results import (  # noqa: F401  (part of tui.service's API)
+    Change,
+    DeletePreview,
+    HistoryInfo,
+    MergePreview,
+    SplitDraft,
+    SplitPreview,
+    describe,
+)
+from .service_wizards import WizardService
+from .view import VaultView, shown
 
 
-@dataclass
-class HistoryInfo:
-    memory_id: str
-    live: bool
-    entries: list[HistoryEntry] = field(default_factory=list)
-
-
-@dataclass
-class DeletePreview:
-    row: Row
-    relations: list[tuple[Relation, str, Row | None]]  # (relation, other end's id, its row)
-
-
-@dataclass
-class SplitDraft:
-    """Where the split wizard starts: the memory and core's suggested parts."""
-
-    memory: Memory
-    parts: list[SuggestedPart]
-
-
-@dataclass
-class SplitPreview:
-    """What a split would do: core's plan (``plan_split``; nothing written), which is what
-    :meth:`VaultService.split` commits, ids included."""
-
-    original: Memory
-    parts: list[Memory]
-    relations: list[Relation]  # split_from, part -> original
-    fate: str  # "archive" or "delete"
-    dropped: list[Relation]  # the original's relations that go with it (fate "delete")
-    message: str  # the commit message
-    plan: Plan  # what split() commits, exactly
-
-
-@dataclass
-class MergePreview:
-    """What a consolidation would do (core's ``plan_consolidation``; nothing written): its
-    plan is what :meth:`VaultService.consolidate` commits, the merged memory's id included."""
-
-    plan: ConsolidationPreview
-    fate: str  # "delete" or "archive"
-    dropped: list[Relation]  # the sources' relations that go (fate "delete"; some move)
-    message: str
-    maintenance: str | None  # why consolidating would be refused on this machine
-
-
-def describe(memory: Memory, words: int = 48) -> str:
-    return f"{memory.id[:8]} {first_words(memory.text, words)}"
-
-
-class VaultService:
+class VaultService(WizardService):
     """Thread-safe access to one vault. ``clock`` gives "now" in epoch seconds (tests and
     screenshots pass a fixed one); every score the app shows is computed at ``view.now``."""
 
@@ -257,7 +185,11 @@ class VaultService:
         """Why gc (or consolidate) would be refused on this machine (a synced vault names one
         maintenance machine), or None."""
         try:
-            from core.ops.maintenance import designated_machine, machine_id, may_maintain
+            from core.ops.maintenance import (
+                designated_machine,
+                machine_id,
+                may_maintain,
+            )
         except ImportError:  # a core without the maintenance rule
             return None
         meta = self._vault_or_fail().meta
@@ -286,97 +218,6 @@ class VaultService:
             touched = ids + [e for r in report.relations_removed
                              for e in (r.from_memory_id, r.to_memory_id)]
             return Change(self._next_view(touched), ids, "gc", note, undoable=True)
-
-    # -- split and consolidate (the wizards) -----------------------------------------------
-    def split_candidates(self) -> list[SplitCandidate]:
-        """Active memories that look composite, most reasons first (core's ranking)."""
-        with self._lock:
-            return split_candidates(self._vault_or_fail())
-
-    def split_draft(self, key: str) -> SplitDraft:
-        """The memory to split and core's suggested parts. Refused (VaultError, core's words)
-        when the memory cannot be split at all."""
-        with self._lock:
-            vault = self._vault_or_fail()
-            memory = vault.get(key)
-            if memory.status != MemoryStatus.ACTIVE:
-                # the same refusal plan_split gives, before any part is looked at
-                raise VaultError(f"refused: {memory.id[:8]} is {memory.status.value}; only an "
-                                 "active memory can be split")
-            return SplitDraft(memory, suggest_split(memory))
-
-    def plan_split(self, key: str, parts: list[str], tags: list[list[str]] | None = None,
-                   entities: list[list[str]] | None = None,
-                   original: str = "archive") -> SplitPreview:
-        """Validate a split with core's rules (``plan_split``) and say what it would do;
-        writes nothing. Raises VaultError with core's message."""
-        with self._lock:
-            vault = self._vault_or_fail()
-            memory = vault.get(key)
-            change = plan_split(vault, memory.id, parts, tags, entities,
-                                original=original, now=self.view.now)  # type: ignore[arg-type]
-            n = len(change.put_relations)
-            dropped = [vault.relations[r] for r in change.drop_relations if r in vault.relations]
-            return SplitPreview(memory, change.put_memories[:n], list(change.put_relations),
-                                original, dropped, change.message, change)
-
-    def split(self, preview: SplitPreview) -> Change:
-        """Commit the split the person saw (core's ``apply_split``: one commit, the ids shown);
-        refused (StalePlanError, nothing written) if the memory changed since. The cursor goes
-        to the first new memory."""
-        with self._lock:
-            vault = self._vault_or_fail()
-            result = apply_split(vault, preview.plan)
-            memory_id = result.original.id
-            new_ids = [m.id for m in result.parts]
-            ids = [memory_id, *new_ids]  # (the next view adds the other ends of relations)
-            verb = "archived" if result.original_fate == "archive" else "deleted"
-            return Change(self._next_view(ids), new_ids, "split",
-                          f"Split {memory_id[:8]} into {len(new_ids)} memories "
-                          f"({', '.join(i[:8] for i in new_ids)}); the original is {verb}",
-                          focus=new_ids[0], undoable=True)
-
-    def clusters(self, threshold: float = DEFAULT_THRESHOLD) -> list[Cluster]:
-        """Clusters of similar active memories, most cohesive first (core's find_clusters).
-
-        The memories are taken under the lock, the clustering runs without it: on a large
-        vault of look-alike memories it can take minutes, and the app must go on meanwhile."""
-        with self._lock:
-            vault = self._vault_or_fail()
-            pool = [m for m in vault.memories.values() if m.status == MemoryStatus.ACTIVE]
-        return find_clusters(vault, threshold=threshold, memories=pool)
-
-    def plan_consolidation(self, ids: list[str], content: str | None = None,
-                           sources: str = "delete") -> MergePreview:
-        """Validate a consolidation with core's rules and say what it would do; writes
-        nothing. Raises VaultError with core's message."""
-        with self._lock:
-            vault = self._vault_or_fail()
-            plan = plan_consolidation(vault, ids, content, sources,  # type: ignore[arg-type]
-                                      now=self.view.now)
-            dropped: dict[str, Relation] = {}
-            if sources == "delete":
-                for m in plan.sources:
-                    for r in vault.store.relations_of(m.id):
-                        if r.relation_type not in PROVENANCE_RELATION_TYPES:
-                            dropped[r.id] = r
-            return MergePreview(plan, sources, list(dropped.values()), plan.message,
-                                self.maintenance_note("consolidate"))
-
-    def consolidate(self, preview: MergePreview) -> Change:
-        """Commit the merge the person saw (core's ``apply_consolidation``: one commit, the
-        merged id shown); refused (StalePlanError, nothing written) if a source changed since.
-        The cursor goes to the merged memory."""
-        with self._lock:
-            vault = self._vault_or_fail()
-            result = apply_consolidation(vault, preview.plan)
-            merged = result.merged.id
-            source_ids = [m.id for m in result.sources]
-            touched = [merged, *source_ids]  # (the next view adds the other ends of relations)
-            verb = "archived" if preview.fate == "archive" else "deleted"
-            return Change(self._next_view(touched), [merged, *source_ids], "consolidate",
-                          f"Merged {len(source_ids)} memories into {describe(result.merged)}; "
-                          f"the sources are {verb}", focus=merged, undoable=True)
 
     # -- undo -------------------------------------------------------------------------------
     def undo(self) -> Change:

@@ -1,0 +1,81 @@
+"""What the app's service hands back to the screens: the result of an operation (:class:`Change`),
+history, and the previews of delete, split and consolidate (a split or merge preview holds the
+plan that is committed)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from core import HistoryEntry, Memory, Relation
+from core.ops.consolidate import (
+    ConsolidationPreview,
+)
+from core.ops.split import (
+    SuggestedPart,
+)
+from core.vault import Plan, first_words
+
+from .view import Row, VaultView
+
+
+@dataclass
+class Change:
+    """What an operation did, for the UI."""
+
+    view: VaultView
+    ids: list[str]  # memories it created, changed or removed
+    title: str  # the operation ("archive", "delete"...)
+    note: str  # one sentence for the notification
+    focus: str | None = None  # where the cursor should go afterwards
+    undoable: bool = False
+
+
+@dataclass
+class HistoryInfo:
+    memory_id: str
+    live: bool
+    entries: list[HistoryEntry] = field(default_factory=list)
+
+
+@dataclass
+class DeletePreview:
+    row: Row
+    relations: list[tuple[Relation, str, Row | None]]  # (relation, other end's id, its row)
+
+
+@dataclass
+class SplitDraft:
+    """Where the split wizard starts: the memory and core's suggested parts."""
+
+    memory: Memory
+    parts: list[SuggestedPart]
+
+
+@dataclass
+class SplitPreview:
+    """What a split would do: core's plan (``plan_split``; nothing written), which is what
+    :meth:`VaultService.split` commits, ids included."""
+
+    original: Memory
+    parts: list[Memory]
+    relations: list[Relation]  # split_from, part -> original
+    fate: str  # "archive" or "delete"
+    dropped: list[Relation]  # the original's relations that go with it (fate "delete")
+    message: str  # the commit message
+    plan: Plan  # what split() commits, exactly
+
+
+@dataclass
+class MergePreview:
+    """What a consolidation would do (core's ``plan_consolidation``; nothing written): its
+    plan is what :meth:`VaultService.consolidate` commits, the merged memory's id included."""
+
+    plan: ConsolidationPreview
+    fate: str  # "delete" or "archive"
+    dropped: list[Relation]  # the sources' relations that go (fate "delete"; some move)
+    message: str
+    maintenance: str | None  # why consolidating would be refused on this machine
+
+
+def describe(memory: Memory, words: int = 48) -> str:
+    return f"{memory.id[:8]} {first_words(memory.text, words)}"

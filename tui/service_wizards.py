@@ -1,0 +1,124 @@
+"""The wizards' side of the service: split candidates and drafts, clusters, and the plans the
+split and consolidate wizards show and then commit as they are (core's ``plan_split`` /
+``plan_consolidation``, applied with ``apply_split`` / ``apply_consolidation``: the ids shown
+are the ids committed; a plan the vault moved past is refused, nothing written)."""
+
+from __future__ import annotations
+
+from core import (
+    PROVENANCE_RELATION_TYPES,
+    MemoryStatus,
+    Relation,
+    VaultError,
+)
+from core.ops.consolidate import (
+    DEFAULT_THRESHOLD,
+    Cluster,
+    apply_consolidation,
+    find_clusters,
+    plan_consolidation,
+)
+from core.ops.split import (
+    SplitCandidate,
+    apply_split,
+    plan_split,
+    split_candidates,
+    suggest_split,
+)
+
+from .service_results import Change, MergePreview, SplitDraft, SplitPreview, describe
+
+
+class WizardService:
+    """Split and consolidate for :class:`~tui.service.VaultService` (its lock and vault)."""
+
+    def split_candidates(self) -> list[SplitCandidate]:
+        """Active memories that look composite, most reasons first (core's ranking)."""
+        with self._lock:
+            return split_candidates(self._vault_or_fail())
+
+    def split_draft(self, key: str) -> SplitDraft:
+        """The memory to split and core's suggested parts. Refused (VaultError, core's words)
+        when the memory cannot be split at all."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            memory = vault.get(key)
+            if memory.status != MemoryStatus.ACTIVE:
+                # the same refusal plan_split gives, before any part is looked at
+                raise VaultError(f"refused: {memory.id[:8]} is {memory.status.value}; only an "
+                                 "active memory can be split")
+            return SplitDraft(memory, suggest_split(memory))
+
+    def plan_split(self, key: str, parts: list[str], tags: list[list[str]] | None = None,
+                   entities: list[list[str]] | None = None,
+                   original: str = "archive") -> SplitPreview:
+        """Validate a split with core's rules (``plan_split``) and say what it would do;
+        writes nothing. Raises VaultError with core's message."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            memory = vault.get(key)
+            change = plan_split(vault, memory.id, parts, tags, entities,
+                                original=original, now=self.view.now)  # type: ignore[arg-type]
+            n = len(change.put_relations)
+            dropped = [vault.relations[r] for r in change.drop_relations if r in vault.relations]
+            return SplitPreview(memory, change.put_memories[:n], list(change.put_relations),
+                                original, dropped, change.message, change)
+
+    def split(self, preview: SplitPreview) -> Change:
+        """Commit the split the person saw (core's ``apply_split``: one commit, the ids shown);
+        refused (StalePlanError, nothing written) if the memory changed since. The cursor goes
+        to the first new memory."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            result = apply_split(vault, preview.plan)
+            memory_id = result.original.id
+            new_ids = [m.id for m in result.parts]
+            ids = [memory_id, *new_ids]  # (the next view adds the other ends of relations)
+            verb = "archived" if result.original_fate == "archive" else "deleted"
+            return Change(self._next_view(ids), new_ids, "split",
+                          f"Split {memory_id[:8]} into {len(new_ids)} memories "
+                          f"({', '.join(i[:8] for i in new_ids)}); the original is {verb}",
+                          focus=new_ids[0], undoable=True)
+
+    def clusters(self, threshold: float = DEFAULT_THRESHOLD) -> list[Cluster]:
+        """Clusters of similar active memories, most cohesive first (core's find_clusters).
+
+        The memories are taken under the lock, the clustering runs without it: on a large
+        vault of look-alike memories it can take minutes, and the app must go on meanwhile."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            pool = [m for m in vault.memories.values() if m.status == MemoryStatus.ACTIVE]
+        return find_clusters(vault, threshold=threshold, memories=pool)
+
+    def plan_consolidation(self, ids: list[str], content: str | None = None,
+                           sources: str = "delete") -> MergePreview:
+        """Validate a consolidation with core's rules and say what it would do; writes
+        nothing. Raises VaultError with core's message."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            plan = plan_consolidation(vault, ids, content, sources,  # type: ignore[arg-type]
+                                      now=self.view.now)
+            dropped: dict[str, Relation] = {}
+            if sources == "delete":
+                for m in plan.sources:
+                    for r in vault.store.relations_of(m.id):
+                        if r.relation_type not in PROVENANCE_RELATION_TYPES:
+                            dropped[r.id] = r
+            return MergePreview(plan, sources, list(dropped.values()), plan.message,
+                                self.maintenance_note("consolidate"))
+
+    def consolidate(self, preview: MergePreview) -> Change:
+        """Commit the merge the person saw (core's ``apply_consolidation``: one commit, the
+        merged id shown); refused (StalePlanError, nothing written) if a source changed since.
+        The cursor goes to the merged memory."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            result = apply_consolidation(vault, preview.plan)
+            merged = result.merged.id
+            source_ids = [m.id for m in result.sources]
+            touched = [merged, *source_ids]  # (the next view adds the other ends of relations)
+            verb = "archived" if preview.fate == "archive" else "deleted"
+            return Change(self._next_view(touched), [merged, *source_ids], "consolidate",
+                          f"Merged {len(source_ids)} memories into {describe(result.merged)}; "
+                          f"the sources are {verb}", focus=merged, undoable=True)
+
