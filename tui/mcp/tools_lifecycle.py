@@ -58,7 +58,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
     ) -> dict[str, Any]:
         """Active memories whose decay score fell below the forget threshold: listed (dry_run,
         the default), or deleted with their relations (archived with archive_instead), lowest
-        score first, at most limit. Applied: one commit (gc: ...)."""
+        score first, at most limit (memories tied with the first one left out stay too).
+        Applied: one commit (gc: ...)."""
 
         def collect(vault: Vault) -> dict[str, Any]:
             found = vault.gc(dry_run=True).candidates
