@@ -9,7 +9,7 @@ import sys
 import click
 
 from ..terminal import underlying
-from .common import UserError, require_vault, vault_path, verb
+from .common import UserError, is_terminal, require_vault, stderr, vault_path, verb
 
 
 @verb("mcp")
@@ -25,10 +25,13 @@ def mcp(read_only: bool) -> int:
         require_vault(path)
     elif path.exists() and not path.is_dir():
         raise UserError(f"{path} is not a folder")
+    if is_terminal(sys.stdin):
+        stderr("note", f"serving {path} over MCP on stdin/stdout: an MCP client starts this "
+                       "(see the README, \"Connect an assistant\"); ctrl+d ends it")
     from tui.mcp.server import run
 
     saved = sys.stdout
-    sys.stdout = underlying(saved)  # the wire itself: JSON-RPC, where no control character is raw
+    sys.stdout = underlying(saved)  # the wire itself (JSON-RPC to a client), not a terminal
     try:
         run(path, read_only=read_only)
     finally:

@@ -15,6 +15,7 @@ stops. A read-only server records no use.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -78,6 +79,7 @@ class VaultAccess:
         self._lock = threading.Lock()
         self._last_flush = time.monotonic()
         self._uses_pending = False
+        self._notices_told = 0
 
     # -- the client -------------------------------------------------------------------------
     def set_client(self, name: object) -> None:
@@ -118,26 +120,42 @@ class VaultAccess:
             except ValueError as exc:  # core's plain argument checks (a budget below 1...)
                 raise ToolRefusal(f"refused: {exc}") from None
             self._maybe_flush(vault)
+            self._tell_notices(vault)
             return result
 
     def _current(self) -> Vault:
         """The vault, opened on first use, caught up with other processes' commits."""
         if self._vault is None:
+            self._notices_told = 0
             if self.read_only:
                 self._vault = Vault.open(self.path, readonly=True)
                 self._seen_head = self._vault.journal.head()
             else:
                 self._vault = Vault.open(self.path, via=self.via)
                 self._uses_pending = True  # a list a killed server left: the next flush commits it
+                report = self._vault.report
+                for said in (report.recovered, report.writes_refused,
+                             report.external_commit and f"committed {len(report.external_paths)} "
+                             f"file(s) changed outside memvault as {report.external_commit[:8]}"):
+                    if said:
+                        self._vault.notices.append(said)
             return self._vault
         if self.read_only:  # a read-only vault does not follow HEAD: open it again when it moved
             head = self._vault.journal.head()
             if head != self._seen_head:
                 self._vault = Vault.open(self.path, readonly=True)
+                self._notices_told = 0
                 self._seen_head = head
         else:
             self._vault.refresh()
         return self._vault
+
+    def _tell_notices(self, vault: Vault) -> None:
+        """What the vault did that a person should hear of (a file set aside in the quarantine
+        before being written over), on stderr: the client's log of the server."""
+        for notice in vault.notices[self._notices_told:]:
+            print(f"memvault: note: {neutralise_line(notice)}", file=sys.stderr, flush=True)
+        self._notices_told = len(vault.notices)
 
     # -- use records ------------------------------------------------------------------------
     def record_use(self, vault: Vault, memories: Iterable[Memory]) -> dict[str, Memory]:
