@@ -93,7 +93,8 @@ def assert_consistent(vault: Vault) -> None:
 
 def at(monkeypatch, when: int) -> None:
     """Make the vault's clock read ``when`` (touch and the other operations)."""
-    monkeypatch.setattr("core.vault.now_epoch", lambda: when)
+    for module in ("records", "upkeep", "use"):  # the vault's parts that read the clock
+        monkeypatch.setattr(f"core.vault.{module}.now_epoch", lambda: when)
 
 
 def new(machine: Machine, memory_id: str, content: str, **fields) -> Memory:

@@ -32,7 +32,7 @@ from core.ops.consolidate import execute_consolidation
 from core.model.records import now_epoch
 from core.ops.split import execute_split
 from core.textutil import make_gist
-from core.vault import ChangeSet, first_words
+from core.vault import Plan, first_words
 
 DAY = 86400
 HISTORY_DAYS = 180
@@ -581,7 +581,7 @@ def _merge(vault: Vault, ids: list[str], fate: str, when: int,
     counts["consolidations"] += 1
     if abs(vault.meta.get("last_consolidation_at", when) - when) > DAY:
         # core records the wall clock; the demo's timeline has its own
-        vault.apply(lambda v: ChangeSet("consolidate: record the merge's date (demo timeline)",
+        vault.apply(lambda v: Plan("consolidate: record the merge's date (demo timeline)",
                                         meta={"last_consolidation_at": when}))
 
 

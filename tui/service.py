@@ -40,7 +40,7 @@ from core.ops.consolidate import (
     DEFAULT_THRESHOLD,
     Cluster,
     ConsolidationPreview,
-    execute_consolidation,
+    apply_consolidation,
     find_clusters,
     plan_consolidation,
 )
@@ -49,13 +49,13 @@ from core.ops.provenance import Lineage, lineage
 from core.ops.split import (
     SplitCandidate,
     SuggestedPart,
-    execute_split,
+    apply_split,
     plan_split,
     split_candidates,
     suggest_split,
 )
 from core.textutil import neutralise_controls, neutralise_line
-from core.vault import ChangeSet, GcReport, first_words
+from core.vault import Plan, GcReport, first_words
 
 from .view import Row, VaultView, shown
 
@@ -95,37 +95,28 @@ class SplitDraft:
 
 @dataclass
 class SplitPreview:
-    """What a split would do (core's ``plan_split``; nothing written). The new memories' ids
-    are drawn again when the split runs, so the preview names them ``new-1``, ``new-2``..."""
+    """What a split would do: core's plan (``plan_split``; nothing written), which is what
+    :meth:`VaultService.split` commits, ids included."""
 
     original: Memory
     parts: list[Memory]
     relations: list[Relation]  # split_from, part -> original
     fate: str  # "archive" or "delete"
     dropped: list[Relation]  # the original's relations that go with it (fate "delete")
-    message: str  # the commit message, the new ids shown as their names
-    names: dict[str, str]  # planned id -> "new-1"...
+    message: str  # the commit message
+    plan: Plan  # what split() commits, exactly
 
 
 @dataclass
 class MergePreview:
-    """What a consolidation would do (core's ``plan_consolidation``; nothing written). The
-    merged memory's id is drawn again when it runs: the preview calls it ``new``."""
+    """What a consolidation would do (core's ``plan_consolidation``; nothing written): its
+    plan is what :meth:`VaultService.consolidate` commits, the merged memory's id included."""
 
     plan: ConsolidationPreview
     fate: str  # "delete" or "archive"
     dropped: list[Relation]  # the sources' relations that go (fate "delete"; some move)
     message: str
     maintenance: str | None  # why consolidating would be refused on this machine
-
-
-NEW = "new"
-
-
-def _placeholders(message: str, names: dict[str, str]) -> str:
-    for memory_id, name in names.items():
-        message = message.replace(memory_id[:8], name)
-    return message
 
 
 def describe(memory: Memory, words: int = 48) -> str:
@@ -325,25 +316,21 @@ class VaultService:
             change = plan_split(vault, memory.id, parts, tags, entities,
                                 original=original, now=self.view.now)  # type: ignore[arg-type]
             n = len(change.put_relations)
-            new = change.put_memories[:n]
-            names = {m.id: f"{NEW}-{i}" for i, m in enumerate(new, 1)}
             dropped = [vault.relations[r] for r in change.drop_relations if r in vault.relations]
-            return SplitPreview(memory, new, list(change.put_relations), original, dropped,
-                                _placeholders(change.message, names), names)
+            return SplitPreview(memory, change.put_memories[:n], list(change.put_relations),
+                                original, dropped, change.message, change)
 
-    def split(self, key: str, parts: list[str], tags: list[list[str]] | None = None,
-              entities: list[list[str]] | None = None, original: str = "archive") -> Change:
-        """Split the memory (core's ``execute_split``: one commit); the cursor goes to the
-        first new memory."""
+    def split(self, preview: SplitPreview) -> Change:
+        """Commit the split the person saw (core's ``apply_split``: one commit, the ids shown);
+        refused (StalePlanError, nothing written) if the memory changed since. The cursor goes
+        to the first new memory."""
         with self._lock:
             vault = self._vault_or_fail()
-            memory_id = vault.resolve(key)
-            result = execute_split(vault, memory_id, parts, tags=tags, entities=entities,
-                                   original=original)  # type: ignore[arg-type]
+            result = apply_split(vault, preview.plan)
+            memory_id = result.original.id
             new_ids = [m.id for m in result.parts]
-            fate = result.original_fate
             ids = [memory_id, *new_ids]  # (the next view adds the other ends of relations)
-            verb = "archived" if fate == "archive" else "deleted"
+            verb = "archived" if result.original_fate == "archive" else "deleted"
             return Change(self._next_view(ids), new_ids, "split",
                           f"Split {memory_id[:8]} into {len(new_ids)} memories "
                           f"({', '.join(i[:8] for i in new_ids)}); the original is {verb}",
@@ -367,30 +354,26 @@ class VaultService:
             vault = self._vault_or_fail()
             plan = plan_consolidation(vault, ids, content, sources,  # type: ignore[arg-type]
                                       now=self.view.now)
-            names = {plan.merged.id: NEW}
             dropped: dict[str, Relation] = {}
             if sources == "delete":
                 for m in plan.sources:
                     for r in vault.store.relations_of(m.id):
                         if r.relation_type not in PROVENANCE_RELATION_TYPES:
                             dropped[r.id] = r
-            return MergePreview(plan, sources, list(dropped.values()),
-                                _placeholders(plan.message, names),
+            return MergePreview(plan, sources, list(dropped.values()), plan.message,
                                 self.maintenance_note("consolidate"))
 
-    def consolidate(self, ids: list[str], content: str | None = None,
-                    sources: str = "delete") -> Change:
-        """Merge the memories (core's ``execute_consolidation``: one commit); the cursor goes
-        to the merged memory."""
+    def consolidate(self, preview: MergePreview) -> Change:
+        """Commit the merge the person saw (core's ``apply_consolidation``: one commit, the
+        merged id shown); refused (StalePlanError, nothing written) if a source changed since.
+        The cursor goes to the merged memory."""
         with self._lock:
             vault = self._vault_or_fail()
-            resolved = [vault.resolve(k) for k in ids]
-            result = execute_consolidation(vault, resolved, content=content,
-                                           sources=sources)  # type: ignore[arg-type]
+            result = apply_consolidation(vault, preview.plan)
             merged = result.merged.id
             source_ids = [m.id for m in result.sources]
             touched = [merged, *source_ids]  # (the next view adds the other ends of relations)
-            verb = "archived" if sources == "archive" else "deleted"
+            verb = "archived" if preview.fate == "archive" else "deleted"
             return Change(self._next_view(touched), [merged, *source_ids], "consolidate",
                           f"Merged {len(source_ids)} memories into {describe(result.merged)}; "
                           f"the sources are {verb}", focus=merged, undoable=True)
@@ -504,7 +487,7 @@ class VaultService:
             if head != seen[0] and self._only_head_moved():
                 # A commit made elsewhere: an empty change set takes the write lock, re-reads
                 # the files that differ between our HEAD and the new one, and commits nothing.
-                vault.apply(lambda v: ChangeSet("reload"))
+                vault.apply(lambda v: Plan("reload"))
             else:
                 vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout)
                 self._vault = vault

@@ -71,7 +71,7 @@ from .markdown_entries import LONG_TERM_FILE, ImportProblem, check_source, parse
 from .markdown_record import ID_NAMESPACE, Built, build, relation_id, vault_id
 from .migrate import run_plan
 from ..model.records import Memory, MemoryStatus, Relation
-from ..vault import ChangeSet, Vault
+from ..vault import Plan, Vault
 
 Progress = Callable[[str, int, int], None]
 
@@ -223,7 +223,7 @@ def import_markdown(
     items, relations, report = read_markdown(folder, tz=tz, progress=progress)
     report.dry_run = dry_run
 
-    def plan(v: Vault | None) -> ChangeSet:
+    def plan(v: Vault | None) -> Plan:
         memories = v.memories if v is not None else {}
         existing_relations = v.relations if v is not None else {}
         report.new_memories, report.updated_memories, report.unchanged_memories = [], [], 0
@@ -256,8 +256,8 @@ def import_markdown(
                                  if r.from_memory_id not in living or r.to_memory_id not in living)
         report.without_gist = sum(1 for m in puts if m.gist is None)
         if not report.changed:
-            return ChangeSet("import: nothing to change")
-        return ChangeSet(_message(report), put_memories=puts, put_relations=put_relations)
+            return Plan("import: nothing to change")
+        return Plan(_message(report), put_memories=puts, put_relations=put_relations)
 
     return run_plan(vault, plan, report, dry_run, progress)
 

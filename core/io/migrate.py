@@ -52,7 +52,7 @@ from pydantic import BaseModel, ValidationError
 from ..errors import InvalidIdError, VaultError
 from ..store.layout import check_id
 from ..model.records import Memory, MemoryStatus, Relation, now_epoch
-from ..vault import ChangeSet, Vault
+from ..vault import Plan, Vault
 
 FORMAT = "jsonl-v1"
 MEMORIES_FILE = "memories.jsonl"
@@ -371,9 +371,9 @@ def migrate_jsonl(
         report.unchanged_memories, report.unchanged_relations = report.memories, report.relations
         return report
 
-    def plan(v: Vault | None) -> ChangeSet:
+    def plan(v: Vault | None) -> Plan:
         _classify(v, snap, report)
-        change = ChangeSet(_message(report))
+        change = Plan(_message(report))
         if not report.changed:
             return change  # nothing to write: no commit, no backup
         change.put_memories = [snap.memories[i] for i in

@@ -30,7 +30,7 @@ from ..model.records import (
     now_epoch,
 )
 from ..textutil import content_tokens, jaccard, make_gist
-from ..vault import ChangeSet, Vault
+from ..vault import Plan, Vault
 
 DEFAULT_THRESHOLD = 0.83
 MAX_CLUSTER_SIZE = 12
@@ -61,7 +61,8 @@ class ConsolidationPreview:
     cluster_id: str
     cohesion: float
     message: str
-    commit: str | None = None  # set by execute_consolidation
+    plan: Plan | None = None  # what apply_consolidation commits, exactly (ids included)
+    commit: str | None = None  # set when it is committed
 
 
 def suggested_action(cohesion: float) -> str:
@@ -260,8 +261,11 @@ def plan_consolidation(
     content: str | None = None,
     sources: SourceFate = "delete",
     now: int | None = None,
+    force: bool = False,
 ) -> ConsolidationPreview:
-    """What a consolidation would create and remove; nothing is written."""
+    """What a consolidation would create and remove, with the :class:`Plan` that
+    :func:`apply_consolidation` commits as it is (ids included); nothing is written. The
+    maintenance-machine rule is checked when it is applied, unless ``force``."""
     if sources not in ("delete", "archive"):
         raise VaultError(f"refused: sources must be 'delete' or 'archive', not {sources!r}")
     resolved = list(dict.fromkeys(vault.resolve(k) for k in ids))
@@ -308,7 +312,26 @@ def plan_consolidation(
         moved = _moved_relations(vault, resolved, merged.id, at)
     message = (f"consolidate: merge {len(members)} {_topic(members)} memories into "
                f"{merged.id[:8]} ({', '.join(m.id[:8] for m in members)})")
-    return ConsolidationPreview(merged, members, relations, moved, cid, score, message)
+    preview = ConsolidationPreview(merged, members, relations, moved, cid, score, message)
+    preview.plan = _plan(vault, preview, sources, at, force)
+    return preview
+
+
+def _plan(vault: Vault, preview: ConsolidationPreview, sources: SourceFate, at: int,
+          force: bool) -> Plan:
+    plan = Plan(preview.message, put_memories=[preview.merged],
+                put_relations=preview.relations + preview.moved_relations,
+                meta={"last_consolidation_at": at}, base=vault.head,
+                requires=[lambda v: check_maintenance(v.meta, "consolidate", force=force)])
+    source_ids = [m.id for m in preview.sources]
+    if sources == "archive":
+        plan.put_memories += [m.model_copy(update={"status": MemoryStatus.ARCHIVED})
+                              for m in preview.sources]
+    else:
+        plan.drop_memories = source_ids
+        plan.drop_relations = [r.id for r in _relations_of_all(vault, source_ids)
+                               if r.relation_type not in PROVENANCE_RELATION_TYPES]
+    return plan
 
 
 def _moved_relations(vault: Vault, ids: list[str], merged_id: str, at: int) -> list[Relation]:
@@ -347,29 +370,23 @@ def execute_consolidation(
     (``core.ops.maintenance``), unless ``force``."""
     holder: list[ConsolidationPreview] = []
 
-    def build(v: Vault) -> ChangeSet:
-        check_maintenance(v.meta, "consolidate", force=force)
-        plan = plan_consolidation(v, ids, content, sources)
-        holder.append(plan)
-        at = now_epoch()
-        change = ChangeSet(plan.message, put_memories=[plan.merged],
-                           put_relations=plan.relations + plan.moved_relations,
-                           meta={"last_consolidation_at": at})
-        source_ids = [m.id for m in plan.sources]
-        if sources == "archive":
-            change.put_memories += [m.model_copy(update={"status": MemoryStatus.ARCHIVED})
-                                    for m in plan.sources]
-        else:
-            change.drop_memories = source_ids
-            change.drop_relations = [
-                r.id for r in _relations_of_all(v, source_ids)
-                if r.relation_type not in PROVENANCE_RELATION_TYPES
-            ]
-        return change
+    def build(v: Vault) -> Plan:  # runs under the lock, on the up-to-date vault
+        holder.append(plan_consolidation(v, ids, content, sources, force=force))
+        assert holder[-1].plan is not None
+        return holder[-1].plan
 
     change = vault.apply(build)
     holder[-1].commit = change.commit
     return holder[-1]
+
+
+def apply_consolidation(vault: Vault, preview: ConsolidationPreview) -> ConsolidationPreview:
+    """Commit a consolidation planned (and shown) beforehand, as it is: refused with
+    StalePlanError, nothing written, if a source or its relations changed since."""
+    if preview.plan is None:
+        raise VaultError("refused: this consolidation preview has no plan to apply")
+    preview.commit = vault.apply(preview.plan).commit
+    return preview
 
 
 def _relations_of_all(vault: Vault, ids: Iterable[str]) -> list[Relation]:

@@ -33,13 +33,13 @@ from ..git.journal import operation_of
 from ..model.records import Memory, Relation
 
 if TYPE_CHECKING:
-    from ..vault import ChangeSet, Vault
+    from ..vault import Plan, Vault
 
 TRAILER = "Memvault-Reverts"
 COUNTERS = ("use_count", "review_count")
 LATEST = ("last_used", "last_review_at")
 NOT_UNDOABLE = ("init", "sync", "migrate")  # whole-vault set-up, merges: git's own tools
-USE_RECORDS = ("touch",)  # reinforcements (an assistant's, mostly): kept, never taken back by undo
+USE_RECORDS = ("touch", "use")  # reinforcements and use records (core.vault.use): kept, never taken back by undo
 _MISSING = object()
 
 
@@ -176,13 +176,13 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
         subject = subject.removeprefix("undo: ")
     report = RevertReport(None, sha, commit.subject)
 
-    def build(v: Vault) -> ChangeSet:
-        from ..vault import ChangeSet
+    def build(v: Vault) -> Plan:
+        from ..vault import Plan
 
         paths = sorted(changes)
         head = journal.head()
         before, after, now = (journal.files_at(rev_, paths) for rev_ in (parent, sha, head))
-        change = ChangeSet(f"{verb}: {subject}\n\n{TRAILER}: {sha}")
+        change = Plan(f"{verb}: {subject}\n\n{TRAILER}: {sha}")
         conflicts: list[str] = []
         for path in paths:
             what = v.layout.classify(journal.vault_rel(path))
@@ -282,7 +282,7 @@ def _load(data: bytes | None) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def _put(change: ChangeSet, kind: str, record_id: str, target: Any, report: RevertReport) -> None:
+def _put(change: Plan, kind: str, record_id: str, target: Any, report: RevertReport) -> None:
     if kind == "meta":
         if isinstance(target, dict):
             change.meta.update(target)

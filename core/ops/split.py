@@ -24,7 +24,7 @@ from ..model.records import (
     now_epoch,
 )
 from ..textutil import content_tokens, guess_entities, make_gist
-from ..vault import ChangeSet, Vault
+from ..vault import Plan, Vault
 
 OriginalFate = Literal["archive", "delete"]
 
@@ -69,8 +69,9 @@ def plan_split(
     entities: Sequence[Sequence[str] | None] | None = None,
     original: OriginalFate = "archive",
     now: int | None = None,
-) -> ChangeSet:
-    """The change set of a split, validated; nothing is written. Raises VaultError on bad input."""
+) -> Plan:
+    """The plan of a split, validated; nothing is written. Raises VaultError on bad input. It
+    is also the preview: :func:`apply_split` commits exactly it, with the ids it shows."""
     if original not in ("archive", "delete"):
         raise VaultError(f"refused: original must be 'archive' or 'delete', not {original!r}")
     source = vault.get(memory_id)
@@ -117,7 +118,7 @@ def plan_split(
         ))
     ids = ", ".join(m.id[:8] for m in new_memories)
     message = f"split: decompose {source.id[:8]} into {total} atomic memories ({ids})"
-    change = ChangeSet(message, put_memories=new_memories, put_relations=relations)
+    change = Plan(message, put_memories=new_memories, put_relations=relations, base=vault.head)
     if original == "archive":
         change.put_memories.append(source.model_copy(update={"status": MemoryStatus.ARCHIVED}))
     else:
@@ -140,7 +141,7 @@ def execute_split(
     """Split a memory into ``parts`` as ONE commit. See the module docstring."""
     sources: list[Memory] = []
 
-    def build(v: Vault) -> ChangeSet:  # runs under the lock, on the up-to-date vault
+    def build(v: Vault) -> Plan:  # runs under the lock, on the up-to-date vault
         sources.append(v.get(memory_id))
         return plan_split(v, sources[-1].id, parts, tags, entities, original)
 
@@ -148,6 +149,17 @@ def execute_split(
     n = len(change.put_relations)
     return SplitResult(sources[-1], change.put_memories[:n], change.put_relations, original,
                        change.commit)
+
+
+def apply_split(vault: Vault, plan: Plan) -> SplitResult:
+    """Commit a split planned (and shown) beforehand by :func:`plan_split`, as it is: refused
+    with StalePlanError, nothing written, if the original changed since."""
+    n = len(plan.put_relations)
+    original = plan.put_relations[0].to_memory_id
+    source = vault.get(original)
+    vault.apply(plan)
+    fate: OriginalFate = "delete" if original in plan.drop_memories else "archive"
+    return SplitResult(source, plan.put_memories[:n], plan.put_relations, fate, plan.commit)
 
 
 # -- finding candidates and drafting parts -----------------------------------------------------

@@ -65,15 +65,13 @@ from .conflicts import FOLDER as CONFLICTS_DIR
 from .conflicts import ConflictFolder
 from ..textutil import neutralise_line
 from .install import (  # noqa: F401  (the install verbs are part of core.sync.engine's API)
-    ATTRIBUTES_FILE,
     InstallReport,
     attribute_lines,
     driver_command,
-    driver_program,
     install,
     installed,
 )
-from ..vault import ChangeSet, Vault
+from ..vault import Plan, Vault
 
 RECORD_FILE = "last-sync.json"
 DRIVER_LOG_FILE = "merge-driver.log"
@@ -83,14 +81,14 @@ Entry = tuple[str, str]  # (mode, object id) of a file in a tree
 
 
 # -- the maintenance setting -----------------------------------------------------------------------
-def designate(vault: Vault, machine: str | None) -> ChangeSet:
+def designate(vault: Vault, machine: str | None) -> Plan:
     """Make ``machine`` the one that runs gc and consolidation (None: any machine may)."""
     machine = machine.strip() if machine else None
     if machine is not None and (not machine or any(ord(c) < 32 for c in machine)):
         raise VaultError(f"refused: {machine!r} is not a machine name")
     message = (f"sync: designate {machine} for gc and consolidation" if machine
                else "sync: no designated maintenance machine")
-    return vault.apply(lambda v: ChangeSet(message, meta={META_KEY: machine}))
+    return vault.apply(lambda v: Plan(message, meta={META_KEY: machine}))
 
 
 # -- the report ------------------------------------------------------------------------------------
@@ -258,16 +256,16 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
             raise VaultError("refused: HEAD is detached; check out a branch to sync")
         report.remote, report.branch = _pick_remote(journal, branch, remote)
         report.installed = install(vault).changed
-        with vault._writing():
+        with vault.transaction():
             report.before = journal.head()
             changed = journal.finish_status(journal.start_status(vault.layout.vault_paths()))
             if changed:
-                vault._adopt_external(changed)
+                vault.adopt_outside_edits(changed)
                 report.external_commit = vault.report.external_commit
         for _attempt in range(PUSH_ATTEMPTS):
             theirs = journal.fetch(report.remote, report.branch)
             report.fetched = theirs
-            with vault._writing():
+            with vault.transaction():
                 head = _integrate(vault, report, theirs, allow_unrelated)
             if report.outcome == "conflict":
                 break
@@ -326,8 +324,7 @@ def _integrate(vault: Vault, report: SyncReport, theirs: str | None, allow_unrel
 
 def _reload(vault: Vault, changed: list[str], report: SyncReport | None = None) -> None:
     rels = [r for r in (_vault_rel(vault.journal, p) for p in changed) if r is not None]
-    vault._reload_paths(rels)
-    vault._head = vault.journal.head()
+    vault.catch_up()
     if report is not None:  # what came in and cannot be loaded: reported, never followed
         paths = {vault.root / r for r in rels}
         report.problems = [{"path": str(p.path), "reason": p.reason}

@@ -142,7 +142,7 @@ def install(vault: Vault) -> InstallReport:
     install merge driver`` commit). Idempotent."""
     journal = vault.journal
     command = driver_command()  # before anything changes: VaultError when not installed
-    with vault._writing():
+    with vault.transaction():
         path = journal.worktree / ATTRIBUTES_FILE
         report = InstallReport(str(path), attribute_lines(journal))
         for key, value in ((f"merge.{DRIVER_NAME}.name", DRIVER_LABEL),
@@ -172,8 +172,8 @@ def install(vault: Vault) -> InstallReport:
             text += ATTRIBUTES_COMMENT + "\n"
         text += "".join(line + "\n" for line in missing)
         # Not a vault file: straight to the journal (the vault's cache has nothing to update).
-        report.commit = vault._head = journal.commit("sync: install merge driver",
-                                                     {path: text.encode()})
+        report.commit = journal.commit("sync: install merge driver", {path: text.encode()})
+        vault.catch_up()
         report.added_lines = missing
         with contextlib.suppress(OSError):  # a file all may read, like git's own checkout
             fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)

@@ -559,10 +559,10 @@ async def test_refusal_is_a_notification_not_a_crash(tui_vault):
 
 
 async def test_gc_on_a_machine_that_is_not_the_maintenance_machine(tui_vault, monkeypatch):
-    from core.vault import ChangeSet
+    from core.vault import Plan
 
     vault = Vault.open(tui_vault)
-    vault.apply(lambda v: ChangeSet("sync: designate maintenance machine",
+    vault.apply(lambda v: Plan("sync: designate maintenance machine",
                                     meta={"maintenance_machine": "the-server"}))
     vault.close()
     monkeypatch.setenv("MEMVAULT_MACHINE_ID", "this-laptop")

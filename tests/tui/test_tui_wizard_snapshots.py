@@ -1,11 +1,13 @@
 """Snapshots of every step of the split and consolidate wizards (pytest-textual-snapshot), up to
 the last one before anything is written. Deterministic: a fixed clock, fixed ids, commit dates
-pinned, UTC, a 120x40 terminal, no blinking cursors; the preview steps name the ids a split or
-merge would draw ``new-1``... / ``new``, so no uuid4 shows. After a deliberate change of the UI,
+pinned, UTC, a 120x40 terminal, no blinking cursors; the ids a split or merge draws (the
+preview shows the plan that is committed, real ids included) come from a counter. After a deliberate change of the UI,
 look at the report, then accept with ``pytest tests/tui/test_tui_wizard_snapshots.py
 --snapshot-update``."""
 
 from __future__ import annotations
+
+import uuid
 
 import pytest
 from textual.widgets import Input, TextArea
@@ -19,6 +21,14 @@ from tui_support import (  # noqa: F401  (wizard_vault: a fixture)
     wait_clusters,
     wizard_vault,
 )
+
+
+@pytest.fixture(autouse=True)
+def counted_ids(monkeypatch):
+    """uuid4 as a counter while the wizard runs (the planned ids shown in the previews)."""
+    drawn = iter(range(1, 10_000))
+    monkeypatch.setattr(uuid, "uuid4",
+                        lambda: uuid.UUID(f"{0xA0000000 + next(drawn):08x}-0000-4000-8000-0000000000a1"))
 
 
 def _still(app) -> None:

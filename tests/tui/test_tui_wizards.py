@@ -170,8 +170,9 @@ async def test_split_wizard_end_to_end(wizard_vault):
         assert "strength 1, use count 3" in preview and "source chat" in preview
         assert "─split_from→ 6a4de111" in preview and "split_index 2 of total_splits 3" in preview
         assert "garden, plants" in preview
-        assert ("split: decompose 6a4de111 into 3 atomic memories (new-1, new-2, new-3)"
-                in preview)
+        shown = re.search(r"split: decompose 6a4de111 into 3 atomic memories "
+                          r"\(([0-9a-f]{8}), ([0-9a-f]{8}), ([0-9a-f]{8})\)", preview)
+        assert shown, preview
         assert commits(wizard_vault) == before  # nothing written so far
         await press(pilot, "ctrl+n", rounds=3)  # Split
         assert app.screen is app.main_screen
@@ -181,6 +182,7 @@ async def test_split_wizard_end_to_end(wizard_vault):
         m = re.fullmatch(r"split: decompose 6a4de111 into 3 atomic memories "
                          r"\(([0-9a-f]{8}), ([0-9a-f]{8}), ([0-9a-f]{8})\)", subject)
         assert m, subject
+        assert m.groups() == shown.groups()  # the preview IS the plan: the very ids it showed
         vault = on_disk(wizard_vault)
         assert vault.get(GARDEN).status == MemoryStatus.ARCHIVED
         edges = sorted((r for r in vault.relations.values() if r.relation_type == "split_from"
@@ -348,7 +350,10 @@ async def test_consolidate_marked_memories_end_to_end(wizard_vault):
         summary = text_of(wizard.query_one("#merge-summary"))
         assert "bring the referral" in summary and "2 consolidated_from relations" in summary
         assert "The sources are deleted" in summary
-        assert "consolidate: merge 2 health memories into new (d0d0e001, d0d0e002)" in summary
+        shown = re.search(r"consolidate: merge 2 health memories into ([0-9a-f]{8}) "
+                          r"\(d0d0e001, d0d0e002\)", summary)
+        assert shown, summary
+        assert summary.startswith(shown.group(1))  # the merged memory's row: its real id
         assert commits(wizard_vault) == before
         await press(pilot, "ctrl+n", rounds=3)
         assert app.screen is main
@@ -366,6 +371,7 @@ async def test_consolidate_marked_memories_end_to_end(wizard_vault):
     assert commits(wizard_vault) == before + 1
     assert subjects(wizard_vault, 1) == [
         f"consolidate: merge 2 health memories into {merged.id[:8]} (d0d0e001, d0d0e002)"]
+    assert merged.id[:8] == shown.group(1)  # the preview IS the plan: the id it showed
     assert DUPES[0] not in vault.memories and DUPES[1] not in vault.memories
     assert {r.to_memory_id for r in vault.relations.values()
             if r.relation_type == "consolidated_from"} >= set(DUPES[:2])
@@ -447,7 +453,7 @@ async def test_consolidate_validation_back_cancel_and_a_cluster(wizard_vault):
         await press(pilot, "down", "ctrl+n")  # archive the sources
         summary = text_of(wizard.query_one("#merge-summary"))
         assert "The sources are archived" in summary
-        assert "consolidate: merge 3 health memories into new" in summary
+        assert "consolidate: merge 3 health memories into " in summary
         await press(pilot, "ctrl+n", rounds=3)
         assert app.screen is app.main_screen
         merged = app.main_screen.current

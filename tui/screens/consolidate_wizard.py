@@ -392,8 +392,7 @@ class ConsolidateWizard(WizardScreen):
         if p is None or not self.members:
             self.failed("nothing to merge yet")
             return
-        ids, content, fate = list(self.members), self._content(), p.fate
-        self.run_operation(lambda: self.service.consolidate(ids, content, fate), self.serial)
+        self.run_operation(lambda: self.service.consolidate(p), self.serial)
 
 
 def summary_renderable(p: MergePreview) -> Group:
@@ -414,7 +413,7 @@ def summary_renderable(p: MergePreview) -> Group:
     facts.append(f"{m.strength:.2f}")
     facts.append("   uses ", style="dim")
     facts.append(f"{m.use_count}")
-    grid.add_row(Text("new", style="bold green"), "", facts)
+    grid.add_row(Text(m.id[:8], style="bold green"), "", facts)
     grid.add_row("", "text", Text(first_words(m.content, 240)))
     grid.add_row("", "gist", Text(m.gist, style="italic") if m.gist else
                  Text("none: short enough to be its own", style="dim italic"))
@@ -422,7 +421,7 @@ def summary_renderable(p: MergePreview) -> Group:
     rels.append(f"{len(plan.relations)} consolidated_from relations", style="bold")
     rels.append(f" (cluster {plan.cluster_id}, cohesion {plan.cohesion:.2f})", style="dim")
     for source in plan.sources:
-        rels.append("\n  new ─consolidated_from→ ", style="italic magenta")
+        rels.append(f"\n  {m.id[:8]} ─consolidated_from→ ", style="italic magenta")
         rels.append(source.id[:8], style="bold")
         rels.append(" " + first_words(source.text, 60))
     rels.no_wrap = True
@@ -442,7 +441,6 @@ def summary_renderable(p: MergePreview) -> Group:
         tail.append(": they stay in the vault with status archived.")
     tail.append("\n\ncommit  ", style="dim")
     tail.append(p.message, style="bold")
-    tail.append('\n"new" stands for the id the merge draws when it runs.', style="dim italic")
     if p.maintenance:
         tail.append(f"\n\n{p.maintenance}", style=f"bold {BAND_STYLE['danger']}")
     return Group(grid, Text(""), rels, Text(""), tail)

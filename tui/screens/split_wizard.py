@@ -348,13 +348,7 @@ class SplitWizard(WizardScreen):
         if p is None or self.draft is None:
             self.failed("nothing to split yet")
             return
-        memory_id = self.draft.memory.id
-        texts = self._texts()
-        tags = [list(x.tags or []) for x in self.parts]
-        entities = [list(x.entities or []) for x in self.parts]
-        fate = p.fate
-        self.run_operation(lambda: self.service.split(memory_id, texts, tags, entities, fate),
-                           self.serial)
+        self.run_operation(lambda: self.service.split(p), self.serial)
 
 
 def preview_renderable(p: SplitPreview, now: int) -> Group:
@@ -376,7 +370,7 @@ def preview_renderable(p: SplitPreview, now: int) -> Group:
     for index, (part, relation) in enumerate(zip(p.parts, p.relations)):
         if index:
             grid.add_row("", "", "")
-        name = Text(p.names[part.id], style="bold green")
+        name = Text(part.id[:8], style="bold green")
         labels = Text()
         labels.append("tags ", style="dim")
         labels.append(", ".join(part.meta.tags) or "—", style="cyan")
@@ -407,6 +401,4 @@ def preview_renderable(p: SplitPreview, now: int) -> Group:
         tail.append(".")
     tail.append("\n\ncommit  ", style="dim")
     tail.append(p.message, style="bold")
-    tail.append(f"\n{', '.join(p.names.values())} stand for the ids the split draws when it "
-                "runs.", style="dim italic")
     return Group(head, Text(""), grid, Text(""), tail)

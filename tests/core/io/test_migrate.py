@@ -363,13 +363,13 @@ def test_records_are_plain_vault_records(vault, fixture_dir):
 
 
 def test_plain_files_of_a_change_set_stay_out_of_records_and_git(vault):
-    from core.vault import ChangeSet
+    from core.vault import Plan
 
     for bad in ("memories/x.json", "relations/r.json", ".meta.json", "../outside",
                 ".git/config", "/abs", "a//b", "./a", ""):
         with pytest.raises(VaultError, match="plain vault file"):
-            vault.apply(lambda v, bad=bad: ChangeSet("test: bad", put_files={bad: b"x"}))
+            vault.apply(lambda v, bad=bad: Plan("test: bad", put_files={bad: b"x"}))
     assert not (vault.root.parent / "outside").exists()
-    change = vault.apply(lambda v: ChangeSet("test: ok", put_files={".backup/a/b.txt": b"x"}))
+    change = vault.apply(lambda v: Plan("test: ok", put_files={".backup/a/b.txt": b"x"}))
     assert (vault.root / ".backup" / "a" / "b.txt").read_bytes() == b"x"
     assert change.commit == vault.journal.head()

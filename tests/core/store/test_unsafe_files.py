@@ -23,7 +23,7 @@ from core.store.layout import (
     read_vault_file,
 )
 from core.store.quarantine import quarantine
-from core.vault import ChangeSet
+from core.vault import Plan
 
 
 def _memory_json(memory_id: str, content: str = "hand written") -> bytes:
@@ -39,8 +39,8 @@ def _head_paths(git_tools, vault: Vault) -> dict[str, str]:
     return git_tools.head_tree(vault)
 
 
-def _write_meta(vault: Vault, **changes) -> ChangeSet:
-    return vault.apply(lambda v: ChangeSet("test: set meta", meta=changes))
+def _write_meta(vault: Vault, **changes) -> Plan:
+    return vault.apply(lambda v: Plan("test: set meta", meta=changes))
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -317,7 +317,7 @@ def test_records_larger_than_the_reader_accepts_are_refused(vault_path, git_tool
     with pytest.raises(RecordTooLargeError):
         v.update(small.id, content=huge)
     with pytest.raises(RecordTooLargeError):
-        v.apply(lambda vault: ChangeSet("test: huge", put_memories=[
+        v.apply(lambda vault: Plan("test: huge", put_memories=[
             Memory(id="huge2", content=huge)]))
     with pytest.raises(RecordTooLargeError, match="relation r-huge"):
         v.save_relations([Relation(id="r-huge", from_memory_id=small.id,

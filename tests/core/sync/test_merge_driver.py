@@ -272,7 +272,7 @@ def test_run_writes_the_result_into_the_current_file(tmp_path):
 def test_the_command_takes_paths_as_arguments_only(tmp_path):
     """Names with spaces, quotes and shell syntax are file names, nothing else (the installed
     program git runs)."""
-    from core.sync.engine import driver_program
+    from core.sync.install import driver_program
 
     program = str(driver_program())
     folder = tmp_path / "we'ird $(touch pwned) `x`"

@@ -1,0 +1,163 @@
+"""A memory's past: its history from git, any version, restore (also after deletion), and undo
+as a revert of exactly one operation (:mod:`core.ops.revert`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from ..errors import InvalidIdError, UnknownIdError, VaultError
+from ..git.journal import HistoryEntry
+from ..model.records import (
+    Memory,
+    Relation,
+)
+from ..store.cache import MIN_PREFIX
+from ..store.layout import (
+    check_id,
+)
+from .reports import RestoreReport, first_error, op_message
+
+if TYPE_CHECKING:
+    from ..ops.revert import RevertReport, UndoEntry
+
+
+class History:
+    """A memory's past: history, versions, restore, and undo as revert."""
+
+    def resolve_any(self, key: str) -> str:
+        """Like :meth:`resolve`, but also finds memories that exist only in history."""
+        try:
+            return self.resolve(key)
+        except UnknownIdError:
+            pass
+        try:
+            check_id(key)
+        except InvalidIdError:
+            raise UnknownIdError(f"no memory with id or prefix {key!r}") from None
+        if self.layout.memory_path(key).name in self.journal.names_ever(self.layout.memories_dir):
+            return key
+        if len(key) < MIN_PREFIX:
+            raise UnknownIdError(f"no memory with id {key!r}")
+        suffix = ".json"
+        matches = sorted({n[: -len(suffix)] for n in self.journal.names_ever(self.layout.memories_dir)
+                          if n.startswith(key) and n.endswith(suffix)})
+        if not matches:
+            raise UnknownIdError(f"no memory, living or in history, with id or prefix {key!r}")
+        if len(matches) > 1:
+            from ..errors import AmbiguousIdError
+            raise AmbiguousIdError(key, matches)
+        return matches[0]
+
+    # -- undo as revert (core/ops/revert.py) ---------------------------------------------------
+    def revert(self, commit: str) -> RevertReport:
+        """Reverse exactly the changes ``commit`` made, as a new commit; refused (nothing
+        written) where a later commit changed the same, except later touches, which are kept."""
+        from ..ops.revert import revert
+
+        return revert(self, commit)
+
+    def undo(self) -> RevertReport:
+        """Revert the newest operation not undone yet (read from the log: works across
+        processes and restarts)."""
+        from ..ops.revert import undo
+
+        return undo(self)
+
+    def redo(self) -> RevertReport:
+        """Revert the newest undo, if nothing but touches happened after it."""
+        from ..ops.revert import redo
+
+        return redo(self)
+
+    def undo_list(self, limit: int = 20) -> list[UndoEntry]:
+        """What successive undos would take back, newest first."""
+        from ..ops.revert import undo_list
+
+        return undo_list(self, limit)
+
+    def history(self, key: str) -> list[HistoryEntry]:
+        """The memory's life from git, newest first: created, each change, deletion."""
+        return self.journal.log(self.layout.memory_path(self.resolve_any(key)))
+
+    def version(self, key: str, rev: str) -> Memory:
+        """The memory as it was at commit ``rev``."""
+        memory_id = self.resolve_any(key)
+        commit = self.journal.resolve_rev(rev)
+        data = self.journal.show(commit, self.layout.memory_path(memory_id))
+        if data is None:
+            raise VaultError(f"memory {memory_id[:8]} did not exist at {rev}")
+        try:
+            memory = Memory.model_validate_json(data)
+        except ValidationError as exc:
+            raise VaultError(f"the version at {rev} is not a valid memory: {first_error(exc)}") from None
+        if memory.id != memory_id:
+            raise VaultError(f"the version at {rev} holds id {memory.id!r}, not {memory_id!r}")
+        return memory
+
+    def restore(self, key: str, at: str | None = None) -> RestoreReport:
+        """Bring back a deleted memory (with the relations its deletion removed) or an earlier
+        version of a living one, as a new commit. Without ``at``: the last version before the
+        deletion, or the version before the current one."""
+        with self.transaction():
+            memory_id = self.resolve_any(key)
+            entries = self.history(memory_id)
+            live = memory_id in self.store.memories
+            if at is None:
+                if not entries:
+                    raise VaultError(f"memory {memory_id[:8]} has no history to restore from")
+                if not live:
+                    at = f"{entries[0].commit}^" if entries[0].action == "deleted" else entries[0].commit
+                else:
+                    at = self._earlier_version(memory_id, entries[1:])
+            source = self.journal.resolve_rev(at)
+            memory = self.version(memory_id, source)
+            relations: list[Relation] = []
+            if not live:
+                relations = self._relations_deleted_with(memory_id, entries)
+            writes = self._memory_writes([memory])
+            writes.update({self.layout.relation_path(r.id): self.layout.encode(r)
+                           for r in relations})
+            message = op_message("restore", [memory]) + f" (from {source[:8]})"
+            if relations:
+                message += f" (+{len(relations)} relation{'s' if len(relations) != 1 else ''})"
+            self._commit(message, writes, memories=[memory], relations=relations)
+        return RestoreReport(memory, relations, source)
+
+    def _earlier_version(self, memory_id: str, entries: list[HistoryEntry]) -> str:
+        """The newest commit among ``entries`` (older history, newest first) at which the memory
+        existed and differed from its current version. A deletion is skipped: the version before
+        it is the next entry's, and after a restore it equals the current one."""
+        current = self.store.memories[memory_id]
+        for entry in entries:
+            if entry.action == "deleted":
+                continue
+            data = self.journal.show(entry.commit, self.layout.memory_path(memory_id))
+            try:
+                if data is not None and Memory.model_validate_json(data) != current:
+                    return entry.commit
+            except ValidationError:
+                continue
+        raise VaultError(f"memory {memory_id[:8]} has no earlier version")
+
+    def _relations_deleted_with(self, memory_id: str, entries: list[HistoryEntry]) -> list[Relation]:
+        """Relations removed by the commit that deleted the memory, whose other end lives."""
+        deleting = next((e for e in entries if e.action == "deleted"), None)
+        if deleting is None:
+            return []
+        found = []
+        for status, rel in self.journal.files_in_commit(deleting.commit, self.layout.relations_dir):
+            what = self.layout.classify(rel)
+            if status != "D" or what is None or what[1] in self.store.relations:
+                continue
+            data = self.journal.show(f"{deleting.commit}^", self.root / rel)
+            try:
+                relation = Relation.model_validate_json(data or b"")
+            except ValidationError:
+                continue
+            ends = {relation.from_memory_id, relation.to_memory_id}
+            if memory_id in ends and all(e == memory_id or e in self.store.memories for e in ends):
+                found.append(relation)
+        return found
+

@@ -1,0 +1,237 @@
+"""Creating and changing memories and relations: add, save, update, touch, archive, delete,
+relate. Each is one commit through the write path."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..errors import VaultError
+from ..model.records import (
+    KNOWN_RELATION_TYPES,
+    Memory,
+    MemoryMetadata,
+    MemoryStatus,
+    Relation,
+    now_epoch,
+)
+from ..store.layout import (
+    MAX_FILE_BYTES,
+    check_id,
+)
+from ..textutil import make_gist, neutralise_line
+from .reports import DeleteReport, first_error, op_message, relations_touching, unique
+
+MAX_BOOSTED_STRENGTH = 2.0
+STRENGTH_BOOST = 0.1
+
+
+class Records:
+    """Creating and changing memories and relations."""
+
+    def add(
+        self,
+        content: str,
+        *,
+        tags: Iterable[str] = (),
+        entities: Iterable[str] = (),
+        source: str | None = None,
+        context: str | None = None,
+        strength: float = 1.0,
+        gist: str | None = None,
+        memory_id: str | None = None,
+    ) -> Memory:
+        """Create a memory and commit it (``add: <id8> <first words>``)."""
+        if not isinstance(content, str) or not content.strip():
+            raise VaultError("refused: a memory needs non-empty content")
+        try:
+            memory = Memory(
+                id=check_id(memory_id) if memory_id is not None else str(uuid.uuid4()),
+                content=content, gist=gist, strength=strength, entities=unique(entities),
+                meta=MemoryMetadata(tags=unique(tags), source=source, context=context),
+            )
+        except ValidationError as exc:
+            raise VaultError(f"refused: {first_error(exc)}") from None
+        return self.save(memory)
+
+    def save(self, memory: Memory, *, message: str | None = None) -> Memory:
+        """Write a whole memory record (create or replace) as one commit; a memory without a gist
+        gets one (see :func:`core.gist.generate_gist`; short notes get none)."""
+        return self.save_many([memory], message=message)[0]
+
+    def save_many(self, memories: list[Memory], *, message: str | None = None,
+                  make_gists: bool = True) -> list[Memory]:
+        """Write several whole memory records as one commit. A memory whose ``gist`` is None
+        gets one made first, unless ``make_gists`` is False (a bulk import that backfills
+        later). The records passed in are not modified; the saved ones are returned."""
+        memories = [self._with_gist(self._checked(m)) if make_gists else self._checked(m)
+                    for m in memories]
+        if not memories:
+            return []
+        with self.transaction():
+            if message is None:
+                new = [m for m in memories if m.id not in self.store.memories]
+                verb = "add" if len(new) == len(memories) else "update"
+                message = op_message(verb, memories)
+            self._commit(message, self._memory_writes(memories), memories=memories)
+        return memories
+
+    def update(self, key: str, **changes: Any) -> Memory:
+        """Change fields of a memory (``update: <id8> <words> (fields: a, b)``). A new content
+        without a new gist drops the old gist, which no longer describes it."""
+        if "id" in changes:
+            raise VaultError("refused: a memory's id cannot be changed")
+        with self.transaction():
+            old = self.get(key)
+            before = old.model_dump()
+            if "meta" in changes and isinstance(changes["meta"], MemoryMetadata):
+                changes["meta"] = changes["meta"].model_dump()
+            content_changed = "content" in changes and changes["content"] != old.content
+            if content_changed and "gist" not in changes:
+                changes["gist"] = None  # the old gist no longer describes it: made anew below
+            data = {**before, **changes}
+            try:
+                new = Memory.model_validate(data)
+            except ValidationError as exc:
+                raise VaultError(f"refused: {first_error(exc)}") from None
+            if not new.content.strip():
+                raise VaultError("refused: a memory needs non-empty content")
+            if content_changed and new.gist is None:
+                new = self._with_gist(new)
+            fields_changed = sorted(k for k in changes if before.get(k) != data[k])
+            message = op_message("update", [new]) + (f" (fields: {', '.join(fields_changed)})"
+                                                   if fields_changed else "")
+            self._commit(message, self._memory_writes([new]), memories=[new])
+        return new
+
+    def touch(self, *keys: str, boost: bool = False) -> list[Memory]:
+        """Reinforce memories: use_count + 1, last_used = now, and with ``boost`` strength + 0.1
+        (capped at 2.0). Several ids are touched in one commit."""
+        return self._change_each(keys, "touch", lambda m, now: {
+            "use_count": m.use_count + 1,
+            "last_used": now,
+            **({"strength": min(MAX_BOOSTED_STRENGTH, m.strength + STRENGTH_BOOST)}
+               if boost else {}),
+        })
+
+    def archive(self, *keys: str) -> list[Memory]:
+        return self._set_status(keys, MemoryStatus.ARCHIVED, "archive")
+
+    def unarchive(self, *keys: str) -> list[Memory]:
+        return self._set_status(keys, MemoryStatus.ACTIVE, "unarchive",
+                                require=MemoryStatus.ARCHIVED)
+
+    def _set_status(self, keys: Iterable[str], status: MemoryStatus, verb: str,
+                    require: MemoryStatus | None = None) -> list[Memory]:
+        def change(m: Memory, _now: int) -> dict[str, Any]:
+            if require is not None and m.status != require:
+                raise VaultError(f"refused: {m.id[:8]} is {m.status.value}, not {require.value}")
+            if m.status == status:
+                raise VaultError(f"refused: {m.id[:8]} is already {status.value}")
+            return {"status": status}
+        return self._change_each(keys, verb, change)
+
+    def _change_each(self, keys: Iterable[str], verb: str,
+                     change: Callable[[Memory, int], dict[str, Any]]) -> list[Memory]:
+        keys = list(keys)
+        if not keys:
+            raise VaultError(f"{verb}: no memory ids given")
+        with self.transaction():
+            ids = unique(self.resolve(k) for k in keys)
+            self._take_outside_edits(self.layout.memory_path(i) for i in ids)
+            now = now_epoch()
+            new = [self.store.memories[i].model_copy(update=change(self.store.memories[i], now))
+                   for i in ids]
+            self._commit(op_message(verb, new), self._memory_writes(new), memories=new)
+        return new
+
+    def delete(self, *keys: str) -> DeleteReport:
+        """Delete memories and every relation that touches them, in one commit."""
+        keys_list = list(keys)
+        if not keys_list:
+            raise VaultError("delete: no memory ids given")
+        with self.transaction():
+            ids = unique(self.resolve(k) for k in keys_list)
+            gone = [self.store.memories[i] for i in ids]
+            rels = relations_touching(self.store, ids)
+            writes: dict[Path, bytes | None] = {self.layout.memory_path(i): None for i in ids}
+            writes.update({self.layout.relation_path(r.id): None for r in rels})
+            message = op_message("delete", gone)
+            if rels:
+                message += f" (+{len(rels)} relation{'s' if len(rels) != 1 else ''})"
+            self._commit(message, writes, dropped_memories=ids,
+                         dropped_relations=[r.id for r in rels])
+        return DeleteReport(gone, rels)
+
+    # -- relations --------------------------------------------------------------------------
+    def relate(
+        self,
+        from_key: str,
+        to_key: str,
+        relation_type: str,
+        *,
+        strength: float = 1.0,
+        metadata: dict[str, Any] | None = None,
+        force: bool = False,
+    ) -> Relation:
+        """Create a typed relation between two living memories (``relate: ...``). A type outside
+        :data:`KNOWN_RELATION_TYPES` is refused unless ``force``."""
+        if not relation_type or not relation_type.strip():
+            raise VaultError("refused: a relation needs a type")
+        if relation_type not in KNOWN_RELATION_TYPES and not force:
+            raise VaultError(
+                f"refused: unknown relation type {relation_type!r} (known: "
+                f"{', '.join(sorted(KNOWN_RELATION_TYPES))}; force to use it anyway)"
+            )
+        with self.transaction():
+            a, b = self.resolve(from_key), self.resolve(to_key)
+            try:
+                relation = Relation(id=str(uuid.uuid4()), from_memory_id=a, to_memory_id=b,
+                                    relation_type=relation_type, strength=strength,
+                                    metadata=dict(metadata or {}))
+            except ValidationError as exc:
+                raise VaultError(f"refused: {first_error(exc)}") from None
+            self.save_relations([relation])
+        return relation
+
+    def save_relations(self, relations: list[Relation], *, message: str | None = None) -> None:
+        """Write whole relation records as one commit (the storage API: any type accepted)."""
+        if not relations:
+            return
+        for r in relations:
+            check_id(r.id, "relation")
+        with self.transaction():
+            if message is None:
+                if len(relations) == 1:
+                    r = relations[0]
+                    message = (f"relate: {r.from_memory_id[:8]} "
+                               f"-{neutralise_line(r.relation_type)}-> {r.to_memory_id[:8]}")
+                else:
+                    message = f"relate: {len(relations)} relations"
+            writes = {self.layout.relation_path(r.id): self.layout.encode(r) for r in relations}
+            self._commit(message, writes, relations=relations)
+
+    def unrelate(self, relation_key: str) -> Relation:
+        with self.transaction():
+            rid = self.store.resolve(relation_key, kind="relation")
+            r = self.store.relations[rid]
+            message = (f"relate: remove {neutralise_line(r.relation_type)} "
+                       f"{r.from_memory_id[:8]} -> {r.to_memory_id[:8]}")
+            self._commit(message, {self.layout.relation_path(rid): None}, dropped_relations=[rid])
+        return r
+
+    def _checked(self, memory: Memory) -> Memory:
+        check_id(memory.id)
+        return memory
+
+    @staticmethod
+    def _with_gist(memory: Memory, level: str = "moderate") -> Memory:
+        if memory.gist is not None or len(memory.content.encode("utf-8")) > MAX_FILE_BYTES:
+            return memory  # (too large to be written: _commit refuses it, no gist is worth making)
+        gist = make_gist(memory.content, memory.meta.tags, memory.entities, level)
+        return memory if gist is None else memory.model_copy(update={"gist": gist})
+

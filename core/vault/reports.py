@@ -1,0 +1,147 @@
+"""What vault operations return (reports, the change set a multi-file operation commits) and the small helpers the vault's modules share."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from ..model.records import (
+    Memory,
+    Relation,
+)
+from ..store.cache import Store
+from ..errors import VaultError
+from ..store.layout import Layout, LoadProblem
+from ..textutil import neutralise_line
+
+
+@dataclass
+class DeleteReport:
+    memories: list[Memory]
+    relations: list[Relation]
+
+
+@dataclass
+class RestoreReport:
+    memory: Memory
+    relations: list[Relation]
+    source_commit: str
+
+
+@dataclass
+class GcReport:
+    threshold: float
+    candidates: list[tuple[Memory, float]]  # (memory, score), lowest score first
+    applied: bool
+    archived: bool
+    relations_removed: list[Relation] = field(default_factory=list)
+    commit: str | None = None
+
+
+@dataclass
+class GistBackfill:
+    level: str
+    missing: int  # memories that had no gist
+    made: list[Memory]  # those that got one (short notes get none)
+    tokens_before: int  # what recalling ``made`` cost (their content), approximate
+    tokens_after: int  # what it costs with the gists, approximate
+    commit: str | None = None
+
+
+@dataclass
+class OpenReport:
+    """What opening the vault found and did, for a person to read."""
+
+    recovered: str | None = None
+    external_commit: str | None = None
+    external_paths: list[str] = field(default_factory=list)
+    #: Files changed outside memvault that were NOT committed: they do not load as a valid
+    #: record (or metadata), so they stay as they are on disk, reported with the reason.
+    refused_external: list[LoadProblem] = field(default_factory=list)
+    initialised: bool = False
+    #: Why nothing may be written now (HEAD detached, a rebase or merge in progress); outside
+    #: edits then wait, uncommitted, until it is over.
+    writes_refused: str | None = None
+
+
+class StalePlanError(VaultError):
+    """A plan was built from a HEAD, and a commit since changed something the plan changes:
+    applying it would write over that change. Nothing was written; plan again."""
+
+
+@dataclass
+class Plan:
+    """Everything one operation changes, committed as ONE commit by :meth:`Vault.apply`.
+
+    A plan is also the operation's preview: what a wizard or ``--dry-run`` shows is the plan
+    that is applied, with its real ids, never computed a second time. ``base`` is the HEAD it
+    was built from; :meth:`Vault.apply` refuses it (:class:`StalePlanError`) when a commit made
+    since then changed any of the records the plan writes or removes."""
+
+    message: str
+    put_memories: list[Memory] = field(default_factory=list)
+    put_relations: list[Relation] = field(default_factory=list)
+    drop_memories: list[str] = field(default_factory=list)
+    drop_relations: list[str] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)  # keys to set in .meta.json
+    #: Other files to commit with it, by vault-relative path (e.g. a migration's backup of its
+    #: source files under ``.backup/``); never a record, ``.meta.json`` or a git path.
+    put_files: dict[str, bytes] = field(default_factory=dict)
+    base: str | None = None  # the HEAD the plan was built from (None: built under the lock)
+    #: Checks run under the lock right before the commit (the maintenance-machine rule...);
+    #: each raises VaultError to refuse, and then nothing is written.
+    requires: list[Callable[[Any], None]] = field(default_factory=list)
+    commit: str | None = None  # filled in by apply()
+
+    def record_paths(self, layout: Layout) -> list[Path]:
+        """Every record path the plan writes or removes (not ``.meta.json``: its keys are
+        merged into the current file when the plan is applied)."""
+        return ([layout.memory_path(m.id) for m in self.put_memories]
+                + [layout.memory_path(i) for i in self.drop_memories]
+                + [layout.relation_path(r.id) for r in self.put_relations]
+                + [layout.relation_path(i) for i in self.drop_relations])
+
+
+def unique(items: Iterable[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        seen.setdefault(item, None)
+    return list(seen)
+
+
+def relations_touching(store: Store, ids: Iterable[str]) -> list[Relation]:
+    found: dict[str, Relation] = {}
+    for i in ids:
+        for r in store.relations_of(i):
+            found[r.id] = r
+    return list(found.values())
+
+
+def first_words(text: str, limit: int = 48) -> str:
+    """The first words of a text on one line, cut at a word boundary, with control characters
+    shown as visible escapes (:func:`~core.textutil.neutralise_line`): safe in a commit subject
+    and on a terminal."""
+    flat = " ".join(text.split())
+    if len(flat) > limit:
+        flat = (flat[:limit].rsplit(" ", 1)[0] or flat[:limit]) + "…"
+    return neutralise_line(flat)
+
+
+def op_message(verb: str, memories: list[Memory]) -> str:
+    if len(memories) == 1:
+        m = memories[0]
+        return f"{verb}: {m.id[:8]} {first_words(m.text)}"
+    shown = ", ".join(m.id[:8] for m in memories[:8])
+    more = f", +{len(memories) - 8}" if len(memories) > 8 else ""
+    return f"{verb}: {len(memories)} memories ({shown}{more})"
+
+
+def first_error(exc: ValidationError) -> str:
+    err = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in err.get("loc", ()))
+    return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
+

@@ -1,0 +1,144 @@
+"""Upkeep: gc (prune or archive what has faded), statistics, gists made anew or backfilled."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+from ..gist import check_level
+from ..model.records import (
+    Memory,
+    MemoryStatus,
+    now_epoch,
+)
+from ..model.tokens import estimate_tokens
+from ..ops.maintenance import check_maintenance, machine_id
+from ..textutil import make_gist
+from .reports import GcReport, GistBackfill, op_message, relations_touching
+
+
+class Upkeep:
+    """Pruning, statistics and gists."""
+
+    def gc(self, *, dry_run: bool = False, archive: bool = False,
+           threshold: float | None = None, now: int | None = None,
+           force: bool = False) -> GcReport:
+        """Active memories scoring below the forget threshold: listed (dry run), or deleted with
+        their relations (or archived) in ONE commit that also records ``last_gc_at``. Refused
+        (MaintenanceRefused) on a machine that is not the vault's designated maintenance
+        machine (``core.ops.maintenance``), unless ``force``."""
+        limit = self.config.forget_threshold if threshold is None else threshold
+        at = now_epoch() if now is None else now
+
+        def candidates() -> list[tuple[Memory, float]]:
+            found = [(m, self.score(m, at)) for m in self.store.memories.values()
+                     if m.status == MemoryStatus.ACTIVE]
+            return sorted(((m, s) for m, s in found if s < limit), key=lambda p: (p[1], p[0].id))
+
+        if dry_run:
+            return GcReport(limit, candidates(), applied=False, archived=archive)
+        with self.transaction():
+            check_maintenance(self.meta, "gc", force=force)
+            found = candidates()
+            report = GcReport(limit, found, applied=True, archived=archive)
+            if not found:
+                return report
+            ids = [m.id for m, _ in found]
+            writes = self._meta_write(last_gc_at=at, machine_id=machine_id())
+            noun = "memory" if len(ids) == 1 else "memories"
+            if archive:
+                new = [m.model_copy(update={"status": MemoryStatus.ARCHIVED}) for m, _ in found]
+                writes.update(self._memory_writes(new))
+                message = f"gc: archive {len(ids)} {noun} below {limit:g}"
+                report.commit = self._commit(message, writes, memories=new)
+            else:
+                rels = relations_touching(self.store, ids)
+                writes.update({self.layout.memory_path(i): None for i in ids})
+                writes.update({self.layout.relation_path(r.id): None for r in rels})
+                message = f"gc: prune {len(ids)} {noun} below {limit:g}"
+                report.relations_removed = rels
+                report.commit = self._commit(message, writes, dropped_memories=ids,
+                                             dropped_relations=[r.id for r in rels])
+        return report
+
+    def stats(self, now: int | None = None) -> dict[str, Any]:
+        at = now_epoch() if now is None else now
+        memories = list(self.store.memories.values())
+        scores = [self.score(m, at) for m in memories]
+        per_status = {s.value: 0 for s in MemoryStatus}
+        for m in memories:
+            per_status[m.status.value] += 1
+        edges = [0.0, 0.05, 0.15, 0.35, 0.65, 1.0, 2.0]
+        histogram = []
+        for lo, hi in zip(edges, edges[1:] + [float("inf")]):
+            histogram.append({"from": lo, "to": None if hi == float("inf") else hi,
+                              "count": sum(1 for s in scores if lo <= s < hi)})
+        relation_types: dict[str, int] = {}
+        for r in self.store.relations.values():
+            relation_types[r.relation_type] = relation_types.get(r.relation_type, 0) + 1
+        threshold = self.config.forget_threshold
+        return {
+            "path": str(self.root),
+            "memories": len(memories),
+            "by_status": per_status,
+            "relations": len(self.store.relations),
+            "relation_types": dict(sorted(relation_types.items())),
+            "tags": len(self.store.tags()),
+            "avg_score": sum(scores) / len(scores) if scores else 0.0,
+            "below_forget_threshold": sum(
+                1 for m, s in zip(memories, scores) if s < threshold and m.status == MemoryStatus.ACTIVE),
+            "forget_threshold": threshold,
+            "decay_model": self.config.decay_model,
+            "score_histogram": histogram,
+            "problems": [str(p) for p in self.problems],
+            "last_gc_at": self.meta.get("last_gc_at"),
+            "last_consolidation_at": self.meta.get("last_consolidation_at"),
+            "head": self._head,
+        }
+
+    # -- gists ------------------------------------------------------------------------------
+    def regenerate_gist(self, key: str, level: str = "moderate") -> Memory:
+        """Make the memory's gist anew at ``level`` (``gist: <id8> ...``); None when the content
+        is too short or no short enough gist exists."""
+        check_level(level)
+        with self.transaction():
+            old = self.get(key)
+            gist = make_gist(old.content, old.meta.tags, old.entities, level)
+            new = old.model_copy(update={"gist": gist})
+            self._commit(op_message("gist", [new]) + f" ({level})",
+                         self._memory_writes([new]), memories=[new])
+        return new
+
+    def backfill_gists(
+        self,
+        level: str = "moderate",
+        *,
+        dry_run: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> GistBackfill:
+        """Give every memory without a gist one, in ONE commit (``gist: backfill N ...``).
+        ``progress(done, total)`` is called as gists are made. A dry run changes nothing."""
+        check_level(level)
+        with contextlib.ExitStack() as stack:
+            if not dry_run:
+                stack.enter_context(self.transaction())
+            missing = sorted((m for m in self.store.memories.values() if m.gist is None),
+                             key=lambda m: m.id)
+            made: list[Memory] = []
+            for done, memory in enumerate(missing, 1):
+                gist = make_gist(memory.content, memory.meta.tags, memory.entities, level)
+                if gist is not None:
+                    made.append(memory.model_copy(update={"gist": gist}))
+                if progress is not None:
+                    progress(done, len(missing))
+            report = GistBackfill(level, len(missing), made,
+                                  sum(estimate_tokens(m.content) for m in made),
+                                  sum(estimate_tokens(m.gist or "") for m in made))
+            if made and not dry_run:
+                noun = "memory" if len(made) == 1 else "memories"
+                report.commit = self._commit(
+                    f"gist: backfill {len(made)} {noun} ({level})",
+                    self._memory_writes(made), memories=made)
+        return report
+

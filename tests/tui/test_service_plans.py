@@ -1,0 +1,50 @@
+"""The app's wizards commit the plan they showed (tui/service.py): the same ids, or a clear
+refusal and nothing written when the vault changed in between."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from core import Vault
+from core.vault import StalePlanError
+from tui.service import VaultService
+
+TEXT = ("The tomatoes need water every morning in July. Ana from next door lends us her "
+        "ladder on weekends. The bike's brake pads must be changed before the trip.")
+PARTS = [s.strip() + "." for s in TEXT.split(".") if s.strip()]
+
+
+def _head(root) -> str:
+    return subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def test_split_commits_the_ids_the_preview_showed(tmp_path):
+    memory = Vault.open(tmp_path / "v").add(TEXT)
+    service = VaultService(tmp_path / "v")
+    service.open()
+    preview = service.plan_split(memory.id, PARTS)
+    change = service.split(preview)
+    assert change.focus == preview.parts[0].id
+    assert set(change.ids) >= {p.id for p in preview.parts}
+    assert all(p.id in Vault.open(tmp_path / "v").memories for p in preview.parts)
+
+
+def test_a_merge_planned_before_another_process_changed_a_source_is_refused(tmp_path):
+    vault = Vault.open(tmp_path / "v")
+    a = vault.add("The staging database lives on db-2 and is restored every night.")
+    b = vault.add("Staging database: db-2, restored nightly from production backups.")
+    service = VaultService(tmp_path / "v")
+    service.open()
+    preview = service.plan_consolidation([a.id, b.id])
+    Vault.open(tmp_path / "v").update(b.id, content="Staging database moved to db-3.")
+    before = _head(tmp_path / "v")
+    with pytest.raises(StalePlanError, match=f"memory {b.id[:8]}"):
+        service.consolidate(preview)
+    assert _head(tmp_path / "v") == before
+    fresh = service.plan_consolidation([a.id, b.id])  # planning again shows the change
+    assert "db-3" in fresh.plan.merged.content
+    change = service.consolidate(fresh)
+    assert change.focus == fresh.plan.merged.id
