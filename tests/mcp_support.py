@@ -88,7 +88,7 @@ class McpServer:
                         self.init = await session.initialize()
                         self._ready.set_result(True)
                         await self._serve(session)
-        except BaseException as exc:  # noqa: BLE001 - handed to the waiting test
+        except BaseException as exc:  # handed to the waiting test
             if not self._ready.done():
                 self._ready.set_exception(exc)
             raise
@@ -102,7 +102,7 @@ class McpServer:
             work, future = job
             try:
                 future.set_result(await work(session))
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:  # handed to the waiting test
                 future.set_exception(exc)
 
     def run(self, work: Callable[[Any], Awaitable[Any]]) -> Any:

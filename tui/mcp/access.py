@@ -34,9 +34,6 @@ DEFAULT_USE_INTERVAL = 30.0
 USE_INTERVAL_ENV = "MEMVAULT_MCP_USE_INTERVAL"
 UNKNOWN_CLIENT = "unknown"
 _CLIENT_NAME_LIMIT = 64
-#: ``Vault.record_use`` / ``flush_use`` (issue 15, item 3) are being added to core by the lead;
-#: until they are merged, reads record no use. Goes when they are on main.
-HAS_USE_RECORDS = hasattr(Vault, "record_use") and hasattr(Vault, "flush_use")
 
 
 class ToolRefusal(ToolError):
@@ -141,7 +138,7 @@ class VaultAccess:
                         self._vault.notices.append(said)
             return self._vault
         if self.read_only:  # a read-only vault does not follow HEAD: open it again when it moved
-            head = self._vault.journal.head()
+            head = self._vault.journal.head()  # (a read-only vault's own head does not move)
             if head != self._seen_head:
                 self._vault = Vault.open(self.path, readonly=True)
                 self._notices_told = 0
@@ -162,7 +159,7 @@ class VaultAccess:
         """Record that ``memories`` were read (written to their files now, committed later);
         the updated records by id. Nothing on a read-only server."""
         ids = list(dict.fromkeys(m.id for m in memories))
-        if self.read_only or not ids or not HAS_USE_RECORDS:
+        if self.read_only or not ids:
             return {}
         updated = vault.record_use(ids)
         self._uses_pending = True
@@ -173,7 +170,7 @@ class VaultAccess:
             self._flush(vault)
 
     def _flush(self, vault: Vault) -> str | None:
-        commit = vault.flush_use() if HAS_USE_RECORDS else None
+        commit = vault.flush_use()
         self._uses_pending = False
         self._last_flush = time.monotonic()
         return commit

@@ -14,12 +14,16 @@ from pydantic import Field
 from core import Memory, MemoryStatus, Vault
 from core.decay import should_promote
 from core.model.records import now_epoch
-from core.ops.consolidate import DEFAULT_THRESHOLD, ConsolidationPreview, find_clusters
-from core.vault import first_words
+from core.ops.consolidate import (
+    DEFAULT_THRESHOLD,
+    ConsolidationPreview,
+    find_clusters,
+    plan_consolidation,
+)
+from core.vault import Plan, first_words
 
 from . import shapes
 from .access import ToolRefusal, VaultAccess
-from .plan import Plan
 from .ids import resolve, resolve_many
 
 DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True)
@@ -203,9 +207,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         """Merge similar memories into one: the memories given (memory_ids), or a cluster from
         cluster_memories (cluster_id). preview (the default) shows the merged memory; apply
         writes it with consolidated_from relations to each source and deletes the sources (or
-        archives them: archive_sources) in one commit (consolidate: ...)."""
-        from core.ops.consolidate import execute_consolidation, preview_consolidation
-
+        archives them: archive_sources) in one commit (consolidate_memories: ...)."""
         if (memory_ids is None) == (cluster_id is None):
             raise ToolRefusal("refused: give memory_ids or cluster_id (one of them)")
         fate = "archive" if archive_sources else "delete"
@@ -219,12 +221,28 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                                   "their members: ask cluster_memories again)")
             return [m.id for m in found.members]
 
+        def planned(vault: Vault) -> ConsolidationPreview:
+            preview = plan_consolidation(vault, members(vault), sources=fate)
+            preview.message = "consolidate_memories: " + preview.message.removeprefix(
+                "consolidate: ")
+            if preview.plan is not None:
+                preview.plan.message = preview.message
+            return preview
+
         def consolidate(vault: Vault) -> dict[str, Any]:
-            ids = members(vault)
             if mode == "preview":
-                plan = preview_consolidation(vault, ids, sources=fate)
+                plan = planned(vault)
             else:
-                plan = execute_consolidation(vault, ids, sources=fate)
+                made: list[ConsolidationPreview] = []
+
+                def build(v: Vault) -> Plan:  # under the lock, on the up-to-date vault
+                    made.append(planned(v))
+                    assert made[-1].plan is not None
+                    return made[-1].plan
+
+                commit = vault.apply(build).commit
+                plan = made[-1]
+                plan.commit = commit
             answer: dict[str, Any] = {
                 "success": True, "mode": mode, "cluster_id": plan.cluster_id,
                 "num_memories": len(plan.sources), "cohesion": round(plan.cohesion, 4),

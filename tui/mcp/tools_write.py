@@ -15,10 +15,9 @@ from pydantic import Field
 
 from core import KNOWN_RELATION_TYPES, Memory, MemoryMetadata, Relation, Vault
 from core.model.records import now_epoch
-from core.vault import first_words
+from core.vault import Plan, first_words
 
 from .access import ToolRefusal, VaultAccess
-from .plan import Plan
 from .ids import resolve, resolve_many
 
 WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False)

@@ -280,7 +280,7 @@ def test_cluster_then_consolidate_by_cluster_id(mcp_server):
     assert sorted(data["consolidated_ids"]) == sorted([a, b])
     assert file_of(mcp_server, merged)["meta"]["tags"] == ["zeppelin"]
     assert not (mcp_server.vault / "memories" / f"{a}.json").exists()
-    one_commit(mcp_server, before, "consolidate: merge 2")
+    one_commit(mcp_server, before, "consolidate_memories: merge 2")
 
 
 def test_split_memory_previews_then_splits_in_one_commit(mcp_server):

@@ -13,9 +13,6 @@ from mcp_support import CLIENT_NAME, McpServer, commits_since, head, server_env
 
 from core import Memory, Vault
 
-pytestmark = pytest.mark.skipif(not hasattr(Vault, "record_use"),
-                                reason="Vault.record_use is not in core yet (issue 15, item 3)")
-
 VIA = f"Memvault-Via: mcp/{CLIENT_NAME}"
 
 
