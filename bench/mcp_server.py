@@ -6,7 +6,8 @@ small vocabulary, 1-3 tags; one commit), then drives ``python -m tui.cli mcp --v
 the ``mcp`` package's own client (``stdio_client`` + ``ClientSession``), as an assistant would:
 
 1. **start-up**: from spawning the server to the initialize answer (the ``mcp`` import is most
-   of it), and the first tool call after it (the vault is opened then, on first use);
+   of it), and a tool call made right after it (the server opens the vault in the background
+   once the handshake is over; a call made at once waits for that);
 2. **save_memory**: ``--calls`` saves, one commit each (p50, p95);
 3. **search_memory**: ``--calls`` searches for two random vocabulary words, ``top_k=10``
    (p50, p95); with use records in core each search also writes its results' use records.
@@ -124,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"vault: {args.memories} memories, built in {time.perf_counter() - began:.1f} s")
         result = asyncio.run(measure(vault, env, args))
     print(line("start-up (spawn->initialize)", result["starts"]))
-    print(line("first call (opens vault)", result["first_calls"]))
+    print(line("first call, at once", result["first_calls"]))
     print(line(f"save_memory at {args.memories // 1000}k", result["saves"]))
     print(line(f"search_memory at {args.memories // 1000}k", result["searches"]))
     print(f"search_memory: {result['mean_hits']:.1f} results a query on average (top_k=10)")

@@ -100,6 +100,14 @@ class VaultAccess:
                               "(memvault mcp --read-only); nothing was written")
         return self._run(job)
 
+    def warm_up(self) -> None:
+        """Open the vault now (the server calls this once the client has said who it is); a
+        failure is left for the first tool call to report."""
+        try:
+            self._run(lambda _vault: None)
+        except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again
+            pass
+
     def _run(self, job: Callable[[Vault], T]) -> T:
         with self._lock:
             try:

@@ -1,13 +1,14 @@
 """Build and run the stdio MCP server of ``memvault mcp``.
 
 The server names the client from the initialize request (``clientInfo.name``, read by a
-middleware before each tool call), so every commit it makes carries ``Memvault-Via:
-mcp/<client>``. A background task commits pending use records every interval; when the client
+middleware), so every commit it makes carries ``Memvault-Via: mcp/<client>``, and opens the
+vault in a worker thread as soon as the handshake is over. A background task commits pending use records every interval; when the client
 closes the connection (or stdin ends) what is pending is committed before the process exits.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -33,16 +34,23 @@ INSTRUCTIONS = (
 
 
 def _client_middleware(access: VaultAccess) -> Any:
-    """Names the client from the initialize request before each tool call."""
+    """Names the client from the initialize request; once the handshake is over, opens the vault
+    in a worker thread, so the first tool call does not wait for a large vault to load."""
+
+    def name(ctx: Any) -> None:
+        params = getattr(ctx.session, "client_params", None)
+        label = getattr(getattr(params, "client_info", None), "name", None)
+        if label is not None:
+            access.set_client(label)
 
     async def name_client(ctx: Any, call_next: Any) -> Any:
         if ctx.method == "tools/call":
-            params = getattr(ctx.session, "client_params", None)
-            info = getattr(params, "client_info", None)
-            label = getattr(info, "name", None)
-            if label is not None:
-                access.set_client(label)
-        return await call_next(ctx)
+            name(ctx)
+        result = await call_next(ctx)
+        if ctx.method == "notifications/initialized":
+            name(ctx)
+            threading.Thread(target=access.warm_up, name="memvault-open", daemon=True).start()
+        return result
 
     return name_client
 

@@ -6,7 +6,10 @@ when the connection closes."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
+from pathlib import Path
 
 import pytest
 from mcp_support import CLIENT_NAME, McpServer, commits_since, head, server_env
@@ -63,3 +66,41 @@ def test_a_search_of_ten_makes_at_most_one_commit_per_interval(tmp_path):
         messages = commits_since(vault, before)
         assert len(messages) == 1 and messages[0].startswith("use: 10 memories")
     assert len(commits_since(vault, before)) == 1  # nothing was left for the shutdown
+
+
+def _server_pid(vault) -> int | None:
+    """The pid of the ``memvault mcp`` serving ``vault`` (Linux: read from /proc)."""
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            argv = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"mcp" in argv and str(vault).encode() in argv:
+            return int(proc.name)
+    return None
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs /proc (Linux)")
+def test_kill_9_after_a_search_loses_no_use_record(tmp_path):
+    env = server_env(tmp_path / "home", MEMVAULT_MCP_USE_INTERVAL="3600")
+    _vault_with(tmp_path, env, 5)
+    vault = tmp_path / "vault"
+    before = head(vault)
+    server = McpServer(vault, env).__enter__()
+    try:
+        searched = [r["id"] for r in server.call("search_memory", query="kite").data["results"]]
+        pid = _server_pid(vault)
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+    finally:
+        server.close()
+    assert _uses(vault, searched) == [1] * 5 and commits_since(vault, before) == []
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in env.items():
+            mp.setenv(key, value)
+        Vault.open(vault).close()  # the next process to open the vault commits them
+    messages = commits_since(vault, before)
+    assert len(messages) == 1 and messages[0].startswith("use: 5 memories")
+    assert messages[0].splitlines()[-1] == VIA
