@@ -193,8 +193,12 @@ class VaultAccess:
                 return None
             try:
                 return self._flush(vault)
-            except VaultError:
-                return None  # the records stay pending on disk; the next flush commits them
+            except Exception as exc:  # noqa: BLE001 - the timer must not stop the server
+                # The records stay on disk, listed as pending: the next flush (or any writer)
+                # commits them.
+                print(f"memvault: note: use records not committed yet: {neutralise_line(str(exc))}",
+                      file=sys.stderr, flush=True)
+                return None
 
     def close(self) -> None:
         """Commit pending use records and let the vault go (the server is stopping)."""

@@ -2,8 +2,9 @@
 
 The server names the client from the initialize request (``clientInfo.name``, read by a
 middleware), so every commit it makes carries ``Memvault-Via: mcp/<client>``, and opens the
-vault in a worker thread as soon as the handshake is over. A background task commits pending use records every interval; when the client
-closes the connection (or stdin ends) what is pending is committed before the process exits.
+vault in a worker thread as soon as the handshake is over. A background task commits pending
+use records every interval; when the client closes the connection (or stdin ends) what is
+pending is committed before the process exits.
 """
 
 from __future__ import annotations

@@ -24,7 +24,8 @@ def age_days(memory: Memory, now: int) -> float:
     return round((now - memory.created_at) / SECONDS_PER_DAY, 1)
 
 
-def search_result(vault: Vault, memory: Memory, now: int, preview_length: int | None) -> dict[str, Any]:
+def search_result(vault: Vault, memory: Memory, now: int,
+                  preview_length: int | None) -> dict[str, Any]:
     """One result of ``search_memory``."""
     return {
         "id": memory.id,
@@ -110,7 +111,8 @@ def preview(memory: Memory, length: int = 100) -> str:
     return memory.content[:length]
 
 
-def page_of(items: list[Any], page: int | None, page_size: int | None) -> tuple[list[Any], dict[str, Any]]:
+def page_of(items: list[Any], page: int | None,
+            page_size: int | None) -> tuple[list[Any], dict[str, Any]]:
     """CortexGraph's pagination: page (from 1, default 1) of page_size (1-100, default 10)."""
     number = 1 if page is None else page
     size = DEFAULT_PAGE_SIZE if page_size is None else page_size

@@ -117,7 +117,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                                   f"{_promotion_reason(vault, m, now)} (force=true promotes it)")
             return [m]
 
-        def answer(vault: Vault, found: list[Memory], promoted: list[str], now: int) -> dict[str, Any]:
+        def answer(vault: Vault, found: list[Memory], promoted: list[str],
+                   now: int) -> dict[str, Any]:
             ranked = sorted(found, key=lambda m: -vault.score(m, now))
             return {
                 "success": True, "dry_run": dry_run, "candidates_found": len(found),
@@ -247,7 +248,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                 "success": True, "mode": mode, "cluster_id": plan.cluster_id,
                 "num_memories": len(plan.sources), "cohesion": round(plan.cohesion, 4),
                 "merged_memory": _merged_memory(plan),
-                "original_memories": [{"id": m.id, "content_preview": shapes.truncate(m.content, 100),
+                "original_memories": [{"id": m.id,
+                                       "content_preview": shapes.truncate(m.content, 100),
                                        "tags": m.meta.tags, "use_count": m.use_count,
                                        "strength": m.strength} for m in plan.sources],
                 "sources": fate, "message": plan.message}

@@ -96,7 +96,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
             shown = _fresh(shown, access.record_use(vault, shown))
             answer: dict[str, Any] = {
                 "success": True, "count": len(shown),
-                "memories": [shapes.opened_memory(vault, m, now, include_relations=include_relations,
+                "memories": [shapes.opened_memory(vault, m, now,
+                                                  include_relations=include_relations,
                                                   include_scores=include_scores) for m in shown],
                 "not_found": []}
             if pagination is not None:
@@ -144,7 +145,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         return access.read(graph)
 
     @server.tool(annotations=READS)
-    def recall(query: str, token_budget: Annotated[int | None, Field(ge=1)] = None) -> dict[str, Any]:
+    def recall(query: str,
+               token_budget: Annotated[int | None, Field(ge=1)] = None) -> dict[str, Any]:
         """The best-matching active memories as one context block, gist first, as many as fit
         token_budget (estimated tokens): a memory's gist where it has one, else its content.
         Records their use."""

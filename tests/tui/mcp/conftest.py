@@ -17,7 +17,8 @@ def mcp_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpServer]:
     base = tmp_path_factory.mktemp("mcp-server")
     env = server_env(base / "home", MEMVAULT_MCP_USE_INTERVAL=LONG_INTERVAL)
     with McpServer(base / "vault", env) as server:
-        assert server.call("save_memory", content="The vault exists from the first save.").error is False
+        first = server.call("save_memory", content="The vault exists from the first save.")
+        assert first.error is False
         yield server
 
 

@@ -143,7 +143,8 @@ def test_create_relation_once_then_says_it_exists(mcp_server):
                            relation_type="supports", strength=0.5, metadata={"why": "same API"})
     data = made.data
     assert data["success"] is True and (data["from"], data["to"]) == (a, b)
-    stored = json.loads((mcp_server.vault / "relations" / f"{data['relation_id']}.json").read_text())
+    path = mcp_server.vault / "relations" / f"{data['relation_id']}.json"
+    stored = json.loads(path.read_text())
     assert stored["relation_type"] == "supports" and stored["metadata"] == {"why": "same API"}
     one_commit(mcp_server, before, f"create_relation: {a[:8]} -supports-> {b[:8]}")
     after = head(mcp_server.vault)
