@@ -1,7 +1,9 @@
 """The house's import contract, read from the source (every import statement, also those inside
 functions): core never imports tui, textual or rich; the app never imports the command line; the
 command line imports the app (or textual) only in ``tui/cli/app.py`` and only inside the function
-that launches it; no import cycles among modules at import time."""
+that launches it; the MCP server (``tui/mcp/``) never imports textual, rich, the command line or
+the app, and the command line imports it (and the ``mcp`` package) only in ``tui/cli/mcp.py``,
+inside the command; no import cycles among modules at import time."""
 
 from __future__ import annotations
 
@@ -13,6 +15,8 @@ PACKAGES = ("core", "tui")
 #: The app: everything in tui/ but the command line and its helpers shared with the app.
 CLI = "tui.cli"
 SHARED = ("tui.text", "tui.terminal", "tui.tour")
+#: The MCP server: neither the app nor the command line.
+MCP = "tui.mcp"
 
 
 def _module_name(path: Path) -> str:
@@ -78,6 +82,11 @@ def test_core_never_imports_tui_textual_or_rich():
     assert bad == []
 
 
+def _app_modules(imports: dict[str, list[tuple[str, bool]]]) -> set[str]:
+    return {m for m in imports if _within(m, "tui") and not _within(m, CLI)
+            and not _within(m, MCP) and m != "tui" and m not in SHARED}
+
+
 def test_the_app_never_imports_the_command_line():
     bad = [(m, t) for m, entries in _imports().items()
            if _within(m, "tui") and not _within(m, CLI) and m not in SHARED
@@ -87,8 +96,7 @@ def test_the_app_never_imports_the_command_line():
 
 def test_the_command_line_imports_the_app_only_to_launch_it():
     imports = _imports()
-    app_modules = {m for m in imports if _within(m, "tui") and not _within(m, CLI)
-                   and m != "tui" and m not in SHARED}
+    app_modules = _app_modules(imports)
     bad = []
     for module, entries in imports.items():
         if not _within(module, CLI):
@@ -96,6 +104,26 @@ def test_the_command_line_imports_the_app_only_to_launch_it():
         for target, at_import in entries:
             reaches_app = _within(target, "textual") or any(_within(target, a) for a in app_modules)
             if reaches_app and (at_import or module != "tui.cli.app"):
+                bad.append((module, target, "at import" if at_import else "in a function"))
+    assert bad == []
+
+
+def test_the_mcp_server_imports_neither_textual_rich_the_command_line_nor_the_app():
+    imports = _imports()
+    app_modules = _app_modules(imports)
+    bad = [(m, t) for m, entries in imports.items() if _within(m, MCP) for t, _ in entries
+           if any(_within(t, p) for p in ("textual", "rich", CLI, *app_modules))]
+    assert bad == []
+
+
+def test_only_the_mcp_command_imports_the_mcp_server_and_package():
+    """``mcp`` costs ~0.65 s of start-up: only ``memvault mcp`` may pay it."""
+    bad = []
+    for module, entries in _imports().items():
+        for target, at_import in entries:
+            if _within(module, MCP) or not (_within(target, MCP) or _within(target, "mcp")):
+                continue
+            if module != "tui.cli.mcp" or at_import:
                 bad.append((module, target, "at import" if at_import else "in a function"))
     assert bad == []
 

@@ -41,6 +41,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "import-markdown": ("migrate", "import tiered markdown memories (memory/YYYY-MM-DD.md, "
                                    "MEMORY.md)"),
     "log": ("migrate", "every change as an event, oldest first (--since REV, --jsonl)"),
+    "mcp": ("mcp", "serve the vault to an assistant over MCP (stdio), with CortexGraph's tools "
+                   "(--read-only)"),
     "sync": ("sync", "sync with the other machines through git (install, status, designate "
                      "MACHINE)"),
     "merge-driver": ("sync", "the memory-latest git merge driver (git runs it as "

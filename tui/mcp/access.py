@@ -1,0 +1,210 @@
+"""The MCP server's one door to the vault: opened lazily, once the client has said who it is
+(``Vault.open(path, via="mcp/<client name>")``: every commit then carries the trailer
+``Memvault-Via: mcp/<client>``), caught up with other processes' commits before each tool
+(:meth:`Vault.refresh`), one tool at a time (the SDK runs plain tools in worker threads), use
+records flushed at most once per interval, and every refusal a :class:`ToolError` with a message a
+person (or a model) can read: never a traceback.
+
+Use records (issue 15, item 3): ``search_memory``, ``open_memories`` and ``recall`` call
+``vault.record_use(ids)``, which writes ``last_used``/``use_count`` to the files before the tool
+returns (kill -9 loses none); :meth:`VaultAccess.flush_uses` commits what is pending as one
+commit, at most once per ``MEMVAULT_MCP_USE_INTERVAL`` seconds (default 30) and when the server
+stops. A read-only server records no use.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TypeVar
+
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import ValidationError
+
+from core import Memory, Vault, VaultError
+from core.textutil import neutralise_line
+
+T = TypeVar("T")
+
+DEFAULT_USE_INTERVAL = 30.0
+USE_INTERVAL_ENV = "MEMVAULT_MCP_USE_INTERVAL"
+UNKNOWN_CLIENT = "unknown"
+_CLIENT_NAME_LIMIT = 64
+
+
+class ToolRefusal(ToolError):
+    """Bad input or a refused operation: the client gets a tool error (``isError``) with this
+    message, and nothing was written."""
+
+
+def use_interval() -> float:
+    """Seconds between two commits of use records (``MEMVAULT_MCP_USE_INTERVAL``, default 30)."""
+    raw = os.environ.get(USE_INTERVAL_ENV, "").strip()
+    if not raw:
+        return DEFAULT_USE_INTERVAL
+    try:
+        value = float(raw)
+    except ValueError:
+        raise VaultError(f"{USE_INTERVAL_ENV} must be a number of seconds, not {raw!r}") from None
+    if not value > 0:
+        raise VaultError(f"{USE_INTERVAL_ENV} must be more than 0 seconds, not {raw!r}")
+    return value
+
+
+def client_label(name: object) -> str:
+    """``mcp/<client name>`` from the initialize request's ``clientInfo.name``: one line, control
+    characters escaped, at most 64 characters; ``mcp/unknown`` when there is none."""
+    text = " ".join(name.split()) if isinstance(name, str) else ""
+    text = neutralise_line(text)[:_CLIENT_NAME_LIMIT].strip()
+    return f"mcp/{text or UNKNOWN_CLIENT}"
+
+
+class VaultAccess:
+    """The vault at ``path`` as the server's tools see it."""
+
+    def __init__(self, path: Path, *, read_only: bool = False, interval: float | None = None):
+        self.path = path
+        self.read_only = read_only
+        self.interval = use_interval() if interval is None else interval
+        self.via = client_label(None)
+        self._vault: Vault | None = None
+        self._seen_head: str | None = None
+        self._lock = threading.Lock()
+        self._last_flush = time.monotonic()
+        self._uses_pending = False
+        self._notices_told = 0
+
+    # -- the client -------------------------------------------------------------------------
+    def set_client(self, name: object) -> None:
+        """Name the client (from the initialize request); commits made from now on carry it."""
+        label = client_label(name)
+        if label == self.via:
+            return
+        self.via = label
+        if self._vault is not None and not self.read_only:
+            self._vault.journal.via = self.via
+
+    # -- running a tool ---------------------------------------------------------------------
+    def read(self, job: Callable[[Vault], T]) -> T:
+        """Run a tool that only reads, on the up-to-date vault."""
+        return self._run(job)
+
+    def write(self, tool: str, job: Callable[[Vault], T]) -> T:
+        """Run a tool that writes; refused on a read-only server (nothing written)."""
+        if self.read_only:
+            raise ToolRefusal(f"refused: {tool} writes to the vault and this server is read-only "
+                              "(memvault mcp --read-only); nothing was written")
+        return self._run(job)
+
+    def warm_up(self) -> None:
+        """Open the vault now (the server calls this once the client has said who it is); a
+        failure is left for the first tool call to report."""
+        try:
+            self._run(lambda _vault: None)
+        except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again
+            pass
+
+    def _run(self, job: Callable[[Vault], T]) -> T:
+        with self._lock:
+            try:
+                vault = self._current()
+                result = job(vault)
+            except ToolRefusal:
+                raise
+            except VaultError as exc:
+                raise ToolRefusal(str(exc)) from None
+            except ValidationError as exc:
+                err = exc.errors(include_url=False)[0]
+                where = ".".join(str(p) for p in err.get("loc", ()))
+                raise ToolRefusal(f"refused: {where}: {err.get('msg')}" if where
+                                  else f"refused: {err.get('msg')}") from None
+            except ValueError as exc:  # core's plain argument checks (a budget below 1...)
+                raise ToolRefusal(f"refused: {exc}") from None
+            self._maybe_flush(vault)
+            self._tell_notices(vault)
+            return result
+
+    def _current(self) -> Vault:
+        """The vault, opened on first use, caught up with other processes' commits."""
+        if self._vault is None:
+            self._notices_told = 0
+            if self.read_only:
+                self._vault = Vault.open(self.path, readonly=True)
+                self._seen_head = self._vault.journal.head()
+            else:
+                self._vault = Vault.open(self.path, via=self.via)
+                self._uses_pending = True  # a list a killed server left: the next flush commits it
+                report = self._vault.report
+                for said in (report.recovered, report.writes_refused,
+                             report.external_commit and f"committed {len(report.external_paths)} "
+                             f"file(s) changed outside memvault as {report.external_commit[:8]}"):
+                    if said:
+                        self._vault.notices.append(said)
+            return self._vault
+        if self.read_only:  # a read-only vault does not follow HEAD: open it again when it moved
+            head = self._vault.journal.head()  # (a read-only vault's own head does not move)
+            if head != self._seen_head:
+                self._vault = Vault.open(self.path, readonly=True)
+                self._notices_told = 0
+                self._seen_head = head
+        else:
+            self._vault.refresh()
+        return self._vault
+
+    def _tell_notices(self, vault: Vault) -> None:
+        """What the vault did that a person should hear of (a file set aside in the quarantine
+        before being written over), on stderr: the client's log of the server."""
+        for notice in vault.notices[self._notices_told:]:
+            print(f"memvault: note: {neutralise_line(notice)}", file=sys.stderr, flush=True)
+        self._notices_told = len(vault.notices)
+
+    # -- use records ------------------------------------------------------------------------
+    def record_use(self, vault: Vault, memories: Iterable[Memory]) -> dict[str, Memory]:
+        """Record that ``memories`` were read (written to their files now, committed later);
+        the updated records by id. Nothing on a read-only server."""
+        ids = list(dict.fromkeys(m.id for m in memories))
+        if self.read_only or not ids:
+            return {}
+        updated = vault.record_use(ids)
+        self._uses_pending = True
+        return {m.id: m for m in updated}
+
+    def _maybe_flush(self, vault: Vault) -> None:
+        if self._uses_pending and time.monotonic() - self._last_flush >= self.interval:
+            self._flush(vault)
+
+    def _flush(self, vault: Vault) -> str | None:
+        commit = vault.flush_use()
+        self._uses_pending = False
+        self._last_flush = time.monotonic()
+        return commit
+
+    def flush_uses(self, *, force: bool = False) -> str | None:
+        """Commit pending use records when the interval has passed (or ``force``: at shutdown)."""
+        with self._lock:
+            vault = self._vault
+            if vault is None or self.read_only or not self._uses_pending:
+                return None
+            if not force and time.monotonic() - self._last_flush < self.interval:
+                return None
+            try:
+                return self._flush(vault)
+            except Exception as exc:  # noqa: BLE001 - the timer must not stop the server
+                # The records stay on disk, listed as pending: the next flush (or any writer)
+                # commits them.
+                print(f"memvault: note: use records not committed yet: {neutralise_line(str(exc))}",
+                      file=sys.stderr, flush=True)
+                return None
+
+    def close(self) -> None:
+        """Commit pending use records and let the vault go (the server is stopping)."""
+        self.flush_uses(force=True)
+        with self._lock:
+            if self._vault is not None:
+                self._vault.close()
+                self._vault = None
+

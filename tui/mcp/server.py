@@ -1,0 +1,101 @@
+"""Build and run the stdio MCP server of ``memvault mcp``.
+
+The server names the client from the initialize request (``clientInfo.name``, read by a
+middleware), so every commit it makes carries ``Memvault-Via: mcp/<client>``, and opens the
+vault in a worker thread as soon as the handshake is over. A background task commits pending
+use records every interval; when the client closes the connection (or stdin ends) what is
+pending is committed before the process exits.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.to_thread
+from mcp.server.mcpserver import MCPServer
+
+from core import VaultError
+
+from . import tools_lifecycle, tools_read, tools_write
+from .access import VaultAccess
+
+NAME = "memvault"
+INSTRUCTIONS = (
+    "memvault keeps long-lived memories about the user and their work, one file each in a git "
+    "repository the user reads and corrects. search_memory or recall before answering from "
+    "memory; save_memory what is worth keeping (one idea a memory); observe_memory_usage for the "
+    "memories an answer used. Ids: the full id or its first 8 characters. Every change is a git "
+    "commit the user can see and undo; delete_memory is kept in history (restore_memory)."
+)
+
+
+def _client_middleware(access: VaultAccess) -> Any:
+    """Names the client from the initialize request; once the handshake is over, opens the vault
+    in a worker thread, so the first tool call does not wait for a large vault to load."""
+
+    def name(ctx: Any) -> None:
+        params = getattr(ctx.session, "client_params", None)
+        label = getattr(getattr(params, "client_info", None), "name", None)
+        if label is not None:
+            access.set_client(label)
+
+    async def name_client(ctx: Any, call_next: Any) -> Any:
+        if ctx.method == "tools/call":
+            name(ctx)
+        result = await call_next(ctx)
+        if ctx.method == "notifications/initialized":
+            name(ctx)
+            threading.Thread(target=access.warm_up, name="memvault-open", daemon=True).start()
+        return result
+
+    return name_client
+
+
+def _lifespan(access: VaultAccess) -> Any:
+    @asynccontextmanager
+    async def lifespan(_server: MCPServer) -> AsyncIterator[None]:
+        async with anyio.create_task_group() as tasks:
+
+            async def flush_periodically() -> None:
+                while True:
+                    await anyio.sleep(access.interval)
+                    await anyio.to_thread.run_sync(access.flush_uses)
+
+            tasks.start_soon(flush_periodically)
+            try:
+                yield None
+            finally:
+                tasks.cancel_scope.cancel()
+                with anyio.CancelScope(shield=True):
+                    await anyio.to_thread.run_sync(access.close)
+
+    return lifespan
+
+
+def build_server(path: Path, *, read_only: bool = False) -> tuple[MCPServer, VaultAccess]:
+    """The server on the vault at ``path`` and its access to the vault (opened at the first
+    tool call)."""
+    access = VaultAccess(path, read_only=read_only)
+    server: MCPServer = MCPServer(NAME, instructions=INSTRUCTIONS, lifespan=_lifespan(access),
+                                  middleware=[_client_middleware(access)], log_level="WARNING")
+    tools_read.register(server, access)
+    tools_write.register(server, access)
+    tools_lifecycle.register(server, access)
+    return server, access
+
+
+def run(path: Path, *, read_only: bool = False) -> None:
+    """Serve the vault over stdin/stdout until the client closes the connection."""
+    server, access = build_server(path, read_only=read_only)
+    try:
+        server.run("stdio")
+    finally:
+        try:
+            access.close()  # (a second close is a no-op: the lifespan closed it already)
+        except VaultError:
+            pass
