@@ -16,7 +16,7 @@ from .intent import ABSENT, Intent, PathIntent, read_state, rollback_rule, state
 
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     pass
-from .entries import VIA_TRAILER, with_trailer
+from .entries import TOOL_TRAILER, VIA_TRAILER, with_trailer
 from .plumbing import ARGV_PATH_LIMIT, ZERO_OID, reason
 
 
@@ -41,6 +41,8 @@ class Committing:
         message = neutralise_controls(message, single_line=False)
         if self.via:
             message = with_trailer(message, VIA_TRAILER, neutralise_line(self.via))
+        if self.tool:
+            message = with_trailer(message, TOOL_TRAILER, neutralise_line(self.tool))
         writes = dict(writes or {})
         adopted = [p for p in adopt if p not in writes]
         try:

@@ -10,6 +10,7 @@ if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     pass
 
 VIA_TRAILER = "Memvault-Via"  # who made a commit through which door: ``mcp/<client name>``
+TOOL_TRAILER = "Memvault-Tool"  # which MCP tool made it (``save_memory``...)
 
 
 def with_trailer(message: str, key: str, value: str) -> str:

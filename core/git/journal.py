@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     import git
 from .commit import Committing
 from .entries import (
+    TOOL_TRAILER,
     VIA_TRAILER,
     CommitChanges,
     FileChange,
@@ -74,6 +75,9 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote):
         #: Who writes through this journal (``mcp/claude-code``): every commit it makes carries
         #: the trailer ``Memvault-Via: <via>``, so history tells an assistant's writes apart.
         self.via: str | None = None
+        #: Which tool of that door makes the commits now (``save_memory``): the trailer
+        #: ``Memvault-Tool: <tool>``; set around one operation, None otherwise.
+        self.tool: str | None = None
         #: Tests set this to raise at a named step of ``commit`` (fault injection).
         self.fault_hook: Callable[[str], None] | None = None
 
@@ -298,4 +302,4 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote):
 
 
 __all__ = ["CommitChanges", "FileChange", "HistoryEntry", "Journal", "MergeTreeResult", "TreeChange",
-           "VIA_TRAILER", "ZERO_OID", "operation_of", "with_trailer"]
+           "TOOL_TRAILER", "VIA_TRAILER", "ZERO_OID", "operation_of", "with_trailer"]

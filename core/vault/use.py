@@ -146,12 +146,13 @@ class UseRecords:
         commit = None
         if adopt:
             via, self.journal.via = self.journal.via, record.get("via") or None
+            tool, self.journal.tool = self.journal.tool, None  # (not the tool running now)
             try:
                 before = self.journal.head()
                 commit = self.journal.commit(_use_message_ids([i for _, i in adopt]),
                                              adopt=[p for p, _ in adopt])
             finally:
-                self.journal.via = via
+                self.journal.via, self.journal.tool = via, tool
             if commit == before:
                 commit = None
             self.layout.note(p for p, _ in adopt)

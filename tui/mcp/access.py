@@ -98,7 +98,15 @@ class VaultAccess:
         if self.read_only:
             raise ToolRefusal(f"refused: {tool} writes to the vault and this server is read-only "
                               "(memvault mcp --read-only); nothing was written")
-        return self._run(job)
+
+        def as_tool(vault: Vault) -> T:  # its commits carry ``Memvault-Tool: <tool>``
+            vault.journal.tool = tool
+            try:
+                return job(vault)
+            finally:
+                vault.journal.tool = None
+
+        return self._run(as_tool)
 
     def warm_up(self) -> None:
         """Open the vault now (the server calls this once the client has said who it is); a

@@ -41,3 +41,20 @@ def test_via_joins_an_existing_trailer_block_and_is_neutralised(tmp_path):
     message = _last_message(vault.root)
     assert "\x1b" not in message
     assert "\nMemvault-Reverts" not in message
+
+
+def test_tool_trailer_names_the_tool_but_not_on_use_records_flushed_meanwhile(tmp_path):
+    vault = Vault.open(tmp_path / "v", via="mcp/claude-code")
+    first = vault.add("remember the milk")
+    vault.record_use([first.id])  # pending: committed by the next writer, before its own commit
+    vault.journal.tool = "save_memory"
+    try:
+        vault.add("remember the bread")
+    finally:
+        vault.journal.tool = None
+    log = subprocess.run(["git", "-C", str(vault.root), "log", "-2", "--format=%B%x00"],
+                         capture_output=True, text=True, check=True).stdout.split("\0")
+    mine, uses = log[0].strip(), log[1].strip()
+    assert mine.endswith("Memvault-Via: mcp/claude-code\nMemvault-Tool: save_memory")
+    assert uses.startswith("use: 1 memory") and "Memvault-Tool" not in uses
+    assert uses.endswith("Memvault-Via: mcp/claude-code")

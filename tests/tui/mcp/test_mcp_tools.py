@@ -31,12 +31,13 @@ def save(server: McpServer, content: str, **fields) -> str:
     return answer.data["memory_id"]
 
 
-def one_commit(server: McpServer, before: str, subject_start: str) -> str:
-    """The single commit since ``before``: its subject starts as given and it names the client."""
+def one_commit(server: McpServer, before: str, subject_start: str, tool: str) -> str:
+    """The single commit since ``before``: its subject starts as given, and its trailers name
+    the client and the tool."""
     messages = commits_since(server.vault, before)
     assert len(messages) == 1, messages
     assert messages[0].startswith(subject_start), messages[0]
-    assert messages[0].splitlines()[-1] == VIA
+    assert messages[0].splitlines()[-2:] == [VIA, f"Memvault-Tool: {tool}"], messages[0]
     return messages[0]
 
 
@@ -72,7 +73,8 @@ def test_save_memory_writes_one_file_in_one_commit_naming_tool_and_client(mcp_se
     assert on_disk["meta"]["tags"] == ["ops", "deploy"]
     assert on_disk["meta"]["extra"] == {"project": "atlas"}
     assert on_disk["entities"] == ["Kubernetes"] and on_disk["strength"] == 1.5
-    one_commit(mcp_server, before, f"save_memory: {data['memory_id'][:8]} The user deploys")
+    one_commit(mcp_server, before, f"save_memory: {data['memory_id'][:8]} The user deploys",
+               "save_memory")
 
 
 def test_reads_answer_in_cortexgraph_shapes_without_a_commit(mcp_server):
@@ -132,7 +134,7 @@ def test_touch_memory_reinforces_in_one_commit(mcp_server):
     assert data["success"] is True and data["memory_id"] == mid
     assert data["use_count"] == 1 and data["strength"] == 1.1
     assert file_of(mcp_server, mid)["use_count"] == 1
-    one_commit(mcp_server, before, f"touch: {mid[:8]}")
+    one_commit(mcp_server, before, f"touch: {mid[:8]}", "touch_memory")
 
 
 def test_create_relation_once_then_says_it_exists(mcp_server):
@@ -146,7 +148,8 @@ def test_create_relation_once_then_says_it_exists(mcp_server):
     path = mcp_server.vault / "relations" / f"{data['relation_id']}.json"
     stored = json.loads(path.read_text())
     assert stored["relation_type"] == "supports" and stored["metadata"] == {"why": "same API"}
-    one_commit(mcp_server, before, f"create_relation: {a[:8]} -supports-> {b[:8]}")
+    one_commit(mcp_server, before, f"create_relation: {a[:8]} -supports-> {b[:8]}",
+               "create_relation")
     after = head(mcp_server.vault)
     again = mcp_server.call("create_relation", from_memory_id=a, to_memory_id=b,
                             relation_type="supports").data
@@ -165,7 +168,7 @@ def test_observe_memory_usage_is_one_use_record_commit(mcp_server):
     assert [r["cross_domain"] for r in data["results"]] == [False, True]
     assert file_of(mcp_server, a)["review_count"] == 1
     assert file_of(mcp_server, b)["strength"] == pytest.approx(1.05)
-    message = one_commit(mcp_server, before, "touch: 2 used")
+    message = one_commit(mcp_server, before, "touch: 2 used", "observe_memory_usage")
     assert "observe_memory_usage" in message.splitlines()[0]
 
 
@@ -178,13 +181,13 @@ def test_archive_delete_history_restore_and_undo(mcp_server):
     before = head(mcp_server.vault)
     data = mcp_server.call("archive_memory", memory_id=mid[:8]).data
     assert data["status"] == "archived" and file_of(mcp_server, mid)["status"] == "archived"
-    one_commit(mcp_server, before, f"archive: {mid[:8]}")
+    one_commit(mcp_server, before, f"archive: {mid[:8]}", "archive_memory")
 
     before = head(mcp_server.vault)
     data = mcp_server.call("delete_memory", memory_id=mid).data
     assert data["success"] is True and len(data["relations_removed"]) == 1
     assert not (mcp_server.vault / "memories" / f"{mid}.json").exists()
-    one_commit(mcp_server, before, f"delete: {mid[:8]}")
+    one_commit(mcp_server, before, f"delete: {mid[:8]}", "delete_memory")
 
     history = mcp_server.call("memory_history", memory_id=mid[:8]).data
     assert history["exists"] is False
@@ -194,20 +197,20 @@ def test_archive_delete_history_restore_and_undo(mcp_server):
     data = mcp_server.call("restore_memory", memory_id=mid[:8]).data
     assert data["memory_id"] == mid and len(data["relations_restored"]) == 1
     assert file_of(mcp_server, mid)["status"] == "archived"
-    one_commit(mcp_server, before, f"restore: {mid[:8]}")
+    one_commit(mcp_server, before, f"restore: {mid[:8]}", "restore_memory")
 
     before = head(mcp_server.vault)
     data = mcp_server.call("undo_last").data
     assert data["success"] is True and data["subject"].startswith(f"restore: {mid[:8]}")
     assert not (mcp_server.vault / "memories" / f"{mid}.json").exists()
-    one_commit(mcp_server, before, f"undo: restore: {mid[:8]}")
+    one_commit(mcp_server, before, f"undo: restore: {mid[:8]}", "undo_last")
 
     created = history["history"][-1]["commit"]
     before = head(mcp_server.vault)
     data = mcp_server.call("restore_memory", memory_id=mid, commit=created).data
     assert data["from_commit"] == created
     assert file_of(mcp_server, mid)["status"] == "active"
-    one_commit(mcp_server, before, f"restore: {mid[:8]}")
+    one_commit(mcp_server, before, f"restore: {mid[:8]}", "restore_memory")
 
 
 def _faded(vault: Path, content: str, years: int) -> str:
@@ -230,12 +233,12 @@ def test_gc_dry_run_lists_and_apply_prunes_in_one_commit(mcp_server):
     data = mcp_server.call("gc", dry_run=False, archive_instead=True, limit=2).data
     assert data["archived_count"] == 2 and data["total_affected"] == 2
     assert [file_of(mcp_server, i)["status"] for i in faded] == ["active", "archived", "archived"]
-    one_commit(mcp_server, before, "gc: archive 2 memories below")
+    one_commit(mcp_server, before, "gc: archive 2 memories below", "gc")
 
     before = head(mcp_server.vault)
     data = mcp_server.call("gc", dry_run=False).data
     assert data["removed_count"] == 1
-    one_commit(mcp_server, before, "gc: prune 1 memory below")
+    one_commit(mcp_server, before, "gc: prune 1 memory below", "gc")
 
 
 def test_promote_memory_refuses_below_the_criteria_and_forces(mcp_server):
@@ -255,7 +258,7 @@ def test_promote_memory_refuses_below_the_criteria_and_forces(mcp_server):
     data = mcp_server.call("promote_memory", memory_id=mid[:8], force=True).data
     assert data["promoted_ids"] == [mid]
     assert file_of(mcp_server, mid)["status"] == "promoted"
-    one_commit(mcp_server, before, f"promote_memory: {mid[:8]}")
+    one_commit(mcp_server, before, f"promote_memory: {mid[:8]}", "promote_memory")
     again = mcp_server.call("promote_memory", memory_id=mid)
     assert again.error is True and "already promoted" in again.text
 
@@ -281,7 +284,7 @@ def test_cluster_then_consolidate_by_cluster_id(mcp_server):
     assert sorted(data["consolidated_ids"]) == sorted([a, b])
     assert file_of(mcp_server, merged)["meta"]["tags"] == ["zeppelin"]
     assert not (mcp_server.vault / "memories" / f"{a}.json").exists()
-    one_commit(mcp_server, before, "consolidate_memories: merge 2")
+    one_commit(mcp_server, before, "consolidate_memories: merge 2", "consolidate_memories")
 
 
 def test_split_memory_previews_then_splits_in_one_commit(mcp_server):
@@ -298,7 +301,7 @@ def test_split_memory_previews_then_splits_in_one_commit(mcp_server):
     assert file_of(mcp_server, mid)["status"] == "archived"
     assert [file_of(mcp_server, i)["meta"]["tags"] for i in data["new_memory_ids"]] == [
         ["python"], ["python"]]
-    one_commit(mcp_server, before, f"split_memory: decompose {mid[:8]} into 2")
+    one_commit(mcp_server, before, f"split_memory: decompose {mid[:8]} into 2", "split_memory")
 
 
 def test_the_server_sees_what_other_processes_commit(mcp_server):
