@@ -26,7 +26,7 @@ commit, ``reject: <id> <first words> (...)``; the memory is then reviewed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ..errors import AmbiguousIdError, UnknownIdError, VaultError
 from ..git.journal import CommitChanges

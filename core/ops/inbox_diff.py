@@ -13,6 +13,7 @@ from .revert import COUNTERS, LATEST
 USE_FIELDS = (*COUNTERS, *LATEST)
 #: The fields an entry shows, in this order; other changed keys are listed by name after them.
 SHOWN_FIELDS = ("content", "gist", "tags", "entities", "status", "strength", "source")
+NEW_FIELDS = ("content", "gist", "tags", "entities", "source")  # what an added memory shows
 
 
 @dataclass(frozen=True)
@@ -74,10 +75,8 @@ def field_changes(before: dict | None, after: dict | None) -> list[FieldChange]:
             b, a = _value(before, name), _value(after, name)
         else:
             b, a = _rest(before).get(name), _rest(after).get(name)
-        if before is None and after is not None and name not in SHOWN_FIELDS:
-            continue  # a new memory: its bookkeeping (id, created_at...) says nothing
-        if after is None and before is not None and name not in SHOWN_FIELDS:
-            continue
+        if (before is None or after is None) and name not in NEW_FIELDS:
+            continue  # a new or removed memory: its bookkeeping (id, created_at...) says nothing
         if b in (None, [], "") and a in (None, [], ""):
             continue
         changes.append(FieldChange(name, b, a))

@@ -43,7 +43,7 @@ def test_no_mark_lists_every_assistant_change_in_history_and_no_person_change(pe
     assert entry.clients == ["mcp/test"] and len(entry.commits) == 1
     assert entry.subjects[0].startswith("add: a1")
     assert {c.field: c.after for c in entry.changes}["tags"] == ["ui"]
-    assert {c.field for c in entry.changes} >= {"content", "tags", "status"}
+    assert {c.field for c in entry.changes} == {"content", "tags"}
     assert "content: 'the user likes dark mode'" in entry.summary()
     assert entry.blocked is None and entry.exists
 
