@@ -299,8 +299,9 @@ def reject(vault: Vault, key: str) -> RejectReport:
             _memory_rel(v, mid), got.steps.get(mid, []), got.rel_steps.get(mid, []), got.now)
         n = len(entry.commits)
         trailers = "\n".join(f"Memvault-Reverts: {c}" for c in entry.commits)
-        change = ChangeSet(f"reject: {mid[:8]} {neutralise_line(entry.preview)} (the "
-                           f"assistant's {entry.operation}, {n} commit{'s' * (n != 1)})"
+        by = neutralise_line(", ".join(entry.clients))
+        change = ChangeSet(f"reject: {mid[:8]} {neutralise_line(entry.preview)} "
+                           f"({entry.operation} by {by}, {n} commit{'s' * (n != 1)})"
                            f"\n\n{trailers}")
         report = RejectReport(None, mid, entry.commits, [], kept_use, kept_fields)
         for p, (kind, record) in sorted(writes.items()):

@@ -13,6 +13,7 @@ from .revert import COUNTERS, LATEST
 USE_FIELDS = (*COUNTERS, *LATEST)
 #: The fields an entry shows, in this order; other changed keys are listed by name after them.
 SHOWN_FIELDS = ("content", "gist", "tags", "entities", "status", "strength", "source")
+TEXT_FIELDS = ("content", "gist")  # quoted and cut in the short form
 NEW_FIELDS = ("content", "gist", "tags", "entities", "source")  # what an added memory shows
 
 
@@ -115,9 +116,13 @@ def short(change: FieldChange, width: int = 40) -> str:
         plus = [f"+{x}" for x in new if x not in old]
         minus = [f"-{x}" for x in old if x not in new]
         text = " ".join(plus + minus) or "reordered"
-    elif isinstance(b, str) or isinstance(a, str):
-        text = (f"{_quoted(b, width)} -> {_quoted(a, width)}" if b is not None and a is not None
-                else _quoted(a if a is not None else b, width) + (" (removed)" if a is None else ""))
+    elif change.field in TEXT_FIELDS and (isinstance(b, str) or isinstance(a, str)):
+        if b is None:
+            text = _quoted(a, width)
+        elif a is None:
+            text = _quoted(b, width) + " (removed)"
+        else:
+            text = f"{_quoted(b, width)} -> {_quoted(a, width)}"
     else:
         text = f"{_plain(b)} -> {_plain(a)}"
     return neutralise_line(f"{change.field}: {text}")
