@@ -66,6 +66,7 @@ class _Gathered:
     rel_steps: dict[str, list[_Step]] = field(default_factory=dict)  # memory id -> relations
     later: dict[str, list[_Step]] = field(default_factory=dict)  # memory id -> person steps
     now: dict[str, dict | None] = field(default_factory=dict)  # vault path -> record at head
+    order: dict[str, int] = field(default_factory=dict)  # commit -> position, oldest first
 
 
 def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
@@ -95,7 +96,7 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
 
     blobs = journal.read_blobs({b for c in commits for ch in c.changes if needed(ch.path)
                                 for b in (ch.old_blob, ch.new_blob) if b})
-    got = _Gathered(head)
+    got = _Gathered(head, order={c.commit: n for n, c in enumerate(commits)})
     for c in commits:  # oldest first: a person's step is "later" once an assistant step is in
         via = via_of(c.message)
         in_commit: set[str] = set()
@@ -169,7 +170,7 @@ def _entries(vault: Vault, got: _Gathered) -> list[InboxEntry]:
         entry = _entry(mid, _memory_rel(vault, mid), got)
         if entry is not None:
             out.append(entry)
-    out.sort(key=lambda e: (-e.when, e.memory_id))
+    out.sort(key=lambda e: -got.order.get(e.commits[-1], 0))  # newest change first
     return out
 
 
@@ -187,7 +188,7 @@ def _entry(mid: str, path: str, got: _Gathered) -> InboxEntry | None:
         if not _relation_changes(rel_steps):
             return None  # a relation added and removed again
     by_sha = {s.commit.commit: s.commit for s in (*steps, *rel_steps)}
-    commits = sorted(by_sha, key=lambda sha: _position(sha, steps, rel_steps))
+    commits = sorted(by_sha, key=lambda sha: got.order.get(sha, 0))
     record = current or after or before or {}
     entry = InboxEntry(
         memory_id=mid, operation=op, preview=first_words(record.get("content")),
@@ -203,14 +204,6 @@ def _entry(mid: str, path: str, got: _Gathered) -> InboxEntry | None:
     if conflicts:
         entry.blocked = _blocked_message(mid, entry.later)
     return entry
-
-
-def _position(sha: str, steps: list[_Step], rel_steps: list[_Step]) -> tuple[int, int]:
-    """Oldest first: the order the commits were gathered in (date order, parents first)."""
-    for n, s in enumerate(steps):
-        if s.commit.commit == sha:
-            return (s.commit.timestamp, n)
-    return (next(s.commit.timestamp for s in rel_steps if s.commit.commit == sha), len(steps))
 
 
 def _subject(c: CommitChanges) -> str:
@@ -259,7 +252,6 @@ def _plan_reject(path: str, steps: list[_Step], rel_steps: list[_Step],
     conflicts: list[tuple[str, str]] = []
     kept_use = False
     for p, lst in per_path.items():
-        lst.sort(key=lambda s: s.commit.timestamp)
         cur = now.get(p)
         for s in reversed(lst):
             target, kept = revert_record(s.kind, s.old, s.new, cur)
