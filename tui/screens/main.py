@@ -65,7 +65,7 @@ class MainScreen(Screen):
         Binding("h", "tab('history')", "History", show=False, id="memvault.tab.history"),
         Binding("G", "gc", "gc", id="memvault.gc"),
         Binding("S", "stats", "Stats", id="memvault.stats"),
-        Binding("I", "inbox", "Inbox", id="memvault.inbox"),
+        Binding("I", "inbox", "Inbox", show=False, id="memvault.inbox"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.reload"),
         Binding("escape", "leave_filter", "Back to tree", show=False, id="memvault.back"),
     ]
