@@ -181,6 +181,9 @@ def _entry(mid: str, path: str, got: _Gathered) -> InboxEntry | None:
         before, after = steps[0].old, steps[-1].new
         if without_use(before) == without_use(after) and not rel_steps:
             return None  # added and removed again, or changed and changed back
+        if without_use(current) == without_use(before) and all(
+                got.now.get(s.path) == _first_old(rel_steps, s.path) for s in rel_steps):
+            return None  # already back as it was (the person's undo): nothing to review
         op = operation(before, after)
     else:
         before = after = current
@@ -204,6 +207,10 @@ def _entry(mid: str, path: str, got: _Gathered) -> InboxEntry | None:
     if conflicts:
         entry.blocked = _blocked_message(mid, entry.later)
     return entry
+
+
+def _first_old(steps: list[_Step], path: str) -> dict | None:
+    return next(s.old for s in steps if s.path == path)
 
 
 def _subject(c: CommitChanges) -> str:

@@ -207,3 +207,28 @@ def test_other_clients_and_prefixes(person, vault_path):
     assert entry.operation == "added"
     accept(person, ["abcd"])
     assert inbox(person) == []
+
+
+def test_a_change_the_person_already_undid_is_not_listed(person, assistant):
+    assistant.archive("p1")
+    assistant.add("invented", memory_id="a1")
+    assistant.relate("a1", "p2", "supports")
+    person.undo()  # the relation
+    person.undo()  # the add
+    person.undo()  # the archive
+    assert inbox(person) == []
+
+
+def test_a_vault_inside_a_larger_repository(tmp_path, git):
+    outer = tmp_path / "notes"
+    outer.mkdir()
+    git(outer, "init", "-q")
+    (outer / "README.md").write_text("my notes\n")
+    Vault.open(outer / "memories-vault").add("a person's note", memory_id="p1")
+    Vault.open(outer / "memories-vault", via="mcp/test").update("p1", content="the assistant's")
+    v = Vault.open(outer / "memories-vault")
+    (entry,) = inbox(v)
+    assert entry.memory_id == "p1" and entry.changes[0].before == "a person's note"
+    reject(v, "p1")
+    assert Vault.open(outer / "memories-vault").get("p1").content == "a person's note"
+    assert inbox(v) == []
