@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..errors import AmbiguousIdError, UnknownIdError, VaultError
-from ..git.journal import CommitChanges
+from ..git.journal import VIA_TRAILER, CommitChanges
 from ..model.records import Memory, Relation
 from ..store.cache import MIN_PREFIX
 from ..textutil import neutralise_line
@@ -37,7 +37,8 @@ from .inbox_diff import (FieldChange, changed_fields, field_changes, first_words
                          parse, relation_label, without_use)
 from .inbox_model import (AcceptReport, InboxEntry, InboxRefusedError, InboxView, LaterChange,
                           RejectReport, RelationChange, via_of)
-from .inbox_state import ReviewState, move_mark, read_state, reviewed_commits, write_accepted
+from .inbox_state import (ReviewState, git_text, move_mark, read_state, reviewed_commits,
+                          write_accepted)
 from .revert import CONFLICT, revert_record
 
 if TYPE_CHECKING:
@@ -71,7 +72,11 @@ class _Gathered:
 
 def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
     journal, layout = vault.journal, vault.layout
-    commits = journal.commits_with_changes(since=state.mark)
+    got = _Gathered(head)
+    since = _start(vault, head, state)
+    if since is False:
+        return got  # no assistant commit since the mark: nothing to read
+    commits = journal.commits_with_changes(since=since or None)
     covered = reviewed_commits(journal, state)
 
     def reviewed(memory_id: str, sha: str) -> bool:
@@ -96,7 +101,7 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
 
     blobs = journal.read_blobs({b for c in commits for ch in c.changes if needed(ch.path)
                                 for b in (ch.old_blob, ch.new_blob) if b})
-    got = _Gathered(head, order={c.commit: n for n, c in enumerate(commits)})
+    got.order = {c.commit: n for n, c in enumerate(commits)}
     for c in commits:  # oldest first: a person's step is "later" once an assistant step is in
         via = via_of(c.message)
         in_commit: set[str] = set()
@@ -133,6 +138,23 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
     raw = journal.files_at(head, list(repo.values())) if repo else {}
     got.now = {p: parse(raw.get(r)) for p, r in repo.items()}
     return got
+
+
+def _start(vault: Vault, head: str, state: ReviewState) -> str | bool | None:
+    """Where reading the history starts: False when no commit since the mark names a client
+    (one ``git log --grep``, no diffs: the common case of a vault no assistant writes to);
+    else the parent of the oldest such commit (None: from the first commit)."""
+    journal = vault.journal
+    revs = [head, f"^{state.mark}"] if state.mark else [head]
+    out = git_text(journal, "log", "--format=%H", "--date-order", "--reverse",
+                   f"--grep=^{VIA_TRAILER}: ", *revs)
+    oldest = out.split()[:1]
+    if not oldest:
+        return False
+    parent = journal.rev_parse(f"{oldest[0]}^")
+    if parent is None or (state.mark and not journal.is_ancestor(state.mark, parent)):
+        return state.mark
+    return parent
 
 
 def _is_use(c: CommitChanges, step: _Step) -> bool:

@@ -40,7 +40,8 @@ class ReviewState:
     accepted: dict[str, str] = field(default_factory=dict)  # memory id -> commit
 
 
-def _git(journal: Journal, *args: str) -> str:
+def git_text(journal: Journal, *args: str) -> str:
+    """git's output through the journal's repository (``repo.git``); VaultError on failure."""
     import git
 
     try:
@@ -89,7 +90,7 @@ def move_mark(journal: Journal, state: ReviewState, to: str) -> None:
     if state.mark is not None and journal.is_ancestor(to, state.mark):
         return  # never move the mark back
     old = state.mark or "0" * len(to)
-    _git(journal, "update-ref", "-m", "memvault: inbox accept", REF, to, old)
+    git_text(journal, "update-ref", "-m", "memvault: inbox accept", REF, to, old)
     state.mark = to
     write_accepted(journal, state)
 
@@ -103,5 +104,5 @@ def reviewed_commits(journal: Journal, state: ReviewState) -> dict[str, set[str]
             covered[commit] = set()
             continue
         args = [commit] + ([f"^{state.mark}"] if state.mark else [])
-        covered[commit] = set(_git(journal, "rev-list", *args).split())
+        covered[commit] = set(git_text(journal, "rev-list", *args).split())
     return covered
