@@ -4,10 +4,12 @@ Same pattern as :class:`tui.service.VaultService`: screens call it from ``@work(
 workers; every method takes the service's lock (one core call at a time) and returns plain
 results, with every text from the vault or git neutralised for the terminal.
 
-By default it opens its own :class:`core.Vault` on the same folder (the first time it needs
-one): reject commits through it, under the vault's write lock like any other writer, and the
-main screen's poll picks the new commit up. A service that wants to share its vault and lock
-passes ``open_vault`` (returns the open vault) and ``lock``.
+By default it reads through a :class:`core.Vault` object it never loads (the inbox reads only
+git and the git directory, so the count in the header costs no second copy of the memories) and
+opens a full one the first time it rejects: reject commits through it, under the vault's write
+lock like any other writer, and the main screen's poll picks the new commit up. A service that
+wants to share its open vault and its lock passes ``open_vault`` (returns the open vault) and
+``lock``.
 """
 
 from __future__ import annotations
@@ -47,9 +49,24 @@ class InboxService:
         self._open_vault = open_vault
         self._lock = lock or threading.RLock()
         self._vault: Vault | None = None
+        self._reader: Vault | None = None
         self._cached: tuple[Any, InboxView] | None = None
 
+    def _reading(self) -> Vault:
+        """For review and accept: git and the git directory only (no memory is loaded)."""
+        if self._open_vault is not None:
+            return self._open_vault()
+        if self._vault is not None:
+            return self._vault
+        if self._reader is None:
+            if not self.path.is_dir():
+                raise VaultError(f"no vault at {self.path}")
+            self._reader = Vault(self.path, config=self.config, readonly=True,
+                                 lock_timeout=self.lock_timeout)
+        return self._reader
+
     def _vault_now(self) -> Vault:
+        """For reject: an open vault (its cache is what a commit updates)."""
         if self._open_vault is not None:
             return self._open_vault()
         if self._vault is None:
@@ -73,7 +90,7 @@ class InboxService:
         """The unreviewed entries (newest first), texts neutralised; cached while HEAD, the mark
         and the accepted set stay as they were."""
         with self._lock:
-            vault = self._vault_now()
+            vault = self._reading()
             key = self._key(vault)
             if self._cached is not None and self._cached[0] == key:
                 return self._cached[1]
@@ -88,7 +105,7 @@ class InboxService:
     def accept(self, ids: list[str] | None, upto: str | None = None) -> InboxResult:
         """Accept these memories (None: every entry up to ``upto``, what the screen showed)."""
         with self._lock:
-            report = accept(self._vault_now(), ids, upto=upto)
+            report = accept(self._reading(), ids, upto=upto)
             n = len(report.accepted)
             if not n:
                 return InboxResult("accept", "Nothing to accept")
