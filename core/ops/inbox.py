@@ -303,6 +303,7 @@ def reject(vault: Vault, key: str) -> RejectReport:
     module docstring); InboxRefusedError, nothing written, over a person's later change."""
     journal = vault.journal
     holder: dict[str, RejectReport] = {}
+    left: list[int] = []  # entries left once this one is rejected
 
     def build(v: Vault) -> ChangeSet:
         from ..vault import ChangeSet
@@ -311,7 +312,8 @@ def reject(vault: Vault, key: str) -> RejectReport:
         if head is None:
             raise VaultError("the inbox is empty")
         got = _gather(v, head, read_state(journal))
-        entry = _find(v, _entries(v, got), key)
+        entries = _entries(v, got)
+        entry = _find(v, entries, key)
         if entry.blocked:
             raise InboxRefusedError(f"cannot reject {entry.memory_id[:8]}: {entry.blocked}; "
                                     "nothing was written")
@@ -339,6 +341,7 @@ def reject(vault: Vault, key: str) -> RejectReport:
                 else:
                     change.put_relations.append(Relation.model_validate(record))
         holder["report"] = report
+        left.append(len(entries) - 1)
         return change
 
     with journal.lock():
@@ -350,7 +353,7 @@ def reject(vault: Vault, key: str) -> RejectReport:
         state = read_state(journal)
         if head is not None:
             state.accepted[report.memory_id] = head
-        _settle(vault, state, head)
+        _settle(vault, state, head, left[-1])
     return report
 
 
@@ -396,12 +399,15 @@ def accept(vault: Vault, keys: list[str] | None = None, *, upto: str | None = No
             old = state.accepted.get(mid)
             if old is None or not journal.is_ancestor(target, old):
                 state.accepted[mid] = target
-        _settle(vault, state, head)
+        left = len([e for e in entries if e.memory_id not in ids]) or int(target != head)
+        _settle(vault, state, head, left)
         return AcceptReport(state.mark, ids, False)
 
 
-def _settle(vault: Vault, state: ReviewState, head: str | None) -> None:
-    """Write the accepted set; when it covers every entry, move the mark to HEAD instead."""
-    write_accepted(vault.journal, state)
-    if head is not None and not _entries(vault, _gather(vault, head, state)):
+def _settle(vault: Vault, state: ReviewState, head: str | None, left: int) -> None:
+    """Write the accepted set; when no entry is ``left`` (counted under the lock, up to HEAD),
+    move the mark to HEAD instead."""
+    if head is not None and not left:
         move_mark(vault.journal, state, head)
+    else:
+        write_accepted(vault.journal, state)
