@@ -216,6 +216,34 @@ def views(view):  # type: ignore[no-untyped-def]
     }
 
 
+def assistant_wrote(vault: Path, view) -> None:  # type: ignore[no-untyped-def]
+    """What an assistant might write over MCP (commits dated at the fixed clock), for the inbox
+    picture; made after the other pictures, whose headers would count it."""
+    from core import Vault
+
+    os.environ["GIT_AUTHOR_DATE"] = os.environ["GIT_COMMITTER_DATE"] = f"{NOW - 5400} +0000"
+    try:
+        a = Vault.open(vault, via="mcp/claude-code")
+        a.archive(find(view, "quarterly planning"))
+        pytest_pref = find(view, "pytest with plain assert")
+        memory = a.get(pytest_pref)
+        a.update(pytest_pref, content=memory.content.replace("plain assert", "plain assert and "
+                                                             "hypothesis for property tests"),
+                 meta={**memory.meta.model_dump(), "tags": [*memory.meta.tags, "testing"]})
+        new = a.add("The user switched the team's editor theme to a dark one and wants "
+                    "screenshots in dark mode too.", tags=["prefs", "ui"], source="chat")
+        a.relate(new.id, pytest_pref, "related")
+        a.delete(find(view, "conference in early october"))
+    finally:
+        del os.environ["GIT_AUTHOR_DATE"], os.environ["GIT_COMMITTER_DATE"]
+
+
+async def inbox_steps(app, pilot) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press("I")
+    await settle(pilot)
+    await pilot.press("down")
+
+
 def still(app) -> None:  # type: ignore[no-untyped-def]
     """No blinking cursors in a picture."""
     from textual.widgets import Input, TextArea
@@ -234,9 +262,13 @@ def main(only: list[str] | None = None) -> int:
         print(f"demo vault: {report.memories} memories", flush=True)
         service = VaultService(vault, clock=lambda: NOW)
         view = service.open()
-        for name, steps in views(view).items():
+        shots = views(view)
+        shots["inbox"] = inbox_steps  # last: the assistant's commits first
+        for name, steps in shots.items():
             if only and not any(name.startswith(prefix) for prefix in only):
                 continue
+            if name == "inbox":
+                assistant_wrote(vault, view)
             svg = asyncio.run(shoot(vault, name, steps))
             line = f"  {svg.name}"
             if rsvg:

@@ -91,6 +91,8 @@ class MemvaultApp(App[None]):
         yield SystemCommand("Show history", "the memory's git log", partial(main.action_tab, "history"))
         yield SystemCommand("gc preview", "memories below the forget threshold", main.action_gc)
         yield SystemCommand("Stats", "counts per status and a histogram of scores", main.action_stats)
+        yield SystemCommand("Review inbox", "what the assistant wrote since you last looked: "
+                            "accept or reject it", main.action_inbox)
         yield SystemCommand("Reload", "read the vault again from disk", main.action_reload)
         yield SystemCommand("Help", "keys, the filter language, group modes", self.action_help)
 

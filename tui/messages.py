@@ -104,3 +104,31 @@ class SyncChecked(Message):
     def __init__(self, info: dict[str, Any] | None) -> None:
         super().__init__()
         self.info = info
+
+
+# -- the review inbox (tui/inbox_service.py) ---------------------------------------------------
+class InboxLoaded(Message):
+    """The inbox's entries (``view``: core's InboxView, texts neutralised), or ``error``."""
+
+    def __init__(self, view: Any = None, error: str | None = None) -> None:
+        super().__init__()
+        self.view = view
+        self.error = error
+
+
+class InboxCounted(Message):
+    """How many entries wait for review (for the main screen's header)."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__()
+        self.count = count
+
+
+class InboxActed(Message):
+    """An accept or reject finished: ``result`` (an InboxResult) or ``error`` (core's refusal)."""
+
+    def __init__(self, result: Any = None, error: str | None = None, title: str = "") -> None:
+        super().__init__()
+        self.result = result
+        self.error = error
+        self.title = title

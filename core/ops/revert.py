@@ -243,6 +243,29 @@ def _merged(kind: str, old: bytes | None, new: bytes | None, cur: bytes | None
     return merged, later_use and merged is not _MISSING
 
 
+CONFLICT = _MISSING  # what revert_record returns for a field changed since by a later commit
+
+
+def revert_record(kind: str, old: dict | None, new: dict | None, cur: dict | None
+                  ) -> tuple[Any, bool]:
+    """The undo rule for one record, on parsed records (None: absent): what to write to take
+    back the change ``old`` -> ``new`` from ``cur`` (a dict, None to delete, or CONFLICT), and
+    whether a later use record was kept. Used by the review inbox (core/ops/inbox.py), which
+    takes back several commits' changes to one memory."""
+    if cur == old:
+        return old, False
+    if cur == new:
+        return old, False
+    if kind == "relation" or old is None or new is None or cur is None:
+        if kind == "memory" and old is None and new is not None and cur is not None \
+                and _only_use_fields_differ(new, cur):
+            return None, False  # an add touched since: the touches go with it
+        return CONFLICT, False
+    merged = _merge_dicts(old, new, cur, top=(kind == "memory"), lenient=(kind == "meta"))
+    later_use = kind == "memory" and any(cur.get(k) != new.get(k) for k in (*COUNTERS, *LATEST))
+    return merged, later_use and merged is not CONFLICT
+
+
 def _merge_dicts(o: dict, n: dict, c: dict, *, top: bool, lenient: bool) -> Any:
     result = dict(c)
     for key in {*o, *n, *c}:

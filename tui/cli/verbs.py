@@ -22,6 +22,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "stats": ("records", "counts, scores, relation types"),
     "undo": ("undo", "revert the last operation in one new commit (--list: what can be undone)"),
     "redo": ("undo", "make again the operation the last undo reverted"),
+    "inbox": ("inbox", "what the assistant wrote since you last looked (accept [ID... | --all], "
+                       "reject ID)"),
     "split": ("lifecycle", "decompose a memory into atomic ones (--part per part), one commit"),
     "split-candidates": ("lifecycle", "memories that look composite, with the reasons"),
     "suggest-split": ("lifecycle", "a draft of parts for a memory (to edit and pass to split)"),

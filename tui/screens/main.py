@@ -21,8 +21,10 @@ from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPan
 from core import AmbiguousIdError, UnknownIdError, VaultError
 
 from ..grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
+from ..inbox_service import InboxService
 from ..messages import (
     HistoryLoaded,
+    InboxCounted,
     JumpTo,
     LineageLoaded,
     MemoriesChanged,
@@ -63,6 +65,7 @@ class MainScreen(Screen):
         Binding("h", "tab('history')", "History", show=False, id="memvault.tab.history"),
         Binding("G", "gc", "gc", id="memvault.gc"),
         Binding("S", "stats", "Stats", id="memvault.stats"),
+        Binding("I", "inbox", "Inbox", show=False, id="memvault.inbox"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.reload"),
         Binding("escape", "leave_filter", "Back to tree", show=False, id="memvault.back"),
     ]
@@ -82,6 +85,9 @@ class MainScreen(Screen):
         self.rescore_interval = rescore_interval
         self._pane_timer: Timer | None = None
         self.timings: dict[str, float] = {}  # for the bench: last tree rebuild, etc.
+        self.inbox = InboxService(service.path, clock=service.clock, config=service.config,
+                                  lock_timeout=service.lock_timeout)
+        self.inbox_count = 0
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -116,7 +122,8 @@ class MainScreen(Screen):
         self.detail.toggle_key = self._key_for("toggle_body")
         self.query_one(ProvenancePane).set_keys(self._key_for("split"),
                                                 self._key_for("consolidate"))
-        self.app.sub_title = _short_path(self.service.root)
+        self._title_path = _short_path(self.service.root)
+        self.app.sub_title = self._title_path
         if self.service.is_open:
             self._opened(self.service.view, self.service.open_notes)
         else:
@@ -148,6 +155,7 @@ class MainScreen(Screen):
         for note in notes:
             self.notify(note, title="vault", markup=False)
         self.check_sync()
+        self.count_inbox()
 
     # -- the last sync (core.sync.engine) ---------------------------------------------------
     @work(thread=True, group="sync", exclusive=True, exit_on_error=False)
@@ -386,6 +394,7 @@ class MainScreen(Screen):
     @on(MemoriesChanged)
     def _changed(self, message: MemoriesChanged) -> None:
         self.apply_change(message.change)
+        self.count_inbox()
 
     def apply_change(self, change: Change, tab: str | None = None) -> None:
         """Show the view an operation left (the cursor where it says), notify, and reload the
@@ -540,6 +549,32 @@ class MainScreen(Screen):
 
         self.app.push_screen(StatsScreen(self.service))
 
+    # -- the review inbox (tui/inbox_service.py) --------------------------------------------
+    def action_inbox(self) -> None:
+        """What the assistant wrote since the person last reviewed: accept or reject."""
+        from .inbox import InboxScreen
+
+        def changed() -> None:
+            self.reload_vault("")
+
+        self.app.push_screen(InboxScreen(self.inbox, on_change=changed),
+                             lambda _: self.count_inbox())
+
+    @work(thread=True, group="inbox-count", exclusive=True, exit_on_error=False)
+    def count_inbox(self) -> None:
+        try:
+            count = self.inbox.count()
+        except VaultError:
+            return
+        self.post_message(InboxCounted(count))
+
+    @on(InboxCounted)
+    def _inbox_counted(self, message: InboxCounted) -> None:
+        self.inbox_count = message.count
+        n = message.count
+        self.app.sub_title = self._title_path + (
+            f" · inbox: {n} to review ({self._key_for('inbox')})" if n else "")
+
     # -- jumping ----------------------------------------------------------------------------
     @on(JumpTo)
     def _jump_to(self, message: JumpTo) -> None:
@@ -637,6 +672,7 @@ class MainScreen(Screen):
         self.view = message.view
         self.refilter()
         self._reload_panes()
+        self.count_inbox()
         if message.reason:
             self.check_sync()
             n = len(message.view)

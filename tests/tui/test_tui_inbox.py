@@ -1,0 +1,167 @@
+"""The review inbox in the app (key I): the count in the header, the entries with their diff,
+accept and reject on the highlighted entry and on the marked ones, a refused reject; and a
+snapshot of the screen (deterministic like the others: fixed clock, ids and commit dates)."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from core import MemoryStatus, Vault
+from core.ops.inbox import inbox
+from core.ops.inbox_state import REF
+from tui.screens.inbox import InboxScreen
+from tui.widgets.inbox_diff import word_diff
+
+from tui_support import (
+    CRITICAL,
+    DANGER,
+    FADING,
+    FRESH,
+    SIZE,
+    STALE,
+    make_app,
+    mid,
+    settle,
+    text_of,
+    tui_vault,  # noqa: F401  (fixture)
+)
+
+NEW = mid(51, "5a5a0001")
+
+
+def assistant_wrote(path) -> None:
+    """Five entries, newest first: FADING (changed, then changed again by the person: reject is
+    refused), CRITICAL (removed), NEW (added, with a relation), DANGER (changed), STALE
+    (archived); and a touch, which is no entry."""
+    a = Vault.open(path, via="mcp/claude-code")
+    a.archive(STALE)
+    a.update(DANGER, content="Never deploy on Fridays or before a holiday: the on-call rota "
+                             "is thin.", meta={"tags": ["work", "ci", "deploys"],
+                                               "source": "chat"})
+    a.add("The user likes dark mode in every editor.", memory_id=NEW, tags=["ui"])
+    a.relate(NEW, FRESH, "related")
+    a.delete(CRITICAL)
+    a.update(FADING, content="CI runs the test suite with pytest -n 4.")
+    a.touch(FRESH)
+    Vault.open(path).update(FADING, content="CI runs the test suite with pytest -n 2 on 3.12.")
+
+
+@pytest.fixture
+def inbox_vault(tui_vault):
+    assistant_wrote(tui_vault)
+    return tui_vault
+
+
+def _log(path, n: int = 1) -> list[str]:
+    return subprocess.run(["git", "-C", str(path), "log", f"-{n}", "--format=%s"],
+                          capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+async def _open_inbox(pilot) -> InboxScreen:
+    await settle(pilot)
+    await pilot.press("I")
+    await settle(pilot)
+    screen = pilot.app.screen
+    assert isinstance(screen, InboxScreen)
+    return screen
+
+
+def _rows(screen: InboxScreen) -> list[str]:
+    return list(screen.entries)
+
+
+@pytest.mark.asyncio
+async def test_count_in_the_header_and_the_entries(inbox_vault):
+    app = make_app(inbox_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "inbox: 5 to review (I)" in app.sub_title
+        screen = await _open_inbox(pilot)
+        assert _rows(screen) == [FADING, CRITICAL, NEW, DANGER, STALE]
+        diff = text_of(screen.query_one("#inbox-diff-text"))
+        assert "You changed it since (content)" in diff and "r is refused" in diff
+        await pilot.press("down", "down")
+        await settle(pilot)
+        diff = text_of(screen.query_one("#inbox-diff-text"))
+        assert "added" in diff and "+ 5a5a0001 -related-> a1f2e3d4" in diff
+        assert "r removes the memory" in diff
+
+
+@pytest.mark.asyncio
+async def test_reject_the_highlighted_entry(inbox_vault):
+    app = make_app(inbox_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_inbox(pilot)
+        await pilot.press("down", "down", "down", "down")  # STALE, archived by the assistant
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot, 3)
+        assert _log(inbox_vault)[0].startswith("reject: e5f6a7b8 ")
+        assert Vault.open(inbox_vault, readonly=True).get(STALE).status == MemoryStatus.ACTIVE
+        assert STALE not in _rows(screen)
+        await pilot.press("escape")
+        await settle(pilot, 3)
+        assert "inbox: 4 to review" in app.sub_title
+        assert app.main_screen.view.get(STALE).memory.status == MemoryStatus.ACTIVE  # reloaded
+
+
+@pytest.mark.asyncio
+async def test_a_refused_reject_writes_nothing(inbox_vault):
+    app = make_app(inbox_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_inbox(pilot)
+        before = _log(inbox_vault, 3)
+        await pilot.press("r")  # FADING: the person changed the content since
+        await settle(pilot)
+        assert _log(inbox_vault, 3) == before
+        assert any("Cannot reject b2c3d4e5" in str(n.message) for n in app._notifications)
+        assert FADING in _rows(screen)
+
+
+@pytest.mark.asyncio
+async def test_accept_and_reject_the_marked_entries(inbox_vault):
+    app = make_app(inbox_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_inbox(pilot)
+        await pilot.press("down", "space", "space")  # marks CRITICAL and NEW
+        await settle(pilot)
+        assert screen.marks == {CRITICAL, NEW}
+        await pilot.press("r")
+        await settle(pilot, 3)
+        assert _log(inbox_vault, 2)[0].startswith("reject: 5a5a0001")
+        assert _log(inbox_vault, 2)[1].startswith("reject: d4e5f6a7")
+        vault = Vault.open(inbox_vault, readonly=True)
+        assert vault.find(NEW) is None and vault.get(CRITICAL).content.startswith("The staging")
+        assert _rows(screen) == [FADING, DANGER, STALE] and not screen.marks
+        await pilot.press("space")  # DANGER: the cursor stayed on the entry it was on
+        await pilot.press("a")
+        await settle(pilot, 3)
+        assert _rows(screen) == [FADING, STALE]
+        assert [e.memory_id for e in inbox(Vault.open(inbox_vault))] == [FADING, STALE]
+        await pilot.press("A")
+        await settle(pilot, 3)
+        assert _rows(screen) == []
+        head = subprocess.run(["git", "-C", str(inbox_vault), "rev-parse", "HEAD", REF],
+                              capture_output=True, text=True).stdout.split()
+        assert head[0] == head[1]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "inbox" not in app.sub_title
+
+
+def test_word_diff_marks_removed_and_added_words():
+    text = word_diff("deploys on Tuesdays after standup", "deploys on Fridays after standup")
+    assert text.plain == "deploys on Tuesdays Fridays after standup"
+    styles = {text.plain[s.start:s.end]: str(s.style) for s in text.spans}
+    assert styles == {"Tuesdays": "red strike", "Fridays": "green"}
+
+
+def test_inbox_screen(snap_compare, inbox_vault):
+    async def run_before(pilot) -> None:
+        await _open_inbox(pilot)
+        await pilot.press("down", "down", "down")  # DANGER: a content and tags diff
+        await settle(pilot)
+
+    assert snap_compare(make_app(inbox_vault), terminal_size=SIZE, run_before=run_before)

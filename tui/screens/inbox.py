@@ -1,0 +1,240 @@
+"""The review inbox (key ``I`` on the main screen): what the assistant added, changed or removed
+since the person last looked, one row a memory, the highlighted one's diff below.
+
+``a`` accepts and ``r`` rejects the marked entries (``space`` marks), or the highlighted one when
+none is marked; ``A`` accepts every entry shown. A reject is one commit per memory, refused
+(nothing written) where the person changed the same field since; ``u`` on the main screen
+undoes it. Everything goes through :class:`tui.inbox_service.InboxService` in thread workers;
+the results come back as messages.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from core import VaultError
+from core.ops.inbox import InboxEntry, InboxView
+
+from ..inbox_service import InboxService
+from ..messages import InboxActed, InboxLoaded
+from ..text import plural, relative_time, short_id
+from ..widgets.inbox_diff import OPERATION_STYLE, InboxDiff
+
+MARK = "●"
+CHANGE_WIDTH = 60  # the change column's cells are cut to this (the diff below shows all)
+
+
+def _cut(text: Text, width: int) -> Text:
+    text.truncate(width, overflow="ellipsis")
+    return text
+
+
+class InboxScreen(Screen[None]):
+    CSS_PATH = "inbox.tcss"
+    BINDINGS = [
+        Binding("a", "accept", "Accept", id="memvault.inbox.accept"),
+        Binding("r", "reject", "Reject", id="memvault.inbox.reject"),
+        Binding("space", "mark", "Mark", id="memvault.inbox.mark"),
+        Binding("A", "accept_all", "Accept all", id="memvault.inbox.accept_all"),
+        Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.inbox.reload"),
+        Binding("escape,q", "back", "Back", id="memvault.inbox.back"),
+    ]
+
+    def __init__(self, inbox: InboxService, *, on_change: Callable[[], None] | None = None
+                 ) -> None:
+        super().__init__()
+        self.inbox = inbox
+        self.on_change = on_change  # the vault changed (a reject): the main screen reloads
+        self.view: InboxView | None = None
+        self.entries: dict[str, InboxEntry] = {}
+        self.marks: set[str] = set()
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="◆")
+        with Vertical(id="inbox-body"):
+            yield Static(Text("inbox: reading git…", style="dim"), id="inbox-title")
+            table = DataTable(id="inbox-table", cursor_type="row", zebra_stripes=True)
+            table.add_columns(" ", "id", "operation", "when", "client", "change")
+            yield table
+            yield InboxDiff(id="inbox-diff")
+        yield Footer()
+
+    @property
+    def table(self) -> DataTable:
+        return self.query_one("#inbox-table", DataTable)
+
+    def on_mount(self) -> None:
+        self.sub_title = "review inbox"
+        self.query_one("#inbox-diff", InboxDiff).border_title = "change"
+        self.load()
+
+    # -- loading ----------------------------------------------------------------------------
+    @work(thread=True, group="inbox-load", exclusive=True, exit_on_error=False)
+    def load(self) -> None:
+        try:
+            view = self.inbox.review()
+        except VaultError as exc:
+            self.post_message(InboxLoaded(error=str(exc)))
+            return
+        self.post_message(InboxLoaded(view))
+
+    @on(InboxLoaded)
+    def _loaded(self, message: InboxLoaded) -> None:
+        if message.error is not None:
+            self.query_one("#inbox-title", Static).update(Text(message.error, style="red"))
+            return
+        view: InboxView = message.view
+        self.view = view
+        self.entries = {e.memory_id: e for e in view.entries}
+        self.marks &= set(self.entries)
+        table = self.table
+        keep = self._highlighted()
+        table.clear()
+        now = self.inbox.clock()
+        for e in view.entries:
+            table.add_row(*self._cells(e, now), key=e.memory_id)
+        if keep in self.entries:
+            table.move_cursor(row=table.get_row_index(keep), animate=False)
+        self._title()
+        self._show_highlighted()
+        table.focus()
+
+    def _cells(self, e: InboxEntry, now: int) -> list[Text | str]:
+        change = e.summary(60) or e.preview
+        if e.blocked:
+            change = "you changed it since · " + change
+        return [Text(MARK if e.memory_id in self.marks else " ", style="bold cyan"),
+                Text(short_id(e.memory_id), style="bold"),
+                Text(e.operation, style=OPERATION_STYLE.get(e.operation, "")),
+                relative_time(e.when, now),
+                ", ".join(e.clients),
+                _cut(Text(change, style="yellow" if e.blocked else ""), CHANGE_WIDTH)]
+
+    def _title(self) -> None:
+        n = len(self.entries)
+        title = self.query_one("#inbox-title", Static)
+        if not n:
+            title.update(Text("Nothing to review: everything the assistant wrote has been "
+                              "seen.", style="green"))
+            return
+        text = Text()
+        text.append(plural(n, "memory", "memories"), style="bold")
+        text.append(" the assistant added, changed or removed since you last reviewed.")
+        if self.marks:
+            text.append(f"  {len(self.marks)} marked", style="bold cyan")
+        text.append("\na accepts, r rejects (the marked ones, else the highlighted one), space "
+                    "marks, A accepts all.", style="dim")
+        title.update(text)
+
+    def _highlighted(self) -> str | None:
+        table = self.table
+        if not table.row_count:
+            return None
+        try:
+            key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+        except Exception:  # no such row (an empty table)
+            return None
+        return str(key.value) if key.value is not None else None
+
+    def _show_highlighted(self) -> None:
+        entry = self.entries.get(self._highlighted() or "")
+        self.query_one("#inbox-diff", InboxDiff).show(entry, self.inbox.clock())
+
+    @on(DataTable.RowHighlighted, "#inbox-table")
+    def _row_highlighted(self) -> None:
+        self._show_highlighted()
+
+    # -- acting -----------------------------------------------------------------------------
+    def _targets(self) -> list[str]:
+        if self.marks:
+            return [i for i in self.entries if i in self.marks]
+        current = self._highlighted()
+        return [current] if current else []
+
+    def action_mark(self) -> None:
+        memory_id = self._highlighted()
+        if memory_id is None:
+            return
+        self.marks ^= {memory_id}
+        table = self.table
+        row = table.get_row_index(memory_id)
+        table.update_cell_at((row, 0), Text(MARK if memory_id in self.marks else " ",
+                                            style="bold cyan"))
+        if row + 1 < table.row_count:
+            table.move_cursor(row=row + 1)
+        self._title()
+
+    def action_accept(self) -> None:
+        targets = self._targets()
+        if not targets:
+            self.notify("Nothing to accept", timeout=2)
+            return
+        self._act(lambda: self.inbox.accept(targets), "accept", changed=False)
+
+    def action_accept_all(self) -> None:
+        if not self.entries or self.view is None:
+            self.notify("Nothing to accept", timeout=2)
+            return
+        upto = self.view.head
+        self._act(lambda: self.inbox.accept(None, upto=upto), "accept", changed=False)
+
+    def action_reject(self) -> None:
+        targets = self._targets()
+        if not targets:
+            self.notify("Nothing to reject", timeout=2)
+            return
+        blocked = [self.entries[i] for i in targets if self.entries[i].blocked]
+        if blocked:
+            self.notify(f"Cannot reject {short_id(blocked[0].memory_id)}: "
+                        f"{blocked[0].blocked}. Nothing was written.", title="reject",
+                        severity="error", markup=False)
+            return
+        if len(targets) == 1:
+            self._act(lambda: self.inbox.reject(targets[0]), "reject", changed=True)
+        else:
+            self._act(lambda: self.inbox.reject_many(targets), "reject", changed=True)
+
+    def _act(self, operation: Callable[[], object], title: str, *, changed: bool) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        self.run_action(operation, title, changed)
+
+    @work(thread=True, group="inbox-write", exit_on_error=False)
+    def run_action(self, operation: Callable[[], object], title: str, changed: bool) -> None:
+        try:
+            result = operation()
+        except VaultError as exc:
+            self.post_message(InboxActed(error=str(exc), title=title))
+            return
+        finally:
+            self.busy = False
+        self.post_message(InboxActed(result, title="changed" if changed else title))
+
+    @on(InboxActed)
+    def _acted(self, message: InboxActed) -> None:
+        if message.error is not None:
+            self.notify(message.error, title=message.title or "refused", severity="error",
+                        markup=False)
+        else:
+            result = message.result
+            self.notify(result.note, title=result.title, markup=False)
+            self.marks.clear()
+            if message.title == "changed" and self.on_change is not None:
+                self.on_change()
+        self.load()
+
+    def action_reload(self) -> None:
+        self.load()
+
+    def action_back(self) -> None:
+        self.dismiss(None)
