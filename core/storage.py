@@ -9,7 +9,6 @@ it, so no relation file is left pointing at nothing.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +83,8 @@ class PerFileStorage:
 
     async def save_memory_async(self, memory: Memory) -> None:
         vault = self.vault
+        import asyncio  # (here: importing asyncio costs every command ~30 ms at start-up)
+
         await asyncio.to_thread(vault.save, memory)
 
     def get_memory(self, memory_id: str) -> Memory | None:
