@@ -33,7 +33,7 @@ _SUBORDINATE = frozenset(
 )
 
 
-def _balanced(span: str) -> bool:
+def balanced(span: str) -> bool:
     return (
         span.count("(") == span.count(")")
         and span.count("[") == span.count("]")
@@ -91,7 +91,7 @@ def clause_candidates(masked: str) -> list[tuple[int, int]]:
         fw = first_word[0].strip(",;:\"'“(").lower()
         if fw in _RESTRICTIVE:
             continue
-        if not _balanced(masked[s:nxt]):
+        if not balanced(masked[s:nxt]):
             continue
         if len(masked[e:nxt].split()) < 4:
             continue  # a list element ("x86, x86-64, and ARM"), not a clause
