@@ -103,13 +103,20 @@ def main() -> int:
     ):
         saved = cutter.ENABLED, tr_step.ENABLED
         cutter.ENABLED, tr_step.ENABLED = cut_on, tr_on
+        stats: dict[str, int] = {}
         t0 = time.perf_counter()
         try:
-            runs[label] = measure(notes, lambda n: generate_gist(n, "moderate"))
+            runs[label] = measure(notes, lambda n: generate_gist(n, "moderate", _stats=stats))
         finally:
             cutter.ENABLED, tr_step.ENABLED = saved
         took = time.perf_counter() - t0
         print(f"\n{label}  ({took:.1f} s)")
+        if tr_on:
+            print(
+                f"  token-reducer: offered {stats.get('tr_calls', 0)} sentences, edits accepted for "
+                f"{stats.get('tr_accepted', 0)}, output rejected for {stats.get('tr_rejected', 0)}, "
+                f"tokens saved {stats.get('tr_saved', 0)}"
+            )
         for band in ("over 30 words", "31-60 words"):
             r = runs[label][band]
             print(

@@ -56,7 +56,7 @@ def dropped_facts(gist: str, content: str) -> list[str]:
         if best is None or len(words & best[1]) < 0.6 * len(words):
             continue
         source = best[0]
-        for num in set(_NUMBER.findall(source)):
+        for num in dict.fromkeys(_NUMBER.findall(source)):
             if num not in _NUMBER.findall(g):
                 lost.append(num)
         if len(_NEGATION.findall(source)) > len(_NEGATION.findall(g)):

@@ -34,6 +34,27 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .clause_words import (
+    AUX,
+    CAPITALISABLE,
+    CLAUSE_WORDS,
+    COMPLEMENT_HOSTS,
+    CONNECTORS,
+    DETERMINERS,
+    FILLER_PHRASES,
+    FILLER_WORDS,
+    INTRO_OPENERS,
+    NEGATIONS,
+    PP_HOSTS,
+    PP_OPENERS,
+    RELATIVE,
+    STRICT_AUX,
+    SUBJECTS,
+    TAIL_OPENERS,
+    THAT_HOSTS,
+    TO_HOSTS,
+)
+from .clause_words import WORD, drops_number_or_negation, is_protected, names_in, words
 from .clauses import balanced
 
 #: Switch for the bench (``bench/gists.py`` measures the pipeline with and without it).
@@ -69,72 +90,6 @@ KIND_COST = {
     "purpose": 1.0,
 }
 
-NEGATIONS = frozenset(
-    """not no never nothing nor none neither nobody nowhere cannot without unless except only
-    hardly barely rarely seldom scarcely nicht kein keine nie pas jamais""".split()
-)
-_CAPITALISABLE = frozenset(
-    """a an the this that these those it its we our you your they their there here he she his
-    her in on at for to from with by of all some most many several each every one two both any
-    other such what which who how why where so then also use run add set make keep call check
-    can could should must will would may might do does did is are was were be has have had
-    programs applications users developers people""".split()
-)
-_FILLER_WORDS = frozenset(
-    """very quite really simply just actually basically essentially generally typically easily
-    quickly greatly highly relatively fairly extremely particularly especially mainly largely
-    fully completely totally truly certainly indeed somewhat also commonly normally usually
-    significantly considerably substantially reasonably perfectly conveniently efficiently
-    effectively properly correctly nicely""".split()
-)
-#: Prepositions whose phrase may close a clause as a mere modifier ("... a library for X.").
-_PP_OPENERS = frozenset(
-    """with for in on at from within across over under between through via by during using""".split()
-)
-#: Words after which a phrase is an argument, not a modifier ("is in", "used by", "falls in").
-_PP_HOSTS = frozenset(
-    """is are was were be been being am falls fall lies lie resides reside depends depend relies
-    rely consists consist results result belongs belong based used designed intended written
-    needed required meant made suited suitable responsible able similar equivalent different
-    related due according prior interested involved located stored found included contained
-    implemented defined provided given known called named run runs ran it them this that these
-    those which what who one and or nor but either both comparable compatible identical close
-    relative specific equal next""".split()
-)
-#: Verbs that take a "that"-clause as their object ("means that ...": never cut).
-_THAT_HOSTS = frozenset(
-    """note notes mean means meant ensure ensures say says said show shows know knows assume
-    assumes indicate indicates so such given is are was were be fact except now than believe
-    think guarantee guarantees require requires check checks verify verifies specify specifies
-    states state implies imply expect expects make makes sure possible likely true way so""".split()
-)
-_FILLER_PHRASES = (("as", "well"), ("at", "all"), ("in", "fact"), ("of", "course"), ("as", "mentioned"), ("as", "noted"))
-_INTRO_OPENERS = frozenset(
-    """for in by with at on from through during as since because to also moreover furthermore
-    additionally besides indeed basically essentially generally typically usually currently
-    today here similarly likewise of thus hence therefore however finally then""".split()
-)
-_TAIL_OPENERS = (
-    "such as",
-    "including",
-    "as well as",
-    "among",
-    "like",
-    "e.g.",
-    "i.e.",
-    "for example",
-    "for instance",
-    "etc",
-    "and so on",
-    "and many more",
-    "and more",
-    "especially",
-    "particularly",
-    "mostly",
-    "mainly",
-)
-_RELATIVE = frozenset({"which", "who", "whom", "whose", "whereby"})
-_WORD = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*|\S")
 _W = r"(?!and\b|or\b)[a-z][a-z'’-]*"
 # a list of plain items: a one-word head, short middle items, "and"/"or" and a last item
 _LIST = re.compile(rf"(?<![\w-])({_W})((?:,\s{_W}(?:\s{_W})?)+),?\s(?:and|or)\s{_W}(?:\s{_W}){{0,2}}(?=[.;:)!?]|$)")
@@ -144,43 +99,6 @@ _EXAMPLES = re.compile(
     rf"\b(?:such\sas|like|including|e\.g\.)\s{_EX_ITEM}(?:,\s{_EX_ITEM})*(?:,?\s(?:and|or)\s{_EX_ITEM})?(?=[.,;:)!?])"
     rf"|\b(?:such\sas|including)\s[\w'’+-]+(?:,\s[\w'’+-]+)*,?\s(?:and|or)\s[\w'’+-]+(?=\s)"
 )
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text) if w[0].isalnum()]
-
-
-def is_protected(span: str, entities: Sequence[str] = ()) -> bool:
-    """True if cutting ``span`` (masked text) would lose a fact or turn the meaning around:
-    a number, identifier, path, URL or inline code (masked), a negation or restriction, or an
-    entity of the memory."""
-    if "zqx" in span or any(c.isdigit() for c in span):
-        return True
-    low = span.lower()
-    if "n't" in low or "n’t" in low:
-        return True
-    if any(w.lower() in NEGATIONS for w in _words(span)):
-        return True
-    return any(e and e.lower() in low for e in entities)
-
-
-def names_in(text: str, at_start: bool = False) -> list[str]:
-    """Names in ``text``: capitalised words and acronyms (not the word opening a sentence when
-    ``at_start``, not "I")."""
-    return [
-        w
-        for i, w in enumerate(_words(text))
-        if w[0].isupper() and not (i == 0 and at_start) and w != "I"
-    ]
-
-
-def drops_number_or_negation(span: str) -> bool:
-    """True if ``span`` (plain text) holds a digit or a negation: no cut in a kept sentence
-    may remove it, whichever step proposes the cut."""
-    if any(c.isdigit() for c in span):
-        return True
-    low = span.lower()
-    return "n't" in low or "n’t" in low or any(w.lower() in NEGATIONS for w in _words(span))
 
 
 def leaves_dangling(masked: str, end: int) -> bool:
@@ -228,53 +146,16 @@ def _next_stop(masked: str, pos: int, stops: str, limit: int) -> int:
     return limit
 
 
-_CLAUSE_WORDS = frozenset({"and", "or", "but", "that", "which", "who", "to", "when", "if"})
-#: Verbs (and the like) whose object a "to"-phrase is ("allows X to Y", "need to"): no cut.
-_TO_HOSTS = frozenset(
-    """allow allows allowed enable enables enabled permit permits help helps cause causes force
-    forces require requires ask asks tell tells want wants expect expects use uses used need
-    needs needed able going order how what where tries try tried attempt attempts attempted
-    have has had is are was were be been being designed intended meant supposed likely unable
-    way due according close next prior similar equal related compared""".split()
-)
-
-
-_AUX = frozenset(
-    """is are was were be has have had can could will would may might must should does do did
-    provides contains includes supports allows implements uses offers lets gives makes adds
-    creates runs ships describes defines needs requires handles falls permits enables helps
-    works tries takes performs produces generates converts reads writes returns calls sets
-    gets keeps becomes means stores manages detects yields evaluates assigns executes
-    consists depends""".split()
-)
-_STRICT_AUX = frozenset("is are was were can could will would may might must should does do did has have had".split())
-_SUBJECTS = frozenset("it this that which who he she they we you there".split())
-_COMPLEMENT_HOSTS = frozenset(
-    """keep keeps kept make makes made leave leaves left get gets got have has had find finds
-    found consider considers considered render renders rendered""".split()
-)
-_DETERMINERS = frozenset(
-    """the a an them it its their this these those your our his her all any some each every
-    they can will may must should could would is are was were has have had does do also
-    then""".split()
-)
-#: After a cut ending at a comma, what follows must open a clause of its own.
-_CONNECTORS = frozenset(
-    """and but or which who whose so while as because since although though where when if
-    unless without with including such whereas yet thus hence""".split()
-)
-
-
 def _has_verb(low: list[str], toks: list[tuple[str, int, int]], i: int, start: int) -> bool:
     """Whether the clause from token ``start`` to token ``i`` already has a finite verb (so what
     follows is a modifier, not the clause's own verb)."""
     for k in range(max(start, 1), i):
         w = low[k]
-        if w in _AUX:
+        if w in AUX:
             return True
         prev = toks[k - 1][0]
         if (w.endswith("ed") or w.endswith("s") and not w.endswith(("ss", "us", "is"))) and w.isalpha() and (
-            prev[:1].isupper() or prev.lower() in _SUBJECTS
+            prev[:1].isupper() or prev.lower() in SUBJECTS
         ):
             return True
     return False
@@ -285,28 +166,28 @@ def _tail_kind(low: list[str], i: int, clause_start: int) -> str | None:
     w, prev = low[i], low[i - 1]
     if prev in NEGATIONS or prev.endswith(("n't", "n’t")):
         return None
-    if w in _PP_OPENERS:
-        if prev in _PP_HOSTS or prev in _PP_OPENERS or prev.endswith(("ed", "en", "ing")):
+    if w in PP_OPENERS:
+        if prev in PP_HOSTS or prev in PP_OPENERS or prev.endswith(("ed", "en", "ing")):
             return None  # "used by X", "created with X", "depending on X": X is an argument
         return "phrase"
     if w in ("that", "which", "who"):
-        if prev in _THAT_HOSTS or prev.endswith("ly"):
+        if prev in THAT_HOSTS or prev.endswith("ly"):
             return None
         return "restrictive"
     if w == "and" and i + 2 < len(low):
         nxt, after = low[i + 1], low[i + 2]
-        if nxt in _DETERMINERS or (nxt.isalpha() and after in _DETERMINERS and nxt not in ("so", "thus")):
+        if nxt in DETERMINERS or (nxt.isalpha() and after in DETERMINERS and nxt not in ("so", "thus")):
             return "coordinate"
         return None
-    if w == "to" and prev not in _TO_HOSTS and not any(x in _TO_HOSTS for x in low[clause_start:i]):
+    if w == "to" and prev not in TO_HOSTS and not any(x in TO_HOSTS for x in low[clause_start:i]):
         return "purpose"
     if (
         len(w) > 4
         and w.endswith("ed")
         and i + 1 < len(low)
         and low[i + 1] in ("by", "for", "with", "in", "from", "as", "on", "at", "to", "via")
-        and prev not in _PP_HOSTS
-        and not any(x in _COMPLEMENT_HOSTS for x in low[max(0, i - 4) : i])
+        and prev not in PP_HOSTS
+        and not any(x in COMPLEMENT_HOSTS for x in low[max(0, i - 4) : i])
     ):
         return "participle"
     return None
@@ -327,13 +208,13 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
         rest = masked[:start] + replacement + masked[end:]
         if leaves_dangling(masked, end) and kind != "list":
             return
-        if len(_words(rest)) < 4:
+        if len(words(rest)) < 4:
             return  # a sentence needs something left to say
         names = tuple(names_in(masked[start:end], at_start))
         out.append(Cut(start, end, replacement, kind, names))
 
     # filler words and phrases (" very" -> ""), never after a negation
-    toks = [(m.group(), m.start(), m.end()) for m in _WORD.finditer(masked)]
+    toks = [(m.group(), m.start(), m.end()) for m in WORD.finditer(masked)]
     low = [t[0].lower() for t in toks]
     for i, (w, s, e) in enumerate(toks):
         prev = low[i - 1] if i else ""
@@ -341,11 +222,11 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
             continue
         nxt = low[i + 1] if i + 1 < len(toks) else ""
         span_end = e
-        if low[i] in _FILLER_WORDS:
+        if low[i] in FILLER_WORDS:
             if nxt in ("-", "than", "and", "or") or prev in ("and", "or") or (low[i] == "just" and nxt == "as"):
                 continue  # "quickly and easily": both or neither
         else:
-            for a, b in _FILLER_PHRASES:
+            for a, b in FILLER_PHRASES:
                 if low[i] == a and nxt == b:
                     span_end = toks[i + 1][2]
                     break
@@ -364,16 +245,16 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
         add(start, span_end, "", "filler")
 
     # sentence-opening adverbial up to its comma
-    words = masked.split(None, 1)
-    if words and words[0].lower().strip("\"'“(") in _INTRO_OPENERS:
+    opening = masked.split(None, 1)
+    if opening and opening[0].lower().strip("\"'“(") in INTRO_OPENERS:
         comma = _next_stop(masked, 0, ",;:", body)
-        if comma < body and masked[comma] == "," and 1 <= len(_words(masked[:comma])) <= 8:
+        if comma < body and masked[comma] == "," and 1 <= len(words(masked[:comma])) <= 8:
             j = comma + 1
             while j < len(masked) and masked[j] == " ":
                 j += 1
-            nxt_word = _words(masked[j : j + 40])[:1]
+            nxt_word = words(masked[j : j + 40])[:1]
             if nxt_word and j < len(masked) and (
-                nxt_word[0].lower() in _CAPITALISABLE and nxt_word[0].islower()
+                nxt_word[0].lower() in CAPITALISABLE and nxt_word[0].islower()
             ):
                 add(0, j + 1, masked[j].upper(), "intro", at_start=True)
             elif nxt_word and masked[j].isupper() and "zqx" not in nxt_word[0]:
@@ -387,25 +268,25 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
         rest_low = masked[e:body].lower()
         first = rest_low.split(None, 1)[0].strip("\"'“(") if rest_low.split() else ""
         stop = _next_stop(masked, e, ",;:", body)
-        if first in _RELATIVE and stop - e >= 8:
+        if first in RELATIVE and stop - e >= 8:
             add(s, stop, "", "relative")
         elif (
             first in ("a", "an", "the")
             and stop < body
             and masked[stop] == ","
             and len(masked[e:stop].split()) <= 8
-            and len(_words(masked[:s])) <= 5
+            and len(words(masked[:s])) <= 5
             and masked[stop + 1 :].split(None, 1)[:1] not in (["and"], ["or"], ["the"], ["a"], ["an"])
         ):
             add(s, stop + 1, "", "appositive")  # "Nettle, a low-level library, is ..."
-        elif any(rest_low.startswith(t + " ") or rest_low.startswith(t + ".") or rest_low == t for t in _TAIL_OPENERS):
+        elif any(rest_low.startswith(t + " ") or rest_low.startswith(t + ".") or rest_low == t for t in TAIL_OPENERS):
             add(s, _tail_end(masked, e, body), "", "tail")
         elif re.match(r"[a-z]{3,}(?:ing|ed)\s", rest_low) and not first.endswith(("thing", "ceed", "need")):
             add(s, _tail_end(masked, e, body), "", "tail")
 
     # an elaboration after a colon or semicolon, to the end of the sentence
     for m in re.finditer(r"\s*[:;]\s+", masked[:body]):
-        if len(_words(masked[: m.start()])) >= 5 and len(_words(masked[m.end() : body])) >= 4:
+        if len(words(masked[: m.start()])) >= 5 and len(words(masked[m.end() : body])) >= 4:
             if not _inside_brackets(masked, m.start()):
                 add(m.start(), body, "", "colon")
 
@@ -435,9 +316,9 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
             # inside the subject: a phrase or participle may go up to the sentence's verb
             if kind not in ("phrase", "participle"):
                 continue
-            while end_i < len(toks) and low[end_i] not in _STRICT_AUX and toks[end_i][0] not in ",;:.!?()—–":
+            while end_i < len(toks) and low[end_i] not in STRICT_AUX and toks[end_i][0] not in ",;:.!?()—–":
                 end_i += 1
-            if end_i >= len(toks) or low[end_i] not in _STRICT_AUX or end_i - i < 2:
+            if end_i >= len(toks) or low[end_i] not in STRICT_AUX or end_i - i < 2:
                 continue
             start = s_
             while start > 0 and masked[start - 1] == " ":
@@ -456,7 +337,9 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
                 k += 1
             if (end_i + 1 < len(toks) and low[end_i + 1] in ("and", "or")) or nxt_seg <= 3:
                 continue  # the comma goes on with the same list: "for X, Y, and Z"
-        if kind == "phrase" and any(low[k] in _CLAUSE_WORDS for k in range(i + 1, end_i)):
+            if kind != "phrase" and (end_i + 1 >= len(toks) or low[end_i + 1] not in CONNECTORS):
+                continue  # "to build modular, reusable components": the comma is inside a phrase
+        if kind == "phrase" and any(low[k] in CLAUSE_WORDS for k in range(i + 1, end_i)):
             continue  # the phrase runs into another clause: cut that one instead
         start = s_
         while start > 0 and masked[start - 1] == " ":

@@ -29,7 +29,8 @@ from typing import Any
 from ..model.tokens import estimate_tokens
 from . import token_reducer_step
 from . import clause_cutter
-from .clause_cutter import KIND_COST, Cut, apply_cuts, cut_candidates, drops_number_or_negation, leaves_dangling, names_in
+from .clause_cutter import KIND_COST, Cut, apply_cuts, cut_candidates, leaves_dangling
+from .clause_words import drops_number_or_negation, names_in
 from .clauses import ASIDE_CUT, clause_candidates
 from .facts import unit_facts
 from .guards import is_corrupted, too_long

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from core.gist import generate_gist
-from core.gist.clause_cutter import Cut, apply_cuts, cut_candidates, drops_number_or_negation, is_protected
+from core.gist.clause_cutter import Cut, apply_cuts, cut_candidates
+from core.gist.clause_words import drops_number_or_negation, is_protected
 from core.gist.masking import mask, unmask
 
 
