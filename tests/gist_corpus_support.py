@@ -14,8 +14,8 @@ import re
 CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures", "gist-corpus", "paragraph_notes.jsonl")
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,:]\d+)*")
-_NEGATION = re.compile(r"\b(?:not|no|never|nothing|nor|none|neither|nobody|cannot|without)\b|n[’']t\b", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+|\n+")
+_NEGATION = re.compile(r"\b(?:[Nn]ot|[Nn]o|[Nn]ever|[Nn]othing|nor|none|neither|nobody|cannot|without)\b|n[’']t\b")
+_SENTENCE_END = re.compile(r"(?<=[.!?:;])\s+|\s*\n\s*")
 _WORDS = re.compile(r"\w+")
 _NAME = re.compile(r"(?<![.!?:\n]\s)(?<=\s)[A-Z][\w'-]*|\b[A-Z]{2,}\b|\b\d+(?:[.,]\d+)*\b")
 
@@ -25,6 +25,7 @@ def load_corpus(path: str = CORPUS) -> list[str]:
         return [json.loads(line)["text"] for line in fh if line.strip()]
 
 
+_ITEM_START = re.compile(r"^\s{0,3}(?:[-*+•]|\d{1,3}[.)])\s")
 _CODE_LINE = re.compile(r"^(?:[ \t]{3,}|\t|>>>|\.\.\.)")
 
 
@@ -37,10 +38,13 @@ def pieces(text: str) -> list[str]:
         if line.lstrip().startswith(("```", "~~~")):
             fenced = not fenced
             continue
-        if fenced or _CODE_LINE.match(line):
-            continue
-        prose.append(line)
-    return [p for p in _SENTENCE_END.split("\n".join(prose)) if p.strip()]
+        if fenced or _CODE_LINE.match(line) or not line.strip():
+            prose.append("\n")  # code and blank lines end a paragraph
+        elif _ITEM_START.match(line):
+            prose.append("\n" + line)
+        else:
+            prose.append(" " + line)  # a hard-wrapped line goes on with its sentence
+    return [p for p in _SENTENCE_END.split("".join(prose)) if p.strip()]
 
 
 def dropped_facts(gist: str, content: str) -> list[str]:

@@ -163,9 +163,13 @@ def names_in(text: str, at_start: bool = False) -> list[str]:
 
 
 def drops_number_or_negation(span: str) -> bool:
-    """True if ``span`` (plain text) holds a digit or a negation: no cut in a kept sentence
-    may remove it, whichever step proposes the cut."""
+    """True if ``span`` (plain text) holds a digit (a number, date, time, version, or an
+    identifier with one) or a negation (*not, no, never, without, n't*...; a capitalised
+    *None* is a name, not a negation): no cut in a kept sentence may remove it, whichever step
+    proposes it."""
     if any(c.isdigit() for c in span):
         return True
     low = span.lower()
-    return "n't" in low or "n’t" in low or any(w.lower() in NEGATIONS for w in words(span))
+    if "n't" in low or "n’t" in low:
+        return True
+    return any(w[0].islower() and w in NEGATIONS for w in words(span))

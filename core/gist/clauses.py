@@ -6,7 +6,9 @@ very long sentence): parentheticals and dash asides, then clauses (split at ``;`
 clause, nothing after a subordinate opening (*If X, ..., Y.*), no clause that restricts the
 sentence (starting with *if, unless, except, only, not, without, when, but, as...*), no list
 element (under 4 words), nothing with unbalanced brackets or quotes. ``light`` cuts only
-asides and clauses that carry no fact (no name, number or identifier).
+asides and clauses that carry no fact (no name, number or identifier). The pipeline takes these
+together with the clause cutter's (:mod:`.clause_cutter`) and drops any that would lose a
+number or a negation.
 """
 
 from __future__ import annotations

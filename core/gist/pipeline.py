@@ -13,6 +13,15 @@ The lower edge is measured against the content re-flowed the way the gist is ass
 (re-joining hard-wrapped lines saves newline tokens but compresses nothing), the upper edge
 against the content itself. Kept units stay whole and in their original order.
 
+6. **Cuts inside kept sentences** (:mod:`.clauses`, :mod:`.clause_cutter`). Candidates from
+both are valued (a clause cutter kind's :data:`~.clause_cutter.KIND_COST`, 0.05 a word, 0.5 a
+name; a clause or aside by the facts it carries) and taken cheapest value per saved token
+first until the band's lower edge; none that drops a number or a negation
+(:func:`~.clause_words.drops_number_or_negation`), crosses a sentence (a list item may hold
+several), leaves a dangling *, such as ...*, or takes a name the rest of the gist no longer
+says. If the band is still out of reach, one more cut may overshoot its upper edge by at most
+:data:`OVERSHOOT`, the smallest that reaches the band.
+
 7. **Last resort.** If the band is still out of reach (two or three sentences of similar
 size), one more whole unit may go if that overshoots the band's upper edge by at most
 :data:`OVERSHOOT` (3 points for ``light``, 10 otherwise); else the result stays short of
@@ -27,8 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..model.tokens import estimate_tokens
-from . import token_reducer_step
-from . import clause_cutter
+from . import clause_cutter, token_reducer_step
 from .clause_cutter import KIND_COST, Cut, apply_cuts, cut_candidates, leaves_dangling
 from .clause_words import drops_number_or_negation, names_in
 from .clauses import ASIDE_CUT, clause_candidates
