@@ -44,7 +44,7 @@ def pieces(text: str) -> list[str]:
             prose.append("\n" + line)
         else:
             prose.append(" " + line)  # a hard-wrapped line goes on with its sentence
-    return [p for p in _SENTENCE_END.split("".join(prose)) if p.strip()]
+    return [p.strip() for p in _SENTENCE_END.split("".join(prose)) if p.strip()]
 
 
 def dropped_facts(gist: str, content: str) -> list[str]:

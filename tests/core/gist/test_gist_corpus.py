@@ -66,3 +66,6 @@ def test_the_number_and_negation_check_catches_a_drop() -> None:
     assert dropped_facts("The job keeps 1,200 rows for 30 days. It does retry on errors.", content)
     assert dropped_facts("It does not retry on errors.", content) == []  # a sentence left out whole
     assert pieces("Intro:\n\n    code 42\n\nMore text.") == ["Intro:", "More text."]
+    wrapped = "Fontconfig is a library, which does\nnot depend on X. It locates\nfonts for 2 apps."
+    assert dropped_facts("Fontconfig is a library. It locates fonts for 2 apps.", wrapped)
+    assert dropped_facts("Fontconfig is a library, which does not depend on X.", wrapped) == []
