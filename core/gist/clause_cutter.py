@@ -87,7 +87,6 @@ class Cut:
 #: Readability cost of a kind of cut (added to its value; cheapest value per token goes first).
 KIND_COST = {
     "filler": 0.05,
-    "aside": 0.3,
     "list": 0.4,
     "tail": 0.5,
     "relative": 0.5,
@@ -104,11 +103,15 @@ KIND_COST = {
 
 _W = r"(?!and\b|or\b)[a-z][a-z'’-]*"
 # a list of plain items: a one-word head, short middle items, "and"/"or" and a last item
-_LIST = re.compile(rf"(?<![\w-])({_W})((?:,\s{_W}(?:\s{_W})?)+),?\s(?:and|or)\s{_W}(?:\s{_W}){{0,2}}(?=[.;:)!?]|$)")
+_LIST = re.compile(
+    rf"(?<![\w-])({_W})((?:,\s{_W}(?:\s{_W})?)+),?\s(?:and|or)\s{_W}(?:\s{_W}){{0,2}}(?=[.;:)!?]|$)"
+)
 _END_PUNCT = ".!?…"
+_BREAKS = ",;:.!?()—–"  # a token that ends a clause
 _EX_ITEM = r"[\w'’+-]+(?:\s[\w'’+-]+){0,2}"
 _EXAMPLES = re.compile(
-    rf"\b(?:such\sas|like|including|e\.g\.)\s{_EX_ITEM}(?:,\s{_EX_ITEM})*(?:,?\s(?:and|or)\s{_EX_ITEM})?(?=[.,;:)!?])"
+    rf"\b(?:such\sas|like|including|e\.g\.)\s{_EX_ITEM}(?:,\s{_EX_ITEM})*"
+    rf"(?:,?\s(?:and|or)\s{_EX_ITEM})?(?=[.,;:)!?])"
     rf"|\b(?:such\sas|including)\s[\w'’+-]+(?:,\s[\w'’+-]+)*,?\s(?:and|or)\s[\w'’+-]+(?=\s)"
 )
 
@@ -120,7 +123,13 @@ def leaves_dangling(masked: str, end: int) -> bool:
     if not rest.startswith(","):
         return False
     rest = rest[1:].lstrip().lower()
-    return rest.startswith(("most ", "such as", "including", "like ", "e.g.", "i.e.", "especially", "notably", "particularly", "for example", "for instance", "etc"))
+    return rest.startswith(_LEANING)
+
+
+_LEANING = (
+    "most ", "such as", "including", "like ", "e.g.", "i.e.", "especially", "notably",
+    "particularly", "for example", "for instance", "etc",
+)  # fmt: skip
 
 
 _NEXT_CLAUSE = re.compile(r",\s+(?:and|but|or|so|while|which|who)\s|\s*[;:]\s")
@@ -291,7 +300,7 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
             and masked[stop + 1 :].split(None, 1)[:1] not in (["and"], ["or"], ["the"], ["a"], ["an"])
         ):
             add(s, stop + 1, "", "appositive")  # "Nettle, a low-level library, is ..."
-        elif any(rest_low.startswith(t + " ") or rest_low.startswith(t + ".") or rest_low == t for t in TAIL_OPENERS):
+        elif any(rest_low == t or rest_low.startswith((t + " ", t + ".")) for t in TAIL_OPENERS):
             add(s, _tail_end(masked, e, body), "", "tail")
         elif re.match(r"[a-z]{3,}(?:ing|ed)\s", rest_low) and not first.endswith(("thing", "ceed", "need")):
             add(s, _tail_end(masked, e, body), "", "tail")
@@ -328,7 +337,7 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
             # inside the subject: a phrase or participle may go up to the sentence's verb
             if kind not in ("phrase", "participle"):
                 continue
-            while end_i < len(toks) and low[end_i] not in STRICT_AUX and toks[end_i][0] not in ",;:.!?()—–":
+            while end_i < len(toks) and low[end_i] not in STRICT_AUX and toks[end_i][0] not in _BREAKS:
                 end_i += 1
             if end_i >= len(toks) or low[end_i] not in STRICT_AUX or end_i - i < 2:
                 continue
@@ -337,7 +346,7 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
                 start -= 1
             add(start, toks[end_i - 1][2], "", kind)
             continue
-        while end_i < len(toks) and toks[end_i][0] not in ",;:.!?()—–" and end_i - i <= 25:
+        while end_i < len(toks) and toks[end_i][0] not in _BREAKS and end_i - i <= 25:
             end_i += 1
         if end_i - i > 25 or end_i - i < 2 or (end_i < len(toks) and toks[end_i][0] == "("):
             continue

@@ -66,7 +66,9 @@ THAT_HOSTS = frozenset(
     states state implies imply expect expects make makes sure possible likely true way so""".split()
 )
 
-FILLER_PHRASES = (("as", "well"), ("at", "all"), ("in", "fact"), ("of", "course"), ("as", "mentioned"), ("as", "noted"))
+FILLER_PHRASES = (
+    ("as", "well"), ("at", "all"), ("in", "fact"), ("of", "course"), ("as", "mentioned"), ("as", "noted"),
+)  # fmt: skip
 
 INTRO_OPENERS = frozenset(
     """for in by with at on from through during as since because to also moreover furthermore
@@ -116,7 +118,9 @@ AUX = frozenset(
     consists depends""".split()
 )
 
-STRICT_AUX = frozenset("is are was were can could will would may might must should does do did has have had".split())
+STRICT_AUX = frozenset(
+    "is are was were can could will would may might must should does do did has have had".split()
+)
 
 SUBJECTS = frozenset("it this that which who he she they we you there".split())
 

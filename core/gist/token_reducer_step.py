@@ -15,9 +15,9 @@ paragraph notes, 841 of 31-60 words), moderate, step on vs off in one run:
 moderate                                   with the step       without (default)
 =========================================  ==================  ==================
 notes over 30 words with a gist            86.1% (1028/1194)   86.1% (1028/1194)
-  mean cut / median cut / names kept       31.5 / 31.2 / 80.3  31.5 / 31.2 / 80.3
+  mean cut / median cut / names kept       31.6 / 31.2 / 80.8  31.6 / 31.2 / 80.8
 31-60-word notes with a gist               84.7% (712/841)     84.7% (712/841)
-  mean cut / median cut / names kept       31.5 / 30.9 / 80.1  31.5 / 30.9 / 80.1
+  mean cut / median cut / names kept       31.6 / 31.0 / 80.7  31.6 / 31.0 / 80.7
 clause cutter off: > 30 words / 31-60      80.7% / 77.2%       80.7% / 77.2%
 =========================================  ==================  ==================
 
