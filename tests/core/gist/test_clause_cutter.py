@@ -125,8 +125,8 @@ def test_gist_keeps_a_name_said_only_once() -> None:
         "It handles the load well."
     )
     gist = generate_gist(note, "moderate")
-    if gist is not None:
-        assert "Berlin" in gist
+    assert gist is not None and gist != note
+    assert "Berlin" in gist
 
 
 def test_apply_cuts_tidies_spaces_and_commas_and_skips_overlaps() -> None:
