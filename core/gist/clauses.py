@@ -6,7 +6,9 @@ very long sentence): parentheticals and dash asides, then clauses (split at ``;`
 clause, nothing after a subordinate opening (*If X, ..., Y.*), no clause that restricts the
 sentence (starting with *if, unless, except, only, not, without, when, but, as...*), no list
 element (under 4 words), nothing with unbalanced brackets or quotes. ``light`` cuts only
-asides and clauses that carry no fact (no name, number or identifier).
+asides and clauses that carry no fact (no name, number or identifier). The pipeline takes these
+together with the clause cutter's (:mod:`.clause_cutter`) and drops any that would lose a
+number or a negation.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ _SUBORDINATE = frozenset(
 )
 
 
-def _balanced(span: str) -> bool:
+def balanced(span: str) -> bool:
     return (
         span.count("(") == span.count(")")
         and span.count("[") == span.count("]")
@@ -91,7 +93,7 @@ def clause_candidates(masked: str) -> list[tuple[int, int]]:
         fw = first_word[0].strip(",;:\"'“(").lower()
         if fw in _RESTRICTIVE:
             continue
-        if not _balanced(masked[s:nxt]):
+        if not balanced(masked[s:nxt]):
             continue
         if len(masked[e:nxt].split()) < 4:
             continue  # a list element ("x86, x86-64, and ARM"), not a clause

@@ -13,6 +13,15 @@ The lower edge is measured against the content re-flowed the way the gist is ass
 (re-joining hard-wrapped lines saves newline tokens but compresses nothing), the upper edge
 against the content itself. Kept units stay whole and in their original order.
 
+6. **Cuts inside kept sentences** (:mod:`.clauses`, :mod:`.clause_cutter`). Candidates from
+both are valued (a clause cutter kind's :data:`~.clause_cutter.KIND_COST`, 0.05 a word, 0.5 a
+name; a clause or aside by the facts it carries) and taken cheapest value per saved token
+first until the band's lower edge; none that drops a number or a negation
+(:func:`~.clause_words.drops_number_or_negation`), crosses a sentence (a list item may hold
+several), leaves a dangling *, such as ...*, or takes a name the rest of the gist no longer
+says. If the band is still out of reach, one more cut may overshoot its upper edge by at most
+:data:`OVERSHOOT`, the smallest that reaches the band.
+
 7. **Last resort.** If the band is still out of reach (two or three sentences of similar
 size), one more whole unit may go if that overshoots the band's upper edge by at most
 :data:`OVERSHOOT` (3 points for ``light``, 10 otherwise); else the result stays short of
@@ -27,7 +36,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..model.tokens import estimate_tokens
-from . import token_reducer_step
+from . import clause_cutter, token_reducer_step
+from .clause_cutter import KIND_COST, Cut, apply_cuts, cut_candidates, leaves_dangling
+from .clause_words import drops_number_or_negation, names_in
 from .clauses import ASIDE_CUT, clause_candidates
 from .facts import unit_facts
 from .guards import is_corrupted, too_long
@@ -35,6 +46,9 @@ from .levels import BANDS, MIN_WORDS, OVERSHOOT, check_level, word_count
 from .masking import mask, unmask
 from .phrases import PHRASE_TRIGGER, apply_phrase_edits, find_phrase_edits, tokens_with_spans
 from .units import Unit, assemble, bind_intros, build_units, dedupe, score_units, sep_cost
+
+
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z\"“(*]")
 
 
 def format_memory_for_context(memory: Any) -> str:
@@ -178,56 +192,79 @@ def build_gist(
             for f in u.facts:
                 counts[f] -= 1
 
-    # ---- clause-level pass -------------------------------------------------------------------
+    # ---- clause-level pass: asides, clauses, and the clause cutter inside sentences -----------
     if reduction(current) < lo and phrase_edits:
-        cands: list[tuple[float, int, int, int, int]] = []  # (key, order, kind, start, end)
+        cands: list[tuple[int, Cut]] = []
         for u in units:
             if not keep[u.order] or u.kind == "code" or not masked_ok[u.order]:
                 continue
             for m in ASIDE_CUT.finditer(u.masked):
-                cands.append((0.0, u.order, 0, m.start(), m.end()))
+                cands.append((u.order, Cut(m.start(), m.end(), "", "aside")))
             for s, e in clause_candidates(u.masked):
-                cands.append((0.0, u.order, 1, s, e))
-        scored: list[tuple[float, int, int, int, int, int]] = []
-        for _, order, kind, s, e in cands:
-            u = units[order]
-            span = unmask(u.masked[s:e], table)
-            saved = estimate_tokens(span)
-            if saved <= 0:
-                continue
-            facts = unit_facts(span.strip(" ,;:—–-()"), False)
-            if level == "light" and facts:
-                continue  # light is near-verbatim: it only drops fact-free asides and clauses
-            value = 0.3 + 0.05 * len(re.findall(r"[^\W\d_]{3,}", span))
-            for f, w in facts.items():
-                value += w if counts.get(f, 0) <= 1 else 0.1 * w
-            if kind == 1:
-                value += 0.5  # a clause costs more readability than a parenthetical
-            scored.append((value / saved, order, kind, s, e, saved))
-        scored.sort()
-        cuts: dict[int, list[tuple[int, int]]] = {}
-        for _, order, _kind, s, e, saved in scored:
+                if not leaves_dangling(u.masked, e):
+                    cands.append((u.order, Cut(s, e, "", "clause")))
+            if level != "light" and clause_cutter.ENABLED:
+                cands.extend((u.order, c) for c in cut_candidates(u.masked, entities))
+        scored: list[tuple[float, int, int, Cut, int]] = []
+        for n, (order, cut) in enumerate(cands):
+            span = unmask(units[order].masked[cut.start : cut.end], table)
+            saved = estimate_tokens(span) - estimate_tokens(cut.replacement)
+            if saved <= 0 or drops_number_or_negation(span) or _SENTENCE_BREAK.search(span):
+                continue  # (a list item may hold several sentences: a cut stays inside one)
+            value = 0.05 * len(re.findall(r"[^\W\d_]{3,}", span))
+            if cut.kind in KIND_COST:
+                value += KIND_COST[cut.kind] + 0.5 * len(cut.names)  # no other fact (clause_cutter)
+            else:
+                facts = unit_facts(span.strip(" ,;:—–-()"), False)
+                if level == "light" and facts:
+                    continue  # light is near-verbatim: it only drops fact-free asides and clauses
+                value += 0.3 + (0.5 if cut.kind == "clause" else 0.0)  # a clause costs more
+                for f, w in facts.items():
+                    value += w if counts.get(f, 0) <= 1 else 0.1 * w
+            scored.append((value / saved, order, n, cut, saved))
+        scored.sort(key=lambda x: x[:3])
+        said: dict[str, int] = {}  # how often the kept text says each name
+        for u in units:
+            if keep[u.order] and u.kind != "code":
+                for name in names_in(texts[u.order]):
+                    said[name] = said.get(name, 0) + 1
+        cuts: dict[int, list[Cut]] = {}
+        for _, order, _n, cut, saved in scored:
             if reduction(current) >= lo:
                 break
-            spans = cuts.setdefault(order, [])
-            if any(not (e <= cs or s >= ce) for cs, ce in spans):
+            chosen = cuts.setdefault(order, [])
+            if any(not (cut.end <= c.start or cut.start >= c.end) for c in chosen):
                 continue
             if too_far(current - saved):
                 continue
-            spans.append((s, e))
+            lost = {n: cut.names.count(n) for n in cut.names}
+            if any(said.get(n, 0) - k < 1 for n, k in lost.items()):
+                continue  # a name the gist would no longer say
+            for n, k in lost.items():
+                said[n] -= k
+            chosen.append(cut)
             current -= saved
-        for order, spans in cuts.items():
-            if not spans:
-                continue
-            u = units[order]
-            m = u.masked
-            pieces: list[str] = []
-            pos = 0
-            for s, e in sorted(spans):
-                pieces.append(m[pos:s])
-                pos = e
-            pieces.append(m[pos:])
-            texts[order] = unmask("".join(pieces), table)
+        if reduction(current) < lo:
+            # last resort inside sentences (as step 7 for units): one more cut that reaches the
+            # band, overshooting its upper edge by at most OVERSHOOT, the smallest such
+            best_cut: tuple[float, int, int, Cut, int] | None = None
+            for key, order, n, cut, saved in scored:
+                chosen = cuts.get(order, [])
+                if any(not (cut.end <= c.start or cut.start >= c.end) for c in chosen):
+                    continue
+                if reduction(current - saved) < lo or 1.0 - (current - saved) / total > hi + OVERSHOOT[level]:
+                    continue
+                if any(said.get(x, 0) - cut.names.count(x) < 1 for x in cut.names):
+                    continue
+                if best_cut is None or (saved, key) < (best_cut[4], best_cut[0]):
+                    best_cut = (key, order, n, cut, saved)
+            if best_cut is not None:
+                cuts.setdefault(best_cut[1], []).append(best_cut[3])
+                current -= best_cut[4]
+        for order, chosen in cuts.items():
+            if chosen:
+                texts[order] = unmask(apply_cuts(units[order].masked, chosen), table)
+        current = sum(estimate_tokens(t) for t, k in zip(texts, keep) if k) + sep_cost(units, keep)
 
     # ---- last resort: one unit more, overshooting the band a little ---------------------------
     # Two or three sentences of similar size often leave no way into a 20-point band: dropping
@@ -253,9 +290,6 @@ def build_gist(
     if too_long(estimate_tokens(gist), total, level):
         return None
     return gist
-
-
-    return False
 
 
 def generate_gist(

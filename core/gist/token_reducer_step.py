@@ -2,42 +2,39 @@
 
 What it is worth, measured
 ==========================
-It earns nothing today, so it is confined: :data:`ENABLED` is False and
+It cannot help, so it stays confined: :data:`ENABLED` is False and
 :func:`core.gist.pipeline.build_gist` never calls token-reducer unless a caller switches it on.
-``python bench/gist.py --samples 0`` (Debian package descriptions from /var/lib/dpkg/status and
-Python's pydoc_data topics; moderate; step on vs off in one run):
+token-reducer stays a dependency (the project brief lists it), used only with
+``tokenizer="character"`` (its default tokenizer downloads a file and fails offline).
 
-==========================================  ================  ================
-corpus, band                                with the step     without
-==========================================  ================  ================
-notes (merged paragraphs), over 30 words    97.3% (917/942)   97.3% (917/942)
-  median cut / names kept                   31.4% / 86.7%     31.4% / 86.7%
-notes, 31-60 words                          94.1% (177/188)   94.1% (177/188)
-  median cut / names kept                   32.0% / 87.0%     32.0% / 87.0%
-paragraph notes, over 30 words              82.9% (990/1194)  82.9% (990/1194)
-  median cut / names kept                   31.2% / 80.0%     31.2% / 80.0%
-paragraph notes, 31-60 words                79.9% (672/841)   79.9% (672/841)
-  median cut / names kept                   30.9% / 78.2%     30.9% / 78.2%
-==========================================  ================  ================
+Measured again once the clause cutter (:mod:`core.gist.clause_cutter`) existed, with
+``python bench/gists.py`` on the fixed corpus ``tests/fixtures/gist-corpus`` (1,194 real
+paragraph notes, 841 of 31-60 words), moderate, step on vs off in one run:
 
-Identical gists with and without: 942/942 notes and 1194/1194 paragraph notes. Switched on,
-token-reducer is offered 402 sentences; the verifier accepts edits to 49 and rejects 29 (offered
-every sentence: 4762, accepted 49, rejected 207), and the accepted edits save 71 tokens, 0.047%
-of the content; every one of them is a filler deletion or rewrite that our own phrase pass
-(:mod:`core.gist.phrases`) makes anyway, which is why no gist changes. Its time cost is lost in
-the noise of the shared machine the bench ran on (runs measured +1.4 ms and -0.1 ms a note).
+=========================================  ==================  ==================
+moderate                                   with the step       without (default)
+=========================================  ==================  ==================
+notes over 30 words with a gist            86.1% (1028/1194)   86.1% (1028/1194)
+  mean cut / median cut / names kept       31.6 / 31.2 / 80.8  31.6 / 31.2 / 80.8
+31-60-word notes with a gist               84.7% (712/841)     84.7% (712/841)
+  mean cut / median cut / names kept       31.6 / 31.0 / 80.7  31.6 / 31.0 / 80.7
+clause cutter off: > 30 words / 31-60      80.7% / 77.2%       80.7% / 77.2%
+=========================================  ==================  ==================
 
-It cannot help the notes that miss either. The moderate misses among 31-60-word paragraph notes
-(169 of 841) are 30 bare code blocks, 18 code blocks with a sentence or two, 9 list items, 41
-single sentences and 71 notes of two or three sentences that no choice of whole sentences or of
-our clause cuts brings into the band. Given the 114 without code whole (masked, tokenizer
-"character", levels moderate and aggressive), token-reducer's own unverified output cuts 20%
-of only 2; kept to deletions that touch no name, number or identifier (what the corruption
-guards would accept), 0 of 114 reach 20% (median cut 5%, almost all of it re-flowed newlines).
-Its other rewrites (dropping "rather", "only", "which is", articles, trailing prepositional
-phrases) change meaning or grammar, and its relative-clause and parenthesis removal duplicates
-:mod:`core.gist.clauses`. What would move those notes is a clause-level cut of our own (colon
-elaborations, "such as ..." lists of plain words), not this step.
+Identical gists with and without the step: 1194/1194 (with and without the clause cutter).
+Switched on, it is offered 321 sentences; the verifier accepts its edits to 42 and rejects 28;
+the accepted edits save 62 tokens, every one a filler deletion or rewrite our own phrase pass
+(:mod:`core.gist.phrases`) makes anyway. (Earlier, with ``python bench/gist.py --samples 0`` on
+the same sources: 942/942 merged notes and 1194/1194 paragraph notes identical, 49 sentences
+accepted of 402 offered, 71 tokens saved.)
+
+Nor can its unverified output reach the notes that still miss. Given the 82 prose notes of
+31-60 words that get no gist (whole, whitespace collapsed, ``tokenizer="character"``), its own
+``compress_text`` cuts 20% or more of only 4 at ``level="moderate"`` and 4 at
+``"aggressive"`` (median cut 5.6% and 5.7%), and only 2 of those keep every number and
+negation; its other changes (dropping *rather*, *only*, *which is*, articles, re-spacing dotted
+names) are what the verifier rejects. The cuts that do move short notes are our own, in
+:mod:`core.gist.clause_cutter`.
 
 How it works when switched on
 =============================

@@ -1,0 +1,71 @@
+"""Gists of a fixed corpus of real notes (tests/fixtures/gist-corpus; see bench/gists.py).
+
+The corpus is fixed data and the gists are deterministic, so the shares below are exact
+figures, not timings: a change to core.gist that loses short-note gists fails here.
+``python bench/gists.py`` prints the same figures with and without the clause cutter and the
+token-reducer step.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from core.gist import generate_gist
+from gist_corpus_support import dropped_facts, load_corpus, pieces
+
+# Measured (python bench/gists.py): before the clause cutter 82.9% (990/1194) of the notes
+# over 30 words and 79.9% (672/841) of the 31-60-word ones got a moderate gist.
+# The issue's goal is 90%; see core/gist/__init__.py for what stands in the way.
+MIN_SHARE_OVER_30 = 0.86
+MIN_SHARE_31_60 = 0.845
+
+
+@pytest.fixture(scope="module")
+def corpus() -> list[tuple[str, str | None]]:
+    notes = load_corpus()
+    return [(n, generate_gist(n, "moderate")) for n in notes]
+
+
+def _share(corpus: list[tuple[str, str | None]], lo: int, hi: int) -> float:
+    band = [(n, g) for n, g in corpus if lo <= len(n.split()) <= hi]
+    assert len(band) > 500  # the corpus is there and whole
+    return sum(g is not None for _n, g in band) / len(band)
+
+
+def test_share_of_notes_over_30_words_with_a_moderate_gist(corpus: list[tuple[str, str | None]]) -> None:
+    assert _share(corpus, 31, 10**9) >= MIN_SHARE_OVER_30
+
+
+def test_share_of_31_to_60_word_notes_with_a_moderate_gist(corpus: list[tuple[str, str | None]]) -> None:
+    assert _share(corpus, 31, 60) >= MIN_SHARE_31_60
+
+
+def test_no_gist_drops_a_number_or_negation_from_a_sentence_it_keeps(
+    corpus: list[tuple[str, str | None]],
+) -> None:
+    bad = [(g, lost) for n, g in corpus if g is not None and (lost := dropped_facts(g, n))]
+    assert bad == []
+
+
+def test_gists_are_shorter_and_say_nothing_new(corpus: list[tuple[str, str | None]]) -> None:
+    from core.gist import GUARD_RATIO
+    from core.gist.guards import is_corrupted
+    from core.model.tokens import estimate_tokens
+
+    for note, gist in corpus:
+        if gist is None:
+            continue
+        assert estimate_tokens(gist) <= GUARD_RATIO * estimate_tokens(note)
+        assert not is_corrupted(gist, note)
+        assert "zqx" not in gist
+
+
+def test_the_number_and_negation_check_catches_a_drop() -> None:
+    content = "The job keeps 1,200 rows for 30 days. It does not retry on errors, which is fine."
+    assert dropped_facts("The job keeps rows. It does not retry on errors.", content) == ["1,200", "30"]
+    assert dropped_facts("The job keeps 1,200 rows for 30 days. It does retry on errors.", content)
+    assert dropped_facts("It does not retry on errors.", content) == []  # a sentence left out whole
+    assert pieces("Intro:\n\n    code 42\n\nMore text.") == ["Intro:", "More text."]
+    wrapped = "Fontconfig is a library, which does\nnot depend on X. It locates\nfonts for 2 apps."
+    assert dropped_facts("Fontconfig is a library. It locates fonts for 2 apps.", wrapped)
+    assert dropped_facts("Fontconfig is a library, which does not depend on X.", wrapped) == []
