@@ -42,7 +42,7 @@ from .inbox_state import (ReviewState, git_text, move_mark, read_state, reviewed
 from .revert import CONFLICT, revert_record
 
 if TYPE_CHECKING:
-    from ..vault import ChangeSet, Vault
+    from ..vault import Plan, Vault
 
 USE_VERBS = ("touch", "use")
 __all__ = ["AcceptReport", "FieldChange", "InboxEntry", "InboxRefusedError", "InboxView",
@@ -305,8 +305,8 @@ def reject(vault: Vault, key: str) -> RejectReport:
     holder: dict[str, RejectReport] = {}
     left: list[int] = []  # entries left once this one is rejected
 
-    def build(v: Vault) -> ChangeSet:
-        from ..vault import ChangeSet
+    def build(v: Vault) -> Plan:
+        from ..vault import Plan
 
         head = journal.head()
         if head is None:
@@ -323,7 +323,7 @@ def reject(vault: Vault, key: str) -> RejectReport:
         n = len(entry.commits)
         trailers = "\n".join(f"Memvault-Reverts: {c}" for c in entry.commits)
         by = neutralise_line(", ".join(entry.clients))
-        change = ChangeSet(f"reject: {mid[:8]} {neutralise_line(entry.preview)} "
+        change = Plan(f"reject: {mid[:8]} {neutralise_line(entry.preview)} "
                            f"({entry.operation} by {by}, {n} commit{'s' * (n != 1)})"
                            f"\n\n{trailers}")
         report = RejectReport(None, mid, entry.commits, [], kept_use, kept_fields)
