@@ -1,0 +1,228 @@
+"""Ranked search: what a query finds, best first, with both parts of each score.
+
+The formula (every input is in each :class:`Hit` and in ``memvault search --json``)::
+
+    relevance = bm25 / max bm25 over the hits               (0, 1]; 1 for the best text match
+    life      = min(1, decay score)                         [0, 1]; vault.score(m), capped
+    score     = relevance * (ALPHA + (1 - ALPHA) * life)    ALPHA = 0.7
+
+``bm25`` is FTS5's ``bm25()`` with the column weights of :data:`core.search.index.COLUMN_WEIGHTS`,
+sign flipped so that higher is better. Relevance leads: a memory the decay model is about to
+forget keeps 70% of its relevance, so a search still finds what was asked for when it has faded;
+between matches of similar relevance (within 30%) the one still in use comes first, which is
+what an assistant recalling a memory wants. A product rather than a weighted sum, so that the
+decay score can only discount a match, never lift a poor one over a good one by more than that
+30%, and a memory that does not match is never a hit however alive it is. Scores above 1
+(memories used often) count as fully alive.
+
+Hybrid mode (wordllama installed, see :mod:`core.search.semantic`): ``relevance`` is instead the
+reciprocal rank fusion of the bm25 ranking and the cosine ranking (the ``SEMANTIC_DEPTH`` most
+similar memories), normalised the same way::
+
+    rrf = 1 / (RRF_K + bm25 rank) + 1 / (RRF_K + cosine rank)      RRF_K = 60, ranks from 1
+    relevance = rrf / max rrf over the hits
+
+A query with no words (only ``tag:``, ``status:``... filters) ranks by ``life`` alone (mode
+``filter``). Statuses default to active.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..model.records import Memory, MemoryStatus, now_epoch
+from .index import SearchIndex
+from .query import Plain, Query, compile_filter, fts_expression, parse
+from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
+from .snippet import Snippet, snippet_for
+
+ALPHA = 0.7
+RRF_K = 60
+SEMANTIC_DEPTH = 50
+MODES = ("auto", "bm25", "hybrid")
+FORMULA = "score = relevance * (alpha + (1 - alpha) * min(1, decay))"
+
+
+@dataclass(frozen=True)
+class Hit:
+    memory: Memory
+    score: float  # the final score
+    relevance: float  # (0, 1]: bm25 (or the fused rank) over the best hit's
+    decay: float  # vault.score(memory) now
+    bm25: float | None = None  # FTS5's bm25, higher is better; None: no text match
+    bm25_rank: int | None = None
+    cosine: float | None = None  # hybrid mode only
+    cosine_rank: int | None = None
+    snippet: Snippet = field(default_factory=lambda: Snippet("content", ""))
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.memory.id, "score": self.score, "relevance": self.relevance,
+                "decay": self.decay, "bm25": self.bm25, "bm25_rank": self.bm25_rank,
+                "cosine": self.cosine, "cosine_rank": self.cosine_rank,
+                "status": self.memory.status.value, "tags": list(self.memory.meta.tags),
+                "snippet": self.snippet.as_json()}
+
+
+@dataclass
+class SearchResult:
+    query: Query
+    hits: list[Hit]
+    total: int  # hits before limit and offset
+    mode: str  # bm25, hybrid or filter
+    notes: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"query": self.query.text, "mode": self.mode, "total": self.total,
+                "formula": FORMULA, "alpha": ALPHA, "rrf_k": RRF_K if self.mode == "hybrid"
+                else None, "errors": list(self.query.errors), "notes": list(self.notes),
+                "hits": [h.as_json() for h in self.hits]}
+
+
+def life(decay: float) -> float:
+    return min(1.0, max(0.0, decay))
+
+
+def combine(relevance: float, decay: float) -> float:
+    return relevance * (ALPHA + (1 - ALPHA) * life(decay))
+
+
+def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
+         allowed: Iterable[str], decay_of: Callable[[Memory], float], *,
+         embedder: Embedder | None = None) -> tuple[list[Hit], str]:
+    """Every hit among the ids ``allowed`` (already filtered), best first, and the mode. The
+    index is brought level with ``memories`` first."""
+    allowed = list(allowed)
+    index.sync(memories)
+    terms = query.text_terms
+    expression = fts_expression(terms)
+    excluded = _excluded(index, query)
+    pool = [i for i in allowed if i not in excluded]
+    if expression is None:
+        hits = []
+        for i in pool:
+            m = memories[i]
+            d = decay_of(m)
+            hits.append(Hit(m, combine(1.0, d), 1.0, d, snippet=snippet_for(m, ())))
+        return _ordered(hits), "filter"
+    pool_set = set(pool)
+    matched = {i: s for i, s in index.match(expression).items() if i in pool_set}
+    bm25_order = sorted(matched, key=lambda i: (-matched[i], i))
+    bm25_rank = {i: n for n, i in enumerate(bm25_order, 1)}
+    cos: dict[str, float] = {}
+    cos_rank: dict[str, int] = {}
+    if embedder is not None:
+        text = " ".join(t.value for t in terms)
+        cos = cosines(index, embedder, memories, pool, text)
+        top = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
+        cos_rank = {i: n for n, i in enumerate(top, 1)}
+        fused = {i: 1 / (RRF_K + bm25_rank[i]) if i in bm25_rank else 0.0
+                 for i in set(bm25_rank) | set(cos_rank)}
+        for i, n in cos_rank.items():
+            fused[i] += 1 / (RRF_K + n)
+        raw, mode = fused, "hybrid"
+    else:
+        raw, mode = matched, "bm25"
+    best = max(raw.values(), default=1.0) or 1.0
+    hits = []
+    for i, value in raw.items():
+        m = memories[i]
+        d = decay_of(m)
+        relevance = value / best
+        hits.append(Hit(m, combine(relevance, d), relevance, d, matched.get(i), bm25_rank.get(i),
+                        cos.get(i) if i in cos_rank else None, cos_rank.get(i),
+                        snippet_for(m, terms)))
+    return _ordered(hits), mode
+
+
+def _ordered(hits: list[Hit]) -> list[Hit]:
+    return sorted(hits, key=lambda h: (-h.score, -h.relevance, h.memory.id))
+
+
+def _excluded(index: SearchIndex, query: Query) -> set[str]:
+    """Ids matching a negated word, phrase or prefix."""
+    out: set[str] = set()
+    for term in query.terms:
+        if term.is_text and term.negated:
+            expression = fts_expression([term])
+            if expression:
+                out |= set(index.match(expression))
+    return out
+
+
+class Searcher:
+    """Search over a vault's memories (``vault.memories``, kept current by the vault) with the
+    index kept beside its git directory. Keep one for many queries: the index stays open and
+    the embedder loaded."""
+
+    def __init__(self, vault: Any, *, index: SearchIndex | None = None, mode: str = "auto",
+                 embedder: Embedder | None = None):
+        if mode not in MODES:
+            raise ValueError(f"unknown search mode {mode!r}: choose one of {', '.join(MODES)}")
+        self.vault = vault
+        self.index = index or SearchIndex.for_root(vault.root)
+        self.notes: list[str] = []
+        if embedder is None and mode != "bm25":
+            if semantic_available():
+                embedder = load_embedder()
+            elif mode == "hybrid":
+                self.notes.append(INSTALL_HINT)
+        self.embedder = embedder
+
+    def close(self) -> None:
+        self.index.close()
+
+    def __enter__(self) -> Searcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def search(self, text: str | Query, *, statuses: Iterable[MemoryStatus | str] | None = None,
+               tags: Iterable[str] | None = None, limit: int | None = 10, offset: int = 0,
+               now: int | None = None) -> SearchResult:
+        """The hits for ``text`` (the query language of :mod:`core.search.query`), best first.
+        ``statuses``: default active, unless the query has ``status:`` terms; ``tags``: any of
+        them (exact); ``limit``/``offset``: the page of hits returned."""
+        query = parse(text) if isinstance(text, str) else text
+        vault = self.vault
+        at = now_epoch() if now is None else now
+        memories = vault.memories
+        allowed = _allowed(vault, memories, query, statuses, tags, at)
+        hits, mode = rank(self.index, memories, query, allowed,
+                          lambda m: vault.score(m, at), embedder=self.embedder)
+        notes = list(self.notes)
+        if query.text_terms and not query.has_text:
+            notes.append("the words have no letters or digits to look for: filters only")
+        end = None if limit is None else offset + limit
+        return SearchResult(query, hits[offset:end], len(hits), mode, notes)
+
+
+def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,
+             statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
+             now: int) -> list[str]:
+    wanted = None if statuses is None else {MemoryStatus(s) for s in statuses}
+    if wanted is None and query.statuses is None:
+        wanted = {MemoryStatus.ACTIVE}
+    tag_set = set(tags or ())
+    test = compile_filter(query, text=False)
+    needs_score = any(t.kind == "compare" and t.value == "score" for t in query.terms)
+    needs_relations = any(t.kind == "has" and t.value == "relations" for t in query.terms)
+    out = []
+    for i, m in memories.items():
+        if wanted is not None and m.status not in wanted:
+            continue
+        if tag_set and not tag_set.intersection(m.meta.tags):
+            continue
+        candidate = Plain(m, vault.score(m, now) if needs_score else 0.0,
+                          len(vault.relations_of(i)) if needs_relations else 0)
+        if test(candidate, now):
+            out.append(i)
+    return out
+
+
+def search(vault: Any, text: str | Query, *, mode: str = "auto", **kwargs: Any) -> SearchResult:
+    """One search (see :meth:`Searcher.search`); the index is closed after it."""
+    with Searcher(vault, mode=mode) as searcher:
+        return searcher.search(text, **kwargs)
