@@ -78,6 +78,7 @@ class SearchIndex:
         self._data_version: int | None = None
         self._seen: dict[str, tuple[Memory, str]] = {}  # id -> (memory object, its fingerprint)
         self.rebuilt: str | None = None
+        self.note: str | None = None  # why the index lives in memory only, if it must
 
     @classmethod
     def for_root(cls, root: Path) -> SearchIndex:
@@ -102,10 +103,18 @@ class SearchIndex:
         return self._conn
 
     def _open(self) -> sqlite3.Connection:
-        if self.path is None:
-            conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-            self._create(conn)
-            return conn
+        if self.path is not None:
+            try:
+                return self._open_file()
+            except (OSError, sqlite3.OperationalError) as exc:  # a read-only disk, no room...
+                self.note = f"the search index could not be written ({exc}); kept in memory"
+                self.path = None
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self._create(conn)
+        return conn
+
+    def _open_file(self) -> sqlite3.Connection:
+        assert self.path is not None
         existed = self.path.exists()
         conn = None
         try:
@@ -119,6 +128,8 @@ class SearchIndex:
         except sqlite3.DatabaseError as exc:
             if conn is not None:
                 conn.close()
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
             why = f"unreadable ({exc})"
         self._remove_files()
         conn = self._connect()

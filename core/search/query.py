@@ -235,6 +235,27 @@ def compile_filter(query: Query, *, text: bool = True) -> Test:
     return lambda c, now: all(test(c, now) for test in tests)
 
 
+def select(query: Query, memories: Iterable[Memory], now: int, *,
+           score_of: Callable[[Memory], float], relations_of: Callable[[Memory], int],
+           text: bool = True) -> list[Memory]:
+    """The memories every term matches (``text=False``: leaving words, phrases and prefixes
+    out). Scores and relation counts are computed only when a term asks for them."""
+    test = compile_filter(query, text=text)
+    if query.empty or (not text and all(t.is_text for t in query.terms)):
+        return list(memories)
+    wants_score = any(t.kind == "compare" and t.value == "score" for t in query.terms)
+    wants_relations = any(t.kind == "has" and t.value == "relations" for t in query.terms)
+    wants_hay = text and any(t.is_text for t in query.terms)
+    out = []
+    for m in memories:
+        candidate = Plain(m, score_of(m) if wants_score else 0.0,
+                          relations_of(m) if wants_relations else 0,
+                          hay_of(m) if wants_hay else "")
+        if test(candidate, now):
+            out.append(m)
+    return out
+
+
 def _test(term: Term) -> Test:
     test = _positive(term)
     if term.negated:

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
 from .index import SearchIndex
-from .query import Plain, Query, compile_filter, fts_expression, parse
+from .query import Query, fts_expression, parse, select
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
 from .snippet import Snippet, snippet_for
 
@@ -206,20 +206,12 @@ def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,
     if wanted is None and query.statuses is None:
         wanted = {MemoryStatus.ACTIVE}
     tag_set = set(tags or ())
-    test = compile_filter(query, text=False)
-    needs_score = any(t.kind == "compare" and t.value == "score" for t in query.terms)
-    needs_relations = any(t.kind == "has" and t.value == "relations" for t in query.terms)
-    out = []
-    for i, m in memories.items():
-        if wanted is not None and m.status not in wanted:
-            continue
-        if tag_set and not tag_set.intersection(m.meta.tags):
-            continue
-        candidate = Plain(m, vault.score(m, now) if needs_score else 0.0,
-                          len(vault.relations_of(i)) if needs_relations else 0)
-        if test(candidate, now):
-            out.append(i)
-    return out
+    pool = [m for m in memories.values()
+            if (wanted is None or m.status in wanted)
+            and (not tag_set or not tag_set.isdisjoint(m.meta.tags))]
+    chosen = select(query, pool, now, score_of=lambda m: vault.score(m, now),
+                    relations_of=lambda m: len(vault.relations_of(m.id)), text=False)
+    return [m.id for m in chosen]
 
 
 def search(vault: Any, text: str | Query, *, mode: str = "auto", **kwargs: Any) -> SearchResult:
