@@ -66,3 +66,7 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
 
     render_search.print_hits(vault, result, offset)
     return 0
+
+
+# ``memvault search deploy -tag:ops``: a negated term is a word of the query, not an option
+search.context_settings = {**search.context_settings, "ignore_unknown_options": True}
