@@ -79,6 +79,11 @@ class SearchIndex:
         self._seen: dict[str, tuple[Memory, str]] = {}  # id -> (memory object, its fingerprint)
         self.rebuilt: str | None = None
         self.note: str | None = None  # why the index lives in memory only, if it must
+        self._vectors: dict[str, dict[str, tuple[str, bytes]]] = {}  # model -> id -> (fp, v)
+        self._vectors_version: int | None = None
+        #: Whatever a caller derives from the index and keeps between queries (the semantic
+        #: search's matrix of vectors); emptied when the index is closed or rebuilt.
+        self.memo: dict[str, object] = {}
 
     @classmethod
     def for_root(cls, root: Path) -> SearchIndex:
@@ -89,6 +94,8 @@ class SearchIndex:
         if self._conn is not None:
             self._conn.close()
         self._conn, self._known = None, None
+        self._vectors, self._vectors_version = {}, None
+        self.memo.clear()
 
     def __enter__(self) -> SearchIndex:
         return self
@@ -266,15 +273,23 @@ class SearchIndex:
             "WHERE fts MATCH ?", (expression,))
         return {i: max(-rank, 1e-9) for i, rank in rows}
 
+    def ids_matching(self, expression: str) -> set[str]:
+        """The ids of the rows matching the FTS5 ``expression`` (no ranking)."""
+        return {i for (i,) in self.conn.execute(
+            "SELECT r.id FROM fts JOIN records r ON r.rowid = fts.rowid WHERE fts MATCH ?",
+            (expression,))}
+
     def vectors(self, model: str, wanted: Mapping[str, str]) -> dict[str, bytes]:
         """The cached embeddings by ``model`` of the ids in ``wanted`` (id -> fingerprint)
-        whose fingerprint is still the one they were made from."""
-        found = {}
-        for memory_id, fp, vector in self.conn.execute(
-                "SELECT id, fingerprint, vector FROM embeddings WHERE model = ?", (model,)):
-            if wanted.get(memory_id) == fp:
-                found[memory_id] = vector
-        return found
+        whose fingerprint is still the one they were made from. Read from the file once, then
+        kept in memory (read again when another process wrote the index)."""
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        held = self._vectors.get(model)
+        if held is None or self._vectors_version != version:
+            held = self._vectors[model] = {i: (fp, v) for i, fp, v in self.conn.execute(
+                "SELECT id, fingerprint, vector FROM embeddings WHERE model = ?", (model,))}
+            self._vectors_version = version
+        return {i: v for i, (fp, v) in held.items() if wanted.get(i) == fp}
 
     def put_vectors(self, model: str, items: list[tuple[str, str, bytes]]) -> None:
         """Cache embeddings: (id, fingerprint, vector bytes), in one transaction."""
@@ -284,6 +299,7 @@ class SearchIndex:
         with _transaction(conn):
             conn.executemany("INSERT OR REPLACE INTO embeddings (id, fingerprint, model, vector) "
                              "VALUES (?, ?, ?, ?)", [(i, fp, model, v) for i, fp, v in items])
+        self._vectors.setdefault(model, {}).update({i: (fp, v) for i, fp, v in items})
 
     def fingerprint_of(self, memory: Memory) -> str:
         return self._fingerprint(memory)

@@ -93,10 +93,16 @@ def cosines(index: SearchIndex, embedder: Embedder, memories: Mapping[str, Memor
         import numpy as np
     except ImportError:  # a fake embedder without numpy around: plain Python
         return {i: _dot(q, array("f", cached[i])) for i in ids}
-    matrix = np.frombuffer(b"".join(cached[i] for i in ids), dtype=np.float32)
-    matrix = matrix.reshape(len(ids), -1)
+    key = (embedder.name, tuple(ids), tuple(wanted[i] for i in ids))
+    memo = index.memo.get("matrix")
+    if isinstance(memo, tuple) and memo[0] == key:
+        matrix = memo[1]
+    else:  # stacked once, kept for the next query while nothing changes
+        matrix = np.frombuffer(b"".join(cached[i] for i in ids), dtype=np.float32)
+        matrix = matrix.reshape(len(ids), -1)
+        index.memo["matrix"] = (key, matrix)
     scores = matrix @ np.asarray(q, dtype=np.float32)
-    return {i: float(s) for i, s in zip(ids, scores)}
+    return dict(zip(ids, scores.tolist()))
 
 
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:

@@ -29,9 +29,10 @@ def _vault(run):
 def test_json_has_both_parts_the_formula_and_spans(run):
     ids = _vault(run)
     data = run.json("search", "pytest", "fixtures", "--mode", "bm25")
-    assert data["mode"] == "bm25" and data["query"] == "pytest fixtures" and data["total"] == 1
+    assert data["mode"] == "bm25" and data["query"] == "pytest fixtures" and data["total"] == 2
     assert data["formula"].startswith("score = relevance") and data["alpha"] == 0.7
-    (hit,) = data["hits"]
+    hit, other = data["hits"]  # every word, then one of them
+    assert other["id"] == ids["ci"] and other["relevance"] < 0.5
     assert hit["id"] == ids["fix"] and hit["bm25"] > 0 and hit["relevance"] == 1.0
     assert hit["score"] == hit["relevance"] * (0.7 + 0.3 * min(1, hit["decay"]))
     snippet = hit["snippet"]
@@ -61,7 +62,7 @@ def test_filters_and_paging(run):
     assert len(found("pytest", "--limit", "1")) == 1
     assert found("pytest", "--limit", "1", "--offset", "1") == found("pytest")[1:]
     assert found('"on call"') == [ids["ops"]]
-    assert found("NEAR(", "AND", "deploy*") == []  # words, never FTS5 syntax
+    assert found("NEAR(", "AND", "deploy*") == [ids["ops"]]  # words, never FTS5 syntax
     assert run.fails("search", code=2)  # QUERY is required
 
 
