@@ -32,7 +32,7 @@ def rank_ids(view: VaultView, query: language.Query, ids: list[str]) -> dict[str
         if index is None:
             index = _indexes[view.root] = SearchIndex.for_root(view.root)
         memories = {i: row.memory for i, row in view.rows.items()}
-        hits, _mode = rank(index, memories, query, ids, lambda m: view.rows[m.id].score)
+        hits, _total, _mode = rank(index, memories, query, ids, lambda m: view.rows[m.id].score)
     return {h.memory.id: h.score for h in hits}
 
 

@@ -77,6 +77,8 @@ class SearchIndex:
         self._known: dict[str, tuple[int, str]] | None = None  # id -> (rowid, fingerprint)
         self._data_version: int | None = None
         self._seen: dict[str, tuple[Memory, str]] = {}  # id -> (memory object, its fingerprint)
+        #: (the known-rows dict, the memory objects) of the last sync that found nothing to do
+        self._synced: tuple[dict[str, tuple[int, str]], list[Memory]] | None = None
         self.rebuilt: str | None = None
         self.note: str | None = None  # why the index lives in memory only, if it must
         self._vectors: dict[str, dict[str, tuple[str, bytes]]] = {}  # model -> id -> (fp, v)
@@ -93,7 +95,7 @@ class SearchIndex:
     def close(self) -> None:
         if self._conn is not None:
             self._conn.close()
-        self._conn, self._known = None, None
+        self._conn, self._known, self._synced = None, None, None
         self._vectors, self._vectors_version = {}, None
         self.memo.clear()
 
@@ -213,9 +215,14 @@ class SearchIndex:
 
     def _sync(self, memories: Mapping[str, Memory]) -> SyncReport:
         report = SyncReport()
+        known = self._load_known()
+        values = list(memories.values())
+        if self._synced is not None and self._synced[0] is known and self._synced[1] == values:
+            return report  # the same memory objects as last time, no other writer since
         wanted = {i: self._fingerprint(m) for i, m in memories.items()}
-        if not self._stale(wanted, self._load_known()):
+        if not self._stale(wanted, known):
             report.rebuilt, self.rebuilt = self.rebuilt, None
+            self._synced = (self._known, values)
             return report
         conn = self.conn
         with _transaction(conn):
@@ -246,6 +253,7 @@ class SearchIndex:
                              "VALUES (?, ?, ?, ?, ?)", (rowid, *row))
                 known[memory_id] = (rowid, fp)  # type: ignore[assignment]
         self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
+        self._synced = (self._known, values)
         report.rebuilt, self.rebuilt = self.rebuilt, None
         return report
 

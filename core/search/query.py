@@ -318,6 +318,8 @@ _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "e
 
 def fold(text: str) -> str:
     """Lowercase without diacritics (what FTS5's unicode61 remove_diacritics compares)."""
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

@@ -99,10 +99,13 @@ def combine(relevance: float, decay: float) -> float:
 
 def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
          allowed: Iterable[str], decay_of: Callable[[Memory], float], *,
-         embedder: Embedder | None = None) -> tuple[list[Hit], str]:
-    """Every hit among the ids ``allowed`` (already filtered), best first, and the mode. The
-    index is brought level with ``memories`` first. Hits carry no snippet yet
-    (:func:`with_snippet` makes it, for the page shown)."""
+         embedder: Embedder | None = None, top: int | None = None
+         ) -> tuple[list[Hit], int, str]:
+    """The hits among the ids ``allowed`` (already filtered), best first; how many there are;
+    the mode. With ``top``, only the ``top`` best are worked out and returned (their order and
+    scores are exactly those of the full ranking: a hit's score is at most its relevance, so
+    the rest can be left once the relevance falls below the top's last score). The index is
+    brought level with ``memories`` first. Hits carry no snippet yet (:func:`with_snippet`)."""
     allowed = list(allowed)
     index.sync(memories)
     terms = [t for t in query.text_terms if t.tokens()]
@@ -114,22 +117,19 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
             m = memories[i]
             d = decay_of(m)
             hits.append(Hit(m, combine(1.0, d), 1.0, d))
-        return _ordered(hits), "filter"
+        return _ordered(hits)[:top], len(hits), "filter"
     pool_set = set(pool)
     bm25 = {i: s for i, s in index.match(any_of(terms)).items() if i in pool_set}
-    if len(terms) > 1:  # coverage: the share of the query's terms each memory holds
-        found = [index.ids_matching(fts_expression([t]) or "") for t in terms]
-        text_score = {i: s * sum(i in ids for ids in found) / len(terms) for i, s in bm25.items()}
-    else:
-        text_score = bm25
+    lazy = top is not None and embedder is None
+    text_score = _text_scores(index, terms, bm25)
     text_order = sorted(text_score, key=lambda i: (-text_score[i], i))
-    text_rank = {i: n for n, i in enumerate(text_order, 1)}
+    text_rank = dict(zip(text_order, range(1, len(text_order) + 1)))
     cos: dict[str, float] = {}
     cos_rank: dict[str, int] = {}
     if embedder is not None:
         cos = cosines(index, embedder, memories, pool, " ".join(t.value for t in terms))
-        top = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
-        cos_rank = {i: n for n, i in enumerate(top, 1)}
+        near = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
+        cos_rank = {i: n for n, i in enumerate(near, 1)}
         fused = {i: 1 / (RRF_K + text_rank[i]) if i in text_rank else 0.0
                  for i in set(text_rank) | set(cos_rank)}
         for i, n in cos_rank.items():
@@ -137,15 +137,30 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
         raw, mode = fused, "hybrid"
     else:
         raw, mode = text_score, "bm25"
+    total = len(set(bm25) | set(cos_rank))
     best = max(raw.values(), default=1.0) or 1.0
-    hits = []
-    for i, value in raw.items():
+    hits: list[Hit] = []
+    floor = -1.0  # the top's last score so far (once there are ``top`` hits)
+    for i in text_order if raw is text_score else sorted(raw, key=lambda i: (-raw[i], i)):
+        relevance = raw[i] / best
+        if lazy and len(hits) >= top and relevance < floor:  # type: ignore[operator]
+            break
         m = memories[i]
         d = decay_of(m)
-        relevance = value / best
         hits.append(Hit(m, combine(relevance, d), relevance, d, bm25.get(i), text_rank.get(i),
                         cos.get(i) if i in cos_rank else None, cos_rank.get(i)))
-    return _ordered(hits), mode
+        if lazy and len(hits) >= top:  # type: ignore[operator]
+            floor = sorted((h.score for h in hits), reverse=True)[top - 1]  # type: ignore[index]
+    return _ordered(hits)[:top], total, mode
+
+
+def _text_scores(index: SearchIndex, terms: list[Term], bm25: dict[str, float]
+                 ) -> dict[str, float]:
+    """bm25 * coverage of each hit: the share of the query's terms it holds."""
+    if len(terms) == 1:
+        return bm25
+    found = [index.ids_matching(fts_expression([t]) or "") for t in terms]
+    return {i: s * sum(i in ids for ids in found) / len(terms) for i, s in bm25.items()}
 
 
 def any_of(terms: list[Term]) -> str:
@@ -211,14 +226,14 @@ class Searcher:
         at = now_epoch() if now is None else now
         memories = vault.memories
         allowed = _allowed(vault, memories, query, statuses, tags, at)
-        hits, mode = rank(self.index, memories, query, allowed,
-                          lambda m: vault.score(m, at), embedder=self.embedder)
+        end = None if limit is None else offset + limit
+        hits, total, mode = rank(self.index, memories, query, allowed,
+                                 lambda m: vault.score(m, at), embedder=self.embedder, top=end)
         notes = list(self.notes)
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
-        end = None if limit is None else offset + limit
         page = [with_snippet(h, query) for h in hits[offset:end]]
-        return SearchResult(query, page, len(hits), mode, notes)
+        return SearchResult(query, page, total, mode, notes)
 
 
 def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,

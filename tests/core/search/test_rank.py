@@ -190,3 +190,30 @@ def test_wordllama_loads_from_its_wheel_without_network(monkeypatch):
     embedder = WordLlamaEmbedder()
     car, automobile, pytest_ = embedder.embed(["car", "automobile", "pytest fixtures"])
     assert float(car @ automobile) > float(car @ pytest_)
+
+
+def test_the_top_alone_is_the_top_of_the_whole_ranking(vault):
+    import random
+
+    from core.search.index import SearchIndex
+    from core.search.query import parse
+    from core.search.rank import rank
+
+    rng = random.Random(3)
+    words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+    for n in range(60):
+        text = " ".join(rng.choice(words) for _ in range(rng.randint(1, 12)))
+        _save(vault, f"m{n:02d}", text, days=rng.choice([0, 2, 30, 200]), uses=rng.randint(0, 5))
+    index = SearchIndex.for_root(vault.root)
+    memories = vault.memories
+    for text in ("alpha", "alpha beta", "gamma delta zeta", '"beta gamma" epsilon', "zeta* -alpha"):
+        query = parse(text)
+        full, total, _ = rank(index, memories, query, list(memories),
+                              lambda m: vault.score(m, NOW))
+        for top in (1, 3, 10):
+            part, part_total, _ = rank(index, memories, query, list(memories),
+                                       lambda m: vault.score(m, NOW), top=top)
+            assert part_total == total == len(full)
+            assert [(h.memory.id, h.score) for h in part] == \
+                [(h.memory.id, h.score) for h in full[:top]]
+    index.close()
