@@ -272,20 +272,29 @@ class SearchIndex:
         return {i: fp for i, (_, fp) in self._load_known().items()}
 
     # -- reading -----------------------------------------------------------------------------
+    def _ids_by_rowid(self) -> dict[int, str]:
+        known = self._load_known()
+        memo = self.memo.get("ids_by_rowid")
+        if isinstance(memo, tuple) and memo[0] is known:
+            return memo[1]
+        by_rowid = {rowid: i for i, (rowid, _) in known.items()}
+        self.memo["ids_by_rowid"] = (known, by_rowid)
+        return by_rowid
+
     def match(self, expression: str) -> dict[str, float]:
         """id -> relevance (FTS5's bm25 with :data:`COLUMN_WEIGHTS`, negated: higher is
         better, always > 0) of every row matching the FTS5 ``expression``."""
         weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
-        rows = self.conn.execute(
-            f"SELECT r.id, bm25(fts, {weights}) FROM fts JOIN records r ON r.rowid = fts.rowid "
-            "WHERE fts MATCH ?", (expression,))
-        return {i: max(-rank, 1e-9) for i, rank in rows}
+        ids = self._ids_by_rowid()
+        rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ?",
+                                 (expression,))
+        return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
 
     def ids_matching(self, expression: str) -> set[str]:
         """The ids of the rows matching the FTS5 ``expression`` (no ranking)."""
-        return {i for (i,) in self.conn.execute(
-            "SELECT r.id FROM fts JOIN records r ON r.rowid = fts.rowid WHERE fts MATCH ?",
-            (expression,))}
+        ids = self._ids_by_rowid()
+        return {ids[r] for (r,) in self.conn.execute(
+            "SELECT rowid FROM fts WHERE fts MATCH ?", (expression,)) if r in ids}
 
     def vectors(self, model: str, wanted: Mapping[str, str]) -> dict[str, bytes]:
         """The cached embeddings by ``model`` of the ids in ``wanted`` (id -> fingerprint)

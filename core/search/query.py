@@ -346,6 +346,10 @@ def match_spans(text: str, terms: Iterable[Term]) -> list[tuple[int, int]]:
         last = len(wanted) - 1
         tests = [_token_test(w, term.kind == "prefix" and i == last) for i, w in enumerate(wanted)]
         width = len(tests)
+        if width == 1:
+            test = tests[0]
+            spans += [(start, end) for start, end, token in tokens if test(token)]
+            continue
         for i in range(len(tokens) - width + 1):
             if all(tests[k](tokens[i + k][2]) for k in range(width)):
                 spans.append((tokens[i][0], tokens[i + width - 1][1]))

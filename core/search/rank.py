@@ -106,11 +106,10 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     scores are exactly those of the full ranking: a hit's score is at most its relevance, so
     the rest can be left once the relevance falls below the top's last score). The index is
     brought level with ``memories`` first. Hits carry no snippet yet (:func:`with_snippet`)."""
-    allowed = list(allowed)
     index.sync(memories)
     terms = [t for t in query.text_terms if t.tokens()]
     excluded = _excluded(index, query)
-    pool = [i for i in allowed if i not in excluded]
+    pool = [i for i in allowed if i not in excluded] if excluded else list(allowed)
     if not terms:
         hits = []
         for i in pool:
@@ -118,7 +117,7 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
             d = decay_of(m)
             hits.append(Hit(m, combine(1.0, d), 1.0, d))
         return _ordered(hits)[:top], len(hits), "filter"
-    pool_set = set(pool)
+    pool_set = allowed if isinstance(allowed, (set, frozenset)) and not excluded else set(pool)
     bm25 = {i: s for i, s in index.match(any_of(terms)).items() if i in pool_set}
     lazy = top is not None and embedder is None
     text_score = _text_scores(index, terms, bm25)
@@ -238,17 +237,26 @@ class Searcher:
 
 def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,
              statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
-             now: int) -> list[str]:
+             now: int) -> set[str]:
     wanted = None if statuses is None else {MemoryStatus(s) for s in statuses}
     if wanted is None and query.statuses is None:
         wanted = {MemoryStatus.ACTIVE}
     tag_set = set(tags or ())
-    pool = [m for m in memories.values()
-            if (wanted is None or m.status in wanted)
-            and (not tag_set or not tag_set.isdisjoint(m.meta.tags))]
+    if wanted is not None and len(wanted) == len(MemoryStatus):
+        wanted = None
+    allow = tuple(wanted or ())  # a tuple: enum members compare by identity, no hashing
+    if tag_set:
+        pool = [m for m in memories.values() if not tag_set.isdisjoint(m.meta.tags)
+                and (wanted is None or m.status in allow)]
+    elif wanted is not None:
+        pool = [m for m in memories.values() if m.status in allow]
+    else:
+        pool = list(memories.values())
+    if all(t.is_text for t in query.terms):  # no filter term: nothing more to test
+        return {m.id for m in pool}
     chosen = select(query, pool, now, score_of=lambda m: vault.score(m, now),
                     relations_of=lambda m: len(vault.relations_of(m.id)), text=False)
-    return [m.id for m in chosen]
+    return {m.id for m in chosen}
 
 
 def search(vault: Any, text: str | Query, *, mode: str = "auto", **kwargs: Any) -> SearchResult:
