@@ -162,7 +162,9 @@ def ms(x: float | None) -> str:
 
 def render(r: dict[str, Any]) -> str:
     modes = r["modes"]
-    lines = [f"memvault search bench · {r['machine']} · modes: {', '.join(modes)}"
+    lines = [f"memvault search bench · {r['machine']} · load average {r['load'][0]:.1f} at "
+             f"start, {r['load'][1]:.1f} at end (above half the CPU count the latencies are "
+             "noisy) · modes: " + ", ".join(modes)
              + ("" if "hybrid" in modes else " (hybrid needs wordllama: "
                 "pip install 'memvault[semantic]')"), ""]
     lines.append(f"{'recall@5':<38}" + "".join(f"{m:>12}" for m in modes))
@@ -210,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         fixture = fixture_vault(tmp / "fixture")
         results: dict[str, Any] = {"machine": f"{os.cpu_count()} cpus, Python "
                                    f"{sys.version.split()[0]}", "modes": modes,
-                                   "size": args.size, "recall": {}, "latency": {}}
+                                   "size": args.size, "recall": {}, "latency": {},
+                                   "load": [os.getloadavg()[0], 0.0]}
         for mode in modes:
             log(f"recall@5, {mode}")
             d, drows = recall_at_5(demo, DEMO, mode, DEMO_NOW)
@@ -228,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         for mode in modes:
             log(f"latency, {mode}")
             results["latency"][mode] = latency(vault, queries, mode)
+        results["load"][1] = os.getloadavg()[0]
         print(render(results))
         if args.json_file:
             Path(args.json_file).write_text(json.dumps(results, indent=2))

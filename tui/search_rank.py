@@ -9,6 +9,7 @@ one the CLI keeps, opened once per vault folder and kept open for the next keyst
 
 from __future__ import annotations
 
+import atexit
 import threading
 from pathlib import Path
 
@@ -41,3 +42,6 @@ def close_all() -> None:
         for index in _indexes.values():
             index.close()
         _indexes.clear()
+
+
+atexit.register(close_all)  # the app's indexes closed (and their WAL checkpointed) on exit
