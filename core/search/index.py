@@ -79,6 +79,7 @@ class SearchIndex:
         self._seen: dict[str, tuple[Memory, str]] = {}  # id -> (memory object, its fingerprint)
         #: (the known-rows dict, the memory objects) of the last sync that found nothing to do
         self._synced: tuple[dict[str, tuple[int, str]], list[Memory]] | None = None
+        self._generation = 0
         self.rebuilt: str | None = None
         self.note: str | None = None  # why the index lives in memory only, if it must
         self._vectors: dict[str, dict[str, tuple[str, bytes]]] = {}  # model -> id -> (fp, v)
@@ -96,6 +97,7 @@ class SearchIndex:
         if self._conn is not None:
             self._conn.close()
         self._conn, self._known, self._synced = None, None, None
+        self._generation += 1
         self._vectors, self._vectors_version = {}, None
         self.memo.clear()
 
@@ -222,7 +224,7 @@ class SearchIndex:
         wanted = {i: self._fingerprint(m) for i, m in memories.items()}
         if not self._stale(wanted, known):
             report.rebuilt, self.rebuilt = self.rebuilt, None
-            self._synced = (self._known, values)
+            self._synced, self._generation = (self._known, values), self._generation + 1
             return report
         conn = self.conn
         with _transaction(conn):
@@ -253,7 +255,7 @@ class SearchIndex:
                              "VALUES (?, ?, ?, ?, ?)", (rowid, *row))
                 known[memory_id] = (rowid, fp)  # type: ignore[assignment]
         self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
-        self._synced = (self._known, values)
+        self._synced, self._generation = (self._known, values), self._generation + 1
         report.rebuilt, self.rebuilt = self.rebuilt, None
         return report
 
@@ -266,6 +268,12 @@ class SearchIndex:
             if old is None or old[1] != fp:
                 return True
         return False
+
+    @property
+    def generation(self) -> int:
+        """Changes whenever the index was found to differ from the memories (or was written
+        by another process): what is derived from it with an equal generation still holds."""
+        return self._generation
 
     def fingerprints(self) -> dict[str, str]:
         """id -> fingerprint of every row (tests, ``reindex``)."""

@@ -126,7 +126,8 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     cos: dict[str, float] = {}
     cos_rank: dict[str, int] = {}
     if embedder is not None:
-        cos = cosines(index, embedder, memories, pool, " ".join(t.value for t in terms))
+        cos = cosines(index, embedder, memories, pool, " ".join(t.value for t in terms),
+                      top=SEMANTIC_DEPTH)
         near = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
         cos_rank = {i: n for n, i in enumerate(near, 1)}
         fused = {i: 1 / (RRF_K + text_rank[i]) if i in text_rank else 0.0

@@ -75,34 +75,50 @@ def _pack(vector: Sequence[float]) -> bytes:
 
 
 def cosines(index: SearchIndex, embedder: Embedder, memories: Mapping[str, Memory],
-            ids: Sequence[str], query: str) -> dict[str, float]:
-    """id -> cosine similarity of each memory in ``ids`` to ``query``. Vectors missing from the
-    cache (new or changed memories) are made and cached first."""
-    wanted = {i: index.fingerprint_of(memories[i]) for i in ids}
-    cached = index.vectors(embedder.name, wanted)
-    missing = [i for i in ids if i not in cached]
-    if missing:
-        made = embedder.embed([embedding_text(memories[i]) for i in missing])
-        items = [(i, wanted[i], _pack(v)) for i, v in zip(missing, made)]
-        index.put_vectors(embedder.name, items)
-        cached.update({i: v for i, _, v in items})
+            ids: Sequence[str], query: str, top: int | None = None) -> dict[str, float]:
+    """id -> cosine similarity to ``query`` of the memories in ``ids`` (with ``top``: of the
+    ``top`` most similar only). Vectors missing from the cache (new or changed memories) are
+    made and cached first; the stacked vectors are kept while the index and ``ids`` stay."""
     if not ids:
         return {}
-    q = [float(x) for x in embedder.embed([query])[0]]
-    try:
-        import numpy as np
-    except ImportError:  # a fake embedder without numpy around: plain Python
-        return {i: _dot(q, array("f", cached[i])) for i in ids}
-    key = (embedder.name, tuple(ids), tuple(wanted[i] for i in ids))
+    ids = list(ids)
+    key = (embedder.name, tuple(ids), index.generation)
     memo = index.memo.get("matrix")
     if isinstance(memo, tuple) and memo[0] == key:
-        matrix = memo[1]
-    else:  # stacked once, kept for the next query while nothing changes
-        matrix = np.frombuffer(b"".join(cached[i] for i in ids), dtype=np.float32)
-        matrix = matrix.reshape(len(ids), -1)
-        index.memo["matrix"] = (key, matrix)
-    scores = matrix @ np.asarray(q, dtype=np.float32)
-    return dict(zip(ids, scores.tolist()))
+        rows = memo[1]
+    else:
+        wanted = {i: index.fingerprint_of(memories[i]) for i in ids}
+        cached = index.vectors(embedder.name, wanted)
+        missing = [i for i in ids if i not in cached]
+        if missing:
+            made = embedder.embed([embedding_text(memories[i]) for i in missing])
+            items = [(i, wanted[i], _pack(v)) for i, v in zip(missing, made)]
+            index.put_vectors(embedder.name, items)
+            cached.update({i: v for i, _, v in items})
+        rows = _stack([cached[i] for i in ids])
+        index.memo["matrix"] = ((embedder.name, tuple(ids), index.generation), rows)
+    q = [float(x) for x in embedder.embed([query])[0]]
+    if isinstance(rows, list):  # no numpy around (a fake embedder in the tests): plain Python
+        scores = {i: _dot(q, row) for i, row in zip(ids, rows)}
+        best = sorted(scores, key=lambda i: (-scores[i], i))[:top]
+        return {i: scores[i] for i in best}
+    import numpy as np
+
+    values = rows @ np.asarray(q, dtype=np.float32)
+    if top is not None and top < len(ids):
+        picked = np.argpartition(-values, top)[:top]
+    else:
+        picked = np.arange(len(ids))
+    return {ids[n]: float(values[n]) for n in picked.tolist()}
+
+
+def _stack(vectors: list[bytes]) -> Any:
+    """The vectors as one float32 matrix (numpy), or as lists of floats without numpy."""
+    try:
+        import numpy as np
+    except ImportError:
+        return [array("f", v) for v in vectors]
+    return np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(len(vectors), -1)
 
 
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:

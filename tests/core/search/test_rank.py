@@ -140,7 +140,21 @@ class FakeEmbedder:
         return out
 
 
-def test_hybrid_fuses_bm25_and_cosine_ranks(small):
+@pytest.fixture(params=["numpy", "plain"])
+def vectors_as(request, monkeypatch):
+    """Both ways of holding the vectors: numpy when installed, plain Python lists otherwise."""
+    from array import array
+
+    from core.search import semantic
+
+    if request.param == "plain":
+        monkeypatch.setattr(semantic, "_stack", lambda vs: [array("f", v) for v in vs])
+    else:
+        pytest.importorskip("numpy")
+    return request.param
+
+
+def test_hybrid_fuses_bm25_and_cosine_ranks(small, vectors_as):
     _save(small, "car", "Bought a second-hand automobile last spring")
     fake = FakeEmbedder()
     with Searcher(small, embedder=fake) as s:
@@ -217,3 +231,15 @@ def test_the_top_alone_is_the_top_of_the_whole_ranking(vault):
             assert [(h.memory.id, h.score) for h in part] == \
                 [(h.memory.id, h.score) for h in full[:top]]
     index.close()
+
+
+def test_a_changed_memory_gets_a_new_vector_in_the_same_searcher(small, vectors_as):
+    _save(small, "car", "Bought a second-hand automobile last spring")
+    fake = FakeEmbedder()
+    with Searcher(small, embedder=fake) as s:
+        assert _ids(s.search("vehicle", now=NOW))[0] == "car"
+        small.update("car", content="Planted tomatoes on the balcony")
+        calls = len(fake.calls)
+        hits = s.search("vehicle", now=NOW).hits
+        assert fake.calls[calls:] == [1, 1]  # the changed memory, then the query
+        assert all(h.memory.id != "car" or h.cosine is None or h.cosine < 0.5 for h in hits)
