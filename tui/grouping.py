@@ -7,7 +7,7 @@ and the tree asks for them only when a person expands it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from core import MemoryStatus
@@ -46,8 +46,15 @@ class LineageRoot:
     merged: bool = False
 
 
-def sort_ids(view: VaultView, ids: Iterable[str], sort: str) -> list[str]:
+def sort_ids(view: VaultView, ids: Iterable[str], sort: str,
+             rank: Mapping[str, float] | None = None) -> list[str]:
+    """``ids`` in the order ``sort``; with ``rank`` (a search's scores: the filter has words),
+    the ranked memories first, best first, then the others in the order ``sort``."""
     rows = view.rows
+    if rank:
+        ids = list(ids)
+        rest = sort_ids(view, [i for i in ids if i not in rank], sort)
+        return sorted((i for i in ids if i in rank), key=lambda i: (-rank[i], i)) + rest
     if sort == "last_used":
         return sorted(ids, key=lambda i: (-rows[i].memory.last_used, i))
     if sort == "created":

@@ -41,6 +41,16 @@ class MemoriesChanged(Message):
         return self.change.ids
 
 
+class Ranked(Message):
+    """The filter's words ranked the memories it kept (``scores``: id -> search score)."""
+
+    def __init__(self, view: VaultView, query_text: str, scores: dict[str, float]) -> None:
+        super().__init__()
+        self.view = view
+        self.query_text = query_text
+        self.scores = scores
+
+
 class OperationFailed(Message):
     def __init__(self, message: str, title: str = "") -> None:
         super().__init__()

@@ -11,7 +11,7 @@ leaf label), so the tree, the detail and the provenance graph draw a memory the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -28,6 +28,7 @@ from core import (
     UnknownIdError,
 )
 from core import decay
+from core.search.query import Term, match_spans
 from core.store.cache import MIN_PREFIX
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import first_words
@@ -35,6 +36,7 @@ from core.vault import first_words
 DANGER_LOW, DANGER_HIGH = 0.15, 0.35
 
 # Fixed colours (not the terminal's ANSI palette, whose "yellow" is orange in some themes).
+MATCH_STYLE = "bold reverse"  # what the filter's words match in a row
 BAND_STYLE = {"fresh": "#7ccc4c", "fading": "#e3c948", "danger": "#f59331", "critical": "#ef5b4f",
               "forget": "#c0392b"}
 STATUS_STYLE = {
@@ -273,8 +275,10 @@ def score_text(score: float, band: str) -> Text:
     return Text(f"{score:4.2f}" if score < 10 else f"{score:4.1f}", style=BAND_STYLE.get(band, ""))
 
 
-def leaf_label(row: Row, words: int = 56, prefix: Text | None = None) -> Text:
-    """``0.42 ██▏░░ 1a2b3c4d The first words of the gist…`` (plus the status when not active)."""
+def leaf_label(row: Row, words: int = 56, prefix: Text | None = None,
+               terms: Sequence[Term] = ()) -> Text:
+    """``0.42 ██▏░░ 1a2b3c4d The first words of the gist…`` (plus the status when not active);
+    what the filter's words ``terms`` match in those words is styled :data:`MATCH_STYLE`."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if prefix is not None:
         text.append_text(prefix)
@@ -287,7 +291,11 @@ def leaf_label(row: Row, words: int = 56, prefix: Text | None = None) -> Text:
     m = row.memory
     if m.status != MemoryStatus.ACTIVE:
         words -= len(m.status.value) + 1
-    text.append(first_words(m.text, max(12, words)))
+    shown_words = first_words(m.text, max(12, words))
+    at = len(text)
+    text.append(shown_words)
+    for start, end in match_spans(shown_words, terms) if terms else ():
+        text.stylize(MATCH_STYLE, at + start, at + end)
     if m.status != MemoryStatus.ACTIVE:
         text.append(f" {m.status.value}", style=STATUS_STYLE[m.status])
     return text

@@ -20,8 +20,8 @@ from core.vault import first_words
 
 from ..text import plural
 from .common import (POSITIVE, UserError, json_option, memory_json, open_readonly,
-                     open_writable, print_json, read_stdin_content, relation_json, say, verb,
-                     warn_problems)
+                     open_writable, print_json, read_stdin_content, relation_json, say, stderr,
+                     verb, warn_problems)
 
 STATUSES = tuple(s.value for s in MemoryStatus)
 SORTS = ("score", "last_used", "created")
@@ -73,7 +73,9 @@ def add(content: str, tags: tuple[str, ...], entities: tuple[str, ...], source: 
 @click.option("--tag", "tags", multiple=True, metavar="T",
               help="only memories with this tag (repeatable: any of them)")
 @click.option("--query", metavar="Q",
-              help="only memories whose text, tags or entities contain every word")
+              help='only memories matching Q: words (each in the text, tags, entities or id), '
+                   '"a phrase", prefix*, tag:x, entity:y, status:z, has:gist, score<0.1, -term '
+                   "(the language of search and the app's / filter)")
 @click.option("--sort", type=click.Choice(SORTS), default="score", show_default=True,
               help="order")
 @click.option("--limit", type=POSITIVE, metavar="N", help="at most N memories")
@@ -83,7 +85,15 @@ def list_(status: str | None, tags: tuple[str, ...], query: str | None, sort: st
     vault = open_readonly()
     warn_problems(vault)
     now = now_epoch()
-    found = vault.search(query=query, tags=list(tags) or None, status=status, sort=sort)
+    found = vault.search(tags=list(tags) or None, status=status, sort=sort)
+    if query:  # the query language of search and the app's filter (core.search.query)
+        from core.search.query import parse, select
+
+        parsed = parse(query)
+        for error in parsed.errors:
+            stderr("warning", f"ignored: {error}")
+        found = select(parsed, found, now, score_of=lambda m: vault.score(m, now),
+                       relations_of=lambda m: len(vault.relations_of(m.id)))
     shown = found if limit is None else found[:limit]
     if as_json:
         print_json([memory_json(vault, m, now) for m in shown])
@@ -188,8 +198,6 @@ def _confirmed(vault, ids: list[str]) -> bool:
           end="", file=sys.stderr, flush=True)
     if stdin.readline().strip().lower() in ("y", "yes"):
         return True
-    from .common import stderr
-
     stderr("note", "nothing deleted")
     return False
 

@@ -10,6 +10,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "init": ("records", "create the vault (and its git repository) if it does not exist"),
     "add": ("records", "add a memory; prints only its id"),
     "list": ("records", "list memories (filter, sort, --json)"),
+    "search": ("search", "ranked search: words, \"phrases\", prefix*, tag:, entity:, status:; "
+                         "bm25 with the decay score, snippets"),
     "show": ("records", "one memory: fields, score, time until forgotten, relations"),
     "touch": ("records", "reinforce memories (use count + 1, last used = now), one commit"),
     "archive": ("records", "archive memories"),

@@ -29,6 +29,7 @@ from ..messages import (
     LineageLoaded,
     MemoriesChanged,
     OperationFailed,
+    Ranked,
     SyncChecked,
     VaultOpened,
     VaultReloaded,
@@ -194,12 +195,42 @@ class MainScreen(Screen):
         else:
             self.matched = [i for i, row in view.rows.items() if query.matches(row, now)]
         tree = self.tree
+        tree.terms = query.parsed.text_terms
+        if not query.ranked:
+            tree.rank = {}
         tree.show(view, self.matched, self.mode, self.sort, focus=focus)
         tree.prune_marks()
         self._tree_title()
-        tree.border_subtitle = f"group: {MODE_NAMES[self.mode]} · sort: {SORT_NAMES[self.sort]}"
+        self._tree_subtitle()
         self.timings["refilter"] = time.perf_counter() - started
         self._show_cursor()
+        if query.ranked:
+            self._rank(view, query, list(self.matched))
+
+    def _tree_subtitle(self) -> None:
+        order = "rank" if self.tree.rank else SORT_NAMES[self.sort]
+        self.tree.border_subtitle = f"group: {MODE_NAMES[self.mode]} · sort: {order}"
+
+    @work(thread=True, group="rank", exclusive=True, exit_on_error=False)
+    def _rank(self, view: VaultView, query: Query, ids: list[str]) -> None:
+        """The filter has words: rank what it kept by search score (tui.search_rank)."""
+        from ..search_rank import rank_ids
+
+        try:
+            scores = rank_ids(view, query.parsed, ids)
+        except Exception as exc:  # the index cannot be used: the rows keep their sort
+            self.post_message(OperationFailed(f"cannot rank the filter's results: {exc}", "search"))
+            return
+        self.post_message(Ranked(view, query.text, scores))
+
+    @on(Ranked)
+    def _ranked(self, message: Ranked) -> None:
+        if message.view is not self.view or message.query_text != self.query_text:
+            return  # a later keystroke or reload: its own ranking follows
+        tree = self.tree
+        tree.rank = message.scores
+        tree.show(message.view, self.matched, self.mode, self.sort)
+        self._tree_subtitle()
 
     def _tree_title(self) -> None:
         view = self.view

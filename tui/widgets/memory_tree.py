@@ -16,6 +16,8 @@ from textual import on
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
+from core.search.query import Term
+
 from ..grouping import Group, LineageRoot, groups_for, sort_ids
 from ..view import VaultView, gone_label, leaf_label
 
@@ -57,6 +59,10 @@ class MemoryTree(Tree[NodeData]):
         self._built = False
         self.words = 56
         self.marks: dict[str, None] = {}  # marked memory ids, in the order they were marked
+        #: The filter's words: styled where they match in the rows' labels
+        self.terms: list[Term] = []
+        #: A search's scores when the filter has words: rows ranked by them inside each group
+        self.rank: dict[str, float] = {}
 
     def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
         """Labels are ``Text`` of one line already (never markup: a gist may hold ``[x]``)."""
@@ -162,7 +168,7 @@ class MemoryTree(Tree[NodeData]):
         prefix = EDGE_PREFIX.get(data.edge or "")
         if row is not None and data.memory_id in self.marks:
             prefix = MARK + prefix if prefix is not None else MARK.copy()
-        label = (leaf_label(row, words=self.words, prefix=prefix) if row
+        label = (leaf_label(row, words=self.words, prefix=prefix, terms=self.terms) if row
                  else gone_label(data.memory_id, prefix=prefix))
         if has_children and data.extra:
             label.append(f"  +{data.extra}", style="dim")
@@ -210,7 +216,7 @@ class MemoryTree(Tree[NodeData]):
                 for sub in group.subgroups():
                     self._add_group(node, sub)
                 return
-            self._add_chunk(node, sort_ids(self.view, group.ids, self.sort), data.key)
+            self._add_chunk(node, sort_ids(self.view, group.ids, self.sort, self.rank), data.key)
         elif data.lineage and data.memory_id is not None:
             if data.merged:
                 for source, _kind in self._parents_of.get(data.memory_id, ()):

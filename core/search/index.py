@@ -1,0 +1,341 @@
+"""The derived search index: ``.git/memvault/index.sqlite`` (0600, in the git directory, so never
+committed), an FTS5 table over each memory's content, gist, tags and entities, and the cached
+embeddings of semantic search.
+
+The files stay the truth. The index only mirrors ``vault.memories``: :meth:`SearchIndex.sync`
+compares each memory's :func:`fingerprint` (a hash of the fields the index holds) with the one
+the index was built from and rewrites only the rows that differ, in one transaction. A missing
+file, one SQLite cannot read (``sqlite3.DatabaseError``) or one of another schema
+(``PRAGMA user_version``) is deleted and built again; deleting it by hand loses nothing.
+
+Tables: ``records(rowid, id, fingerprint)``; ``fts(content, gist, tags, entities)`` whose rowid
+is the record's (tokenizer ``porter unicode61 remove_diacritics 2``: words match across
+inflections, ``é`` matches ``e``); ``embeddings(id, fingerprint, model, vector)``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..git.gitdir import find_git_dir
+from ..model.records import Memory
+
+SCHEMA_VERSION = 1
+INDEX_FILE = "index.sqlite"
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+#: bm25 weight of each FTS column (content, gist, tags, entities): a gist repeats its content's
+#: words, so it counts for less; tags and entities are short and chosen, so a hit counts more.
+COLUMN_WEIGHTS = (1.0, 0.5, 1.5, 1.5)
+_SEP = "\x1f"
+
+_SCHEMA = (
+    "CREATE TABLE records (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, "
+    "fingerprint TEXT NOT NULL)",
+    f"CREATE VIRTUAL TABLE fts USING fts5(content, gist, tags, entities, tokenize='{TOKENIZER}')",
+    "CREATE TABLE embeddings (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, model TEXT NOT NULL, "
+    "vector BLOB NOT NULL)",
+    f"PRAGMA user_version = {SCHEMA_VERSION}",
+)
+
+
+def fingerprint(memory: Memory) -> str:
+    """A hash of what the index holds of ``memory`` (content, gist, tags, entities): equal
+    fingerprints, equal rows. A touch or a status change does not change it."""
+    text = _SEP.join([memory.content, "\x1e", memory.gist or "", "\x1e", *memory.meta.tags,
+                      "\x1e", *memory.entities])
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
+def index_path(root: Path) -> Path | None:
+    """Where the index of the vault at ``root`` lives: ``<git dir>/memvault/index.sqlite``
+    (the git directory of the work tree holding it, as :class:`core.git.journal.Journal`
+    finds it); None when the vault is in no repository."""
+    found = find_git_dir(Path(root))
+    return None if found is None else found[0] / "memvault" / INDEX_FILE
+
+
+@dataclass
+class SyncReport:
+    added: int = 0
+    changed: int = 0
+    removed: int = 0
+    rebuilt: str | None = None  # why the index was built anew (missing, unreadable, schema)
+
+
+class SearchIndex:
+    """The index at ``path`` (None: in memory only, for a vault in no repository)."""
+
+    def __init__(self, path: Path | None):
+        self.path = path
+        self._conn: sqlite3.Connection | None = None
+        self._known: dict[str, tuple[int, str]] | None = None  # id -> (rowid, fingerprint)
+        self._data_version: int | None = None
+        self._seen: dict[str, tuple[Memory, str]] = {}  # id -> (memory object, its fingerprint)
+        #: (the known-rows dict, the memory objects) of the last sync that found nothing to do
+        self._synced: tuple[dict[str, tuple[int, str]], list[Memory]] | None = None
+        self._generation = 0
+        self.rebuilt: str | None = None
+        self.note: str | None = None  # why the index lives in memory only, if it must
+        self._vectors: dict[str, dict[str, tuple[str, bytes]]] = {}  # model -> id -> (fp, v)
+        self._vectors_version: int | None = None
+        #: Whatever a caller derives from the index and keeps between queries (the semantic
+        #: search's matrix of vectors); emptied when the index is closed or rebuilt.
+        self.memo: dict[str, object] = {}
+
+    @classmethod
+    def for_root(cls, root: Path) -> SearchIndex:
+        return cls(index_path(root))
+
+    # -- the connection --------------------------------------------------------------------------
+    def close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+        self._conn, self._known, self._synced = None, None, None
+        self._generation += 1
+        self._vectors, self._vectors_version = {}, None
+        self.memo.clear()
+
+    def __enter__(self) -> SearchIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            self._conn = self._open()
+        return self._conn
+
+    def _open(self) -> sqlite3.Connection:
+        if self.path is not None:
+            try:
+                return self._open_file()
+            except (OSError, sqlite3.OperationalError) as exc:  # a read-only disk, no room...
+                self.note = f"the search index could not be written ({exc}); kept in memory"
+                self.path = None
+        conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self._create(conn)
+        return conn
+
+    def _open_file(self) -> sqlite3.Connection:
+        assert self.path is not None
+        existed = self.path.exists()
+        conn = None
+        try:
+            conn = self._connect()
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == SCHEMA_VERSION:
+                conn.execute("SELECT count(*) FROM records").fetchone()
+                return conn
+            conn.close()
+            why = f"schema {version}, not {SCHEMA_VERSION}" if existed else "missing"
+        except sqlite3.DatabaseError as exc:
+            if conn is not None:
+                conn.close()
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            why = f"unreadable ({exc})"
+        self._remove_files()
+        conn = self._connect()
+        self._create(conn)
+        self.rebuilt = why
+        return conn
+
+    def _connect(self) -> sqlite3.Connection:
+        assert self.path is not None
+        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_CREAT | os.O_RDWR | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        try:
+            if os.fstat(fd).st_mode & 0o077:
+                os.fchmod(fd, 0o600)
+        finally:
+            os.close(fd)
+        conn = sqlite3.connect(self.path, timeout=15, isolation_level=None,
+                               check_same_thread=False)
+        conn.execute("PRAGMA journal_mode=WAL")  # -wal and -shm take the file's mode (0600)
+        conn.execute("PRAGMA synchronous=NORMAL")
+        return conn
+
+    @staticmethod
+    def _create(conn: sqlite3.Connection) -> None:
+        with _transaction(conn):
+            for statement in _SCHEMA:
+                conn.execute(statement)
+
+    def _remove_files(self) -> None:
+        assert self.path is not None
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{self.path}{suffix}")
+
+    def rebuild(self, why: str = "asked for") -> None:
+        """Forget everything the index holds; the next :meth:`sync` fills it again."""
+        self.close()
+        if self.path is None:
+            return
+        self._remove_files()
+        self._conn = self._connect()
+        self._create(self._conn)
+        self.rebuilt = why
+
+    # -- keeping it equal to the vault -----------------------------------------------------------
+    def _fingerprint(self, memory: Memory) -> str:
+        seen = self._seen.get(memory.id)
+        if seen is not None and seen[0] is memory:
+            return seen[1]
+        fp = fingerprint(memory)
+        self._seen[memory.id] = (memory, fp)
+        return fp
+
+    def _load_known(self) -> dict[str, tuple[int, str]]:
+        conn = self.conn
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if self._known is None or version != self._data_version:  # another process wrote it
+            self._known = {i: (rowid, fp) for rowid, i, fp in
+                           conn.execute("SELECT rowid, id, fingerprint FROM records")}
+            self._data_version = version
+        return self._known
+
+    def sync(self, memories: Mapping[str, Memory]) -> SyncReport:
+        """Bring the index level with ``memories`` (every status): rows whose fingerprint
+        differs are rewritten, rows of memories that are gone removed, in one transaction.
+        An index SQLite cannot read is built again."""
+        try:
+            return self._sync(memories)
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            self.rebuild(f"unreadable ({exc})")
+            return self._sync(memories)
+
+    def _sync(self, memories: Mapping[str, Memory]) -> SyncReport:
+        report = SyncReport()
+        known = self._load_known()
+        values = list(memories.values())
+        if self._synced is not None and self._synced[0] is known and self._synced[1] == values:
+            return report  # the same memory objects as last time, no other writer since
+        wanted = {i: self._fingerprint(m) for i, m in memories.items()}
+        if not self._stale(wanted, known):
+            report.rebuilt, self.rebuilt = self.rebuilt, None
+            self._synced, self._generation = (self._known, values), self._generation + 1
+            return report
+        conn = self.conn
+        with _transaction(conn):
+            self._known = None  # read again under the write lock: another process may have synced
+            known = self._load_known()
+            for memory_id in [i for i in known if i not in wanted]:
+                rowid, _ = known.pop(memory_id)
+                conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
+                conn.execute("DELETE FROM records WHERE rowid = ?", (rowid,))
+                conn.execute("DELETE FROM embeddings WHERE id = ?", (memory_id,))
+                report.removed += 1
+            for memory_id, fp in wanted.items():
+                old = known.get(memory_id)
+                if old is not None and old[1] == fp:
+                    continue
+                m = memories[memory_id]
+                row = (m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
+                if old is None:
+                    rowid = conn.execute("INSERT INTO records (id, fingerprint) VALUES (?, ?)",
+                                         (memory_id, fp)).lastrowid
+                    report.added += 1
+                else:
+                    rowid = old[0]
+                    conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
+                    conn.execute("UPDATE records SET fingerprint = ? WHERE rowid = ?", (fp, rowid))
+                    report.changed += 1
+                conn.execute("INSERT INTO fts (rowid, content, gist, tags, entities) "
+                             "VALUES (?, ?, ?, ?, ?)", (rowid, *row))
+                known[memory_id] = (rowid, fp)  # type: ignore[assignment]
+        self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
+        self._synced, self._generation = (self._known, values), self._generation + 1
+        report.rebuilt, self.rebuilt = self.rebuilt, None
+        return report
+
+    @staticmethod
+    def _stale(wanted: dict[str, str], known: dict[str, tuple[int, str]]) -> bool:
+        if len(wanted) != len(known):
+            return True
+        for memory_id, fp in wanted.items():
+            old = known.get(memory_id)
+            if old is None or old[1] != fp:
+                return True
+        return False
+
+    @property
+    def generation(self) -> int:
+        """Changes whenever the index was found to differ from the memories (or was written
+        by another process): what is derived from it with an equal generation still holds."""
+        return self._generation
+
+    def fingerprints(self) -> dict[str, str]:
+        """id -> fingerprint of every row (tests, ``reindex``)."""
+        return {i: fp for i, (_, fp) in self._load_known().items()}
+
+    # -- reading -----------------------------------------------------------------------------
+    def _ids_by_rowid(self) -> dict[int, str]:
+        known = self._load_known()
+        memo = self.memo.get("ids_by_rowid")
+        if isinstance(memo, tuple) and memo[0] is known:
+            return memo[1]
+        by_rowid = {rowid: i for i, (rowid, _) in known.items()}
+        self.memo["ids_by_rowid"] = (known, by_rowid)
+        return by_rowid
+
+    def match(self, expression: str) -> dict[str, float]:
+        """id -> relevance (FTS5's bm25 with :data:`COLUMN_WEIGHTS`, negated: higher is
+        better, always > 0) of every row matching the FTS5 ``expression``."""
+        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+        ids = self._ids_by_rowid()
+        rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ?",
+                                 (expression,))
+        return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
+
+    def ids_matching(self, expression: str) -> set[str]:
+        """The ids of the rows matching the FTS5 ``expression`` (no ranking)."""
+        ids = self._ids_by_rowid()
+        return {ids[r] for (r,) in self.conn.execute(
+            "SELECT rowid FROM fts WHERE fts MATCH ?", (expression,)) if r in ids}
+
+    def vectors(self, model: str, wanted: Mapping[str, str]) -> dict[str, bytes]:
+        """The cached embeddings by ``model`` of the ids in ``wanted`` (id -> fingerprint)
+        whose fingerprint is still the one they were made from. Read from the file once, then
+        kept in memory (read again when another process wrote the index)."""
+        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        held = self._vectors.get(model)
+        if held is None or self._vectors_version != version:
+            held = self._vectors[model] = {i: (fp, v) for i, fp, v in self.conn.execute(
+                "SELECT id, fingerprint, vector FROM embeddings WHERE model = ?", (model,))}
+            self._vectors_version = version
+        return {i: v for i, (fp, v) in held.items() if wanted.get(i) == fp}
+
+    def put_vectors(self, model: str, items: list[tuple[str, str, bytes]]) -> None:
+        """Cache embeddings: (id, fingerprint, vector bytes), in one transaction."""
+        if not items:
+            return
+        conn = self.conn
+        with _transaction(conn):
+            conn.executemany("INSERT OR REPLACE INTO embeddings (id, fingerprint, model, vector) "
+                             "VALUES (?, ?, ?, ?)", [(i, fp, model, v) for i, fp, v in items])
+        self._vectors.setdefault(model, {}).update({i: (fp, v) for i, fp, v in items})
+
+    def fingerprint_of(self, memory: Memory) -> str:
+        return self._fingerprint(memory)
+
+
+@contextlib.contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")

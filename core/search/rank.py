@@ -1,0 +1,266 @@
+"""Ranked search: what a query finds, best first, with both parts of each score.
+
+The formula (every input is in each :class:`Hit` and in ``memvault search --json``)::
+
+    text      = bm25 * coverage        a memory holding ANY of the query's words is a candidate;
+                                       coverage = the share of the words (and phrases) it holds
+    relevance = text / max text over the hits               (0, 1]; 1 for the best text match
+    life      = min(1, decay score)                         [0, 1]; vault.score(m), capped
+    score     = relevance * (ALPHA + (1 - ALPHA) * life)    ALPHA = 0.7
+
+``bm25`` is FTS5's ``bm25()`` over the OR of the terms, with the column weights of
+:data:`core.search.index.COLUMN_WEIGHTS`, sign flipped so that higher is better. Any word
+finds (a question in plain words rarely has every word in the memory it is after), and the
+coverage factor keeps the memories that hold every word ahead of those holding one.
+
+Relevance leads: a memory the decay model is about to forget keeps 70% of its relevance, so a
+search still finds what was asked for when it has faded; between matches of similar relevance
+(within 30%) the one still in use comes first, which is what an assistant recalling a memory
+wants. A product rather than a weighted sum, so that the decay score can only discount a match,
+never lift a poor one over a good one by more than that 30%, and a memory that does not match is
+never a hit however alive it is. Scores above 1 (memories used often) count as fully alive.
+
+Hybrid mode (wordllama installed, see :mod:`core.search.semantic`): ``relevance`` is instead the
+reciprocal rank fusion of the text ranking and the cosine ranking of the ``SEMANTIC_DEPTH`` (5)
+most similar memories, normalised the same way::
+
+    rrf = 1 / (RRF_K + text rank) + 1 / (RRF_K + cosine rank)      RRF_K = 60, ranks from 1
+    relevance = rrf / max rrf over the hits
+
+A query with no words (only ``tag:``, ``status:``... filters) ranks by ``life`` alone (mode
+``filter``). Statuses default to active.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..model.records import Memory, MemoryStatus, now_epoch
+from .index import SearchIndex
+from .query import Query, Term, fts_expression, parse, select
+from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
+from .snippet import Snippet, snippet_for
+
+ALPHA = 0.7
+RRF_K = 60
+#: How many of the most similar memories the cosine ranking brings to the fusion. Few: on the
+#: bench's labelled queries wordllama's top 5 add recall (0.91 -> 0.97 recall@5) where its top 50
+#: took it away (0.84): a static word-vector model is precise only at the very top.
+SEMANTIC_DEPTH = 5
+MODES = ("auto", "bm25", "hybrid")
+FORMULA = ("score = relevance * (alpha + (1 - alpha) * min(1, decay)); relevance = bm25 * "
+           "coverage / best (bm25 mode) or rrf / best (hybrid)")
+
+
+@dataclass(frozen=True)
+class Hit:
+    memory: Memory
+    score: float  # the final score
+    relevance: float  # (0, 1]: bm25 (or the fused rank) over the best hit's
+    decay: float  # vault.score(memory) now
+    bm25: float | None = None  # FTS5's bm25, higher is better; None: no text match
+    bm25_rank: int | None = None  # rank by bm25 * coverage
+    cosine: float | None = None  # hybrid mode only
+    cosine_rank: int | None = None
+    snippet: Snippet = field(default_factory=lambda: Snippet("content", ""))
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.memory.id, "score": self.score, "relevance": self.relevance,
+                "decay": self.decay, "bm25": self.bm25, "bm25_rank": self.bm25_rank,
+                "cosine": self.cosine, "cosine_rank": self.cosine_rank,
+                "status": self.memory.status.value, "tags": list(self.memory.meta.tags),
+                "snippet": self.snippet.as_json()}
+
+
+@dataclass
+class SearchResult:
+    query: Query
+    hits: list[Hit]
+    total: int  # hits before limit and offset
+    mode: str  # bm25, hybrid or filter
+    notes: list[str] = field(default_factory=list)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"query": self.query.text, "mode": self.mode, "total": self.total,
+                "formula": FORMULA, "alpha": ALPHA, "rrf_k": RRF_K if self.mode == "hybrid"
+                else None, "errors": list(self.query.errors), "notes": list(self.notes),
+                "hits": [h.as_json() for h in self.hits]}
+
+
+def life(decay: float) -> float:
+    return min(1.0, max(0.0, decay))
+
+
+def combine(relevance: float, decay: float) -> float:
+    return relevance * (ALPHA + (1 - ALPHA) * life(decay))
+
+
+def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
+         allowed: Iterable[str], decay_of: Callable[[Memory], float], *,
+         embedder: Embedder | None = None, top: int | None = None
+         ) -> tuple[list[Hit], int, str]:
+    """The hits among the ids ``allowed`` (already filtered), best first; how many there are;
+    the mode. With ``top``, only the ``top`` best are worked out and returned (their order and
+    scores are exactly those of the full ranking: a hit's score is at most its relevance, so
+    the rest can be left once the relevance falls below the top's last score). The index is
+    brought level with ``memories`` first. Hits carry no snippet yet (:func:`with_snippet`)."""
+    index.sync(memories)
+    terms = [t for t in query.text_terms if t.tokens()]
+    excluded = _excluded(index, query)
+    pool = [i for i in allowed if i not in excluded] if excluded else list(allowed)
+    if not terms:
+        hits = []
+        for i in pool:
+            m = memories[i]
+            d = decay_of(m)
+            hits.append(Hit(m, combine(1.0, d), 1.0, d))
+        return _ordered(hits)[:top], len(hits), "filter"
+    pool_set = allowed if isinstance(allowed, (set, frozenset)) and not excluded else set(pool)
+    bm25 = {i: s for i, s in index.match(any_of(terms)).items() if i in pool_set}
+    lazy = top is not None and embedder is None
+    text_score = _text_scores(index, terms, bm25)
+    text_order = sorted(text_score, key=lambda i: (-text_score[i], i))
+    text_rank = dict(zip(text_order, range(1, len(text_order) + 1)))
+    cos: dict[str, float] = {}
+    cos_rank: dict[str, int] = {}
+    if embedder is not None:
+        cos = cosines(index, embedder, memories, pool, " ".join(t.value for t in terms),
+                      top=SEMANTIC_DEPTH)
+        near = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
+        cos_rank = {i: n for n, i in enumerate(near, 1)}
+        fused = {i: 1 / (RRF_K + text_rank[i]) if i in text_rank else 0.0
+                 for i in set(text_rank) | set(cos_rank)}
+        for i, n in cos_rank.items():
+            fused[i] += 1 / (RRF_K + n)
+        raw, mode = fused, "hybrid"
+    else:
+        raw, mode = text_score, "bm25"
+    total = len(set(bm25) | set(cos_rank))
+    best = max(raw.values(), default=1.0) or 1.0
+    hits: list[Hit] = []
+    floor = -1.0  # the top's last score so far (once there are ``top`` hits)
+    for i in text_order if raw is text_score else sorted(raw, key=lambda i: (-raw[i], i)):
+        relevance = raw[i] / best
+        if lazy and len(hits) >= top and relevance < floor:  # type: ignore[operator]
+            break
+        m = memories[i]
+        d = decay_of(m)
+        hits.append(Hit(m, combine(relevance, d), relevance, d, bm25.get(i), text_rank.get(i),
+                        cos.get(i) if i in cos_rank else None, cos_rank.get(i)))
+        if lazy and len(hits) >= top:  # type: ignore[operator]
+            floor = sorted((h.score for h in hits), reverse=True)[top - 1]  # type: ignore[index]
+    return _ordered(hits)[:top], total, mode
+
+
+def _text_scores(index: SearchIndex, terms: list[Term], bm25: dict[str, float]
+                 ) -> dict[str, float]:
+    """bm25 * coverage of each hit: the share of the query's terms it holds."""
+    if len(terms) == 1:
+        return bm25
+    found = [index.ids_matching(fts_expression([t]) or "") for t in terms]
+    return {i: s * sum(i in ids for ids in found) / len(terms) for i, s in bm25.items()}
+
+
+def any_of(terms: list[Term]) -> str:
+    """The FTS5 expression matching a memory holding any of ``terms`` (bm25 rewards more)."""
+    return " OR ".join(p for p in (fts_expression([t]) for t in terms) if p)
+
+
+def with_snippet(hit: Hit, query: Query) -> Hit:
+    return replace(hit, snippet=snippet_for(hit.memory, query.text_terms))
+
+
+def _ordered(hits: list[Hit]) -> list[Hit]:
+    return sorted(hits, key=lambda h: (-h.score, -h.relevance, h.memory.id))
+
+
+def _excluded(index: SearchIndex, query: Query) -> set[str]:
+    """Ids matching a negated word, phrase or prefix."""
+    out: set[str] = set()
+    for term in query.terms:
+        if term.is_text and term.negated:
+            expression = fts_expression([term])
+            if expression:
+                out |= set(index.match(expression))
+    return out
+
+
+class Searcher:
+    """Search over a vault's memories (``vault.memories``, kept current by the vault) with the
+    index kept beside its git directory. Keep one for many queries: the index stays open and
+    the embedder loaded."""
+
+    def __init__(self, vault: Any, *, index: SearchIndex | None = None, mode: str = "auto",
+                 embedder: Embedder | None = None):
+        if mode not in MODES:
+            raise ValueError(f"unknown search mode {mode!r}: choose one of {', '.join(MODES)}")
+        self.vault = vault
+        self.index = index or SearchIndex.for_root(vault.root)
+        self.notes: list[str] = []
+        if embedder is None and mode != "bm25":
+            if semantic_available():
+                embedder = load_embedder()
+            elif mode == "hybrid":
+                self.notes.append(INSTALL_HINT)
+        self.embedder = embedder
+
+    def close(self) -> None:
+        self.index.close()
+
+    def __enter__(self) -> Searcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def search(self, text: str | Query, *, statuses: Iterable[MemoryStatus | str] | None = None,
+               tags: Iterable[str] | None = None, limit: int | None = 10, offset: int = 0,
+               now: int | None = None) -> SearchResult:
+        """The hits for ``text`` (the query language of :mod:`core.search.query`), best first.
+        ``statuses``: default active, unless the query has ``status:`` terms; ``tags``: any of
+        them (exact); ``limit``/``offset``: the page of hits returned."""
+        query = parse(text) if isinstance(text, str) else text
+        vault = self.vault
+        at = now_epoch() if now is None else now
+        memories = vault.memories
+        allowed = _allowed(vault, memories, query, statuses, tags, at)
+        end = None if limit is None else offset + limit
+        hits, total, mode = rank(self.index, memories, query, allowed,
+                                 lambda m: vault.score(m, at), embedder=self.embedder, top=end)
+        notes = list(self.notes)
+        if query.text_terms and not query.has_text:
+            notes.append("the words have no letters or digits to look for: filters only")
+        page = [with_snippet(h, query) for h in hits[offset:end]]
+        return SearchResult(query, page, total, mode, notes)
+
+
+def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,
+             statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
+             now: int) -> set[str]:
+    wanted = None if statuses is None else {MemoryStatus(s) for s in statuses}
+    if wanted is None and query.statuses is None:
+        wanted = {MemoryStatus.ACTIVE}
+    tag_set = set(tags or ())
+    if wanted is not None and len(wanted) == len(MemoryStatus):
+        wanted = None
+    allow = tuple(wanted or ())  # a tuple: enum members compare by identity, no hashing
+    if tag_set:
+        pool = [m for m in memories.values() if not tag_set.isdisjoint(m.meta.tags)
+                and (wanted is None or m.status in allow)]
+    elif wanted is not None:
+        pool = [m for m in memories.values() if m.status in allow]
+    else:
+        pool = list(memories.values())
+    if all(t.is_text for t in query.terms):  # no filter term: nothing more to test
+        return {m.id for m in pool}
+    chosen = select(query, pool, now, score_of=lambda m: vault.score(m, now),
+                    relations_of=lambda m: len(vault.relations_of(m.id)), text=False)
+    return {m.id for m in chosen}
+
+
+def search(vault: Any, text: str | Query, *, mode: str = "auto", **kwargs: Any) -> SearchResult:
+    """One search (see :meth:`Searcher.search`); the index is closed after it."""
+    with Searcher(vault, mode=mode) as searcher:
+        return searcher.search(text, **kwargs)

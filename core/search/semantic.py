@@ -1,0 +1,126 @@
+"""Optional semantic search: memories and the query as vectors, ranked by cosine similarity.
+
+The embedder is `wordllama <https://pypi.org/project/wordllama/>`_ when it is installed
+(``pip install 'memvault[semantic]'``). Its weights and tokenizer ship inside its wheel; they are
+loaded from there with downloads disabled (``disable_download=True``, ``HF_HUB_OFFLINE=1``), so
+nothing is ever fetched. Any object with a ``name`` and an ``embed(texts)`` returning unit
+vectors will do (the tests pass a small fake one). Vectors are cached in the search index,
+keyed by the memory's fingerprint: a memory is embedded again only when its text changed.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+from array import array
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..model.records import Memory
+from .index import SearchIndex
+
+WORDLLAMA_CONFIG = "l2_supercat"
+WORDLLAMA_DIM = 256
+INSTALL_HINT = "semantic search needs wordllama: pip install 'memvault[semantic]'"
+
+
+class Embedder(Protocol):
+    name: str  # which model: the key of the cached vectors
+
+    def embed(self, texts: Sequence[str]) -> Sequence[Sequence[float]]:
+        """One unit-length vector per text."""
+        ...
+
+
+def semantic_available() -> bool:
+    """wordllama is installed (looked up without importing it)."""
+    return importlib.util.find_spec("wordllama") is not None
+
+
+class WordLlamaEmbedder:
+    """wordllama's ``l2_supercat`` model (256 dimensions), loaded from the files in its wheel."""
+
+    def __init__(self) -> None:
+        for key in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE", "HF_DATASETS_OFFLINE"):
+            os.environ.setdefault(key, "1")
+        import wordllama
+        from wordllama import WordLlama
+
+        # Its own files: the weights in wordllama/weights/ and the tokenizer in
+        # wordllama/tokenizers/, found there when the package folder is the cache folder.
+        here = Path(wordllama.__file__).parent
+        self.model: Any = WordLlama.load(config=WORDLLAMA_CONFIG, dim=WORDLLAMA_DIM,
+                                         cache_dir=here, disable_download=True)
+        self.name = f"wordllama/{WORDLLAMA_CONFIG}/{WORDLLAMA_DIM}"
+
+    def embed(self, texts: Sequence[str]) -> Any:
+        return self.model.embed(list(texts), norm=True)
+
+
+def load_embedder() -> Embedder | None:
+    """The wordllama embedder, or None when wordllama is not installed."""
+    if not semantic_available():
+        return None
+    return WordLlamaEmbedder()
+
+
+def embedding_text(memory: Memory) -> str:
+    return " ".join([memory.content, *memory.meta.tags, *memory.entities])
+
+
+def _pack(vector: Sequence[float]) -> bytes:
+    return array("f", [float(x) for x in vector]).tobytes()
+
+
+def cosines(index: SearchIndex, embedder: Embedder, memories: Mapping[str, Memory],
+            ids: Sequence[str], query: str, top: int | None = None) -> dict[str, float]:
+    """id -> cosine similarity to ``query`` of the memories in ``ids`` (with ``top``: of the
+    ``top`` most similar only). Vectors missing from the cache (new or changed memories) are
+    made and cached first; the stacked vectors are kept while the index and ``ids`` stay."""
+    if not ids:
+        return {}
+    ids = list(ids)
+    key = (embedder.name, tuple(ids), index.generation)
+    memo = index.memo.get("matrix")
+    if isinstance(memo, tuple) and memo[0] == key:
+        rows = memo[1]
+    else:
+        wanted = {i: index.fingerprint_of(memories[i]) for i in ids}
+        cached = index.vectors(embedder.name, wanted)
+        missing = [i for i in ids if i not in cached]
+        if missing:
+            made = embedder.embed([embedding_text(memories[i]) for i in missing])
+            items = [(i, wanted[i], _pack(v)) for i, v in zip(missing, made)]
+            index.put_vectors(embedder.name, items)
+            cached.update({i: v for i, _, v in items})
+        rows = _stack([cached[i] for i in ids])
+        index.memo["matrix"] = ((embedder.name, tuple(ids), index.generation), rows)
+    q = [float(x) for x in embedder.embed([query])[0]]
+    if isinstance(rows, list):  # no numpy around (a fake embedder in the tests): plain Python
+        scores = {i: _dot(q, row) for i, row in zip(ids, rows)}
+        best = sorted(scores, key=lambda i: (-scores[i], i))[:top]
+        return {i: scores[i] for i in best}
+    import numpy as np
+
+    values = rows @ np.asarray(q, dtype=np.float32)
+    if top is not None and top < len(ids):
+        picked = np.argpartition(-values, top)[:top]
+    else:
+        picked = np.arange(len(ids))
+    return {ids[n]: float(values[n]) for n in picked.tolist()}
+
+
+def _stack(vectors: list[bytes]) -> Any:
+    """The vectors as one float32 matrix (numpy), or as lists of floats without numpy."""
+    try:
+        import numpy as np
+    except ImportError:
+        return [array("f", v) for v in vectors]
+    return np.frombuffer(b"".join(vectors), dtype=np.float32).reshape(len(vectors), -1)
+
+
+def _dot(a: Sequence[float], b: Sequence[float]) -> float:
+    total = math.fsum(x * y for x, y in zip(a, b))
+    return total

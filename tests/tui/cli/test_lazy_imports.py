@@ -1,0 +1,68 @@
+"""``memvault --help``, ``list`` and ``search`` start without what they do not use: neither
+textual (the app), nor mcp (``memvault mcp``), nor wordllama (semantic search, unless asked for)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from core import Vault
+
+HEAVY = ("textual", "mcp", "wordllama")
+SCRIPT = """
+import json, sys
+from tui.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def _modules(*argv: str, cwd) -> list[str]:
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, *argv], capture_output=True, text=True,
+                          cwd=cwd, env={**os.environ, "COLUMNS": "120"})
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stderr.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def small_vault(tmp_path):
+    path = tmp_path / "vault"
+    with Vault.open(path) as vault:
+        vault.add("Prefers pytest fixtures", tags=["python"])
+    return path
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help"],
+    ["list"],
+    ["list", "--query", "pytest tag:py*", "--json"],
+    ["search", "pytest", "--mode", "bm25"],
+    ["search", "pytest", "--mode", "bm25", "--json"],
+])
+def test_no_heavy_import(argv, small_vault, tmp_path):
+    modules = _modules("--vault", str(small_vault), *argv, cwd=tmp_path)
+    assert "tui.cli" in modules
+    heavy = [m for m in modules if m.split(".")[0] in HEAVY]
+    assert heavy == []
+    if argv[0] == "search":
+        assert "core.search.index" in modules
+
+
+def test_search_without_wordllama_installed_imports_none(small_vault, tmp_path):
+    if "wordllama" in {m.split(".")[0] for m in _modules("--version", cwd=tmp_path)}:
+        pytest.fail("wordllama imported by --version")
+    try:
+        import importlib.util
+
+        installed = importlib.util.find_spec("wordllama") is not None
+    except ValueError:
+        installed = False
+    modules = _modules("--vault", str(small_vault), "search", "pytest", cwd=tmp_path)
+    assert ("wordllama" in modules) == installed  # auto: hybrid only when it is there

@@ -1,0 +1,109 @@
+"""``memvault search``: ranked hits with both parts of each score, snippets with the matches
+marked (styled on a terminal, plain when piped, offsets in --json), the filters, and ``list
+--query`` reading the same language."""
+
+from __future__ import annotations
+
+import re
+
+from core.search import rank as rank_module
+
+from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
+
+HOSTILE = "pytest \x1b]0;pwned\x07 [bold]fixtures[/bold] \x1b[2J with [x] brackets"
+RAW = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _vault(run):
+    ids = {
+        "fix": run.add("Prefers pytest fixtures over setUp methods", "--tag", "python"),
+        "ci": run.add("CI runs pytest -n 2 on every push. " + "Long details follow. " * 20,
+                      "--tag", "ci"),
+        "ops": run.add("Never deploy on Fridays: the on-call rota is thin", "--tag", "ops"),
+    }
+    ids["old"] = run.add("pytest used to be slow here", "--tag", "python")
+    run.ok("archive", ids["old"])
+    return ids
+
+
+def test_json_has_both_parts_the_formula_and_spans(run):
+    ids = _vault(run)
+    data = run.json("search", "pytest", "fixtures", "--mode", "bm25")
+    assert data["mode"] == "bm25" and data["query"] == "pytest fixtures" and data["total"] == 2
+    assert data["formula"].startswith("score = relevance") and data["alpha"] == 0.7
+    hit, other = data["hits"]  # every word, then one of them
+    assert other["id"] == ids["ci"] and other["relevance"] < 0.5
+    assert hit["id"] == ids["fix"] and hit["bm25"] > 0 and hit["relevance"] == 1.0
+    assert hit["score"] == hit["relevance"] * (0.7 + 0.3 * min(1, hit["decay"]))
+    snippet = hit["snippet"]
+    assert [snippet["text"][a:b] for a, b in snippet["spans"]] == ["pytest", "fixtures"]
+    assert hit["content"] == "Prefers pytest fixtures over setUp methods"
+
+
+def test_mode_is_bm25_without_wordllama(run, monkeypatch):
+    _vault(run)
+    monkeypatch.setattr(rank_module, "semantic_available", lambda: False)
+    assert run.json("search", "pytest")["mode"] == "bm25"
+    data = run.json("search", "pytest", "--mode", "hybrid")
+    assert data["mode"] == "bm25" and "wordllama" in data["notes"][0]
+
+
+def test_filters_and_paging(run):
+    ids = _vault(run)
+
+    def found(*argv: str) -> list[str]:
+        return [h["id"] for h in run.json("search", *argv, "--mode", "bm25")["hits"]]
+
+    assert set(found("pytest")) == {ids["fix"], ids["ci"]}  # active only
+    assert found("pytest", "--status", "archived") == [ids["old"]]
+    assert found("pytest", "status:archived") == [ids["old"]]
+    assert found("pytest", "--tag", "ci") == [ids["ci"]]
+    assert found("pytest", "-tag:ci") == [ids["fix"]]
+    assert len(found("pytest", "--limit", "1")) == 1
+    assert found("pytest", "--limit", "1", "--offset", "1") == found("pytest")[1:]
+    assert found('"on call"') == [ids["ops"]]
+    assert found("NEAR(", "AND", "deploy*") == [ids["ops"]]  # words, never FTS5 syntax
+    assert run.fails("search", code=2)  # QUERY is required
+
+
+def test_piped_output_is_plain_full_width_lines(run):
+    ids = _vault(run)
+    out = run.ok("search", "pytest", "--mode", "bm25")
+    lines = out.strip().splitlines()
+    assert len(lines) == 2 and "\x1b[" not in out
+    assert lines[0].split()[3] in (ids["fix"][:8], ids["ci"][:8])
+    ci_line = next(line for line in lines if ids["ci"][:8] in line)
+    assert ci_line.endswith("follow. Long details…") and len(ci_line) > 180  # not cut at 80
+    assert "no memories match" in run.ok("search", "zebra", "--mode", "bm25")
+
+
+def test_terminal_output_styles_matches_and_neutralises_controls(run, monkeypatch):
+    memory_id = run.add(HOSTILE)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    out = run.ok("search", "fixtures", "--mode", "bm25")
+    assert memory_id[:8] in out and "relevance 1.00" in out
+    assert "\x1b[1;7m" in out or "\x1b[7;1m" in out  # the match, bold reverse
+    for raw in ("\x1b]0;pwned", "\x1b[2J", "\x07"):
+        assert raw not in out
+    assert "\\x1b[2J" in out and "[bold]" in out and "[x]" in out  # shown, not interpreted
+    monkeypatch.delenv("FORCE_COLOR")
+    plain = run.ok("search", "fixtures", "--mode", "bm25")
+    assert RAW.search(plain) is None and "[bold]fixtures[/bold]" in plain
+    data = run.json("search", "fixtures", "--mode", "bm25")
+    assert data["hits"][0]["content"] == HOSTILE  # JSON: the exact text
+
+
+def test_list_query_takes_the_search_language(run):
+    ids = _vault(run)
+
+    def listed(query: str, *extra: str) -> set[str]:
+        return {m["id"] for m in run.json("list", "--query", query, *extra)}
+
+    assert listed("FIXTURES pytest") == {ids["fix"]}  # substrings, any case
+    assert listed("pyt* tag:py*") == {ids["fix"], ids["old"]}
+    assert listed("pytest -tag:ci status:active") == {ids["fix"]}
+    assert listed('"on-call rota"') == {ids["ops"]}
+    code, out, err = run("list", "--query", "pytest has:wings", "--json")
+    assert code == 0 and "ignored: has:wings" in err
+

@@ -1,0 +1,72 @@
+"""``memvault search``: ranked search over the vault (:mod:`core.search`).
+
+    memvault search QUERY... [--limit N] [--offset N] [--status S] [--tag T]... [--mode M] [--json]
+
+The words of QUERY are joined with spaces and read in the one query language of search, the
+app's ``/`` filter and ``list --query`` (words, ``"phrases"``, ``prefix*``, ``tag:x``,
+``entity:y``, ``status:z``, ``-term``...). Hits are ranked by FTS5's bm25 combined with the decay
+score (the formula is in :mod:`core.search.rank`); with wordllama installed, ``--mode auto``
+(the default) fuses bm25 with semantic similarity. ``--json`` gives both parts of every score,
+the formula's inputs and the snippet with its match spans. The vault is opened read-only; the
+index in the git directory is brought up to date on the way.
+"""
+
+from __future__ import annotations
+
+import click
+
+from core import MemoryStatus
+from core.model.records import now_epoch
+
+from .common import POSITIVE, json_option, open_readonly, print_json, verb, warn_problems
+
+STATUSES = tuple(s.value for s in MemoryStatus)
+MODES = ("auto", "bm25", "hybrid")
+
+
+@verb("search")
+@click.argument("words", nargs=-1, required=True, metavar="QUERY...")
+@click.option("--limit", type=POSITIVE, default=10, show_default=True, metavar="N",
+              help="at most N hits")
+@click.option("--offset", type=click.IntRange(min=0), default=0, metavar="N",
+              help="skip the first N hits")
+@click.option("--status", "statuses", multiple=True, type=click.Choice(STATUSES),
+              help="only memories with this status (repeatable; default: active, unless "
+                   "the query has status:)")
+@click.option("--tag", "tags", multiple=True, metavar="T",
+              help="only memories with this tag (repeatable: any of them)")
+@click.option("--mode", type=click.Choice(MODES), default="auto", show_default=True,
+              help="bm25 alone, or hybrid with semantic similarity (needs wordllama); auto: "
+                   "hybrid when wordllama is installed")
+@json_option
+def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str, ...],
+           tags: tuple[str, ...], mode: str, as_json: bool) -> int:
+    """QUERY: words (all must match), "a phrase", prefix*, tag:x, entity:y, status:z, and -term
+    to exclude one. Ranked by relevance (bm25) times the decay score (see --json)."""
+    from core.search import Searcher
+
+    vault = open_readonly()
+    warn_problems(vault)
+    now = now_epoch()
+    with Searcher(vault, mode=mode) as searcher:
+        result = searcher.search(" ".join(words), statuses=statuses or None, tags=tags or None,
+                                 limit=limit, offset=offset, now=now)
+        note = searcher.index.note
+    if note:
+        result.notes.append(note)
+    if as_json:
+        data = result.as_json()
+        for hit, shown in zip(result.hits, data["hits"]):
+            shown["content"] = hit.memory.content
+            shown["gist"] = hit.memory.gist
+        data["offset"], data["limit"] = offset, limit
+        print_json(data)
+        return 0
+    from . import render_search
+
+    render_search.print_hits(vault, result, offset)
+    return 0
+
+
+# ``memvault search deploy -tag:ops``: a negated term is a word of the query, not an option
+search.context_settings = {**search.context_settings, "ignore_unknown_options": True}

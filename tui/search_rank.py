@@ -1,0 +1,47 @@
+"""Ranking the app's filter results (no textual): when the ``/`` filter has words, the memories
+it keeps are ordered by :mod:`core.search.rank`'s score (bm25 relevance times the decay score)
+inside each group of the tree. Called from a worker thread: the first call on a vault builds
+its index (``.git/memvault/index.sqlite``), later ones only bring it level.
+
+It reads only the view (the memories as the app shows them), not the service: the index is the
+one the CLI keeps, opened once per vault folder and kept open for the next keystroke.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+from pathlib import Path
+
+from core.search import SearchIndex
+from core.search import query as language
+from core.search.rank import rank
+
+from .view import VaultView
+
+_lock = threading.Lock()
+_indexes: dict[Path, SearchIndex] = {}
+
+
+def rank_ids(view: VaultView, query: language.Query, ids: list[str]) -> dict[str, float]:
+    """id -> score of the memories among ``ids`` that the query's words match in the index
+    (those the filter kept by a substring alone are not in it: they come after)."""
+    if not query.has_text or not ids:
+        return {}
+    with _lock:
+        index = _indexes.get(view.root)
+        if index is None:
+            index = _indexes[view.root] = SearchIndex.for_root(view.root)
+        memories = {i: row.memory for i, row in view.rows.items()}
+        hits, _total, _mode = rank(index, memories, query, ids, lambda m: view.rows[m.id].score)
+    return {h.memory.id: h.score for h in hits}
+
+
+def close_all() -> None:
+    with _lock:
+        for index in _indexes.values():
+            index.close()
+        _indexes.clear()
+
+
+atexit.register(close_all)  # the app's indexes closed (and their WAL checkpointed) on exit
