@@ -1,8 +1,9 @@
 """Gist-first recall: the best-matching memories as a context block that fits a token budget.
 
-Matching: the share of the query's content tokens (see :func:`core.textutil.content_tokens`)
-found in a memory's content, gist, tags and entities; ties broken by decay score. Active and
-promoted memories are recalled, archived and superseded ones are not. Each memory is one line,
+Matching and order: core's ranked search (:mod:`core.search`: bm25 over content, gist, tags and
+entities in the derived index, any word finds and memories with every word come first, combined
+with the decay score; the query language of ``memvault search``). Active and promoted memories
+are recalled, archived and superseded ones are not. Each memory is one line,
 :func:`core.gist.format_memory_for_context` (its gist, or its content when it has none; with
 ``full`` always the content). Token counts are :func:`core.model.tokens.estimate_tokens` estimates.
 """
@@ -12,8 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..gist import format_memory_for_context
-from ..model.records import Memory, MemoryStatus, now_epoch
-from ..textutil import content_tokens
+from ..model.records import Memory, MemoryStatus
 from ..model.tokens import estimate_tokens
 from ..vault import Vault
 
@@ -59,26 +59,19 @@ def _context_line(memory: Memory, full: bool) -> str:
 
 
 def recall(vault: Vault, query: str, budget: int | None = None, full: bool = False,
-           limit: int = 50, now: int | None = None) -> Recall:
+           limit: int = 50, now: int | None = None, mode: str = "bm25") -> Recall:
     """Memories matching ``query``, best first, as many as fit ``budget`` tokens (a memory that
-    does not fit is skipped for a smaller one that does)."""
+    does not fit is skipped for a smaller one that does). ``mode``: the search's (``bm25``, or
+    ``auto``/``hybrid`` with ``memvault[semantic]``)."""
     if budget is not None and budget < 1:
         raise ValueError(f"the budget must be at least 1 token, got {budget}")
-    at = now_epoch() if now is None else now
-    wanted = content_tokens(query)
     result = Recall(query, budget=budget)
-    if not wanted:
+    if not query.strip():
         return result
-    scored = []
-    for memory in vault.memories.values():
-        if memory.status not in RECALLED_STATUSES:
-            continue
-        words = content_tokens(" ".join([memory.content, memory.gist or "", *memory.meta.tags,
-                                         *memory.entities]))
-        hits = len(wanted & words)
-        if hits:
-            scored.append((hits / len(wanted), vault.score(memory, at), memory))
-    scored.sort(key=lambda t: (-t[0], -t[1], t[2].id))
+    from ..search import search  # (the index and SQLite only when recalling)
+
+    found = search(vault, query, mode=mode, statuses=RECALLED_STATUSES, limit=None, now=now)
+    scored = [(hit.relevance, hit.score, hit.memory) for hit in found.hits]
     result.matched = len(scored)
     used = 0
     for relevance, _score, memory in scored:

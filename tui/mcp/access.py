@@ -28,6 +28,8 @@ from pydantic import ValidationError
 from core import Memory, Vault, VaultError
 from core.textutil import neutralise_line
 
+from .search import Finder
+
 T = TypeVar("T")
 
 DEFAULT_USE_INTERVAL = 30.0
@@ -77,6 +79,7 @@ class VaultAccess:
         self._last_flush = time.monotonic()
         self._uses_pending = False
         self._notices_told = 0
+        self.finder = Finder()  # the ranked search, its index kept open between searches
 
     # -- the client -------------------------------------------------------------------------
     def set_client(self, name: object) -> None:
@@ -212,6 +215,7 @@ class VaultAccess:
         """Commit pending use records and let the vault go (the server is stopping)."""
         self.flush_uses(force=True)
         with self._lock:
+            self.finder.close()
             if self._vault is not None:
                 self._vault.close()
                 self._vault = None

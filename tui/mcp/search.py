@@ -1,16 +1,53 @@
-"""The one place the MCP server asks which memories match a search: today
-:meth:`core.Vault.search` (every word of the query in the content, gist, tags or entities, best
-decay score first); a ranked index can take its place here without touching the tools."""
+"""The one place the MCP server asks which memories match a search: core's ranked search
+(:mod:`core.search`: bm25 over the derived SQLite index, combined with the decay score; hybrid
+with wordllama when ``memvault[semantic]`` is installed) when the query has words, and the
+vault's own filter (best decay score first) when it has none. One :class:`Finder` per server
+keeps the index open (and the embedder loaded) between searches."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from core import Memory, Vault
+from core.model.records import now_epoch
+from core.search import Searcher, parse
+
+SECONDS_PER_DAY = 86_400
 
 
-def find(vault: Vault, query: str | None, *, tags: Iterable[str] | None = None,
-         statuses: Iterable[str] | None = None, window_days: float | None = None) -> list[Memory]:
-    """Memories matching ``query`` and the filters, best first."""
-    return vault.search(query=query or None, tags=list(tags) if tags else None,
-                        status=list(statuses) if statuses else None, window_days=window_days)
+class Finder:
+    """Searches on one vault at a time (a new vault object, as after a read-only server opens
+    the vault again, gets a new searcher)."""
+
+    def __init__(self) -> None:
+        self._searcher: Searcher | None = None
+        self._vault: Vault | None = None
+
+    def find(self, vault: Vault, query: str | None, *, tags: Iterable[str] | None = None,
+             statuses: Iterable[str] | None = None,
+             window_days: float | None = None) -> list[Memory]:
+        """Memories matching ``query`` and the filters, best first."""
+        tags = list(tags) if tags else None
+        statuses = list(statuses) if statuses else None
+        if not query or not parse(query).has_text:
+            return vault.search(query=query or None, tags=tags, status=statuses,
+                                window_days=window_days)
+        result = self._searcher_for(vault).search(query, statuses=statuses, tags=tags,
+                                                  limit=None)
+        found = [hit.memory for hit in result.hits]
+        if window_days is not None:
+            since = now_epoch() - window_days * SECONDS_PER_DAY
+            found = [m for m in found if m.last_used >= since]
+        return found
+
+    def close(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()
+        self._searcher = self._vault = None
+
+    def _searcher_for(self, vault: Vault) -> Searcher:
+        if self._vault is not vault:
+            self.close()
+            self._searcher, self._vault = Searcher(vault), vault
+        assert self._searcher is not None
+        return self._searcher

@@ -18,7 +18,6 @@ from core.model.records import now_epoch
 from . import shapes
 from .access import VaultAccess
 from .ids import resolve_many
-from .search import find
 
 READS = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 Status = Literal["active", "promoted", "archived", "superseded"]
@@ -53,15 +52,18 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         page_size: PageSize = None,
         preview_length: Annotated[int | None, Field(ge=0, le=5000)] = None,
     ) -> dict[str, Any]:
-        """Search memories: every word of the query in the content, gist, tags or entities;
-        filters by tags (any), status (default active and promoted), recent use (window_days)
-        and decay score (min_score); best score first, at most top_k. Records their use."""
+        """Search memories, ranked: bm25 over content, gist, tags and entities (any word finds;
+        memories with every word first) combined with the decay score; the query language takes
+        "phrases", prefix*, tag:x, entity:y, -excluded. Filters by tags (any), status (default
+        active and promoted), recent use (window_days) and decay score (min_score); at most
+        top_k. Records their use."""
         statuses = [status] if isinstance(status, str) else (status or list(DEFAULT_STATUSES))
         length = DEFAULT_PREVIEW if preview_length is None else preview_length
 
         def search(vault: Vault) -> dict[str, Any]:
             now = now_epoch()
-            found = find(vault, query, tags=tags, statuses=statuses, window_days=window_days)
+            found = access.finder.find(vault, query, tags=tags, statuses=statuses,
+                                       window_days=window_days)
             if min_score is not None:
                 found = [m for m in found if vault.score(m, now) >= min_score]
             found = found[:top_k]

@@ -309,3 +309,18 @@ def test_the_server_sees_what_other_processes_commit(mcp_server):
         outside = v.add("Written by the CLI while the server runs.").id
     opened = mcp_server.call("open_memories", memory_ids=outside[:8])
     assert opened.error is False and opened.data["memories"][0]["id"] == outside
+
+
+def test_search_memory_is_ranked(mcp_server):
+    """Core's ranked search: any word finds, the memory holding every word comes first, and
+    the query language works (a phrase, an excluded word)."""
+    both = save(mcp_server, "The quarterly invoice for the hosting bill goes to Marta in March.")
+    one = save(mcp_server, "Hosting moved to a bigger machine last spring.")
+    save(mcp_server, "Nothing to do with the other two notes at all.")
+    found = mcp_server.call("search_memory", query="hosting invoice", top_k=5).data
+    ids = [r["id"] for r in found["results"]]
+    assert ids[:2] == [both, one]
+    phrase = mcp_server.call("search_memory", query='"bigger machine"').data
+    assert [r["id"] for r in phrase["results"]] == [one]
+    without = mcp_server.call("search_memory", query="hosting -invoice").data
+    assert [r["id"] for r in without["results"]] == [one]
