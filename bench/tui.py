@@ -50,8 +50,8 @@ def _load_corebench():  # type: ignore[no-untyped-def]
 corebench = _load_corebench()
 
 from tui.app import MemvaultApp  # noqa: E402
-from tui.service import VaultService  # noqa: E402
-from tui.widgets.memory_tree import MemoryTree  # noqa: E402
+from tui.app.service import VaultService  # noqa: E402
+from tui.app.widgets.memory_tree import MemoryTree  # noqa: E402
 
 TARGETS = {"first_paint": 1.5, "highlight": 0.050, "filter": 0.100}
 SIZE = (120, 40)

@@ -37,7 +37,7 @@ os.environ.setdefault("GIT_COMMITTER_EMAIL", "demo@memvault.invalid")
 
 from tui.app import MemvaultApp  # noqa: E402
 from tui.demo import build_demo  # noqa: E402
-from tui.service import VaultService  # noqa: E402
+from tui.app.service import VaultService  # noqa: E402
 
 Step = Callable[[object], Awaitable[None]]
 

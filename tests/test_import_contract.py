@@ -12,7 +12,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("core", "tui")
-#: The app: everything in tui/ but the command line and its helpers shared with the app.
+#: The app (Textual): tui/app/. The command line, the MCP server, the demo builder and the helpers
+#: shared by the app and the command line sit beside it in tui/.
+APP = "tui.app"
 CLI = "tui.cli"
 SHARED = ("tui.text", "tui.terminal", "tui.tour")
 #: The MCP server: neither the app nor the command line.
@@ -83,8 +85,16 @@ def test_core_never_imports_tui_textual_or_rich():
 
 
 def _app_modules(imports: dict[str, list[tuple[str, bool]]]) -> set[str]:
-    return {m for m in imports if _within(m, "tui") and not _within(m, CLI)
-            and not _within(m, MCP) and m != "tui" and m not in SHARED}
+    return {m for m in imports if _within(m, APP)}
+
+
+def test_only_the_app_imports_textual():
+    """textual (and the app) stay inside tui/app/: the demo builder, the MCP server and the
+    helpers shared with the command line never import them."""
+    bad = [(m, t) for m, entries in _imports().items()
+           if _within(m, "tui") and not _within(m, APP) and not _within(m, CLI)
+           for t, _ in entries if _within(t, "textual") or _within(t, APP)]
+    assert bad == []
 
 
 def test_the_app_never_imports_the_command_line():

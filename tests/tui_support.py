@@ -128,7 +128,7 @@ def tui_vault(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def make_app(path: Path, *, open_now: bool = True, poll_interval: float = 0.0,
              keymap: dict[str, str] | None = None):
     from tui.app import MemvaultApp
-    from tui.service import VaultService
+    from tui.app.service import VaultService
 
     service = VaultService(path, clock=lambda: NOW)
     if open_now:

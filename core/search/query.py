@@ -195,7 +195,7 @@ def fts_expression(terms: Iterable[Term]) -> str | None:
 
 # -- the filter (substring semantics, for list --query and the app's box) -----------------------
 class Candidate(Protocol):
-    """What the filter reads about a memory (the app's ``tui.view.Row`` is one)."""
+    """What the filter reads about a memory (the app's ``tui.app.view.Row`` is one)."""
 
     memory: Memory
     score: float

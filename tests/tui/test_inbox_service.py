@@ -1,4 +1,4 @@
-"""tui/inbox_service.py: the app's door to the review inbox: texts neutralised for the terminal,
+"""tui/app/inbox_service.py: the app's door to the review inbox: texts neutralised for the terminal,
 the entries cached only while nothing moved, accept and reject with their notes, several
 rejects stopping at the first refusal."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core import Vault, VaultError
-from tui.inbox_service import InboxService
+from tui.app.inbox_service import InboxService
 
 
 @pytest.fixture

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from core.search import query as language
-from tui.grouping import sort_ids
-from tui.search_rank import close_all, rank_ids
-from tui.service import VaultService
-from tui.view import MATCH_STYLE, leaf_label
+from tui.app.grouping import sort_ids
+from tui.app.search_rank import close_all, rank_ids
+from tui.app.service import VaultService
+from tui.app.view import MATCH_STYLE, leaf_label
 
 from tui_support import (
     CRITICAL,

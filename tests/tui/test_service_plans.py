@@ -1,4 +1,4 @@
-"""The app's wizards commit the plan they showed (tui/service.py): the same ids, or a clear
+"""The app's wizards commit the plan they showed (tui/app/service.py): the same ids, or a clear
 refusal and nothing written when the vault changed in between."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 
 from core import Vault
 from core.vault import StalePlanError
-from tui.service import VaultService
+from tui.app.service import VaultService
 
 TEXT = ("The tomatoes need water every morning in July. Ana from next door lends us her "
         "ladder on weekends. The bike's brake pads must be changed before the trip.")

@@ -10,13 +10,13 @@ import subprocess
 import pytest
 
 from core import MemoryStatus, Vault
-from tui.screens.delete import DeleteScreen
-from tui.screens.gc import GcScreen
-from tui.screens.goto import GoToScreen
-from tui.screens.help import HelpScreen
-from tui.screens.version import VersionScreen
-from tui.widgets.detail import DetailPane
-from tui.widgets.provenance import ProvenanceGraph, ProvenancePane
+from tui.app.screens.delete import DeleteScreen
+from tui.app.screens.gc import GcScreen
+from tui.app.screens.goto import GoToScreen
+from tui.app.screens.help import HelpScreen
+from tui.app.screens.version import VersionScreen
+from tui.app.widgets.detail import DetailPane
+from tui.app.widgets.provenance import ProvenanceGraph, ProvenancePane
 
 from tui_support import (
     ARCHIVED,
@@ -490,7 +490,7 @@ async def test_a_file_written_outside_memvault_is_adopted(tui_vault):
 
 
 async def test_command_palette_finds_memories(tui_vault):
-    from tui.commands import MemoryCommands
+    from tui.app.commands import MemoryCommands
 
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
@@ -529,7 +529,7 @@ async def test_help_lists_keys_and_the_keymap_remaps_them(tui_vault):
 
 
 async def test_stats_screen(tui_vault):
-    from tui.screens.stats import StatsScreen
+    from tui.app.screens.stats import StatsScreen
 
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:

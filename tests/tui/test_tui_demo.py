@@ -13,7 +13,7 @@ from core import PROVENANCE_RELATION_TYPES, MemoryStatus, Vault
 from core.ops.provenance import lineage
 from tui import cli
 from tui.demo import build_demo
-from tui.view import VaultView
+from tui.app.view import VaultView
 
 NOW = 1_750_000_000
 

@@ -11,8 +11,8 @@ import pytest
 from core import MemoryStatus, Vault
 from core.ops.inbox import inbox
 from core.ops.inbox_state import REF
-from tui.screens.inbox import InboxScreen
-from tui.widgets.inbox_diff import word_diff
+from tui.app.screens.inbox import InboxScreen
+from tui.app.widgets.inbox_diff import word_diff
 
 from tui_support import (
     CRITICAL,

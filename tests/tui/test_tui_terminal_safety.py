@@ -5,7 +5,7 @@ vault keeps the exact text."""
 from __future__ import annotations
 
 from core import Vault
-from tui.service import VaultService
+from tui.app.service import VaultService
 
 EVIL = "evil \x1b]2;PWNED\x07 then \x1b[2J\x1b[31mred \x9b31m"
 

@@ -8,11 +8,11 @@ from rich.text import Text
 
 from core import DecayConfig, Memory, MemoryStatus, Relation, Vault
 from core.ops.provenance import Lineage, LineageNode
-from tui.graph import draw_lineage
-from tui.grouping import groups_for, sort_ids
-from tui.query import parse
-from tui.service import VaultService
-from tui.view import VaultView, bands, leaf_label, score_bar
+from tui.app.graph import draw_lineage
+from tui.app.grouping import groups_for, sort_ids
+from tui.app.query import parse
+from tui.app.service import VaultService
+from tui.app.view import VaultView, bands, leaf_label, score_bar
 
 from tui_support import (
     ARCHIVED,

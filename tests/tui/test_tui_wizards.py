@@ -12,10 +12,10 @@ import subprocess
 import pytest
 
 from core import MemoryStatus, Vault
-from tui.screens.consolidate_wizard import ConsolidateWizard
-from tui.screens.split_wizard import SplitWizard
-from tui.widgets.provenance import ProvenanceGraph
-from tui.widgets.wizard import ChoiceList, LabelsEditor, PartEditor, PartsEditor
+from tui.app.screens.consolidate_wizard import ConsolidateWizard
+from tui.app.screens.split_wizard import SplitWizard
+from tui.app.widgets.provenance import ProvenanceGraph
+from tui.app.widgets.wizard import ChoiceList, LabelsEditor, PartEditor, PartsEditor
 
 from tui_support import (
     ARCHIVED,

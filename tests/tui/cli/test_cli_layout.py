@@ -44,5 +44,5 @@ def test_help_and_add_load_neither_the_app_nor_rich(tmp_path):
 
 
 def test_the_app_never_imports_the_cli():
-    modules = _modules_after("import tui.app, tui.service, tui.screens.main, tui.demo")
+    modules = _modules_after("import tui.app, tui.app.service, tui.app.screens.main, tui.demo")
     assert not _loaded(modules, "tui.cli")

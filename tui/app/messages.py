@@ -116,7 +116,7 @@ class SyncChecked(Message):
         self.info = info
 
 
-# -- the review inbox (tui/inbox_service.py) ---------------------------------------------------
+# -- the review inbox (tui/app/inbox_service.py) ---------------------------------------------------
 class InboxLoaded(Message):
     """The inbox's entries (``view``: core's InboxView, texts neutralised), or ``error``."""
 

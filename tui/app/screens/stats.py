@@ -15,7 +15,7 @@ from textual.widgets import Footer, Header, Static
 
 from core import VaultError
 
-from ..text import relative_time
+from ...text import relative_time
 from ..service import VaultService, waiting_conflicts
 from ..view import BAND_STYLE, STATUS_STYLE, band_of
 

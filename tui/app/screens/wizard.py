@@ -3,9 +3,9 @@ steps, one step shown at a time, a line for what is wrong with it, and Cancel / 
 
 A subclass lists its ``STEPS``, composes each one (:meth:`compose_step`), checks a step when the
 person asks for the next one (:meth:`check`: usually a worker that asks the service to plan the
-operation with core's rules; the answer comes back as a :class:`~tui.messages.WizardChecked`
+operation with core's rules; the answer comes back as a :class:`~tui.app.messages.WizardChecked`
 and ends in :meth:`passed` or :meth:`failed`) and runs the operation at the last step
-(:meth:`confirm`). The wizard dismisses with the service's :class:`~tui.service.Change`, or
+(:meth:`confirm`). The wizard dismisses with the service's :class:`~tui.app.service.Change`, or
 with None when cancelled: nothing before the last step writes anything.
 """
 

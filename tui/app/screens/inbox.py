@@ -4,7 +4,7 @@ since the person last looked, one row a memory, the highlighted one's diff below
 ``a`` accepts and ``r`` rejects the marked entries (``space`` marks), or the highlighted one when
 none is marked; ``A`` accepts every entry shown. A reject is one commit per memory, refused
 (nothing written) where the person changed the same field since; ``u`` on the main screen
-undoes it. Everything goes through :class:`tui.inbox_service.InboxService` in thread workers;
+undoes it. Everything goes through :class:`tui.app.inbox_service.InboxService` in thread workers;
 the results come back as messages.
 """
 
@@ -25,7 +25,7 @@ from core.ops.inbox import InboxEntry, InboxView
 
 from ..inbox_service import InboxService
 from ..messages import InboxActed, InboxLoaded
-from ..text import plural, relative_time, short_id
+from ...text import plural, relative_time, short_id
 from ..widgets.inbox_diff import OPERATION_STYLE, InboxDiff
 
 MARK = "●"

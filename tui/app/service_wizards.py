@@ -30,7 +30,7 @@ from .service_results import Change, MergePreview, SplitDraft, SplitPreview, des
 
 
 class WizardService:
-    """Split and consolidate for :class:`~tui.service.VaultService` (its lock and vault)."""
+    """Split and consolidate for :class:`~tui.app.service.VaultService` (its lock and vault)."""
 
     def split_candidates(self) -> list[SplitCandidate]:
         """Active memories that look composite, most reasons first (core's ranking)."""

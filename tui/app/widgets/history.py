@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Static
 
 from core import HistoryEntry
 
-from ..text import relative_time
+from ...text import relative_time
 from ..service import HistoryInfo
 
 ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}

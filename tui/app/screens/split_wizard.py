@@ -31,7 +31,7 @@ from core.ops.split import SplitCandidate
 from core.vault import first_words
 
 from ..messages import WizardChecked, WizardLoaded
-from ..text import relative_time
+from ...text import relative_time
 from ..service import SplitDraft, SplitPreview, VaultService
 from ..view import STATUS_STYLE, date_text
 from ..widgets.wizard import ChoiceList, DraftPart, LabelsEditor, PartsEditor

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from core import VaultError
 from core.vault import GcReport, first_words
 
-from ..text import relative_time
+from ...text import relative_time
 from ..service import VaultService
 from ..view import BAND_STYLE, band_of, score_bar
 from .confirm import ConfirmScreen

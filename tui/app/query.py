@@ -4,9 +4,9 @@
 
 Pure Python (no textual): :func:`parse` turns the box's text into a :class:`Query`, whose
 :meth:`Query.matches` is called for every memory on each keystroke, so it only does string and
-number comparisons against what :class:`tui.view.Row` has precomputed (a Row is a
+number comparisons against what :class:`tui.app.view.Row` has precomputed (a Row is a
 :class:`core.search.query.Candidate`). Words match as substrings of the row's text here; ranking
-them is :mod:`tui.search_rank`'s job.
+them is :mod:`tui.app.search_rank`'s job.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Pieces of the split and consolidate wizards: the rail of steps, the parts editor (each part
 in a text area; add, remove, join with the next, reorder, cut at the cursor) and the per-part
 tags and entities inputs. They hold no vault state: the wizard reads them back and asks the
-service (see :mod:`tui.screens.wizard`)."""
+service (see :mod:`tui.app.screens.wizard`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The main screen: filter box and tree on the left; detail, provenance and history on the right.
 
-Every core call goes through the app's :class:`~tui.service.VaultService` in a thread worker;
-results come back as messages (:mod:`tui.messages`) handled here.
+Every core call goes through the app's :class:`~tui.app.service.VaultService` in a thread worker;
+results come back as messages (:mod:`tui.app.messages`) handled here.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from ..messages import (
     VaultReloaded,
 )
 from ..query import Query, parse
-from ..text import relative_time
+from ...text import relative_time
 from ..service import Change, VaultService, waiting_conflicts
 from ..view import VaultView
 from ..widgets.detail import DetailPane
@@ -213,7 +213,7 @@ class MainScreen(Screen):
 
     @work(thread=True, group="rank", exclusive=True, exit_on_error=False)
     def _rank(self, view: VaultView, query: Query, ids: list[str]) -> None:
-        """The filter has words: rank what it kept by search score (tui.search_rank)."""
+        """The filter has words: rank what it kept by search score (tui.app.search_rank)."""
         from ..search_rank import rank_ids
 
         try:
@@ -580,7 +580,7 @@ class MainScreen(Screen):
 
         self.app.push_screen(StatsScreen(self.service))
 
-    # -- the review inbox (tui/inbox_service.py) --------------------------------------------
+    # -- the review inbox (tui/app/inbox_service.py) --------------------------------------------
     def action_inbox(self) -> None:
         """What the assistant wrote since the person last reviewed: accept or reject."""
         from .inbox import InboxScreen

@@ -13,14 +13,14 @@ from textual.widgets import Sparkline, Static
 from core import MemoryStatus, decay
 
 from ..grouping import Group
-from ..text import relative_time, span
+from ...text import relative_time, span
 from ..view import BAND_STYLE, STATUS_STYLE, Row, VaultView, date_text, score_bar
 
 FORECAST_DAYS = 30
 
 
 class DetailPane(VerticalScroll):
-    """Shows a :class:`~tui.view.Row`; ``show_content`` picks the body."""
+    """Shows a :class:`~tui.app.view.Row`; ``show_content`` picks the body."""
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

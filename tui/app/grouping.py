@@ -1,6 +1,6 @@
 """How the tree groups memories: the four modes, the sort orders, and the groups themselves.
 
-Pure Python over a :class:`~tui.view.VaultView`: a mode turns the memories that pass the filter
+Pure Python over a :class:`~tui.app.view.VaultView`: a mode turns the memories that pass the filter
 into top-level :class:`Group` objects; a group knows its members (or how to make its subgroups),
 and the tree asks for them only when a person expands it.
 """

@@ -2,9 +2,9 @@
 
 The app never touches files or git. Screens call the service's methods from ``@work(thread=True)``
 workers; each method takes the service lock (one core call at a time), does the core work, and
-returns plain results: a :class:`Change` for an operation (the next :class:`~tui.view.VaultView`,
+returns plain results: a :class:`Change` for an operation (the next :class:`~tui.app.view.VaultView`,
 the memories it touched, a sentence for the notification), history entries, a lineage... The
-worker posts them back to the UI as messages (:mod:`tui.messages`).
+worker posts them back to the UI as messages (:mod:`tui.app.messages`).
 
 Undo and redo are core's (``Vault.undo`` / ``Vault.redo``: a revert of exactly one operation's
 own changes, read from the log; a later change by another process is never written over).
@@ -38,7 +38,7 @@ from core.ops.provenance import Lineage, lineage
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
 
-from .service_results import (  # noqa: F401  (part of tui.service's API)
+from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     Change,
     DeletePreview,
     HistoryInfo,

@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from core.ops.inbox import InboxEntry
 
-from ..text import plural, relative_time, short_id
+from ...text import plural, relative_time, short_id
 
 OPERATION_STYLE = {"added": "green", "removed": "red", "archived": "yellow",
                    "unarchived": "green", "promoted": "cyan", "superseded": "magenta"}

@@ -32,7 +32,7 @@ from core.ops.consolidate import DEFAULT_THRESHOLD, Cluster, suggested_action
 from core.vault import first_words
 
 from ..messages import WizardChecked, WizardLoaded
-from ..text import relative_time
+from ...text import relative_time
 from ..service import MergePreview, VaultService
 from ..view import BAND_STYLE, STATUS_STYLE, date_text, score_text
 from ..widgets.wizard import ChoiceList

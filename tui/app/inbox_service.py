@@ -1,6 +1,6 @@
 """The app's door to the review inbox (core/ops/inbox.py): :class:`InboxService`.
 
-Same pattern as :class:`tui.service.VaultService`: screens call it from ``@work(thread=True)``
+Same pattern as :class:`tui.app.service.VaultService`: screens call it from ``@work(thread=True)``
 workers; every method takes the service's lock (one core call at a time) and returns plain
 results, with every text from the vault or git neutralised for the terminal.
 
