@@ -7,7 +7,6 @@ results come back as messages (:mod:`tui.app.messages`) handled here.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 from rich.text import Text
 from textual import on, work
@@ -18,8 +17,9 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, Tree
 
-from core import AmbiguousIdError, UnknownIdError, VaultError
+from core import VaultError
 
+from ...text import relative_time
 from ..grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
 from ..inbox_service import InboxService
 from ..messages import (
@@ -35,19 +35,18 @@ from ..messages import (
     VaultReloaded,
 )
 from ..query import Query, parse
-from ...text import relative_time
-from ..service import Change, VaultService, waiting_conflicts
+from ..service import VaultService, waiting_conflicts
 from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.history import HistoryPane
 from ..widgets.memory_tree import MemoryTree, NodeData
 from ..widgets.provenance import ProvenancePane
+from .main_actions import MainActions
+from .main_follow import MainFollowing
+from .main_panes import TABS, MainPanes
 
-TABS = {"detail": "tab-detail", "provenance": "tab-provenance", "history": "tab-history"}
-PANE_DELAY = 0.12  # seconds the cursor rests on a memory before git-backed panes load
 
-
-class MainScreen(Screen):
+class MainScreen(MainActions, MainFollowing, MainPanes, Screen):
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", show=False, id="memvault.filter"),
         Binding("m", "cycle_mode", "Group", id="memvault.group"),
@@ -291,84 +290,9 @@ class MainScreen(Screen):
     def _highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
         self._show_node(event.node.data)
 
-    def _show_cursor(self) -> None:
-        node = self.tree.cursor_node
-        self._show_node(node.data if node is not None else None)
-
-    def _show_node(self, data: NodeData | None) -> None:
-        view = self.view
-        if view is None:
-            return
-        detail = self.detail
-        if data is None:
-            self.current = None
-            detail.clear_detail("No memory matches." if not self.matched else
-                                "Highlight a memory to see it here.")
-            return
-        if data.kind == "group" and data.group is not None:
-            self.current = None
-            detail.show_group(view, data.group)
-            self._schedule_panes()
-            return
-        if data.kind == "more" or data.memory_id is None:
-            return
-        self.current = data.memory_id
-        row = view.get(data.memory_id)
-        if row is None:
-            detail.show_gone(data.memory_id)
-        else:
-            detail.show_row(view, row)
-        self._schedule_panes()
-
-    def _schedule_panes(self) -> None:
-        if self._pane_timer is not None:
-            self._pane_timer.stop()
-        delay = getattr(self.app, "pane_delay", PANE_DELAY)
-        if delay <= 0:
-            self._load_panes()
-        else:
-            self._pane_timer = self.set_timer(delay, self._load_panes)
-
-    def _active_tab(self) -> str:
-        active = self.query_one(TabbedContent).active
-        return next((k for k, v in TABS.items() if v == active), "detail")
-
-    def _load_panes(self) -> None:
-        tab = self._active_tab()
-        memory_id = self.current
-        if tab == "provenance":
-            pane = self.query_one(ProvenancePane)
-            if memory_id is None:
-                pane.show_message("Highlight a memory to see where it came from.")
-            elif pane.memory_id != memory_id:
-                pane.show_loading(memory_id)
-                self.load_lineage(memory_id)
-        elif tab == "history":
-            pane = self.query_one(HistoryPane)
-            if memory_id is None:
-                pane.show_message("Highlight a memory to see its history.")
-            elif pane.memory_id != memory_id:
-                pane.show_loading(memory_id)
-                self.load_history(memory_id)
-
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:
         self._load_panes()
-
-    def action_tab(self, name: str) -> None:
-        self.query_one(TabbedContent).active = TABS[name]
-
-    def action_toggle_body(self) -> None:
-        self.detail.toggle_body()
-
-    @work(thread=True, group="lineage", exclusive=True, exit_on_error=False)
-    def load_lineage(self, memory_id: str) -> None:
-        try:
-            found = self.service.lineage(memory_id)
-        except VaultError as exc:
-            self.post_message(LineageLoaded(memory_id, None, str(exc)))
-            return
-        self.post_message(LineageLoaded(memory_id, found))
 
     @on(LineageLoaded)
     def _lineage_loaded(self, message: LineageLoaded) -> None:
@@ -379,15 +303,6 @@ class MainScreen(Screen):
             pane.show_message(message.error or "no lineage")
         else:
             pane.show_lineage(self.view, message.lineage)
-
-    @work(thread=True, group="history", exclusive=True, exit_on_error=False)
-    def load_history(self, memory_id: str) -> None:
-        try:
-            info = self.service.history(memory_id)
-        except VaultError as exc:
-            self.post_message(OperationFailed(str(exc), "history"))
-            return
-        self.post_message(HistoryLoaded(info))
 
     @on(HistoryLoaded)
     def _history_loaded(self, message: HistoryLoaded) -> None:
@@ -409,52 +324,12 @@ class MainScreen(Screen):
     def _restore_version(self, message: HistoryPane.RestoreVersion) -> None:
         self._restore(message.memory_id, message.entry)
 
-    def _restore(self, memory_id: str, entry: object) -> None:
-        self.run_change(lambda: self.service.restore_version(memory_id, entry))  # type: ignore[arg-type]
-
     # -- operations -------------------------------------------------------------------------
-    @work(thread=True, group="write", exit_on_error=False)
-    def run_change(self, operation: Callable[[], Change]) -> None:
-        try:
-            change = operation()
-        except VaultError as exc:
-            self.post_message(OperationFailed(str(exc)))
-            return
-        self.post_message(MemoriesChanged(change))
 
     @on(MemoriesChanged)
     def _changed(self, message: MemoriesChanged) -> None:
         self.apply_change(message.change)
         self.count_inbox()
-
-    def apply_change(self, change: Change, tab: str | None = None) -> None:
-        """Show the view an operation left (the cursor where it says), notify, and reload the
-        panes (switching to ``tab`` first, if given)."""
-        self.view = change.view
-        focus = change.focus if change.focus in change.view.rows else None
-        if (tab is not None and focus is not None and not self.filter.empty
-                and not self.filter.matches(change.view.rows[focus], change.view.now)):
-            # a wizard's new memory is where the person wants to look: show it
-            with self.prevent(Input.Changed):
-                self.query_one("#filter", Input).value = ""
-            self.query_text, self.filter = "", parse("")
-            self.query_one("#filter-error").display = False
-        self.refilter(focus=focus)
-        if focus is not None:
-            self.tree.focus()
-        note = change.note
-        if change.undoable:
-            note += f"  ({self._key_for('undo')} undoes)"
-        self.notify(note, title=change.title, markup=False)
-        if tab is not None:
-            self.action_tab(tab)
-        self._reload_panes()
-
-    def _reload_panes(self) -> None:
-        """The vault changed: provenance and history of the current memory may have too."""
-        self.query_one(ProvenancePane).memory_id = None
-        self.query_one(HistoryPane).memory_id = None
-        self._schedule_panes()
 
     @on(OperationFailed)
     def _failed(self, message: OperationFailed) -> None:
@@ -462,111 +337,7 @@ class MainScreen(Screen):
         self.notify(message.message, title=message.title or "refused", severity="error",
                     markup=False)
 
-    def _key_for(self, action: str) -> str:
-        """The first key bound to ``action``, as the keymap has it now."""
-        for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.action == action:
-                keymap = getattr(self.app, "keymap", {}) or {}
-                key = keymap.get(binding.id or "", binding.key).split(",")[0].strip()
-                return self.app.get_key_display(Binding(key, action))
-        return action
-
-    def _need_memory(self) -> str | None:
-        memory_id = self.current
-        if memory_id is None or self.view is None or memory_id not in self.view.rows:
-            self.notify("Highlight a memory first", severity="warning", timeout=2)
-            return None
-        return memory_id
-
-    def action_archive(self) -> None:
-        memory_id = self._need_memory()
-        if memory_id is not None:
-            self.run_change(lambda: self.service.archive(memory_id))
-
-    def action_delete(self) -> None:
-        from .delete import DeleteScreen
-
-        memory_id = self._need_memory()
-        if memory_id is None:
-            return
-        preview = self.service.delete_preview(memory_id)
-
-        def done(confirmed: bool | None) -> None:
-            if confirmed:
-                self.run_change(lambda: self.service.delete(memory_id))
-
-        self.app.push_screen(DeleteScreen(preview), done)
-
-    def action_undo(self) -> None:
-        self.run_change(self.service.undo)
-
-    def action_redo(self) -> None:
-        self.run_change(self.service.redo)
-
-    def action_goto(self) -> None:
-        from .goto import GoToScreen
-
-        def done(key: str | None) -> None:
-            if key:
-                self.jump(key)
-
-        self.app.push_screen(GoToScreen(self.view), done)
-
-    def action_gc(self) -> None:
-        from .gc import GcScreen
-
-        def done(how: str | None) -> None:
-            if how in ("delete", "archive"):
-                self.run_change(lambda: self.service.gc_apply(archive=how == "archive"))
-
-        self.app.push_screen(GcScreen(self.service), done)
-
     # -- the wizards ------------------------------------------------------------------------
-    def action_mark(self) -> None:
-        """Mark or unmark the highlighted memory (marked ones are the consolidate wizard's
-        first choice of members)."""
-        memory_id = self._need_memory()
-        if memory_id is None:
-            return
-        self.tree.toggle_mark(memory_id)
-        self._tree_title()
-
-    def action_clear_marks(self) -> None:
-        self.tree.clear_marks()
-        self._tree_title()
-
-    def action_split(self, memory_id: str | None = None) -> None:
-        """The split wizard, on the highlighted memory (or ``memory_id``)."""
-        from .split_wizard import SplitWizard
-
-        if self.view is None:
-            return
-        start = memory_id or self.current
-
-        def done(change: Change | None) -> None:
-            if change is not None:
-                self.apply_change(change, tab="provenance")
-
-        self.app.push_screen(SplitWizard(self.service, start), done)
-
-    def action_consolidate(self, memory_id: str | None = None) -> None:
-        """The consolidate wizard, on the marked memories (plus ``memory_id``, when it comes
-        from the provenance pane) or a cluster core suggests."""
-        from .consolidate_wizard import ConsolidateWizard
-
-        if self.view is None:
-            return
-        marked = list(self.tree.marks)
-        if memory_id is not None and memory_id not in marked:
-            marked.append(memory_id)
-
-        def done(change: Change | None) -> None:
-            if change is not None:
-                self.tree.clear_marks(change.ids)
-                self.apply_change(change, tab="provenance")
-
-        self.app.push_screen(ConsolidateWizard(self.service, marked,
-                                               focus_id=memory_id or self.current), done)
 
     @on(ProvenancePane.WizardRequested)
     def _wizard_from_pane(self, message: ProvenancePane.WizardRequested) -> None:
@@ -575,29 +346,7 @@ class MainScreen(Screen):
         else:
             self.action_consolidate(message.memory_id)
 
-    def action_stats(self) -> None:
-        from .stats import StatsScreen
-
-        self.app.push_screen(StatsScreen(self.service))
-
     # -- the review inbox (tui/app/inbox_service.py) --------------------------------------------
-    def action_inbox(self) -> None:
-        """What the assistant wrote since the person last reviewed: accept or reject."""
-        from .inbox import InboxScreen
-
-        def changed() -> None:
-            self.reload_vault("")
-
-        self.app.push_screen(InboxScreen(self.inbox, on_change=changed),
-                             lambda _: self.count_inbox())
-
-    @work(thread=True, group="inbox-count", exclusive=True, exit_on_error=False)
-    def count_inbox(self) -> None:
-        try:
-            count = self.inbox.count()
-        except VaultError:
-            return
-        self.post_message(InboxCounted(count))
 
     @on(InboxCounted)
     def _inbox_counted(self, message: InboxCounted) -> None:
@@ -611,84 +360,7 @@ class MainScreen(Screen):
     def _jump_to(self, message: JumpTo) -> None:
         self.jump(message.memory_id)
 
-    def jump(self, key: str) -> None:
-        """Put the cursor on a living memory (clearing the filter if it hides it), or show a
-        memory that exists only in history."""
-        view = self.view
-        if view is None:
-            return
-        try:
-            memory_id = view.resolve(key)
-        except AmbiguousIdError as exc:
-            self.notify(str(exc), title="go to", severity="error", markup=False)
-            return
-        except UnknownIdError:
-            self.find_in_history(key)
-            return
-        if memory_id not in set(self.matched):
-            with self.prevent(Input.Changed):
-                self.query_one("#filter", Input).value = ""
-            self.set_filter("")
-            self.notify("Filter cleared to show it", timeout=2)
-        node = self.tree.find_memory(memory_id)
-        if node is not None:
-            self.tree.move_cursor(node)
-            self.tree.scroll_to_node(node, animate=False)
-            self.tree.focus()
-            self._show_node(node.data)
-
-    @work(thread=True, group="resolve", exclusive=True, exit_on_error=False)
-    def find_in_history(self, key: str) -> None:
-        try:
-            memory_id = self.service.resolve_any(key)
-        except VaultError as exc:
-            self.post_message(OperationFailed(str(exc), "go to"))
-            return
-        self.app.call_from_thread(self._show_gone, memory_id)
-
-    def _show_gone(self, memory_id: str) -> None:
-        if self.view is not None and memory_id in self.view.rows:
-            self.jump(memory_id)
-            return
-        self.current = memory_id
-        self.detail.show_gone(memory_id)
-        self.action_tab("history")
-        self._load_panes()
-
     # -- following the vault ---------------------------------------------------------------
-    def action_reload(self) -> None:
-        self.reload_vault("reloaded")
-
-    @work(thread=True, group="reload", exclusive=True, exit_on_error=False)
-    def reload_vault(self, reason: str) -> None:
-        try:
-            view = self.service.reload()
-        except VaultError as exc:
-            self.post_message(OperationFailed(f"reload failed: {exc}", "reload"))
-            return
-        self.post_message(VaultReloaded(view, reason, self.service.open_notes))
-
-    def poll(self) -> None:
-        """Every few seconds: did the vault move on disk? (One look at a time.)"""
-        if not self._polling:
-            self._polling = True
-            self._poll()
-
-    _polling = False
-
-    @work(thread=True, group="poll", exit_on_error=False)
-    def _poll(self) -> None:
-        try:
-            if not self.service.is_open or not self.service.changed_on_disk():
-                return
-            view = self.service.reload()
-        except VaultError as exc:
-            self.post_message(OperationFailed(f"reload failed: {exc}", "reload"))
-            return
-        finally:
-            self._polling = False
-        self.post_message(VaultReloaded(view, "the vault changed on disk: reloaded",
-                                        self.service.open_notes))
 
     @work(thread=True, group="rescore", exclusive=True, exit_on_error=False)
     def rescore(self) -> None:

@@ -1,0 +1,159 @@
+"""The main screen's operations and wizards: archive, delete, undo and redo, go to, gc, marks, split, consolidate, stats, the review inbox. Each runs core work through the service in a worker (:meth:`MainActions.run_change`) and hands the result back as a message the screen handles."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import work
+from textual.binding import Binding
+
+from core import VaultError
+
+from ..messages import (
+    InboxCounted,
+    MemoriesChanged,
+    OperationFailed,
+)
+from ..service import Change
+
+
+class MainActions:
+    """A part of :class:`~tui.app.screens.main.MainScreen` (its widgets, service and view); plain
+    methods, actions and workers only: the message handlers stay on the screen."""
+
+    @work(thread=True, group="write", exit_on_error=False)
+    def run_change(self, operation: Callable[[], Change]) -> None:
+        try:
+            change = operation()
+        except VaultError as exc:
+            self.post_message(OperationFailed(str(exc)))
+            return
+        self.post_message(MemoriesChanged(change))
+
+    def _key_for(self, action: str) -> str:
+        """The first key bound to ``action``, as the keymap has it now."""
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.action == action:
+                keymap = getattr(self.app, "keymap", {}) or {}
+                key = keymap.get(binding.id or "", binding.key).split(",")[0].strip()
+                return self.app.get_key_display(Binding(key, action))
+        return action
+
+    def _need_memory(self) -> str | None:
+        memory_id = self.current
+        if memory_id is None or self.view is None or memory_id not in self.view.rows:
+            self.notify("Highlight a memory first", severity="warning", timeout=2)
+            return None
+        return memory_id
+
+    def action_archive(self) -> None:
+        memory_id = self._need_memory()
+        if memory_id is not None:
+            self.run_change(lambda: self.service.archive(memory_id))
+
+    def action_delete(self) -> None:
+        from .delete import DeleteScreen
+
+        memory_id = self._need_memory()
+        if memory_id is None:
+            return
+        preview = self.service.delete_preview(memory_id)
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self.run_change(lambda: self.service.delete(memory_id))
+
+        self.app.push_screen(DeleteScreen(preview), done)
+
+    def action_undo(self) -> None:
+        self.run_change(self.service.undo)
+
+    def action_redo(self) -> None:
+        self.run_change(self.service.redo)
+
+    def action_goto(self) -> None:
+        from .goto import GoToScreen
+
+        def done(key: str | None) -> None:
+            if key:
+                self.jump(key)
+
+        self.app.push_screen(GoToScreen(self.view), done)
+
+    def action_gc(self) -> None:
+        from .gc import GcScreen
+
+        def done(how: str | None) -> None:
+            if how in ("delete", "archive"):
+                self.run_change(lambda: self.service.gc_apply(archive=how == "archive"))
+
+        self.app.push_screen(GcScreen(self.service), done)
+
+    def action_mark(self) -> None:
+        """Mark or unmark the highlighted memory (marked ones are the consolidate wizard's
+        first choice of members)."""
+        memory_id = self._need_memory()
+        if memory_id is None:
+            return
+        self.tree.toggle_mark(memory_id)
+        self._tree_title()
+
+    def action_clear_marks(self) -> None:
+        self.tree.clear_marks()
+        self._tree_title()
+
+    def action_split(self, memory_id: str | None = None) -> None:
+        """The split wizard, on the highlighted memory (or ``memory_id``)."""
+        from .split_wizard import SplitWizard
+
+        if self.view is None:
+            return
+        start = memory_id or self.current
+
+        def done(change: Change | None) -> None:
+            if change is not None:
+                self.apply_change(change, tab="provenance")
+
+        self.app.push_screen(SplitWizard(self.service, start), done)
+
+    def action_consolidate(self, memory_id: str | None = None) -> None:
+        """The consolidate wizard, on the marked memories (plus ``memory_id``, when it comes
+        from the provenance pane) or a cluster core suggests."""
+        from .consolidate_wizard import ConsolidateWizard
+
+        if self.view is None:
+            return
+        marked = list(self.tree.marks)
+        if memory_id is not None and memory_id not in marked:
+            marked.append(memory_id)
+
+        def done(change: Change | None) -> None:
+            if change is not None:
+                self.tree.clear_marks(change.ids)
+                self.apply_change(change, tab="provenance")
+
+        self.app.push_screen(ConsolidateWizard(self.service, marked,
+                                               focus_id=memory_id or self.current), done)
+
+    def action_stats(self) -> None:
+        from .stats import StatsScreen
+
+        self.app.push_screen(StatsScreen(self.service))
+
+    def action_inbox(self) -> None:
+        """What the assistant wrote since the person last reviewed: accept or reject."""
+        from .inbox import InboxScreen
+
+        def changed() -> None:
+            self.reload_vault("")
+
+        self.app.push_screen(InboxScreen(self.inbox, on_change=changed),
+                             lambda _: self.count_inbox())
+
+    @work(thread=True, group="inbox-count", exclusive=True, exit_on_error=False)
+    def count_inbox(self) -> None:
+        try:
+            count = self.inbox.count()
+        except VaultError:
+            return
+        self.post_message(InboxCounted(count))
