@@ -17,8 +17,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.containers import Horizontal, VerticalScroll
@@ -31,10 +29,11 @@ from core import VaultError
 from core.ops.consolidate import DEFAULT_THRESHOLD, Cluster, suggested_action
 from core.vault import first_words
 
-from ..messages import WizardChecked, WizardLoaded
 from ...text import relative_time
+from ..messages import WizardChecked, WizardLoaded
 from ..service import MergePreview, VaultService
-from ..view import BAND_STYLE, STATUS_STYLE, date_text, score_text
+from ..view import STATUS_STYLE, date_text, score_text
+from ..widgets.plan_preview import merge_summary
 from ..widgets.wizard import ChoiceList
 from .wizard import WizardScreen
 
@@ -385,7 +384,7 @@ class ConsolidateWizard(WizardScreen):
     def _show_summary(self) -> None:
         p = self.preview
         body = self.query_one("#merge-summary", Static)
-        body.update(summary_renderable(p) if p is not None else "")
+        body.update(merge_summary(p) if p is not None else "")
 
     def confirm(self) -> None:
         p = self.preview
@@ -393,54 +392,3 @@ class ConsolidateWizard(WizardScreen):
             self.failed("nothing to merge yet")
             return
         self.run_operation(lambda: self.service.consolidate(p), self.serial)
-
-
-def summary_renderable(p: MergePreview) -> Group:
-    """The confirm step: the merged memory, its relations, the sources' fate, the commit."""
-    plan = p.plan
-    m = plan.merged
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column(no_wrap=True, style="dim")
-    grid.add_column(ratio=1)
-    facts = Text()
-    facts.append(f"{len(m.content)} characters", style="dim")
-    facts.append("   tags ", style="dim")
-    facts.append(", ".join(m.meta.tags) or "—", style="cyan")
-    facts.append("   entities ", style="dim")
-    facts.append(", ".join(m.entities) or "—", style="magenta")
-    facts.append("   strength ", style="dim")
-    facts.append(f"{m.strength:.2f}")
-    facts.append("   uses ", style="dim")
-    facts.append(f"{m.use_count}")
-    grid.add_row(Text(m.id[:8], style="bold green"), "", facts)
-    grid.add_row("", "text", Text(first_words(m.content, 240)))
-    grid.add_row("", "gist", Text(m.gist, style="italic") if m.gist else
-                 Text("none: short enough to be its own", style="dim italic"))
-    rels = Text()
-    rels.append(f"{len(plan.relations)} consolidated_from relations", style="bold")
-    rels.append(f" (cluster {plan.cluster_id}, cohesion {plan.cohesion:.2f})", style="dim")
-    for source in plan.sources:
-        rels.append(f"\n  {m.id[:8]} ─consolidated_from→ ", style="italic magenta")
-        rels.append(source.id[:8], style="bold")
-        rels.append(" " + first_words(source.text, 60))
-    rels.no_wrap = True
-    rels.overflow = "ellipsis"
-    tail = Text()
-    tail.append("The sources are ")
-    if p.fate == "delete":
-        tail.append("deleted", style="bold red")
-        moved = len(plan.moved_relations)
-        tail.append(": git history keeps them")
-        if moved:
-            tail.append(f"; {moved} relation{'s' if moved != 1 else ''} move to the merged "
-                        "memory")
-        tail.append(".")
-    else:
-        tail.append("archived", style="bold yellow")
-        tail.append(": they stay in the vault with status archived.")
-    tail.append("\n\ncommit  ", style="dim")
-    tail.append(p.message, style="bold")
-    if p.maintenance:
-        tail.append(f"\n\n{p.maintenance}", style=f"bold {BAND_STYLE['danger']}")
-    return Group(grid, Text(""), rels, Text(""), tail)

@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rich.console import Group
-from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.containers import VerticalScroll
@@ -31,9 +29,9 @@ from core.ops.split import SplitCandidate
 from core.vault import first_words
 
 from ..messages import WizardChecked, WizardLoaded
-from ...text import relative_time
 from ..service import SplitDraft, SplitPreview, VaultService
-from ..view import STATUS_STYLE, date_text
+from ..view import STATUS_STYLE
+from ..widgets.plan_preview import split_preview
 from ..widgets.wizard import ChoiceList, DraftPart, LabelsEditor, PartsEditor
 from .wizard import WizardScreen
 
@@ -340,7 +338,7 @@ class SplitWizard(WizardScreen):
         if p is None:
             body.update("")
             return
-        body.update(preview_renderable(p, self.service.view.now))
+        body.update(split_preview(p, self.service.view.now))
 
     # -- confirm -----------------------------------------------------------------------------
     def confirm(self) -> None:
@@ -349,56 +347,3 @@ class SplitWizard(WizardScreen):
             self.failed("nothing to split yet")
             return
         self.run_operation(lambda: self.service.split(p), self.serial)
-
-
-def preview_renderable(p: SplitPreview, now: int) -> Group:
-    """The preview step: what the split makes, what it keeps, what it commits."""
-    o = p.original
-    n = len(p.parts)
-    head = Text()
-    head.append(f"{n} new memories", style="bold")
-    head.append(f" from {o.id[:8]}, in one commit. Each inherits strength {o.strength:g}, "
-                f"use count {o.use_count}, created {date_text(o.created_at)} "
-                f"({relative_time(o.created_at, now)}), source {o.meta.source or '—'}")
-    if o.meta.context:
-        head.append(f", context {first_words(o.meta.context, 30)}")
-    head.append("; last used: now.")
-    grid = Table.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column(no_wrap=True, style="dim")
-    grid.add_column(ratio=1)
-    for index, (part, relation) in enumerate(zip(p.parts, p.relations)):
-        if index:
-            grid.add_row("", "", "")
-        name = Text(part.id[:8], style="bold green")
-        labels = Text()
-        labels.append("tags ", style="dim")
-        labels.append(", ".join(part.meta.tags) or "—", style="cyan")
-        labels.append("   entities ", style="dim")
-        labels.append(", ".join(part.entities) or "—", style="magenta")
-        grid.add_row(name, "", labels)
-        edge = Text(f"─split_from→ {o.id[:8]}", style="italic cyan")
-        edge.append(f"  split_index {relation.metadata.get('split_index', index)} of "
-                    f"total_splits {relation.metadata.get('total_splits', n)}", style="dim")
-        if not part.gist:
-            edge.append("  · no gist: short enough to be its own", style="dim italic")
-        grid.add_row("", "", edge)
-        grid.add_row("", "text", Text(first_words(part.content, 240)))
-        if part.gist and part.gist != part.content:
-            grid.add_row("", "gist", Text(part.gist, style="italic"))
-    tail = Text()
-    tail.append("The original ")
-    tail.append(o.id[:8], style="bold")
-    if p.fate == "archive":
-        tail.append(" is archived", style="bold yellow")
-        tail.append(": it stays in the vault with status archived.")
-    else:
-        tail.append(" is deleted", style="bold red")
-        tail.append(": git history keeps it (restore brings it back)")
-        if p.dropped:
-            k = len(p.dropped)
-            tail.append(f"; {k} relation{'s' if k != 1 else ''} go with it")
-        tail.append(".")
-    tail.append("\n\ncommit  ", style="dim")
-    tail.append(p.message, style="bold")
-    return Group(head, Text(""), grid, Text(""), tail)
