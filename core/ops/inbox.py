@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING
 
 from ..errors import AmbiguousIdError, UnknownIdError, VaultError
 from ..git.journal import VIA_TRAILER, CommitChanges
-from ..model.records import Memory, Relation
 from ..store.cache import MIN_PREFIX
 from ..textutil import neutralise_line
 from .inbox_diff import (FieldChange, changed_fields, field_changes, first_words, operation,
@@ -329,17 +328,9 @@ def reject(vault: Vault, key: str) -> RejectReport:
         report = RejectReport(None, mid, entry.commits, [], kept_use, kept_fields)
         for p, (kind, record) in sorted(writes.items()):
             rid = (v.layout.classify(p) or ("", ""))[1]
-            if kind == "memory":
-                if record is None:
-                    change.drop_memories.append(rid)
-                else:
-                    change.put_memories.append(Memory.model_validate(record))
-            else:
+            if kind != "memory":
                 report.relations.append(rid)
-                if record is None:
-                    change.drop_relations.append(rid)
-                else:
-                    change.put_relations.append(Relation.model_validate(record))
+            change.put_record(kind, rid, record)
         holder["report"] = report
         left.append(len(entries) - 1)
         return change

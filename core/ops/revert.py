@@ -30,7 +30,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import VaultError
 from ..git.journal import operation_of
-from ..model.records import Memory, Relation
 
 if TYPE_CHECKING:
     from ..vault import Plan, Vault
@@ -310,15 +309,5 @@ def _put(change: Plan, kind: str, record_id: str, target: Any, report: RevertRep
         if isinstance(target, dict):
             change.meta.update(target)
         return
-    if kind == "memory":
-        report.memories.append(record_id)
-        if target is None:
-            change.drop_memories.append(record_id)
-        else:
-            change.put_memories.append(Memory.model_validate(target))
-    else:
-        report.relations.append(record_id)
-        if target is None:
-            change.drop_relations.append(record_id)
-        else:
-            change.put_relations.append(Relation.model_validate(target))
+    (report.memories if kind == "memory" else report.relations).append(record_id)
+    change.put_record(kind, record_id, target)

@@ -97,6 +97,19 @@ class Plan:
     requires: list[Callable[[Any], None]] = field(default_factory=list)
     commit: str | None = None  # filled in by apply()
 
+    def put_record(self, kind: str, record_id: str, record: dict[str, Any] | None) -> None:
+        """Add one memory or relation to the plan: ``record`` in its file format is written
+        (validated here), None removes it."""
+        if kind not in ("memory", "relation"):
+            raise ValueError(f"not a record kind: {kind!r}")
+        model = Memory if kind == "memory" else Relation
+        puts = self.put_memories if kind == "memory" else self.put_relations
+        drops = self.drop_memories if kind == "memory" else self.drop_relations
+        if record is None:
+            drops.append(record_id)
+        else:
+            puts.append(model.model_validate(record))  # type: ignore[arg-type]
+
     def record_paths(self, layout: Layout) -> list[Path]:
         """Every record path the plan writes or removes (not ``.meta.json``: its keys are
         merged into the current file when the plan is applied)."""
