@@ -41,8 +41,9 @@ MODES = ("auto", "bm25", "hybrid")
 @json_option
 def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str, ...],
            tags: tuple[str, ...], mode: str, as_json: bool) -> int:
-    """QUERY: words (all must match), "a phrase", prefix*, tag:x, entity:y, status:z, and -term
-    to exclude one. Ranked by relevance (bm25) times the decay score (see --json)."""
+    """QUERY: words (any finds one; memories holding all come first), "a phrase", prefix*, tag:x,
+    entity:y, status:z, and -term to exclude one. Ranked by relevance (bm25) with the decay
+    score (see --json)."""
     from core.search import Searcher
 
     vault = open_readonly()
@@ -70,3 +71,31 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
 
 # ``memvault search deploy -tag:ops``: a negated term is a word of the query, not an option
 search.context_settings = {**search.context_settings, "ignore_unknown_options": True}
+
+
+@verb("reindex")
+@json_option
+def reindex(as_json: bool) -> int:
+    """Build the search index (.git/memvault/index.sqlite) anew from the vault's files. It is
+    derived and never committed: search rebuilds it by itself when it is missing, unreadable
+    or of an older schema, and keeps it level with the files; deleting it loses nothing."""
+    from core.search import SearchIndex
+
+    vault = open_readonly()
+    warn_problems(vault)
+    index = SearchIndex.for_root(vault.root)
+    try:
+        index.rebuild("memvault reindex")
+        report = index.sync(vault.memories)
+        where = str(index.path) if index.path is not None else None
+        note = index.note
+    finally:
+        index.close()
+    if as_json:
+        print_json({"path": where, "memories": report.added, "note": note})
+        return 0
+    if where is None:
+        click.echo(f"reindex: {note or 'the vault is in no git repository'}: nothing to build")
+        return 0
+    click.echo(f"reindex: {report.added} memories indexed in {where}")
+    return 0

@@ -12,6 +12,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "list": ("records", "list memories (filter, sort, --json)"),
     "search": ("search", "ranked search: words, \"phrases\", prefix*, tag:, entity:, status:; "
                          "bm25 with the decay score, snippets"),
+    "reindex": ("search", "build the search index anew from the files (it is derived: deleting it "
+                          "loses nothing)"),
     "show": ("records", "one memory: fields, score, time until forgotten, relations"),
     "touch": ("records", "reinforce memories (use count + 1, last used = now), one commit"),
     "archive": ("records", "archive memories"),

@@ -107,3 +107,25 @@ def test_list_query_takes_the_search_language(run):
     code, out, err = run("list", "--query", "pytest has:wings", "--json")
     assert code == 0 and "ignored: has:wings" in err
 
+
+
+def test_reindex_builds_the_index_anew_and_commits_nothing(run, vdir):
+    import subprocess
+
+    ids = _vault(run)
+    head = subprocess.run(["git", "-C", str(vdir), "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout
+    index = vdir / ".git" / "memvault" / "index.sqlite"
+    index.parent.mkdir(parents=True, exist_ok=True)
+    index.write_bytes(b"not a database at all")  # a corrupt index
+    data = run.json("reindex")
+    assert data["memories"] == 4 and data["path"] == str(index)
+    assert index.stat().st_mode & 0o077 == 0
+    found = run.json("search", "fixtures", "--mode", "bm25")
+    assert [h["id"] for h in found["hits"]] == [ids["fix"]]
+    index.unlink()  # derived: deleting it loses nothing
+    assert [h["id"] for h in run.json("search", "fixtures", "--mode", "bm25")["hits"]] == [ids["fix"]]
+    assert subprocess.run(["git", "-C", str(vdir), "rev-parse", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout == head
+    status, out, _ = run("reindex")
+    assert status == 0 and out.startswith("reindex: 4 memories indexed in ")
