@@ -35,9 +35,16 @@ class PerFileStorage:
 
     @storage_path.setter
     def storage_path(self, value: Path | str) -> None:
-        if self._vault is not None:
-            raise RuntimeError("cannot move a connected storage; close() it first")
-        self.storage_dir = Path(value).expanduser()
+        """Point the storage at another folder, as JSONLStorage lets a caller do on a live
+        object: a connected storage is closed (every write is committed already) and opened
+        again at the new place; an unconnected one is only moved."""
+        path = Path(value).expanduser()
+        connected = self._vault is not None
+        if connected:
+            self.close()
+        self.storage_dir = path
+        if connected:
+            self.connect()
 
     @property
     def vault(self) -> Vault:

@@ -415,3 +415,19 @@ def test_fixture_records_round_trip(tmp_path, cortexgraph_expected, git_tools):
     v = Vault.open(path)
     assert len(v.memories) == len(cortexgraph_expected["memories"])
     assert len(v.relations) == len(cortexgraph_expected["relations"])
+
+
+def test_moving_a_connected_storage_reopens_it_at_the_new_place(tmp_path):
+    """JSONLStorage lets storage_path change on a live object; so does PerFileStorage: it
+    closes and opens again there, and what was written stays where it was written."""
+    s = PerFileStorage(storage_path=tmp_path / "one")
+    s.connect()
+    s.save_memory(Memory(id="m-one", content="written in the first folder"))
+    s.storage_path = tmp_path / "two"
+    assert s.storage_path == tmp_path / "two"
+    assert s.get_memory("m-one") is None  # a new, empty vault
+    s.save_memory(Memory(id="m-two", content="written in the second folder"))
+    assert (tmp_path / "two" / "memories" / "m-two.json").exists()
+    assert (tmp_path / "one" / "memories" / "m-one.json").exists()
+    assert not (tmp_path / "one" / "memories" / "m-two.json").exists()
+    s.close()
