@@ -5,10 +5,16 @@ Same constructor, public methods, argument names, return values and errors (a ``
 memory and relation is a file and every write is a git commit. Where the per-file spec differs
 from the JSONL store it follows the spec: deleting a memory also deletes the relations that touch
 it, so no relation file is left pointing at nothing.
+
+What it takes: memvault's ``Memory`` and ``Relation``, or any object with CortexGraph's field
+names (CortexGraph's own pydantic models, or a dict), converted at the boundary through its JSON
+form (:func:`as_record`); fields memvault does not know are kept and round-trip to the file.
+What it returns: memvault's classes (which carry every CortexGraph field, plus ``gist``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +24,24 @@ from .model.records import KnowledgeGraph, Memory, MemoryStatus, Relation, now_e
 from .vault import Vault
 
 _NOT_CONNECTED = "Storage not connected"
+
+
+def as_record(obj: Any, model: type[Memory] | type[Relation]) -> Any:
+    """``obj`` as memvault's ``model``: itself when it is one; else any pydantic model with the
+    same field names (CortexGraph's own ``Memory`` and ``Relation``) or a dict, converted
+    through its JSON form, so fields memvault does not know are kept (the records allow extra
+    keys) and round-trip to the file. Anything else is a TypeError; bad values a
+    ValidationError, as CortexGraph's models would give."""
+    if isinstance(obj, model):
+        return obj
+    if isinstance(obj, Mapping):
+        data = dict(obj)
+    elif callable(getattr(obj, "model_dump", None)):
+        data = obj.model_dump(mode="json")
+    else:
+        raise TypeError(f"expected a {model.__name__} (memvault's or CortexGraph's) or a dict, "
+                        f"not {type(obj).__name__}")
+    return model.model_validate(data)
 
 
 class PerFileStorage:
@@ -82,17 +106,18 @@ class PerFileStorage:
 
     # -- memories ---------------------------------------------------------------------------
     def save_memory(self, memory: Memory) -> None:
-        self.vault.save(memory)
+        self.vault.save(as_record(memory, Memory))
 
     def save_memories_batch(self, memories: list[Memory]) -> None:
         if memories:
-            self.vault.save_many(list(memories))
+            self.vault.save_many([as_record(m, Memory) for m in memories])
 
     async def save_memory_async(self, memory: Memory) -> None:
         vault = self.vault
+        ours = as_record(memory, Memory)
         import asyncio  # (here: importing asyncio costs every command ~30 ms at start-up)
 
-        await asyncio.to_thread(vault.save, memory)
+        await asyncio.to_thread(vault.save, ours)
 
     def get_memory(self, memory_id: str) -> Memory | None:
         return self.vault.find(memory_id)
@@ -178,6 +203,7 @@ class PerFileStorage:
         vault = self.vault
         if not relations:
             return
+        relations = [as_record(r, Relation) for r in relations]
         for r in relations:
             if vault.find(r.from_memory_id) is None:
                 raise ValueError(f"Source memory {r.from_memory_id} does not exist")

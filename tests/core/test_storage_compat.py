@@ -431,3 +431,58 @@ def test_moving_a_connected_storage_reopens_it_at_the_new_place(tmp_path):
     assert (tmp_path / "one" / "memories" / "m-one.json").exists()
     assert not (tmp_path / "one" / "memories" / "m-two.json").exists()
     s.close()
+
+
+class _ForeignMeta(__import__("pydantic").BaseModel):
+    """A stand-in for CortexGraph's own models: another class, the same field names, no gist."""
+
+    tags: list[str] = []
+    source: str | None = None
+    context: str | None = None
+    extra: dict = {}
+
+
+class _ForeignMemory(__import__("pydantic").BaseModel):
+    id: str
+    content: str
+    meta: _ForeignMeta = _ForeignMeta()
+    created_at: int = 1_700_000_000
+    last_used: int = 1_700_000_000
+    use_count: int = 0
+    strength: float = 1.0
+    status: str = "active"
+    entities: list[str] = []
+    a_field_from_a_newer_cortexgraph: str = "kept"
+
+
+class _ForeignRelation(__import__("pydantic").BaseModel):
+    id: str
+    from_memory_id: str
+    to_memory_id: str
+    relation_type: str
+    strength: float = 1.0
+    created_at: int = 1_700_000_000
+    metadata: dict = {}
+
+
+def test_takes_objects_with_cortexgraphs_field_names_and_dicts(tmp_path):
+    """CortexGraph's tools hand in their own Memory and Relation objects; they used to fail with
+    AttributeError: 'Memory' object has no attribute 'gist'."""
+    s = PerFileStorage(storage_path=tmp_path / "v")
+    s.connect()
+    long_text = ("The staging database lives on db-2 and is restored from production every "
+                 "night at two; the restore takes forty minutes and blocks the nightly tests, "
+                 "so the test job waits for the restore flag before it starts anything.")
+    s.save_memory(_ForeignMemory(id="cg-1", content=long_text, meta=_ForeignMeta(tags=["db"])))
+    s.save_memories_batch([{"id": "cg-2", "content": "a dict with the same field names"}])
+    s.create_relation(_ForeignRelation(id="r-1", from_memory_id="cg-1", to_memory_id="cg-2",
+                                       relation_type="related"))
+    saved = s.get_memory("cg-1")
+    assert saved.meta.tags == ["db"] and saved.gist  # a gist was made, as for our own records
+    on_disk = json.loads((tmp_path / "v" / "memories" / "cg-1.json").read_text())
+    assert on_disk["a_field_from_a_newer_cortexgraph"] == "kept"
+    assert s.get_memory("cg-2").content == "a dict with the same field names"
+    assert [r.id for r in s.get_relations(from_memory_id="cg-1")] == ["r-1"]
+    with pytest.raises(TypeError, match="not int"):
+        s.save_memory(42)
+    s.close()
