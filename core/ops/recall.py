@@ -70,11 +70,12 @@ def recall(vault: Vault, query: str, budget: int | None = None, full: bool = Fal
         return result
     from ..search import search  # (the index and SQLite only when recalling)
 
-    found = search(vault, query, mode=mode, statuses=RECALLED_STATUSES, limit=None, now=now)
-    scored = [(hit.relevance, hit.score, hit.memory) for hit in found.hits]
-    result.matched = len(scored)
+    found = search(vault, query, mode=mode, statuses=RECALLED_STATUSES, limit=None, now=now,
+                   snippets=False)
+    result.matched = len(found.hits)
     used = 0
-    for relevance, _score, memory in scored:
+    for hit in found.hits:
+        memory = hit.memory
         if len(result.lines) >= limit:
             break
         text = _context_line(memory, full)
@@ -85,5 +86,5 @@ def recall(vault: Vault, query: str, budget: int | None = None, full: bool = Fal
         used += cost
         full_tokens = tokens if full or not memory.gist else estimate_tokens(
             _context_line(memory, True))
-        result.lines.append(RecallLine(memory, text, tokens, full_tokens, relevance))
+        result.lines.append(RecallLine(memory, text, tokens, full_tokens, hit.relevance))
     return result

@@ -33,6 +33,7 @@ A query with no words (only ``tag:``, ``status:``... filters) ranks by ``life`` 
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -140,17 +141,21 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     total = len(set(bm25) | set(cos_rank))
     best = max(raw.values(), default=1.0) or 1.0
     hits: list[Hit] = []
-    floor = -1.0  # the top's last score so far (once there are ``top`` hits)
+    best_scores: list[float] = []  # the ``top`` best scores so far, a min-heap: [0] is the floor
     for i in text_order if raw is text_score else sorted(raw, key=lambda i: (-raw[i], i)):
         relevance = raw[i] / best
-        if lazy and len(hits) >= top and relevance < floor:  # type: ignore[operator]
+        if lazy and len(best_scores) >= top and relevance < best_scores[0]:  # type: ignore[operator]
             break
         m = memories[i]
         d = decay_of(m)
-        hits.append(Hit(m, combine(relevance, d), relevance, d, bm25.get(i), text_rank.get(i),
-                        cos.get(i) if i in cos_rank else None, cos_rank.get(i)))
-        if lazy and len(hits) >= top:  # type: ignore[operator]
-            floor = sorted((h.score for h in hits), reverse=True)[top - 1]  # type: ignore[index]
+        hit = Hit(m, combine(relevance, d), relevance, d, bm25.get(i), text_rank.get(i),
+                  cos.get(i) if i in cos_rank else None, cos_rank.get(i))
+        hits.append(hit)
+        if lazy:
+            if len(best_scores) < top:  # type: ignore[operator]
+                heapq.heappush(best_scores, hit.score)
+            elif hit.score > best_scores[0]:
+                heapq.heapreplace(best_scores, hit.score)
     return _ordered(hits)[:top], total, mode
 
 
@@ -217,10 +222,11 @@ class Searcher:
 
     def search(self, text: str | Query, *, statuses: Iterable[MemoryStatus | str] | None = None,
                tags: Iterable[str] | None = None, limit: int | None = 10, offset: int = 0,
-               now: int | None = None) -> SearchResult:
+               now: int | None = None, snippets: bool = True) -> SearchResult:
         """The hits for ``text`` (the query language of :mod:`core.search.query`), best first.
         ``statuses``: default active, unless the query has ``status:`` terms; ``tags``: any of
-        them (exact); ``limit``/``offset``: the page of hits returned."""
+        them (exact); ``limit``/``offset``: the page of hits returned; ``snippets``: False for
+        callers that only want the ranked memories (recall, the MCP server)."""
         query = parse(text) if isinstance(text, str) else text
         vault = self.vault
         at = now_epoch() if now is None else now
@@ -232,7 +238,7 @@ class Searcher:
         notes = list(self.notes)
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
-        page = [with_snippet(h, query) for h in hits[offset:end]]
+        page = [with_snippet(h, query) if snippets else h for h in hits[offset:end]]
         return SearchResult(query, page, total, mode, notes)
 
 

@@ -29,11 +29,12 @@ class Finder:
         """Memories matching ``query`` and the filters, best first."""
         tags = list(tags) if tags else None
         statuses = list(statuses) if statuses else None
-        if not query or not parse(query).has_text:
+        parsed = parse(query or "")
+        if not parsed.has_text:
             return vault.search(query=query or None, tags=tags, status=statuses,
                                 window_days=window_days)
-        result = self._searcher_for(vault).search(query, statuses=statuses, tags=tags,
-                                                  limit=None)
+        result = self._searcher_for(vault).search(parsed, statuses=statuses, tags=tags,
+                                                  limit=None, snippets=False)
         found = [hit.memory for hit in result.hits]
         if window_days is not None:
             since = now_epoch() - window_days * SECONDS_PER_DAY
