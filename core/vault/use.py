@@ -48,20 +48,18 @@ class UseRecords:
         valid edit of one of these files is committed first (``external:``) and the use is
         recorded on top of it; a file that cannot be read is recorded with an ordinary commit
         (which sets it aside in the quarantine first)."""
-        keys = [k for k in keys]
         if not keys:
             return []
         with self.transaction(flush_use=False):
             ids = unique(self.resolve(k) for k in keys)
-            self._take_outside_edits(self.layout.memory_path(i) for i in ids)
+            unreadable = self._take_outside_edits(self.layout.memory_path(i) for i in ids)
             now = now_epoch()
             new = [self.store.memories[i].model_copy(update={
                 "use_count": self.store.memories[i].use_count + 1, "last_used": now})
                 for i in ids]
             writes = self._memory_writes(new)
             self._check_sizes(writes)
-            edited = set(self.layout.changed_since_seen(writes))
-            if edited or any(p.path in writes for p in self.problems):
+            if unreadable or any(p.path in writes for p in self.problems):
                 self._commit(_use_message(new), writes, memories=new)
                 return new
             pending = self._read_pending_use()

@@ -81,11 +81,7 @@ class Writing:
         loads as a valid record; a file memvault cannot read (changed, known unreadable, or a
         garbage ``.meta.json``) is copied into the quarantine first instead, never committed."""
         self._check_sizes(writes)
-        edited = [p.relative_to(self.root).as_posix()
-                  for p in self.layout.changed_since_seen(writes)]
-        adopt, unreadable = self._sort_outside_edits(edited)
-        if adopt:
-            self._commit_external(adopt, "while the vault was open")
+        unreadable = self._take_outside_edits(writes, reload=False)
         unreadable += [p for p in self.problems if p.path in writes]
         if self.layout.meta_path in writes:
             _, reason = self.layout.load_meta()
@@ -112,16 +108,20 @@ class Writing:
                 self.meta = self.layout.read_meta() or {}
         return self._head
 
-    def _take_outside_edits(self, paths: Iterable[Path]) -> None:
-        """Before an operation that changes only some fields of these records (touch, archive,
-        a use record): commit a person's valid edits of them made while the vault was open
-        (``external:``) and reload them, so the operation applies on top of their edit instead
-        of writing the old fields back over it."""
+    def _take_outside_edits(self, paths: Iterable[Path], *, reload: bool = True
+                            ) -> list[LoadProblem]:
+        """Commit a person's valid edits of these files made while the vault was open
+        (``external:``), so their edit is in history before an operation writes the file. With
+        ``reload`` (an operation that changes only some fields: touch, archive, a use record)
+        the cache takes them too, so the operation applies on top of the edit instead of
+        writing the old fields back over it. Returns the changed files that cannot be read."""
         edited = [p.relative_to(self.root).as_posix() for p in self.layout.changed_since_seen(paths)]
-        adopt, _ = self._sort_outside_edits(edited)
+        adopt, unreadable = self._sort_outside_edits(edited)
         if adopt:
             self._commit_external(adopt, "while the vault was open")
-            self._reload_paths(adopt)
+            if reload:
+                self._reload_paths(adopt)
+        return unreadable
 
     def _check_sizes(self, writes: dict[Path, bytes | None]) -> None:
         """The one size limit, on every write path: no record or metadata file larger than
