@@ -24,6 +24,19 @@ def with_trailer(message: str, key: str, value: str) -> str:
     return f"{body}\n{key}: {value}" if is_block else f"{body}\n\n{key}: {value}"
 
 
+def trailer_of(message: str, key: str) -> str | None:
+    """The value of the git trailer ``key`` in ``message`` (its last paragraph, where
+    :func:`with_trailer` puts trailers; the first such line), or None."""
+    paragraphs = message.strip().split("\n\n")
+    if len(paragraphs) < 2:
+        return None
+    for line in paragraphs[-1].splitlines():
+        name, sep, value = line.partition(":")
+        if sep and name.strip() == key:
+            return value.strip()
+    return None
+
+
 def operation_of(message: str) -> str:
     """A commit message's leading verb (``archive: ...`` -> ``archive``), or "" if it has none."""
     head, sep, _ = message.partition(":")

@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..errors import VaultError
-from ..git.journal import VIA_TRAILER
+from ..git.entries import VIA_TRAILER, trailer_of
 from .inbox_diff import FieldChange, short
 
 
@@ -91,11 +91,4 @@ class RejectReport:
 
 def via_of(message: str) -> str | None:
     """The ``Memvault-Via`` trailer of a commit message, or None (a person's commit)."""
-    paragraphs = message.strip().split("\n\n")
-    if len(paragraphs) < 2:
-        return None
-    for line in paragraphs[-1].splitlines():
-        key, sep, value = line.partition(":")
-        if sep and key.strip() == VIA_TRAILER:
-            return value.strip()
-    return None
+    return trailer_of(message, VIA_TRAILER)

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import VaultError
-from ..git.journal import operation_of
+from ..git.entries import operation_of, trailer_of
 
 if TYPE_CHECKING:
     from ..vault import Plan, Vault
@@ -99,8 +99,7 @@ def _history(vault: Vault, limit: int = 1000) -> list[_Commit]:
             continue
         sha, parents, ts, body = chunk.strip().split("\x1f", 3)
         lines = body.strip().splitlines()
-        reverts = next((line.split(":", 1)[1].strip() for line in lines
-                        if line.startswith(TRAILER + ":")), None)
+        reverts = trailer_of(body, TRAILER)
         commits.append(_Commit(sha, tuple(parents.split()), int(ts), lines[0] if lines else "",
                                reverts))
     return commits

@@ -12,7 +12,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from core import Memory, MemoryStatus, Vault
-from core.git.journal import VIA_TRAILER
+from core.git.entries import VIA_TRAILER, trailer_of
 from core.model.records import now_epoch
 
 from . import shapes
@@ -27,16 +27,18 @@ DEFAULT_STATUSES = ("active", "promoted")
 DEFAULT_PREVIEW = 300
 
 
+def _page_used(access: VaultAccess, vault: Vault, found: list[Memory], page: int | None,
+               page_size: int | None) -> tuple[list[Memory], dict[str, Any] | None]:
+    """The page of ``found`` asked for (all of it when no page is), its use recorded, as the
+    memories now are; and the pagination block, if paged."""
+    paged = page is not None or page_size is not None
+    shown, pagination = shapes.page_of(found, page, page_size) if paged else (found, None)
+    return _fresh(shown, access.record_use(vault, shown)), pagination
+
+
 def _fresh(found: list[Memory], used: dict[str, Memory]) -> list[Memory]:
     """The memories with the use just recorded (last_used, use_count) where there is one."""
     return [used.get(m.id, m) for m in found]
-
-
-def _trailer(message: str, key: str) -> str | None:
-    for line in reversed(message.splitlines()):
-        if line.startswith(f"{key}:"):
-            return line.split(":", 1)[1].strip()
-    return None
 
 
 def register(server: MCPServer, access: VaultAccess) -> None:
@@ -66,10 +68,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                                        window_days=window_days)
             if min_score is not None:
                 found = [m for m in found if vault.score(m, now) >= min_score]
-            found = found[:top_k]
-            paged = page is not None or page_size is not None
-            shown, pagination = shapes.page_of(found, page, page_size) if paged else (found, None)
-            shown = _fresh(shown, access.record_use(vault, shown))
+            shown, pagination = _page_used(access, vault, found[:top_k], page, page_size)
             answer: dict[str, Any] = {
                 "success": True, "count": len(shown),
                 "results": [shapes.search_result(vault, m, now, length) for m in shown]}
@@ -93,9 +92,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         def open_(vault: Vault) -> dict[str, Any]:
             now = now_epoch()
             found = [vault.memories[i] for i in resolve_many(vault, keys)]
-            paged = page is not None or page_size is not None
-            shown, pagination = shapes.page_of(found, page, page_size) if paged else (found, None)
-            shown = _fresh(shown, access.record_use(vault, shown))
+            shown, pagination = _page_used(access, vault, found, page, page_size)
             answer: dict[str, Any] = {
                 "success": True, "count": len(shown),
                 "memories": [shapes.opened_memory(vault, m, now,
@@ -185,7 +182,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                     "count": len(entries),
                     "history": [{"commit": e.commit, "timestamp": e.timestamp, "action": e.action,
                                  "subject": e.message.splitlines()[0] if e.message else "",
-                                 "author": e.author, "via": _trailer(e.message, VIA_TRAILER)}
+                                 "author": e.author, "via": trailer_of(e.message, VIA_TRAILER)}
                                 for e in entries]}
 
         return access.read(history)
