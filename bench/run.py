@@ -1,6 +1,7 @@
 """memvault benchmark: figures and ratios from ONE run, printed side by side.
 
-    python bench/run.py [--sizes 1000,10000] [--repeat N] [--peer-python PATH] [--json FILE]
+    python bench/run.py [--sizes 1000,10000 | --size 100000] [--repeat N] [--peer-python PATH]
+                        [--json FILE] [--queries N]
 
 Builds vaults of deterministic, realistic memories in a temporary folder and measures, at each size:
 
@@ -15,6 +16,14 @@ Builds vaults of deterministic, realistic memories in a temporary folder and mea
    ``git add <file> && git commit -q -m msg`` of the same kind of change (one memory file's
    status field) in the same repository, alternating. Ratio: ours / git.
 4. gc of 1,000 memories in one commit (``vault.gc()``), checking that it made exactly one commit.
+5. big vaults (issue 14, ``bench/scale.py``): open with no index (cold: every file read, the
+   derived index written) and with a warm index, read-only, and CortexGraph's connect, with the
+   peak RSS of each; search p50/p95 (memvault's ranked search against CortexGraph's own
+   ``search_memory`` tool, both top 10, on the same memories and queries); the TUI from process
+   start to the first painted tree.
+
+The vault is built with the git CLI (files written, ``git add -A``, one commit, ``git gc``), so a
+100k vault takes a minute or two, not memvault's own adoption of 100k outside edits.
 
 Nothing here asserts; it prints numbers and, for each target of issue 2, whether it is met.
 """
@@ -41,6 +50,8 @@ HERE = Path(__file__).resolve().parent
 CACHE = HERE / ".cache"
 DEFAULT_PEER_VENV = CACHE / "peer-venv"
 PEER_PACKAGE = "cortexgraph==1.2.1"
+#: cortexgraph 1.2.1's tools import ``mcp.server.fastmcp``, gone in mcp 2 (its pin allows 2)
+PEER_EXTRA = "mcp<2"
 STALE = 1000  # memories below the forget threshold, pruned by the gc measurement
 DAY = 86400
 
@@ -71,6 +82,8 @@ os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 from core import DecayConfig, Memory, MemoryMetadata, MemoryStatus, Relation, Vault  # noqa: E402
 from core.store.layout import Layout  # noqa: E402
 from core.model.records import KNOWN_RELATION_TYPES  # noqa: E402
+
+import scale  # noqa: E402  (bench/scale.py, beside this file)
 
 # -- deterministic data ------------------------------------------------------------------------
 WORDS = """the a of to and in for on with is that this it as by from at be are was we use not
@@ -179,32 +192,8 @@ def git(cwd: Path, *args: str, check: bool = True) -> str:
 
 
 def build_vault(root: Path, memories: list[Memory], relations: list[Relation]) -> dict[str, Any]:
-    """Write every file as memvault would (pretty JSON, 0600), then let ``Vault.open`` adopt them
-    all as one ``external:`` commit (setup, not timed), pack the repository as a long-lived one
-    would be, and let git's index settle so no file is racily clean."""
-    layout = Layout(root)
-    layout.ensure_dirs()
-    for m in memories:
-        path = layout.memory_path(m.id)
-        path.write_bytes(layout.encode(m))
-        os.chmod(path, 0o600)
-    for r in relations:
-        path = layout.relation_path(r.id)
-        path.write_bytes(layout.encode(r))
-        os.chmod(path, 0o600)
-    layout.meta_path.write_bytes(layout.encode(layout.new_meta()))
-    git(root, "init", "-q", "-b", "main")
-    t = time.perf_counter()
-    vault = Vault.open(root, config=DecayConfig())
-    adopt = time.perf_counter() - t
-    assert vault.report.external_commit, "setup: the vault did not adopt the files"
-    assert len(vault.memories) == len(memories) and not vault.problems, "setup: files missing"
-    git(root, "gc", "-q")
-    os.sync()  # a long-lived vault's files are on disk, not only in the page cache
-    time.sleep(1.1)  # files and index written in the same second are racily clean for git
-    git(root, "update-index", "-q", "--really-refresh")
-    git(root, "status", "--porcelain")
-    return {"adopt_commit_seconds": adopt, "commits": int(git(root, "rev-list", "--count", "HEAD"))}
+    """The files as memvault writes them, committed with the git CLI (``bench/scale.py``)."""
+    return scale.build_vault_fast(root, Layout(root), memories, relations, Layout.new_meta())
 
 
 def write_peer_jsonl(folder: Path, memories: list[Memory], relations: list[Relation]) -> None:
@@ -248,7 +237,7 @@ def find_peer(given: str | None, log) -> tuple[str | None, str]:
             subprocess.run([sys.executable, "-m", "venv", str(DEFAULT_PEER_VENV)], check=True,
                            capture_output=True, timeout=300)
         subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        PEER_PACKAGE], check=True, capture_output=True, timeout=900)
+                        PEER_PACKAGE, PEER_EXTRA], check=True, capture_output=True, timeout=900)
     except (OSError, subprocess.SubprocessError) as exc:
         detail = getattr(exc, "stderr", b"") or b""
         tail = detail.decode(errors="replace").strip().splitlines()[-1:] if detail else [str(exc)]
@@ -704,7 +693,34 @@ def render(results: dict[str, Any]) -> str:
     row("exactly one new commit per gc (parent = old HEAD)",
         [("yes" if get(s, "gc", "one_commit_each") else "NO") for s in sizes])
 
-    head(f"Targets (issue 2, at {TARGET_SIZE:,} memories)")
+    head("5. big vaults: open cold and warm, RSS, search, TUI (bench/scale.py)")
+    row("open, no index (cold: reads every file, writes the index)",
+        [fmt_s(med(s, "opens", "cold")) for s in sizes])
+    row("open, warm index", [fmt_s(med(s, "opens", "warm")) for s in sizes])
+    row("open, read-only (reads every file, no git)",
+        [fmt_s(med(s, "opens", "readonly")) for s in sizes])
+    if results["peer"]:
+        row("cortexgraph connect()", [fmt_s(med(s, "opens", "peer")) for s in sizes])
+        row("ratio warm / cortexgraph  (target <= 1.0x)",
+            [fmt_x(ratio(s, ("opens", "warm"), ("opens", "peer"))) for s in sizes])
+        row("ratio cold / cortexgraph",
+            [fmt_x(ratio(s, ("opens", "cold"), ("opens", "peer"))) for s in sizes])
+    row("peak RSS, warm open (MB)", [_mb(get(s, "opens", "warm", "rss_mb")) for s in sizes])
+    if results["peer"]:
+        row("peak RSS, cortexgraph connect (MB)",
+            [_mb(get(s, "opens", "peer", "rss_mb")) for s in sizes])
+    row("search p50, memvault ranked (bm25 + decay), top 10",
+        [fmt_s(med(s, "search", "ours")) for s in sizes])
+    row("search p95, memvault", [fmt_s(get(s, "search", "ours", "p95")) for s in sizes])
+    if results["peer"]:
+        row("search p50, cortexgraph search_memory, top 10",
+            [fmt_s(med(s, "search", "peer")) for s in sizes])
+        row("search p95, cortexgraph", [fmt_s(get(s, "search", "peer", "p95")) for s in sizes])
+    row("TUI: process start to first painted tree",
+        [fmt_s(med(s, "tui")) for s in sizes])
+    row("TUI: peak RSS (MB)", [_mb(get(s, "tui", "rss_mb")) for s in sizes])
+
+    head(f"Targets (issue 2, at {TARGET_SIZE:,} memories; issue 14, at 10k and 100k)")
     for t in results["targets"]:
         lines.append(f"  {t['name']:<{label_w}}{t['figure']:>{col_w}}   {t['verdict']}")
     if results.get("notes"):
@@ -712,6 +728,42 @@ def render(results: dict[str, Any]) -> str:
         for note in results["notes"]:
             lines.append("  - " + note)
     return "\n".join(lines)
+
+
+def _mb(x: float | None) -> str:
+    return "-" if x is None else f"{x:,.0f}"
+
+
+def scale_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """The targets of issue 14, at each of 10k and 100k that was measured."""
+    found: list[dict[str, Any]] = []
+
+    def add(name: str, value: float | None, limit: float, figure: str, unit: str) -> None:
+        verdict = "not measured" if value is None else ("met" if value <= limit else "MISSED")
+        found.append({"name": f"{name} <= {limit:g}{unit}", "value": value, "limit": limit,
+                      "figure": figure if value is not None else "-", "verdict": verdict})
+
+    for n in (10_000, 100_000):
+        size = results["sizes"].get(str(n))
+        if size is None:
+            continue
+        label = f"{n // 1000}k"
+        opens = size["opens"]
+        warm = opens["warm"]["median"]
+        peer = opens.get("peer")
+        r = warm / peer["median"] if peer else None
+        add(f"{label}: open with a warm index / cortexgraph", r, 1.0, fmt_x(r), "x")
+        if n == 10_000:
+            ready = size["open_process"]["ours"]["median"]
+            add(f"{label}: process start to ready", ready, 0.45, fmt_s(ready), " s")
+        if n == 100_000:
+            p95 = size["search"]["ours"]["p95"]
+            add(f"{label}: search p95", p95, 0.050, fmt_s(p95), " s")
+            paint = size["tui"]["median"]
+            add(f"{label}: TUI first paint", paint, 2.0, fmt_s(paint), " s")
+            rss = opens["warm"]["rss_mb"] / peer["rss_mb"] if peer else None
+            add(f"{label}: peak RSS / cortexgraph's", rss, 1.0, fmt_x(rss), "x")
+    return found
 
 
 def evaluate_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
@@ -742,7 +794,7 @@ def evaluate_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     add("gc of 1,000 in one commit", gc_s, TARGET_GC_SECONDS, "s")
     if size is not None and not size["gc"]["one_commit_each"]:
         targets[-1]["verdict"] += " (but NOT exactly one commit)"
-    return targets
+    return targets + scale_targets(results)
 
 
 def parse_sizes(text: str) -> list[int]:
@@ -768,6 +820,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-python", default=None,
                         help="a python with cortexgraph 1.2.1 installed (default: "
                              "bench/.cache/peer-venv, created and installed on first use)")
+    parser.add_argument("--size", type=parse_sizes, dest="sizes",
+                        help="one size (or several), the same as --sizes: --size 100000")
+    parser.add_argument("--queries", type=int, default=200,
+                        help="timed search queries per size (default 200)")
     parser.add_argument("--json", dest="json_file", default=None, help="also save results here")
     parser.add_argument("--seed", type=int, default=1, help="data seed (default: 1)")
     parser.add_argument("--tmpdir", default=None,
@@ -811,6 +867,13 @@ def main(argv: list[str] | None = None) -> int:
             log(f"{n:,}: open after imports")
             entry["open_after_imports"] = measure_open_after_imports(
                 vault_dir, peer_dir, peer, repeat["open"])
+            log(f"{n:,}: open cold / warm index / read-only, with RSS")
+            entry["opens"] = scale.measure_opens(vault_dir, peer_dir, peer, repeat["open"])
+            log(f"{n:,}: search, {args.queries} queries")
+            entry["search"] = scale.measure_search(
+                vault_dir, peer_dir, peer, scale.make_queries(memories, args.queries, args.seed))
+            log(f"{n:,}: TUI start to first paint")
+            entry["tui"] = scale.measure_tui_paint(vault_dir, max(3, repeat["open"] // 2))
             log(f"{n:,}: archive vs git add && git commit")
             active = [m.id for m in memories if m.status == MemoryStatus.ACTIVE]
             active.sort(key=lambda i: i in stale)  # recent ones first; stale ones if need be

@@ -10,7 +10,10 @@ file, one SQLite cannot read (``sqlite3.DatabaseError``) or one of another schem
 
 Tables: ``records(rowid, id, fingerprint)``; ``fts(content, gist, tags, entities)`` whose rowid
 is the record's (tokenizer ``porter unicode61 remove_diacritics 2``: words match across
-inflections, ``é`` matches ``e``); ``embeddings(id, fingerprint, model, vector)``.
+inflections, ``é`` matches ``e``); ``embeddings(id, fingerprint, model, vector)``. And, for
+opening the vault without reading every file (:mod:`core.store.indexed_files`):
+``files(path, blob, kind, record_id, body)``, the vault's record files as git holds them at the commit named in
+``state('files_commit')``.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from pathlib import Path
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the files and state tables
 INDEX_FILE = "index.sqlite"
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 #: bm25 weight of each FTS column (content, gist, tags, entities): a gist repeats its content's
@@ -40,6 +43,9 @@ _SCHEMA = (
     f"CREATE VIRTUAL TABLE fts USING fts5(content, gist, tags, entities, tokenize='{TOKENIZER}')",
     "CREATE TABLE embeddings (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, model TEXT NOT NULL, "
     "vector BLOB NOT NULL)",
+    "CREATE TABLE files (path TEXT PRIMARY KEY, blob TEXT NOT NULL, kind TEXT, record_id TEXT, "
+    "body BLOB) WITHOUT ROWID",
+    "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
 

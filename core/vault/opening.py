@@ -23,9 +23,10 @@ from ..store.layout import (
 )
 from ..store.quarantine import quarantine
 from ..textutil import neutralise_line
+from .indexed_open import IndexedOpening
 
 
-class Opening:
+class Opening(IndexedOpening):
     """Opening a vault: load the files, finish crashed operations, commit a person's outside edits."""
 
     def load(self) -> None:
@@ -45,10 +46,25 @@ class Opening:
                 self._recover()
         head = journal.head()
         status = journal.start_status(self.layout.vault_paths())
-        self._load_files()
-        self._head = head
-        changed = journal.finish_status(status)
-        self.report.writes_refused = journal.write_refusal()
+        files = self._files_index()
+        try:
+            stale = None if files is None else self._load_from_index(files, head)
+            if stale is None:
+                self._load_files()
+            self._head = head
+            changed = journal.finish_status(status)
+            if stale is not None:
+                self._read_from_disk(stale | set(changed))
+            self._adopt_at_open(changed)
+            if files is not None:
+                self._write_index(files)
+        finally:
+            if files is not None:
+                files.close()
+        self._open = True
+
+    def _adopt_at_open(self, changed: list[str]) -> None:
+        self.report.writes_refused = self.journal.write_refusal()
         if self.report.writes_refused is None and (changed or not os.path.lexists(self.layout.meta_path)):
             with self.transaction():
                 self.adopt_outside_edits(changed)
@@ -56,7 +72,6 @@ class Opening:
                     self._commit("init: create memvault vault", {
                         self.layout.meta_path: self.layout.encode(self.layout.new_meta())})
                     self.report.initialised = True
-        self._open = True
 
     def _load_files(self) -> None:
         store, layout = Store(), self.layout

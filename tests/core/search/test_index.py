@@ -30,8 +30,15 @@ def test_the_index_lives_in_the_git_dir_private_and_never_committed(vault):
     assert "index.sqlite" not in tracked
 
 
+def _forget_index(vault):
+    """Delete the index file the vault's open wrote (its rows of files), as a person may."""
+    for leftover in index_path(vault.root).parent.glob("index.sqlite*"):
+        leftover.unlink()
+
+
 def test_sync_rewrites_only_what_differs(vault):
     a, b, c = _add(vault, "alpha one", "beta two", "gamma three")
+    _forget_index(vault)
     index = SearchIndex.for_root(vault.root)
     first = index.sync(vault.memories)
     assert (first.added, first.changed, first.removed, first.rebuilt) == (3, 0, 0, "missing")
@@ -75,8 +82,8 @@ def test_an_unreadable_index_is_built_again(vault):
 
 def test_an_index_of_another_schema_is_built_again(vault):
     (a,) = _add(vault, "alpha")
+    _forget_index(vault)
     path = index_path(vault.root)
-    path.parent.mkdir(parents=True, exist_ok=True)
     old = sqlite3.connect(path)
     old.execute("CREATE TABLE records (path TEXT)")
     old.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")

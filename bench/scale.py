@@ -1,0 +1,240 @@
+"""What ``bench/run.py`` measures for big vaults (issue 14), beside its open/archive/gc figures:
+a fast build with the git CLI, open with no index (cold) and with a warm index, peak RSS, search
+latency against CortexGraph's own search tool on the same memories, and the TUI from process
+start to the first painted tree. Every measure runs in fresh subprocesses, interleaved with the
+peer's where there is one; nothing asserts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+from typing import Any
+
+SOURCE = Path(__file__).resolve().parent.parent  # the source tree: core, tui
+
+
+def git(cwd: Path, *args: str) -> str:
+    out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} failed: {out.stderr.strip()}")
+    return out.stdout.strip()
+
+
+def build_vault_fast(root: Path, layout: Any, memories: list[Any], relations: list[Any],
+                     meta: dict[str, Any]) -> dict[str, Any]:
+    """Write every file as memvault would (pretty JSON, 0600) and commit them with the git CLI
+    in one commit (``git add -A`` walks the folder itself: no path list anywhere), pack the
+    repository as a long-lived one would be, and let git's index settle."""
+    t = time.perf_counter()
+    layout.ensure_dirs()
+    for m in memories:
+        path = layout.memory_path(m.id)
+        path.write_bytes(layout.encode(m))
+        os.chmod(path, 0o600)
+    for r in relations:
+        path = layout.relation_path(r.id)
+        path.write_bytes(layout.encode(r))
+        os.chmod(path, 0o600)
+    layout.meta_path.write_bytes(layout.encode(meta))
+    written = time.perf_counter() - t
+    git(root, "init", "-q", "-b", "main", "--shared=0600")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", f"bench: {len(memories)} memories")
+    git(root, "gc", "-q")
+    os.sync()
+    time.sleep(1.1)  # files and index written in the same second are racily clean for git
+    git(root, "update-index", "-q", "--really-refresh")
+    git(root, "status", "--porcelain")
+    return {"write_files_seconds": written, "build_seconds": time.perf_counter() - t,
+            "commits": int(git(root, "rev-list", "--count", "HEAD"))}
+
+
+def drop_index(vault: Path) -> None:
+    for leftover in (vault / ".git" / "memvault").glob("index.sqlite*"):
+        leftover.unlink()
+
+
+# Run in a fresh interpreter: open, then print the time and the peak RSS.
+OURS_OPEN = textwrap.dedent("""
+    import json, os, resource, sys, time
+    import core, git
+    from core import Vault
+    path, mode = sys.argv[1], sys.argv[2]
+    if mode == "cold":
+        for p in __import__("pathlib").Path(path, ".git", "memvault").glob("index.sqlite*"):
+            p.unlink()
+    t = time.perf_counter()
+    vault = Vault.open(path, readonly=mode == "readonly")
+    dt = time.perf_counter() - t
+    print(json.dumps({"seconds": dt, "memories": len(vault.memories),
+                      "relations": len(vault.relations), "problems": len(vault.problems),
+                      "external_commit": vault.report.external_commit,
+                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+""")
+PEER_OPEN = textwrap.dedent("""
+    import json, resource, sys, time
+    from pathlib import Path
+    from cortexgraph.config import get_config
+    from cortexgraph.storage.jsonl_storage import JSONLStorage
+    get_config()
+    t = time.perf_counter()
+    storage = JSONLStorage(storage_path=Path(sys.argv[1]))
+    storage.connect()
+    dt = time.perf_counter() - t
+    print(json.dumps({"seconds": dt, "memories": len(storage.memories),
+                      "relations": len(storage.relations),
+                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+""")
+
+# Search: open once, one query not timed (each side builds what it keeps between queries),
+# then every query timed; both sides rank and return their top 10.
+OURS_SEARCH = textwrap.dedent("""
+    import json, sys, time
+    from core import Vault
+    from core.search import Searcher
+    vault = Vault.open(sys.argv[1])
+    queries = json.loads(sys.argv[2])
+    searcher = Searcher(vault, mode="bm25")
+    searcher.search(queries[0], limit=10)
+    times, hits = [], 0
+    for q in queries:
+        t = time.perf_counter()
+        result = searcher.search(q, limit=10)
+        times.append(time.perf_counter() - t)
+        hits += len(result.hits)
+    print(json.dumps({"times": times, "hits": hits}))
+""")
+PEER_SEARCH = textwrap.dedent("""
+    import json, sys, time
+    from pathlib import Path
+    from cortexgraph.config import get_config
+    from cortexgraph.storage.jsonl_storage import JSONLStorage
+    import cortexgraph.tools.search as tool
+    get_config()
+    storage = JSONLStorage(storage_path=Path(sys.argv[1]))
+    storage.connect()
+    tool.db = storage
+    queries = json.loads(sys.argv[2])
+    search = getattr(tool.search_memory, "fn", tool.search_memory)
+    search(query=queries[0], top_k=10)
+    times, hits = [], 0
+    for q in queries:
+        t = time.perf_counter()
+        result = search(query=q, top_k=10)
+        times.append(time.perf_counter() - t)
+        hits += len(result.get("results", []))
+    print(json.dumps({"times": times, "hits": hits}))
+""")
+
+# The app, headless, from process start (the parent's clock, passed in) to the first time the
+# tree draws lines with memories in them; the vault is opened by the app's own worker.
+TUI_PAINT = textwrap.dedent("""
+    import asyncio, json, sys, time
+    spawned = float(sys.argv[2])
+    from tui.app import MemvaultApp
+    from tui.app.service import VaultService
+    from tui.app.widgets.memory_tree import MemoryTree
+    painted = []
+    original = MemoryTree.render_lines
+    def render_lines(self, crop):
+        if not painted and self.view is not None and self.root.children:
+            painted.append(time.time())
+        return original(self, crop)
+    MemoryTree.render_lines = render_lines
+    async def main():
+        app = MemvaultApp(VaultService(sys.argv[1]), poll_interval=0, rescore_interval=0)
+        async with app.run_test(size=(120, 40)):
+            while not painted:
+                await asyncio.sleep(0.001)
+    asyncio.run(main())
+    import resource
+    print(json.dumps({"seconds": painted[0] - spawned,
+                      "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+""")
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(SOURCE) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH")
+                                       else "")
+    return env
+
+
+def run_json(argv: list[str], cwd: Path | None = None) -> dict[str, Any]:
+    out = subprocess.run(argv, capture_output=True, text=True, env=_env(), cwd=cwd or SOURCE)
+    if out.returncode != 0:
+        raise RuntimeError(f"{argv[0]} failed: {out.stderr.strip()[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def series(samples: list[float]) -> dict[str, Any]:
+    ordered = sorted(samples)
+    return {"median": ordered[len(ordered) // 2], "p95": ordered[min(len(ordered) - 1,
+            int(round(0.95 * (len(ordered) - 1))))], "samples": samples}
+
+
+def measure_opens(vault: Path, peer_dir: Path, peer: str | None, n: int) -> dict[str, Any]:
+    """Open after imports: cold (no index: every file read, the index written), warm (the
+    index from the previous open), read-only (every file read, no git), and CortexGraph."""
+    py = sys.executable
+    runs: dict[str, list[str]] = {
+        "cold": [py, "-c", OURS_OPEN, str(vault), "cold"],
+        "warm": [py, "-c", OURS_OPEN, str(vault), "warm"],
+        "readonly": [py, "-c", OURS_OPEN, str(vault), "readonly"],
+    }
+    if peer:
+        runs["peer"] = [peer, "-c", PEER_OPEN, str(peer_dir)]
+    found: dict[str, list[dict[str, Any]]] = {k: [] for k in runs}
+    for key, argv in runs.items():  # warm-up (and the warm column's index)
+        run_json(argv)
+    for _ in range(n):
+        for key, argv in runs.items():
+            result = run_json(argv)
+            if result.get("external_commit"):
+                raise RuntimeError("opening the committed vault made a commit: it was not clean")
+            found[key].append(result)
+    out: dict[str, Any] = {}
+    for key, results in found.items():
+        out[key] = series([r["seconds"] for r in results])
+        out[key]["rss_mb"] = max(r["rss_mb"] for r in results)
+        out[key]["loaded"] = {"memories": results[-1]["memories"],
+                              "relations": results[-1]["relations"]}
+    return out
+
+
+def make_queries(memories: list[Any], n: int, seed: int) -> list[str]:
+    """One- and two-word queries made of words that occur in the memories (so both sides have
+    hits to rank), drawn from their contents."""
+    rng = random.Random(seed)
+    words = [w.strip(".,;:") for m in rng.sample(memories, min(200, len(memories)))
+             for w in m.content.split() if len(w) > 4]
+    words = sorted(set(words))
+    return [" ".join(rng.sample(words, rng.choice([1, 1, 2]))) for _ in range(n)]
+
+
+def measure_search(vault: Path, peer_dir: Path, peer: str | None, queries: list[str]
+                   ) -> dict[str, Any]:
+    text = json.dumps(queries)
+    out: dict[str, Any] = {"queries": len(queries)}
+    ours = run_json([sys.executable, "-c", OURS_SEARCH, str(vault), text])
+    out["ours"] = series(ours["times"]) | {"hits": ours["hits"]}
+    if peer:
+        theirs = run_json([peer, "-c", PEER_SEARCH, str(peer_dir), text])
+        out["peer"] = series(theirs["times"]) | {"hits": theirs["hits"]}
+    return out
+
+
+def measure_tui_paint(vault: Path, n: int) -> dict[str, Any]:
+    samples, rss = [], 0.0
+    for _ in range(n):
+        result = run_json([sys.executable, "-c", TUI_PAINT, str(vault), repr(time.time())])
+        samples.append(result["seconds"])
+        rss = max(rss, result["rss_mb"])
+    return series(samples) | {"rss_mb": rss}

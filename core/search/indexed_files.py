@@ -1,0 +1,123 @@
+"""The vault's record files as git holds them at one commit, kept in the derived index
+(``.git/memvault/index.sqlite``, tables ``files`` and ``state``), so that opening a vault reads
+only the files that changed since that commit instead of every file.
+
+A row is ``(path, blob, kind, record_id, body)``: a repository path, the id of the blob git
+holds there, what the path holds ("memory" or "relation" and its id, as the layout named them
+when the row was written) and the blob's bytes (None when memvault does not read it from the
+index: a link, a file that is not a record, one over the size limit; the opener then reads the
+file on disk). ``state`` names, for
+each vault in the repository (its folder, ``.`` at the top), the commit the rows are for.
+
+The rows are derived and checked against git: a row is written from the blob git names, and the
+set of rows is replaced in one transaction together with the commit it is for. Deleting the file
+loses nothing: the next open reads every file, and writes the rows again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+
+from .index import SearchIndex, _transaction, index_path
+
+_COMMIT_KEY = "files_commit:"
+
+
+def blob_id(data: bytes, length: int = 40) -> str:
+    """The id git gives a blob of ``data`` (SHA-1; SHA-256 when ``length`` is 64)."""
+    digest = hashlib.sha256() if length == 64 else hashlib.sha1()  # noqa: S324 (git's own id)
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
+
+
+class IndexedFiles:
+    """The ``files`` rows of the index at ``path``, for the vault at ``folder`` of the
+    repository (a repository path, ``.`` for the top)."""
+
+    def __init__(self, path: Path, folder: str):
+        self._index = SearchIndex(path)
+        self.folder = folder
+        self._prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
+
+    @classmethod
+    def for_root(cls, root: Path, folder: str) -> IndexedFiles | None:
+        path = index_path(root)
+        return None if path is None else cls(path, folder)
+
+    def close(self) -> None:
+        self._index.close()
+
+    def _conn(self) -> sqlite3.Connection | None:
+        conn = self._index.conn
+        return None if self._index.path is None else conn  # an index in memory keeps nothing
+
+    def commit(self) -> str | None:
+        """The commit the rows are for (None: no rows, or the index cannot be used)."""
+        try:
+            conn = self._conn()
+            if conn is None:
+                return None
+            row = conn.execute("SELECT value FROM state WHERE key = ?",
+                               (_COMMIT_KEY + self.folder,)).fetchone()
+        except sqlite3.Error:
+            return None
+        return None if row is None else row[0]
+
+    def rows(self) -> Iterator[tuple[str, str, str | None, str | None, bytes | None]]:
+        """(path relative to the vault, blob id, kind, record id, body or None) of every row, one at a time (the
+        bodies are never all held at once). Raises sqlite3.Error when the index cannot be read."""
+        conn = self._conn()
+        if conn is None:
+            return
+        prefix = self._prefix
+        if prefix:
+            cursor = conn.execute("SELECT path, blob, kind, record_id, body FROM files "
+                                  "WHERE path >= ? AND path < ?",
+                                  (prefix, prefix[:-1] + "0"))  # "0" sorts right after "/"
+        else:
+            cursor = conn.execute("SELECT path, blob, kind, record_id, body FROM files")
+        if not prefix:
+            yield from cursor
+            return
+        cut = len(prefix)
+        for path, blob, kind, record_id, body in cursor:
+            yield path[cut:], blob, kind, record_id, body
+
+    def update(self, base: str | None, commit: str,
+               rows: Mapping[str, tuple[str, str | None, str | None, bytes | None] | None], *,
+               replace: bool = False) -> bool:
+        """Move the rows from ``base`` to ``commit``: ``rows`` maps a path relative to the vault
+        to (blob, kind, record id, body), or None for a path gone. ``replace``: ``rows`` is every file at
+        ``commit`` (the others are removed). Done in one transaction, only if the rows are
+        still for ``base`` (another process may have moved them meanwhile): True when done."""
+        try:
+            conn = self._conn()
+            if conn is None:
+                return False
+            key = _COMMIT_KEY + self.folder
+            prefix = self._prefix
+            with _transaction(conn):
+                found = conn.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+                if not replace and (None if found is None else found[0]) != base:
+                    return False
+                if replace:
+                    if prefix:
+                        conn.execute("DELETE FROM files WHERE path >= ? AND path < ?",
+                                     (prefix, prefix[:-1] + "0"))
+                    else:
+                        conn.execute("DELETE FROM files")
+                gone = [(prefix + p,) for p, row in rows.items() if row is None]
+                conn.executemany("DELETE FROM files WHERE path = ?", gone)
+                conn.executemany(
+                    "INSERT OR REPLACE INTO files (path, blob, kind, record_id, body) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    [(prefix + p, *row) for p, row in rows.items() if row is not None])
+                conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                             (key, commit))
+            return True
+        except sqlite3.Error:
+            return False

@@ -1,0 +1,189 @@
+"""Opening from the derived index: the cache is filled from the record files as git holds them
+at the commit the index was written for (:mod:`core.search.indexed_files`), and only the files
+that changed since (``git diff`` from that commit to HEAD) or that differ from HEAD on disk
+(``git status``, as every open runs) are read from disk. Afterwards the index is moved to HEAD
+with the blobs git holds, read in batches through ``git cat-file --batch``.
+
+The files stay the truth: a row is used only for a path that is, by git's own account, the
+same blob on disk and at HEAD as when the row was written; anything the index cannot answer
+(missing, unreadable, of an older schema, its commit gone from the repository) means reading
+every file, as without an index.
+"""
+
+from __future__ import annotations
+
+import gc
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pydantic import ValidationError
+
+from ..errors import InvalidIdError, JournalError
+from ..model.records import Memory, Relation
+from ..store.cache import Store
+from ..store.layout import (
+    MAX_FILE_BYTES,
+    MEMORIES_DIR,
+    RELATIONS_DIR,
+    LoadProblem,
+    RefusedFileError,
+    _describe_validation_error,
+    check_id,
+    read_vault_file,
+)
+
+if TYPE_CHECKING:
+    from ..search.indexed_files import IndexedFiles
+
+#: Blobs read from git per ``cat-file`` call when the index is written (bounds the memory held).
+BLOB_BATCH = 5000
+_REGULAR = ("100644", "100755")
+
+
+class IndexedOpening:
+    """The part of opening that uses the derived index (see the module docstring)."""
+
+    def _files_index(self) -> IndexedFiles | None:
+        import sqlite3
+
+        from ..search.indexed_files import IndexedFiles
+
+        try:
+            return IndexedFiles.for_root(self.root, self.journal.relpath(self.root))
+        except (OSError, sqlite3.Error, JournalError):
+            return None
+
+    def _load_from_index(self, files: IndexedFiles, head: str | None) -> set[str] | None:
+        """Fill the cache from the index's rows; return the vault paths the rows cannot answer
+        for (changed since the rows' commit, or not kept in the index): the caller reads them
+        from disk. None when the index cannot be used (nothing loaded)."""
+        base = files.commit()
+        if base is None or head is None:
+            return None
+        import sqlite3
+
+        try:
+            stale = set(self.journal.changed_between(base, head)) if base != head else set()
+        except JournalError:  # the rows' commit is gone (history rewritten, pruned)
+            return None
+        store, layout = Store(), self.layout
+        problems: list[LoadProblem] = []
+        blobs: dict[str, str] = {}
+        collecting = gc.isenabled()
+        gc.disable()  # see Opening._load_files
+        try:
+            put = {"memory": (Memory.__pydantic_validator__.validate_json, store.put_memory),
+                   "relation": (Relation.__pydantic_validator__.validate_json,
+                                store.put_relation)}
+            for rel, blob, kind, record_id, body in files.rows():
+                if rel in stale:
+                    continue
+                if body is None or kind not in put:
+                    stale.add(rel)  # read from disk: it says what is wrong with the file
+                    continue
+                validate, keep = put[kind]
+                try:
+                    record = validate(body)
+                except ValidationError as exc:
+                    problems.append(LoadProblem(self.root / rel, _describe_validation_error(exc)))
+                else:
+                    if record.id == record_id:
+                        keep(record)
+                    else:
+                        problems.append(LoadProblem(self.root / rel, "id inside the file "
+                                                    f"({record.id!r}) differs from the file name"))
+                blobs[rel] = blob
+        except sqlite3.Error:
+            return None
+        finally:
+            if collecting:
+                gc.freeze()
+                gc.enable()
+        self.store, self.problems = store, problems
+        self.meta = layout.read_meta() or {}
+        self._open_blobs = blobs
+        return stale
+
+    def _read_from_disk(self, rels: set[str]) -> None:
+        """Load these vault paths from disk into the cache (what the index could not answer
+        for, and what differs from HEAD). A path in a record folder that names no record (a
+        folder, a dot-file, a stray file) means reading every file instead, so that it is
+        reported exactly as then."""
+        if any(_in_record_folder(rel) and self.layout.classify(rel) is None for rel in rels):
+            self._load_files()
+            self._open_blobs = {}
+            return
+        self._reload_paths(sorted(rels))
+        for rel in rels:
+            self._open_blobs.pop(rel, None)
+
+    def _write_index(self, files: IndexedFiles) -> None:
+        """Move the index's rows to HEAD (from their commit, or anew), with the blobs git holds.
+        Never fails the open: the index is only a cache."""
+        head = self._head
+        if head is None:
+            return
+        base = files.commit()
+        if base == head:
+            return
+        try:
+            changes = self.journal.tree_changes(base, head, under=files.folder)
+        except JournalError:  # the rows' commit is gone: write them all anew
+            base, changes = None, self.journal.tree_changes(None, head, under=files.folder)
+        cut = 0 if files.folder in ("", ".") else len(files.folder.rstrip("/")) + 1
+        rows: dict[str, tuple[str, str | None, str | None, bytes | None] | None] = {}
+        wanted: dict[str, tuple[str, str, str]] = {}
+        for repo_path, change in changes.items():
+            rel = repo_path[cut:]
+            if not _in_record_folder(rel):
+                continue
+            if change.new is None:
+                rows[rel] = None
+                continue
+            mode, sha = change.new
+            rows[rel] = (sha, None, None, None)
+            what = self.layout.classify(rel)
+            if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
+                wanted[rel] = (sha, *what)
+        shas = list(dict.fromkeys(sha for sha, _, _ in wanted.values()))
+        bodies: dict[str, bytes] = {}
+        try:
+            for start in range(0, len(shas), BLOB_BATCH):
+                bodies.update(self.journal.read_blobs(shas[start:start + BLOB_BATCH],
+                                                      limit=MAX_FILE_BYTES))
+        except JournalError:
+            return
+        for rel, (sha, kind, record_id) in wanted.items():
+            rows[rel] = (sha, kind, record_id, bodies.get(sha))
+        files.update(base, head, rows, replace=base is None)
+
+    def _unchanged_since_open(self, path: Path) -> bool:
+        """For a file the open took from the index (never read, so never stat'ed): True when it
+        still holds the blob it held then (one read and hash); it is then noted as seen."""
+        rel = path.relative_to(self.root).as_posix()
+        blob = self._open_blobs.get(rel)
+        if blob is None or str(path) in self.layout.seen:
+            return False
+        from ..search.indexed_files import blob_id
+        try:
+            data, _ = read_vault_file(path)
+        except (OSError, RefusedFileError):
+            return False
+        if blob_id(data, len(blob)) != blob:
+            return False
+        self._open_blobs.pop(rel, None)
+        self.layout.note([path])
+        return True
+
+
+def _valid_id(kind: str, record_id: str) -> bool:
+    try:
+        check_id(record_id, kind)
+    except InvalidIdError:
+        return False  # the file is read from disk at open, which says what is wrong
+    return True
+
+
+def _in_record_folder(rel: str) -> bool:
+    return rel.startswith((MEMORIES_DIR + "/", RELATIONS_DIR + "/"))
+

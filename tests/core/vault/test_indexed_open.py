@@ -1,0 +1,232 @@
+"""Opening from the derived index (``core.vault.indexed_open``): files unchanged since the
+index's commit are never read; whatever changed (a commit made elsewhere, a person's edit, a file
+git holds but memvault cannot use) is read from disk; an index that cannot be trusted is never
+used; and what the vault shows is always what reading every file shows."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+
+import pytest
+
+from core import Memory, Vault
+from core.search.index import index_path
+from core.search.indexed_files import IndexedFiles, blob_id
+from core.store import layout as layout_module
+
+
+def _git(root, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), "-c", "user.name=person",
+                           "-c", "user.email=person@localhost", *args],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def _subjects(root) -> list[str]:
+    return _git(root, "log", "--format=%s").splitlines()
+
+
+@pytest.fixture
+def reads(monkeypatch):
+    """The record files read from disk, by path (every read goes through read_vault_file)."""
+    seen: list[str] = []
+    real = layout_module.read_vault_file
+
+    def counting(path, *args, **kwargs):
+        seen.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(layout_module, "read_vault_file", counting)
+    import core.vault.indexed_open as indexed_open
+
+    monkeypatch.setattr(indexed_open, "read_vault_file", counting)
+    return seen
+
+
+def _records_read(reads: list[str]) -> list[str]:
+    return [p for p in reads if "/memories/" in p or "/relations/" in p]
+
+
+def _same_as_reading_every_file(vault: Vault) -> None:
+    """The cache equals what a vault that reads every file (no index) shows."""
+    path = index_path(vault.root)
+    for leftover in path.parent.glob("index.sqlite*"):
+        leftover.unlink()
+    plain = Vault.open(vault.root, readonly=True)
+    assert plain.memories == vault.memories
+    assert plain.relations == vault.relations
+    assert sorted((p.path, p.reason) for p in plain.problems) == \
+        sorted((p.path, p.reason) for p in vault.problems)
+
+
+def _vault(tmp_path, n: int = 4) -> tuple[Vault, list[Memory]]:
+    vault = Vault.open(tmp_path / "v")
+    made = [vault.add(f"note {i} about the garden", tags=["garden"]) for i in range(n)]
+    vault.relate(made[0].id, made[1].id, "related")
+    return vault, made
+
+
+def test_second_open_reads_no_record_file(tmp_path, reads):
+    vault, made = _vault(tmp_path)
+    Vault.open(vault.root)  # the first open after the writes moves the index to HEAD
+    reads.clear()
+    again = Vault.open(vault.root)
+    assert _records_read(reads) == []
+    assert again.memories == vault.memories and again.relations == vault.relations
+    files = IndexedFiles.for_root(vault.root, ".")
+    assert files.commit() == again.head
+    files.close()
+
+
+def test_a_commit_made_elsewhere_is_read_from_disk(tmp_path, reads):
+    vault, made = _vault(tmp_path)
+    Vault.open(vault.root)
+    other = Vault.open(vault.root)
+    other.update(made[2].id, content="changed by another process")
+    other.delete(made[3].id)
+    reads.clear()
+    again = Vault.open(vault.root)
+    assert sorted(_records_read(reads)) == [str(vault.layout.memory_path(made[2].id))]
+    assert again.get(made[2].id).content == "changed by another process"
+    assert made[3].id not in again.memories
+    _same_as_reading_every_file(again)
+
+
+def test_a_persons_commit_through_git_is_taken(tmp_path):
+    vault, made = _vault(tmp_path)
+    Vault.open(vault.root)
+    path = vault.layout.memory_path(made[1].id)
+    data = json.loads(path.read_bytes())
+    data["content"] = "edited and committed with git by hand"
+    path.write_text(json.dumps(data, indent=2))
+    _git(vault.root, "commit", "-q", "-am", "by hand")
+    again = Vault.open(vault.root)
+    assert again.get(made[1].id).content == "edited and committed with git by hand"
+    assert again.report.external_commit is None
+    _same_as_reading_every_file(again)
+
+
+def test_a_persons_uncommitted_edit_is_read_and_committed(tmp_path):
+    vault, made = _vault(tmp_path)
+    Vault.open(vault.root)
+    path = vault.layout.memory_path(made[0].id)
+    data = json.loads(path.read_bytes())
+    data["content"] = "edited in an editor"
+    path.write_text(json.dumps(data, indent=2))
+    bad = vault.layout.memory_path(made[1].id)
+    bad.write_text("{ not json")
+    again = Vault.open(vault.root)
+    assert again.get(made[0].id).content == "edited in an editor"
+    assert _subjects(vault.root)[0].startswith("external:")
+    assert [p.path for p in again.problems] == [bad]
+    assert made[1].id not in again.memories
+    _same_as_reading_every_file(again)
+
+
+def test_a_committed_file_memvault_cannot_use_is_reported_as_when_reading_files(tmp_path):
+    vault, made = _vault(tmp_path)
+    bad = vault.layout.memory_path(made[2].id)
+    bad.write_text('{"id": "someone-else", "content": "x"}')
+    stray = vault.root / "memories" / "notes.txt"
+    stray.write_text("a stray file")
+    _git(vault.root, "add", "-A")
+    _git(vault.root, "commit", "-q", "-m", "garbage committed by hand")
+    first = Vault.open(vault.root)
+    second = Vault.open(vault.root)  # from the index
+    for opened in (first, second):
+        assert made[2].id not in opened.memories
+        assert {p.path for p in opened.problems} == {bad, stray}
+    _same_as_reading_every_file(second)
+
+
+def test_a_write_after_an_indexed_open_commits_only_itself(tmp_path, monkeypatch):
+    """A file the open never read is not mistaken for a person's edit when it is written (it
+    is checked against the blob the index had for it, not committed as ``external:``)."""
+    vault, made = _vault(tmp_path)
+    Vault.open(vault.root)
+    again = Vault.open(vault.root)
+    before = len(_subjects(vault.root))
+    tried: list[list[str]] = []
+    monkeypatch.setattr(again, "_commit_external", lambda rels, when="": tried.append(rels))
+    again.archive(made[1].id)
+    assert tried == []
+    assert len(_subjects(vault.root)) == before + 1
+    assert _subjects(vault.root)[0].startswith("archive")
+
+
+def test_an_edit_made_while_open_is_still_kept_before_a_write(tmp_path):
+    vault, made = _vault(tmp_path)
+    Vault.open(vault.root)
+    again = Vault.open(vault.root)  # from the index: the file was never read
+    path = vault.layout.memory_path(made[1].id)
+    data = json.loads(path.read_bytes())
+    data["content"] = "edited while the app was open"
+    path.write_text(json.dumps(data, indent=2))
+    again.archive(made[1].id)
+    subjects = _subjects(vault.root)
+    assert subjects[0].startswith("archive") and subjects[1].startswith("external:")
+    assert again.get(made[1].id).content == "edited while the app was open"
+
+
+@pytest.mark.parametrize("damage", ["garbage", "bad-commit", "old-schema", "deleted"])
+def test_an_index_that_cannot_be_trusted_is_not_used(tmp_path, reads, damage):
+    vault, made = _vault(tmp_path)
+    Vault.open(vault.root)
+    path = index_path(vault.root)
+    if damage == "garbage":
+        for leftover in path.parent.glob("index.sqlite*"):
+            leftover.unlink()
+        path.write_bytes(b"this is not a database" * 100)
+    elif damage == "bad-commit":
+        conn = sqlite3.connect(path)
+        conn.execute("UPDATE state SET value = ?", ("0" * 40,))
+        conn.commit(), conn.close()
+    elif damage == "old-schema":
+        conn = sqlite3.connect(path)
+        conn.execute("PRAGMA user_version = 1")
+        conn.commit(), conn.close()
+    else:
+        for leftover in path.parent.glob("index.sqlite*"):
+            leftover.unlink()
+    reads.clear()
+    again = Vault.open(vault.root)
+    assert len(_records_read(reads)) == 5  # every record file, as without an index
+    assert again.memories == vault.memories and again.relations == vault.relations
+    files = IndexedFiles.for_root(vault.root, ".")
+    assert files.commit() == again.head  # written anew
+    assert len(list(files.rows())) == 5
+    files.close()
+    reads.clear()
+    Vault.open(vault.root)
+    assert _records_read(reads) == []
+
+
+def test_rows_that_lie_about_their_blob_are_not_trusted_past_a_write(tmp_path):
+    """The rows are checked against git: an index whose body for a path is not what git holds
+    is found out when the path changes (the rows are written again from git's blobs)."""
+    vault, made = _vault(tmp_path)
+    Vault.open(vault.root)
+    other = Vault.open(vault.root)
+    other.update(made[0].id, content="the truth")
+    again = Vault.open(vault.root)
+    assert again.get(made[0].id).content == "the truth"
+    rows = {rel: (blob, body) for rel, blob, _, _, body in
+            IndexedFiles.for_root(vault.root, ".").rows()}
+    rel = f"memories/{made[0].id}.json"
+    assert blob_id(rows[rel][1]) == rows[rel][0] == _git(vault.root, "rev-parse",
+                                                          f"HEAD:{rel}").strip()
+
+
+def test_two_vaults_in_one_repository_keep_their_own_rows(tmp_path):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    a = Vault.open(repo / "a")
+    b = Vault.open(repo / "b")
+    ma, mb = a.add("in vault a"), b.add("in vault b")
+    for _ in range(2):
+        a2, b2 = Vault.open(repo / "a"), Vault.open(repo / "b")
+        assert set(a2.memories) == {ma.id} and set(b2.memories) == {mb.id}
+    rows_a = [rel for rel, *_ in IndexedFiles.for_root(repo / "a", "a").rows()]
+    assert rows_a == [f"memories/{ma.id}.json"]
