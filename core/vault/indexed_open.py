@@ -117,10 +117,23 @@ class IndexedOpening:
         for rel in rels:
             self._open_blobs.pop(rel, None)
 
-    def _write_index(self, files: IndexedFiles) -> None:
+    def index_files(self) -> int | None:
+        """Bring the derived index's rows of files level with HEAD now (``memvault reindex``;
+        every read-write open does it by itself). Returns how many rows there are for this
+        vault, or None when the index cannot be written (no repository, a read-only disk)."""
+        files = self._files_index()
+        if files is None:
+            return None
+        try:
+            self._write_index(files, self.journal.head())
+            return None if files.commit() is None else sum(1 for _ in files.rows())
+        finally:
+            files.close()
+
+    def _write_index(self, files: IndexedFiles, head: str | None = None) -> None:
         """Move the index's rows to HEAD (from their commit, or anew), with the blobs git holds.
         Never fails the open: the index is only a cache."""
-        head = self._head
+        head = head or self._head
         if head is None:
             return
         base = files.commit()

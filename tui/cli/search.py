@@ -76,9 +76,10 @@ search.context_settings = {**search.context_settings, "ignore_unknown_options": 
 @verb("reindex")
 @json_option
 def reindex(as_json: bool) -> int:
-    """Build the search index (.git/memvault/index.sqlite) anew from the vault's files. It is
-    derived and never committed: search rebuilds it by itself when it is missing, unreadable
-    or of an older schema, and keeps it level with the files; deleting it loses nothing."""
+    """Build the derived index (.git/memvault/index.sqlite) anew: the search index from the
+    vault's files, and the copy of the files at HEAD that lets an open skip reading them. It is
+    never committed: memvault rebuilds it by itself when it is missing, unreadable or of an
+    older schema, and keeps it level with the files; deleting it loses nothing."""
     from core.search import SearchIndex
 
     vault = open_readonly()
@@ -91,11 +92,13 @@ def reindex(as_json: bool) -> int:
         note = index.note
     finally:
         index.close()
+    files = vault.index_files() if where is not None else None
     if as_json:
-        print_json({"path": where, "memories": report.added, "note": note})
+        print_json({"path": where, "memories": report.added, "files": files, "note": note})
         return 0
     if where is None:
         click.echo(f"reindex: {note or 'the vault is in no git repository'}: nothing to build")
         return 0
-    click.echo(f"reindex: {report.added} memories indexed in {where}")
+    click.echo(f"reindex: {report.added} memories indexed in {where}"
+               + (f"; {files} files kept for opening" if files is not None else ""))
     return 0

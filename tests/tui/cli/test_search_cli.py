@@ -120,6 +120,7 @@ def test_reindex_builds_the_index_anew_and_commits_nothing(run, vdir):
     index.write_bytes(b"not a database at all")  # a corrupt index
     data = run.json("reindex")
     assert data["memories"] == 4 and data["path"] == str(index)
+    assert data["files"] == 4  # the files at HEAD, kept so that an open need not read them
     assert index.stat().st_mode & 0o077 == 0
     found = run.json("search", "fixtures", "--mode", "bm25")
     assert [h["id"] for h in found["hits"]] == [ids["fix"]]
@@ -129,3 +130,4 @@ def test_reindex_builds_the_index_anew_and_commits_nothing(run, vdir):
                           text=True, check=True).stdout == head
     status, out, _ = run("reindex")
     assert status == 0 and out.startswith("reindex: 4 memories indexed in ")
+    assert out.rstrip().endswith("; 4 files kept for opening")
