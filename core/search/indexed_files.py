@@ -87,6 +87,15 @@ class IndexedFiles:
         for path, blob, kind, record_id, body in cursor:
             yield path[cut:], blob, kind, record_id, body
 
+    def blob_of(self, path: str) -> str | None:
+        """The blob id of the row for ``path`` (relative to the vault), if there is one."""
+        conn = self._conn()
+        if conn is None:
+            return None
+        row = conn.execute("SELECT blob FROM files WHERE path = ?",
+                           (self._prefix + path,)).fetchone()
+        return None if row is None else row[0]
+
     def update(self, base: str | None, commit: str,
                rows: Mapping[str, tuple[str, str | None, str | None, bytes | None] | None], *,
                replace: bool = False) -> bool:

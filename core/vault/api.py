@@ -64,8 +64,8 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords):
         self.report = OpenReport()
         self._head: str | None = None
         self._open = False
-        #: vault path -> blob id of the files the open took from the index (never read)
-        self._open_blobs: dict[str, str] = {}
+        #: True when the open took unchanged files from the derived index (never read them)
+        self._opened_from_index = False
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod

@@ -68,14 +68,13 @@ class IndexedOpening:
             return None
         store, layout = Store(), self.layout
         problems: list[LoadProblem] = []
-        blobs: dict[str, str] = {}
         collecting = gc.isenabled()
         gc.disable()  # see Opening._load_files
         try:
             put = {"memory": (Memory.__pydantic_validator__.validate_json, store.put_memory),
                    "relation": (Relation.__pydantic_validator__.validate_json,
                                 store.put_relation)}
-            for rel, blob, kind, record_id, body in files.rows():
+            for rel, _blob, kind, record_id, body in files.rows():
                 if rel in stale:
                     continue
                 if body is None or kind not in put:
@@ -92,7 +91,6 @@ class IndexedOpening:
                     else:
                         problems.append(LoadProblem(self.root / rel, "id inside the file "
                                                     f"({record.id!r}) differs from the file name"))
-                blobs[rel] = blob
         except sqlite3.Error:
             return None
         finally:
@@ -101,7 +99,7 @@ class IndexedOpening:
                 gc.enable()
         self.store, self.problems = store, problems
         self.meta = layout.read_meta() or {}
-        self._open_blobs = blobs
+        self._opened_from_index = True
         return stale
 
     def _read_from_disk(self, rels: set[str]) -> None:
@@ -111,11 +109,9 @@ class IndexedOpening:
         reported exactly as then."""
         if any(_in_record_folder(rel) and self.layout.classify(rel) is None for rel in rels):
             self._load_files()
-            self._open_blobs = {}
+            self._opened_from_index = False
             return
         self._reload_paths(sorted(rels))
-        for rel in rels:
-            self._open_blobs.pop(rel, None)
 
     def index_files(self) -> int | None:
         """Bring the derived index's rows of files level with HEAD now (``memvault reindex``;
@@ -172,19 +168,32 @@ class IndexedOpening:
 
     def _unchanged_since_open(self, path: Path) -> bool:
         """For a file the open took from the index (never read, so never stat'ed): True when it
-        still holds the blob it held then (one read and hash); it is then noted as seen."""
-        rel = path.relative_to(self.root).as_posix()
-        blob = self._open_blobs.get(rel)
-        if blob is None or str(path) in self.layout.seen:
+        still holds the blob the index has for it (one query, one read and a hash); it is then
+        noted as seen. (A commit since the open that changed the file made the vault read it,
+        so the index's row, even one moved to a later commit since, is what the vault shows.)"""
+        if not self._opened_from_index or str(path) in self.layout.seen:
             return False
+        import sqlite3
+
         from ..search.indexed_files import blob_id
+
+        files = self._files_index()
+        if files is None:
+            return False
+        try:
+            blob = files.blob_of(path.relative_to(self.root).as_posix())
+        except sqlite3.Error:
+            blob = None
+        finally:
+            files.close()
+        if blob is None:
+            return False
         try:
             data, _ = read_vault_file(path)
         except (OSError, RefusedFileError):
             return False
         if blob_id(data, len(blob)) != blob:
             return False
-        self._open_blobs.pop(rel, None)
         self.layout.note([path])
         return True
 
