@@ -45,8 +45,8 @@ def build_vault_fast(root: Path, layout: Any, memories: list[Any], relations: li
     layout.meta_path.write_bytes(layout.encode(meta))
     written = time.perf_counter() - t
     git(root, "init", "-q", "-b", "main", "--shared=0600")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", f"bench: {len(memories)} memories")
+    git(root, "-c", "gc.auto=0", "add", "-A")  # no automatic gc in the background: one below
+    git(root, "-c", "gc.auto=0", "commit", "-q", "-m", f"bench: {len(memories)} memories")
     git(root, "gc", "-q")
     os.sync()
     time.sleep(1.1)  # files and index written in the same second are racily clean for git
