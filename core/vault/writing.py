@@ -24,6 +24,7 @@ from ..store.layout import (
     check_folder,
     check_id,
 )
+from ..secrets.screen import screen as screen_secrets
 from .reports import Plan, StalePlanError
 
 if TYPE_CHECKING:
@@ -79,7 +80,12 @@ class Writing:
         file among them that a person changed since we read it is first committed as it is
         (``external:``), so their edit stays in history before this operation replaces it, if it
         loads as a valid record; a file memvault cannot read (changed, known unreadable, or a
-        garbage ``.meta.json``) is copied into the quarantine first instead, never committed."""
+        garbage ``.meta.json``) is copied into the quarantine first instead, never committed.
+        Every commit's files are checked for secrets first (:mod:`core.secrets.screen`:
+        refused, redacted or allowed by the policy in force); the cache takes what was written."""
+        screened = screen_secrets(self, message, writes, memories, relations)
+        message, writes = screened.message, screened.writes
+        memories, relations = screened.memories, screened.relations
         self._check_sizes(writes)
         unreadable = self._take_outside_edits(writes, reload=False)
         unreadable += [p for p in self.problems if p.path in writes]
@@ -172,6 +178,9 @@ class Writing:
                 plan.message, writes, memories=plan.put_memories,
                 relations=plan.put_relations, dropped_memories=plan.drop_memories,
                 dropped_relations=plan.drop_relations)
+            # what was written (a redacted record under the ``redact`` secrets policy)
+            plan.put_memories = [self.store.memories.get(m.id, m) for m in plan.put_memories]
+            plan.put_relations = [self.store.relations.get(r.id, r) for r in plan.put_relations]
         return plan
 
     def _check_fresh(self, plan: Plan) -> None:
