@@ -61,6 +61,7 @@ from .install import (  # noqa: F401  (the install verbs are part of core.sync.e
 )
 
 from .merge import RecordMerge
+from .purged import refuse_purged_history
 from .report import (  # noqa: F401  (last_sync and status are part of core.sync.engine's API)
     SyncReport,
     clear_conflicts,
@@ -158,6 +159,7 @@ def _integrate(vault: Vault, report: SyncReport, theirs: str | None, allow_unrel
         clear_conflicts(vault, keep=[])
         return ours
     _refuse_foreign(vault, theirs, target)
+    refuse_purged_history(vault, ours, theirs, target)  # core.sync.purged
     if journal.is_ancestor(ours, theirs):
         changes = journal.tree_changes(ours, theirs)
         changed = journal.advance(ours, theirs, f"sync: fast-forward to {target}")
