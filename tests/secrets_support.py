@@ -34,3 +34,11 @@ CLEAN = [
     "see /usr/local/lib/python3.11/site-packages/textual for the widget",
     "https://example.com/docs/getting-started?page=2",
 ]
+
+
+def run_git(cwd, *args: str) -> str:
+    """git's output in ``cwd`` (raises on failure)."""
+    import subprocess
+
+    return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                          check=True).stdout.strip()

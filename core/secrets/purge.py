@@ -203,7 +203,7 @@ def purge(vault: Vault, plan: PurgePlan) -> PurgeReport:
                    f"{'' if len(plan.relations) == 1 else 's'})")
         report.commit = vault._commit(message, vault._meta_write(**{META_KEY: meta}))
         _forget_state(vault, plan)
-        _expire_and_prune(journal)
+        expire_and_prune(journal)
         report.remotes = _remote_needs(journal, report.rewritten_refs)
         remove_file(record_path)
     report.seconds = time.perf_counter() - started
@@ -329,7 +329,9 @@ def _forget_state(vault: Vault, plan: PurgePlan) -> None:
         remove_file(git_dir / name)
 
 
-def _expire_and_prune(journal: Any) -> None:
+def expire_and_prune(journal: Any) -> None:
+    """Expire every reflog now (but ``refs/stash``'s: a person's stashes) and prune what no
+    ref reaches any more."""
     refs = [r for r in _refs(journal) if r != "refs/stash"]
     journal._git("reflog", "expire", "--expire=now", "--expire-unreachable=now", "HEAD", *refs)
     journal._git("gc", "--prune=now", "--quiet")

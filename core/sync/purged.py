@@ -18,7 +18,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..errors import VaultError
-from ..secrets.purge import purged_ids
+from ..secrets.purge import expire_and_prune, purged_ids
 from ..store.layout import META_FILE
 
 if TYPE_CHECKING:
@@ -42,6 +42,22 @@ def purged_on_either_side(vault: Vault, theirs: str) -> tuple[set[str], set[str]
     return mine_m | their_m, mine_r | their_r
 
 
+class PurgedHistoryError(VaultError):
+    """The remote's history still holds purged records: what the fetch brought is forgotten
+    again (:func:`forget_fetched`) and nothing is brought in."""
+
+
+def forget_fetched(vault: Vault, tracking: str, before: str | None) -> None:
+    """Put the remote-tracking ref back where it was before the fetch and prune what the fetch
+    brought (the purged versions must not stay in this clone's object store)."""
+    journal = vault.journal
+    if before is None:
+        journal._git("update-ref", "-d", tracking)
+    else:
+        journal._git("update-ref", tracking, before)
+    expire_and_prune(journal)
+
+
 def refuse_purged_history(vault: Vault, ours: str, theirs: str, target: str) -> None:
     """Raise VaultError (nothing brought in) in the two cases of the module docstring."""
     memories, relations = purged_on_either_side(vault, theirs)
@@ -52,7 +68,7 @@ def refuse_purged_history(vault: Vault, ours: str, theirs: str, target: str) -> 
         sorted(journal.relpath(vault.root / f"relations/{i}.json") for i in relations)
     shown = ", ".join(i[:8] for i in sorted(memories)[:5]) or "relations"
     if _touching(journal, [theirs, f"^{ours}"], paths):
-        raise VaultError(
+        raise PurgedHistoryError(
             f"refused: {target} still holds memories this vault purged ({shown}) in its history; "
             "bringing it in would put them back, so nothing was brought in. It needs a force "
             f"push first (`memvault purge` printed the command: git push "

@@ -4,9 +4,9 @@ each distinct version is read once."""
 
 from __future__ import annotations
 
-from conftest import run_git
+
 from migrate_support import memory_line, write_store
-from secrets_support import AWS, GITHUB, JWT, PASSWORD, SLACK
+from secrets_support import AWS, GITHUB, JWT, PASSWORD, SLACK, run_git
 
 from core import MemoryMetadata, Vault
 from core.io.migrate import migrate_jsonl

@@ -9,8 +9,8 @@ import json
 import os
 
 import pytest
-from conftest import run_git
-from secrets_support import AWS, GITHUB
+
+from secrets_support import AWS, GITHUB, run_git
 
 from core import Vault, VaultError
 from core.secrets import purge as purge_module

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import run_git
+
 from migrate_support import memory_line, write_store
-from secrets_support import AWS, GITHUB, PASSWORD
+from secrets_support import AWS, GITHUB, PASSWORD, run_git
 
 from core import Memory, MemoryMetadata, Vault, VaultError
 from core.io.markdown_import import import_markdown
