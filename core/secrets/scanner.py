@@ -72,6 +72,8 @@ _CANDIDATE = re.compile(r"[A-Za-z0-9_\-+/=.:@]{11,}")
 _PLAIN_WORD = re.compile(r"[A-Za-z]?[a-z]+[.,:;]?")
 _ANCHORS = re.compile(r"PRIVATE KEY|PuTTY-User-Key|://")
 _BEFORE, _AFTER = 64, 16  # context the detectors' patterns look at around a token
+_AROUND_KEYWORD = 64
+_NEEDS: dict[str, str] = {}  # keyword pattern -> the characters it cannot match without
 _KEYWORD_HINT = re.compile(r"key|pass|pwd|secret|contrase", re.IGNORECASE)
 
 
@@ -116,6 +118,12 @@ def _detectors() -> tuple[list[tuple[str, Any]], Any, Any]:
             continue
         for pattern in plugin_class().denylist:
             patterns.append((kind, pattern))
+    _NEEDS.update({
+        keyword.FOLLOWED_BY_COLON_REGEX.pattern: ":",
+        keyword.PRECEDED_BY_EQUAL_COMPARISON_SIGNS_QUOTES_REQUIRED_REGEX.pattern: "=",
+        keyword.FOLLOWED_BY_EQUAL_SIGNS_REGEX.pattern: "=",
+        keyword.FOLLOWED_BY_QUOTES_AND_SEMICOLON_REGEX.pattern: ";",  # and a quote
+    })
     return patterns, keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, heuristic
 
 
@@ -182,20 +190,41 @@ def _key_block(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _passwords(text: str, patterns: dict[Any, int], heuristic: Any) -> Iterator[Hit]:
+    """Password assignments: detect-secrets' config-file patterns, each run only on the part of
+    a line around a keyword (64 characters either side) and only when that part has the
+    punctuation the pattern needs (``:``, ``=``, ``;``): on long prose lines some of them
+    backtrack for milliseconds."""
     for line_start, line in _lines(text):
-        if not _KEYWORD_HINT.search(line) or heuristic.is_indirect_reference(line):
+        if not _KEYWORD_HINT.search(line):
             continue
-        for pattern, group in patterns.items():
-            for match in pattern.finditer(line):
-                s, e = match.span(group)
-                value = line[s:e]
-                cut = re.search(r"\s", value)
-                if cut:
-                    value, e = value[:cut.start()], s + cut.start()
-                value = value.rstrip(".;:!?)")
-                e = s + len(value)
-                if _plausible_password(value, heuristic):
-                    yield Hit(PASSWORD, line_start + s, line_start + e)
+        segments = []
+        for keyword in _KEYWORD_HINT.finditer(line):
+            low = max(0, keyword.start() - _AROUND_KEYWORD)
+            if segments and low < segments[-1][1]:
+                segments[-1] = (segments[-1][0], keyword.start() + _AROUND_KEYWORD)
+            else:
+                segments.append((low, keyword.start() + _AROUND_KEYWORD))
+        for low, high in segments:
+            yield from _passwords_in(line[low:high], line_start + low, patterns, heuristic)
+
+
+def _passwords_in(line: str, offset: int, patterns: dict[Any, int], heuristic: Any
+                  ) -> Iterator[Hit]:
+    for pattern, group in patterns.items():
+        needs = _NEEDS.get(pattern.pattern, "")
+        if needs and not any(c in line for c in needs):
+            continue
+        for match in pattern.finditer(line):
+            s, e = match.span(group)
+            value = line[s:e]
+            cut = re.search(r"\s", value)
+            if cut:
+                value, e = value[:cut.start()], s + cut.start()
+            value = value.rstrip(".;:!?)")
+            e = s + len(value)
+            if _plausible_password(value, heuristic) and not heuristic.is_indirect_reference(
+                    line[max(0, s - _AROUND_KEYWORD): e + 1]):  # (slow on long lines: last)
+                yield Hit(PASSWORD, offset + s, offset + e)
 
 
 def _plausible_password(value: str, heuristic: Any) -> bool:
