@@ -64,6 +64,7 @@ def screen(vault: Vault, message: str, writes: dict[Path, bytes | None],
     objects: dict[tuple[str, str], Memory | Relation] = {
         **{("memory", m.id): m for m in memories}, **{("relation", r.id): r for r in relations}}
     found: dict[Path, tuple[str, dict[str, Any] | None, list[Finding]]] = {}
+    scanned = False
     for path, data in writes.items():
         if data is None:
             continue
@@ -71,7 +72,7 @@ def screen(vault: Vault, message: str, writes: dict[Path, bytes | None],
         what = vault.layout.classify(rel)
         if what is None:  # a plain file committed with the records (a migration's backup)
             text = data.decode("utf-8", "replace")
-            hits = scan_text(text)
+            hits, scanned = scan_text(text), True
             if hits:
                 found[path] = (rel, None, [Finding(h.kind, rel, h.start, h.end,
                                                    text[h.start:h.end]) for h in hits])
@@ -85,10 +86,11 @@ def screen(vault: Vault, message: str, writes: dict[Path, bytes | None],
         before = _previous(vault, kind, record_id)
         if before is not None and _text_fields(before) == _text_fields(record):
             continue  # a touch, an archive, a use record: no new text
-        findings = scan_record(record)
+        findings, scanned = scan_record(record), True
         if findings:
             found[path] = (f"{kind} {record_id[:8]}", record, findings)
-    message_hits = scan_text(message)
+    # the message is made of the records' words: scanned when a record brought new text
+    message_hits = scan_text(message) if scanned else []
     if not found and not message_hits:
         return result
     known = _known_values(vault, writes)

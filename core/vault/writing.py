@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import VaultError
+from ..errors import JournalError, VaultError
 from ..model.records import (
     Memory,
     Relation,
@@ -63,7 +63,12 @@ class Writing:
         sync, a commit made straight through the journal), and take the new HEAD as seen."""
         head = self.journal.head()
         if head != self._head:
-            self._reload_paths(self.journal.changed_between(self._head, head))
+            try:
+                changed = self.journal.changed_between(self._head, head)
+            except JournalError:  # our HEAD is gone (history rewritten: `memvault purge`)
+                self._load_files()
+            else:
+                self._reload_paths(changed)
             self._head = head
 
     def _commit(

@@ -167,3 +167,12 @@ def test_each_remote_is_told_its_force_push(vault_path, tmp_path):
     run_git(vault_path, *need["command"].split()[1:])
     assert AWS not in run_git(remote, "log", "--all", "-p")
     assert keep.id[:8] in run_git(remote, "log", "--all", "--format=%s")
+
+
+def test_a_vault_open_elsewhere_during_the_purge_goes_on_working(vault_path):
+    vault, keep, _other, bad, _doomed, _kept = build(vault_path)
+    app = Vault.open(vault_path)  # the app or an MCP server, open while the purge runs
+    assert bad.id not in app.memories and keep.id in app.memories
+    purge(vault, plan_purge(vault, [bad.id]))
+    assert app.touch(keep.id)[0].use_count == vault.get(keep.id).use_count + 1
+    assert purged_ids(app.meta)[0] == {bad.id}
