@@ -2,7 +2,7 @@
 
 Every version of the memories, and of every relation that ever touched them, is removed from
 every commit of every ref (branches, remote-tracking branches, ``refs/memvault/...``) by
-``git-filter-repo`` (its library, on this repository); commit messages that named them lose
+``git-filter-repo`` (:meth:`core.git.rewrite.Rewriting.rewrite_without`); commit messages that named them lose
 their words (the verb and the ids stay), and every secret the scanner finds in a rewritten
 message is redacted. Commits left empty are dropped. Then: the purged files leave git's index,
 memvault's private index and the work tree; memvault's state in the git directory forgets them
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import shutil
 import time
@@ -182,12 +181,12 @@ def purge(vault: Vault, plan: PurgePlan) -> PurgeReport:
         if previous is not None and previous.get("refs"):
             plan.refs = dict(previous["refs"])  # the refs as they were before the first try
         else:
-            plan.refs = _refs(journal)
+            plan.refs = journal.refs()
         write_atomic(record_path, json.dumps({**asdict(plan), "started": time.time()},
                                              indent=2).encode())
         prefixes = sorted({i[:8] for i in plan.memories + plan.relations})
-        _rewrite(journal, plan.paths, prefixes)
-        after = _refs(journal)
+        journal.rewrite_without(plan.paths, lambda text: scrub_message(text, prefixes))
+        after = journal.refs()
         report.rewritten_refs = {ref: (sha, after.get(ref)) for ref, sha in plan.refs.items()
                                  if after.get(ref) != sha}
         _settle_work_tree(vault, plan)
@@ -203,17 +202,11 @@ def purge(vault: Vault, plan: PurgePlan) -> PurgeReport:
                    f"{'' if len(plan.relations) == 1 else 's'})")
         report.commit = vault._commit(message, vault._meta_write(**{META_KEY: meta}))
         _forget_state(vault, plan)
-        expire_and_prune(journal)
+        journal.expire_and_prune()
         report.remotes = _remote_needs(journal, report.rewritten_refs)
         remove_file(record_path)
     report.seconds = time.perf_counter() - started
     return report
-
-
-def _refs(journal: Any) -> dict[str, str]:
-    out = journal._git("for-each-ref", "--format=%(objectname) %(refname)")
-    refs = dict(reversed(line.split(" ", 1)) for line in out.splitlines() if " " in line)
-    return {ref: sha for ref, sha in refs.items()}
 
 
 def scrub_message(message: str, prefixes: list[str]) -> str:
@@ -230,60 +223,9 @@ def scrub_message(message: str, prefixes: list[str]) -> str:
     return redact_text(text, scan_text(text))
 
 
-class _Chdir(contextlib.AbstractContextManager):
-    def __init__(self, path: Path):
-        self.path, self.old = path, os.getcwd()
-
-    def __enter__(self) -> None:
-        os.chdir(self.path)
-
-    def __exit__(self, *exc: object) -> None:
-        os.chdir(self.old)
-
-
-def _rewrite(journal: Any, paths: list[str], prefixes: list[str]) -> None:
-    """git-filter-repo, as a library, on this repository: drop ``paths`` from every commit of
-    every ref, scrub messages. ``--partial``: no remote is removed or renamed and no reflog
-    expired (that is done after, sparing stashes); its own clean-up (a ``git reset --hard``,
-    which would throw away a person's uncommitted work elsewhere in the repository) is not run."""
-    import io
-
-    import git_filter_repo as fr
-
-    class Rewrite(fr.RepoFilter):
-        def cleanup(self, *args: Any, **kwargs: Any) -> None:  # memvault settles the tree itself
-            return None
-
-    git_dir = Path(journal.repo.git_dir)
-    shutil.rmtree(git_dir / "filter-repo", ignore_errors=True)
-    listing = journal.state_dir / "purge-paths.txt"
-    write_atomic(listing, "".join(f"literal:{p}\n" for p in paths).encode("utf-8",
-                                                                          "surrogateescape"))
-
-    def message_callback(message: bytes) -> bytes:
-        text = message.decode("utf-8", "surrogateescape")
-        return scrub_message(text, prefixes).encode("utf-8", "surrogateescape")
-
-    args = fr.FilteringOptions.parse_args(
-        ["--force", "--partial", "--quiet", "--invert-paths", "--paths-from-file", str(listing),
-         "--replace-refs", "delete-no-add"], error_on_empty=False)
-    try:
-        with _Chdir(journal.worktree), contextlib.redirect_stdout(io.StringIO()):
-            Rewrite(args, message_callback=message_callback).run()
-    except SystemExit as exc:
-        raise VaultError(f"purge: git-filter-repo failed ({exc}); the refs were not moved, "
-                         "nothing was removed (`memvault purge` again finishes it)") from None
-    finally:
-        remove_file(listing)
-        shutil.rmtree(git_dir / "filter-repo", ignore_errors=True)
-
-
 def _settle_work_tree(vault: Vault, plan: PurgePlan) -> None:
     """The purged files out of git's index, memvault's private index and the work tree."""
-    journal = vault.journal
-    journal._with_paths(["update-index", "--force-remove"], plan.paths)
-    journal._forget_private_index()
-    remove_file(journal.state_dir / "index")
+    vault.journal.drop_from_index(plan.paths)
     for rel in _vault_rels(plan):
         remove_file(vault.root / rel)
 
@@ -324,23 +266,13 @@ def _forget_state(vault: Vault, plan: PurgePlan) -> None:
                          if k not in ids and k not in rels
                          and not any(i in k for i in ids)}
             write_atomic(path, json.dumps(data, indent=2, sort_keys=True).encode())
-    git_dir = Path(vault.journal.repo.git_dir)
-    for name in ("ORIG_HEAD", "FETCH_HEAD"):  # may name commits of the old history
-        remove_file(git_dir / name)
-
-
-def expire_and_prune(journal: Any) -> None:
-    """Expire every reflog now (but ``refs/stash``'s: a person's stashes) and prune what no
-    ref reaches any more."""
-    refs = [r for r in _refs(journal) if r != "refs/stash"]
-    journal._git("reflog", "expire", "--expire=now", "--expire-unreachable=now", "HEAD", *refs)
-    journal._git("gc", "--prune=now", "--quiet")
+    vault.journal.forget_transient_heads()
 
 
 def _remote_needs(journal: Any, rewritten: dict[str, tuple[str, str | None]]
                   ) -> list[dict[str, str]]:
     """For each remote: the force push it needs (its branches were rewritten here), or nothing."""
-    remotes = [r for r in journal._git("remote").split() if r]
+    remotes = journal.remotes()
     branch = journal.current_branch()
     needs = []
     for remote in remotes:

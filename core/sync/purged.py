@@ -18,7 +18,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from ..errors import VaultError
-from ..secrets.purge import expire_and_prune, purged_ids
+from ..secrets.purge import purged_ids
 from ..store.layout import META_FILE
 
 if TYPE_CHECKING:
@@ -50,12 +50,8 @@ class PurgedHistoryError(VaultError):
 def forget_fetched(vault: Vault, tracking: str, before: str | None) -> None:
     """Put the remote-tracking ref back where it was before the fetch and prune what the fetch
     brought (the purged versions must not stay in this clone's object store)."""
-    journal = vault.journal
-    if before is None:
-        journal._git("update-ref", "-d", tracking)
-    else:
-        journal._git("update-ref", tracking, before)
-    expire_and_prune(journal)
+    vault.journal.set_ref(tracking, before)
+    vault.journal.expire_and_prune()
 
 
 def refuse_purged_history(vault: Vault, ours: str, theirs: str, target: str) -> None:
@@ -67,26 +63,18 @@ def refuse_purged_history(vault: Vault, ours: str, theirs: str, target: str) -> 
     paths = sorted(journal.relpath(vault.root / f"memories/{i}.json") for i in memories) + \
         sorted(journal.relpath(vault.root / f"relations/{i}.json") for i in relations)
     shown = ", ".join(i[:8] for i in sorted(memories)[:5]) or "relations"
-    if _touching(journal, [theirs, f"^{ours}"], paths):
+    if journal.touches([theirs, f"^{ours}"], paths):
         raise PurgedHistoryError(
             f"refused: {target} still holds memories this vault purged ({shown}) in its history; "
             "bringing it in would put them back, so nothing was brought in. It needs a force "
             f"push first (`memvault purge` printed the command: git push "
             f"--force-with-lease=<branch>:<commit before the purge> <remote> <branch>)")
-    if _touching(journal, [ours], paths):
+    if journal.touches([ours], paths):
         ids = " ".join(i[:8] for i in sorted(memories))
         raise VaultError(
             f"refused: this clone's history still holds memories purged on another machine "
             f"({shown}); nothing was brought in. Run `memvault purge --yes {ids}` here first, "
             "then sync again")
-
-
-def _touching(journal: Any, revs: list[str], paths: list[str]) -> bool:
-    for at in range(0, len(paths), 100):
-        out = journal._git("rev-list", "--max-count=1", *revs, "--", *paths[at:at + 100])
-        if out.strip():
-            return True
-    return False
 
 
 def drop_purged(merge: RecordMerge) -> None:
