@@ -14,7 +14,8 @@ record whose text fields did not change (a touch, a use record) is not scanned a
 * ``allow``: written as it is.
 
 ``.meta.json`` is memvault's own settings and is not scanned. A person's own edits of vault
-files, committed as ``external:``, are committed as they wrote them (see the README)."""
+files, committed as ``external:``, are committed as they wrote them: a secret in one is said
+(:func:`outside_edit_notices`), never rewritten (see the README)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..model.records import Memory, Relation
+from ..store.layout import RefusedFileError, read_vault_file
 from .policy import ALLOW, REDACT, SecretRefusedError, describe, policy_in_force
 from .scanner import Finding, redact_record, redact_text, scan_record, scan_text
 
@@ -125,8 +127,9 @@ def _previous(vault: Vault, kind: str, record_id: str) -> dict[str, Any] | None:
 
 
 def _known_values(vault: Vault, writes: dict[Path, bytes | None]) -> set[str]:
-    """The secrets the records this commit writes or removes already held at HEAD (as the cache
-    has them): they are not brought in by this write."""
+    """The secrets the records this commit writes or removes already held: at HEAD (as the
+    cache has them) or in the file on disk (a person's own edit, which ``_commit`` commits as
+    they wrote it before this write). They are not brought in by this write."""
     known: set[str] = set()
     for path in writes:
         what = vault.layout.classify(path.relative_to(vault.root).as_posix())
@@ -135,7 +138,20 @@ def _known_values(vault: Vault, writes: dict[Path, bytes | None]) -> set[str]:
         before = _previous(vault, *what)
         if before is not None:
             known.update(f.value for f in scan_record(before))
+        on_disk = _on_disk(path)  # (never through layout.load_file: it marks the file seen)
+        if on_disk is not None:
+            known.update(f.value for f in scan_record(on_disk))
     return known
+
+
+def _on_disk(path: Path) -> dict[str, Any] | None:
+    """The record in the file at ``path`` as JSON, read safely and without side effects."""
+    try:
+        data, _ = read_vault_file(path)
+        value = json.loads(data)
+    except (OSError, ValueError, RefusedFileError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _redacted(vault: Vault, result: Screened, new: dict[Path, tuple[str, Any, list[Finding]]],
@@ -197,3 +213,24 @@ def _spare(original: Any, redacted: Any, known: set[str]) -> Any:
     if isinstance(original, list):
         return [_spare(o, r, known) for o, r in zip(original, redacted)]
     return redacted
+
+
+def outside_edit_notices(vault: Vault, rels: Iterable[str]) -> list[str]:
+    """What to tell a person whose own edits (vault-relative paths, just committed as they
+    wrote them, ``external:``) hold what looks like a secret: memvault never rewrites what a
+    person typed, but says so. Nothing under the ``allow`` policy."""
+    if policy_in_force(getattr(vault, "secret_policy", None), vault.meta) == ALLOW:
+        return []
+    notes = []
+    for rel in rels:
+        what = vault.layout.classify(rel)
+        record = _on_disk(vault.root / rel) if what and what[0] != "meta" else None
+        if what is None or record is None:
+            continue
+        findings = scan_record(record)
+        if findings:
+            ids = what[1][:8]
+            notes.append(f"{rel}, edited outside memvault, was committed as you wrote it and "
+                         f"holds what looks like a secret ({describe(findings)}); `memvault "
+                         f"purge {ids}` removes it from all of history")
+    return notes

@@ -130,9 +130,17 @@ class Writing:
         adopt, unreadable = self._sort_outside_edits(edited)
         if adopt:
             self._commit_external(adopt, "while the vault was open")
+            self._note_secrets_in(adopt)
             if reload:
                 self._reload_paths(adopt)
         return unreadable
+
+    def _note_secrets_in(self, rels: Iterable[str]) -> None:
+        """A person's edits just committed as they wrote them (``external:``) are never
+        rewritten; one that holds what looks like a secret is said in :attr:`notices`."""
+        from ..secrets.screen import outside_edit_notices
+
+        self.notices.extend(outside_edit_notices(self, rels))
 
     def _check_sizes(self, writes: dict[Path, bytes | None]) -> None:
         """The one size limit, on every write path: no record or metadata file larger than

@@ -135,6 +135,7 @@ def test_a_secret_already_stored_is_not_a_new_one(vault_path):
 def test_outside_edits_are_committed_as_the_person_wrote_them(vault_path):
     vault = Vault.open(vault_path)
     m = vault.add("a plain memory")
+    other = vault.add("another plain memory")
     path = vault_path / "memories" / f"{m.id}.json"
     record = json.loads(path.read_text())
     record["content"] = f"edited by hand with {AWS}"
@@ -142,3 +143,13 @@ def test_outside_edits_are_committed_as_the_person_wrote_them(vault_path):
     again = Vault.open(vault_path)  # adopted at open (external:), byte for byte
     assert again.get(m.id).content == f"edited by hand with {AWS}"
     assert run_git(vault_path, "status", "--porcelain") == ""
+    # an edit made while the vault is open is committed before a write to that file, and said
+    path = vault_path / "memories" / f"{other.id}.json"
+    record = json.loads(path.read_text())
+    record["content"] = f"edited while open {GITHUB}"
+    path.write_text(json.dumps(record, indent=2))
+    again.update(other.id, content=f"edited while open {GITHUB} and more")  # not new: allowed
+    assert GITHUB in run_git(vault_path, "log", "-p", "-2")
+    [note] = [n for n in again.notices if "edited outside memvault" in n]
+    assert f"memories/{other.id}.json" in note and "github-token in content" in note
+    assert f"memvault purge {other.id[:8]}" in note and GITHUB not in note

@@ -50,3 +50,16 @@ def test_scan_and_purge(run, vdir, monkeypatch):
     assert code == 0 and json.loads(out)["memories"] == [bad]
     assert AWS not in run_git(vdir, "log", "--all", "-p")
     assert json.loads(run("scan", "--json")[1])["findings"] == []
+
+
+def test_migrate_refuses_an_import_file_with_a_secret_unless_allowed(run, vdir, tmp_path):
+    from migrate_support import memory_line, write_store
+
+    run("add", "a plain memory")
+    head = run_git(vdir, "rev-parse", "HEAD")
+    source = write_store(tmp_path / "cg", [memory_line("m1", f"imported key {AWS}")])
+    code, _, err = run("migrate", "--from", "jsonl", str(source))
+    assert code == 1 and "aws-key in content" in err and AWS not in err
+    assert run_git(vdir, "rev-parse", "HEAD") == head
+    code, _, _ = run("--allow-secret", "migrate", "--from", "jsonl", str(source))  # before the verb
+    assert code == 0 and AWS in run_git(vdir, "log", "-p", "-1")
