@@ -16,7 +16,7 @@ edit (commit it as ``external:``).
 :class:`Journal` is composed of one part per job: ``plumbing.py`` (running git, paths on stdin),
 ``commit.py`` (one operation, one commit; putting back on failure), ``recovery.py`` (finishing
 crashed operations), ``reading.py`` (history and the one blob reader), ``remote.py`` (what sync
-needs). This module holds the repository, its privacy, the lock, HEAD and the status of the
+needs), ``rewrite.py`` (rewriting history: ``memvault purge``). This module holds the repository, its privacy, the lock, HEAD and the status of the
 vault's own paths. ``entries.py`` holds what is read out of git.
 """
 
@@ -59,9 +59,10 @@ from .plumbing import (
 from .reading import Reading
 from .recovery import Recovery
 from .remote import Remote
+from .rewrite import Rewriting
 
 
-class Journal(Plumbing, Committing, Recovery, Reading, Remote):
+class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
     """Git history of one vault folder, which may sit anywhere inside a repository."""
 
     def __init__(self, root: Path, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT):

@@ -63,14 +63,17 @@ class Reading:
                         self.relpath(folder))
         return {p.rsplit("/", 1)[-1] for p in out.replace("\n", "\0").split("\0") if p}
 
-    def commits_with_changes(self, since: str | None = None) -> list[CommitChanges]:
+    def commits_with_changes(self, since: str | None = None, *, all_refs: bool = False
+                             ) -> list[CommitChanges]:
         """Every commit that changed a vault path, oldest first (parents before children), with
         the files it changed and their blob ids: one ``git log`` pass. ``since``: only commits
-        after that revision (``since..HEAD``). A merge lists only the files it resolved itself
+        after that revision (``since..HEAD``); ``all_refs``: the commits of every ref, not only
+        HEAD's. A merge lists only the files it resolved itself
         (those differing from every parent); the other side's changes come with its own commits."""
         if self.head() is None:
             return []
-        revs = [f"{self.resolve_rev(since)}..HEAD"] if since else ["HEAD"]
+        revs = ([f"{self.resolve_rev(since)}..HEAD"] if since else
+                ["--all"] if all_refs else ["HEAD"])  # --all: every ref (remotes, memvault's)
         spec = [] if self._rel_root == "." else ["--", self._rel_root]
         out = self._git("log", "--reverse", "--date-order", "--full-history", "--cc", "--raw",
                         "--no-abbrev", "--no-renames", "-z",

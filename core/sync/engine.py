@@ -61,6 +61,7 @@ from .install import (  # noqa: F401  (the install verbs are part of core.sync.e
 )
 
 from .merge import RecordMerge
+from .purged import PurgedHistoryError, forget_fetched, refuse_purged_history
 from .report import (  # noqa: F401  (last_sync and status are part of core.sync.engine's API)
     SyncReport,
     clear_conflicts,
@@ -112,10 +113,16 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
                 vault.adopt_outside_edits(changed)
                 report.external_commit = vault.report.external_commit
         for _attempt in range(PUSH_ATTEMPTS):
+            tracking = f"refs/remotes/{report.remote}/{report.branch}"
+            known = journal.rev_parse(tracking)
             theirs = journal.fetch(report.remote, report.branch)
             report.fetched = theirs
             with vault.transaction():
-                head = _integrate(vault, report, theirs, allow_unrelated)
+                try:
+                    head = _integrate(vault, report, theirs, allow_unrelated)
+                except PurgedHistoryError:  # the remote still holds purged memories
+                    forget_fetched(vault, tracking, known)
+                    raise
             if report.outcome == "conflict":
                 break
             if theirs is not None and head == theirs:
@@ -158,6 +165,7 @@ def _integrate(vault: Vault, report: SyncReport, theirs: str | None, allow_unrel
         clear_conflicts(vault, keep=[])
         return ours
     _refuse_foreign(vault, theirs, target)
+    refuse_purged_history(vault, ours, theirs, target)  # core.sync.purged
     if journal.is_ancestor(ours, theirs):
         changes = journal.tree_changes(ours, theirs)
         changed = journal.advance(ours, theirs, f"sync: fast-forward to {target}")

@@ -15,6 +15,7 @@ from ..model.records import PROVENANCE_RELATION_TYPES, Memory, Relation
 from ..textutil import neutralise_line
 from ..vault import Vault
 from .conflicts import ConflictFolder
+from .purged import drop_purged
 from .merge_driver import LOG_ENV, conflict_text, has_conflict_markers, read_log
 
 DRIVER_LOG_FILE = "merge-driver.log"
@@ -174,6 +175,7 @@ class RecordMerge:
         for item in relation_md:
             self.settle_relation(*item)
         self.settle_dangling(ours_changes, theirs_changes)
+        drop_purged(self)  # never a record `memvault purge` removed (core.sync.purged)
         tree = journal.build_tree(merged.tree, self.final)
         message = self.message()
         commit = journal.commit_tree(tree, [self.ours, self.theirs], message)

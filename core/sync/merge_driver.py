@@ -58,6 +58,20 @@ GROUPS = (("content", "gist"), ("status", "promoted_at", "promoted_to"))
 NESTED = ("meta",)
 
 _MISSING: Any = object()
+PURGED_KEY = "purged"  # .meta.json: the ids `memvault purge` removed (core.secrets.purge)
+
+
+def _purged_union(ours: Any, theirs: Any) -> Any:
+    """Both sides' purged lists together: nothing purged on one machine comes back."""
+    merged: dict[str, list[str]] = {}
+    for side in (ours, theirs):
+        if not isinstance(side, dict):
+            continue
+        for key, items in side.items():
+            if isinstance(items, list):
+                merged[key] = sorted(set(merged.get(key, [])) | {i for i in items
+                                                                  if isinstance(i, str)})
+    return merged if merged else (ours if ours is not _MISSING else theirs)
 
 
 @dataclass
@@ -213,6 +227,8 @@ def _merge_dicts(base: dict[str, Any] | None, ours: dict[str, Any], theirs: dict
         if special and kind == "memory" and key in COUNTERS and (o != t or b is not None) and \
                 (value := _counter(key, b[0] if b else _MISSING, o[0], t[0], notes)) is not _MISSING:
             chosen = (value,)  # before the equality test: one touch on each side is two
+        elif special and kind == "meta" and key == PURGED_KEY and o != t:
+            chosen = (_purged_union(o[0], t[0]),)  # a purge on either side stays purged
         elif o == t:
             chosen = o
         elif special and key in EARLIEST and (value := _extreme([o[0], t[0]], min)) is not _MISSING:

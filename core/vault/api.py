@@ -46,6 +46,7 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords):
         readonly: bool = False,
         lock_timeout: float = 30.0,
         via: str | None = None,
+        secrets: str | None = None,
     ):
         self.root = Path(path).expanduser().resolve()
         self.layout = Layout(self.root)
@@ -55,6 +56,10 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords):
         #: ``via``: who writes through this vault (``mcp/<client>``); every commit then carries
         #: the trailer ``Memvault-Via: <via>`` (see :data:`core.git.journal.VIA_TRAILER`).
         self.journal.via = via
+        #: The secrets policy this writer asked for (``refuse``, ``redact``, ``allow``; the
+        #: CLI's ``--allow-secret``), over the environment's and the vault's
+        #: (:func:`core.secrets.policy.policy_in_force`). None: theirs.
+        self.secret_policy = secrets
         self.store = Store()
         self.problems: list[LoadProblem] = []
         #: What memvault did that a person should hear of, as it happened (a file set aside in

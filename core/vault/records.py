@@ -78,7 +78,7 @@ class Records:
                 verb = "add" if len(new) == len(memories) else "update"
                 message = op_message(verb, memories)
             self._commit(message, self._memory_writes(memories), memories=memories)
-        return memories
+            return [self.store.memories[m.id] for m in memories]  # as written (redacted...)
 
     def update(self, key: str, **changes: Any) -> Memory:
         """Change fields of a memory (``update: <id8> <words> (fields: a, b)``). A new content
@@ -106,7 +106,7 @@ class Records:
             message = op_message("update", [new]) + (f" (fields: {', '.join(fields_changed)})"
                                                    if fields_changed else "")
             self._commit(message, self._memory_writes([new]), memories=[new])
-        return new
+            return self.store.memories[new.id]
 
     def touch(self, *keys: str, boost: bool = False) -> list[Memory]:
         """Reinforce memories: use_count + 1, last_used = now, and with ``boost`` strength + 0.1
@@ -147,7 +147,7 @@ class Records:
             new = [self.store.memories[i].model_copy(update=change(self.store.memories[i], now))
                    for i in ids]
             self._commit(op_message(verb, new), self._memory_writes(new), memories=new)
-        return new
+            return [self.store.memories[m.id] for m in new]
 
     def delete(self, *keys: str) -> DeleteReport:
         """Delete memories and every relation that touches them, in one commit."""
@@ -196,7 +196,7 @@ class Records:
             except ValidationError as exc:
                 raise VaultError(f"refused: {first_error(exc)}") from None
             self.save_relations([relation])
-        return relation
+            return self.store.relations[relation.id]
 
     def save_relations(self, relations: list[Relation], *, message: str | None = None) -> None:
         """Write whole relation records as one commit (the storage API: any type accepted)."""

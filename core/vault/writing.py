@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import VaultError
+from ..errors import JournalError, VaultError
 from ..model.records import (
     Memory,
     Relation,
@@ -24,6 +24,7 @@ from ..store.layout import (
     check_folder,
     check_id,
 )
+from ..secrets.screen import screen as screen_secrets
 from .reports import Plan, StalePlanError
 
 if TYPE_CHECKING:
@@ -62,7 +63,12 @@ class Writing:
         sync, a commit made straight through the journal), and take the new HEAD as seen."""
         head = self.journal.head()
         if head != self._head:
-            self._reload_paths(self.journal.changed_between(self._head, head))
+            try:
+                changed = self.journal.changed_between(self._head, head)
+            except JournalError:  # our HEAD is gone (history rewritten: `memvault purge`)
+                self._load_files()
+            else:
+                self._reload_paths(changed)
             self._head = head
 
     def _commit(
@@ -79,7 +85,12 @@ class Writing:
         file among them that a person changed since we read it is first committed as it is
         (``external:``), so their edit stays in history before this operation replaces it, if it
         loads as a valid record; a file memvault cannot read (changed, known unreadable, or a
-        garbage ``.meta.json``) is copied into the quarantine first instead, never committed."""
+        garbage ``.meta.json``) is copied into the quarantine first instead, never committed.
+        Every commit's files are checked for secrets first (:mod:`core.secrets.screen`:
+        refused, redacted or allowed by the policy in force); the cache takes what was written."""
+        screened = screen_secrets(self, message, writes, memories, relations)
+        message, writes = screened.message, screened.writes
+        memories, relations = screened.memories, screened.relations
         self._check_sizes(writes)
         unreadable = self._take_outside_edits(writes, reload=False)
         unreadable += [p for p in self.problems if p.path in writes]
@@ -120,9 +131,17 @@ class Writing:
         adopt, unreadable = self._sort_outside_edits(edited)
         if adopt:
             self._commit_external(adopt, "while the vault was open")
+            self._note_secrets_in(adopt)
             if reload:
                 self._reload_paths(adopt)
         return unreadable
+
+    def _note_secrets_in(self, rels: Iterable[str]) -> None:
+        """A person's edits just committed as they wrote them (``external:``) are never
+        rewritten; one that holds what looks like a secret is said in :attr:`notices`."""
+        from ..secrets.screen import outside_edit_notices
+
+        self.notices.extend(outside_edit_notices(self, rels))
 
     def _check_sizes(self, writes: dict[Path, bytes | None]) -> None:
         """The one size limit, on every write path: no record or metadata file larger than
@@ -173,6 +192,9 @@ class Writing:
                 plan.message, writes, memories=plan.put_memories,
                 relations=plan.put_relations, dropped_memories=plan.drop_memories,
                 dropped_relations=plan.drop_relations)
+            # what was written (a redacted record under the ``redact`` secrets policy)
+            plan.put_memories = [self.store.memories.get(m.id, m) for m in plan.put_memories]
+            plan.put_relations = [self.store.relations.get(r.id, r) for r in plan.put_relations]
         return plan
 
     def _check_fresh(self, plan: Plan) -> None:

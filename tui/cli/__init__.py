@@ -23,7 +23,8 @@ import click
 from core import VaultError
 
 from ..terminal import neutralised_output
-from .common import CONTEXT, PROG, REGISTRY, UserError, print_notices, stderr, vault_option
+from .common import (CONTEXT, PROG, REGISTRY, UserError, allow_secret_option, print_notices,
+                     stderr, vault_option)
 from .verbs import VERB_HELP, VERBS
 
 __all__ = ["VERB_HELP", "main", "memvault"]
@@ -61,6 +62,7 @@ def _version() -> str:
                     "$CORTEXGRAPH_STORAGE_PATH, else a per-user data folder "
                     "($XDG_DATA_HOME/memvault/vault). `memvault VERB -h` explains a verb.")
 @vault_option
+@allow_secret_option
 @click.version_option(version=None, package_name="memvault", prog_name=PROG,
                       message="%(prog)s %(version)s")
 @click.pass_context

@@ -53,6 +53,22 @@ def vault_option(f: F) -> F:
                         callback=_remember_vault, help="the vault's folder")(f)
 
 
+_ALLOW_SECRET_KEY = "memvault.allow_secret"
+
+
+def _remember_allow_secret(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta[_ALLOW_SECRET_KEY] = True
+
+
+def allow_secret_option(f: F) -> F:
+    """``--allow-secret`` (on the root group and after every verb): a write stores what looks
+    like a secret as it is, whatever the secrets policy (README, "Secrets")."""
+    return click.option("--allow-secret", is_flag=True, expose_value=False, is_eager=True,
+                        callback=_remember_allow_secret,
+                        help="write what looks like a secret anyway (verbs that write)")(f)
+
+
 def json_option(f: F) -> F:
     """``--json``: the verb's result as JSON on stdout (README lists each verb's shape)."""
     return click.option("--json", "as_json", is_flag=True,
@@ -67,7 +83,8 @@ def verb(name: str, **settings: Any) -> Callable[[Callable[..., int]], click.Com
         more = inspect.getdoc(func)
         text = VERB_HELP[name] + (f"\n\n{more}" if more else "")
         command = click.command(name, help=text, short_help=VERB_HELP[name],
-                                context_settings=CONTEXT, **settings)(vault_option(func))
+                                context_settings=CONTEXT, **settings)(
+            allow_secret_option(vault_option(func)))
         REGISTRY[name] = command
         return command
 
@@ -146,7 +163,9 @@ def open_writable(*, create: bool = False, announce_created: bool = True) -> Vau
     path = vault_path()
     if not create:
         require_vault(path)
-    vault = Vault.open(path)
+    ctx = click.get_current_context(silent=True)
+    allow = ctx is not None and bool(ctx.meta.get(_ALLOW_SECRET_KEY))  # shared by the chain
+    vault = Vault.open(path, secrets="allow" if allow else None)
     _opened.append(vault)
     report = vault.report
     if report.recovered:

@@ -47,6 +47,12 @@ VERBS: dict[str, tuple[str, str]] = {
     "import-markdown": ("migrate", "import tiered markdown memories (memory/YYYY-MM-DD.md, "
                                    "MEMORY.md)"),
     "log": ("migrate", "every change as an event, oldest first (--since REV, --jsonl)"),
+    "scan": ("secrets", "find what looks like a secret in every version of every memory in "
+                        "history (memory, commit, kind, place)"),
+    "purge": ("secrets", "remove memories (and their relations) from ALL of history, for real "
+                         "(asks first unless --yes; --dry-run)"),
+    "secrets-policy": ("secrets", "show or set what a write does with a secret: refuse (default), "
+                                  "redact or allow"),
     "mcp": ("mcp", "serve the vault to an assistant over MCP (stdio), with CortexGraph's tools "
                    "(--read-only)"),
     "sync": ("sync", "sync with the other machines through git (install, status, designate "

@@ -1,0 +1,109 @@
+"""Rewriting history, for ``memvault purge`` (:mod:`core.secrets.purge`) and the sync rule that
+keeps purged records out (:mod:`core.sync.purged`): the journal's only history-rewriting code.
+
+``git-filter-repo`` (as a library, on this repository) drops paths from every commit of every
+ref and hands each message to a callback. ``--partial`` keeps it from removing or renaming
+remotes and from expiring reflogs; its own clean-up, a ``git reset --hard`` that would throw
+away a person's uncommitted work elsewhere in the repository, is not run: :meth:`drop_from_index`
+and the caller settle the index and the work tree instead."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..errors import JournalError
+from ..store.layout import remove_file, write_atomic
+from .plumbing import ARGV_PATH_LIMIT
+
+STASH = "refs/stash"
+
+
+class Rewriting:
+    """History rewriting and the ref and object bookkeeping around it."""
+
+    def refs(self) -> dict[str, str]:
+        """Every ref (full name) -> the object it points at."""
+        out = self._git("for-each-ref", "--format=%(objectname) %(refname)")
+        return {ref: sha for sha, _, ref in (line.partition(" ") for line in out.splitlines())
+                if ref}
+
+    def remotes(self) -> list[str]:
+        return [r for r in self._git("remote").split() if r]
+
+    def set_ref(self, ref: str, sha: str | None) -> None:
+        """Point ``ref`` at ``sha`` (None: delete it)."""
+        if sha is None:
+            self._git("update-ref", "-d", ref)
+        else:
+            self._git("update-ref", ref, sha)
+
+    def touches(self, revs: list[str], paths: list[str]) -> bool:
+        """A commit of ``revs`` (``git rev-list`` arguments) changed one of these repository
+        paths."""
+        for at in range(0, len(paths), ARGV_PATH_LIMIT):
+            out = self._git("rev-list", "--max-count=1", *revs, "--", *paths[at:at + ARGV_PATH_LIMIT])
+            if out.strip():
+                return True
+        return False
+
+    def rewrite_without(self, paths: list[str], message: Callable[[str], str]) -> None:
+        """Drop these repository paths from every commit of every ref and pass every commit
+        message through ``message``; commits left empty are dropped. The refs move in one
+        ``update-ref --stdin`` at the end: before it nothing has changed. JournalError when
+        git-filter-repo fails (the refs were not moved)."""
+        import git_filter_repo as fr
+
+        class Rewrite(fr.RepoFilter):
+            def cleanup(self, *args: Any, **kwargs: Any) -> None:  # no `git reset --hard`
+                return None
+
+        git_dir = Path(self.repo.git_dir)
+        shutil.rmtree(git_dir / "filter-repo", ignore_errors=True)
+        listing = self.state_dir / "rewrite-paths.txt"
+        write_atomic(listing, "".join(f"literal:{p}\n" for p in paths).encode(
+            "utf-8", "surrogateescape"))
+
+        def callback(raw: bytes) -> bytes:
+            text = raw.decode("utf-8", "surrogateescape")
+            return message(text).encode("utf-8", "surrogateescape")
+
+        args = fr.FilteringOptions.parse_args(
+            ["--force", "--partial", "--quiet", "--invert-paths", "--paths-from-file",
+             str(listing), "--replace-refs", "delete-no-add"], error_on_empty=False)
+        old = os.getcwd()
+        try:
+            os.chdir(self.worktree)
+            with contextlib.redirect_stdout(io.StringIO()):
+                Rewrite(args, message_callback=callback).run()
+        except SystemExit as exc:
+            raise JournalError(f"git-filter-repo failed ({exc}); no ref was moved") from None
+        finally:
+            os.chdir(old)
+            remove_file(listing)
+            shutil.rmtree(git_dir / "filter-repo", ignore_errors=True)
+
+    def drop_from_index(self, paths: list[str]) -> None:
+        """These repository paths out of git's index; memvault's private index is made anew
+        from HEAD by the next commit."""
+        self._with_paths(["update-index", "--force-remove"], paths)
+        self._forget_private_index()
+        remove_file(self.state_dir / "index")
+
+    def forget_transient_heads(self) -> None:
+        """``ORIG_HEAD`` and ``FETCH_HEAD`` may name commits of a history rewritten since."""
+        git_dir = Path(self.repo.git_dir)
+        for name in ("ORIG_HEAD", "FETCH_HEAD"):
+            remove_file(git_dir / name)
+
+    def expire_and_prune(self) -> None:
+        """Expire every reflog now (not ``refs/stash``'s: a person's stashes) and prune every
+        object no ref reaches any more (``git gc --prune=now``)."""
+        refs = [r for r in self.refs() if r != STASH]
+        self._git("reflog", "expire", "--expire=now", "--expire-unreachable=now", "HEAD", *refs)
+        self._git("gc", "--prune=now", "--quiet")

@@ -1,0 +1,363 @@
+"""Finding secrets in text: the detectors of Yelp's ``detect-secrets`` (cloud provider keys,
+GitHub/GitLab/Slack/Stripe/OpenAI/... tokens, private key blocks, JWTs, password assignments),
+used as a library on strings, plus a high-entropy pass over the tokens of prose.
+
+``detect-secrets`` is made for source files: its keyword detector wants quotes, its entropy
+detectors look only inside quoted strings, and some of its patterns capture only a token's
+prefix. So this module takes its regular expressions and heuristics, not its file scanner:
+
+* every regex detector's ``denylist`` runs over the whole text with ``finditer``; the span is the
+  whole match (a capture group of 16+ characters when the pattern has one: the AWS secret key),
+  a JWT's extended over its signature, a private key header over the block up to its ``END``
+  line (or the end of the text);
+* password assignments (``password: x``, ``api_key = x``) use its config-file patterns
+  (no quotes needed), cut at the first space, with its filters for templates (``{x}``,
+  ``<x>``, ``${x}``), ``$variables`` and indirect references (``f(x)``, ``a[b]``);
+* high entropy: tokens of 20+ base64 characters with Shannon entropy over 4.5 bits, and of 32+
+  hex digits over 3.0 (the limits of ``detect-secrets``), that mix letters and digits, and that
+  are not UUIDs, sequences (``abcdef...``), ids (``user_id=...``) or git object names (40 or
+  64 hex digits: commits are quoted in memories all the time).
+
+Offsets are character offsets in the string scanned. Nothing here reads or writes files.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+#: the ``detect-secrets`` secret types scanned, by the short kind memvault shows
+#: (``[REDACTED:<kind>]``); its public-IP detector is left out (an address is not a secret)
+KINDS: dict[str, str] = {
+    "AWS Access Key": "aws-key",
+    "Azure Storage Account access key": "azure-storage-key",
+    "Artifactory Credentials": "artifactory-token",
+    "Basic Auth Credentials": "basic-auth-credentials",
+    "Cloudant Credentials": "cloudant-credentials",
+    "Discord Bot Token": "discord-token",
+    "GitHub Token": "github-token",
+    "GitLab Token": "gitlab-token",
+    "IBM Cloud IAM Key": "ibm-cloud-key",
+    "IBM COS HMAC Credentials": "ibm-cos-key",
+    "JSON Web Token": "jwt",
+    "Mailchimp Access Key": "mailchimp-key",
+    "NPM tokens": "npm-token",
+    "OpenAI Token": "openai-key",
+    "Private Key": "private-key",
+    "PyPI Token": "pypi-token",
+    "SendGrid API Key": "sendgrid-key",
+    "Slack Token": "slack-token",
+    "SoftLayer Credentials": "softlayer-credentials",
+    "Square OAuth Secret": "square-oauth-secret",
+    "Stripe Access Key": "stripe-key",
+    "Telegram Bot Token": "telegram-token",
+    "Twilio API Key": "twilio-key",
+}
+PASSWORD = "password-assignment"
+HIGH_ENTROPY = "high-entropy-string"
+HIGH_ENTROPY_HEX = "high-entropy-hex"
+
+BASE64_LIMIT = 4.5  # detect-secrets' Base64HighEntropyString default
+HEX_LIMIT = 3.0  # detect-secrets' HexHighEntropyString default
+_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])")
+_HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{32,}(?![0-9A-Za-z])")
+_GIT_OBJECT_LENGTHS = (40, 64)
+_JWT_TAIL = re.compile(r"[A-Za-z0-9_\-.+/=]*")
+_KEY_END = re.compile(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
+_KEY_START = re.compile(r"-----\s*$")
+_CANDIDATE = re.compile(r"[A-Za-z0-9_\-+/=.:@]{11,}")
+_PLAIN_WORD = re.compile(r"[A-Za-z]?[a-z]+[.,:;]?")
+_ANCHORS = re.compile(r"PRIVATE KEY|PuTTY-User-Key|://")
+_BEFORE, _AFTER = 64, 16  # context the detectors' patterns look at around a token
+_AROUND_KEYWORD = 64
+_NEEDS: dict[str, str] = {}  # keyword pattern -> the characters it cannot match without
+_KEYWORD_HINT = re.compile(r"key|pass|pwd|secret|contrase", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One secret in one string: its kind and its span (character offsets)."""
+
+    kind: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A secret in a record: ``field`` is where (``content``, ``meta.tags[1]``,
+    ``meta.extra.api``), ``start``/``end`` the character offsets in that field's text, and
+    ``value`` the secret itself (never printed: messages show the kind and the place)."""
+
+    kind: str
+    field: str
+    start: int
+    end: int
+    value: str
+
+    def where(self) -> str:
+        return f"{self.field} at offset {self.start}"
+
+
+@functools.lru_cache(maxsize=1)
+def _detectors() -> tuple[list[tuple[str, Any]], Any, Any]:
+    """(kind, compiled pattern) of every regex detector; the keyword patterns; the filters.
+    Imported once, on first use (``detect-secrets`` takes ~0.3 s to import)."""
+    from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
+    from detect_secrets.filters import heuristic
+    from detect_secrets.plugins import keyword
+    from detect_secrets.plugins.base import RegexBasedDetector
+
+    patterns: list[tuple[str, Any]] = []
+    for secret_type, plugin_class in sorted(get_mapping_from_secret_type_to_class().items()):
+        kind = KINDS.get(secret_type)
+        if kind is None or not issubclass(plugin_class, RegexBasedDetector):
+            continue
+        for pattern in plugin_class().denylist:
+            patterns.append((kind, pattern))
+    _NEEDS.update({
+        keyword.FOLLOWED_BY_COLON_REGEX.pattern: ":",
+        keyword.PRECEDED_BY_EQUAL_COMPARISON_SIGNS_QUOTES_REQUIRED_REGEX.pattern: "=",
+        keyword.FOLLOWED_BY_EQUAL_SIGNS_REGEX.pattern: "=",
+        keyword.FOLLOWED_BY_QUOTES_AND_SEMICOLON_REGEX.pattern: ";",  # and a quote
+    })
+    return patterns, keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, heuristic
+
+
+def scan_text(text: str) -> list[Hit]:
+    """Every secret in ``text``, in order, without overlaps (a longer or earlier span wins)."""
+    if not isinstance(text, str) or len(text) < 8:
+        return []
+    patterns, keyword_patterns, heuristic = _detectors()
+    hits: list[Hit] = []
+    for low, high in _windows(text):
+        window = text[low:high]
+        for kind, pattern in patterns:
+            for match in pattern.finditer(window):
+                start, end = _span(match)
+                start, end = start + low, end + low
+                if kind == "jwt":
+                    end = _JWT_TAIL.match(text, end).end()
+                elif kind == "private-key":
+                    start, end = _key_block(text, start, end)
+                if end > start:
+                    hits.append(Hit(kind, start, end))
+    if _KEYWORD_HINT.search(text):
+        hits.extend(_passwords(text, keyword_patterns, heuristic))
+    hits.extend(_high_entropy(text, heuristic))
+    return _without_overlaps(hits)
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """The parts of ``text`` the token detectors need to look at: around each run of 11+
+    token characters that is not a plain word (every token they know is one), and around a
+    private key header or a ``scheme://``; merged. Prose has few: scanning it costs little."""
+    spans = []
+    for match in _CANDIDATE.finditer(text):
+        if not _PLAIN_WORD.fullmatch(match.group()):
+            spans.append((match.start() - _BEFORE, match.end() + _AFTER))
+    for match in _ANCHORS.finditer(text):
+        spans.append((match.start() - _BEFORE, match.end() + _AFTER))
+    merged: list[tuple[int, int]] = []
+    for low, high in sorted(spans):
+        low, high = max(0, low), min(len(text), high)
+        if merged and low <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], high))
+        else:
+            merged.append((low, high))
+    return merged
+
+
+def _span(match: re.Match[str]) -> tuple[int, int]:
+    best = (match.start(), match.end())
+    for group in range(1, (match.re.groups or 0) + 1):
+        s, e = match.span(group)
+        if s >= 0 and e - s >= 16:
+            return s, e
+    return best
+
+
+def _key_block(text: str, start: int, end: int) -> tuple[int, int]:
+    line_start = text.rfind("\n", 0, start) + 1
+    dashes = text.rfind("-----", line_start, start)
+    if dashes >= 0:
+        start = dashes
+    found = _KEY_END.search(text, end)
+    return start, (found.end() if found else len(text))
+
+
+def _passwords(text: str, patterns: dict[Any, int], heuristic: Any) -> Iterator[Hit]:
+    """Password assignments: detect-secrets' config-file patterns, each run only on the part of
+    a line around a keyword (64 characters either side) and only when that part has the
+    punctuation the pattern needs (``:``, ``=``, ``;``): on long prose lines some of them
+    backtrack for milliseconds."""
+    for line_start, line in _lines(text):
+        if not _KEYWORD_HINT.search(line):
+            continue
+        segments = []
+        for keyword in _KEYWORD_HINT.finditer(line):
+            low = max(0, keyword.start() - _AROUND_KEYWORD)
+            if segments and low < segments[-1][1]:
+                segments[-1] = (segments[-1][0], keyword.start() + _AROUND_KEYWORD)
+            else:
+                segments.append((low, keyword.start() + _AROUND_KEYWORD))
+        for low, high in segments:
+            yield from _passwords_in(line[low:high], line_start + low, patterns, heuristic)
+
+
+def _passwords_in(line: str, offset: int, patterns: dict[Any, int], heuristic: Any
+                  ) -> Iterator[Hit]:
+    for pattern, group in patterns.items():
+        needs = _NEEDS.get(pattern.pattern, "")
+        if needs and not any(c in line for c in needs):
+            continue
+        for match in pattern.finditer(line):
+            s, e = match.span(group)
+            value = line[s:e]
+            cut = re.search(r"\s", value)
+            if cut:
+                value, e = value[:cut.start()], s + cut.start()
+            value = value.rstrip(".;:!?)")
+            e = s + len(value)
+            if _plausible_password(value, heuristic) and not heuristic.is_indirect_reference(
+                    line[max(0, s - _AROUND_KEYWORD): e + 1]):  # (slow on long lines: last)
+                yield Hit(PASSWORD, offset + s, offset + e)
+
+
+def _plausible_password(value: str, heuristic: Any) -> bool:
+    if len(value) < 6 or heuristic.is_templated_secret(value) \
+            or heuristic.is_prefixed_with_dollar_sign(value):
+        return False
+    has_digit = any(c.isdigit() for c in value)
+    has_symbol = any(not c.isalnum() for c in value)
+    mixed = any(c.islower() for c in value) and any(c.isupper() for c in value[1:])
+    return has_digit or has_symbol or mixed
+
+
+def _high_entropy(text: str, heuristic: Any) -> Iterator[Hit]:
+    for pattern, kind, limit, entropy in (
+            (_BASE64_TOKEN, HIGH_ENTROPY, BASE64_LIMIT, _entropy),
+            (_HEX_TOKEN, HIGH_ENTROPY_HEX, HEX_LIMIT, _hex_entropy)):
+        for match in pattern.finditer(text):
+            token = match.group()
+            if kind == HIGH_ENTROPY_HEX and len(token) in _GIT_OBJECT_LENGTHS:
+                continue
+            if not (any(c.isdigit() for c in token) and any(c.isalpha() for c in token)):
+                continue
+            if entropy(token) <= limit or heuristic.is_sequential_string(token) \
+                    or heuristic.is_potential_uuid(token):
+                continue
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            line_end = text.find("\n", match.end())
+            line = text[line_start: len(text) if line_end < 0 else line_end]
+            if heuristic.is_likely_id_string(token, line):
+                continue
+            yield Hit(kind, match.start(), match.end())
+
+
+def _entropy(data: str) -> float:
+    import math
+
+    counts: dict[str, int] = {}
+    for c in data:
+        counts[c] = counts.get(c, 0) + 1
+    n = len(data)
+    return -sum(k / n * math.log2(k / n) for k in counts.values())
+
+
+def _hex_entropy(data: str) -> float:
+    """detect-secrets' hex rule: a hex string of digits only counts for less."""
+    value = _entropy(data)
+    if data.isdigit():
+        import math
+
+        value -= 1.2 / math.log2(len(data))
+    return value
+
+
+def _lines(text: str) -> Iterator[tuple[int, str]]:
+    offset = 0
+    for line in text.split("\n"):
+        yield offset, line
+        offset += len(line) + 1
+
+
+def _without_overlaps(hits: list[Hit]) -> list[Hit]:
+    chosen: list[Hit] = []
+    for hit in sorted(hits, key=lambda h: (h.start, -(h.end - h.start))):
+        if chosen and hit.start < chosen[-1].end:
+            continue
+        chosen.append(hit)
+    return chosen
+
+
+def redact_text(text: str, hits: list[Hit]) -> str:
+    """``text`` with each hit replaced by ``[REDACTED:<kind>]``."""
+    out, at = [], 0
+    for hit in sorted(hits, key=lambda h: h.start):
+        out.append(text[at:hit.start])
+        out.append(f"[REDACTED:{hit.kind}]")
+        at = hit.end
+    out.append(text[at:])
+    return "".join(out)
+
+
+# -- records --------------------------------------------------------------------------------
+#: fields never scanned: ids, numbers and the vector (they are not where secrets are written)
+SKIPPED_FIELDS = frozenset({"id", "from_memory_id", "to_memory_id", "promoted_to", "embed",
+                            "status"})
+
+
+def scan_record(record: dict[str, Any]) -> list[Finding]:
+    """Every secret in the string fields of a record (a memory's or a relation's file format,
+    unknown fields included): content, gist, tags, entities, source, context, meta.extra,
+    a relation's type and metadata... A dict entry is scanned as ``key: value`` so that
+    ``{"password": "hunter22"}`` is a password assignment."""
+    found: list[Finding] = []
+    for key, value in record.items():
+        if key not in SKIPPED_FIELDS:
+            _walk(value, key, found, label=None)
+    return found
+
+
+def _walk(value: Any, field: str, found: list[Finding], label: str | None) -> None:
+    if isinstance(value, str):
+        prefix = f"{label}: " if label else ""
+        text = prefix + value
+        for hit in scan_text(text):
+            if hit.end <= len(prefix):
+                continue
+            start = max(0, hit.start - len(prefix))
+            end = hit.end - len(prefix)
+            found.append(Finding(hit.kind, field, start, end, value[start:end]))
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _walk(item, f"{field}.{key}", found, label=str(key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _walk(item, f"{field}[{index}]", found, label=None)
+
+
+def redact_record(record: dict[str, Any]) -> tuple[dict[str, Any], list[Finding]]:
+    """A copy of ``record`` with each secret replaced by ``[REDACTED:<kind>]``, and the findings."""
+    findings = scan_record(record)
+    if not findings:
+        return record, []
+    return {k: (v if k in SKIPPED_FIELDS else _redacted(v, None)) for k, v in record.items()}, \
+        findings
+
+
+def _redacted(value: Any, label: str | None) -> Any:
+    if isinstance(value, str):
+        prefix = f"{label}: " if label else ""
+        hits = [Hit(h.kind, max(0, h.start - len(prefix)), h.end - len(prefix))
+                for h in scan_text(prefix + value) if h.end > len(prefix)]
+        return redact_text(value, hits) if hits else value
+    if isinstance(value, dict):
+        return {k: _redacted(v, str(k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redacted(v, None) for v in value]
+    return value

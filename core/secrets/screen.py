@@ -1,0 +1,236 @@
+"""The secret check on the one write path: :meth:`core.vault.writing.Writing._commit` hands
+every commit's files to :func:`screen` before anything is written, so every way into the vault
+(add, update, save, import, migrate, split, consolidate, restore, the MCP tools, the app)
+gets it without a line of its own.
+
+Only secrets a write brings in count: a finding whose text the record (or another record the
+same commit writes) already held at HEAD is let through, so touching, archiving or reinforcing
+a memory a person stored with ``--allow-secret`` goes on working, and so does splitting it. A
+record whose text fields did not change (a touch, a use record) is not scanned at all.
+
+* ``refuse`` (the default): :class:`~core.secrets.policy.SecretRefusedError`, nothing written.
+* ``redact``: each new secret is replaced by ``[REDACTED:<kind>]`` in the record, the plain
+  file (a migration's backup) and the commit message; :attr:`Vault.notices` says what was.
+* ``allow``: written as it is.
+
+``.meta.json`` is memvault's own settings and is not scanned. A person's own edits of vault
+files, committed as ``external:``, are committed as they wrote them: a secret in one is said
+(:func:`outside_edit_notices`), never rewritten (see the README)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..model.records import Memory, Relation
+from ..store.layout import RefusedFileError, read_vault_file
+from .policy import ALLOW, REDACT, SecretRefusedError, describe, policy_in_force
+from .scanner import Finding, redact_record, redact_text, scan_record, scan_text
+
+if TYPE_CHECKING:
+    from ..vault.api import Vault
+
+#: fields that never hold text a person wrote: equal text fields mean nothing new to scan
+_NOT_TEXT = frozenset({"created_at", "last_used", "use_count", "strength", "status",
+                       "promoted_at", "review_priority", "last_review_at", "review_count",
+                       "cross_domain_count", "embed"})
+MESSAGE = "the commit message"
+
+
+@dataclass
+class Screened:
+    """One commit's files after the check (redacted under ``redact``)."""
+
+    message: str
+    writes: dict[Path, bytes | None]
+    memories: list[Memory]
+    relations: list[Relation]
+    redacted: dict[str, list[Finding]] = field(default_factory=dict)
+
+
+def _text_fields(record: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in _NOT_TEXT}
+
+
+def screen(vault: Vault, message: str, writes: dict[Path, bytes | None],
+           memories: Iterable[Memory], relations: Iterable[Relation]) -> Screened:
+    """Check one commit's files (see the module docstring); raises SecretRefusedError."""
+    memories, relations = list(memories), list(relations)
+    result = Screened(message, writes, memories, relations)
+    policy = policy_in_force(getattr(vault, "secret_policy", None), vault.meta)
+    if policy == ALLOW:
+        return result
+    objects: dict[tuple[str, str], Memory | Relation] = {
+        **{("memory", m.id): m for m in memories}, **{("relation", r.id): r for r in relations}}
+    found: dict[Path, tuple[str, dict[str, Any] | None, list[Finding]]] = {}
+    scanned = False
+    for path, data in writes.items():
+        if data is None:
+            continue
+        rel = path.relative_to(vault.root).as_posix()
+        what = vault.layout.classify(rel)
+        if what is None:  # a plain file committed with the records (a migration's backup)
+            text = data.decode("utf-8", "replace")
+            hits, scanned = scan_text(text), True
+            if hits:
+                found[path] = (rel, None, [Finding(h.kind, rel, h.start, h.end,
+                                                   text[h.start:h.end]) for h in hits])
+            continue
+        kind, record_id = what
+        if kind == "meta":
+            continue
+        record = _record_of(objects.get(what), data)
+        if record is None:
+            continue
+        before = _previous(vault, kind, record_id)
+        if before is not None and _text_fields(before) == _text_fields(record):
+            continue  # a touch, an archive, a use record: no new text
+        findings, scanned = scan_record(record), True
+        if findings:
+            found[path] = (f"{kind} {record_id[:8]}", record, findings)
+    # the message is made of the records' words: scanned when a record brought new text
+    message_hits = scan_text(message) if scanned else []
+    if not found and not message_hits:
+        return result
+    known = _known_values(vault, writes)
+    new = {path: (name, record, [f for f in findings if f.value not in known])
+           for path, (name, record, findings) in found.items()}
+    new = {path: entry for path, entry in new.items() if entry[2]}
+    message_new = [Finding(h.kind, "message", h.start, h.end, message[h.start:h.end])
+                   for h in message_hits if message[h.start:h.end] not in known]
+    if not new and not message_new:
+        return result
+    if policy != REDACT:
+        refused = {name: findings for name, _record, findings in new.values()}
+        if message_new and not refused:
+            refused[MESSAGE] = message_new
+        raise SecretRefusedError(refused)
+    return _redacted(vault, result, new, message_new, known)
+
+
+def _record_of(obj: Memory | Relation | None, data: bytes) -> dict[str, Any] | None:
+    if obj is not None:
+        return obj.model_dump(mode="json")
+    try:
+        value = json.loads(data)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _previous(vault: Vault, kind: str, record_id: str) -> dict[str, Any] | None:
+    old = (vault.store.memories if kind == "memory" else vault.store.relations).get(record_id)
+    return None if old is None else old.model_dump(mode="json")
+
+
+def _known_values(vault: Vault, writes: dict[Path, bytes | None]) -> set[str]:
+    """The secrets the records this commit writes or removes already held: at HEAD (as the
+    cache has them) or in the file on disk (a person's own edit, which ``_commit`` commits as
+    they wrote it before this write). They are not brought in by this write."""
+    known: set[str] = set()
+    for path in writes:
+        what = vault.layout.classify(path.relative_to(vault.root).as_posix())
+        if what is None or what[0] == "meta":
+            continue
+        before = _previous(vault, *what)
+        if before is not None:
+            known.update(f.value for f in scan_record(before))
+        on_disk = _on_disk(path)  # (never through layout.load_file: it marks the file seen)
+        if on_disk is not None:
+            known.update(f.value for f in scan_record(on_disk))
+    return known
+
+
+def _on_disk(path: Path) -> dict[str, Any] | None:
+    """The record in the file at ``path`` as JSON, read safely and without side effects."""
+    try:
+        data, _ = read_vault_file(path)
+        value = json.loads(data)
+    except (OSError, ValueError, RefusedFileError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _redacted(vault: Vault, result: Screened, new: dict[Path, tuple[str, Any, list[Finding]]],
+              message_new: list[Finding], known: set[str]) -> Screened:
+    writes = dict(result.writes)
+    replaced: dict[tuple[str, str], Memory | Relation] = {}
+    for path, (name, record, findings) in new.items():
+        if record is None:  # a plain file: its text with the new secrets replaced
+            text = writes[path].decode("utf-8", "replace")  # type: ignore[union-attr]
+            writes[path] = redact_text(text, [_hit(f) for f in findings]).encode("utf-8")
+        else:
+            kind, record_id = vault.layout.classify(path.relative_to(vault.root).as_posix())
+            model = Memory if kind == "memory" else Relation
+            clean = model.model_validate(_redact_new(record, known))
+            writes[path] = vault.layout.encode(clean)
+            replaced[(kind, record_id)] = clean
+        result.redacted[name] = findings
+    message = result.message
+    if message_new or new:
+        message = redact_text(message, [h for h in scan_text(message)
+                                        if message[h.start:h.end] not in known])
+    memories = [replaced.get(("memory", m.id), m) for m in result.memories]  # type: ignore[misc]
+    relations = [replaced.get(("relation", r.id), r) for r in result.relations]  # type: ignore[misc]
+    for (kind, record_id), clean in replaced.items():
+        if kind == "memory" and all(m.id != record_id for m in memories):
+            memories.append(clean)  # type: ignore[arg-type]
+        if kind == "relation" and all(r.id != record_id for r in relations):
+            relations.append(clean)  # type: ignore[arg-type]
+    vault.notices.append("redacted before writing (secrets policy redact): " + "; ".join(
+        f"{name} ({describe(findings)})" for name, findings in result.redacted.items()))
+    return Screened(message, writes, memories, relations, result.redacted)
+
+
+def _hit(finding: Finding) -> Any:
+    from .scanner import Hit
+
+    return Hit(finding.kind, finding.start, finding.end)
+
+
+def _redact_new(record: dict[str, Any], known: set[str]) -> dict[str, Any]:
+    """The record with its new secrets redacted (those in ``known`` stay as they are)."""
+    if not known:
+        return redact_record(record)[0]
+    redacted, _ = redact_record(record)
+    if redacted is record:
+        return record
+    # keep the values that were there before: redact again, field by field, sparing them
+    return _spare(record, redacted, known)
+
+
+def _spare(original: Any, redacted: Any, known: set[str]) -> Any:
+    if isinstance(original, str):
+        if not any(k in original for k in known):
+            return redacted
+        hits = [h for h in scan_text(original) if original[h.start:h.end] not in known]
+        return redact_text(original, hits) if hits else original
+    if isinstance(original, dict):
+        return {k: _spare(v, redacted.get(k), known) for k, v in original.items()}
+    if isinstance(original, list):
+        return [_spare(o, r, known) for o, r in zip(original, redacted)]
+    return redacted
+
+
+def outside_edit_notices(vault: Vault, rels: Iterable[str]) -> list[str]:
+    """What to tell a person whose own edits (vault-relative paths, just committed as they
+    wrote them, ``external:``) hold what looks like a secret: memvault never rewrites what a
+    person typed, but says so. Nothing under the ``allow`` policy."""
+    if policy_in_force(getattr(vault, "secret_policy", None), vault.meta) == ALLOW:
+        return []
+    notes = []
+    for rel in rels:
+        what = vault.layout.classify(rel)
+        record = _on_disk(vault.root / rel) if what and what[0] != "meta" else None
+        if what is None or record is None:
+            continue
+        findings = scan_record(record)
+        if findings:
+            ids = what[1][:8]
+            notes.append(f"{rel}, edited outside memvault, was committed as you wrote it and "
+                         f"holds what looks like a secret ({describe(findings)}); `memvault "
+                         f"purge {ids}` removes it from all of history")
+    return notes

@@ -1,0 +1,95 @@
+"""Sync never takes back what ``memvault purge`` removed (:mod:`core.secrets.purge`).
+
+The ids a purge removed are listed in ``.meta.json`` (:data:`core.secrets.purge.META_KEY`), on
+this side or the remote's. Before anything is brought in:
+
+* a remote whose commits (those this vault does not have) still hold a purged memory or
+  relation is refused: merging would put them back into this vault's history. It needs the
+  force push ``memvault purge`` printed;
+* a clone whose own history still holds records purged on another machine (the remote's list
+  says so) is refused too, until ``memvault purge`` is run here with those ids.
+
+And at the merge step, the merged tree never holds a purged record, nor a relation to a purged
+memory (:func:`drop_purged`), whatever either side's tree has."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from ..errors import VaultError
+from ..secrets.purge import purged_ids
+from ..store.layout import META_FILE
+
+if TYPE_CHECKING:
+    from ..vault import Vault
+    from .merge import RecordMerge
+
+
+def purged_on_either_side(vault: Vault, theirs: str) -> tuple[set[str], set[str]]:
+    journal = vault.journal
+    meta_path = journal.relpath(vault.root / META_FILE)
+    theirs_meta: dict[str, Any] = {}
+    data = journal.files_at(theirs, [meta_path]).get(meta_path)
+    if data is not None:
+        try:
+            loaded = json.loads(data)
+        except ValueError:
+            loaded = None
+        theirs_meta = loaded if isinstance(loaded, dict) else {}
+    mine_m, mine_r = purged_ids(vault.meta)
+    their_m, their_r = purged_ids(theirs_meta)
+    return mine_m | their_m, mine_r | their_r
+
+
+class PurgedHistoryError(VaultError):
+    """The remote's history still holds purged records: what the fetch brought is forgotten
+    again (:func:`forget_fetched`) and nothing is brought in."""
+
+
+def forget_fetched(vault: Vault, tracking: str, before: str | None) -> None:
+    """Put the remote-tracking ref back where it was before the fetch and prune what the fetch
+    brought (the purged versions must not stay in this clone's object store)."""
+    vault.journal.set_ref(tracking, before)
+    vault.journal.expire_and_prune()
+
+
+def refuse_purged_history(vault: Vault, ours: str, theirs: str, target: str) -> None:
+    """Raise VaultError (nothing brought in) in the two cases of the module docstring."""
+    memories, relations = purged_on_either_side(vault, theirs)
+    if not memories and not relations:
+        return
+    journal = vault.journal
+    paths = sorted(journal.relpath(vault.root / f"memories/{i}.json") for i in memories) + \
+        sorted(journal.relpath(vault.root / f"relations/{i}.json") for i in relations)
+    shown = ", ".join(i[:8] for i in sorted(memories)[:5]) or "relations"
+    if journal.touches([theirs, f"^{ours}"], paths):
+        raise PurgedHistoryError(
+            f"refused: {target} still holds memories this vault purged ({shown}) in its history; "
+            "bringing it in would put them back, so nothing was brought in. It needs a force "
+            f"push first (`memvault purge` printed the command: git push "
+            f"--force-with-lease=<branch>:<commit before the purge> <remote> <branch>)")
+    if journal.touches([ours], paths):
+        ids = " ".join(i[:8] for i in sorted(memories))
+        raise VaultError(
+            f"refused: this clone's history still holds memories purged on another machine "
+            f"({shown}); nothing was brought in. Run `memvault purge --yes {ids}` here first, "
+            "then sync again")
+
+
+def drop_purged(merge: RecordMerge) -> None:
+    """The merged tree without purged records or relations to purged memories."""
+    memories, relations = purged_on_either_side(merge.vault, merge.theirs)
+    if not memories and not relations:
+        return
+    for path in list(merge.view):
+        what = merge.classify(path)
+        if what is None:
+            continue
+        kind, record_id = what
+        if (kind == "memory" and record_id in memories) or (
+                kind == "relation" and record_id in relations):
+            merge.set(path, None)
+    for path, record in list(merge.relations_in_view().items()):
+        if {record.get("from_memory_id"), record.get("to_memory_id")} & memories:
+            merge.set(path, None)
