@@ -210,6 +210,7 @@ class Opening(IndexedOpening):
         if not rels:
             return
         self._commit_external(rels)
+        self._note_secrets_in(rels)
         self._reload_paths(rels)
         self.report.external_commit = self._head
         self.report.external_paths = rels

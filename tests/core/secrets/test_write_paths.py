@@ -143,6 +143,9 @@ def test_outside_edits_are_committed_as_the_person_wrote_them(vault_path):
     again = Vault.open(vault_path)  # adopted at open (external:), byte for byte
     assert again.get(m.id).content == f"edited by hand with {AWS}"
     assert run_git(vault_path, "status", "--porcelain") == ""
+    [note] = [n for n in again.notices if "edited outside memvault" in n]  # and said
+    assert f"memories/{m.id}.json" in note and AWS not in note
+    again.notices.clear()
     # an edit made while the vault is open is committed before a write to that file, and said
     path = vault_path / "memories" / f"{other.id}.json"
     record = json.loads(path.read_text())
