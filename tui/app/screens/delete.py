@@ -1,4 +1,5 @@
-"""The delete confirmation: which memory, and what goes with it (its relations)."""
+"""The delete confirmation: which memory, and what goes with it (its relations but the lineage
+ones, which stay: core's one rule)."""
 
 from __future__ import annotations
 
@@ -55,6 +56,11 @@ class DeleteScreen(ModalScreen[bool]):
                     yield Static(lines)
             else:
                 yield Static(Text("No relations go with it.", style="dim"), classes="dialog-note")
+            if p.kept:
+                k = len(p.kept)
+                yield Static(Text(f"Its {k} lineage relation{'s' if k != 1 else ''} (split, "
+                                  "merge) stay: the record of what it became.", style="dim"),
+                             classes="dialog-note")
             yield Static(Text("It stays in git history: undo (u) or `memvault restore` "
                               "brings it back.", style="dim italic"), classes="dialog-note")
             with Horizontal(classes="dialog-buttons"):
