@@ -50,7 +50,7 @@ class DeleteScreen(ModalScreen[bool]):
                     lines.append(r.relation_type.ljust(width), style="cyan")
                     lines.append(other[:8], style="bold")
                     lines.append(" ")
-                    lines.append(first_words(row.memory.text, 40) if row else "(deleted)",
+                    lines.append(first_words(row.memory.text, 40) if row else "(not in the vault)",
                                  style="" if row else "dim")
                 with VerticalScroll(id="dialog-relations"):
                     yield Static(lines)
