@@ -6,8 +6,8 @@ Lineage relations outlive the memories they point at (:mod:`core.model.relation_
 relation's end may be a memory that is gone. :func:`end_state` says what became of it, from
 history, with one ``git log`` of its file, only when asked: ``consumed`` (a commit of this vault
 removed it: that commit's id and subject), ``absent`` (no commit of this vault ever held it:
-"not in this vault", never called deleted) or ``unreadable`` (its file is there but does not
-load)."""
+"not in this vault", never called deleted) or ``unloaded`` (history has it and no deletion: its
+file does not load, or was removed outside memvault and not committed yet)."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ class EndState:
     """What became of the memory at one end of a relation."""
 
     memory_id: str
-    state: str  # "living", "consumed", "absent" (never in this vault) or "unreadable"
+    state: str  # "living", "consumed", "absent" (never in this vault) or "unloaded"
     commit: str | None = None  # consumed: the commit that removed it
     subject: str | None = None  # that commit's subject line (control characters escaped)
     at: int | None = None  # that commit's time
@@ -45,7 +45,7 @@ class EndState:
         if self.state == "consumed":
             verb = operation_of(self.subject or "") or "commit"
             return f"consumed in {(self.commit or '')[:8]} ({verb})"
-        return {"absent": "not in this vault", "unreadable": "unreadable file",
+        return {"absent": "not in this vault", "unloaded": "in history, not loaded",
                 "living": "living"}.get(self.state, self.state)
 
     def as_json(self) -> dict[str, object]:
@@ -102,7 +102,7 @@ def end_state(vault: Vault, memory_id: str,
         return EndState(memory_id, "absent")
     last = entries[0]
     if last.action != "deleted":
-        return EndState(memory_id, "unreadable", last.commit)
+        return EndState(memory_id, "unloaded", last.commit)
     subject = neutralise_line(last.message.splitlines()[0] if last.message else "")
     return EndState(memory_id, "consumed", last.commit, subject, last.timestamp)
 

@@ -225,3 +225,14 @@ def test_one_git_log_per_missing_end(vault, monkeypatch):
     ends = relation_ends(vault, a.id, vault.relations_of(a.id))
     assert list(ends) == [gone.id] and ends[gone.id].state == "consumed"
     assert len(calls) == 1
+
+
+def test_an_end_in_history_but_not_loaded_is_neither_consumed_nor_absent(vault):
+    from core import Vault
+    from core.ops.provenance import end_state
+
+    a = vault.add("a memory whose file is removed by hand, not committed")
+    vault.layout.memory_path(a.id).unlink()
+    view = Vault.open(vault.root, readonly=True)
+    state = end_state(view, a.id)
+    assert (state.state, state.label) == ("unloaded", "in history, not loaded")
