@@ -82,10 +82,10 @@ class Lineage:
 
 
 def memory_history(vault: Vault, memory_id: str) -> list[HistoryEntry]:
-    """The commits of this vault that touched the memory's file, newest first (one ``git
-    log``); none for an id that cannot be a file name, or without git."""
+    """The newest commit of this vault that touched the memory's file, if any (one ``git log``
+    that stops at it); none for an id that cannot be a file name, or without git."""
     try:
-        return vault.journal.log(vault.layout.memory_path(memory_id))
+        return vault.journal.log(vault.layout.memory_path(memory_id), limit=1)
     except VaultError:
         return []
 
