@@ -21,12 +21,16 @@ from .model.records import (
     MemoryStatus,
     Relation,
 )
+from .model.relation_rule import LINEAGE_RELATION_TYPES, is_lineage, relations_of_gone
 from .storage import PerFileStorage
 from .vault import DeleteReport, GcReport, OpenReport, RestoreReport, Vault
 
 __all__ = [
     "KNOWN_RELATION_TYPES",
+    "LINEAGE_RELATION_TYPES",
     "PROVENANCE_RELATION_TYPES",
+    "is_lineage",
+    "relations_of_gone",
     "AmbiguousIdError",
     "ConfigError",
     "DecayConfig",

@@ -4,7 +4,9 @@ Same constructor, public methods, argument names, return values and errors (a ``
 "Storage not connected" before :meth:`connect`), backed by a :class:`~core.vault.Vault`: each
 memory and relation is a file and every write is a git commit. Where the per-file spec differs
 from the JSONL store it follows the spec: deleting a memory also deletes the relations that touch
-it, so no relation file is left pointing at nothing.
+it, in the same commit, except the lineage ones (``consolidated_from``, ``split_from``), which
+outlive it, so CortexGraph's consolidation (save the merged memory, relate it to the sources,
+delete the sources) keeps its provenance (the one rule of :mod:`core.model.relation_rule`).
 
 What it takes: memvault's ``Memory`` and ``Relation``, or any object with CortexGraph's field
 names (CortexGraph's own pydantic models, or a dict), converted at the boundary through its JSON

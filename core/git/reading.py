@@ -19,13 +19,15 @@ from .plumbing import ZERO_OID
 class Reading:
     """Reading history and blobs."""
 
-    def log(self, path: Path) -> list[HistoryEntry]:
-        """Every commit that created, changed or deleted ``path``, newest first."""
+    def log(self, path: Path, limit: int | None = None) -> list[HistoryEntry]:
+        """Every commit that created, changed or deleted ``path``, newest first (the newest
+        ``limit`` only: git stops walking there)."""
         rel = self.relpath(path)
         if self.head() is None:
             return []
-        out = self._git("log", "--format=%x1e%H%x1f%at%x1f%an%x1f%B%x1f", "--name-status",
-                        "--no-renames", "--", rel)
+        count = [f"--max-count={int(limit)}"] if limit is not None else []
+        out = self._git("log", *count, "--format=%x1e%H%x1f%at%x1f%an%x1f%B%x1f",
+                        "--name-status", "--no-renames", "--", rel)
         entries = []
         for chunk in out.split("\x1e"):
             if not chunk.strip():

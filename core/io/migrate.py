@@ -4,8 +4,15 @@ CortexGraph keeps its short-term memory as two append-only files, ``memories.jso
 ``relations.jsonl``. :func:`read_jsonl` replays them the way CortexGraph's own loader does: line
 by line, in order; blank lines skipped; a line whose ``_deleted`` is truthy removes its ``id``
 (and needs nothing else); any other line is a whole record and the last one for an id wins, so a
-record after its tombstone brings the id back. Relations are kept whatever their ends point at
-(CortexGraph keeps relations to memories that no longer exist; they are counted as dangling).
+record after its tombstone brings the id back.
+
+CortexGraph keeps relations to memories it deleted; memvault applies its one rule for relations
+when a memory goes (:mod:`core.model.relation_rule`): of the relations touching a memory the
+source deleted (and the vault does not hold), the lineage ones (``consolidated_from``,
+``split_from``) are migrated and the others are left out, listed in the report
+(``dropped_relations``) and kept in the committed backup. Relations whose end no record of the
+source ever had are migrated as they are. Every migrated relation with an end that is no living
+memory is counted as dangling.
 
 Where memvault differs from CortexGraph, it says so rather than stop:
 
@@ -45,7 +52,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from ..errors import VaultError
-from ..model.records import now_epoch
+from ..model.records import Relation, now_epoch
+from ..model.relation_rule import relations_of_gone
 from ..vault import Plan, Vault
 from .jsonl_read import (  # noqa: F401  (part of core.io.migrate's API)
     BACKUP_DIR,
@@ -79,7 +87,9 @@ class MigrationReport:
     new_relations: list[str] = field(default_factory=list)
     updated_relations: list[str] = field(default_factory=list)
     unchanged_relations: int = 0
-    dangling: list[str] = field(default_factory=list)
+    dangling: list[str] = field(default_factory=list)  # migrated, an end not a living memory
+    #: relations of memories the source deleted, not lineage: left out (the one rule)
+    dropped_relations: list[str] = field(default_factory=list)
     tombstones: int = 0
     deleted: list[str] = field(default_factory=list)
     resurrected: list[str] = field(default_factory=list)
@@ -108,7 +118,8 @@ class MigrationReport:
             "unchanged_memories": self.unchanged_memories,
             "new_relations": self.new_relations, "updated_relations": self.updated_relations,
             "unchanged_relations": self.unchanged_relations,
-            "dangling_relations": self.dangling, "tombstones": self.tombstones,
+            "dangling_relations": self.dangling, "dropped_relations": self.dropped_relations,
+            "tombstones": self.tombstones,
             "deleted": self.deleted, "resurrected": self.resurrected, "replaced": self.replaced,
             "skipped_lines": [{"file": p.file, "line": p.line, "message": p.message}
                               for p in self.problems],
@@ -141,7 +152,9 @@ def migrate_jsonl(
                              problems=snap.problems, notes=snap.notes, remapped=snap.remapped,
                              unknown_keys=snap.unknown_keys,
                              without_gist=sum(1 for m in snap.memories.values() if m.gist is None))
-    report.dangling = snap.dangling(set(vault.memories) if vault is not None else None)
+    living = set(vault.memories) if vault is not None else set()
+    relations = _by_the_rule(snap, living, report)
+    report.dangling = sorted(set(snap.dangling(living)) & set(relations))
     history = _migrations(vault.meta if vault is not None else {})
     if not force and any(m.get("sha256") == snap.digest for m in history):
         report.already_migrated = True
@@ -149,13 +162,13 @@ def migrate_jsonl(
         return report
 
     def plan(v: Vault | None) -> Plan:
-        _classify(v, snap, report)
+        _classify(v, snap, relations, report)
         change = Plan(_message(report))
         if not report.changed:
             return change  # nothing to write: no commit, no backup
         change.put_memories = [snap.memories[i] for i in
                                report.new_memories + report.updated_memories]
-        change.put_relations = [snap.relations[i] for i in
+        change.put_relations = [relations[i] for i in
                                 report.new_relations + report.updated_relations]
         at = now_epoch() if now is None else now
         backup = _backup_folder(v, at)
@@ -193,10 +206,24 @@ def _migrations(meta: dict[str, Any]) -> list[dict[str, Any]]:
     return [m for m in found if isinstance(m, dict)] if isinstance(found, list) else []
 
 
-def _classify(vault: Vault | None, snap: JsonlSnapshot, report: MigrationReport) -> None:
-    """Sort the snapshot's records into new, updated and unchanged against the vault."""
+def _by_the_rule(snap: JsonlSnapshot, living: set[str], report: MigrationReport
+                 ) -> dict[str, Relation]:
+    """The snapshot's relations to migrate: those of memories the source deleted (and the vault
+    does not hold) go with them, unless they are lineage (core.model.relation_rule); the ids
+    left out go into ``report.dropped_relations``."""
+    gone = set(snap.deleted) - set(snap.memories) - living
+    fate = relations_of_gone(snap.relations.values(), gone)
+    report.dropped_relations = sorted(fate.removed_ids())
+    left_out = set(report.dropped_relations)
+    return {i: r for i, r in snap.relations.items() if i not in left_out}
+
+
+def _classify(vault: Vault | None, snap: JsonlSnapshot, relations: dict[str, Relation],
+              report: MigrationReport) -> None:
+    """Sort the snapshot's records (its relations: ``relations``, after the rule) into new,
+    updated and unchanged against the vault."""
     memories = vault.memories if vault is not None else {}
-    relations = vault.relations if vault is not None else {}
+    in_vault = vault.relations if vault is not None else {}
     report.new_memories, report.updated_memories, report.unchanged_memories = [], [], 0
     report.new_relations, report.updated_relations, report.unchanged_relations = [], [], 0
     for mid in sorted(snap.memories):
@@ -207,11 +234,11 @@ def _classify(vault: Vault | None, snap: JsonlSnapshot, report: MigrationReport)
             report.unchanged_memories += 1
         else:
             report.updated_memories.append(mid)
-    for rid in sorted(snap.relations):
-        old_r = relations.get(rid)
+    for rid in sorted(relations):
+        old_r = in_vault.get(rid)
         if old_r is None:
             report.new_relations.append(rid)
-        elif _same(old_r, snap.relations[rid]):
+        elif _same(old_r, relations[rid]):
             report.unchanged_relations += 1
         else:
             report.updated_relations.append(rid)
@@ -243,6 +270,9 @@ def _message(report: MigrationReport) -> str:
         details.append(f"{changed} updated")
     if report.dangling:
         details.append(f"{plural(len(report.dangling), 'dangling relation')} kept")
+    if report.dropped_relations:
+        details.append(f"{plural(len(report.dropped_relations), 'relation')} of deleted "
+                       "memories left out")
     if report.problems:
         details.append(f"{plural(len(report.problems), 'line')} skipped")
     if report.remapped:

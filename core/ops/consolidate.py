@@ -22,7 +22,6 @@ from typing import Literal
 from ..errors import VaultError
 from .maintenance import check_maintenance
 from ..model.records import (
-    PROVENANCE_RELATION_TYPES,
     Memory,
     MemoryMetadata,
     MemoryStatus,
@@ -31,6 +30,7 @@ from ..model.records import (
 )
 from ..textutil import content_tokens, jaccard, make_gist
 from ..vault import Plan, Vault
+from ..vault.reports import relations_going_with
 
 DEFAULT_THRESHOLD = 0.83
 MAX_CLUSTER_SIZE = 12
@@ -329,8 +329,8 @@ def _plan(vault: Vault, preview: ConsolidationPreview, sources: SourceFate, at: 
                               for m in preview.sources]
     else:
         plan.drop_memories = source_ids
-        plan.drop_relations = [r.id for r in _relations_of_all(vault, source_ids)
-                               if r.relation_type not in PROVENANCE_RELATION_TYPES]
+        # the one rule (core.model.relation_rule): lineage relations stay, the others go
+        plan.drop_relations = relations_going_with(vault.store, source_ids).removed_ids()
     return plan
 
 
@@ -338,18 +338,15 @@ def _moved_relations(vault: Vault, ids: list[str], merged_id: str, at: int) -> l
     """The deleted sources' relations to memories outside the cluster, re-pointed at the merged
     memory (lifecycle edges stay where they are: they are the history of the sources)."""
     members, seen, moved = set(ids), set(), []
-    for i in ids:
-        for r in vault.store.relations_of(i):
-            if r.relation_type in PROVENANCE_RELATION_TYPES:
-                continue
-            a = merged_id if r.from_memory_id in members else r.from_memory_id
-            b = merged_id if r.to_memory_id in members else r.to_memory_id
-            key = (a, b, r.relation_type)
-            if a == b or key in seen:
-                continue
-            seen.add(key)
-            moved.append(r.model_copy(update={"id": str(uuid.uuid4()), "from_memory_id": a,
-                                              "to_memory_id": b}))
+    for r in relations_going_with(vault.store, ids).removed:
+        a = merged_id if r.from_memory_id in members else r.from_memory_id
+        b = merged_id if r.to_memory_id in members else r.to_memory_id
+        key = (a, b, r.relation_type)
+        if a == b or key in seen:
+            continue
+        seen.add(key)
+        moved.append(r.model_copy(update={"id": str(uuid.uuid4()), "from_memory_id": a,
+                                          "to_memory_id": b}))
     return moved
 
 
@@ -387,11 +384,3 @@ def apply_consolidation(vault: Vault, preview: ConsolidationPreview) -> Consolid
         raise VaultError("refused: this consolidation preview has no plan to apply")
     preview.commit = vault.apply(preview.plan).commit
     return preview
-
-
-def _relations_of_all(vault: Vault, ids: Iterable[str]) -> list[Relation]:
-    found: dict[str, Relation] = {}
-    for i in ids:
-        for r in vault.store.relations_of(i):
-            found[r.id] = r
-    return list(found.values())

@@ -16,7 +16,6 @@ from typing import Literal
 
 from ..errors import VaultError
 from ..model.records import (
-    PROVENANCE_RELATION_TYPES,
     Memory,
     MemoryMetadata,
     MemoryStatus,
@@ -25,6 +24,7 @@ from ..model.records import (
 )
 from ..textutil import content_tokens, guess_entities, make_gist
 from ..vault import Plan, Vault
+from ..vault.reports import relations_going_with
 
 OriginalFate = Literal["archive", "delete"]
 
@@ -122,11 +122,10 @@ def plan_split(
     if original == "archive":
         change.put_memories.append(source.model_copy(update={"status": MemoryStatus.ARCHIVED}))
     else:
-        # Deleting the original keeps the provenance edges it takes part in (lineage stays
-        # readable) but drops its other relations, as delete does.
+        # The one rule (core.model.relation_rule), as delete: the lineage relations it takes
+        # part in stay, its other relations go with it.
         change.drop_memories.append(source.id)
-        change.drop_relations.extend(r.id for r in vault.store.relations_of(source.id)
-                                     if r.relation_type not in PROVENANCE_RELATION_TYPES)
+        change.drop_relations.extend(relations_going_with(vault.store, [source.id]).removed_ids())
     return change
 
 

@@ -16,7 +16,9 @@ What the driver never sees, sync settles (rename detection off: a file is its id
   the modified memory is kept (with the relations the deletion took along) and reported.
 * **modify/delete** of a relation: kept when both its memories are in the merged tree.
 * a relation added on one side to a memory the other side consolidated is re-pointed at the
-  consolidated memory; to a memory deleted otherwise, it is removed (reported).
+  consolidated memory; to a memory deleted otherwise, it is removed (reported), unless it is a
+  lineage relation, which outlives the memory (the one rule of
+  :mod:`core.model.relation_rule`).
 * a driver that could not merge (a side that is not a valid record, or too large), or a file
   changed on both sides that git merged without the driver: nothing is committed or pushed; the
   file with conflict markers is put in ``{vault}/sync-conflicts/`` for a person; once it is

@@ -11,7 +11,8 @@ from typing import Any
 
 from ..errors import VaultError
 from ..git.journal import TreeChange
-from ..model.records import PROVENANCE_RELATION_TYPES, Memory, Relation
+from ..model.records import Memory, Relation
+from ..model.relation_rule import is_lineage, relations_of_gone
 from ..textutil import neutralise_line
 from ..vault import Vault
 from .conflicts import ConflictFolder
@@ -245,15 +246,18 @@ class RecordMerge:
         deleter = self.ours if deleted_ours else self.theirs
         side = "here" if deleted_ours else self.target
         modified = t if deleted_ours else o
+        # a lineage relation points at it (the one rule keeps those when a memory goes): it
+        # was consumed into what the relation comes from
         provenance = [r for r in self.relations_in_view().values()
-                      if r.get("relation_type") in PROVENANCE_RELATION_TYPES
-                      and r.get("to_memory_id") == memory_id
+                      if is_lineage(r) and r.get("to_memory_id") == memory_id
                       and isinstance(r.get("from_memory_id"), str)]
         gc = any(s.startswith("gc:") for s in
                  self.journal.deleting_subjects(path, deleter, base))
         if provenance or gc:
             self.set(path, None)
-            how = (f"{provenance[0]['relation_type'].removesuffix('_from')}d into "
+            verb = {"split_from": "split"}.get(provenance[0]["relation_type"], "consolidated") \
+                if provenance else ""
+            how = (f"{verb} into "
                    f"{', '.join(sorted({r['from_memory_id'][:8] for r in provenance}))}"
                    if provenance else "gc")
             carried = self.carry(memory_id, modified, provenance)
@@ -354,14 +358,15 @@ class RecordMerge:
                 successors.setdefault(record["to_memory_id"], set()).add(record.get("from_memory_id"))
         touched = {p for c in (ours_changes, theirs_changes) for p, ch in c.items()
                    if ch.new is not None}
-        for path, record in sorted(self.relations_in_view().items()):
-            if path not in touched or record.get("relation_type") in PROVENANCE_RELATION_TYPES:
+        added = sorted((p, r) for p, r in self.relations_in_view().items() if p in touched)
+        # the one rule (core.model.relation_rule): lineage relations outlive the memory
+        going = {id(r) for r in relations_of_gone([r for _, r in added], gone).removed}
+        for path, record in added:
+            if id(record) not in going:
                 continue
             ends = {"from_memory_id": record.get("from_memory_id"),
                     "to_memory_id": record.get("to_memory_id")}
-            lost = {k: v for k, v in ends.items() if v in gone}
-            if not lost:
-                continue
+            lost = {k: v for k, v in ends.items() if isinstance(v, str) and v in gone}
             rid = self.classify(path)[1]  # type: ignore[index]
             moved = dict(record)
             for key, old_id in lost.items():

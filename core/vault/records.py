@@ -24,7 +24,7 @@ from ..store.layout import (
     check_id,
 )
 from ..textutil import make_gist, neutralise_line
-from .reports import DeleteReport, first_error, op_message, relations_touching, unique
+from .reports import DeleteReport, first_error, op_message, relations_going_with, unique
 
 MAX_BOOSTED_STRENGTH = 2.0
 STRENGTH_BOOST = 0.1
@@ -150,14 +150,17 @@ class Records:
             return [self.store.memories[m.id] for m in new]
 
     def delete(self, *keys: str) -> DeleteReport:
-        """Delete memories and every relation that touches them, in one commit."""
+        """Delete memories in one commit, with the relations that go with them by the one rule
+        (:mod:`core.model.relation_rule`): lineage relations (``consolidated_from``,
+        ``split_from``) stay, every other relation touching them is removed."""
         keys_list = list(keys)
         if not keys_list:
             raise VaultError("delete: no memory ids given")
         with self.transaction():
             ids = unique(self.resolve(k) for k in keys_list)
             gone = [self.store.memories[i] for i in ids]
-            rels = relations_touching(self.store, ids)
+            fate = relations_going_with(self.store, ids)
+            rels = fate.removed
             writes: dict[Path, bytes | None] = {self.layout.memory_path(i): None for i in ids}
             writes.update({self.layout.relation_path(r.id): None for r in rels})
             message = op_message("delete", gone)
@@ -165,7 +168,7 @@ class Records:
                 message += f" (+{len(rels)} relation{'s' if len(rels) != 1 else ''})"
             self._commit(message, writes, dropped_memories=ids,
                          dropped_relations=[r.id for r in rels])
-        return DeleteReport(gone, rels)
+        return DeleteReport(gone, rels, fate.kept)
 
     # -- relations --------------------------------------------------------------------------
     def relate(

@@ -13,6 +13,7 @@ from ..model.records import (
     Memory,
     Relation,
 )
+from ..model.relation_rule import RelationsOfGone, relations_of_gone
 from ..store.cache import Store
 from ..errors import VaultError
 from ..store.layout import Layout, LoadProblem
@@ -22,7 +23,9 @@ from ..textutil import neutralise_line
 @dataclass
 class DeleteReport:
     memories: list[Memory]
-    relations: list[Relation]
+    relations: list[Relation]  # removed with them (not lineage)
+    #: lineage relations touching them, left in place (core.model.relation_rule)
+    kept_relations: list[Relation] = field(default_factory=list)
 
 
 @dataclass
@@ -39,6 +42,8 @@ class GcReport:
     applied: bool
     archived: bool
     relations_removed: list[Relation] = field(default_factory=list)
+    #: lineage relations of the pruned memories, left in place (core.model.relation_rule)
+    relations_kept: list[Relation] = field(default_factory=list)
     commit: str | None = None
 
 
@@ -126,12 +131,12 @@ def unique(items: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-def relations_touching(store: Store, ids: Iterable[str]) -> list[Relation]:
-    found: dict[str, Relation] = {}
-    for i in ids:
-        for r in store.relations_of(i):
-            found[r.id] = r
-    return list(found.values())
+def relations_going_with(store: Store, ids: Iterable[str]) -> RelationsOfGone[Relation]:
+    """The rule of :mod:`core.model.relation_rule` for the memories ``ids`` going away, over the
+    relations the cache holds for them: ``removed`` go in the same commit, ``kept`` (lineage)
+    stay."""
+    ids = list(dict.fromkeys(ids))
+    return relations_of_gone((r for i in ids for r in store.relations_of(i)), set(ids))
 
 
 def first_words(text: str, limit: int = 48) -> str:

@@ -15,7 +15,7 @@ from ..model.records import (
 from ..model.tokens import estimate_tokens
 from ..ops.maintenance import check_maintenance, machine_id
 from ..textutil import make_gist
-from .reports import GcReport, GistBackfill, op_message, relations_touching
+from .reports import GcReport, GistBackfill, op_message, relations_going_with
 
 
 class Upkeep:
@@ -25,9 +25,10 @@ class Upkeep:
            threshold: float | None = None, now: int | None = None,
            force: bool = False) -> GcReport:
         """Active memories scoring below the forget threshold: listed (dry run), or deleted with
-        their relations (or archived) in ONE commit that also records ``last_gc_at``. Refused
-        (MaintenanceRefused) on a machine that is not the vault's designated maintenance
-        machine (``core.ops.maintenance``), unless ``force``."""
+        the relations that go with them (lineage relations stay: core.model.relation_rule), or
+        archived, in ONE commit that also records ``last_gc_at``. Refused (MaintenanceRefused)
+        on a machine that is not the vault's designated maintenance machine
+        (``core.ops.maintenance``), unless ``force``."""
         limit = self.config.forget_threshold if threshold is None else threshold
         at = now_epoch() if now is None else now
 
@@ -53,11 +54,12 @@ class Upkeep:
                 message = f"gc: archive {len(ids)} {noun} below {limit:g}"
                 report.commit = self._commit(message, writes, memories=new)
             else:
-                rels = relations_touching(self.store, ids)
+                fate = relations_going_with(self.store, ids)  # lineage ones stay
+                rels = fate.removed
                 writes.update({self.layout.memory_path(i): None for i in ids})
                 writes.update({self.layout.relation_path(r.id): None for r in rels})
                 message = f"gc: prune {len(ids)} {noun} below {limit:g}"
-                report.relations_removed = rels
+                report.relations_removed, report.relations_kept = rels, fate.kept
                 report.commit = self._commit(message, writes, dropped_memories=ids,
                                              dropped_relations=[r.id for r in rels])
         return report

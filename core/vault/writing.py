@@ -24,8 +24,9 @@ from ..store.layout import (
     check_folder,
     check_id,
 )
+from ..model.relation_rule import is_lineage
 from ..secrets.screen import screen as screen_secrets
-from .reports import Plan, StalePlanError
+from .reports import Plan, StalePlanError, relations_going_with
 
 if TYPE_CHECKING:
     from .api import Vault
@@ -86,8 +87,13 @@ class Writing:
         (``external:``), so their edit stays in history before this operation replaces it, if it
         loads as a valid record; a file memvault cannot read (changed, known unreadable, or a
         garbage ``.meta.json``) is copied into the quarantine first instead, never committed.
+        Memories removed take along the relations the one rule removes with them
+        (:mod:`core.model.relation_rule`), in this same commit, whoever forgot to list them.
         Every commit's files are checked for secrets first (:mod:`core.secrets.screen`:
         refused, redacted or allowed by the policy in force); the cache takes what was written."""
+        dropped_memories = list(dropped_memories)
+        dropped_relations = [*dropped_relations,
+                             *self._drop_relations_of_gone(writes, dropped_memories)]
         screened = screen_secrets(self, message, writes, memories, relations)
         message, writes = screened.message, screened.writes
         memories, relations = screened.memories, screened.relations
@@ -118,6 +124,20 @@ class Writing:
             if path == self.layout.meta_path and data is not None:
                 self.meta = self.layout.read_meta() or {}
         return self._head
+
+    def _drop_relations_of_gone(self, writes: dict[Path, bytes | None],
+                                memory_ids: list[str]) -> list[str]:
+        """Add to ``writes`` the removal of every relation the one rule removes with the
+        memories ``memory_ids`` (not lineage, touching one of them) that ``writes`` does not
+        already remove or rewrite; their ids."""
+        extra = []
+        if memory_ids:
+            for r in relations_going_with(self.store, memory_ids).removed:
+                path = self.layout.relation_path(r.id)
+                if path not in writes:
+                    writes[path] = None
+                    extra.append(r.id)
+        return extra
 
     def _take_outside_edits(self, paths: Iterable[Path], *, reload: bool = True
                             ) -> list[LoadProblem]:
@@ -166,7 +186,7 @@ class Writing:
         A plan built beforehand (the preview a person confirmed, ``plan.base`` set) is applied as
         it is, with the ids it showed; refused with :class:`StalePlanError`, nothing written,
         when a commit since ``plan.base`` changed a record it writes or removes, or related a
-        memory it removes. A callable instead is run under the lock on the up-to-date vault and
+        memory it removes (other than by a lineage relation, which outlives it). A callable instead is run under the lock on the up-to-date vault and
         returns the plan (it only reads; if it raises, nothing is changed)."""
         with self.transaction():
             if callable(plan):
@@ -188,6 +208,7 @@ class Writing:
             writes.update({self.layout.relation_path(r.id): self.layout.encode(r)
                            for r in plan.put_relations})
             writes.update({self._plain_file(rel): data for rel, data in plan.put_files.items()})
+            plan.drop_relations += self._drop_relations_of_gone(writes, plan.drop_memories)
             plan.commit = self._commit(
                 plan.message, writes, memories=plan.put_memories,
                 relations=plan.put_relations, dropped_memories=plan.drop_memories,
@@ -209,7 +230,8 @@ class Writing:
         for rel in changed - mine:
             what = self.layout.classify(rel)
             relation = self.store.relations.get(what[1]) if what and what[0] == "relation" else None
-            if relation is not None and {relation.from_memory_id, relation.to_memory_id} & removed:
+            if relation is not None and not is_lineage(relation) and \
+                    {relation.from_memory_id, relation.to_memory_id} & removed:
                 clash.append(rel)
         if clash:
             names = ", ".join(_record_name(self.layout, rel) for rel in clash[:5])

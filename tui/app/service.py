@@ -30,8 +30,10 @@ from core import (
     HistoryEntry,
     Memory,
     MemoryStatus,
+    Relation,
     Vault,
     VaultError,
+    relations_of_gone,
 )
 from core.model.records import now_epoch
 from core.ops.provenance import Lineage, lineage
@@ -48,7 +50,7 @@ from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     describe,
 )
 from .service_wizards import WizardService
-from .view import VaultView, shown
+from .view import Row, VaultView, shown
 
 
 class VaultService(WizardService):
@@ -137,14 +139,20 @@ class VaultService(WizardService):
                           f"{verb} {describe(new)}", focus=memory.id, undoable=True)
 
     def delete_preview(self, key: str) -> DeletePreview:
-        """What deleting the memory takes with it (read from the current view; no lock)."""
+        """What deleting the memory takes with it, and which of its relations stay (lineage:
+        core's one rule); read from the current view, no lock."""
         view = self.view
         memory_id = view.resolve(key)
-        rels = []
-        for r in view.relations_of(memory_id):
-            other = r.to_memory_id if r.from_memory_id == memory_id else r.from_memory_id
-            rels.append((r, other, view.get(other)))
-        return DeletePreview(view.rows[memory_id], rels)
+        fate = relations_of_gone(view.relations_of(memory_id), {memory_id})
+
+        def ends(relations: list[Relation]) -> list[tuple[Relation, str, Row | None]]:
+            out = []
+            for r in relations:
+                other = r.to_memory_id if r.from_memory_id == memory_id else r.from_memory_id
+                out.append((r, other, view.get(other)))
+            return out
+
+        return DeletePreview(view.rows[memory_id], ends(fate.removed), ends(fate.kept))
 
     def delete(self, key: str) -> Change:
         with self._lock:

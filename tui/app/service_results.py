@@ -41,6 +41,8 @@ class HistoryInfo:
 class DeletePreview:
     row: Row
     relations: list[tuple[Relation, str, Row | None]]  # (relation, other end's id, its row)
+    #: its lineage relations, which stay (core.model.relation_rule); the same shape
+    kept: list[tuple[Relation, str, Row | None]] = field(default_factory=list)
 
 
 @dataclass

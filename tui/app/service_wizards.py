@@ -6,9 +6,7 @@ are the ids committed; a plan the vault moved past is refused, nothing written).
 from __future__ import annotations
 
 from core import (
-    PROVENANCE_RELATION_TYPES,
     MemoryStatus,
-    Relation,
     VaultError,
 )
 from core.ops.consolidate import (
@@ -98,13 +96,10 @@ class WizardService:
             vault = self._vault_or_fail()
             plan = plan_consolidation(vault, ids, content, sources,  # type: ignore[arg-type]
                                       now=self.view.now)
-            dropped: dict[str, Relation] = {}
-            if sources == "delete":
-                for m in plan.sources:
-                    for r in vault.store.relations_of(m.id):
-                        if r.relation_type not in PROVENANCE_RELATION_TYPES:
-                            dropped[r.id] = r
-            return MergePreview(plan, sources, list(dropped.values()), plan.message,
+            # what the plan itself removes (core's one rule: lineage relations stay)
+            dropped = [vault.relations[r] for r in (plan.plan.drop_relations if plan.plan else [])
+                       if r in vault.relations]
+            return MergePreview(plan, sources, dropped, plan.message,
                                 self.maintenance_note("consolidate"))
 
     def consolidate(self, preview: MergePreview) -> Change:

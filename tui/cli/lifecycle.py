@@ -191,8 +191,10 @@ def lineage_json(found: Any) -> dict[str, Any]:
     return {
         "root": found.root,
         "nodes": [{"id": n.id, "depth": n.depth, "gone": n.gone,
-                   "memory": n.memory.model_dump(mode="json") if n.memory else None}
+                   "memory": n.memory.model_dump(mode="json") if n.memory else None,
+                   "end": n.end.as_json() if n.end is not None else None}
                   for n in nodes],
         "edges": [relation_json(r) for r in found.edges],
         "other_relations": [relation_json(r) for r in found.other_relations],
+        "other_ends": {i: e.as_json() for i, e in found.other_ends.items()},
     }

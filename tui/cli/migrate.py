@@ -141,7 +141,10 @@ def print_migration(report: MigrationReport) -> None:
               f"{_plural(len(report.deleted), 'memory', 'memories')} left deleted", markup=False)
     if report.dangling:
         con.print(f"  {_plural(len(report.dangling), 'dangling relation')} kept (an end is no "
-                  "living memory, as CortexGraph keeps them)", markup=False)
+                  "living memory: lineage relations outlive it)", markup=False)
+    if report.dropped_relations:
+        con.print(f"  {_plural(len(report.dropped_relations), 'relation')} of deleted memories "
+                  "left out (they go with their memory; kept in the backup)", markup=False)
     if report.remapped:
         con.print(f"  {_plural(len(report.remapped), 'id')} not safe as file names got new ids "
                   "(the originals are kept under cortexgraph_ids)", markup=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import asdict
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -22,6 +23,10 @@ from ..text import plural
 from .common import (POSITIVE, UserError, json_option, memory_json, open_readonly,
                      open_writable, print_json, read_stdin_content, relation_json, say, stderr,
                      verb, warn_problems)
+
+if TYPE_CHECKING:
+    from core import Relation
+    from core.ops.provenance import EndState
 
 STATUSES = tuple(s.value for s in MemoryStatus)
 SORTS = ("score", "last_used", "created")
@@ -108,17 +113,34 @@ def list_(status: str | None, tags: tuple[str, ...], query: str | None, sort: st
 @click.argument("memory_id", metavar="ID")
 @json_option
 def show(memory_id: str, as_json: bool) -> int:
-    """ID is an id or a unique prefix (4+ characters)."""
+    """ID is an id or a unique prefix (4+ characters). A relation whose other end is gone names
+    it: consumed (the commit that removed it, from history) or not in this vault."""
+    from core.ops.provenance import relation_ends
+
     vault = open_readonly()
     memory = vault.get(memory_id)
     now = now_epoch()
+    relations = vault.relations_of(memory.id)
+    ends = relation_ends(vault, memory.id, relations)  # one git log a missing end, if any
     if as_json:
-        print_json(memory_json(vault, memory, now))
+        data = memory_json(vault, memory, now)
+        data["relations"] = [shown_relation(memory.id, r, ends) for r in relations]
+        print_json(data)
         return 0
     from . import render
 
-    render.print_memory(vault, memory, now)
+    render.print_memory(vault, memory, now, ends)
     return 0
+
+
+def shown_relation(memory_id: str, r: Relation, ends: dict[str, EndState]) -> dict[str, Any]:
+    """One relation of ``show --json``: the record, its direction, the other end and what
+    became of it when it is not a living memory (``end``: state, commit, subject...)."""
+    outgoing = r.from_memory_id == memory_id
+    other = r.to_memory_id if outgoing else r.from_memory_id
+    end = ends.get(other)
+    return {**relation_json(r), "direction": "out" if outgoing else "in", "other": other,
+            "end": end.as_json() if end is not None else {"state": "living"}}
 
 
 @verb("touch")
@@ -173,18 +195,24 @@ def delete(ids: tuple[str, ...], yes: bool, as_json: bool) -> int:
     report = vault.delete(*keys)
     if as_json:
         print_json({"memories": [m.id for m in report.memories],
-                    "relations": [r.id for r in report.relations]})
+                    "relations": [r.id for r in report.relations],
+                    "kept_relations": [r.id for r in report.kept_relations]})
         return 0
     say("deleted", report.memories)
     if report.relations:
         print(f"deleted {plural(len(report.relations), 'relation')} with them")
+    if report.kept_relations:
+        print(f"kept {plural(len(report.kept_relations), 'lineage relation')} "
+              "(split and merge records outlive the memory)")
     return 0
 
 
 def _confirmed(vault, ids: list[str]) -> bool:
     """Ask on the terminal (on stderr); refuse when stdin is not one."""
+    from core import relations_of_gone
+
     memories = [vault.memories[i] for i in ids]
-    relations = {r.id for i in ids for r in vault.relations_of(i)}
+    relations = relations_of_gone((r for i in ids for r in vault.relations_of(i)), set(ids)).removed
     what = plural(len(memories), "memory", "memories")
     if relations:
         what += f" and {plural(len(relations), 'relation')}"
@@ -284,6 +312,7 @@ def gc(dry_run: bool, archive_: bool, force: bool, as_json: bool) -> int:
             "commit": report.commit,
             "candidates": [memory_json(vault, m, now) for m, _ in report.candidates],
             "relations_removed": [relation_json(r) for r in report.relations_removed],
+            "relations_kept": [relation_json(r) for r in report.relations_kept],
         })
         return 0
     from . import render

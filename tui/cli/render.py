@@ -177,7 +177,9 @@ def print_list(vault: Vault, memories: list[Memory], now: int, matched: int) -> 
     out.print(plain(f"{shown} shown · {len(vault.memories)} in {vault.root}", style="dim"))
 
 
-def print_memory(vault: Vault, m: Memory, now: int) -> None:
+def print_memory(vault: Vault, m: Memory, now: int, ends: dict[str, Any] | None = None) -> None:
+    """The memory, and its relations; ``ends``: what became of the other ends that are not
+    living memories (:func:`core.ops.provenance.relation_ends`), named in the text column."""
     out = console()
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
@@ -229,8 +231,11 @@ def print_memory(vault: Vault, m: Memory, now: int) -> None:
         outgoing = r.from_memory_id == m.id
         other_id = r.to_memory_id if outgoing else r.from_memory_id
         other = vault.find(other_id)
+        end = (ends or {}).get(other_id)
+        gone = cell(f"({end.label if end is not None else 'missing'})")
+        gone.stylize("dim")
         table.add_row("->" if outgoing else "<-", r.relation_type, other_id[:8], f"{r.strength:g}",
-                      cell(first_words(other.text, 80) if other else "(missing)"))
+                      cell(first_words(other.text, 80)) if other else gone)
     out.print(table)
 
 
@@ -269,6 +274,10 @@ def print_gc(vault: Vault, report: GcReport, now: int) -> None:
         extra = f" and {rels} relation{'s' if rels != 1 else ''}" if rels else ""
         commit = f" in commit {report.commit[:8]}" if report.commit else ""
         out.print(f"{verb} {n} {noun}{extra} scoring below {report.threshold:g}{commit}")
+        kept = len(report.relations_kept)
+        if kept:
+            out.print(f"kept {kept} lineage relation{'s' if kept != 1 else ''} "
+                      "(split and merge records outlive the memory)")
     else:
         verb = "archive" if report.archived else "delete"
         out.print(f"{n} active {noun} score below {report.threshold:g}; "

@@ -12,6 +12,7 @@ from core import Memory, Vault
 from core.ops.consolidate import Cluster
 from core.ops.provenance import Lineage, LineageNode
 from core.ops.split import SplitCandidate, SuggestedPart
+from core.textutil import neutralise_line
 from core.vault import first_words
 
 from .render import _table, cell, console, plain
@@ -91,8 +92,8 @@ def _node_label(node: LineageNode | None, node_id: str, edge: str | None = None,
     label.append(node_id[:8], style="bold")
     memory = node.memory if node else None
     label.append(f"  {first_words(memory.text, 70)}" if memory else "  (unknown)")
-    if node is not None and node.gone:
-        label.append(" (deleted)")
+    if node is not None and node.gone:  # consumed (by which commit), or never in this vault
+        label.append(f" ({neutralise_line(node.end.short_label) if node.end else 'deleted'})")
         label.stylize("dim")
     elif memory is not None and memory.status.value != "active":
         label.append(f" ({memory.status.value})", style="yellow")
@@ -145,6 +146,8 @@ def print_lineage(found: Lineage, vault: Vault | None = None) -> None:
             outgoing = r.from_memory_id == found.root
             other_id = r.to_memory_id if outgoing else r.from_memory_id
             other = vault.find(other_id) if vault is not None else None
+            end = found.other_ends.get(other_id)
             table.add_row("->" if outgoing else "<-", r.relation_type, other_id[:8],
-                          cell(first_words(other.text, 70) if other else ""))
+                          cell(first_words(other.text, 70) if other else
+                               f"({end.label})" if end is not None else ""))
         out.print(table)

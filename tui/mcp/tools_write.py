@@ -189,7 +189,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
     @server.tool(annotations=DESTRUCTIVE)
     def delete_memory(memory_id: str) -> dict[str, Any]:
-        """Delete a memory and the relations that touch it (memvault). One commit; it stays in
+        """Delete a memory and the relations that touch it, except lineage relations
+        (consolidated_from, split_from), which outlive it (memvault). One commit; it stays in
         git history: restore_memory or undo_last brings it back."""
 
         def delete(vault: Vault) -> dict[str, Any]:
@@ -197,6 +198,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
             m = report.memories[0]
             return {"success": True, "memory_id": m.id,
                     "relations_removed": [r.id for r in report.relations],
+                    "relations_kept": [r.id for r in report.kept_relations],
                     "message": f"Memory deleted: {m.id} (restore_memory brings it back)"}
 
         return access.write("delete_memory", delete)

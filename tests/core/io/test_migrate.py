@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core import Memory, MemoryStatus, Relation, Vault, VaultError
+from core import LINEAGE_RELATION_TYPES, Memory, MemoryStatus, Relation, Vault, VaultError
 from core.io.migrate import FORMAT, ID_NAMESPACE, migrate_jsonl, read_jsonl, vault_id
 from migrate_support import (
     assert_consistent,
@@ -41,6 +41,13 @@ def test_fixture_loads_exactly_what_cortexgraph_loads(vault, fixture_dir, cortex
     report = migrate_jsonl(vault, fixture_dir)
     expected_m, expected_r = cortexgraph_expected["memories"], cortexgraph_expected["relations"]
     assert set(vault.memories) == set(expected_m)
+    # what CortexGraph loads, less the relations of deleted memories that are not lineage:
+    # they go with their memory (the one rule, core.model.relation_rule)
+    left_out = {i for i, r in expected_r.items()
+                if r["relation_type"] not in LINEAGE_RELATION_TYPES
+                and not {r["from_memory_id"], r["to_memory_id"]} <= set(expected_m)}
+    assert len(left_out) == 65 and set(report.dropped_relations) == left_out
+    expected_r = {i: r for i, r in expected_r.items() if i not in left_out}
     assert set(vault.relations) == set(expected_r)
     for mid, record in expected_m.items():
         got = vault.memories[mid].model_dump(mode="json")
@@ -57,7 +64,7 @@ def test_fixture_loads_exactly_what_cortexgraph_loads(vault, fixture_dir, cortex
     again = Vault.open(vault.root, readonly=True)
     assert {k: m.model_dump(mode="json") for k, m in again.memories.items()} == {
         k: m.model_dump(mode="json") for k, m in vault.memories.items()}
-    assert report.memories == len(expected_m) and report.relations == len(expected_r)
+    assert report.memories == len(expected_m) and report.relations == len(expected_r) + 65
     assert report.problems == [] and report.notes == []
     assert_consistent(vault)
 
@@ -67,7 +74,11 @@ def test_fixture_report_counts_replay(vault, fixture_dir, cortexgraph_expected):
     memories = set(cortexgraph_expected["memories"])
     dangling = {rid for rid, r in cortexgraph_expected["relations"].items()
                 if r["from_memory_id"] not in memories or r["to_memory_id"] not in memories}
-    assert dangling and set(report.dangling) == dangling
+    # of those, the lineage ones are migrated (dangling), the others left out
+    lineage = {rid for rid in dangling
+               if cortexgraph_expected["relations"][rid]["relation_type"] in LINEAGE_RELATION_TYPES}
+    assert lineage and set(report.dangling) == lineage
+    assert set(report.dropped_relations) == dangling - lineage
     lines = [json.loads(x) for x in (fixture_dir / "memories.jsonl").read_text().splitlines()
              if x.strip()]
     rel_lines = [json.loads(x) for x in (fixture_dir / "relations.jsonl").read_text().splitlines()
@@ -210,20 +221,48 @@ def test_relation_tombstones_and_dangling_relations(tmp_path, vault):
     src = write_store(tmp_path / "s",
                       [memory_line("a"), memory_line("b"), memory_line("c"), tombstone("c")],
                       [relation_line("r1", "a", "b"),
-                       relation_line("r2", "a", "c"),          # c was deleted: dangling
+                       relation_line("r2", "a", "c"),          # c was deleted: goes with it
                        relation_line("r3", "a", "nowhere"),    # never existed: dangling
                        relation_line("r4", "b", "a"), tombstone("r4"),
                        relation_line("r5", "b", "a"), tombstone("r5"),
                        relation_line("r5", "b", "a", "supports")])
     report = migrate_jsonl(vault, src)
-    assert set(vault.relations) == {"r1", "r2", "r3", "r5"}
+    assert set(vault.relations) == {"r1", "r3", "r5"}
     assert vault.relations["r5"].relation_type == "supports"
-    assert report.dangling == ["r2", "r3"]
+    assert report.dangling == ["r3"] and report.dropped_relations == ["r2"]
     assert report.relations == 4 and report.tombstones == 3
     assert vault.journal.head() == report.commit
-    assert "2 dangling relations kept" in vault.journal.log(vault.layout.meta_path)[0].message
+    message = vault.journal.log(vault.layout.meta_path)[0].message
+    assert "1 dangling relation kept; 1 relation of deleted memories left out" in message
     # a dangling relation stays put in the vault, and shows up for its living end
-    assert {r.id for r in vault.relations_of("a")} == {"r1", "r2", "r3", "r5"}
+    assert {r.id for r in vault.relations_of("a")} == {"r1", "r3", "r5"}
+
+
+def test_lineage_relations_of_deleted_memories_are_kept(tmp_path, vault):
+    """CortexGraph's consolidation: the merged memory, consolidated_from relations to the
+    sources, then the sources deleted. The lineage outlives them; their other relations go
+    with them (as memvault's own delete does), and stay in the committed backup."""
+    src = write_store(tmp_path / "s",
+                      [memory_line("s1"), memory_line("s2"), memory_line("m"),
+                       memory_line("x"), tombstone("s1"), tombstone("s2")],
+                      [relation_line("c1", "m", "s1", "consolidated_from"),
+                       relation_line("c2", "m", "s2", "consolidated_from"),
+                       relation_line("p1", "x", "s1", "split_from"),
+                       relation_line("o1", "s1", "x", "related"),
+                       relation_line("o2", "x", "s2", "supports")])
+    report = migrate_jsonl(vault, src)
+    assert set(vault.relations) == {"c1", "c2", "p1"}
+    assert report.dangling == ["c1", "c2", "p1"] and report.dropped_relations == ["o1", "o2"]
+    assert report.to_json()["dropped_relations"] == ["o1", "o2"]
+    backup = (vault.root / report.backup / "relations.jsonl").read_text()
+    assert '"o1"' in backup and '"o2"' in backup  # nothing lost: the source is committed
+    # a memory the vault holds is not gone: its relations are migrated
+    again = write_store(tmp_path / "t", [memory_line("x"), memory_line("y"), tombstone("y")],
+                        [relation_line("o3", "x", "y", "related"),
+                         relation_line("o4", "x", "m", "related")])
+    vault.add("y is here", memory_id="y")
+    second = migrate_jsonl(vault, again)
+    assert second.dropped_relations == [] and {"o3", "o4"} <= set(vault.relations)
 
 
 def test_malformed_lines_are_reported_and_skipped(tmp_path, vault):

@@ -21,11 +21,13 @@ from core.ops.consolidate import (
     _Features,
     _linked_pairs,
     _similarity,
+    apply_consolidation,
     cluster_id,
     cohesion,
     execute_consolidation,
     find_clusters,
     merged_content,
+    plan_consolidation,
     preview_consolidation,
     similarity,
     suggested_action,
@@ -529,3 +531,20 @@ def test_killed_consolidation_leaves_a_whole_state(scene, git_tools, step, occur
     subjects = _git(scene, "log", "--format=%s").splitlines()
     assert not any(s.startswith("external:") for s in subjects)
     git_tools.assert_consistent(reopened)
+
+
+def test_the_plan_lists_what_goes_and_keeps_the_sources_lineage(trio, consistent):
+    """The one rule in the preview: the plan removes the sources' other relations (moved to the
+    merged memory) and none of their lineage relations."""
+    vault, (m1, m2, m3) = trio
+    outside = vault.add("the water schedule")
+    out_rel = vault.relate(m1.id, outside.id, "supports")
+    part_of = vault.relate(m3.id, outside.id, "split_from")  # m3 was split from outside
+    preview = plan_consolidation(vault, [m1.id, m2.id, m3.id])
+    assert preview.plan.drop_relations == [out_rel.id]
+    assert part_of.id not in preview.plan.drop_relations
+    assert [(r.from_memory_id, r.relation_type) for r in preview.moved_relations] == [
+        (preview.merged.id, "supports")]
+    apply_consolidation(vault, preview)
+    assert part_of.id in vault.relations and out_rel.id not in vault.relations
+    consistent(vault)

@@ -164,3 +164,76 @@ def test_lineage_survives_reopening(chain):
     found = lineage(reopened, m["q2"].id)
     assert {n.id for n in found.nodes.values()} == {m["q2"].id, m["merged"].id, m["p1"].id,
                                                     m["p2"].id, m["root"].id}
+
+
+# -- what became of a gone end (end_state, relation_ends) ----------------------------------------
+def test_a_gone_node_is_consumed_by_the_commit_that_removed_it(chain):
+    from core.ops.provenance import end_state
+
+    vault, m = chain
+    found = lineage(vault, m["q1"].id)
+    for name in ("root", "p1", "merged"):
+        node = found.nodes[m[name].id]
+        deleting = vault.history(m[name].id)[0]
+        assert node.gone and deleting.action == "deleted"
+        assert node.end is not None and node.end.state == "consumed"
+        assert node.end.commit == deleting.commit and node.end.at == deleting.timestamp
+        assert node.end.subject == deleting.message.splitlines()[0]
+        assert node.end.label == f"consumed in {deleting.commit[:8]} ({node.end.subject})"
+        assert end_state(vault, m[name].id) == node.end
+    assert found.nodes[m["merged"].id].end.short_label.endswith("(split)")
+    assert found.nodes[m["p1"].id].end.subject.startswith("consolidate: ")
+    assert found.nodes[m["q1"].id].end is None  # living
+
+
+def test_a_never_seen_end_is_not_in_this_vault(vault):
+    from core import Relation
+    from core.ops.provenance import end_state, relation_ends
+
+    a = vault.add("a memory")
+    vault.save_relations([
+        Relation(id="r-lin", from_memory_id=a.id, to_memory_id="ghost-0001",
+                 relation_type="split_from"),
+        Relation(id="r-rel", from_memory_id="ghost-0002", to_memory_id=a.id,
+                 relation_type="related")])
+    state = end_state(vault, "ghost-0001")
+    assert (state.state, state.commit, state.label) == ("absent", None, "not in this vault")
+    assert end_state(vault, "../not-an-id").state == "absent"  # never a file name: no git
+    found = lineage(vault, a.id)
+    ghost = found.nodes["ghost-0001"]
+    assert ghost.gone and ghost.memory is None and ghost.end.state == "absent"
+    assert [r.id for r in found.other_relations] == ["r-rel"]
+    assert found.other_ends["ghost-0002"].label == "not in this vault"
+    ends = relation_ends(vault, a.id, vault.relations_of(a.id))
+    assert set(ends) == {"ghost-0001", "ghost-0002"}  # living ends are left out
+
+
+def test_one_git_log_per_missing_end(vault, monkeypatch):
+    from core import Relation
+    from core.ops.provenance import relation_ends
+
+    a, b = vault.add("a"), vault.add("b")
+    gone = vault.add("gone")
+    vault.relate(a.id, b.id, "related")
+    vault.save_relations([
+        Relation(id="lin", from_memory_id=a.id, to_memory_id=gone.id,
+                 relation_type="split_from")])
+    vault.delete(gone.id)
+    calls = []
+    real = vault.journal.log
+    monkeypatch.setattr(vault.journal, "log",
+                        lambda path, limit=None: calls.append(path) or real(path, limit))
+    ends = relation_ends(vault, a.id, vault.relations_of(a.id))
+    assert list(ends) == [gone.id] and ends[gone.id].state == "consumed"
+    assert len(calls) == 1
+
+
+def test_an_end_in_history_but_not_loaded_is_neither_consumed_nor_absent(vault):
+    from core import Vault
+    from core.ops.provenance import end_state
+
+    a = vault.add("a memory whose file is removed by hand, not committed")
+    vault.layout.memory_path(a.id).unlink()
+    view = Vault.open(vault.root, readonly=True)
+    state = end_state(view, a.id)
+    assert (state.state, state.label) == ("unloaded", "in history, not loaded")

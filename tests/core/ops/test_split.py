@@ -460,3 +460,21 @@ def test_killed_process_leaves_a_whole_state(scenario, git_tools, fate, step, oc
     assert _git(vault, "status", "--porcelain", "--untracked-files=all") == ""
     assert not reopened.journal.has_intent()
     git_tools.assert_consistent(reopened)
+
+
+def test_deleting_a_merged_original_keeps_its_own_lineage_in_the_plan(vault, consistent):
+    """The one rule in the plan (its preview): a split that deletes a memory made by a merge
+    keeps the merge's consolidated_from relations to its (consumed) sources, and lists only the
+    other relations as going with it."""
+    from core import Relation
+
+    src = _original(vault)
+    vault.save_relations([Relation(id="merge-edge", from_memory_id=src.id,
+                                   to_memory_id="source-gone", relation_type="consolidated_from")])
+    other = vault.add("another memory")
+    related = vault.relate(other.id, src.id, "supports")
+    plan = plan_split(vault, src.id, ["alpha fact.", "beta fact."], original="delete")
+    assert plan.drop_memories == [src.id] and plan.drop_relations == [related.id]
+    execute_split(vault, src.id, ["alpha fact.", "beta fact."], original="delete")
+    assert "merge-edge" in vault.relations and related.id not in vault.relations
+    consistent(vault)

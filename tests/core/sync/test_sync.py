@@ -549,3 +549,60 @@ def test_relation_json_is_canonical_after_merge(world):
     settle(world)
     got = a.vault.relations[r.id]
     assert isinstance(got, Relation) and got.strength == 0.7  # the later created_at
+
+
+# -- the one rule for relations when a memory goes (core.model.relation_rule) ----------------------
+def test_a_memory_deleted_with_its_lineage_kept_is_consumed_in_a_merge(world, monkeypatch):
+    """A split original deleted by hand on one side keeps its split_from relations (lineage
+    outlives it), so a touch of it on the other side does not bring it back: the deletion is
+    accepted, the touch carried into the part. Its other relations went with it; one added on
+    the other side meanwhile goes too, and a new lineage relation to it stays."""
+    share(world, ("orig", "tomatoes need sun and basil needs water"),
+          ("part", "tomatoes need sun"), ("friend", "a neighbour"), ("late", "made later"))
+    a, b = world.a, world.b
+    a.vault.save_relations([Relation(id="lin-1", from_memory_id="part", to_memory_id="orig",
+                                     relation_type="split_from", created_at=T0)])
+    a.vault.relate("orig", "friend", "related")
+    a.sync()
+    b.sync()
+    report = a.vault.delete("orig")
+    assert [r.relation_type for r in report.relations] == ["related"]
+    assert [r.id for r in report.kept_relations] == ["lin-1"]
+    at(monkeypatch, T0 + 600)
+    b.vault.touch("orig")
+    b.vault.relate("friend", "orig", "supports")  # a new relation to it, not lineage
+    b.vault.save_relations([Relation(id="lin-2", from_memory_id="late", to_memory_id="orig",
+                                     relation_type="split_from", created_at=T0 + 600)])
+    a.sync()
+    merged = b.sync()
+    assert merged.outcome == "merged"
+    assert [(d["id"], d["reason"]) for d in merged.accepted_deletions] == [
+        ("orig", "split into late, part")]
+    assert merged.kept == []
+    # the new "supports" goes with the memory; the new lineage relation stays
+    assert [(r["action"], r["reason"]) for r in merged.relations] == [
+        ("deleted", "its memory was deleted on the other side")]
+    settle(world)
+    for m in (a, b):
+        assert "orig" not in m.vault.memories
+        assert m.mem("part").last_used == T0 + 600  # the touch reached what it became
+        assert {r.id for r in m.vault.store.relations_of("orig")} == {"lin-1", "lin-2"}
+        assert m.vault.relations_of("friend") == []
+
+
+def test_a_split_consumed_on_one_side_is_named_split(world, monkeypatch):
+    share(world, ("orig", "tomatoes need sun and basil needs water"),
+          ("part", "tomatoes need sun"))
+    a, b = world.a, world.b
+    a.vault.save_relations([Relation(id="lin-1", from_memory_id="part", to_memory_id="orig",
+                                     relation_type="split_from", created_at=T0)])
+    a.sync()
+    b.sync()
+    a.vault.delete("orig")
+    at(monkeypatch, T0 + 600)
+    b.vault.touch("orig")
+    a.sync()
+    merged = b.sync()
+    assert [(d["id"], d["reason"]) for d in merged.accepted_deletions] == [("orig", "split into part")]
+    assert "deleted: orig (split into part, " in b.git("log", "-1", "--format=%B")
+    settle(world)

@@ -226,12 +226,16 @@ def chain(run):
     root = run.add("Tomatoes need sun. Basil needs water.")
     p1, p2 = run.ok("split", root, "--part", "Tomatoes need sun.", "--part", "Basil needs water.",
                     "--delete-original").split()
+    split1 = run.json("history", root)[0]["commit"]  # the commit that removed it
     merged = run.ok("consolidate", p1, p2, "--content", "The garden needs sun and water.").strip()
+    merge = run.json("history", p1)[0]["commit"]
     q1, q2 = run.ok("split", merged, "--part", "The garden needs sun.", "--part",
                     "The garden needs water.", "--delete-original").split()
+    split2 = run.json("history", merged)[0]["commit"]
     bystander = run.add("a bystander")
     run.ok("relate", q1, bystander, "supports")
-    return dict(root=root, p1=p1, p2=p2, merged=merged, q1=q1, q2=q2, bystander=bystander)
+    return dict(root=root, p1=p1, p2=p2, merged=merged, q1=q1, q2=q2, bystander=bystander,
+                split1=split1, merge=merge, split2=split2)
 
 
 def test_lineage_tree_for_humans(run, chain):
@@ -242,9 +246,12 @@ def test_lineage_tree_for_humans(run, chain):
     descendants = out.index("descendants (made into)")
     assert ancestors < descendants
     above = out[ancestors:descendants]
-    assert f"split {chain['merged'][:8]}  The garden needs sun and water. (deleted)" in above
-    assert f"merge {chain['p1'][:8]}  Tomatoes need sun. (deleted)" in above
-    assert f"merge {chain['p2'][:8]}  Basil needs water. (deleted)" in above
+    # a gone memory is named consumed, with the commit that removed it (from history)
+    assert f"split {chain['merged'][:8]}  The garden needs sun and water. (consumed in " \
+           f"{chain['split2'][:8]} (split))" in above
+    assert f"merge {chain['p1'][:8]}  Tomatoes need sun. (consumed in " \
+           f"{chain['merge'][:8]} (consolidate))" in above
+    assert f"merge {chain['p2'][:8]}  Basil needs water. (consumed in " in above
     assert f"split {chain['root'][:8]}" in above and "(shown above)" in above
     below = out[descendants:]
     assert "nothing" in below.split("other relations")[0]
@@ -254,7 +261,7 @@ def test_lineage_tree_for_humans(run, chain):
 
 def test_lineage_of_a_deleted_memory_shows_descendants(run, chain):
     out = run.ok("lineage", chain["root"])
-    assert "(deleted)" in out.splitlines()[0]
+    assert f"(consumed in {chain['split1'][:8]} (split))" in out.splitlines()[0]
     below = out[out.index("descendants (made into)"):]
     for name in ("p1", "p2", "merged", "q1", "q2"):
         assert chain[name][:8] in below
@@ -283,7 +290,8 @@ def test_gone_memories_are_dimmed(run, chain, vdir):
     found = lineage(Vault.open(vdir), chain["q1"])
     gone = render_lifecycle._node_label(found.nodes[chain["merged"]], chain["merged"], "split")
     alive = render_lifecycle._node_label(found.nodes[chain["q1"]], chain["q1"])
-    assert isinstance(gone, Text) and gone.plain.endswith("(deleted)")
+    assert isinstance(gone, Text) and gone.plain.endswith(
+        f"(consumed in {chain['split2'][:8]} (split))")
     assert any(span.style == "dim" and span.start == 0 and span.end == len(gone.plain)
                for span in gone.spans)
     assert not any(span.style == "dim" for span in alive.spans)

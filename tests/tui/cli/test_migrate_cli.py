@@ -45,8 +45,11 @@ def test_migrate_prints_a_summary_and_commits_once(run, vdir, source):
     assert "migrated 45 memories and 105 relations from" in out
     assert "in one commit" in out
     assert "memories:  45 new, 0 updated, 0 unchanged" in out
-    assert "relations: 105 new, 0 updated, 0 unchanged" in out
-    assert "78 dangling relations kept" in out
+    # the one rule for relations when a memory goes: of the 78 relations of memories the
+    # source deleted, the 13 lineage ones are migrated, the 65 others left out (in the backup)
+    assert "relations: 40 new, 0 updated, 0 unchanged" in out
+    assert "13 dangling relations kept" in out
+    assert "65 relations of deleted memories left out" in out
     assert "backed up, committed, in .backup/jsonl-v1-" in out
     assert "45 memories without a gist: `memvault backfill-gists`" in out
     assert commits(vdir) == 2  # init, migrate
@@ -60,7 +63,8 @@ def test_migrate_json_report(run, source):
     report = run.json("migrate", str(source))  # --from defaults to jsonl
     assert report["memories"] == 45 and report["relations"] == 105
     assert report["format"] == "jsonl-v1" and report["commit"]
-    assert len(report["dangling_relations"]) == 78 and report["skipped_lines"] == []
+    assert len(report["dangling_relations"]) == 13 and report["skipped_lines"] == []
+    assert len(report["dropped_relations"]) == 65
     assert report["backup"].startswith(".backup/jsonl-v1-")
     second = run.json("migrate", str(source))
     assert second["already_migrated"] is True and second["commit"] is None
@@ -103,7 +107,8 @@ def test_export_writes_cortexgraph_files(run, tmp_path, source, cortexgraph_expe
     run.ok("migrate", str(source))
     out_dir = tmp_path / "back"
     out = run.ok("export", "--format", "jsonl", str(out_dir))
-    assert "exported 45 memories and 105 relations to" in out
+    # (65 of the 105 relations went with their deleted memories when migrated)
+    assert "exported 45 memories and 40 relations to" in out
     lines = (out_dir / "memories.jsonl").read_text().splitlines()
     by_id = {r["id"]: r for r in map(json.loads, lines)}
     for mid, record in cortexgraph_expected["memories"].items():
@@ -145,8 +150,9 @@ def test_log_human_and_jsonl(run, vdir, source):
     assert len(lines) == 4
     assert [line.split()[3] for line in lines] == ["init", "add", "archive", "migrate"]
     assert "memories +1" in lines[1] and "memories ~1" in lines[2]
-    assert "memories +45, relations +105, meta, files +2" in lines[3]
-    assert lines[3].endswith("(78 dangling relations kept; backup "
+    assert "memories +45, relations +40, meta, files +2" in lines[3]
+    assert lines[3].endswith("(13 dangling relations kept; 65 relations of deleted memories "
+                             "left out; backup "
                              + lines[3].split("backup ")[1])
     events = [json.loads(x) for x in run.ok("log", "--jsonl").splitlines()]
     assert [e["operation"] for e in events] == ["init", "add", "archive", "migrate"]

@@ -1,4 +1,5 @@
-"""The delete confirmation: which memory, and what goes with it (its relations)."""
+"""The delete confirmation: which memory, and what goes with it (its relations but the lineage
+ones, which stay: core's one rule)."""
 
 from __future__ import annotations
 
@@ -49,12 +50,17 @@ class DeleteScreen(ModalScreen[bool]):
                     lines.append(r.relation_type.ljust(width), style="cyan")
                     lines.append(other[:8], style="bold")
                     lines.append(" ")
-                    lines.append(first_words(row.memory.text, 40) if row else "(deleted)",
+                    lines.append(first_words(row.memory.text, 40) if row else "(not in the vault)",
                                  style="" if row else "dim")
                 with VerticalScroll(id="dialog-relations"):
                     yield Static(lines)
             else:
                 yield Static(Text("No relations go with it.", style="dim"), classes="dialog-note")
+            if p.kept:
+                k = len(p.kept)
+                yield Static(Text(f"Its {k} lineage relation{'s' if k != 1 else ''} (split, "
+                                  "merge) stay: the record of what it became.", style="dim"),
+                             classes="dialog-note")
             yield Static(Text("It stays in git history: undo (u) or `memvault restore` "
                               "brings it back.", style="dim italic"), classes="dialog-note")
             with Horizontal(classes="dialog-buttons"):

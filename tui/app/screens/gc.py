@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from core import VaultError
+from core import VaultError, relations_of_gone
 from core.vault import GcReport, first_words
 
 from ...text import relative_time
@@ -64,7 +64,8 @@ class GcScreen(Screen[str | None]):
             title.update(Text(f"Nothing to collect: no active memory scores below "
                               f"{report.threshold:g}.", style="green"))
             return
-        relations = {r.id for m, _ in report.candidates for r in view.relations_of(m.id)}
+        ids = {m.id for m, _ in report.candidates}  # what goes with them: core's one rule
+        relations = relations_of_gone((r for i in ids for r in view.relations_of(i)), ids).removed
         text = Text()
         text.append(f"{n} active memor{'y' if n == 1 else 'ies'}", style="bold")
         text.append(f" score below the forget threshold {report.threshold:g} "

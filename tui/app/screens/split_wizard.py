@@ -24,7 +24,7 @@ from textual.widget import Widget
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from core import MemoryStatus, VaultError
+from core import MemoryStatus, VaultError, relations_of_gone
 from core.ops.split import SplitCandidate
 from core.vault import first_words
 
@@ -251,8 +251,7 @@ class SplitWizard(WizardScreen):
         hint.append("?", style="dim")
         self.query_one("#split-original-hint", Static).update(hint)
         view = self.service.view
-        others = [r for r in view.relations_of(m.id)
-                  if r.relation_type not in ("split_from", "consolidated_from")]
+        others = relations_of_gone(view.relations_of(m.id), {m.id}).removed  # core's rule
         note = Text(style="dim")
         if others:
             note.append(f"Its {len(others)} other relation{'s' if len(others) != 1 else ''} "
@@ -262,7 +261,7 @@ class SplitWizard(WizardScreen):
                 row = view.get(other)
                 note.append(f"\n  {r.relation_type} ", style="cyan")
                 note.append(other[:8], style="bold")
-                note.append(" " + (first_words(row.memory.text, 50) if row else "(deleted)"))
+                note.append(" " + (first_words(row.memory.text, 50) if row else "(not in the vault)"))
         else:
             note.append("It has no other relations.")
         self.query_one("#split-original-note", Static).update(note)

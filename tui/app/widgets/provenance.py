@@ -1,7 +1,9 @@
 """The provenance pane: the highlighted memory's ancestors and descendants (split and merge
-edges) as a layered box drawing, its other relations listed under it; deleted memories appear
-dimmed with their last version from history. Choosing a node (click, or arrows and enter) jumps
-to that memory."""
+edges) as a layered box drawing, its other relations listed under it; memories that are gone
+appear dimmed with their last version from history, named "consumed" with the commit that
+removed it, or "not in this vault" when no commit of this vault ever held them (never
+"deleted": core.ops.provenance.EndState). Choosing a node (click, or arrows and enter) jumps to
+that memory."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import MemoryStatus
-from core.ops.provenance import Lineage
+from core.ops.provenance import EndState, Lineage
 from core.vault import first_words
 
 from ..graph import Drawing, draw_lineage
@@ -183,10 +185,20 @@ class ProvenancePane(VerticalScroll):
                 parts.append(f"{len(ancestors)} ancestor{'s' if len(ancestors) != 1 else ''}")
             if descendants:
                 parts.append(f"{len(descendants)} descendant{'s' if len(descendants) != 1 else ''}")
-            gone = sum(1 for n in lineage.nodes.values() if n.gone)
-            if gone:
-                parts.append(f"{gone} deleted (dim)")
+            consumed = sum(1 for n in lineage.nodes.values()
+                           if n.gone and (n.end is None or n.end.state != "absent"))
+            absent = sum(1 for n in lineage.nodes.values()
+                         if n.gone and n.end is not None and n.end.state == "absent")
+            if consumed:
+                parts.append(f"{consumed} consumed (dim)")
+            if absent:
+                parts.append(f"{absent} not in this vault")
             title.append("  " + ", ".join(parts), style="dim")
+            for node in sorted((n for n in lineage.nodes.values() if n.gone),
+                               key=lambda n: (n.depth, n.id)):  # what became of each
+                title.append("\n")
+                title.append(node.id[:8], style="dim bold")
+                title.append(f" {_gone_label(node.end)}", style="dim italic")
             title.append("\nolder above, newer below · click or ←→ enter to go to a node",
                          style="dim italic")
         self.query_one("#prov-title", Static).update(title)
@@ -219,7 +231,7 @@ class ProvenancePane(VerticalScroll):
             prompt.append(other[:8], style="bold" if row else "dim bold")
             prompt.append(" ")
             if row is None:
-                prompt.append("deleted", style="dim italic")
+                prompt.append(_gone_label(lineage.other_ends.get(other)), style="dim italic")
             else:
                 prompt.append(first_words(row.memory.text, 40))
             items.append(Option(prompt, id=f"{r.id}:{other}"))
@@ -237,9 +249,16 @@ class ProvenancePane(VerticalScroll):
         self.post_message(JumpTo(event.memory_id))
 
 
+def _gone_label(end: EndState | None) -> str:
+    """What became of a memory that is not in the vault: consumed by which commit (and its
+    subject), or never in this vault."""
+    return end.label if end is not None else "gone"
+
+
 def _node_lines(view: VaultView, lineage: Lineage, node_id: str) -> tuple[Text, Text, str]:
-    """A node's box: id and score (or "deleted"), then the first words; the border in the
-    colour of its decay band (bold for the memory the pane is about), grey when deleted."""
+    """A node's box: id and score (or "consumed <commit>" / "not in this vault"), then the
+    first words; the border in the colour of its decay band (bold for the memory the pane is
+    about), grey when gone."""
     node = lineage.nodes[node_id]
     row = view.get(node_id)
     is_root = node_id == lineage.root
@@ -255,6 +274,10 @@ def _node_lines(view: VaultView, lineage: Lineage, node_id: str) -> tuple[Text, 
         border = BAND_STYLE.get(row.band, "grey70")
         return first, second, f"bold {border}" if is_root else border
     first.append(node_id[:8], style="dim bold")
-    first.append(" deleted", style="dim italic")
-    words = first_words(node.memory.text, 60) if node.memory is not None else "(unknown)"
+    end = node.end  # (the title names the commit: a box is narrow)
+    first.append(" not in vault" if end is not None and end.state == "absent" else " consumed",
+                 style="dim italic")
+    words = first_words(node.memory.text, 60) if node.memory is not None else (
+        "(no version in its history)" if end is not None and end.state != "absent" else
+        "(no commit of this vault held it)")
     return first, Text(words, style="dim"), "grey35"
