@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..decay import score_at
 from ..errors import InvalidIdError, UnknownIdError
 from ..model.config import default_vault_path
 from ..model.records import KnowledgeGraph, Memory, MemoryStatus, Relation, now_epoch
@@ -240,7 +242,11 @@ class PerFileStorage:
         memories = vault.search(status=status, sort="last_used")
         relations = list(vault.relations.values())
         now = now_epoch()
-        scores = [vault.score(m, now) for m in memories]
+        # JSONLStorage's figure: CortexGraph 1.2.1's calculate_score, which scores exponentially
+        # (decay_lambda, decay_beta) whatever the configured model (see core.decay)
+        as_cortexgraph = replace(vault.config, decay_model="exponential")
+        scores = [score_at(m.use_count, m.last_used, m.strength, now, as_cortexgraph)
+                  for m in memories]
         stats = {
             "total_memories": len(memories),
             "total_relations": len(relations),
