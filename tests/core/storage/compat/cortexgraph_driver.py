@@ -149,6 +149,8 @@ def git(cwd: Path, *args: str) -> str:
 
 
 def git_head(vault: Path) -> str | None:
+    if not vault.is_dir():
+        return None
     proc = subprocess.run(["git", "rev-parse", "--verify", "-q", "HEAD"], cwd=vault,
                           capture_output=True, text=True)
     return proc.stdout.strip() or None
@@ -156,6 +158,8 @@ def git_head(vault: Path) -> str | None:
 
 def commits_since(vault: Path, head: str | None) -> list[list[str]]:
     """The files each commit since ``head`` changed, oldest first."""
+    if not (vault / ".git").exists():
+        return []
     spec = f"{head}..HEAD" if head else "HEAD"
     shas = git(vault, "rev-list", "--reverse", spec).split()
     return [sorted(git(vault, "diff-tree", "--root", "--no-commit-id", "--name-only", "-r",
@@ -220,7 +224,7 @@ def normalised(value: Any, root: Path) -> Any:
 class Backend:
     """One storage, its folder, its configuration and its own count of CortexGraph's ids."""
 
-    def __init__(self, name: str, root: Path) -> None:
+    def __init__(self, name: str, root: Path, explicit_path: bool = False) -> None:
         from cortexgraph.config import Config
 
         from core.storage import PerFileStorage
@@ -236,7 +240,7 @@ class Backend:
         self.enter()
         # the one line a CortexGraph user changes: PerFileStorage() finds its folder through
         # CortexGraph's configuration, as JSONLStorage() does
-        storage = (PerFileStorage() if name == "perfile"
+        storage = (PerFileStorage() if name == "perfile" and not explicit_path
                    else self.storage_class(storage_path=self.store))
         self.open(storage)
 
@@ -265,7 +269,9 @@ class Backend:
                       "message": normalised(str(detail if detail is not None else exc), self.root)}
         if self.vault_dir is not None:
             records = records_on_disk(self.vault_dir)
-            status = git(self.vault_dir, "status", "--porcelain", "--untracked-files=all")
+            status = (git(self.vault_dir, "status", "--porcelain", "--untracked-files=all")
+                      if (self.vault_dir / ".git").exists() else "no vault where CortexGraph's "
+                      "configuration says the storage is")
         else:
             records, status = jsonl_records(self.storage), ""
         return {"tool": step.tool, "label": step.label, "result": result, "records": records,
@@ -287,12 +293,13 @@ def jsonl_class() -> type:
     return JSONLStorage
 
 
-def run(work: Path, steps: list[Any]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def run(work: Path, steps: list[Any],
+        explicit_path: bool = False) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """Each step on both backends from the same records: where a call leaves the vault other
     than the JSONL store (a difference counted against that call), the JSONL store is set to
     the vault's records before the next call, so each call is judged on its own."""
     jsonl = Backend("jsonl", work / "jsonl")
-    perfile = Backend("perfile", work / "perfile")
+    perfile = Backend("perfile", work / "perfile", explicit_path)
     contexts: dict[str, dict[str, Any]] = {"jsonl": {}, "perfile": {}}
     seen = []
     for step in steps:
@@ -359,11 +366,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, required=True, help="an empty folder to work in")
     parser.add_argument("--out", type=Path, help="write the JSON report here (else stdout)")
+    parser.add_argument("--explicit-path", action="store_true",
+                        help="give PerFileStorage its folder instead of letting it find it "
+                             "through CortexGraph's configuration (to measure older versions)")
     args = parser.parse_args(argv)
     work = args.work.resolve()
     work.mkdir(parents=True, exist_ok=True)
     os.chdir(work)  # CortexGraph reads ./.env: there is none here
-    os.environ["XDG_CONFIG_HOME"] = str(work / "config")
+    home = work / "home"  # nothing outside the work folder is read or written
+    os.environ.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
+                      XDG_DATA_HOME=str(home / ".local" / "share"))
     for var in [v for v in os.environ if v.startswith("CORTEXGRAPH_") or v == "MEMVAULT_PATH"]:
         del os.environ[var]
     import_cortexgraph()
@@ -371,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     import cortexgraph_scenario
 
     steps = cortexgraph_scenario.steps()
-    report = compare(run(work, steps))
+    report = compare(run(work, steps, args.explicit_path))
     text = json.dumps(report, indent=1, sort_keys=True)
     if args.out:
         args.out.write_text(text, "utf-8")
