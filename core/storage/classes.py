@@ -119,8 +119,10 @@ class Boundary:
         return [self.memory(m) for m in memories] if self.foreign() is not None else memories
 
     def memory_map(self, memories: dict[str, Memory]) -> dict[str, Any]:
+        """Every memory (the whole set: conversions of records gone are forgotten)."""
         if self.foreign() is None:
             return memories
+        self._forget_gone("memory", memories)
         return {mid: self.memory(m) for mid, m in memories.items()}
 
     def relation(self, relation: Relation) -> Any:
@@ -135,7 +137,11 @@ class Boundary:
     def relation_map(self, relations: dict[str, Relation]) -> dict[str, Any]:
         if self.foreign() is None:
             return relations
+        self._forget_gone("relation", relations)
         return {rid: self.relation(r) for rid, r in relations.items()}
+
+    def _forget_gone(self, kind: str, living: dict[str, Any]) -> None:
+        self._made = {k: v for k, v in self._made.items() if k[0] != kind or k[1] in living}
 
     def graph(self, graph: KnowledgeGraph) -> Any:
         module = self.foreign()
