@@ -105,15 +105,16 @@ def test_every_tool_function_is_driven(report):
     assert report["total"] >= 300
 
 
-def test_calls_behave_as_on_cortexgraphs_storage(report):
+def test_calls_behave_as_on_cortexgraphs_storage(report, record_property):
     """Result, records (by the per-file rule for relations of a deleted memory) and commits.
 
     Allowed until the lineage rule lands (issue 19: lineage relations outlive the memory they
     point at): a call whose only difference is lineage relations the vault removed with their
     memory (CortexGraph's consolidation: it saves the merged memory, relates it to the
     originals, then deletes them)."""
-    print(f"{report['same']} of {report['total']} CortexGraph 1.2.1 tool calls behave as on "
-          f"CortexGraph's JSONLStorage")
+    count = f"{report['same']} of {report['total']}"
+    record_property("cortexgraph_calls_behaving_the_same", count)  # (pytest --junitxml)
+    print(f"{count} CortexGraph 1.2.1 tool calls behave as on CortexGraph's JSONLStorage")
     wrong = [{k: c.get(k) for k in ("tool", "label", "differences", "jsonl", "perfile",
                                     "records_differ")}
              for c in report["calls"] if not c["same"] and c["differences"] != ["lineage"]]
