@@ -109,6 +109,12 @@ def test_handing_back_keeps_what_their_classes_cannot_carry(tmp_path, cortexgrap
         assert s.vault.get("m2").status == MemoryStatus.SUPERSEDED
         s.save_memory(s.get_memory("m1").model_copy(update={"content": "a new text"}))
         assert s.vault.get("m1").gist is None  # the old gist no longer describes it
+        s.create_relation(s.get_relations(from_memory_id="m1")[0].model_copy(
+            update={"strength": 0.5}))
+        again = s.vault.relations["r1"]
+        assert again.strength == 0.5 and again.relation_type == "related"
+        s.save_memory(s.get_memory("m2").model_copy(update={"status": "active"}))
+        assert s.vault.get("m2").status == MemoryStatus.ACTIVE  # a real change is taken
 
 
 def test_models_argument(tmp_path, monkeypatch):
