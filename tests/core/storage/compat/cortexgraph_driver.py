@@ -7,10 +7,13 @@ test beside it builds that environment. By hand::
 
     python cortexgraph_driver.py --work /tmp/somewhere [--out report.json]
 
-Both runs make the same calls (:mod:`cortexgraph_scenario`) with the same clock (``time.time``
-is set per call, and stands still during it) and the same ids (CortexGraph's ``uuid.uuid4``
-counts), each backend in its own folder; the storage is put where CortexGraph's code takes it
-from: the ``db`` every tool module imported from ``cortexgraph.context``, and for the web API the
+Both stores get the same calls (:mod:`cortexgraph_scenario`), step by step, with the same clock
+(``time.time`` is set per call, and stands still during it) and the same ids (CortexGraph's
+``uuid.uuid4`` counts, per store), each store in its own folder. When a call leaves the two
+stores' records apart (as the per-file rule below expects, or as a difference counted against
+that call), the JSONL store is given the vault's records before the next call, so every call is
+judged from the same records. The storage is put where CortexGraph's code takes it from: the
+``db`` every tool module imported from ``cortexgraph.context``, and for the web API the
 ``JSONLStorage`` class it constructs (replaced by ``PerFileStorage`` itself, which finds its
 folder through ``cortexgraph.config.set_config``, as CortexGraph's own storage does).
 
