@@ -1,5 +1,6 @@
 """Settings: the decay model and thresholds (CortexGraph's ``CORTEXGRAPH_*`` variables) and where
-the vault lives (``MEMVAULT_PATH``, then ``CORTEXGRAPH_STORAGE_PATH``, then a per-user folder)."""
+the vault lives (``MEMVAULT_PATH``, then CortexGraph's configured storage path, then a per-user
+folder)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from ..errors import ConfigError
+from .cortexgraph_config import configured_storage_path
 
 DECAY_MODELS = ("power_law", "exponential", "two_component")
 
@@ -80,10 +82,15 @@ class DecayConfig:
 
 
 def default_vault_path(environ: Mapping[str, str] | None = None) -> Path:
-    """``MEMVAULT_PATH``, else ``CORTEXGRAPH_STORAGE_PATH``, else ``$XDG_DATA_HOME/memvault/vault``."""
+    """Where the vault is when no path is given: ``MEMVAULT_PATH``, else the storage path
+    configured for CortexGraph (``CORTEXGRAPH_STORAGE_PATH`` from the environment or CortexGraph's
+    ``.env`` file, as CortexGraph reads it: :mod:`core.model.cortexgraph_config`), else
+    ``$XDG_DATA_HOME/memvault/vault``."""
     env = os.environ if environ is None else environ
-    for var in ("MEMVAULT_PATH", "CORTEXGRAPH_STORAGE_PATH"):
-        if env.get(var):
-            return Path(env[var]).expanduser()
+    if env.get("MEMVAULT_PATH"):
+        return Path(env["MEMVAULT_PATH"]).expanduser()
+    configured = configured_storage_path(environ)
+    if configured is not None:
+        return configured
     data_home = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(data_home).expanduser() / "memvault" / "vault"

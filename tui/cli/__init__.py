@@ -59,7 +59,8 @@ def _version() -> str:
 @click.group(cls=VerbGroup, invoke_without_command=True, context_settings=CONTEXT,
              subcommand_metavar="[VERB] [ARGS]...",
              epilog="The vault is --vault DIR, else $MEMVAULT_PATH, else "
-                    "$CORTEXGRAPH_STORAGE_PATH, else a per-user data folder "
+                    "CortexGraph's storage path ($CORTEXGRAPH_STORAGE_PATH, or in its .env "
+                    "file), else a per-user data folder "
                     "($XDG_DATA_HOME/memvault/vault). `memvault VERB -h` explains a verb.")
 @vault_option
 @allow_secret_option

@@ -134,7 +134,8 @@ def say(verb_done: str, memories: Iterable[Memory],
 
 # -- opening the vault -------------------------------------------------------------------------
 def vault_path() -> Path:
-    """``--vault``, else ``MEMVAULT_PATH``, else ``CORTEXGRAPH_STORAGE_PATH``, else per user."""
+    """``--vault``, else ``MEMVAULT_PATH``, else CortexGraph's configured storage path, else
+    per user (:func:`core.default_vault_path`)."""
     ctx = click.get_current_context(silent=True)
     given = ctx.meta.get(_VAULT_KEY) if ctx is not None else None
     return Path(given).expanduser() if given else default_vault_path()

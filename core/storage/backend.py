@@ -1,58 +1,33 @@
-"""``PerFileStorage``: a drop-in for CortexGraph 1.2.1's ``JSONLStorage``.
-
-Same constructor, public methods, argument names, return values and errors (a ``RuntimeError``
-"Storage not connected" before :meth:`connect`), backed by a :class:`~core.vault.Vault`: each
-memory and relation is a file and every write is a git commit. Where the per-file spec differs
-from the JSONL store it follows the spec: deleting a memory also deletes the relations that touch
-it, in the same commit, except the lineage ones (``consolidated_from``, ``split_from``), which
-outlive it, so CortexGraph's consolidation (save the merged memory, relate it to the sources,
-delete the sources) keeps its provenance (the one rule of :mod:`core.model.relation_rule`).
-
-What it takes: memvault's ``Memory`` and ``Relation``, or any object with CortexGraph's field
-names (CortexGraph's own pydantic models, or a dict), converted at the boundary through its JSON
-form (:func:`as_record`); fields memvault does not know are kept and round-trip to the file.
-What it returns: memvault's classes (which carry every CortexGraph field, plus ``gist``).
-"""
+"""``PerFileStorage``: CortexGraph 1.2.1's ``JSONLStorage`` interface over a
+:class:`~core.vault.Vault` (the rules: :mod:`core.storage`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from .model.config import default_vault_path
-from .errors import InvalidIdError, UnknownIdError
-from .model.records import KnowledgeGraph, Memory, MemoryStatus, Relation, now_epoch
-from .vault import Vault
+from ..decay import score_at
+from ..errors import InvalidIdError, UnknownIdError
+from ..model.config import default_vault_path
+from ..model.records import KnowledgeGraph, Memory, MemoryStatus, Relation, now_epoch
+from ..vault import Vault
+from .classes import Boundary, as_record, record_data
 
 _NOT_CONNECTED = "Storage not connected"
-
-
-def as_record(obj: Any, model: type[Memory] | type[Relation]) -> Any:
-    """``obj`` as memvault's ``model``: itself when it is one; else any pydantic model with the
-    same field names (CortexGraph's own ``Memory`` and ``Relation``) or a dict, converted
-    through its JSON form, so fields memvault does not know are kept (the records allow extra
-    keys) and round-trip to the file. Anything else is a TypeError; bad values a
-    ValidationError, as CortexGraph's models would give."""
-    if isinstance(obj, model):
-        return obj
-    if isinstance(obj, Mapping):
-        data = dict(obj)
-    elif callable(getattr(obj, "model_dump", None)):
-        data = obj.model_dump(mode="json")
-    else:
-        raise TypeError(f"expected a {model.__name__} (memvault's or CortexGraph's) or a dict, "
-                        f"not {type(obj).__name__}")
-    return model.model_validate(data)
 
 
 class PerFileStorage:
     """Per-memory-file storage with an in-memory cache and tag index."""
 
-    def __init__(self, storage_path: Path | str | None = None) -> None:
+    def __init__(self, storage_path: Path | str | None = None, *, models: str = "auto") -> None:
+        """``storage_path``, else ``MEMVAULT_PATH``, else CortexGraph's configured storage path,
+        else memvault's per-user folder (:func:`core.default_vault_path`). ``models``: the
+        classes it answers in, "auto" (the default), "memvault" or "cortexgraph"."""
         path = Path(storage_path) if storage_path is not None else default_vault_path()
         self.storage_dir = path.expanduser()
         self._vault: Vault | None = None
+        self._out = Boundary(models)
 
     # -- the same properties JSONLStorage exposes -------------------------------------------
     @property
@@ -83,11 +58,28 @@ class PerFileStorage:
 
     @property
     def memories(self) -> dict[str, Memory]:
-        return self.vault.memories
+        """Every memory by id (a copy: change records through the methods, which commit)."""
+        return self._out.memory_map(dict(self.vault.memories))
 
     @property
     def relations(self) -> dict[str, Relation]:
-        return self.vault.relations
+        return self._out.relation_map(dict(self.vault.relations))
+
+    def _incoming(self, memory: Any) -> Memory:
+        """A caller's memory as ours, completed from the stored one (see :mod:`.classes`)."""
+        if isinstance(memory, Memory):
+            return memory
+        data = record_data(memory, Memory)
+        stored = self.vault.find(data["id"]) if isinstance(data.get("id"), str) else None
+        return as_record(data, Memory, stored)
+
+    def _incoming_relation(self, relation: Any) -> Relation:
+        if isinstance(relation, Relation):
+            return relation
+        data = record_data(relation, Relation)
+        rid = data.get("id")
+        stored = self.vault.relations.get(rid) if isinstance(rid, str) else None
+        return as_record(data, Relation, stored)
 
     # -- lifecycle --------------------------------------------------------------------------
     def connect(self) -> None:
@@ -98,6 +90,7 @@ class PerFileStorage:
         if self._vault is not None:
             self._vault.close()
         self._vault = None
+        self._out.forget()
 
     def __enter__(self) -> PerFileStorage:
         self.connect()
@@ -108,21 +101,21 @@ class PerFileStorage:
 
     # -- memories ---------------------------------------------------------------------------
     def save_memory(self, memory: Memory) -> None:
-        self.vault.save(as_record(memory, Memory))
+        self.vault.save(self._incoming(memory))
 
     def save_memories_batch(self, memories: list[Memory]) -> None:
         if memories:
-            self.vault.save_many([as_record(m, Memory) for m in memories])
+            self.vault.save_many([self._incoming(m) for m in memories])
 
     async def save_memory_async(self, memory: Memory) -> None:
         vault = self.vault
-        ours = as_record(memory, Memory)
+        ours = self._incoming(memory)
         import asyncio  # (here: importing asyncio costs every command ~30 ms at start-up)
 
         await asyncio.to_thread(vault.save, ours)
 
     def get_memory(self, memory_id: str) -> Memory | None:
-        return self.vault.find(memory_id)
+        return self._out.memory(self.vault.find(memory_id))
 
     def update_memory(
         self,
@@ -169,7 +162,8 @@ class PerFileStorage:
     def list_memories(
         self, status: MemoryStatus | None = None, limit: int | None = None, offset: int = 0
     ) -> list[Memory]:
-        return self.vault.search(status=status, limit=limit, offset=offset, sort="last_used")
+        return self._out.memories(
+            self.vault.search(status=status, limit=limit, offset=offset, sort="last_used"))
 
     def count_memories(self, status: MemoryStatus | None = None) -> int:
         memories = self.vault.memories
@@ -191,7 +185,7 @@ class PerFileStorage:
         if query:
             needle = query.lower()
             found = [m for m in found if needle in m.content.lower()]
-        return found if limit is None else found[:limit]
+        return self._out.memories(found if limit is None else found[:limit])
 
     def get_all_embeddings(self) -> dict[str, list[float]]:
         return {m.id: m.embed for m in self.vault.memories.values()
@@ -205,7 +199,7 @@ class PerFileStorage:
         vault = self.vault
         if not relations:
             return
-        relations = [as_record(r, Relation) for r in relations]
+        relations = [self._incoming_relation(r) for r in relations]
         for r in relations:
             if vault.find(r.from_memory_id) is None:
                 raise ValueError(f"Source memory {r.from_memory_id} does not exist")
@@ -226,10 +220,10 @@ class PerFileStorage:
             found = [r for r in found if r.to_memory_id == to_memory_id]
         if relation_type:
             found = [r for r in found if r.relation_type == relation_type]
-        return found
+        return self._out.relations(found)
 
     def get_all_relations(self) -> list[Relation]:
-        return list(self.vault.relations.values())
+        return self._out.relations(list(self.vault.relations.values()))
 
     def delete_relation(self, relation_id: str) -> bool:
         vault = self.vault
@@ -245,10 +239,14 @@ class PerFileStorage:
         self, status: MemoryStatus | None = MemoryStatus.ACTIVE
     ) -> KnowledgeGraph:
         vault = self.vault
-        memories = self.list_memories(status=status)
-        relations = self.get_all_relations()
+        memories = vault.search(status=status, sort="last_used")
+        relations = list(vault.relations.values())
         now = now_epoch()
-        scores = [vault.score(m, now) for m in memories]
+        # JSONLStorage's figure: CortexGraph 1.2.1's calculate_score, which scores exponentially
+        # (decay_lambda, decay_beta) whatever the configured model (see core.decay)
+        as_cortexgraph = replace(vault.config, decay_model="exponential")
+        scores = [score_at(m.use_count, m.last_used, m.strength, now, as_cortexgraph)
+                  for m in memories]
         stats = {
             "total_memories": len(memories),
             "total_relations": len(relations),
@@ -257,7 +255,7 @@ class PerFileStorage:
                               if memories else 0),
             "status_filter": status.value if status else "all",
         }
-        return KnowledgeGraph(memories=memories, relations=relations, stats=stats)
+        return self._out.graph(KnowledgeGraph(memories=memories, relations=relations, stats=stats))
 
     def get_storage_stats(self) -> dict[str, Any]:
         """JSONLStorage's shape; a per-file vault never needs compaction."""

@@ -29,7 +29,8 @@ REQ = object()  # a required parameter
 ACTIVE = "MemoryStatus.ACTIVE"
 
 # method -> (is async, [(parameter, default)]) for JSONLStorage 1.2.1; every parameter is
-# POSITIONAL_OR_KEYWORD and ``self`` comes first.
+# POSITIONAL_OR_KEYWORD and ``self`` comes first. PerFileStorage may add keyword-only parameters
+# with defaults (``models``), which no JSONLStorage caller can be passing.
 JSONL_STORAGE_1_2_1 = {
     "__init__": (False, [("storage_path", None)]),
     "connect": (False, []),
@@ -72,7 +73,12 @@ def test_signature_matches_jsonl_storage(name):
     params = list(inspect.signature(method).parameters.values())
     assert params[0].name == "self"
     got = []
+    extra = [p for p in params[1:] if p.kind == inspect.Parameter.KEYWORD_ONLY]
+    assert all(p.default is not inspect.Parameter.empty for p in extra)
+    assert [p.name for p in extra] == (["models"] if name == "__init__" else [])
     for p in params[1:]:
+        if p in extra:
+            continue
         assert p.kind == inspect.Parameter.POSITIONAL_OR_KEYWORD, (name, p.name)
         if p.default is inspect.Parameter.empty:
             got.append((p.name, REQ))
