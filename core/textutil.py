@@ -89,6 +89,11 @@ def neutralise_controls(text: str, single_line: bool = False) -> str:
     return pattern.sub(_visible, text)
 
 
+def has_controls(text: str, single_line: bool = False) -> bool:
+    """Whether :func:`neutralise_controls` would change ``text`` (one regex search)."""
+    return (_CONTROLS if single_line else _CONTROLS_BUT_LINES).search(text) is not None
+
+
 def neutralise_line(text: str) -> str:
     """:func:`neutralise_controls` for one line: newline and tab shown as ``\\n`` and ``\\t``."""
     return neutralise_controls(text, single_line=True)
