@@ -17,6 +17,7 @@ from ..model.records import (
     Relation,
 )
 from ..store.layout import (
+    LAYOUT_KEY,
     MAX_FILE_BYTES,
     META_FILE,
     LoadProblem,
@@ -79,7 +80,10 @@ class Writing:
         file among them that a person changed since we read it is first committed as it is
         (``external:``), so their edit stays in history before this operation replaces it, if it
         loads as a valid record; a file memvault cannot read (changed, known unreadable, or a
-        garbage ``.meta.json``) is copied into the quarantine first instead, never committed."""
+        garbage ``.meta.json``) is copied into the quarantine first instead, never committed.
+        A memory's file at the other layout's path goes in the same commit
+        (:meth:`~core.store.layout.Layout.complete_writes`)."""
+        writes = self.layout.complete_writes(writes)
         self._check_sizes(writes)
         unreadable = self._take_outside_edits(writes, reload=False)
         unreadable += [p for p in self.problems if p.path in writes]
@@ -164,7 +168,8 @@ class Writing:
                 writes.update(self._meta_write(**plan.meta))
             writes.update({self.layout.memory_path(i): None for i in plan.drop_memories})
             writes.update({self.layout.relation_path(i): None for i in plan.drop_relations})
-            writes.update(self._memory_writes(plan.put_memories))
+            # a plan that changes the layout (an undo of `migrate-layout`) writes in the new one
+            writes.update(self._memory_writes(plan.put_memories, plan.meta.get(LAYOUT_KEY)))
             writes.update({self.layout.relation_path(r.id): self.layout.encode(r)
                            for r in plan.put_relations})
             writes.update({self._plain_file(rel): data for rel, data in plan.put_files.items()})
@@ -210,8 +215,9 @@ class Writing:
             check_folder(self.root.joinpath(*parts[:depth]))
         return self.root.joinpath(*parts)
 
-    def _memory_writes(self, memories: Iterable[Memory]) -> dict[Path, bytes | None]:
-        return {self.layout.memory_path(m.id): self.layout.encode(m) for m in memories}
+    def _memory_writes(self, memories: Iterable[Memory], layout: str | None = None
+                       ) -> dict[Path, bytes | None]:
+        return {self.layout.memory_path(m.id, layout): self.layout.encode(m) for m in memories}
 
     def _meta_write(self, **changes: Any) -> dict[Path, bytes | None]:
         meta = dict(self.layout.read_meta() or self.layout.new_meta())
