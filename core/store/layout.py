@@ -22,11 +22,10 @@ ever read or written through a link to elsewhere. (Those file helpers live in
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import re
 import socket
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +35,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import InvalidIdError, VaultError
 from ..model.records import Memory, Relation, now_epoch
+from .ids import MAX_ID_LENGTH, check_id  # noqa: F401  (re-exported)
 from .files import (  # noqa: F401  (re-exported: the vault's file helpers)
     _SYMLINK,
     MAX_FILE_BYTES,
@@ -55,42 +55,6 @@ RELATIONS_DIR = "relations"
 META_FILE = ".meta.json"
 SUFFIX = ".json"
 STORAGE_VERSION = 2
-MAX_ID_LENGTH = 128
-
-_WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", re.IGNORECASE)
-_BAD_CHARS = set('/\\:*?"<>|')
-_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")  # the common case: uuids, m1, test-123
-
-
-def check_id(value: object, kind: str = "memory") -> str:
-    """Return ``value`` if it is a safe file name for an id, else raise InvalidIdError."""
-    if not isinstance(value, str):
-        raise InvalidIdError(f"{kind} id must be a string, got {type(value).__name__}")
-    if _PLAIN_ID.fullmatch(value) and not _WINDOWS_RESERVED.match(value):
-        return value
-    problem = None
-    if not value:
-        problem = "it is empty"
-    elif len(value) > MAX_ID_LENGTH:
-        problem = f"it is longer than {MAX_ID_LENGTH} characters"
-    elif value in (".", "..") or ".." in value:
-        problem = "it contains '..'"
-    elif value.startswith("."):
-        problem = "it starts with a dot"
-    elif value != value.strip():
-        problem = "it starts or ends with whitespace"
-    elif any(c in _BAD_CHARS for c in value):
-        problem = "it contains a path separator or a character file systems refuse"
-    elif any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in value):
-        problem = "it contains control or invisible characters"
-    elif _WINDOWS_RESERVED.match(value):
-        problem = "it is a reserved device name"
-    if problem:
-        shown = value if len(value) <= 40 else value[:40] + "..."
-        raise InvalidIdError(f"refused {kind} id {shown!r}: {problem}")
-    return value
-
-
 @dataclass(frozen=True)
 class LoadProblem:
     """A vault file that could not be loaded; it stays untouched on disk."""
@@ -198,6 +162,23 @@ class Layout:
     def vault_paths(self) -> list[Path]:
         """The paths memvault owns (for git pathspecs; shard folders are inside memories/)."""
         return [self.memories_dir, self.relations_dir, self.meta_path]
+
+    def folder_stamps(self) -> tuple[int | None, ...]:
+        """The modification times of the record folders, and in the sharded layout of each
+        shard folder too: they change when a file in them is added, removed or replaced (an
+        editor's save by rename). Cheap: in the flat layout memories/ is never listed."""
+        folders = [self.memories_dir, self.relations_dir, self.meta_path]
+        if self.name == SHARDED:
+            with contextlib.suppress(OSError):
+                folders += sorted(e.path for e in os.scandir(self.memories_dir)
+                                  if is_shard_name(e.name))
+        stamps: list[int | None] = []
+        for folder in folders:
+            try:
+                stamps.append(os.stat(folder).st_mtime_ns)
+            except OSError:
+                stamps.append(None)
+        return tuple(stamps)
 
     def ensure_dirs(self) -> None:
         """Create the vault's folders; UnsafeFolderError when one of them is a symbolic link (to

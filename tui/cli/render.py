@@ -36,7 +36,7 @@ STATUS_STYLE = {
     MemoryStatus.ARCHIVED: "yellow",
     MemoryStatus.SUPERSEDED: "magenta",
 }
-ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
+ACTION_STYLE = {"created": "green", "changed": "", "moved": "dim", "deleted": "red"}
 PIPE_WIDTH = 1 << 20  # off a terminal: wide enough that no line is ever cut or wrapped
 
 
