@@ -47,6 +47,7 @@ from .files import (  # noqa: F401  (re-exported: the vault's file helpers)
     read_vault_file,
     remove_file,
     write_atomic,
+    write_atomic_many,
 )
 from .shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARDED, is_shard_name, layout_in, newer_copy, shard_of
 
@@ -148,15 +149,20 @@ class Layout:
         layout's path when one is there: a memory written (or removed) in one layout leaves no
         copy in the other, in the same commit. The one rule every write path goes through."""
         extra: dict[Path, bytes | None] = {}
+        memories = self.memories_dir
         for path in writes:
-            if path.name.endswith(SUFFIX) and (path.parent == self.memories_dir
-                                               or path.parent.parent == self.memories_dir):
-                what = self.classify(path.relative_to(self.root).as_posix())
-                if what is None or what[0] != "memory":
-                    continue
-                for other in self.memory_paths(what[1]):
-                    if other not in writes and other not in extra and os.path.lexists(other):
-                        extra[other] = None
+            name = path.name
+            if not name.endswith(SUFFIX) or name.startswith("."):
+                continue
+            if path.parent == memories:  # flat: the twin is in the id's shard folder
+                twin = memories / shard_of(name[: -len(SUFFIX)]) / name
+            elif path.parent.parent == memories and path.parent.name == shard_of(
+                    name[: -len(SUFFIX)]):
+                twin = memories / name
+            else:
+                continue
+            if twin not in writes and os.path.lexists(twin):
+                extra[twin] = None
         return {**writes, **extra} if extra else writes
 
     def vault_paths(self) -> list[Path]:
