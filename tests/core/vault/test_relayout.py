@@ -123,3 +123,30 @@ def test_migrate_sets_a_second_copy_aside_and_leaves_unreadable_files(vault_path
         ["older copy"]
     (vault_path / "memories" / "broken.json").unlink()
     consistent(Vault.open(vault_path))
+
+
+@pytest.mark.parametrize(("step", "occurrence"), [("write", 40), ("write", 75), ("stage", 1),
+                                                  ("update-ref", 1)])
+def test_a_migration_that_fails_half_way_puts_every_file_back(vault_path, consistent, step,
+                                                              occurrence):
+    """More than 64 files: written with one flush for all (core.store.files.write_atomic_many);
+    a failure while writing them, or later before the commit point, leaves the vault as it was."""
+    from fault_support import fault_hook, vault_files
+
+    vault = Vault.open(vault_path)
+    ids = [_new(vault, n).id for n in range(70)]
+    before, head = vault_files(vault_path), run_git(vault_path, "rev-parse", "HEAD")
+    vault.journal.fault_hook = fault_hook(step, occurrence)
+    with pytest.raises(Exception, match="injected fault"):
+        vault.migrate_layout("sharded")
+    vault.journal.fault_hook = None
+    assert run_git(vault_path, "rev-parse", "HEAD") == head
+    assert vault_files(vault_path) == before  # no temp file left, nothing moved
+    again = Vault.open(vault_path)
+    assert again.layout.name == "flat" and sorted(again.memories) == sorted(ids)
+    consistent(again)
+    again.migrate_layout("sharded")
+    assert all(p.parent.name == p.name[:2] for p in vault_path.glob("memories/*/*.json"))
+    assert oct((vault_path / "memories" / ids[0][:2] / f"{ids[0]}.json").stat().st_mode & 0o777) \
+        == "0o600"
+    consistent(again)
