@@ -95,7 +95,9 @@ class Layout:
         """The layout this vault writes memories in: ``.meta.json``'s, as last read."""
         if self._name is None:
             self.load_meta()
-        return self._name or self.initial
+            if self._name is None:  # a garbage .meta.json: not read again on every path
+                self._name = self.initial
+        return self._name
 
     def memory_path(self, memory_id: str, layout: str | None = None) -> Path:
         """Where the memory is written: in the vault's layout, or in ``layout``."""

@@ -176,3 +176,18 @@ def test_another_process_that_migrated_is_caught_up_with(vault_path, consistent)
     first.touch(ids[0])
     assert _files(first) == sorted(f"memories/{i[:2]}/{i}.json" for i in ids)
     consistent(first)
+
+
+def test_a_use_record_of_a_memory_at_the_other_layouts_path_moves_it_in_one_commit(
+        vault_path, consistent):
+    vault = Vault.open(vault_path)
+    memory = vault.save(_memory(9))
+    vault.migrate_layout("sharded")
+    sharded = vault.layout.memory_path(memory.id)
+    run_git(vault_path, "mv", str(sharded), str(vault.layout.memory_path(memory.id, "flat")))
+    run_git(vault_path, "-c", "user.name=p", "-c", "user.email=p@x", "commit", "-qm", "by hand")
+    vault = Vault.open(vault_path)
+    vault.record_use([memory.id])  # would leave two files if written without a commit
+    assert _files(vault) == [f"memories/09/{memory.id}.json"]
+    assert vault.memories[memory.id].use_count == 1
+    consistent(vault)
