@@ -55,3 +55,15 @@ def test_a_flat_vault_over_the_threshold_is_told_on_list_and_stats(run, monkeypa
     assert "memvault migrate-layout" in run("stats")[2]
     json.loads(run.ok("migrate-layout", "--json"))
     assert "migrate-layout" not in run("list")[2]  # sharded now: no note
+
+
+def test_a_jsonl_migration_into_a_flat_vault_over_the_threshold_tells_of_migrate_layout(
+        run, tmp_path, monkeypatch):
+    from migrate_support import memory_line, write_store
+
+    monkeypatch.setattr("core.store.shards.SHARD_SUGGESTED_ABOVE", 2)
+    store = write_store(tmp_path / "jsonl", [memory_line(f"m{n}", f"memory {n}")
+                                             for n in range(3)])
+    code, out, err = run("migrate", "--from", "jsonl", str(store))
+    assert code == 0 and "memvault migrate-layout" in err
+    assert run.json("migrate-layout")["moved"] == 3
