@@ -120,6 +120,10 @@ def disk_tree(vault) -> dict[str, str]:
         d = vault.root / folder
         if d.is_dir():
             for p in d.iterdir():
+                if p.is_dir() and folder == "memories":  # a shard folder (the sharded layout)
+                    for q in p.iterdir():
+                        tree[f"{folder}/{p.name}/{q.name}"] = blob_sha(q.read_bytes())
+                    continue
                 tree[f"{folder}/{p.name}"] = blob_sha(p.read_bytes())
     meta = vault.root / ".meta.json"
     if meta.exists():
@@ -138,12 +142,12 @@ def assert_consistent(vault, *, exact_bytes: bool = True) -> None:
                           "only_head": sorted(set(head) - set(disk)),
                           "differ": sorted(k for k in disk.keys() & head.keys()
                                            if disk[k] != head[k])}
-    on_disk_memories = {p[len("memories/"):-5] for p in disk if p.startswith("memories/")}
+    on_disk_memories = [vault.layout.classify(p)[1] for p in disk if p.startswith("memories/")]
     on_disk_relations = {p[len("relations/"):-5] for p in disk if p.startswith("relations/")}
-    assert on_disk_memories == set(vault.memories)
+    assert sorted(on_disk_memories) == sorted(vault.memories)  # one file per memory
     assert on_disk_relations == set(vault.relations)
     for mid, memory in vault.memories.items():
-        data = (vault.root / "memories" / f"{mid}.json").read_bytes()
+        data = vault.layout.memory_path(mid).read_bytes()  # in the vault's layout
         assert Memory.model_validate_json(data).model_dump() == memory.model_dump()
         if exact_bytes:
             assert vault.layout.encode(memory) == data

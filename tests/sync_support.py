@@ -80,10 +80,12 @@ def assert_consistent(vault: Vault) -> None:
     head = {k: v for k, v in head_tree(vault).items()
             if k.startswith(("memories/", "relations/")) or k == ".meta.json"}
     assert disk_tree(vault) == head
-    assert {p[9:-5] for p in head if p.startswith("memories/")} == set(vault.memories)
+    in_head = [vault.layout.classify(p)[1] for p in head if p.startswith("memories/")]
+    assert sorted(in_head) == sorted(vault.memories)  # one file per memory, in either layout
     assert {p[10:-5] for p in head if p.startswith("relations/")} == set(vault.relations)
     for mid, memory in vault.memories.items():
-        assert (vault.root / "memories" / f"{mid}.json").read_bytes() == vault.layout.encode(memory)
+        [path] = [p for p in vault.layout.memory_paths(mid) if p.exists()]
+        assert path.read_bytes() == vault.layout.encode(memory)
     for rid, relation in vault.relations.items():
         data = (vault.root / "relations" / f"{rid}.json").read_bytes()
         assert data == vault.layout.encode(relation)

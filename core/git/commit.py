@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import JournalError
-from ..store.layout import remove_file, write_atomic
+from ..store.layout import remove_file, write_atomic, write_atomic_many
 from ..textutil import neutralise_controls, neutralise_line
 from .intent import ABSENT, Intent, PathIntent, read_state, rollback_rule, state_id
 
@@ -18,6 +18,9 @@ if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     pass
 from .entries import TOOL_TRAILER, VIA_TRAILER, with_trailer
 from .plumbing import ARGV_PATH_LIMIT, ZERO_OID, reason
+
+#: More files than this in one commit are written with one flush for all (write_atomic_many).
+BATCH_WRITES = 64
 
 
 class Committing:
@@ -57,7 +60,12 @@ class Committing:
         intent = self._begin(pre, message, writes, previous, adopted)
         rels = [w.path for w in intent.writes] + intent.adopt
         try:
+            if len(writes) > BATCH_WRITES:  # one flush for all the files (write_atomic_many)
+                write_atomic_many([(p, d) for p, d in writes.items() if d is not None],
+                                  before_each=lambda: self._fault("write"))
             for path, data in writes.items():
+                if len(writes) > BATCH_WRITES and data is not None:
+                    continue
                 self._fault("write")
                 if data is None:
                     remove_file(path)

@@ -51,7 +51,7 @@ class HistoryEntry:
     timestamp: int
     author: str
     message: str
-    action: str  # "created", "changed" or "deleted"
+    action: str  # "created", "changed", "moved" (to the other layout's path) or "deleted"
 
     @property
     def operation(self) -> str:

@@ -242,7 +242,9 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
             return None
 
     def changed_between(self, old: str | None, new: str | None) -> list[str]:
-        """Vault paths (relative to the vault root) that differ between two commits."""
+        """Vault paths (relative to the vault root) that differ between two commits; the paths
+        ``new`` no longer has come first, so a reader reloading them in order sees a record
+        that moved (a memory's file in the other layout) go, then come back at its new path."""
         if old == new:
             return []
         if new is None:
@@ -251,7 +253,10 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         if old is None:
             out = self._git("ls-tree", "-r", "-z", "--name-only", new, *spec)
         else:
-            out = self._git("diff", "--name-only", "--no-renames", "-z", old, new, *spec)
+            out = self._git("diff", "--name-status", "--no-renames", "-z", old, new, *spec)
+            parts = out.split("\0")
+            pairs = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+            return [self._vault_rel(p) for status, p in sorted(pairs, key=lambda x: x[0] != "D")]
         return [self._vault_rel(p) for p in out.split("\0") if p]
 
     def vault_rel(self, repo_rel: str) -> str:

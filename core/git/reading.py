@@ -19,22 +19,24 @@ from .plumbing import ZERO_OID
 class Reading:
     """Reading history and blobs."""
 
-    def log(self, path: Path, limit: int | None = None) -> list[HistoryEntry]:
+    def log(self, path: Path | list[Path], limit: int | None = None) -> list[HistoryEntry]:
         """Every commit that created, changed or deleted ``path``, newest first (the newest
-        ``limit`` only: git stops walking there)."""
-        rel = self.relpath(path)
+        ``limit`` only: git stops walking there). Several paths: one record's files (a memory
+        in both layouts), a commit removing one and adding another is a move (``moved``)."""
+        rels = [self.relpath(p) for p in (path if isinstance(path, list) else [path])]
         if self.head() is None:
             return []
         count = [f"--max-count={int(limit)}"] if limit is not None else []
         out = self._git("log", *count, "--format=%x1e%H%x1f%at%x1f%an%x1f%B%x1f",
-                        "--name-status", "--no-renames", "--", rel)
+                        "--name-status", "--no-renames", "--", *rels)
         entries = []
         for chunk in out.split("\x1e"):
             if not chunk.strip():
                 continue
             sha, ts, author, body, status = chunk.split("\x1f", 4)
-            code = status.strip()[:1]
-            action = {"A": "created", "D": "deleted"}.get(code, "changed")
+            codes = {line.strip()[:1] for line in status.splitlines() if line.strip()}
+            action = ("moved" if {"A", "D"} <= codes else "created" if codes == {"A"}
+                      else "deleted" if codes == {"D"} else "changed")
             entries.append(HistoryEntry(sha, int(ts), author, body.strip(), action))
         return entries
 

@@ -25,7 +25,7 @@ class Change:
 
     kind: str  # "memory", "relation", "meta" or "file" (another committed file, e.g. a backup)
     id: str  # the record id; "" for .meta.json; the vault-relative path for a "file"
-    action: str  # "created", "changed" or "deleted"
+    action: str  # "created", "changed", "deleted" or "moved" (its file, into the other layout)
     before: Any = None  # the parsed JSON record (or its text when it is not JSON), with objects
     after: Any = None
 
@@ -82,6 +82,7 @@ def events(vault: Vault, since: str | None = None, *, objects: bool = False) -> 
     for commit in journal.commits_with_changes(since):
         event = Event(commit.commit, list(commit.parents), commit.timestamp, commit.author,
                       commit.operation, commit.message)
+        seen: dict[tuple[str, str], Change] = {}
         for fc in commit.changes:
             what = layout.classify(fc.path)
             kind, record_id = what if what is not None else ("file", fc.path)
@@ -89,6 +90,14 @@ def events(vault: Vault, since: str | None = None, *, objects: bool = False) -> 
             if objects and kind != "file":
                 change.before = _object(journal.blob(fc.old_blob)) if fc.old_blob else None
                 change.after = _object(journal.blob(fc.new_blob)) if fc.new_blob else None
+            first = seen.get((kind, record_id))
+            if kind == "memory" and first is not None:  # its file moved to the other layout
+                first.action = "moved" if {first.action, change.action} == {
+                    "created", "deleted"} else "changed"
+                first.before = first.before if first.before is not None else change.before
+                first.after = first.after if first.after is not None else change.after
+                continue
+            seen[(kind, record_id)] = change
             event.changes.append(change)
         order = {"meta": 0, "memory": 1, "relation": 2, "file": 3}
         event.changes.sort(key=lambda c: (order.get(c.kind, 9), c.id))

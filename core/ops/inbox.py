@@ -105,6 +105,7 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
         via = via_of(c.message)
         in_commit: set[str] = set()
         rel_steps: list[_Step] = []
+        mine: dict[str, _Step] = {}  # one step a memory: a move in both layouts is one change
         for ch in c.changes:
             what = layout.classify(ch.path)
             if what is None or what[0] == "meta" or not needed(ch.path):
@@ -114,7 +115,16 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
                          parse(blobs.get(ch.new_blob)) if ch.new_blob else None)
             if step.kind == "relation":
                 rel_steps.append(step)
-            elif _is_use(c, step):
+                continue
+            step.path = _memory_rel(vault, what[1])  # its files in either layout are one record
+            if what[1] in mine:
+                first = mine[what[1]]
+                step.old = first.old if first.old is not None else step.old
+                step.new = first.new if first.new is not None else step.new
+            mine[what[1]] = step
+        for rid, step in mine.items():
+            what = ("memory", rid)
+            if _is_use(c, step):
                 continue
             elif via is not None and not reviewed(what[1], c.commit):
                 got.steps.setdefault(what[1], []).append(step)
@@ -131,11 +141,15 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
             for owner in owners:
                 if not reviewed(owner, c.commit):
                     got.rel_steps.setdefault(owner, []).append(step)
-    paths = {_memory_rel(vault, mid) for mid in (*got.steps, *got.rel_steps)}
-    paths |= {s.path for lst in got.rel_steps.values() for s in lst}
+    paths = {s.path for lst in got.rel_steps.values() for s in lst}
+    homes = {_memory_rel(vault, mid): [journal.relpath(f) for f in layout.memory_paths(mid)]
+             for mid in (*got.steps, *got.rel_steps)}  # a memory: where it is now, either layout
     repo = {p: journal.relpath(layout.root / p) for p in paths}
-    raw = journal.files_at(head, list(repo.values())) if repo else {}
+    wanted = [*repo.values(), *(r for found in homes.values() for r in found)]
+    raw = journal.files_at(head, wanted) if wanted else {}
     got.now = {p: parse(raw.get(r)) for p, r in repo.items()}
+    got.now.update({p: parse(next((raw[r] for r in found if r in raw), None))
+                    for p, found in homes.items()})
     return got
 
 

@@ -179,19 +179,28 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
 
         paths = sorted(changes)
         head = journal.head()
-        before, after, now = (journal.files_at(rev_, paths) for rev_ in (parent, sha, head))
-        change = Plan(f"{verb}: {subject}\n\n{TRAILER}: {sha}")
-        conflicts: list[str] = []
+        # one record at a time: a memory's files in both layouts are one record (a commit that
+        # moved it changed two paths; a later move means its current file is at another path)
+        groups: dict[tuple[str, str], list[str]] = {}
         for path in paths:
             what = v.layout.classify(journal.vault_rel(path))
             if what is None:
                 raise RevertRefusedError(
                     f"cannot {verb} {sha[:8]} ({commit.subject}): it changed {path}, which is "
                     "not a memory, a relation or .meta.json (use git revert)")
-            kind, record_id = what
-            old, new, cur = before.get(path), after.get(path), now.get(path)
-            if cur == old:
-                continue  # already as before
+            groups.setdefault(what, []).append(path)
+        homes = {what: [journal.relpath(p) for p in v.layout.memory_paths(what[1])]
+                 for what in groups if what[0] == "memory"}
+        before, after = (journal.files_at(rev_, paths) for rev_ in (parent, sha))
+        now = journal.files_at(head, sorted({*paths, *(p for h in homes.values() for p in h)}))
+        change = Plan(f"{verb}: {subject}\n\n{TRAILER}: {sha}")
+        conflicts: list[str] = []
+        for (kind, record_id), group in groups.items():
+            old, new = (next((f[p] for p in group if p in f), None) for f in (before, after))
+            cur = next((now[p] for p in homes.get((kind, record_id), group) if p in now), None)
+            moved = len(group) > 1 and old is not None and new is not None
+            if cur == old and not moved:
+                continue  # already as before (a move is taken back by writing it again)
             target, kept = _merged(kind, old, new, cur)
             if target is _MISSING:
                 conflicts.append(f"{kind} {record_id[:8]}" if kind != "meta" else ".meta.json")

@@ -262,8 +262,11 @@ class PerFileStorage:
         vault = self.vault
         layout = vault.layout
 
-        def folder_bytes(folder: Path) -> int:
-            return sum(p.stat().st_size for p in folder.glob("*.json") if p.is_file())
+        def folder_bytes(folder: Path) -> int:  # memories: in both layouts (flat and shards)
+            found = [*folder.glob("*.json"), *folder.glob("*/*.json")]
+            return sum(p.lstat().st_size for p in found
+                       if p.is_file() and not p.is_symlink()
+                       and layout.classify(p.relative_to(layout.root).as_posix()) is not None)
 
         return {
             "memories": {

@@ -1,29 +1,31 @@
-"""The vault on disk: the only code that maps ids to paths and reads or writes vault files.
+"""The vault on disk: the only code that maps ids to paths and paths to ids.
 
 ```
-{root}/memories/{id}.json    one Memory, pretty-printed, mode 0600
-{root}/relations/{id}.json   one Relation
-{root}/.meta.json            storage metadata
+{root}/memories/{id}.json          one Memory, pretty-printed, mode 0600 (the flat layout)
+{root}/memories/{shard}/{id}.json  the same in the sharded layout (big vaults; core.store.shards)
+{root}/relations/{id}.json         one Relation
+{root}/.meta.json                  storage metadata, with the layout memories are written in
 ```
+
+Readers accept both layouts at once (:meth:`Layout.classify`, :meth:`Layout.load_folder`);
+writers write a memory where the vault's layout says and remove its file at the other layout's
+path in the same commit (:meth:`Layout.complete_writes`), so one id never keeps two files.
 
 Every vault file is read through :func:`read_vault_file`, which never follows a symbolic link and
 refuses anything but a regular file with one name (a file hard-linked from outside the vault,
-a fifo, a device) or one larger than :data:`MAX_FILE_BYTES`. The record folders must be real
-folders (:meth:`Layout.ensure_dirs`, :meth:`Layout.load_folder`), and :func:`write_atomic` and
-:func:`remove_file` refuse a folder that is a symbolic link: nothing is ever read or written
-through a link to elsewhere.
+a fifo, a device) or one larger than :data:`MAX_FILE_BYTES`. The record folders (and shard
+folders) must be real folders (:meth:`Layout.ensure_dirs`, :meth:`Layout.load_folder`), and
+:func:`write_atomic` and :func:`remove_file` refuse a folder that is a symbolic link: nothing is
+ever read or written through a link to elsewhere. (Those file helpers live in
+:mod:`core.store.files`; they are re-exported here.)
 """
 
 from __future__ import annotations
 
-import errno
+import contextlib
 import json
 import os
-import re
 import socket
-import stat
-import tempfile
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,134 +35,27 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import InvalidIdError, VaultError
 from ..model.records import Memory, Relation, now_epoch
+from .ids import MAX_ID_LENGTH, check_id  # noqa: F401  (re-exported)
+from .files import (  # noqa: F401  (re-exported: the vault's file helpers)
+    _SYMLINK,
+    MAX_FILE_BYTES,
+    TEMP_PREFIX,
+    RecordTooLargeError,
+    RefusedFileError,
+    UnsafeFolderError,
+    check_folder,
+    read_vault_file,
+    remove_file,
+    write_atomic,
+    write_atomic_many,
+)
+from .shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARDED, is_shard_name, layout_in, newer_copy, shard_of
 
 MEMORIES_DIR = "memories"
 RELATIONS_DIR = "relations"
 META_FILE = ".meta.json"
 SUFFIX = ".json"
 STORAGE_VERSION = 2
-MAX_ID_LENGTH = 128
-MAX_FILE_BYTES = 16 * 1024 * 1024  # the one size limit: larger files are never read or written
-TEMP_PREFIX = ".tmp-"  # atomic-write temp files; never loaded, never committed
-
-_SYMLINK = "is a symbolic link (refused: vault files must be regular files)"
-
-
-class RefusedFileError(Exception):
-    """A vault file :func:`read_vault_file` will not read; ``reason`` says why, for a person.
-    ``stat`` is the file's status when it was opened (None when it could not be)."""
-
-    def __init__(self, reason: str, st: os.stat_result | None = None):
-        super().__init__(reason)
-        self.reason = reason
-        self.stat = st
-
-
-class UnsafeFolderError(VaultError, OSError):
-    """A vault folder that is a symbolic link (or not a folder): memvault never writes through it.
-    Also an OSError, so code that copes with a failed write (a rollback) copes with this too."""
-
-
-class RecordTooLargeError(VaultError):
-    """A record whose file would exceed :data:`MAX_FILE_BYTES`, the size the reader accepts."""
-
-
-def read_vault_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES
-                    ) -> tuple[bytes, os.stat_result]:
-    """The bytes of one vault file and its status, read safely: ``O_NOFOLLOW`` (a symbolic link
-    is refused, never followed), ``O_NONBLOCK`` (a fifo cannot hang the reader), then ``fstat``
-    on what was opened: it must be a regular file, with one link (a file hard-linked from
-    outside the vault is refused: writing or reading it through the vault would reach the
-    other name too), and at most ``limit`` bytes. FileNotFoundError when it is absent;
-    RefusedFileError (with the reason) for anything else it will not read."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: O_NOFOLLOW on FreeBSD
-            raise RefusedFileError(_SYMLINK) from None
-        if exc.errno == errno.ENXIO:  # a socket
-            raise RefusedFileError("is not a regular file") from None
-        raise RefusedFileError(f"cannot be read: {exc.strerror or exc}") from None
-    try:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise RefusedFileError("is not a regular file", st)
-        if st.st_nlink != 1:
-            raise RefusedFileError(
-                f"has {st.st_nlink} hard links (refused: a vault file must not share its content "
-                "with a file elsewhere)", st)
-        if st.st_size > limit:
-            raise RefusedFileError(f"larger than {_size(limit)}", st)
-        chunks, total = [], 0
-        while total <= limit:  # the file may grow after fstat: never read past the limit
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-        if total > limit:
-            raise RefusedFileError(f"larger than {_size(limit)}", st)
-        return b"".join(chunks), st
-    except OSError as exc:
-        raise RefusedFileError(f"cannot be read: {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
-
-
-def check_folder(path: Path) -> None:
-    """Raise UnsafeFolderError unless ``path`` is absent or a real folder (not a link to one)."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return
-    if stat.S_ISLNK(st.st_mode):
-        raise UnsafeFolderError(
-            f"refused: {path} is a symbolic link; memvault never reads or writes vault files "
-            "through a link (replace it with a real folder)")
-    if not stat.S_ISDIR(st.st_mode):
-        raise UnsafeFolderError(f"refused: {path} is not a folder")
-
-
-def _size(n: int) -> str:
-    return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n:,} bytes"
-
-
-_WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[1-9]|lpt[1-9])$", re.IGNORECASE)
-_BAD_CHARS = set('/\\:*?"<>|')
-_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,127}")  # the common case: uuids, m1, test-123
-
-
-def check_id(value: object, kind: str = "memory") -> str:
-    """Return ``value`` if it is a safe file name for an id, else raise InvalidIdError."""
-    if not isinstance(value, str):
-        raise InvalidIdError(f"{kind} id must be a string, got {type(value).__name__}")
-    if _PLAIN_ID.fullmatch(value) and not _WINDOWS_RESERVED.match(value):
-        return value
-    problem = None
-    if not value:
-        problem = "it is empty"
-    elif len(value) > MAX_ID_LENGTH:
-        problem = f"it is longer than {MAX_ID_LENGTH} characters"
-    elif value in (".", "..") or ".." in value:
-        problem = "it contains '..'"
-    elif value.startswith("."):
-        problem = "it starts with a dot"
-    elif value != value.strip():
-        problem = "it starts or ends with whitespace"
-    elif any(c in _BAD_CHARS for c in value):
-        problem = "it contains a path separator or a character file systems refuse"
-    elif any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") for c in value):
-        problem = "it contains control or invisible characters"
-    elif _WINDOWS_RESERVED.match(value):
-        problem = "it is a reserved device name"
-    if problem:
-        shown = value if len(value) <= 40 else value[:40] + "..."
-        raise InvalidIdError(f"refused {kind} id {shown!r}: {problem}")
-    return value
-
-
 @dataclass(frozen=True)
 class LoadProblem:
     """A vault file that could not be loaded; it stays untouched on disk."""
@@ -172,42 +67,131 @@ class LoadProblem:
         return f"{self.path}: {self.reason}"
 
 
-class Layout:
-    """Paths and file formats of one vault rooted at ``root``."""
+class UnknownLayoutError(VaultError):
+    """``.meta.json`` names a layout this memvault does not know (a newer version wrote it):
+    nothing is written, since a memory would land where that version does not look."""
 
-    def __init__(self, root: Path):
+
+class Layout:
+    """Paths and file formats of one vault rooted at ``root``. ``layout``: the layout a vault
+    created by this object gets (flat when None); an existing vault's ``.meta.json`` decides."""
+
+    def __init__(self, root: Path, layout: str | None = None):
         self.root = Path(root)
         self.memories_dir = self.root / MEMORIES_DIR
         self.relations_dir = self.root / RELATIONS_DIR
         self.meta_path = self.root / META_FILE
+        if layout is not None and layout not in LAYOUTS:
+            raise VaultError(f"unknown layout {layout!r}: choose {' or '.join(LAYOUTS)}")
+        self.initial = layout or FLAT
+        self._name: str | None = None  # known once .meta.json was read (read_meta/load_meta)
         #: (mtime_ns, size) of each record file as memvault last read or wrote it, so a write can
         #: tell whether a person changed the file since (see :meth:`changed_since_seen`).
         self.seen: dict[str, tuple[int, int]] = {}
 
-    # -- ids <-> paths (the one place; a sharded layout would change only this block) ----------
-    def memory_path(self, memory_id: str) -> Path:
-        return self.memories_dir / (check_id(memory_id) + SUFFIX)
+    # -- ids <-> paths (the one place) -------------------------------------------------------
+    @property
+    def name(self) -> str:
+        """The layout this vault writes memories in: ``.meta.json``'s, as last read."""
+        if self._name is None:
+            self.load_meta()
+            if self._name is None:  # a garbage .meta.json: not read again on every path
+                self._name = self.initial
+        return self._name
+
+    def memory_path(self, memory_id: str, layout: str | None = None) -> Path:
+        """Where the memory is written: in the vault's layout, or in ``layout``."""
+        check_id(memory_id)
+        name = layout or self.name
+        if name == FLAT:
+            return self.memories_dir / (memory_id + SUFFIX)
+        if name == SHARDED:
+            return self.memories_dir / shard_of(memory_id) / (memory_id + SUFFIX)
+        raise UnknownLayoutError(
+            f"refused: .meta.json says the vault's layout is {name!r}, which this memvault "
+            f"does not know (it knows {' and '.join(LAYOUTS)}; a newer version?); nothing "
+            "was written")
+
+    def memory_paths(self, memory_id: str) -> list[Path]:
+        """Every path the memory may be read from: the vault's layout's first, then the other."""
+        home = self.name if self.name in LAYOUTS else FLAT
+        return [self.memory_path(memory_id, home)] + [
+            self.memory_path(memory_id, other) for other in LAYOUTS if other != home]
 
     def relation_path(self, relation_id: str) -> Path:
         return self.relations_dir / (check_id(relation_id, "relation") + SUFFIX)
 
     def classify(self, relpath: str) -> tuple[str, str] | None:
-        """For a path relative to the root: ("memory"|"relation", id), ("meta", "") or None."""
+        """For a path relative to the root: ("memory"|"relation", id), ("meta", "") or None.
+        A memory is ``memories/{id}.json`` or ``memories/{shard}/{id}.json`` with the id's own
+        shard; a file in another shard folder is no record's (None)."""
         if relpath == META_FILE:
             return ("meta", "")
         folder, _, name = relpath.partition("/")
         kind = {MEMORIES_DIR: "memory", RELATIONS_DIR: "relation"}.get(folder)
-        if kind is None or "/" in name or not name.endswith(SUFFIX) or name.startswith("."):
+        if kind is None:
             return None
-        return (kind, name[: -len(SUFFIX)])
+        shard = None
+        if "/" in name and kind == "memory":
+            shard, _, name = name.partition("/")
+        if "/" in name or not name.endswith(SUFFIX) or name.startswith("."):
+            return None
+        record_id = name[: -len(SUFFIX)]
+        if shard is not None and shard != shard_of(record_id):
+            return None
+        return (kind, record_id)
+
+    def is_home(self, path: Path) -> bool:
+        """A memory file at the path the vault's layout names for it (not at the other's)."""
+        in_shard = path.parent != self.memories_dir
+        return in_shard == (self.name == SHARDED)
+
+    def complete_writes(self, writes: dict[Path, bytes | None]) -> dict[Path, bytes | None]:
+        """``writes`` plus, for each memory among them, the removal of its file at the other
+        layout's path when one is there: a memory written (or removed) in one layout leaves no
+        copy in the other, in the same commit. The one rule every write path goes through."""
+        extra: dict[Path, bytes | None] = {}
+        memories = self.memories_dir
+        for path in writes:
+            name = path.name
+            if not name.endswith(SUFFIX) or name.startswith("."):
+                continue
+            if path.parent == memories:  # flat: the twin is in the id's shard folder
+                twin = memories / shard_of(name[: -len(SUFFIX)]) / name
+            elif path.parent.parent == memories and path.parent.name == shard_of(
+                    name[: -len(SUFFIX)]):
+                twin = memories / name
+            else:
+                continue
+            if twin not in writes and os.path.lexists(twin):
+                extra[twin] = None
+        return {**writes, **extra} if extra else writes
 
     def vault_paths(self) -> list[Path]:
-        """The paths memvault owns (for git pathspecs)."""
+        """The paths memvault owns (for git pathspecs; shard folders are inside memories/)."""
         return [self.memories_dir, self.relations_dir, self.meta_path]
+
+    def folder_stamps(self) -> tuple[int | None, ...]:
+        """The modification times of the record folders, and in the sharded layout of each
+        shard folder too: they change when a file in them is added, removed or replaced (an
+        editor's save by rename). Cheap: in the flat layout memories/ is never listed."""
+        folders = [self.memories_dir, self.relations_dir, self.meta_path]
+        if self.name == SHARDED:
+            with contextlib.suppress(OSError):
+                folders += sorted(e.path for e in os.scandir(self.memories_dir)
+                                  if is_shard_name(e.name))
+        stamps: list[int | None] = []
+        for folder in folders:
+            try:
+                stamps.append(os.stat(folder).st_mtime_ns)
+            except OSError:
+                stamps.append(None)
+        return tuple(stamps)
 
     def ensure_dirs(self) -> None:
         """Create the vault's folders; UnsafeFolderError when one of them is a symbolic link (to
-        elsewhere: writing into it would write outside the vault) or a file."""
+        elsewhere: writing into it would write outside the vault) or a file. Shard folders are
+        made when a memory is first written into one (:func:`write_atomic`)."""
         for d in (self.root, self.memories_dir, self.relations_dir):
             check_folder(d)
             d.mkdir(parents=True, exist_ok=True)
@@ -223,37 +207,89 @@ class Layout:
     # -- reading ----------------------------------------------------------------------------
     def load_folder(self, kind: str) -> tuple[list[Any], list[LoadProblem]]:
         """Every record of a kind ("memory" or "relation") on disk, and the files that could not
-        be loaded (with the reason). Temp files of atomic writes are skipped. Hot path at open:
+        be loaded (with the reason). Memories are read in both layouts (flat files and shard
+        folders); of two files for one id, one is loaded and the other is a problem (see
+        :mod:`core.store.shards`). Temp files of atomic writes are skipped. Hot path at open:
         plain strings, one open/fstat/read per file."""
         folder = self.memories_dir if kind == "memory" else self.relations_dir
-        model = Memory if kind == "memory" else Relation
         records: list[Any] = []
+        paths: list[str] = []
         problems: list[LoadProblem] = []
+        shards = self._scan(folder, kind, records, paths, problems, shard=None)
+        for entry in shards:
+            self._scan(Path(entry.path), kind, records, paths, problems, shard=entry.name)
+        if shards:  # without shard folders every id has one file name: no duplicates
+            records = self._one_per_id(records, paths, problems)
+        return records, problems
+
+    def _scan(self, folder: Path, kind: str, records: list[Any], paths: list[str],
+              problems: list[LoadProblem], shard: str | None) -> list[os.DirEntry[str]]:
+        """Load the record files of one folder into ``records`` (their paths into ``paths``);
+        returns the shard folders found in it (memories/ only)."""
+        model = Memory if kind == "memory" else Relation
         try:
             check_folder(folder)
         except UnsafeFolderError as exc:  # its files are elsewhere: none of them is read
-            return records, [LoadProblem(folder, str(exc).removeprefix(f"refused: {folder} "))]
+            problems.append(LoadProblem(folder, str(exc).removeprefix(f"refused: {folder} ")))
+            return []
         try:
             entries = list(os.scandir(folder))
         except FileNotFoundError:
-            return records, problems
+            return []
+        shards = []
         for entry in entries:
             name = entry.name
             if name.startswith(TEMP_PREFIX):
                 continue
             if not name.endswith(SUFFIX):
-                problem: str | None = "not a .json file (ignored)"
+                if shard is None and kind == "memory" and is_shard_name(name) \
+                        and entry.is_dir(follow_symlinks=False):
+                    shards.append(entry)
+                    continue
+                problem: str | None = (_SYMLINK if shard is None and is_shard_name(name)
+                                       and entry.is_symlink() else "not a .json file (ignored)")
             elif entry.is_symlink():
                 problem = _SYMLINK
             elif not entry.is_file(follow_symlinks=False):
                 problem = "is not a regular file"
+            elif shard is not None and shard != shard_of(name[: -len(SUFFIX)]):
+                problem = (f"is in the shard folder {shard}/, but this id's shard is "
+                           f"{shard_of(name[: -len(SUFFIX)])}/ (not loaded; move it there)")
             else:
                 record, problem = self._load_one(entry.path, name, model, kind)
                 if record is not None:
                     records.append(record)
+                    paths.append(entry.path)
                     continue
             problems.append(LoadProblem(Path(entry.path), problem or "unreadable"))
-        return records, problems
+        return shards
+
+    def _one_per_id(self, records: list[Any], paths: list[str], problems: list[LoadProblem]
+                    ) -> list[Any]:
+        """One memory per id: of two files for one id (flat and sharded), the one
+        :func:`~core.store.shards.newer_copy` picks; the other is a load problem."""
+        seen: dict[str, int] = {}
+        kept: list[Any] = []
+        kept_paths: list[Path] = []
+        for record, found in zip(records, paths):
+            at = seen.get(record.id)
+            if at is None:
+                seen[record.id] = len(kept)
+                kept.append(record)
+                kept_paths.append(Path(found))
+                continue
+            first, second = kept_paths[at], Path(found)
+            if newer_copy(kept[at], record, self.is_home(first)):
+                winner, loser = first, second
+            else:
+                winner, loser = second, first
+                kept[at], kept_paths[at] = record, second
+            problems.append(LoadProblem(loser, (
+                f"a second file for memory {record.id} (also at "
+                f"{winner.relative_to(self.root).as_posix()}, the copy loaded: used later, or "
+                "in the vault's layout); left untouched, and set aside in the quarantine when "
+                "the memory is next written (or by `memvault migrate-layout`)")))
+        return kept
 
     def load_file(self, path: Path, kind: str) -> tuple[Any, str | None]:
         """One record file: (record, None) or (None, reason); an absent file is a reason too."""
@@ -314,10 +350,13 @@ class Layout:
 
     def load_meta(self) -> tuple[dict[str, Any] | None, str | None]:
         """(metadata, None); (None, None) when ``.meta.json`` is absent; (None, reason) when it is
-        garbage: a symbolic link (never followed), not valid JSON, not a JSON object, too big."""
+        garbage: a symbolic link (never followed), not valid JSON, not a JSON object, too big.
+        Reading it also takes the layout it names as the one memories are written in (absent:
+        this object's ``initial`` one; garbage: the one known before)."""
         try:
             data, _ = read_vault_file(self.meta_path)
         except FileNotFoundError:
+            self._name = self.initial
             return None, None
         except RefusedFileError as exc:
             return None, exc.reason
@@ -327,10 +366,11 @@ class Layout:
             return None, f"not valid JSON ({exc})"
         if not isinstance(meta, dict):
             return None, f"not a JSON object (a {type(meta).__name__})"
+        self._name = layout_in(meta)
         return meta, None
 
-    @staticmethod
-    def new_meta(migrated_from: str | None = None) -> dict[str, Any]:
+    def new_meta(self, migrated_from: str | None = None) -> dict[str, Any]:
+        """Metadata for a new vault (or one whose ``.meta.json`` was lost), in this layout."""
         return {
             "storage_version": STORAGE_VERSION,
             "created_at": now_epoch(),
@@ -338,43 +378,8 @@ class Layout:
             "last_gc_at": None,
             "last_consolidation_at": None,
             "migrated_from": migrated_from,
+            LAYOUT_KEY: self.name,
         }
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temp file in the same folder and ``os.replace``;
-    the file ends up with mode 0600 and readers never see a half-written file. ``os.replace``
-    replaces a symbolic link at ``path`` itself (its target is never written); a folder that is
-    a symbolic link is refused (UnsafeFolderError)."""
-    check_folder(path.parent)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
-    except FileNotFoundError:  # the folder went away underneath (a `git rm -r`, a person)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-
-
-def remove_file(path: Path) -> None:
-    """Remove ``path`` (a symbolic link itself, never its target); absent is fine. A folder that
-    is a symbolic link is refused (UnsafeFolderError)."""
-    check_folder(path.parent)
-    try:
-        os.unlink(path)
-    except FileNotFoundError:
-        pass
 
 
 def _describe_validation_error(exc: ValidationError) -> str:

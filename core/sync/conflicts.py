@@ -10,7 +10,8 @@ folder, anywhere in the folder (the folder itself included) is refused with Vaul
 anything is read, written or deleted: nothing outside the folder is ever touched.
 
 What memvault writes there: ``.gitignore`` (``*``: never committed) and one file per record
-waiting, at the record's vault path (``memories/{id}.json``, ``relations/{id}.json``,
+waiting, at the record's vault path (``memories/{id}.json`` or ``memories/{shard}/{id}.json``,
+``relations/{id}.json``,
 ``.meta.json``). :meth:`ConflictFolder.clear` deletes only files of that shape; anything else
 found there (a person's notes, an editor's backup) is left alone.
 """
@@ -27,6 +28,7 @@ from pathlib import Path
 
 from ..errors import VaultError
 from ..store.layout import MAX_FILE_BYTES, META_FILE, SUFFIX, TEMP_PREFIX
+from ..store.shards import shard_of
 from ..textutil import neutralise_line
 
 FOLDER = "sync-conflicts"
@@ -51,6 +53,10 @@ def _is_ours(rel: str) -> bool:
     if rel == META_FILE:
         return True
     folder, _, name = rel.partition("/")
+    if folder == "memories" and "/" in name:  # the sharded layout: memories/{shard}/{id}.json
+        shard, _, name = name.partition("/")
+        if shard != shard_of(name.removesuffix(SUFFIX)):
+            return False
     return (folder in RECORD_FOLDERS and "/" not in name and name.endswith(SUFFIX)
             and not name.startswith("."))
 

@@ -83,7 +83,8 @@ def attribute_lines(journal: Journal, attributes: str = f"merge={DRIVER_NAME}") 
     rel = journal.relpath(journal.root)
     prefix = "" if rel == "." else _glob_escape(rel) + "/"
     return [f"{_attribute_pattern(prefix + tail)} {attributes}"
-            for tail in ("memories/*.json", "relations/*.json", ".meta.json")]
+            for tail in ("memories/*.json", "memories/*/*.json",  # flat and sharded layouts
+                         "relations/*.json", ".meta.json")]
 
 
 def _local_attributes(journal: Journal) -> Path:

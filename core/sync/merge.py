@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import VaultError
+from ..errors import InvalidIdError, VaultError
 from ..git.journal import TreeChange
 from ..model.records import Memory, Relation
 from ..model.relation_rule import is_lineage, relations_of_gone
@@ -18,6 +18,7 @@ from ..vault import Vault
 from .conflicts import ConflictFolder
 from .purged import drop_purged
 from .merge_driver import LOG_ENV, conflict_text, has_conflict_markers, read_log
+from .moves import follow_moves
 
 DRIVER_LOG_FILE = "merge-driver.log"
 
@@ -49,9 +50,16 @@ class RecordMerge:
 
     # -- helpers --------------------------------------------------------------------------------
     def path_of(self, kind: str, record_id: str) -> str:
-        folder = "memories" if kind == "memory" else "relations"
-        tail = f"{folder}/{record_id}.json"
-        return tail if self.under is None else f"{self.under}/{tail}"
+        """The record's repository path in the merged tree (a memory: in either layout, the
+        vault's own when it is in neither)."""
+        layout = self.vault.layout
+        try:
+            found = (layout.memory_paths(record_id) if kind == "memory"
+                     else [layout.relation_path(record_id)])
+        except InvalidIdError:  # an id a remote's record names: no file of the vault's
+            return f"{kind}:{record_id}"
+        paths = [self.journal.relpath(p) for p in found]
+        return next((p for p in paths if p in self.view), paths[0])
 
     def classify(self, path: str) -> tuple[str, str] | None:
         rel = vault_rel_of(self.journal, path)
@@ -117,6 +125,8 @@ class RecordMerge:
         ours_changes = self.ours_changes = journal.tree_changes(base, self.ours, self.under)
         theirs_changes = self.theirs_changes = journal.tree_changes(base, self.theirs,
                                                                     self.under)
+        for old_path in follow_moves(self.classify, ours_changes, theirs_changes):
+            self.set(old_path, None)  # a memory moved into the other layout: one record
         waiting: list[dict[str, Any]] = []
         memory_md, relation_md = [], []
         driven: set[str] = set()  # files changed on both sides: git ran the driver on them

@@ -44,6 +44,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..store.layout import MAX_FILE_BYTES, MEMORIES_DIR, META_FILE, RELATIONS_DIR, SUFFIX, Layout
+from ..store.shards import shard_of
 from ..model.records import Memory, Relation
 from ..textutil import neutralise_line
 
@@ -96,11 +97,15 @@ class _Unreadable(Exception):
 
 # -- kinds -----------------------------------------------------------------------------------------
 def kind_of(path: str) -> str:
-    """``memory``, ``relation`` or ``meta`` from a repository path (its last two parts)."""
+    """``memory``, ``relation`` or ``meta`` from a repository path (its last two parts; a
+    memory's last three in the sharded layout)."""
     parts = PurePosixPath(path.replace(os.sep, "/")).parts
     if parts and parts[-1] == META_FILE:
         return "meta"
     if len(parts) >= 2 and parts[-1].endswith(SUFFIX):
+        if len(parts) >= 3 and parts[-3] == MEMORIES_DIR and parts[-2] == shard_of(
+                parts[-1][: -len(SUFFIX)]):
+            return "memory"  # the sharded layout: memories/{shard}/{id}.json
         return {MEMORIES_DIR: "memory", RELATIONS_DIR: "relation"}.get(parts[-2], "unknown")
     return "unknown"
 

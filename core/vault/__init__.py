@@ -4,12 +4,14 @@
 composed of one part per job: ``opening.py`` (load, recover, outside edits), ``writing.py`` (the
 one write path: lock, catch up, one commit; :meth:`Vault.apply` for multi-file change sets;
 use records), ``records.py`` (add, update, touch, archive, delete, relate), ``history.py``
-(history, versions, restore, undo as revert), ``upkeep.py`` (gc, stats, gists).
+(history, versions, restore, undo as revert), ``upkeep.py`` (gc, stats, gists), ``relayout.py``
+(moving the memories into the other layout, :mod:`core.store.shards`).
 ``reports.py`` holds what operations return and the change set.
 """
 
 from ..store.layout import META_FILE
 from .api import Vault
+from .relayout import LayoutReport, suggested_layout
 from .reports import (
     Plan,
     DeleteReport,
@@ -22,4 +24,4 @@ from .reports import (
 )
 
 __all__ = ["Plan", "DeleteReport", "GistBackfill", "GcReport", "OpenReport", "RestoreReport",
-           "StalePlanError", "Vault", "META_FILE", "first_words"]
+           "StalePlanError", "Vault", "META_FILE", "first_words", "LayoutReport", "suggested_layout"]

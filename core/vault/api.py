@@ -29,13 +29,14 @@ from ..store.layout import (
 from .history import History
 from .opening import Opening
 from .records import Records
+from .relayout import Relayout
 from .reports import OpenReport
 from .upkeep import Upkeep
 from .use import UseRecords
 from .writing import Writing
 
 
-class Vault(Opening, Writing, Records, History, Upkeep, UseRecords):
+class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
     """A per-file memory vault at ``path`` (created, with a git repository, when missing)."""
 
     def __init__(
@@ -47,9 +48,12 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords):
         lock_timeout: float = 30.0,
         via: str | None = None,
         secrets: str | None = None,
+        layout: str | None = None,
     ):
+        """``layout``: where a vault created by this open writes its memories ("flat", the
+        default, or "sharded"; see :mod:`core.store.shards`); an existing vault keeps its own."""
         self.root = Path(path).expanduser().resolve()
-        self.layout = Layout(self.root)
+        self.layout = Layout(self.root, layout)
         self.config = config or DecayConfig.from_env()
         self.readonly = readonly
         self.journal = Journal(self.root, lock_timeout=lock_timeout)

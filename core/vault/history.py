@@ -79,13 +79,13 @@ class History:
 
     def history(self, key: str) -> list[HistoryEntry]:
         """The memory's life from git, newest first: created, each change, deletion."""
-        return self.journal.log(self.layout.memory_path(self.resolve_any(key)))
+        return self.journal.log(self.layout.memory_paths(self.resolve_any(key)))
 
     def version(self, key: str, rev: str) -> Memory:
         """The memory as it was at commit ``rev``."""
         memory_id = self.resolve_any(key)
         commit = self.journal.resolve_rev(rev)
-        data = self.journal.show(commit, self.layout.memory_path(memory_id))
+        data = self._memory_at(commit, memory_id)
         if data is None:
             raise VaultError(f"memory {memory_id[:8]} did not exist at {rev}")
         try:
@@ -95,6 +95,14 @@ class History:
         if memory.id != memory_id:
             raise VaultError(f"the version at {rev} holds id {memory.id!r}, not {memory_id!r}")
         return memory
+
+    def _memory_at(self, commit: str, memory_id: str) -> bytes | None:
+        """The memory's file at ``commit``, in whichever layout the vault had then."""
+        for path in self.layout.memory_paths(memory_id):
+            data = self.journal.show(commit, path)
+            if data is not None:
+                return data
+        return None
 
     def restore(self, key: str, at: str | None = None) -> RestoreReport:
         """Bring back a deleted memory (with the relations its deletion removed) or an earlier
@@ -133,7 +141,7 @@ class History:
         for entry in entries:
             if entry.action == "deleted":
                 continue
-            data = self.journal.show(entry.commit, self.layout.memory_path(memory_id))
+            data = self._memory_at(entry.commit, memory_id)
             try:
                 if data is not None and Memory.model_validate_json(data) != current:
                     return entry.commit

@@ -13,6 +13,7 @@ every file, as without an index.
 from __future__ import annotations
 
 import gc
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -80,6 +81,8 @@ class IndexedOpening:
                 if body is None or kind not in put:
                     stale.add(rel)  # read from disk: it says what is wrong with the file
                     continue
+                if record_id in (store.memories if kind == "memory" else store.relations):
+                    return None  # two files for one id: reading every file says which is loaded
                 validate, keep = put[kind]
                 try:
                     record = validate(body)
@@ -107,7 +110,8 @@ class IndexedOpening:
         for, and what differs from HEAD). A path in a record folder that names no record (a
         folder, a dot-file, a stray file) means reading every file instead, so that it is
         reported exactly as then."""
-        if any(_in_record_folder(rel) and self.layout.classify(rel) is None for rel in rels):
+        if any(_in_record_folder(rel) and self.layout.classify(rel) is None for rel in rels) \
+                or self._two_files_for_an_id(rels):
             self._load_files()
             self._opened_from_index = False
             return
@@ -125,6 +129,17 @@ class IndexedOpening:
             return None if files.commit() is None else sum(1 for _ in files.rows())
         finally:
             files.close()
+
+    def _two_files_for_an_id(self, rels: set[str]) -> bool:
+        """Whether a memory among these paths has a file in both layouts (after a merge of a
+        flat and a sharded clone): the rule that picks one (:mod:`core.store.shards`) is
+        applied where every file is read."""
+        for rel in rels:
+            what = self.layout.classify(rel)
+            if what is not None and what[0] == "memory" and sum(
+                    os.path.lexists(p) for p in self.layout.memory_paths(what[1])) > 1:
+                return True
+        return False
 
     def _write_index(self, files: IndexedFiles, head: str | None = None) -> None:
         """Move the index's rows to HEAD (from their commit, or anew), with the blobs git holds.

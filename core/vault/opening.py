@@ -129,8 +129,10 @@ class Opening(IndexedOpening):
             return
 
     def _show_at(self, rev: str, repo_paths: list[str]) -> None:
-        """Replace what the cache holds for these repository paths by their version at ``rev``."""
+        """Replace what the cache holds for these repository paths by their version at ``rev``
+        (in two passes, as :meth:`_reload_paths`: all dropped, then the versions loaded)."""
         contents = self.journal.files_at(rev, repo_paths)
+        loads: list[tuple[str, bytes]] = []
         for repo_path in repo_paths:
             rel = self.journal.vault_rel(repo_path)
             what = self.layout.classify(rel)
@@ -147,8 +149,9 @@ class Opening(IndexedOpening):
                 self.store.drop_memory(record_id)
             else:
                 self.store.drop_relation(record_id)
-            if data is None:
-                continue
+            if data is not None:
+                loads.append((kind, data))
+        for kind, data in loads:
             model = Memory if kind == "memory" else Relation
             try:
                 record = model.model_validate_json(data)
@@ -161,7 +164,10 @@ class Opening(IndexedOpening):
 
     def _reload_paths(self, rels: Iterable[str]) -> None:
         """Bring the cache up to date with the given vault-relative paths (after a commit made
-        elsewhere: another process, a git pull)."""
+        elsewhere: another process, a git pull). Two passes: every record named is dropped
+        first, then the files that exist are loaded, so a memory moved between layouts (its
+        old path removed, its new one added, in any order) stays in the cache."""
+        loads: list[tuple[str, Path]] = []
         for rel in rels:
             what = self.layout.classify(rel)
             if what is None:
@@ -176,8 +182,9 @@ class Opening(IndexedOpening):
                 self.store.drop_memory(record_id)
             else:
                 self.store.drop_relation(record_id)
-            if not os.path.lexists(path):
-                continue
+            if os.path.lexists(path):
+                loads.append((kind, path))
+        for kind, path in loads:
             record, problem = self.layout.load_file(path, kind)
             if record is None:
                 self.problems.append(LoadProblem(path, problem or "unreadable"))
@@ -188,8 +195,13 @@ class Opening(IndexedOpening):
 
     def _remove_temp_files(self) -> None:
         from ..store.layout import TEMP_PREFIX
+        from ..store.shards import is_shard_name
 
-        for folder in (self.layout.memories_dir, self.layout.relations_dir, self.root):
+        folders = [self.layout.memories_dir, self.layout.relations_dir, self.root]
+        with contextlib.suppress(OSError):  # and the shard folders of a sharded vault
+            folders += [Path(e.path) for e in os.scandir(self.layout.memories_dir)
+                        if is_shard_name(e.name) and e.is_dir(follow_symlinks=False)]
+        for folder in folders:
             for leftover in folder.glob(TEMP_PREFIX + "*"):
                 with contextlib.suppress(OSError):
                     leftover.unlink()

@@ -117,9 +117,10 @@ class Plan:
 
     def record_paths(self, layout: Layout) -> list[Path]:
         """Every record path the plan writes or removes (not ``.meta.json``: its keys are
-        merged into the current file when the plan is applied)."""
-        return ([layout.memory_path(m.id) for m in self.put_memories]
-                + [layout.memory_path(i) for i in self.drop_memories]
+        merged into the current file when the plan is applied). A memory's paths in both
+        layouts: a commit that moved it changed it too."""
+        return ([p for m in self.put_memories for p in layout.memory_paths(m.id)]
+                + [p for i in self.drop_memories for p in layout.memory_paths(i)]
                 + [layout.relation_path(r.id) for r in self.put_relations]
                 + [layout.relation_path(i) for i in self.drop_relations])
 

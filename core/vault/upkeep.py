@@ -83,6 +83,7 @@ class Upkeep:
         return {
             "path": str(self.root),
             "memories": len(memories),
+            "layout": self.layout.name,  # where memories are written (core/store/shards.py)
             "by_status": per_status,
             "relations": len(self.store.relations),
             "relation_types": dict(sorted(relation_types.items())),

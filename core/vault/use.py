@@ -59,7 +59,9 @@ class UseRecords:
                 for i in ids]
             writes = self._memory_writes(new)
             self._check_sizes(writes)
-            if unreadable or any(p.path in writes for p in self.problems):
+            moving = len(self.layout.complete_writes(writes)) != len(writes)
+            if unreadable or moving or any(p.path in writes for p in self.problems):
+                # (moving: a file at the other layout's path goes in the same commit)
                 self._commit(_use_message(new), writes, memories=new)
                 return new
             pending = self._read_pending_use()

@@ -17,6 +17,7 @@ from ..model.records import (
     Relation,
 )
 from ..store.layout import (
+    LAYOUT_KEY,
     MAX_FILE_BYTES,
     META_FILE,
     LoadProblem,
@@ -89,11 +90,14 @@ class Writing:
         garbage ``.meta.json``) is copied into the quarantine first instead, never committed.
         Memories removed take along the relations the one rule removes with them
         (:mod:`core.model.relation_rule`), in this same commit, whoever forgot to list them.
+        A memory's file at the other layout's path goes in the same commit
+        (:meth:`~core.store.layout.Layout.complete_writes`).
         Every commit's files are checked for secrets first (:mod:`core.secrets.screen`:
         refused, redacted or allowed by the policy in force); the cache takes what was written."""
         dropped_memories = list(dropped_memories)
         dropped_relations = [*dropped_relations,
                              *self._drop_relations_of_gone(writes, dropped_memories)]
+        writes = self.layout.complete_writes(writes)
         screened = screen_secrets(self, message, writes, memories, relations)
         message, writes = screened.message, screened.writes
         memories, relations = screened.memories, screened.relations
@@ -204,7 +208,8 @@ class Writing:
                 writes.update(self._meta_write(**plan.meta))
             writes.update({self.layout.memory_path(i): None for i in plan.drop_memories})
             writes.update({self.layout.relation_path(i): None for i in plan.drop_relations})
-            writes.update(self._memory_writes(plan.put_memories))
+            # a plan that changes the layout (an undo of `migrate-layout`) writes in the new one
+            writes.update(self._memory_writes(plan.put_memories, plan.meta.get(LAYOUT_KEY)))
             writes.update({self.layout.relation_path(r.id): self.layout.encode(r)
                            for r in plan.put_relations})
             writes.update({self._plain_file(rel): data for rel, data in plan.put_files.items()})
@@ -255,8 +260,9 @@ class Writing:
             check_folder(self.root.joinpath(*parts[:depth]))
         return self.root.joinpath(*parts)
 
-    def _memory_writes(self, memories: Iterable[Memory]) -> dict[Path, bytes | None]:
-        return {self.layout.memory_path(m.id): self.layout.encode(m) for m in memories}
+    def _memory_writes(self, memories: Iterable[Memory], layout: str | None = None
+                       ) -> dict[Path, bytes | None]:
+        return {self.layout.memory_path(m.id, layout): self.layout.encode(m) for m in memories}
 
     def _meta_write(self, **changes: Any) -> dict[Path, bytes | None]:
         meta = dict(self.layout.read_meta() or self.layout.new_meta())

@@ -19,7 +19,6 @@ editor) by opening the vault again, which commits them as ``external:`` as every
 from __future__ import annotations
 
 import dataclasses
-import os
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -305,15 +304,7 @@ class VaultService(WizardService):
     # -- following the vault ---------------------------------------------------------------
     def _disk_signature(self) -> tuple[Any, ...]:
         vault = self._vault_or_fail()
-
-        def mtime(p: Path) -> int | None:
-            try:
-                return os.stat(p).st_mtime_ns
-            except OSError:
-                return None
-
-        return (vault.journal.head(), mtime(vault.layout.memories_dir),
-                mtime(vault.layout.relations_dir), mtime(vault.layout.meta_path))
+        return (vault.journal.head(), *vault.layout.folder_stamps())
 
     def changed_on_disk(self) -> bool:
         """Did HEAD or the vault's folders move since the service last looked? (Cheap; never

@@ -158,15 +158,17 @@ def open_readonly() -> Vault:
     return Vault.open(path, readonly=True)
 
 
-def open_writable(*, create: bool = False, announce_created: bool = True) -> Vault:
-    """A normal open (git, recovery, ``external:`` commits); creates the vault when ``create``.
-    Notes on stderr say what the open did (recovered, committed outside edits...)."""
+def open_writable(*, create: bool = False, announce_created: bool = True,
+                  layout: str | None = None) -> Vault:
+    """A normal open (git, recovery, ``external:`` commits); creates the vault when ``create``
+    (in ``layout``, flat by default). Notes on stderr say what the open did (recovered,
+    committed outside edits...)."""
     path = vault_path()
     if not create:
         require_vault(path)
     ctx = click.get_current_context(silent=True)
     allow = ctx is not None and bool(ctx.meta.get(_ALLOW_SECRET_KEY))  # shared by the chain
-    vault = Vault.open(path, secrets="allow" if allow else None)
+    vault = Vault.open(path, secrets="allow" if allow else None, layout=layout)
     _opened.append(vault)
     report = vault.report
     if report.recovered:
@@ -197,6 +199,17 @@ def warn_problems(vault: Vault) -> None:
     stderr("warning", f"{plural(len(problems), 'vault file')} could not be read "
                       f"and {'was' if one else 'were'} left untouched:")
     list_problems(problems)
+
+
+def layout_hint(vault: Vault) -> None:
+    """A note on stderr when a flat vault holds more memories than the sharded layout is for."""
+    from core.store.shards import FLAT, SHARD_SUGGESTED_ABOVE
+
+    count = len(vault.memories)
+    if vault.layout.name == FLAT and count > SHARD_SUGGESTED_ABOVE:
+        stderr("note", f"this vault holds {count:,} memories in one folder (the flat layout); "
+                       "`memvault migrate-layout` moves them into shard folders "
+                       "(memories/ab/{id}.json), one commit")
 
 
 def list_problems(problems: list[Any], limit: int = 5) -> None:

@@ -23,8 +23,8 @@ from core.io.migrate import MigrationReport, migrate_jsonl
 
 from ..terminal import json_text
 from ..text import plural as _plural
-from .common import (json_option, open_readonly, open_writable, print_json, vault_exists,
-                     vault_path, verb)
+from .common import (json_option, layout_hint, open_readonly, open_writable, print_json,
+                     vault_exists, vault_path, verb)
 
 MAX_LISTED = 20  # problems listed in the human summary (--json lists them all)
 PHASES = {"memory": "reading memories.jsonl", "relation": "reading relations.jsonl",
@@ -111,6 +111,8 @@ def migrate(source_format: str, folder: str, dry_run: bool, force: bool, as_json
     vault = _open_for(dry_run)
     with _progress(not as_json and sys.stderr.isatty()) as progress:
         report = migrate_jsonl(vault, folder, dry_run=dry_run, force=force, progress=progress)
+    if vault is not None and not dry_run:
+        layout_hint(vault)  # a flat vault now above 50,000 memories: migrate-layout
     if as_json:
         print_json(report.to_json())
         return 0

@@ -20,9 +20,9 @@ from core.model.records import now_epoch
 from core.vault import first_words
 
 from ..text import plural
-from .common import (POSITIVE, UserError, json_option, memory_json, open_readonly,
+from .common import (POSITIVE, UserError, json_option, layout_hint, memory_json, open_readonly,
                      open_writable, print_json, read_stdin_content, relation_json, say, stderr,
-                     verb, warn_problems)
+                     verb, vault_exists, vault_path, warn_problems)
 
 if TYPE_CHECKING:
     from core import Relation
@@ -34,17 +34,26 @@ IDS = click.argument("ids", nargs=-1, required=True, metavar="ID...")
 
 
 @verb("init")
+@click.option("--layout", type=click.Choice(("flat", "sharded")), default=None,
+              help="where memories go: memories/{id}.json (flat, the default) or "
+                   "memories/ab/{id}.json (sharded, for vaults above 50,000 memories)")
 @json_option
-def init(as_json: bool) -> int:
-    vault = open_writable(create=True, announce_created=False)
+def init(layout: str | None, as_json: bool) -> int:
+    if layout is not None and vault_exists(vault_path()):
+        existing = open_readonly()
+        if existing.layout.name != layout:
+            raise UserError(f"a vault already exists at {existing.root}, in the "
+                            f"{existing.layout.name} layout; `memvault migrate-layout --to "
+                            f"{layout}` moves its memories (one commit)")
+    vault = open_writable(create=True, announce_created=False, layout=layout)
     if as_json:
         print_json({"path": str(vault.root), "initialised": vault.report.initialised,
-                    "memories": len(vault.memories)})
+                    "memories": len(vault.memories), "layout": vault.layout.name})
     elif vault.report.initialised:
-        print(f"initialised a vault at {vault.root}")
+        print(f"initialised a vault at {vault.root} ({vault.layout.name} layout)")
     else:
         count = plural(len(vault.memories), "memory", "memories")
-        print(f"a vault already exists at {vault.root} ({count})")
+        print(f"a vault already exists at {vault.root} ({count}, {vault.layout.name} layout)")
     return 0
 
 
@@ -89,6 +98,7 @@ def list_(status: str | None, tags: tuple[str, ...], query: str | None, sort: st
           limit: int | None, as_json: bool) -> int:
     vault = open_readonly()
     warn_problems(vault)
+    layout_hint(vault)
     now = now_epoch()
     found = vault.search(tags=list(tags) or None, status=status, sort=sort)
     if query:  # the query language of search and the app's filter (core.search.query)
@@ -326,6 +336,7 @@ def gc(dry_run: bool, archive_: bool, force: bool, as_json: bool) -> int:
 def stats(as_json: bool) -> int:
     vault = open_readonly()
     warn_problems(vault)
+    layout_hint(vault)
     now = now_epoch()
     found = vault.stats(now)
     if as_json:

@@ -36,7 +36,7 @@ STATUS_STYLE = {
     MemoryStatus.ARCHIVED: "yellow",
     MemoryStatus.SUPERSEDED: "magenta",
 }
-ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
+ACTION_STYLE = {"created": "green", "changed": "", "moved": "dim", "deleted": "red"}
 PIPE_WIDTH = 1 << 20  # off a terminal: wide enough that no line is ever cut or wrapped
 
 
@@ -296,6 +296,8 @@ def print_stats(stats: dict[str, Any], now: int) -> None:
     grid.add_row("memories", f"{stats['memories']} ({by_status})")
     grid.add_row("relations", f"{stats['relations']}" + (f" ({types})" if types else ""))
     grid.add_row("tags", str(stats["tags"]))
+    grid.add_row("layout", stats["layout"] + (" (memories/ab/{id}.json)"
+                                              if stats["layout"] == "sharded" else ""))
     grid.add_row("decay model", stats["decay_model"])
     grid.add_row("average score", f"{stats['avg_score']:.3f}")
     grid.add_row("below forget threshold",

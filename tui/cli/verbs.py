@@ -43,6 +43,8 @@ VERBS: dict[str, tuple[str, str]] = {
                     "on it"),
     "migrate": ("migrate", "bring a CortexGraph JSONL store into the vault (--from jsonl DIR), "
                            "one commit"),
+    "migrate-layout": ("layout", "move the memories into the other layout (--to sharded: "
+                                 "memories/ab/{id}.json, for big vaults; --to flat), one commit"),
     "export": ("migrate", "write the vault as CortexGraph JSONL files (--format jsonl DIR)"),
     "import-markdown": ("migrate", "import tiered markdown memories (memory/YYYY-MM-DD.md, "
                                    "MEMORY.md)"),
