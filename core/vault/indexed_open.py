@@ -136,8 +136,13 @@ class IndexedOpening:
         applied where every file is read."""
         for rel in rels:
             what = self.layout.classify(rel)
-            if what is not None and what[0] == "memory" and sum(
-                    os.path.lexists(p) for p in self.layout.memory_paths(what[1])) > 1:
+            if what is None or what[0] != "memory":
+                continue
+            try:
+                paths = self.layout.memory_paths(what[1])
+            except InvalidIdError:
+                return True  # reading every file says what is wrong with its name
+            if sum(os.path.lexists(p) for p in paths) > 1:
                 return True
         return False
 

@@ -230,3 +230,24 @@ def test_two_vaults_in_one_repository_keep_their_own_rows(tmp_path):
         assert set(a2.memories) == {ma.id} and set(b2.memories) == {mb.id}
     rows_a = [rel for rel, *_ in IndexedFiles.for_root(repo / "a", "a").rows()]
     assert rows_a == [f"memories/{ma.id}.json"]
+
+
+def test_two_files_for_one_id_are_judged_as_when_reading_every_file(tmp_path):
+    """A memory in both layouts (a merge of a flat and a sharded clone): the index's rows name
+    both, and the open reads every file so that the layouts' rule picks the one loaded."""
+    vault, made = _vault(tmp_path)
+    flat = vault.layout.memory_path(made[1].id)
+    data = json.loads(flat.read_bytes())
+    data["content"] = "the sharded copy, used later"
+    data["last_used"] += 100
+    sharded = vault.layout.memory_path(made[1].id, "sharded")
+    sharded.parent.mkdir()
+    sharded.write_text(json.dumps(data, indent=2))
+    _git(vault.root, "add", "-A")
+    _git(vault.root, "commit", "-q", "-m", "both copies, as a merge may leave them")
+    Vault.open(vault.root, readonly=True)
+    Vault.open(vault.root)  # the index's rows now hold both files
+    again = Vault.open(vault.root)
+    assert again.get(made[1].id).content == "the sharded copy, used later"
+    assert [p.path for p in again.problems] == [flat]
+    _same_as_reading_every_file(again)
