@@ -50,6 +50,13 @@ class MemvaultApp(App[None]):
         if self.keymap:
             self.set_keymap(self.keymap)
 
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Save a screenshot (the palette's "Save screenshot"): in the Downloads folder, or in
+        the current folder when there is none (Textual's default would fail there)."""
+        return super().deliver_screenshot(filename, path or str(screenshot_folder()),
+                                          time_format)
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
@@ -95,6 +102,14 @@ class MemvaultApp(App[None]):
                             "accept or reject it", main.action_inbox)
         yield SystemCommand("Reload", "read the vault again from disk", main.action_reload)
         yield SystemCommand("Help", "keys, the filter language, group modes", self.action_help)
+
+
+def screenshot_folder() -> Path:
+    """The user's Downloads folder when it exists, else the current folder."""
+    from platformdirs import user_downloads_path
+
+    downloads = user_downloads_path()
+    return downloads if downloads.is_dir() else Path.cwd()
 
 
 def parse_keymap(text: str | None) -> dict[str, str]:

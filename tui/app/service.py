@@ -165,9 +165,8 @@ class VaultService(WizardService):
             vault = self._vault_or_fail()
             memory_id = vault.resolve_any(key)
             at = f"{entry.commit}^" if entry.action == "deleted" else entry.commit
-            before = vault.journal.head()
             report = vault.restore(memory_id, at=at)
-            if vault.journal.head() == before:
+            if report.unchanged:
                 raise VaultError(f"{memory_id[:8]} already is that version")
             ids = [memory_id] + [r.from_memory_id for r in report.relations] + \
                 [r.to_memory_id for r in report.relations]

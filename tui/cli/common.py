@@ -118,9 +118,14 @@ def say(verb_done: str, memories: Iterable[Memory],
 # -- opening the vault -------------------------------------------------------------------------
 def vault_path() -> Path:
     """``--vault``, else ``MEMVAULT_PATH``, else ``CORTEXGRAPH_STORAGE_PATH``, else per user."""
+    return given_vault_path() or default_vault_path()
+
+
+def given_vault_path() -> Path | None:
+    """The folder ``--vault`` names (before or after the verb), or None when it was not given."""
     ctx = click.get_current_context(silent=True)
     given = ctx.meta.get(_VAULT_KEY) if ctx is not None else None
-    return Path(given).expanduser() if given else default_vault_path()
+    return Path(given).expanduser() if given else None
 
 
 def vault_exists(path: Path) -> bool:
