@@ -332,7 +332,7 @@ async def test_gc_preview_then_apply(tui_vault):
         table = screen.query_one("#gc-table")
         assert table.row_count == 2  # the active ones below 0.05; ARCHIVED is not a candidate
         assert [str(k.value) for k in table.rows] == [STALE, STALE2]
-        await pilot.press("a")
+        await pilot.press("x")
         await pilot.pause()
         await pilot.press("y")
         await settle(pilot)

@@ -38,6 +38,7 @@ from ..query import Query, parse
 from ..service import VaultService, waiting_conflicts
 from ..view import VaultView
 from ..widgets.detail import DetailPane
+from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
 from ..widgets.memory_tree import MemoryTree, NodeData
 from ..widgets.provenance import ProvenancePane
@@ -94,8 +95,8 @@ class MainScreen(MainActions, MainFollowing, MainPanes, Screen):
         yield Header(icon="◆")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Input(placeholder="filter: words  tag:x  status:archived  score<0.1  (/)",
-                            id="filter")
+                yield FilterInput(placeholder="filter: words  tag:x  status:archived  "
+                                  "score<0.1  (/)", id="filter")
                 yield Static("", id="filter-error")
                 yield MemoryTree(id="tree")
             with TabbedContent(id="right", initial=TABS["detail"]):
