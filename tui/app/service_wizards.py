@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from core import (
     PROVENANCE_RELATION_TYPES,
+    Memory,
     MemoryStatus,
     Relation,
     VaultError,
@@ -20,7 +21,9 @@ from core.ops.consolidate import (
 )
 from core.ops.split import (
     SplitCandidate,
+    SuggestedPart,
     apply_split,
+    label_parts,
     plan_split,
     split_candidates,
     suggest_split,
@@ -48,6 +51,11 @@ class WizardService:
                 raise VaultError(f"refused: {memory.id[:8]} is {memory.status.value}; only an "
                                  "active memory can be split")
             return SplitDraft(memory, suggest_split(memory))
+
+    def split_labels(self, memory: Memory, texts: list[str]) -> list[SuggestedPart]:
+        """Tags and entities for parts of ``memory`` with these texts (core's rule, the one
+        suggest_split uses; reads nothing from the vault)."""
+        return label_parts(memory, texts)
 
     def plan_split(self, key: str, parts: list[str], tags: list[list[str]] | None = None,
                    entities: list[list[str]] | None = None,

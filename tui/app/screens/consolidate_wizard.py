@@ -163,9 +163,11 @@ class ConsolidateWizard(WizardScreen):
         options.clear_options()
         options.add_options(items)
         ids = [o.id for o in options.options]
-        if keep in ids and not (keep == MARKED and len(self.marked) < 2 and self.clusters):
+        # A cluster is the first choice only when nothing is marked: one marked memory is the
+        # person's choice too (Next says it needs a second one), never swapped silently.
+        if keep in ids and not (keep == MARKED and not self.marked and self.clusters):
             options.highlighted = ids.index(keep)
-        elif len(self.marked) < 2 and self.clusters:
+        elif not self.marked and self.clusters:
             options.highlighted = ids.index(self.clusters[0].id)
         else:
             options.highlighted = 0
@@ -179,6 +181,9 @@ class ConsolidateWizard(WizardScreen):
             text.append("  none yet: press * on memories in the tree to mark them", style="dim")
             return text
         text.append(f"  {n} memor{'y' if n == 1 else 'ies'}", style="dim")
+        if n == 1:
+            text.append("  mark at least one more (*) to merge, or pick a cluster below",
+                        style="yellow")
         view = self.service.view
         for memory_id in self.marked[:3]:
             row = view.get(memory_id)
@@ -304,6 +309,9 @@ class ConsolidateWizard(WizardScreen):
             self._content_timer.stop()
         self._content_timer = self.set_timer(0.3, self.recheck)
 
+    def edit_state(self) -> object:
+        return self._content() if self.members else None
+
     def _content(self) -> str:
         return self.query_one("#merge-content-text", TextArea).text
 
@@ -378,6 +386,7 @@ class ConsolidateWizard(WizardScreen):
                 self.members = list(ids)
                 area = self.query_one("#merge-content-text", TextArea)
                 area.load_text(plan.plan.merged.content)
+                self.mark_pristine()
         self.preview = plan
 
     # -- step 4: confirm ---------------------------------------------------------------------
