@@ -167,5 +167,6 @@ async def test_the_footer_fits(tui_vault, width):
         await settle(pilot)
         keys = list(app.screen.query(FooterKey))
         assert keys
-        for key in keys:
-            assert key.region.width > 0 and key.region.right <= width, key.description
+        for key in keys:  # each whole: its key, a space and its description
+            needed = len(key.key_display) + 1 + len(key.description)
+            assert key.region.width >= needed and key.region.right <= width, key.description

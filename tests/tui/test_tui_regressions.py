@@ -150,3 +150,58 @@ async def test_screenshot_without_a_downloads_folder(tui_vault, tmp_path, monkey
                 break
         [svg] = list(tmp_path.glob("*.svg"))
         assert "memvault" in svg.read_text()
+
+
+async def test_outside_edits_are_committed_visibly_and_invalid_ones_quarantined(tui_vault):
+    """An editor's valid edit is committed (external:) with a notice that counts it and a view
+    of it (E); a file that is not valid JSON is never committed: a copy goes to the quarantine,
+    the file stays as the person left it, and the notice names it."""
+    from tui.app.screens.outside_edits import OutsideEditsScreen
+
+    app = make_app(tui_vault, poll_interval=0.1)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        vault = on_disk(tui_vault)
+        memory = vault.get(STALE).model_copy(update={"id": "feedbeef-new",
+                                                     "content": "Written in an editor."})
+        good = tui_vault / "memories" / "feedbeef-new.json"
+        bad = tui_vault / "memories" / "badc0ffe-typo.json"
+        good.write_bytes(vault.layout.encode(memory))
+        bad.write_bytes(b'{"id": "badc0ffe-typo", "content": "half a thought')
+        for _ in range(50):
+            await pilot.pause(0.1)
+            await app.workers.wait_for_complete()
+            if "feedbeef-new" in app.main_screen.view.rows:
+                break
+        await settle(pilot)
+        assert "feedbeef-new" in app.main_screen.view.rows
+        subject = log(tui_vault)[0]
+        assert subject.startswith("external: 1 file") and "badc0ffe" not in subject
+        status = subprocess.run(["git", "-C", str(tui_vault), "status", "--porcelain"],
+                                capture_output=True, text=True, check=True).stdout
+        assert "badc0ffe-typo.json" in status  # never committed, left in place
+        assert bad.read_bytes() == b'{"id": "badc0ffe-typo", "content": "half a thought'
+        copies = list((tui_vault / ".git" / "memvault" / "quarantine").rglob("badc0ffe-typo.json"))
+        assert [c.read_bytes() for c in copies] == [bad.read_bytes()]
+        messages = [n.message for n in app._notifications]
+        assert any(m.startswith("1 outside edit committed (") and "E shows it" in m
+                   for m in messages), messages
+        assert any("not valid and not committed (memories/badc0ffe-typo.json)" in m
+                   for m in messages), messages
+        await pilot.press("E")
+        await settle(pilot, 1)
+        screen = app.screen
+        assert isinstance(screen, OutsideEditsScreen)
+        listing = [o.prompt.plain for o in screen.query_one("#outside-list").options]
+        assert listing[0].startswith("committed  memories/feedbeef-new.json  Written in")
+        assert listing[1].startswith("not valid  memories/badc0ffe-typo.json")
+        assert str(copies[0]) in listing[1]
+        await pilot.press("enter")
+        await settle(pilot, 1)
+        assert app.screen is app.main_screen and app.main_screen.current == "feedbeef-new"
+        # another poll (nothing new) neither copies the bad file again nor announces again
+        told = [n for n in app._notifications if n.title == "outside edits"]
+        app.main_screen.action_reload()
+        await settle(pilot)
+        assert [n for n in app._notifications if n.title == "outside edits"] == told
+        assert len(list((tui_vault / ".git" / "memvault" / "quarantine").rglob("badc0ffe*"))) == 1

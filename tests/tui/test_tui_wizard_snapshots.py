@@ -44,7 +44,7 @@ def _wizard(opener: str, memory_id: str, mark: list[str], *keys: str):
         for marked in mark:
             pilot.app.main_screen.jump(marked)
             await settle(pilot, 1)
-            await pilot.press("asterisk")
+            await pilot.press("space")
         pilot.app.main_screen.jump(memory_id)
         await settle(pilot, 1)
         await pilot.press(opener)

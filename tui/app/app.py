@@ -80,8 +80,14 @@ class MemvaultApp(App[None]):
                             "split candidate) into atomic ones", main.action_split)
         yield SystemCommand("Consolidate…", "the consolidate wizard: merge the marked memories "
                             "(or a suggested cluster) into one", main.action_consolidate)
-        yield SystemCommand("Mark / unmark", "mark the highlighted memory for consolidation",
-                            main.action_mark)
+        yield SystemCommand("Mark / unmark", "mark the highlighted memory for consolidation "
+                            "(space)", main.action_mark)
+        yield SystemCommand("Copy id", "copy the highlighted memory's id to the clipboard (y)",
+                            main.action_copy_id)
+        yield SystemCommand("Expand all", "open every group (*)", main.action_expand_all)
+        yield SystemCommand("Collapse all", "close every group (-)", main.action_collapse_all)
+        yield SystemCommand("Outside edits", "files changed outside memvault: what was "
+                            "committed, what is not valid (E)", main.action_outside_edits)
         yield SystemCommand("Clear marks", "unmark every marked memory", main.action_clear_marks)
         yield SystemCommand("Filter", "focus the filter box", main.action_focus_filter)
         yield SystemCommand("Toggle gist / content", "show the gist or the content",

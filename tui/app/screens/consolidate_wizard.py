@@ -73,7 +73,7 @@ class ConsolidateWizard(WizardScreen):
     def compose_step(self, step_id: str) -> Iterable[Widget]:
         if step_id == "merge-members":
             with Horizontal(id="merge-threshold-row"):
-                yield Static(Text("The memories marked in the tree (*), or a cluster of similar "
+                yield Static(Text("The memories marked in the tree (space), or a cluster of similar "
                                   "ones at similarity ≥", style="dim"), id="merge-members-hint")
                 yield Select([(f"{t:g}", t) for t in THRESHOLDS], value=self.threshold,
                              allow_blank=False, id="merge-threshold", compact=True)
@@ -178,11 +178,12 @@ class ConsolidateWizard(WizardScreen):
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("marked in the tree", style="bold cyan")
         if not n:
-            text.append("  none yet: press * on memories in the tree to mark them", style="dim")
+            text.append("  none yet: press space on memories in the tree to mark them",
+                        style="dim")
             return text
         text.append(f"  {n} memor{'y' if n == 1 else 'ies'}", style="dim")
         if n == 1:
-            text.append("  mark at least one more (*) to merge, or pick a cluster below",
+            text.append("  mark at least one more in the tree to merge, or pick a cluster below",
                         style="yellow")
         view = self.service.view
         for memory_id in self.marked[:3]:

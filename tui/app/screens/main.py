@@ -57,6 +57,8 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
         Binding("ctrl+y", "redo", "Redo", show=False, id="memvault.redo"),
         Binding("v", "split", "Split", id="memvault.split"),
         Binding("M", "consolidate", "Merge", id="memvault.consolidate"),
+        # (the tree binds space to the same action, over Tree's own space)
+        Binding("space", "mark", "Mark", show=False, id="memvault.mark"),
         Binding("m", "cycle_mode", "Group", id="memvault.group"),
         Binding("s", "cycle_sort", "Sort", show=False, id="memvault.sort"),
         Binding("c", "toggle_body", "Gist/content", show=False, id="memvault.toggle_body"),
@@ -68,6 +70,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
         Binding("S", "stats", "Stats", show=False, id="memvault.stats"),
         Binding("I", "inbox", "Inbox", show=False, id="memvault.inbox"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.reload"),
+        Binding("E", "outside_edits", "Outside edits", show=False, id="memvault.outside_edits"),
         *MOVING_BINDINGS,
     ]
 
@@ -155,6 +158,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
         self.tree.focus()
         for note in notes:
             self.notify(note, title="vault", markup=False)
+        self.tell_outside_edits()
         self.check_sync()
         self.count_inbox()
 
@@ -380,6 +384,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
                         title="vault", timeout=3, markup=False)
             for note in message.notes:
                 self.notify(note, title="vault", markup=False)
+        self.tell_outside_edits()
 
 
 def _short_path(path: object) -> str:

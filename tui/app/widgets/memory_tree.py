@@ -45,7 +45,7 @@ class NodeData:
 class MemoryTree(Tree[NodeData]):
     #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
     #: which enter and h/l do here)
-    BINDINGS = [Binding("space", "screen.mark", "Mark", id="memvault.mark")]
+    BINDINGS = [Binding("space", "screen.mark", "Mark", show=False, id="memvault.mark")]
     CHUNK = 120  # leaves added at a time (a screen shows ~35; "… more" adds the next ones)
     OPEN_ALL = 40  # a filter leaving at most this many memories opens every group
 
