@@ -72,9 +72,10 @@ class SplitWizard(WizardScreen):
             yield Static("", id="split-parts-hint", classes="step-hint")
             yield PartsEditor(id="split-parts-editor")
         elif step_id == "split-labels":
-            yield Static(Text("Tags and entities of each part, comma separated. They start "
-                              "from the original's and what each part mentions.", style="dim"),
-                         classes="step-hint")
+            yield Static(Text("Tags and entities of each part, comma separated: the "
+                              "original's tags and the names each part's text mentions, "
+                              "derived again when you edit a part; what you type here stays.",
+                              style="dim"), classes="step-hint")
             yield LabelsEditor(id="split-labels-editor")
         elif step_id == "split-original":
             yield Static("", id="split-original-hint", classes="step-hint")
