@@ -78,6 +78,18 @@ async def test_h_l_and_left_right_collapse_and_expand(tui_vault):
         assert first.is_expanded
 
 
+async def test_left_and_right_are_the_trees_close_and_open_not_a_sideways_scroll(tui_vault):
+    """The tree is a scrolling view whose own left/right scroll sideways (they fell through to
+    the screen only while there was nothing to scroll): on the tree they close and open."""
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert app.focused is app.main_screen.tree
+        active = app.screen.active_bindings
+        assert active["left"].binding.action == "screen.close_node"
+        assert active["right"].binding.action == "screen.open_node"
+
+
 async def test_star_expands_all_and_minus_collapses_all(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:

@@ -44,8 +44,15 @@ class NodeData:
 
 class MemoryTree(Tree[NodeData]):
     #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
-    #: which enter and h/l do here)
-    BINDINGS = [Binding("space", "screen.mark", "Mark", show=False, id="memvault.mark")]
+    #: which enter and h/l do here); left and right close and open groups as h and l do (a
+    #: scrolling view's own left and right would scroll sideways)
+    BINDINGS = [
+        Binding("space", "screen.mark", "Mark", show=False, id="memvault.mark"),
+        Binding("right", "screen.open_node", "Expand / into", show=False,
+                id="memvault.expand.arrow"),
+        Binding("left", "screen.close_node", "Collapse / out", show=False,
+                id="memvault.collapse.arrow"),
+    ]
     CHUNK = 120  # leaves added at a time (a screen shows ~35; "… more" adds the next ones)
     OPEN_ALL = 40  # a filter leaving at most this many memories opens every group
 
