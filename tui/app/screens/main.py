@@ -49,6 +49,7 @@ from .main_panes import TABS, MainPanes
 
 
 class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
+    AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
         Binding("a", "archive", "Archive", id="memvault.archive"),
