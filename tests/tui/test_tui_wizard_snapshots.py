@@ -53,6 +53,8 @@ def _wizard(opener: str, memory_id: str, mark: list[str], *keys: str):
         for key in keys:
             await pilot.press(key)
             await settle(pilot)
+            await pilot.pause(0.4)  # a re-check on a timer (0.3 s) has run: its ids are drawn
+            await settle(pilot)
         _still(pilot.app)
         await pilot.pause()
 
