@@ -131,7 +131,7 @@ def views(view):  # type: ignore[no-untyped-def]
     async def history(app, pilot):  # type: ignore[no-untyped-def]
         app.main_screen.jump(edited)
         await settle(pilot)
-        await pilot.press("h")
+        await pilot.press("H")
 
     async def filter_(app, pilot):  # type: ignore[no-untyped-def]
         await pilot.press("slash", *list("tag:work score<0.35"), "enter")
@@ -144,7 +144,7 @@ def views(view):  # type: ignore[no-untyped-def]
         await pilot.press("x")
 
     async def gc(app, pilot):  # type: ignore[no-untyped-def]
-        await pilot.press("G")
+        await pilot.press("C")
 
     async def stats(app, pilot):  # type: ignore[no-untyped-def]
         await pilot.press("S")
@@ -175,7 +175,7 @@ def views(view):  # type: ignore[no-untyped-def]
             for memory_id in dentist[:2]:  # two marked in the tree (●)
                 app.main_screen.jump(memory_id)
                 await settle(pilot)
-                await pilot.press("asterisk")
+                await pilot.press("space")
             await pilot.press("M")
             await settle(pilot)
             while app.screen.clusters is None:  # (from a daemon thread, not a worker)

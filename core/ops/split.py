@@ -9,6 +9,7 @@ Each part inherits strength, use_count, created_at, source and context from the 
 from __future__ import annotations
 
 import re
+import unicodedata
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -58,7 +59,9 @@ class SuggestedPart:
 
 
 def _normalise(text: str) -> str:
-    return " ".join(text.split()).lower()
+    """What two texts that say the same thing have in common: their words, lower case, in order
+    (spacing, case, punctuation and Unicode compatibility forms aside)."""
+    return " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold()))
 
 
 def plan_split(
@@ -90,8 +93,12 @@ def plan_split(
     for i, text in enumerate(texts, 1):
         if _normalise(text) == whole:
             raise VaultError(f"refused: part {i} only repeats the original")
-    if len({_normalise(t) for t in texts}) < len(texts):
-        raise VaultError("refused: two parts are the same")
+    seen: dict[str, int] = {}
+    for i, text in enumerate(texts, 1):
+        first = seen.setdefault(_normalise(text), i)
+        if first != i:
+            raise VaultError(f"refused: two parts are the same (parts {first} and {i}, "
+                             "spacing, case and punctuation aside)")
     for name, given in (("tags", tags), ("entities", entities)):
         if given is not None and len(given) != len(texts):
             raise VaultError(f"refused: {len(given)} {name} lists for {len(texts)} parts")
@@ -204,7 +211,13 @@ def suggest_split(memory: Memory) -> list[SuggestedPart]:
     """A draft of parts with guessed tags and entities; a single part when nothing suggests a
     split (a person edits from here). A part gets the original's tags its words mention; one
     that mentions none gets the tags no other part claimed (or all of them)."""
-    pieces = _ideas(memory.content)
+    return label_parts(memory, _ideas(memory.content))
+
+
+def label_parts(memory: Memory, pieces: Sequence[str]) -> list[SuggestedPart]:
+    """Tags and entities for parts of ``memory`` with these texts (the rule of
+    :func:`suggest_split`): a part gets the original's tags its words mention, and the entities
+    it names; one that mentions no tag gets the tags no other part claimed (or all of them)."""
     drafts = []
     for piece in pieces:
         words = content_tokens(piece)

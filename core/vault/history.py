@@ -106,21 +106,20 @@ class History:
 
     def restore(self, key: str, at: str | None = None) -> RestoreReport:
         """Bring back a deleted memory (with the relations its deletion removed) or an earlier
-        version of a living one, as a new commit. Without ``at``: the last version before the
-        deletion, or the version before the current one."""
+        version of a living one, as a new commit. Without ``at``: the version before the
+        memory's last change (its deletion, or the last edit), restores not counted, so
+        restoring twice is restoring once. A memory already at that version is left as it is:
+        no commit, and the report says so (``unchanged``)."""
         with self.transaction():
             memory_id = self.resolve_any(key)
             entries = self.history(memory_id)
             live = memory_id in self.store.memories
             if at is None:
-                if not entries:
-                    raise VaultError(f"memory {memory_id[:8]} has no history to restore from")
-                if not live:
-                    at = f"{entries[0].commit}^" if entries[0].action == "deleted" else entries[0].commit
-                else:
-                    at = self._earlier_version(memory_id, entries[1:])
+                at = self._before_last_change(memory_id, entries)
             source = self.journal.resolve_rev(at)
             memory = self.version(memory_id, source)
+            if live and self.store.memories[memory_id] == memory:
+                return RestoreReport(memory, [], source, unchanged=True)
             relations: list[Relation] = []
             if not live:
                 relations = self._relations_deleted_with(memory_id, entries)
@@ -133,21 +132,16 @@ class History:
             self._commit(message, writes, memories=[memory], relations=relations)
         return RestoreReport(memory, relations, source)
 
-    def _earlier_version(self, memory_id: str, entries: list[HistoryEntry]) -> str:
-        """The newest commit among ``entries`` (older history, newest first) at which the memory
-        existed and differed from its current version. A deletion is skipped: the version before
-        it is the next entry's, and after a restore it equals the current one."""
-        current = self.store.memories[memory_id]
-        for entry in entries:
-            if entry.action == "deleted":
-                continue
-            data = self._memory_at(entry.commit, memory_id)
-            try:
-                if data is not None and Memory.model_validate_json(data) != current:
-                    return entry.commit
-            except ValidationError:
-                continue
-        raise VaultError(f"memory {memory_id[:8]} has no earlier version")
+    def _before_last_change(self, memory_id: str, entries: list[HistoryEntry]) -> str:
+        """The revision just before the memory's last change that was not itself a restore
+        nor a move between layouts (``entries``: its history, newest first)."""
+        last = next((e for e in entries
+                     if e.operation != "restore" and e.action != "moved"), None)
+        if last is None:
+            raise VaultError(f"memory {memory_id[:8]} has no history to restore from")
+        if last.action == "created":
+            raise VaultError(f"memory {memory_id[:8]} has no earlier version")
+        return f"{last.commit}^"
 
     def _relations_deleted_with(self, memory_id: str, entries: list[HistoryEntry]) -> list[Relation]:
         """Relations removed by the commit that deleted the memory, whose other end lives."""

@@ -122,17 +122,21 @@ class Records:
         return self._set_status(keys, MemoryStatus.ARCHIVED, "archive")
 
     def unarchive(self, *keys: str) -> list[Memory]:
-        return self._set_status(keys, MemoryStatus.ACTIVE, "unarchive",
+        """Make archived memories what they were before: promoted when they carry a promotion
+        (``promoted_at`` or ``promoted_to``, which archiving keeps), else active."""
+        return self._set_status(keys, _unarchived_status, "unarchive",
                                 require=MemoryStatus.ARCHIVED)
 
-    def _set_status(self, keys: Iterable[str], status: MemoryStatus, verb: str,
+    def _set_status(self, keys: Iterable[str],
+                    status: MemoryStatus | Callable[[Memory], MemoryStatus], verb: str,
                     require: MemoryStatus | None = None) -> list[Memory]:
         def change(m: Memory, _now: int) -> dict[str, Any]:
             if require is not None and m.status != require:
                 raise VaultError(f"refused: {m.id[:8]} is {m.status.value}, not {require.value}")
-            if m.status == status:
-                raise VaultError(f"refused: {m.id[:8]} is already {status.value}")
-            return {"status": status}
+            new = status(m) if callable(status) else status
+            if m.status == new:
+                raise VaultError(f"refused: {m.id[:8]} is already {new.value}")
+            return {"status": new}
         return self._change_each(keys, verb, change)
 
     def _change_each(self, keys: Iterable[str], verb: str,
@@ -238,3 +242,8 @@ class Records:
         gist = make_gist(memory.content, memory.meta.tags, memory.entities, level)
         return memory if gist is None else memory.model_copy(update={"gist": gist})
 
+
+def _unarchived_status(memory: Memory) -> MemoryStatus:
+    """The status an archived memory goes back to: its promotion survives the archive."""
+    promoted = memory.promoted_at is not None or memory.promoted_to is not None
+    return MemoryStatus.PROMOTED if promoted else MemoryStatus.ACTIVE

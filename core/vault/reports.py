@@ -33,6 +33,7 @@ class RestoreReport:
     memory: Memory
     relations: list[Relation]
     source_commit: str
+    unchanged: bool = False  # the memory already was that version: nothing was written
 
 
 @dataclass

@@ -325,14 +325,14 @@ async def test_gc_preview_then_apply(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("G")
+        await pilot.press("C")
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, GcScreen)
         table = screen.query_one("#gc-table")
         assert table.row_count == 2  # the active ones below 0.05; ARCHIVED is not a candidate
         assert [str(k.value) for k in table.rows] == [STALE, STALE2]
-        await pilot.press("a")
+        await pilot.press("x")
         await pilot.pause()
         await pilot.press("y")
         await settle(pilot)
@@ -354,7 +354,7 @@ async def test_history_view_an_earlier_version_and_restore_it(tui_vault):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await goto(pilot, FADING)
-        await pilot.press("h")
+        await pilot.press("H")
         await settle(pilot)
         pane = app.main_screen.query_one("#history")
         assert pane.info is not None and [e.action for e in pane.info.entries] == [
@@ -569,10 +569,10 @@ async def test_gc_on_a_machine_that_is_not_the_maintenance_machine(tui_vault, mo
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press("G")
+        await pilot.press("C")
         await settle(pilot)
         assert "the-server" in text_of(app.screen.query_one("#gc-title"))
-        await pilot.press("a")
+        await pilot.press("x")
         await pilot.pause()
         await pilot.press("y")
         await settle(pilot)

@@ -109,3 +109,22 @@ def test_no_verb_on_a_terminal_opens_the_app(tmp_path, monkeypatch):
 
     assert parse_keymap("memvault.archive=A; memvault.delete=D,ctrl+d; junk") == {
         "memvault.archive": "A", "memvault.delete": "D,ctrl+d"}
+
+
+@pytest.mark.parametrize("argv", [["demo", "--vault", "{target}", "--no-open"],
+                                  ["--vault", "{target}", "demo", "--no-open"]])
+def test_cli_demo_builds_in_the_vault_it_is_given(tmp_path, capsys, monkeypatch, argv):
+    """`memvault demo --vault DIR` builds the demo in DIR (it used to ignore --vault and build
+    in a temporary folder)."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    target = tmp_path / "given"
+    assert cli.main([a.format(target=target) for a in argv]) == 0
+    assert f"memvault --vault {target.resolve()}" in capsys.readouterr().out
+    assert len(list((target / "memories").glob("*.json"))) >= 150
+
+
+def test_cli_demo_refuses_two_different_folders(tmp_path, capsys):
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert cli.main(["demo", str(a), "--vault", str(b), "--no-open"]) == 1
+    assert "two folders" in capsys.readouterr().err
+    assert not a.exists() and not b.exists()

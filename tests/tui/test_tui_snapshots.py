@@ -47,7 +47,7 @@ def test_delete_modal(snap_compare, tui_vault):
 
 
 def test_gc_preview(snap_compare, tui_vault):
-    assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(None, "G"))
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(None, "C"))
 
 
 def test_stats(snap_compare, tui_vault):

@@ -44,7 +44,7 @@ def _wizard(opener: str, memory_id: str, mark: list[str], *keys: str):
         for marked in mark:
             pilot.app.main_screen.jump(marked)
             await settle(pilot, 1)
-            await pilot.press("asterisk")
+            await pilot.press("space")
         pilot.app.main_screen.jump(memory_id)
         await settle(pilot, 1)
         await pilot.press(opener)
@@ -52,6 +52,8 @@ def _wizard(opener: str, memory_id: str, mark: list[str], *keys: str):
         await wait_clusters(pilot)
         for key in keys:
             await pilot.press(key)
+            await settle(pilot)
+            await pilot.pause(0.4)  # a re-check on a timer (0.3 s) has run: its ids are drawn
             await settle(pilot)
         _still(pilot.app)
         await pilot.pause()

@@ -50,6 +50,13 @@ class MemvaultApp(App[None]):
         if self.keymap:
             self.set_keymap(self.keymap)
 
+    def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
+                           time_format: str | None = None) -> str | None:
+        """Save a screenshot (the palette's "Save screenshot"): in the Downloads folder, or in
+        the current folder when there is none (Textual's default would fail there)."""
+        return super().deliver_screenshot(filename, path or str(screenshot_folder()),
+                                          time_format)
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
@@ -73,8 +80,14 @@ class MemvaultApp(App[None]):
                             "split candidate) into atomic ones", main.action_split)
         yield SystemCommand("Consolidate…", "the consolidate wizard: merge the marked memories "
                             "(or a suggested cluster) into one", main.action_consolidate)
-        yield SystemCommand("Mark / unmark", "mark the highlighted memory for consolidation",
-                            main.action_mark)
+        yield SystemCommand("Mark / unmark", "mark the highlighted memory for consolidation "
+                            "(space)", main.action_mark)
+        yield SystemCommand("Copy id", "copy the highlighted memory's id to the clipboard (y)",
+                            main.action_copy_id)
+        yield SystemCommand("Expand all", "open every group (*)", main.action_expand_all)
+        yield SystemCommand("Collapse all", "close every group (-)", main.action_collapse_all)
+        yield SystemCommand("Outside edits", "files changed outside memvault: what was "
+                            "committed, what is not valid (E)", main.action_outside_edits)
         yield SystemCommand("Clear marks", "unmark every marked memory", main.action_clear_marks)
         yield SystemCommand("Filter", "focus the filter box", main.action_focus_filter)
         yield SystemCommand("Toggle gist / content", "show the gist or the content",
@@ -95,6 +108,14 @@ class MemvaultApp(App[None]):
                             "accept or reject it", main.action_inbox)
         yield SystemCommand("Reload", "read the vault again from disk", main.action_reload)
         yield SystemCommand("Help", "keys, the filter language, group modes", self.action_help)
+
+
+def screenshot_folder() -> Path:
+    """The user's Downloads folder when it exists, else the current folder."""
+    from platformdirs import user_downloads_path
+
+    downloads = user_downloads_path()
+    return downloads if downloads.is_dir() else Path.cwd()
 
 
 def parse_keymap(text: str | None) -> dict[str, str]:

@@ -13,7 +13,9 @@ Following the vault: :meth:`VaultService.poll` compares git's HEAD and the modif
 the memories and relations folders with what the service last saw (cheap: three small reads,
 no git process) and, when they moved, catches up: a new HEAD (another process, a git pull) by
 re-reading the files that changed between the two commits, files changed without a commit (an
-editor) by opening the vault again, which commits them as ``external:`` as every writer does.
+editor) by opening the vault again, which commits the valid ones as ``external:`` as every
+writer does and refuses the others; :attr:`VaultService.outside_edits` says which (the screen
+announces them), and refused files are copied into the quarantine (:mod:`.service_outside`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     SplitPreview,
     describe,
 )
+from .service_outside import OutsideEdits, Quarantined
 from .service_wizards import WizardService
 from .view import Row, VaultView, shown
 
@@ -67,6 +70,11 @@ class VaultService(WizardService):
         self._view: VaultView | None = None
         self._signature: tuple[Any, ...] | None = None
         self.open_notes: list[str] = []
+        #: the outside edits the last open found, and how many opens found some (the screen
+        #: announces each once); refused files are copied into the quarantine, once each
+        self.outside_edits = OutsideEdits()
+        self.outside_edits_found = 0
+        self._quarantined = Quarantined()
 
     # -- opening and the current view ------------------------------------------------------
     @property
@@ -90,6 +98,7 @@ class VaultService(WizardService):
             self._vault = vault
             self.config = vault.config
             self.open_notes = _report_notes(vault)
+            self._take_outside_edits(vault)
             self._view = self._build_view(vault)
             self._signature = self._disk_signature()
             return self._view
@@ -172,9 +181,8 @@ class VaultService(WizardService):
             vault = self._vault_or_fail()
             memory_id = vault.resolve_any(key)
             at = f"{entry.commit}^" if entry.action == "deleted" else entry.commit
-            before = vault.journal.head()
             report = vault.restore(memory_id, at=at)
-            if vault.journal.head() == before:
+            if report.unchanged:
                 raise VaultError(f"{memory_id[:8]} already is that version")
             ids = [memory_id] + [r.from_memory_id for r in report.relations] + \
                 [r.to_memory_id for r in report.relations]
@@ -332,9 +340,17 @@ class VaultService(WizardService):
                 vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout)
                 self._vault = vault
                 self.open_notes = _report_notes(vault)
+                self._take_outside_edits(vault)
             self._view = self._build_view(vault, self.clock())
             self._signature = self._disk_signature()
             return self._view
+
+    def _take_outside_edits(self, vault: Vault) -> None:
+        found = self._quarantined.take(vault)
+        new_commit = found.commit is not None and found.commit != self.outside_edits.commit
+        if new_commit or (found.refused and found.refused_key != self.outside_edits.refused_key):
+            self.outside_edits = found  # (refused files seen before, unchanged: told once)
+            self.outside_edits_found += 1
 
     def _only_head_moved(self) -> bool:
         """True unless files differ from HEAD without a commit (then a full open adopts them)."""
@@ -359,17 +375,11 @@ def _report_notes(vault: Vault) -> list[str]:
         notes.append(report.recovered)
     if report.writes_refused:
         notes.append(report.writes_refused)
-    if report.refused_external:
-        n = len(report.refused_external)
-        notes.append(f"{n} file{'s' if n != 1 else ''} changed outside memvault "
-                     f"{'is' if n == 1 else 'are'} not valid and not committed (see stats)")
-    if report.external_commit:
-        n = len(report.external_paths)
-        notes.append(f"committed {n} file{'s' if n != 1 else ''} changed outside memvault "
-                     f"({report.external_commit[:8]}, external:)")
+    # (outside edits, committed or refused, are told by the screen: service_outside.py)
     if report.initialised:
         notes.append(f"created a new vault at {vault.root}")
-    if vault.problems:
-        n = len(vault.problems)
+    refused = {p.path for p in report.refused_external}
+    if [p for p in vault.problems if p.path not in refused]:
+        n = len([p for p in vault.problems if p.path not in refused])
         notes.append(f"{n} vault file{'s' if n != 1 else ''} could not be read (see stats)")
     return notes

@@ -6,6 +6,7 @@ are the ids committed; a plan the vault moved past is refused, nothing written).
 from __future__ import annotations
 
 from core import (
+    Memory,
     MemoryStatus,
     VaultError,
 )
@@ -18,7 +19,9 @@ from core.ops.consolidate import (
 )
 from core.ops.split import (
     SplitCandidate,
+    SuggestedPart,
     apply_split,
+    label_parts,
     plan_split,
     split_candidates,
     suggest_split,
@@ -46,6 +49,11 @@ class WizardService:
                 raise VaultError(f"refused: {memory.id[:8]} is {memory.status.value}; only an "
                                  "active memory can be split")
             return SplitDraft(memory, suggest_split(memory))
+
+    def split_labels(self, memory: Memory, texts: list[str]) -> list[SuggestedPart]:
+        """Tags and entities for parts of ``memory`` with these texts (core's rule, the one
+        suggest_split uses; reads nothing from the vault)."""
+        return label_parts(memory, texts)
 
     def plan_split(self, key: str, parts: list[str], tags: list[list[str]] | None = None,
                    entities: list[list[str]] | None = None,

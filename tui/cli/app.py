@@ -11,7 +11,15 @@ from pathlib import Path
 
 import click
 
-from .common import json_option, print_json, require_vault, vault_path, verb
+from .common import (
+    UserError,
+    given_vault_path,
+    json_option,
+    print_json,
+    require_vault,
+    vault_path,
+    verb,
+)
 
 
 def interactive() -> bool:
@@ -45,11 +53,16 @@ def tui(as_json: bool) -> int:
 @click.option("--no-open", is_flag=True, help="build it, do not open the app")
 @json_option
 def demo(folder: str | None, no_open: bool, as_json: bool) -> int:
-    """DIR is a new or empty folder for the demo vault (default: a new temporary folder).
-    --json prints the report and never opens the app."""
+    """DIR (or --vault DIR) is a new or empty folder for the demo vault (default: a new
+    temporary folder). --json prints the report and never opens the app."""
     from ..demo import build_demo
 
-    path = Path(folder).expanduser() if folder else Path(tempfile.mkdtemp(prefix="memvault-demo-"))
+    given = given_vault_path()
+    named = Path(folder).expanduser() if folder else None
+    if named is not None and given is not None and named.absolute() != given.absolute():
+        raise UserError(f"two folders for the demo vault: {named} and --vault {given}; "
+                        "give one")
+    path = named or given or Path(tempfile.mkdtemp(prefix="memvault-demo-"))
     print(f"building a demo vault in {path} …", file=sys.stderr, flush=True)
     report = build_demo(path)
     if as_json:

@@ -136,9 +136,14 @@ def say(verb_done: str, memories: Iterable[Memory],
 def vault_path() -> Path:
     """``--vault``, else ``MEMVAULT_PATH``, else CortexGraph's configured storage path, else
     per user (:func:`core.default_vault_path`)."""
+    return given_vault_path() or default_vault_path()
+
+
+def given_vault_path() -> Path | None:
+    """The folder ``--vault`` names (before or after the verb), or None when it was not given."""
     ctx = click.get_current_context(silent=True)
     given = ctx.meta.get(_VAULT_KEY) if ctx is not None else None
-    return Path(given).expanduser() if given else default_vault_path()
+    return Path(given).expanduser() if given else None
 
 
 def vault_exists(path: Path) -> bool:

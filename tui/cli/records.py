@@ -243,7 +243,8 @@ def _confirmed(vault, ids: list[str]) -> bool:
 @verb("restore")
 @click.argument("memory_id", metavar="ID")
 @click.option("--at", metavar="REV",
-              help="the commit to restore from (default: the version before the last change)")
+              help="the commit to restore from (default: the version before the last change; "
+                   "restores do not count, so a second run changes nothing)")
 @json_option
 def restore(memory_id: str, at: str | None, as_json: bool) -> int:
     """ID is a living or deleted memory's id (or prefix)."""
@@ -252,7 +253,11 @@ def restore(memory_id: str, at: str | None, as_json: bool) -> int:
     if as_json:
         print_json({"memory": memory_json(vault, report.memory, now_epoch()),
                     "relations": [relation_json(r) for r in report.relations],
-                    "source_commit": report.source_commit})
+                    "source_commit": report.source_commit, "unchanged": report.unchanged})
+        return 0
+    if report.unchanged:
+        say("already at", [report.memory],
+            lambda m: f" (the version from {report.source_commit[:8]}; nothing written)")
         return 0
     rels = len(report.relations)
     extra = f", with {plural(rels, 'relation')}" if rels else ""

@@ -116,10 +116,20 @@ def console(*, stderr: bool = False, **options: Any) -> Console:
     so tests capturing them see the output, underneath the CLI's neutralising stream."""
     stream = underlying(sys.stderr if stderr else sys.stdout)
     out = SafeConsole(file=stream, **{"highlight": False, **options})
-    if out.is_terminal or "width" in options:  # rich's test: isatty, FORCE_COLOR...
+    if "width" in options or on_terminal(out):
         return out
-    # piped: never cut to 80 columns
+    # piped (even with FORCE_COLOR or TTY_COMPATIBLE, which make rich style it as if on a
+    # terminal of $COLUMNS or 80 columns): never cut
     return SafeConsole(file=stream, **{"highlight": False, "width": PIPE_WIDTH, **options})
+
+
+def on_terminal(out: Console) -> bool:
+    """``out`` writes to a real terminal (rich's own test also says yes for a pipe when
+    FORCE_COLOR or TTY_COMPATIBLE is set: styled, but it must not be cut to a width)."""
+    try:
+        return out.is_terminal and bool(out.file.isatty())
+    except (AttributeError, ValueError):
+        return False
 
 
 def plain(text: str, **kwargs: Any) -> Text:
@@ -170,7 +180,7 @@ def print_list(vault: Vault, memories: list[Memory], now: int, matched: int) -> 
     if not memories:
         out.print("no memories match" if vault.memories else "the vault holds no memories yet")
         return
-    out.print(memory_table(vault, memories, now, whole=not out.is_terminal))
+    out.print(memory_table(vault, memories, now, whole=not on_terminal(out)))
     if not out.is_terminal:  # piped: only the header and one line a memory
         return
     shown = f"{len(memories)} of {matched}" if len(memories) != matched else str(matched)

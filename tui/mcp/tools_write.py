@@ -207,15 +207,20 @@ def register(server: MCPServer, access: VaultAccess) -> None:
     def restore_memory(memory_id: str, commit: str | None = None) -> dict[str, Any]:
         """Bring back a deleted memory (with the relations its deletion removed), or an earlier
         version of a living one; commit: the version to restore (from memory_history; default:
-        the one before the deletion or before the current version). One commit."""
+        the one before its last change, restores not counted, so a second call changes nothing).
+        One commit, or none when it already is that version (unchanged: true)."""
 
         def restore(vault: Vault) -> dict[str, Any]:
             report = vault.restore(vault.resolve_any(memory_id), at=commit)
+            if report.unchanged:
+                message = (f"Memory {report.memory.id} already is the version from "
+                           f"{report.source_commit[:8]}: nothing written")
+            else:
+                message = f"Memory restored from {report.source_commit[:8]}: {report.memory.id}"
             return {"success": True, "memory_id": report.memory.id,
-                    "from_commit": report.source_commit,
+                    "from_commit": report.source_commit, "unchanged": report.unchanged,
                     "relations_restored": [r.id for r in report.relations],
-                    "message": f"Memory restored from {report.source_commit[:8]}: "
-                               f"{report.memory.id}"}
+                    "message": message}
 
         return access.write("restore_memory", restore)
 

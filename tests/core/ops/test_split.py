@@ -201,7 +201,10 @@ REFUSALS = [
     (["alpha fact. beta fact. gamma fact.", "beta"], None, "part 1 only repeats the original"),
     (["beta", "  ALPHA fact.\n beta FACT. gamma fact. "], None, "part 2 only repeats the original"),
     (["alpha fact. beta fact. gamma fact."] * 2, None, "every part only repeats the original"),
-    (["alpha fact.", "Alpha  fact."], None, "two parts are the same"),
+    (["alpha fact.", "Alpha  fact."], None, "two parts are the same (parts 1 and 2"),
+    # the same words, punctuation and Unicode forms aside: still the same part (accepted once)
+    (["gamma", "Alpha fact", "alpha, fact!"], None, "two parts are the same (parts 2 and 3"),
+    (["ﬁx the build", "fix the build."], None, "two parts are the same (parts 1 and 2"),
     (["alpha fact.", "beta fact."], [["x"]], "1 tags lists for 2 parts"),
 ]
 

@@ -247,6 +247,22 @@ def test_unarchive_refuses_promoted(vault, no_commit):
             vault.unarchive(m.id)
 
 
+def test_unarchive_gives_a_promoted_memory_its_promotion_back(vault, one_commit):
+    """Archiving a promoted memory and unarchiving it made it active: the promotion was lost.
+    Archiving keeps promoted_at/promoted_to, and unarchive goes back to promoted from them."""
+    m = vault.add("promoted knowledge")
+    promoted = vault.update(m.id, status=MemoryStatus.PROMOTED, promoted_at=1_700_000_000,
+                            promoted_to="notes/prefs.md")
+    vault.archive(m.id)
+    with one_commit(vault, "unarchive"):
+        [back] = vault.unarchive(m.id)
+    assert back.status == MemoryStatus.PROMOTED and vault.get(m.id) == promoted.model_copy(
+        update={"last_used": back.last_used})
+    plain = vault.add("never promoted")
+    vault.archive(plain.id)
+    assert vault.unarchive(plain.id)[0].status == MemoryStatus.ACTIVE
+
+
 # -- delete ---------------------------------------------------------------------------------
 def test_delete_removes_relations(vault, one_commit):
     a, b, c = vault.add("a"), vault.add("b"), vault.add("c")
@@ -473,21 +489,43 @@ def test_restore_earlier_version_of_living_memory(vault, one_commit):
     assert hist[0].operation == "restore" and len(hist) == 5
 
 
-def test_restore_twice_after_delete(vault, one_commit, no_commit):
-    """After a deletion and a restore, "restore" again means the version before that one."""
+def test_restore_twice_is_restoring_once(vault, one_commit, no_commit):
+    """"restore" means the version before the memory's last change, restores not counted: a
+    second run finds the memory at that version already and writes nothing (it used to go back
+    yet another version each time)."""
     m = vault.add("version one")
     v2 = vault.update(m.id, content="version two")
     vault.delete(m.id)
     with one_commit(vault, "restore"):
         assert vault.restore(m.id).memory == v2
+    with no_commit(vault):
+        again = vault.restore(m.id)
+    assert again.unchanged and again.memory == v2 and vault.get(m.id) == v2
+    # a living memory: back to the version before the last edit, then nothing more
+    v3 = vault.update(m.id, content="version three")
     with one_commit(vault, "restore"):
-        assert vault.restore(m.id).memory == m
+        first = vault.restore(m.id)
+    assert first.memory.content == "version two" and not first.unchanged
+    with no_commit(vault):
+        assert vault.restore(m.id).unchanged
+    assert vault.get(m.id).content == "version two" and v3.content == "version three"
     solo = vault.add("a single version")
     vault.delete(solo.id)
     vault.restore(solo.id)
     with no_commit(vault):
+        assert vault.restore(solo.id).unchanged
+    never_changed = vault.add("never changed")
+    with no_commit(vault):
         with pytest.raises(VaultError, match="no earlier version"):
-            vault.restore(solo.id)
+            vault.restore(never_changed.id)
+
+
+def test_restore_at_the_current_version_writes_nothing(vault, no_commit):
+    m = vault.add("one")
+    vault.update(m.id, content="two")
+    with no_commit(vault):
+        report = vault.restore(m.id, at="HEAD")
+    assert report.unchanged and vault.get(m.id).content == "two"
 
 
 def test_restore_at_short_rev_and_head_relative(vault):

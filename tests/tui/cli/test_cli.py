@@ -344,6 +344,13 @@ def test_history_and_restore_of_a_deleted_memory(run, vdir):
     assert len(list((vdir / "relations").glob("*.json"))) == 1
     assert last_message(vdir).startswith(f"restore: {a[:8]}")
 
+    # again: it already is the version before the deletion (it went back one more each time)
+    again = run.ok("restore", a[:8])
+    assert f"already at {a[:8]}" in again and "nothing written" in again
+    assert last_message(vdir).startswith(f"restore: {a[:8]}")
+    assert run.json("restore", a)["unchanged"] is True
+    assert run.json("show", a)["status"] == "archived"
+
     # an earlier version, by revision
     created = run.json("history", a)[-1]["commit"]
     run.ok("restore", a, "--at", created)

@@ -46,3 +46,18 @@ def test_help_and_add_load_neither_the_app_nor_rich(tmp_path):
 def test_the_app_never_imports_the_cli():
     modules = _modules_after("import tui.app, tui.app.service, tui.app.screens.main, tui.demo")
     assert not _loaded(modules, "tui.cli")
+
+
+def test_piped_list_is_not_cut_with_forced_colour(run, monkeypatch):
+    """FORCE_COLOR (or TTY_COMPATIBLE) makes rich style a pipe as a terminal of $COLUMNS (or 80)
+    columns: the lines were cut there. Styled or not, piped output keeps every character."""
+    import re
+
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    text = ("a long memory about the deploy pipeline " * 6).strip()  # 240 characters
+    a = run.add(text, "--tag", "ops")
+    out = re.sub(r"\x1b\[[0-9;]*m", "", run.ok("list"))
+    [line] = [ln for ln in out.splitlines() if a[:8] in ln]
+    assert text in line and len(line) > 80 and "…" not in line

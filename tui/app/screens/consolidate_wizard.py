@@ -73,7 +73,7 @@ class ConsolidateWizard(WizardScreen):
     def compose_step(self, step_id: str) -> Iterable[Widget]:
         if step_id == "merge-members":
             with Horizontal(id="merge-threshold-row"):
-                yield Static(Text("The memories marked in the tree (*), or a cluster of similar "
+                yield Static(Text("The memories marked in the tree (space), or a cluster of similar "
                                   "ones at similarity ≥", style="dim"), id="merge-members-hint")
                 yield Select([(f"{t:g}", t) for t in THRESHOLDS], value=self.threshold,
                              allow_blank=False, id="merge-threshold", compact=True)
@@ -163,9 +163,11 @@ class ConsolidateWizard(WizardScreen):
         options.clear_options()
         options.add_options(items)
         ids = [o.id for o in options.options]
-        if keep in ids and not (keep == MARKED and len(self.marked) < 2 and self.clusters):
+        # A cluster is the first choice only when nothing is marked: one marked memory is the
+        # person's choice too (Next says it needs a second one), never swapped silently.
+        if keep in ids and not (keep == MARKED and not self.marked and self.clusters):
             options.highlighted = ids.index(keep)
-        elif len(self.marked) < 2 and self.clusters:
+        elif not self.marked and self.clusters:
             options.highlighted = ids.index(self.clusters[0].id)
         else:
             options.highlighted = 0
@@ -176,9 +178,13 @@ class ConsolidateWizard(WizardScreen):
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("marked in the tree", style="bold cyan")
         if not n:
-            text.append("  none yet: press * on memories in the tree to mark them", style="dim")
+            text.append("  none yet: press space on memories in the tree to mark them",
+                        style="dim")
             return text
         text.append(f"  {n} memor{'y' if n == 1 else 'ies'}", style="dim")
+        if n == 1:
+            text.append("  mark at least one more in the tree to merge, or pick a cluster below",
+                        style="yellow")
         view = self.service.view
         for memory_id in self.marked[:3]:
             row = view.get(memory_id)
@@ -304,6 +310,9 @@ class ConsolidateWizard(WizardScreen):
             self._content_timer.stop()
         self._content_timer = self.set_timer(0.3, self.recheck)
 
+    def edit_state(self) -> object:
+        return self._content() if self.members else None
+
     def _content(self) -> str:
         return self.query_one("#merge-content-text", TextArea).text
 
@@ -378,6 +387,7 @@ class ConsolidateWizard(WizardScreen):
                 self.members = list(ids)
                 area = self.query_one("#merge-content-text", TextArea)
                 area.load_text(plan.plan.merged.content)
+                self.mark_pristine()
         self.preview = plan
 
     # -- step 4: confirm ---------------------------------------------------------------------

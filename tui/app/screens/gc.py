@@ -22,8 +22,8 @@ from .confirm import ConfirmScreen
 
 class GcScreen(Screen[str | None]):
     BINDINGS = [
-        Binding("a", "apply('delete')", "Delete them", id="memvault.gc.delete"),
-        Binding("A", "apply('archive')", "Archive them instead", id="memvault.gc.archive"),
+        Binding("x", "apply('delete')", "Delete them", id="memvault.gc.delete"),
+        Binding("a", "apply('archive')", "Archive them instead", id="memvault.gc.archive"),
         Binding("escape,q", "back", "Back", id="memvault.gc.back"),
     ]
 
@@ -73,8 +73,9 @@ class GcScreen(Screen[str | None]):
         if relations:
             text.append(f" {len(relations)} relation{'s' if len(relations) != 1 else ''} "
                         "go with them.")
-        text.append("\na deletes them in one commit, A archives them instead; undo (u on the "
-                    "main screen) restores them.", style="dim")
+        text.append(f"\n{self._key('delete')} deletes them in one commit, {self._key('archive')} "
+                    "archives them instead (as on the main screen); undo (u there) restores "
+                    "them.", style="dim")
         note = self.service.maintenance_note()
         if note:
             text.append(f"\n{note}", style="yellow")
@@ -94,6 +95,16 @@ class GcScreen(Screen[str | None]):
                 key=m.id,
             )
         table.focus()
+
+    def _key(self, how: str) -> str:
+        """The key that applies gc this way, as the keymap has it now."""
+        binding_id = f"memvault.gc.{how}"
+        for binding in self.BINDINGS:
+            if isinstance(binding, Binding) and binding.id == binding_id:
+                keymap = getattr(self.app, "keymap", {}) or {}
+                key = keymap.get(binding_id, binding.key).split(",")[0].strip()
+                return self.app.get_key_display(Binding(key, binding.action))
+        return how
 
     def action_apply(self, how: str) -> None:
         if self.report is None or not self.report.candidates:

@@ -70,7 +70,7 @@ class HelpScreen(ModalScreen[None]):
             b = active.binding
             if not b.description or b.system:
                 continue
-            k = (b.action, b.description)
+            k = (b.id or b.action, b.description)  # one row a binding id (a widget may share it)
             by_action.setdefault(k, []).append(self.key_display(b))
             ids[k] = b.id or ""
         ours = [k for k in by_action if ids[k].startswith("memvault.")]

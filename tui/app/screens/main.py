@@ -38,36 +38,41 @@ from ..query import Query, parse
 from ..service import VaultService, waiting_conflicts
 from ..view import VaultView
 from ..widgets.detail import DetailPane
+from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
 from ..widgets.memory_tree import MemoryTree, NodeData
 from ..widgets.provenance import ProvenancePane
 from .main_actions import MainActions
 from .main_follow import MainFollowing
+from .main_keys import MOVING_BINDINGS, MainKeys
 from .main_panes import TABS, MainPanes
 
 
-class MainScreen(MainActions, MainFollowing, MainPanes, Screen):
+class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
+    AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
-        Binding("slash", "focus_filter", "Filter", show=False, id="memvault.filter"),
-        Binding("m", "cycle_mode", "Group", id="memvault.group"),
-        Binding("s", "cycle_sort", "Sort", show=False, id="memvault.sort"),
-        Binding("c", "toggle_body", "Gist/content", id="memvault.toggle_body"),
+        Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
         Binding("a", "archive", "Archive", id="memvault.archive"),
         Binding("x,delete", "delete", "Delete", id="memvault.delete"),
         Binding("u,ctrl+z", "undo", "Undo", id="memvault.undo"),
         Binding("ctrl+y", "redo", "Redo", show=False, id="memvault.redo"),
-        Binding("i", "goto", "Go to id", id="memvault.goto"),
         Binding("v", "split", "Split", id="memvault.split"),
-        Binding("asterisk", "mark", "Mark", id="memvault.mark"),
         Binding("M", "consolidate", "Merge", id="memvault.consolidate"),
+        # (the tree binds space to the same action, over Tree's own space)
+        Binding("space", "mark", "Mark", show=False, id="memvault.mark"),
+        Binding("m", "cycle_mode", "Group", id="memvault.group"),
+        Binding("s", "cycle_sort", "Sort", show=False, id="memvault.sort"),
+        Binding("c", "toggle_body", "Gist/content", show=False, id="memvault.toggle_body"),
+        Binding("i", "goto", "Go to id", show=False, id="memvault.goto"),
         Binding("d", "tab('detail')", "Detail", show=False, id="memvault.tab.detail"),
         Binding("p", "tab('provenance')", "Provenance", show=False, id="memvault.tab.provenance"),
-        Binding("h", "tab('history')", "History", show=False, id="memvault.tab.history"),
-        Binding("G", "gc", "gc", id="memvault.gc"),
-        Binding("S", "stats", "Stats", id="memvault.stats"),
+        Binding("H", "tab('history')", "History", show=False, id="memvault.tab.history"),
+        Binding("C", "gc", "gc", show=False, id="memvault.gc"),
+        Binding("S", "stats", "Stats", show=False, id="memvault.stats"),
         Binding("I", "inbox", "Inbox", show=False, id="memvault.inbox"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.reload"),
-        Binding("escape", "leave_filter", "Back to tree", show=False, id="memvault.back"),
+        Binding("E", "outside_edits", "Outside edits", show=False, id="memvault.outside_edits"),
+        *MOVING_BINDINGS,
     ]
 
     def __init__(self, service: VaultService, *, poll_interval: float = 2.0,
@@ -94,8 +99,8 @@ class MainScreen(MainActions, MainFollowing, MainPanes, Screen):
         yield Header(icon="◆")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Input(placeholder="filter: words  tag:x  status:archived  score<0.1  (/)",
-                            id="filter")
+                yield FilterInput(placeholder="filter: words  tag:x  status:archived  "
+                                  "score<0.1  (/)", id="filter")
                 yield Static("", id="filter-error")
                 yield MemoryTree(id="tree")
             with TabbedContent(id="right", initial=TABS["detail"]):
@@ -154,6 +159,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, Screen):
         self.tree.focus()
         for note in notes:
             self.notify(note, title="vault", markup=False)
+        self.tell_outside_edits()
         self.check_sync()
         self.count_inbox()
 
@@ -264,10 +270,6 @@ class MainScreen(MainActions, MainFollowing, MainPanes, Screen):
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
-
-    def action_leave_filter(self) -> None:
-        if self.focused is self.query_one("#filter", Input):
-            self.tree.focus()
 
     def action_cycle_mode(self) -> None:
         self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)]
@@ -383,6 +385,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, Screen):
                         title="vault", timeout=3, markup=False)
             for note in message.notes:
                 self.notify(note, title="vault", markup=False)
+        self.tell_outside_edits()
 
 
 def _short_path(path: object) -> str:

@@ -124,8 +124,8 @@ class MainActions:
         if self.view is None:
             return
         marked = list(self.tree.marks)
-        if memory_id is not None and memory_id not in marked:
-            marked.append(memory_id)
+        if memory_id is not None and marked and memory_id not in marked:
+            marked.append(memory_id)  # (nothing marked: its clusters come first instead)
 
         def done(change: Change | None) -> None:
             if change is not None:

@@ -61,6 +61,35 @@ class MainFollowing:
         self.action_tab("history")
         self._load_panes()
 
+    # -- outside edits (tui/app/service_outside.py) ------------------------------------------
+    _outside_told = 0
+
+    def tell_outside_edits(self) -> None:
+        """Announce the outside edits an open found, once: how many were committed, which
+        were refused (the key that lists them)."""
+        service = self.service
+        if service.outside_edits_found == self._outside_told:
+            return
+        self._outside_told = service.outside_edits_found
+        edits = service.outside_edits
+        for note in edits.notes(self._key_for("outside_edits")):
+            self.notify(note, title="outside edits", timeout=10, markup=False,
+                        severity="warning" if "not valid" in note else "information")
+
+    def action_outside_edits(self) -> None:
+        from .outside_edits import OutsideEditsScreen
+
+        edits = self.service.outside_edits
+        if not edits:
+            self.notify("No outside edits since the app opened", timeout=3)
+            return
+
+        def done(memory_id: str | None) -> None:
+            if memory_id:
+                self.jump(memory_id)
+
+        self.app.push_screen(OutsideEditsScreen(edits, self.view), done)
+
     def action_reload(self) -> None:
         self.reload_vault("reloaded")
 

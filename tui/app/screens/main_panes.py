@@ -46,6 +46,12 @@ class MainPanes:
             self._schedule_panes()
             return
         if data.kind == "more" or data.memory_id is None:
+            # a "… more" row: nothing to show but what it holds (never the row shown before)
+            self.current = None
+            n = len(data.remaining)
+            detail.clear_detail(f"{n} more memor{'y' if n == 1 else 'ies'} in this group: "
+                                "enter shows them.")
+            self._schedule_panes()
             return
         self.current = data.memory_id
         row = view.get(data.memory_id)

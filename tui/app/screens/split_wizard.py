@@ -72,9 +72,10 @@ class SplitWizard(WizardScreen):
             yield Static("", id="split-parts-hint", classes="step-hint")
             yield PartsEditor(id="split-parts-editor")
         elif step_id == "split-labels":
-            yield Static(Text("Tags and entities of each part, comma separated. They start "
-                              "from the original's and what each part mentions.", style="dim"),
-                         classes="step-hint")
+            yield Static(Text("Tags and entities of each part, comma separated: the "
+                              "original's tags and the names each part's text mentions, "
+                              "derived again when you edit a part; what you type here stays.",
+                              style="dim"), classes="step-hint")
             yield LabelsEditor(id="split-labels-editor")
         elif step_id == "split-original":
             yield Static("", id="split-original-hint", classes="step-hint")
@@ -224,21 +225,22 @@ class SplitWizard(WizardScreen):
         if self.step_id == "split-parts" and self.error_text and not self.busy:
             self.recheck()  # the person is fixing what was wrong: keep the line honest
 
+    def edit_state(self) -> object:
+        return tuple((p.text, p.typed_labels) for p in self.parts) or None
+
     def _texts(self) -> list[str]:
         return [p.text for p in self.parts]
 
     # -- step 3: tags and entities -----------------------------------------------------------
     def _prefill_labels(self) -> None:
-        """Parts without tags or entities yet (added by hand) start from the original's:
-        all its tags, and the entities their text mentions."""
+        """Tags and entities the person did not type are derived again from each part's text
+        as it is now (core's rule, ``label_parts``): edits of the text at step 2 count."""
         if self.draft is None:
             return
-        original = self.draft.memory
-        for part in self.parts:
-            if part.tags is None:
-                part.tags = list(original.meta.tags)
-            if part.entities is None:
-                part.entities = [e for e in original.entities if e.lower() in part.text.lower()]
+        derived = self.service.split_labels(self.draft.memory, self._texts())
+        for part, labels in zip(self.parts, derived):
+            if not part.labels_typed:
+                part.tags, part.entities = list(labels.tags), list(labels.entities)
 
     # -- step 4: the original ----------------------------------------------------------------
     def _original_note(self) -> None:
@@ -326,6 +328,7 @@ class SplitWizard(WizardScreen):
                 self.draft = preview
                 self.parts = [DraftPart(p.content, list(p.tags), list(p.entities))
                               for p in preview.parts]
+                self.mark_pristine()
                 self.run_worker(self.query_one(PartsEditor).load(self.parts), group="ui")
         elif isinstance(preview, SplitPreview):
             self.preview = preview

@@ -65,7 +65,7 @@ class StatsScreen(Screen[None]):
         grid.add_row("average score", f"{stats['avg_score']:.3f}")
         grid.add_row("below forget threshold",
                      f"{stats['below_forget_threshold']} active (threshold "
-                     f"{stats['forget_threshold']:g}; G previews gc)")
+                     f"{stats['forget_threshold']:g}; C previews gc)")
         last_gc = stats.get("last_gc_at")
         grid.add_row("last gc", relative_time(last_gc, now) if last_gc else "never")
         last_cons = stats.get("last_consolidation_at")

@@ -134,12 +134,40 @@ class WizardScreen(ModalScreen[Change | None]):
 
     @on(Button.Pressed, "#wizard-cancel")
     def action_cancel(self) -> None:
+        """Cancel (esc): at once when the person typed nothing, else after asking."""
         if self.done:
             return
         if self.busy and self.last:  # the operation is running: its result must land
             self.notify("It is running; a moment…", timeout=2)
             return
-        self.dismiss(None)
+        if not self.edited:
+            self.dismiss(None)
+            return
+        from .confirm import ConfirmScreen
+
+        def answered(discard: bool | None) -> None:
+            if discard and not self.done:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmScreen(
+            f"Discard your edits? ({self.TITLE_TEXT.lower()})",
+            "What you typed in this wizard is lost; nothing was written to the vault.",
+            "Discard"), answered)
+
+    # -- what the person typed (esc asks before throwing it away) ----------------------------
+    pristine: object = None  # the editable state as the wizard drafted it
+
+    def edit_state(self) -> object:
+        """What the person can type in this wizard, comparable (None: nothing drafted yet)."""
+        return None
+
+    def mark_pristine(self) -> None:
+        """The wizard (re)drafted what the person edits: compare with this from now on."""
+        self.pristine = self.edit_state()
+
+    @property
+    def edited(self) -> bool:
+        return self.edit_state() != self.pristine
 
     FOCUS: dict[str, str] = {}  # step id -> selector of what to focus there (default: the first)
 

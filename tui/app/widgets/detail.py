@@ -88,7 +88,8 @@ class DetailPane(VerticalScroll):
         self._no_forecast()
         self.query_one("#body-title", Static).update("")
         self.query_one("#body", Static).update(
-            Text("Expand the group (enter, space or a click) to see its memories.", style="dim"))
+            Text("Expand the group (enter, l or a click; * opens every group) to see its "
+                 "memories.", style="dim"))
 
     def clear_detail(self, message: str = "Highlight a memory to see it here.") -> None:
         self.row = None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 from textual import on
+from textual.binding import Binding
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -42,6 +43,16 @@ class NodeData:
 
 
 class MemoryTree(Tree[NodeData]):
+    #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
+    #: which enter and h/l do here); left and right close and open groups as h and l do (a
+    #: scrolling view's own left and right would scroll sideways)
+    BINDINGS = [
+        Binding("space", "screen.mark", "Mark", show=False, id="memvault.mark"),
+        Binding("right", "screen.open_node", "Expand / into", show=False,
+                id="memvault.expand.arrow"),
+        Binding("left", "screen.close_node", "Collapse / out", show=False,
+                id="memvault.collapse.arrow"),
+    ]
     CHUNK = 120  # leaves added at a time (a screen shows ~35; "… more" adds the next ones)
     OPEN_ALL = 40  # a filter leaving at most this many memories opens every group
 
@@ -280,6 +291,22 @@ class MemoryTree(Tree[NodeData]):
             if node.data is not None and node.data.kind == "group":
                 self.expand_node(node)
                 self._expand_all(node)
+
+    def expand_all(self) -> None:
+        """Open every group (``*``)."""
+        self._expand_all(self.root)
+        self._rebuild_lines()
+
+    def collapse_all(self) -> None:
+        """Close every group (``-``); the cursor goes to the top-level row it was under."""
+        node = self.cursor_node
+        while node is not None and node.parent is not None and not node.parent.is_root:
+            node = node.parent
+        for child in self.root.children:
+            child.collapse_all()
+        self._rebuild_lines()
+        if node is not None:
+            self.move_cursor(node)
 
     def _reexpand(self, parent: TreeNode[NodeData], keys: set[str]) -> None:
         for node in list(parent.children):

@@ -37,6 +37,16 @@ class DraftPart:
     tags: list[str] | None = None  # None: not decided yet (prefilled when step 3 opens)
     entities: list[str] | None = None
     key: int = field(default_factory=lambda: next(_keys))
+    #: The person typed this part's tags or entities: they stay as typed. Otherwise they are
+    #: derived again from the part's text whenever the tags step opens.
+    labels_typed: bool = False
+
+    @property
+    def typed_labels(self) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """The tags and entities the person typed (None: derived ones)."""
+        if not self.labels_typed:
+            return None
+        return tuple(self.tags or ()), tuple(self.entities or ())
 
 
 class StepRail(Static):
@@ -312,11 +322,13 @@ class PartLabels(Vertical):
     def _tags(self, event: Input.Changed) -> None:
         if parse_list(event.value) != parse_list(", ".join(self.part.tags or [])):
             self.part.tags = parse_list(event.value)
+            self.part.labels_typed = True
 
     @on(Input.Changed, ".part-entities")
     def _entities(self, event: Input.Changed) -> None:
         if parse_list(event.value) != parse_list(", ".join(self.part.entities or [])):
             self.part.entities = parse_list(event.value)
+            self.part.labels_typed = True
 
 
 class LabelsEditor(VerticalScroll):

@@ -1,0 +1,152 @@
+"""Regressions of issue 16 in the wizards (pilot, small vault in tmp_path): tags and entities
+derived again from edited parts, esc asking before it throws typed edits away, and one marked
+memory never silently swapped for a suggested cluster. Each failed before its fix."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from core.ops.split import label_parts
+from tui.app.screens.confirm import ConfirmScreen
+from tui.app.screens.consolidate_wizard import ConsolidateWizard
+from tui.app.screens.split_wizard import SplitWizard
+from tui.app.widgets.wizard import LabelsEditor, PartLabels, PartsEditor
+
+from tui_support import (
+    FRESH,
+    GARDEN,
+    SIZE,
+    make_app,
+    settle,
+    text_of,
+    wait_clusters,
+    wizard_vault,  # noqa: F401  (fixture)
+)
+
+pytestmark = pytest.mark.asyncio
+
+
+def files(path) -> str:
+    run = lambda *a: subprocess.run(["git", "-C", str(path), *a], capture_output=True,  # noqa: E731
+                                    text=True, check=True).stdout
+    return run("ls-files", "-s") + run("status", "--porcelain") + run("rev-parse", "HEAD")
+
+
+async def press(pilot, *keys: str, rounds: int = 2) -> None:
+    await pilot.press(*keys)
+    await settle(pilot, rounds)
+
+
+async def set_part(pilot, index: int, text: str) -> None:
+    area = pilot.app.screen.query_one(PartsEditor).editors[index].area
+    area.focus()
+    area.clear()
+    area.insert(text)
+    await pilot.pause(0.05)
+    await settle(pilot, 1)
+
+
+async def open_split(pilot, memory_id: str) -> SplitWizard:
+    pilot.app.main_screen.jump(memory_id)
+    await settle(pilot, 1)
+    await press(pilot, "v", "ctrl+n")
+    wizard = pilot.app.screen
+    assert isinstance(wizard, SplitWizard) and wizard.step_id == "split-parts"
+    return wizard
+
+
+def labels_shown(app) -> list[tuple[str, str]]:
+    rows = [r for r in app.screen.query_one(LabelsEditor).query(PartLabels) if r.display]
+    return [(r.query_one(".part-tags").value, r.query_one(".part-entities").value) for r in rows]
+
+
+async def test_split_labels_follow_the_edited_text_unless_typed(wizard_vault):
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        wizard = await open_split(pilot, GARDEN)
+        drafted = [(p.tags, p.entities) for p in wizard.parts]
+        # part 1 now speaks of the bike and Mr Costa, part 2 of the garden only
+        await set_part(pilot, 0, "Mr Costa helps with the bike brake pads in the building.")
+        await set_part(pilot, 1, "The garden hose hangs on the balcony.")
+        await press(pilot, "ctrl+n")
+        assert wizard.step_id == "split-labels"
+        memory = app.main_screen.view.rows[GARDEN].memory
+        expected = label_parts(memory, [p.text for p in wizard.parts])
+        shown = labels_shown(app)
+        assert shown[0] == (", ".join(expected[0].tags), ", ".join(expected[0].entities))
+        assert "bike" in shown[0][0] and "Mr Costa" in shown[0][1]
+        assert shown[1][0] == ", ".join(expected[1].tags) and "garden" in shown[1][0]
+        assert (expected[0].tags, expected[0].entities) != drafted[0]  # derived again
+        # typed labels stay as typed when the text changes again
+        tags = app.screen.query_one(LabelsEditor).query(PartLabels).first().query_one(".part-tags")
+        tags.value = "mine, only"
+        await settle(pilot, 1)
+        await press(pilot, "ctrl+b")
+        await set_part(pilot, 0, "Mr Costa wants the drain cleared before the storms.")
+        await press(pilot, "ctrl+n")
+        assert labels_shown(app)[0][0] == "mine, only"
+        await press(pilot, "ctrl+n", "ctrl+n", rounds=3)  # original, then the preview
+        assert wizard.step_id == "split-preview"
+        assert wizard.preview.parts[0].meta.tags == ["mine", "only"]
+
+
+async def test_esc_asks_before_throwing_typed_edits_away(wizard_vault):
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        state = files(wizard_vault)
+        wizard = await open_split(pilot, GARDEN)
+        await press(pilot, "escape")  # nothing typed yet: closes at once
+        assert app.screen is app.main_screen
+        wizard = await open_split(pilot, GARDEN)
+        await set_part(pilot, 0, "A part the person wrote.")
+        await press(pilot, "escape")
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Discard your edits?" in text_of(app.screen.query_one(".dialog-title"))
+        await press(pilot, "n")  # keep editing
+        assert app.screen is wizard and wizard.parts[0].text == "A part the person wrote."
+        await press(pilot, "escape")
+        await press(pilot, "y")  # discard
+        assert app.screen is app.main_screen
+        # the consolidate wizard: an edited merged text asks too
+        app.main_screen.jump(FRESH)
+        await settle(pilot, 1)
+        await press(pilot, "M")
+        await wait_clusters(pilot)
+        merge = app.screen
+        assert isinstance(merge, ConsolidateWizard)
+        await press(pilot, "ctrl+n", rounds=3)
+        assert merge.step_id == "merge-content"
+        merge.query_one("#merge-content-text").insert("A merged text, edited. ")
+        await settle(pilot, 1)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, ConfirmScreen)
+        await press(pilot, "y")
+        assert app.screen is app.main_screen
+    assert files(wizard_vault) == state
+
+
+async def test_consolidate_with_one_marked_memory_says_so(wizard_vault):
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        state = files(wizard_vault)
+        main = app.main_screen
+        main.jump(FRESH)
+        await settle(pilot, 1)
+        main.action_mark()
+        await press(pilot, "M")
+        await wait_clusters(pilot)
+        wizard = app.screen
+        assert isinstance(wizard, ConsolidateWizard) and wizard.clusters
+        chosen = wizard.query_one("#merge-choices").highlighted_option
+        assert chosen.id == "marked"  # not the first suggested cluster
+        assert "mark at least one more" in chosen.prompt.plain
+        await press(pilot, "ctrl+n")
+        assert wizard.step_id == "merge-members"
+        assert "at least 2 different memories" in wizard.error_text
+        await press(pilot, "escape")
+    assert files(wizard_vault) == state
