@@ -1,8 +1,8 @@
 """Secrets: ``memvault scan`` over a 10k-memory vault's whole history, what the check costs a
 save, and ``memvault purge`` of one memory from that history.
 
-    python bench/secrets.py                       # ~1-2 minutes
-    python bench/secrets.py --memories 10000 --updates 5000 --secrets 20 --json secrets.json
+    python bench/secret_scan.py                       # ~1-2 minutes
+    python bench/secret_scan.py --memories 10000 --updates 5000 --secrets 20 --json secrets.json
 
 The history is made with ``git fast-import`` (deterministic: ``random.Random(seed)``): one commit
 per memory added (20-60 word contents from a small vocabulary, 1-3 tags, written as memvault
