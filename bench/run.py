@@ -193,7 +193,8 @@ def git(cwd: Path, *args: str, check: bool = True) -> str:
 
 def build_vault(root: Path, memories: list[Memory], relations: list[Relation]) -> dict[str, Any]:
     """The files as memvault writes them, committed with the git CLI (``bench/scale.py``)."""
-    return scale.build_vault_fast(root, Layout(root), memories, relations, Layout.new_meta())
+    layout = Layout(root)
+    return scale.build_vault_fast(root, layout, memories, relations, layout.new_meta())
 
 
 def write_peer_jsonl(folder: Path, memories: list[Memory], relations: list[Relation]) -> None:
