@@ -8,6 +8,8 @@ draws is the same on every machine and every day.
 
 from __future__ import annotations
 
+import subprocess
+
 import os
 import time
 import uuid
@@ -224,3 +226,20 @@ async def wait_clusters(pilot, timeout: float = 10.0) -> None:
         await pilot.pause(0.02)
         waited += 0.02
     await pilot.pause()
+
+
+def log(path, n: int = 1) -> list[str]:
+    """The subjects of the last ``n`` commits of the vault at ``path``, newest first."""
+    out = subprocess.run(["git", "-C", str(path), "log", f"-{n}", "--format=%s"],
+                         capture_output=True, text=True, check=True).stdout
+    return out.splitlines()
+
+
+def on_disk(path) -> Vault:
+    """The vault as the files hold it now (read-only: opening it writes nothing)."""
+    return Vault.open(path, readonly=True)
+
+
+async def goto(pilot, memory_id: str) -> None:
+    pilot.app.main_screen.jump(memory_id)
+    await settle(pilot, 1)

@@ -5,7 +5,6 @@ history and restore, provenance, following the vault, the palette, help and the 
 from __future__ import annotations
 
 import re
-import subprocess
 
 import pytest
 
@@ -32,6 +31,9 @@ from tui_support import (
     STALE,
     STALE2,
     make_app,
+    log,
+    on_disk,
+    goto,
     settle,
     text_of,
     top_labels,
@@ -42,19 +44,7 @@ from tui_support import (
 pytestmark = pytest.mark.asyncio
 
 
-def log(path, n: int = 1) -> list[str]:
-    out = subprocess.run(["git", "-C", str(path), "log", f"-{n}", "--format=%s"],
-                         capture_output=True, text=True, check=True).stdout
-    return out.splitlines()
 
-
-def on_disk(path) -> Vault:
-    return Vault.open(path, readonly=True)
-
-
-async def goto(pilot, memory_id: str) -> None:
-    pilot.app.main_screen.jump(memory_id)
-    await settle(pilot, 1)
 
 
 async def test_tree_shows_groups_and_counts(tui_vault):

@@ -7,18 +7,20 @@ import subprocess
 
 import pytest
 
-from core import MemoryStatus, Vault
+from core import MemoryStatus
 from tui.app.screens.gc import GcScreen
 from tui.app.widgets.detail import DetailPane
 
 from tui_support import (
     FADING,
-    FRESH,
     PROMOTED,
     SIZE,
     STALE,
     STALE2,
     make_app,
+    log,
+    on_disk,
+    goto,
     settle,
     text_of,
     tui_vault,  # noqa: F401  (fixture)
@@ -27,19 +29,7 @@ from tui_support import (
 pytestmark = pytest.mark.asyncio
 
 
-def log(path, n: int = 1) -> list[str]:
-    out = subprocess.run(["git", "-C", str(path), "log", f"-{n}", "--format=%s"],
-                         capture_output=True, text=True, check=True).stdout
-    return out.splitlines()
 
-
-def on_disk(path) -> Vault:
-    return Vault.open(path, readonly=True)
-
-
-async def goto(pilot, memory_id: str) -> None:
-    pilot.app.main_screen.jump(memory_id)
-    await settle(pilot, 1)
 
 
 def shown_id(app) -> str:

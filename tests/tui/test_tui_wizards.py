@@ -11,7 +11,7 @@ import subprocess
 
 import pytest
 
-from core import MemoryStatus, Vault
+from core import MemoryStatus
 from tui.app.screens.confirm import ConfirmScreen
 from tui.app.screens.consolidate_wizard import ConsolidateWizard
 from tui.app.screens.split_wizard import SplitWizard
@@ -28,6 +28,8 @@ from tui_support import (
     GARDEN_TEXT,
     SIZE,
     make_app,
+    on_disk,
+    goto,
     settle,
     text_of,
     wait_clusters,
@@ -50,9 +52,6 @@ def subjects(path, n: int) -> list[str]:
     return git(path, "log", f"-{n}", "--format=%s").splitlines()
 
 
-def on_disk(path) -> Vault:
-    return Vault.open(path, readonly=True)
-
 
 def files(path) -> str:
     """Every file git tracks in the vault with its blob id: equal before and after = unchanged."""
@@ -63,10 +62,6 @@ async def press(pilot, *keys: str, rounds: int = 2) -> None:
     await pilot.press(*keys)
     await settle(pilot, rounds)
 
-
-async def goto(pilot, memory_id: str) -> None:
-    pilot.app.main_screen.jump(memory_id)
-    await settle(pilot, 1)
 
 
 def parts(app) -> list[str]:
