@@ -36,7 +36,6 @@ import os
 import platform
 import random
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -84,6 +83,7 @@ from core.store.layout import Layout  # noqa: E402
 from core.model.records import KNOWN_RELATION_TYPES  # noqa: E402
 
 import scale  # noqa: E402  (bench/scale.py, beside this file)
+from scale import git, run_json, series  # noqa: E402
 
 # -- deterministic data ------------------------------------------------------------------------
 WORDS = """the a of to and in for on with is that this it as by from at be are was we use not
@@ -184,13 +184,6 @@ def make_dataset(n: int, seed: int, now: int) -> tuple[list[Memory], list[Relati
 
 
 # -- building ------------------------------------------------------------------------------------
-def git(cwd: Path, *args: str, check: bool = True) -> str:
-    out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
-    if check and out.returncode != 0:
-        raise RuntimeError(f"git {' '.join(args)} failed: {out.stderr.strip()}")
-    return out.stdout.strip()
-
-
 def build_vault(root: Path, memories: list[Memory], relations: list[Relation]) -> dict[str, Any]:
     """The files as memvault writes them, committed with the git CLI (``bench/scale.py``)."""
     layout = Layout(root)
@@ -301,13 +294,6 @@ PEER_PROCESS = ("import sys; from cortexgraph.storage.jsonl_storage import JSONL
                 "JSONLStorage(storage_path=sys.argv[1]).connect()")
 
 
-def run_json(argv: list[str]) -> dict[str, Any]:
-    out = subprocess.run(argv, capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError(f"{argv[0]} failed: {out.stderr.strip()[-2000:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def wall(argv: list[str]) -> float:
     t = time.perf_counter()
     out = subprocess.run(argv, capture_output=True)
@@ -315,15 +301,6 @@ def wall(argv: list[str]) -> float:
     if out.returncode != 0:
         raise RuntimeError(f"{' '.join(argv[:3])} failed: {out.stderr.decode()[-2000:]}")
     return dt
-
-
-def median(xs: list[float]) -> float:
-    return statistics.median(xs)
-
-
-def series(samples: list[float]) -> dict[str, Any]:
-    return {"median": median(samples), "min": min(samples), "max": max(samples),
-            "n": len(samples), "samples": samples}
 
 
 # -- measurements ----------------------------------------------------------------------------------

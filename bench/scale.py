@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import textwrap
@@ -20,9 +21,9 @@ from typing import Any
 SOURCE = Path(__file__).resolve().parent.parent  # the source tree: core, tui
 
 
-def git(cwd: Path, *args: str) -> str:
+def git(cwd: Path, *args: str, check: bool = True) -> str:
     out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
-    if out.returncode != 0:
+    if check and out.returncode != 0:
         raise RuntimeError(f"git {' '.join(args)} failed: {out.stderr.strip()}")
     return out.stdout.strip()
 
@@ -175,9 +176,11 @@ def run_json(argv: list[str], cwd: Path | None = None) -> dict[str, Any]:
 
 
 def series(samples: list[float]) -> dict[str, Any]:
+    """Median, p95, min, max of timings (seconds), with every sample."""
     ordered = sorted(samples)
-    return {"median": ordered[len(ordered) // 2], "p95": ordered[min(len(ordered) - 1,
-            int(round(0.95 * (len(ordered) - 1))))], "samples": samples}
+    return {"median": statistics.median(ordered),
+            "p95": ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))],
+            "min": ordered[0], "max": ordered[-1], "n": len(ordered), "samples": samples}
 
 
 def measure_opens(vault: Path, peer_dir: Path, peer: str | None, n: int) -> dict[str, Any]:

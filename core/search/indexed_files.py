@@ -87,6 +87,17 @@ class IndexedFiles:
         for path, blob, kind, record_id, body in cursor:
             yield path[cut:], blob, kind, record_id, body
 
+    def count(self) -> int:
+        """How many rows this vault has (no body is read)."""
+        conn = self._conn()
+        if conn is None:
+            return 0
+        prefix = self._prefix
+        if not prefix:
+            return conn.execute("SELECT count(*) FROM files").fetchone()[0]
+        return conn.execute("SELECT count(*) FROM files WHERE path >= ? AND path < ?",
+                            (prefix, prefix[:-1] + "0")).fetchone()[0]
+
     def blob_of(self, path: str) -> str | None:
         """The blob id of the row for ``path`` (relative to the vault), if there is one."""
         conn = self._conn()

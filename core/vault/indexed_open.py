@@ -126,7 +126,7 @@ class IndexedOpening:
             return None
         try:
             self._write_index(files, self.journal.head())
-            return None if files.commit() is None else sum(1 for _ in files.rows())
+            return None if files.commit() is None else files.count()
         finally:
             files.close()
 
