@@ -16,7 +16,7 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from core import MemoryStatus, UnknownIdError, Vault, VaultError
+from core import MemoryStatus, UnknownIdError, Vault, VaultError, is_lineage
 from core.model.records import now_epoch
 
 TEXTS = st.sampled_from([
@@ -120,12 +120,15 @@ class VaultMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def delete(self, data):
         ids = self._pick(data, self.vault.memories, max_size=2)
-        touching = {r.id for r in self.vault.relations.values()
-                    if r.from_memory_id in ids or r.to_memory_id in ids}
+        touching = [r for r in self.vault.relations.values()
+                    if r.from_memory_id in ids or r.to_memory_id in ids]
+        going = {r.id for r in touching if not is_lineage(r)}  # lineage outlives the memory
+        kept = {r.id for r in touching if is_lineage(r)}
         gone = {i: self.vault.get(i) for i in ids}
         report = self.vault.delete(*ids)
-        assert {r.id for r in report.relations} == touching
-        assert not touching & set(self.vault.relations)
+        assert {r.id for r in report.relations} == going
+        assert not going & set(self.vault.relations)
+        assert kept <= set(self.vault.relations)
         self.graveyard.update(gone)
         for i in ids:
             self.expected_use.pop(i)
