@@ -304,6 +304,50 @@ class SearchIndex:
                                  (expression,))
         return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
 
+    def match_among(self, expression: str, among: list[str]) -> dict[str, float]:
+        """:meth:`match`, for the rows of the ids ``among`` only (a look-up each)."""
+        known = self._load_known()
+        rowids = ",".join(str(known[i][0]) for i in among if i in known)  # integers: no quoting
+        if not rowids:
+            return {}
+        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+        ids = self._ids_by_rowid()
+        rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ? "
+                                 f"AND rowid IN ({rowids})", (expression,))
+        return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
+
+    def ranked(self, expression: str, limit: int) -> list[tuple[str, float]]:
+        """The ``limit`` rows matching ``expression`` with the best bm25 (as :meth:`match`
+        gives it), best first: scored and sorted inside SQLite."""
+        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+        ids = self._ids_by_rowid()
+        rows = self.conn.execute(
+            f"SELECT rowid, bm25(fts, {weights}) AS r FROM fts WHERE fts MATCH ? "
+            "ORDER BY r, rowid LIMIT ?", (expression, limit))
+        return [(ids[rowid], max(-r, 1e-9)) for rowid, r in rows if rowid in ids]
+
+    def count(self, expression: str) -> int:
+        """How many rows match ``expression``."""
+        return self.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
+                                 (expression,)).fetchone()[0]
+
+    def row_count(self) -> int:
+        return len(self._load_known())
+
+    def ids_matching_among(self, expression: str, among: list[str]) -> set[str]:
+        """Those of ``among`` that match ``expression``: a look-up per id for a few, the whole
+        match for many."""
+        known = self._load_known()
+        if len(among) > 2000:
+            return self.ids_matching(expression) & set(among)
+        rowids = ",".join(str(known[i][0]) for i in among if i in known)  # integers: no quoting
+        if not rowids:
+            return set()
+        ids = self._ids_by_rowid()
+        return {ids[r] for (r,) in self.conn.execute(
+            f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({rowids})", (expression,))
+            if r in ids}
+
     def ids_matching(self, expression: str) -> set[str]:
         """The ids of the rows matching the FTS5 ``expression`` (no ranking)."""
         ids = self._ids_by_rowid()

@@ -34,8 +34,9 @@ A query with no words (only ``tag:``, ``status:``... filters) ranks by ``life`` 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
@@ -43,6 +44,7 @@ from .index import SearchIndex
 from .query import Query, Term, fts_expression, parse, select
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
 from .snippet import Snippet, snippet_for
+from .topk import top_hits
 
 ALPHA = 0.7
 RRF_K = 60
@@ -50,6 +52,12 @@ RRF_K = 60
 #: bench's labelled queries wordllama's top 5 add recall (0.91 -> 0.97 recall@5) where its top 50
 #: took it away (0.84): a static word-vector model is precise only at the very top.
 SEMANTIC_DEPTH = 5
+#: Above this many allowed memories, a search for the top few reads candidates best bm25 first
+#: (:mod:`core.search.topk`) instead of scoring every match.
+BOUNDED_FROM = 2000
+#: Up to this many allowed memories, only they are scored (a look-up each) rather than every
+#: memory the words match.
+FEW = 500
 MODES = ("auto", "bm25", "hybrid")
 FORMULA = ("score = relevance * (alpha + (1 - alpha) * min(1, decay)); relevance = bm25 * "
            "coverage / best (bm25 mode) or rrf / best (hybrid)")
@@ -79,9 +87,14 @@ class Hit:
 class SearchResult:
     query: Query
     hits: list[Hit]
-    total: int  # hits before limit and offset
+    ranking: Ranking
     mode: str  # bm25, hybrid or filter
     notes: list[str] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """Hits before limit and offset (counted when first asked for)."""
+        return self.ranking.total
 
     def as_json(self) -> dict[str, Any]:
         return {"query": self.query.text, "mode": self.mode, "total": self.total,
@@ -98,28 +111,50 @@ def combine(relevance: float, decay: float) -> float:
     return relevance * (ALPHA + (1 - ALPHA) * life(decay))
 
 
+@dataclass
+class Ranking:
+    """What :func:`rank` found: the hits, best first, and the mode; ``total`` (how many hits
+    there are in all) is counted when first asked for, since a bounded ranking does not read
+    every match."""
+
+    hits: list[Hit]
+    mode: str
+    count: Callable[[], int]
+
+    @cached_property
+    def total(self) -> int:
+        return self.count()
+
+
 def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
          allowed: Iterable[str], decay_of: Callable[[Memory], float], *,
-         embedder: Embedder | None = None, top: int | None = None
-         ) -> tuple[list[Hit], int, str]:
-    """The hits among the ids ``allowed`` (already filtered), best first; how many there are;
-    the mode. With ``top``, only the ``top`` best are worked out and returned (their order and
-    scores are exactly those of the full ranking: a hit's score is at most its relevance, so
-    the rest can be left once the relevance falls below the top's last score). The index is
-    brought level with ``memories`` first. Hits carry no snippet yet (:func:`with_snippet`)."""
+         embedder: Embedder | None = None, top: int | None = None) -> Ranking:
+    """The hits among the ids ``allowed`` (already filtered), best first, and the mode. With
+    ``top``, only the ``top`` best are worked out and returned (their order and scores are
+    exactly those of the full ranking: a hit's score is at most its relevance, so the rest can
+    be left once the relevance falls below the top's last score; over many memories the
+    candidates come from SQLite best bm25 first, :mod:`core.search.topk`). The index is brought
+    level with ``memories`` first. Hits carry no snippet yet (:func:`with_snippet`)."""
     index.sync(memories)
     terms = [t for t in query.text_terms if t.tokens()]
     excluded = _excluded(index, query)
-    pool = [i for i in allowed if i not in excluded] if excluded else list(allowed)
+    pool_set = allowed if isinstance(allowed, (set, frozenset)) else set(allowed)
     if not terms:
         hits = []
-        for i in pool:
+        for i in pool_set:
+            if i in excluded:
+                continue
             m = memories[i]
             d = decay_of(m)
             hits.append(Hit(m, combine(1.0, d), 1.0, d))
-        return _ordered(hits)[:top], len(hits), "filter"
-    pool_set = allowed if isinstance(allowed, (set, frozenset)) and not excluded else set(pool)
-    bm25 = {i: s for i, s in index.match(any_of(terms)).items() if i in pool_set}
+        return Ranking(_ordered(hits)[:top], "filter", lambda n=len(hits): n)
+    if top is not None and embedder is None and len(pool_set) > BOUNDED_FROM:
+        return _bounded(index, memories, terms, pool_set, excluded, decay_of, top)
+    if excluded:
+        pool_set = pool_set - excluded
+    few = list(pool_set) if len(pool_set) <= FEW else None
+    found = index.match(any_of(terms)) if few is None else index.match_among(any_of(terms), few)
+    bm25 = {i: s for i, s in found.items() if i in pool_set}
     lazy = top is not None and embedder is None
     text_score = _text_scores(index, terms, bm25)
     text_order = sorted(text_score, key=lambda i: (-text_score[i], i))
@@ -127,7 +162,7 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     cos: dict[str, float] = {}
     cos_rank: dict[str, int] = {}
     if embedder is not None:
-        cos = cosines(index, embedder, memories, pool, " ".join(t.value for t in terms),
+        cos = cosines(index, embedder, memories, sorted(pool_set), " ".join(t.value for t in terms),
                       top=SEMANTIC_DEPTH)
         near = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
         cos_rank = {i: n for n, i in enumerate(near, 1)}
@@ -156,7 +191,33 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
                 heapq.heappush(best_scores, hit.score)
             elif hit.score > best_scores[0]:
                 heapq.heapreplace(best_scores, hit.score)
-    return _ordered(hits)[:top], total, mode
+    return Ranking(_ordered(hits)[:top], mode, lambda: total)
+
+
+def _bounded(index: SearchIndex, memories: Mapping[str, Memory], terms: list[Term],
+             pool: Container[str], excluded: set[str], decay_of: Callable[[Memory], float],
+             top: int) -> Ranking:
+    """rank's ``top`` hits of a text query over many memories (:func:`core.search.topk.top_hits`)."""
+    def allowed(i: str) -> bool:
+        return i in pool and i not in excluded
+
+    decays: dict[str, float] = {}
+
+    def score_of(i: str, relevance: float) -> float:
+        d = decays.get(i)
+        if d is None:
+            d = decays[i] = decay_of(memories[i])
+        return combine(relevance, d)
+
+    settled = top_hits(index, terms, allowed, top, score_of)
+    hits = []
+    for h in settled.hits:
+        relevance = h.text / settled.best
+        hits.append(Hit(memories[h.memory_id], score_of(h.memory_id, relevance), relevance,
+                        decays[h.memory_id], h.bm25, h.text_rank))
+    expression = any_of(terms)
+    return Ranking(_ordered(hits), "bm25",
+                   lambda: sum(1 for i in index.ids_matching(expression) if allowed(i)))
 
 
 def _text_scores(index: SearchIndex, terms: list[Term], bm25: dict[str, float]
@@ -164,7 +225,8 @@ def _text_scores(index: SearchIndex, terms: list[Term], bm25: dict[str, float]
     """bm25 * coverage of each hit: the share of the query's terms it holds."""
     if len(terms) == 1:
         return bm25
-    found = [index.ids_matching(fts_expression([t]) or "") for t in terms]
+    hits = list(bm25)
+    found = [index.ids_matching_among(fts_expression([t]) or "", hits) for t in terms]
     return {i: s * sum(i in ids for ids in found) / len(terms) for i, s in bm25.items()}
 
 
@@ -204,6 +266,7 @@ class Searcher:
         self.vault = vault
         self.index = index or SearchIndex.for_root(vault.root)
         self.notes: list[str] = []
+        self._allowed_memo: tuple[tuple[Any, ...], set[str]] | None = None
         if embedder is None and mode != "bm25":
             if semantic_available():
                 embedder = load_embedder()
@@ -231,15 +294,31 @@ class Searcher:
         vault = self.vault
         at = now_epoch() if now is None else now
         memories = vault.memories
-        allowed = _allowed(vault, memories, query, statuses, tags, at)
+        allowed = self._allowed(memories, query, statuses, tags, at)
         end = None if limit is None else offset + limit
-        hits, total, mode = rank(self.index, memories, query, allowed,
-                                 lambda m: vault.score(m, at), embedder=self.embedder, top=end)
+        found = rank(self.index, memories, query, allowed, lambda m: vault.score(m, at),
+                     embedder=self.embedder, top=end)
         notes = list(self.notes)
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
-        page = [with_snippet(h, query) if snippets else h for h in hits[offset:end]]
-        return SearchResult(query, page, total, mode, notes)
+        page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]
+        return SearchResult(query, page, found, found.mode, notes)
+
+    def _allowed(self, memories: Mapping[str, Memory], query: Query,
+                 statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
+                 now: int) -> set[str]:
+        """The ids the statuses, tags and filter terms allow. Without filter terms the answer
+        depends only on the memories, which the index's generation names (it changes whenever
+        a memory object does), so it is kept for the next query: at 100k memories working it
+        out costs more than ranking."""
+        if not all(t.is_text for t in query.terms):
+            return _allowed(self.vault, memories, query, statuses, tags, now)
+        self.index.sync(memories)
+        key = (self.index.generation, id(memories), None if statuses is None else
+               frozenset(MemoryStatus(s) for s in statuses), frozenset(tags or ()))
+        if self._allowed_memo is None or self._allowed_memo[0] != key:
+            self._allowed_memo = (key, _allowed(self.vault, memories, query, statuses, tags, now))
+        return self._allowed_memo[1]
 
 
 def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,

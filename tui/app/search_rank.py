@@ -33,7 +33,7 @@ def rank_ids(view: VaultView, query: language.Query, ids: list[str]) -> dict[str
         if index is None:
             index = _indexes[view.root] = SearchIndex.for_root(view.root)
         memories = {i: row.memory for i, row in view.rows.items()}
-        hits, _total, _mode = rank(index, memories, query, ids, lambda m: view.rows[m.id].score)
+        hits = rank(index, memories, query, ids, lambda m: view.rows[m.id].score).hits
     return {h.memory.id: h.score for h in hits}
 
 

@@ -206,12 +206,16 @@ def test_wordllama_loads_from_its_wheel_without_network(monkeypatch):
     assert float(car @ automobile) > float(car @ pytest_)
 
 
-def test_the_top_alone_is_the_top_of_the_whole_ranking(vault):
+@pytest.mark.parametrize("bounded_from, few", [(10**9, 0), (0, 0), (10**9, 10**9)],
+                         ids=["every-match", "bounded", "look-ups"])
+def test_the_top_alone_is_the_top_of_the_whole_ranking(vault, monkeypatch, bounded_from, few):
+    """Each way of reaching the top (scoring every match, reading candidates best bm25 first,
+    looking up only the allowed rows) gives exactly the head of the full ranking."""
     import random
 
+    from core.search import rank as ranking
     from core.search.index import SearchIndex
     from core.search.query import parse
-    from core.search.rank import rank
 
     rng = random.Random(3)
     words = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
@@ -220,16 +224,23 @@ def test_the_top_alone_is_the_top_of_the_whole_ranking(vault):
         _save(vault, f"m{n:02d}", text, days=rng.choice([0, 2, 30, 200]), uses=rng.randint(0, 5))
     index = SearchIndex.for_root(vault.root)
     memories = vault.memories
-    for text in ("alpha", "alpha beta", "gamma delta zeta", '"beta gamma" epsilon', "zeta* -alpha"):
+    some = set(rng.sample(sorted(memories), 40))
+    for text in ("alpha", "alpha beta", "gamma delta zeta", '"beta gamma" epsilon', "zeta* -alpha",
+                 "alpha alpha", "nothingmatches", "alpha nothingmatches"):
         query = parse(text)
-        full, total, _ = rank(index, memories, query, list(memories),
-                              lambda m: vault.score(m, NOW))
-        for top in (1, 3, 10):
-            part, part_total, _ = rank(index, memories, query, list(memories),
-                                       lambda m: vault.score(m, NOW), top=top)
-            assert part_total == total == len(full)
-            assert [(h.memory.id, h.score) for h in part] == \
-                [(h.memory.id, h.score) for h in full[:top]]
+        for allowed in (set(memories), some):
+            full = ranking.rank(index, memories, query, allowed, lambda m: vault.score(m, NOW))
+            monkeypatch.setattr(ranking, "BOUNDED_FROM", bounded_from)
+            monkeypatch.setattr(ranking, "FEW", few)
+            for top in (1, 3, 10, 100):
+                part = ranking.rank(index, memories, query, allowed,
+                                    lambda m: vault.score(m, NOW), top=top)
+                assert part.total == full.total == len(full.hits)
+                assert [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank)
+                        for h in part.hits] == \
+                    [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank)
+                     for h in full.hits[:top]], (text, top)
+            monkeypatch.undo()
     index.close()
 
 

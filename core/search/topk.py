@@ -1,0 +1,153 @@
+"""The best hits of a text query without scoring every memory that matches it.
+
+:func:`core.search.rank.rank` defines the score (``text = bm25 * coverage``, ``relevance = text /
+best text``, ``score <= relevance``). Ranking every match costs a Python dict of every match: at
+100k memories a common word matches half of them. This module gets the same ``top`` hits, in the
+same order and with the same scores, from candidates FTS5 hands over best bm25 first
+(``ORDER BY bm25 LIMIT n``, scored and sorted inside SQLite), and stops as soon as no candidate
+not read yet could enter the top.
+
+The bounds that make stopping exact:
+
+* A memory's ``text`` is at most its ``bm25`` (coverage <= 1). Candidates come in falling bm25,
+  so every memory not read yet has ``text <= bm25`` of the last one read (the *ceiling*).
+* The best text is known once the ceiling is no higher than the best text read.
+* A hit's score is at most its relevance, so once ``ceiling / best`` is below the lowest of the
+  ``top`` best scores read, no memory not read yet can enter.
+
+With several words, the memories holding every word are read first (their coverage is 1, and
+there are far fewer of them). A memory missing a word has ``text <= (k / n) * sum of the k
+largest c_t`` for some ``k < n``, where ``c_t = (k1 + 1) * idf_t`` bounds what word ``t`` can add
+to bm25 (FTS5's bm25: ``idf * f * (k1 + 1) / (f + k1 * (1 - b + b * len / avglen))``, below
+``(k1 + 1) * idf`` whatever the frequency and column weights). When the top is settled above
+that bound, the rest are never scored; otherwise every match is read in bm25 order.
+
+The ceiling makes each hit's text rank exact too: every memory whose text is above it was read.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Callable, Container
+from dataclasses import dataclass
+
+from .index import SearchIndex
+from .query import Term, fts_expression
+
+K1 = 1.2  # FTS5's bm25 constant (fts5_aux.c)
+#: Candidates asked of SQLite at first; the page grows fourfold when that does not settle it.
+FIRST_PAGE = 64
+
+
+@dataclass
+class TextHit:
+    memory_id: str
+    bm25: float
+    text: float  # bm25 * coverage
+    text_rank: int = 0
+
+
+@dataclass
+class Settled:
+    """The top hits by score, their text, and the best text over every hit."""
+
+    hits: list[TextHit]
+    best: float
+    scored: int  # how many candidates were read (for tests and the bench)
+
+
+def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], bool], top: int,
+             score_of: Callable[[str, float], float]) -> Settled:
+    """The ``top`` hits by ``score_of(id, relevance)`` (which must not exceed ``relevance``)
+    among the memories ``allowed`` that hold any of ``terms``; fewer when fewer match."""
+    phrases = [e for e in (fts_expression([t]) for t in terms) if e]
+    if len(phrases) > 1:
+        settled = _settle(index, " AND ".join(f"({p})" for p in phrases), len(phrases),
+                          allowed, top, score_of, partial_bound(index, phrases), None)
+        if settled is not None:
+            return settled
+    expression = " OR ".join(phrases)
+    settled = _settle(index, expression, len(phrases), allowed, top, score_of, 0.0, phrases)
+    assert settled is not None  # without a partial bound the OR pass always settles
+    return settled
+
+
+def partial_bound(index: SearchIndex, phrases: list[str]) -> float:
+    """The most text a memory holding some but not all of ``phrases`` can have."""
+    rows = index.row_count()
+    caps = sorted(((K1 + 1) * _idf(rows, index.count(p)) for p in phrases), reverse=True)
+    n = len(phrases)
+    return max((k / n) * sum(caps[:k]) for k in range(1, n))
+
+
+def _idf(rows: int, hits: int) -> float:
+    idf = math.log((0.5 + rows - hits) / (0.5 + hits)) if rows else 0.0
+    return idf if idf > 0 else 1e-6  # as FTS5 clamps it
+
+
+def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str], bool],
+            top: int, score_of: Callable[[str, float], float], outside: float,
+            phrases: list[str] | None) -> Settled | None:
+    """Read the matches of ``expression`` best bm25 first until the top is settled; None when
+    the memories outside it (text at most ``outside``) could still enter."""
+    page = max(FIRST_PAGE, 4 * top)
+    while True:
+        rows = index.ranked(expression, page)
+        exhausted = len(rows) < page
+        read: list[TextHit] = []
+        coverage = _coverage(index, phrases, [i for i, _ in rows]) if phrases and n > 1 else None
+        for memory_id, bm25 in rows:
+            if not allowed(memory_id):
+                continue
+            # as rank's full path computes it, to the last bit: bm25 * held / n
+            held = n if coverage is None else coverage.get(memory_id, 0)
+            text = bm25 if n == 1 else bm25 * held / n
+            read.append(TextHit(memory_id, bm25, text))
+        ceiling = 0.0 if exhausted or not rows else rows[-1][1]
+        above = max(ceiling, outside)
+        best = max((h.text for h in read), default=0.0)
+        if best and above <= best:
+            chosen = _choose(read, best, top, score_of)
+            floor = score_of(chosen[-1].memory_id, chosen[-1].text / best) if chosen else 0.0
+            if len(chosen) < top and not above:
+                return Settled(_ranked(chosen, read), best, len(rows))
+            if len(chosen) == top and above / best < floor:
+                return Settled(_ranked(chosen, read), best, len(rows))
+        elif not best and not above:
+            return Settled([], 0.0, len(rows))
+        if exhausted:
+            return None  # every match read: only the memories outside can be in the way
+        page *= 4
+
+
+def _choose(read: list[TextHit], best: float, top: int,
+            score_of: Callable[[str, float], float]) -> list[TextHit]:
+    """The ``top`` best of ``read`` by score, best first (ties as rank's order: higher relevance,
+    then id)."""
+    scored = [(score_of(h.memory_id, h.text / best), h.text, h.memory_id, h) for h in read]
+    best_ones = heapq.nsmallest(top, scored, key=lambda s: (-s[0], -s[1], s[2]))
+    return [s[3] for s in best_ones]
+
+
+def _ranked(chosen: list[TextHit], read: list[TextHit]) -> list[TextHit]:
+    """Give each chosen hit its rank by text among every hit (exact: all those above it were
+    read), as rank's full ordering does: higher text first, then id."""
+    order = sorted(read, key=lambda h: (-h.text, h.memory_id))
+    position = {h.memory_id: n for n, h in enumerate(order, 1)}
+    for h in chosen:
+        h.text_rank = position[h.memory_id]
+    return chosen
+
+
+def _coverage(index: SearchIndex, phrases: list[str], ids: list[str]) -> dict[str, int]:
+    """id -> how many of ``phrases`` each of ``ids`` holds."""
+    held: dict[str, int] = dict.fromkeys(ids, 0)
+    for phrase in phrases:
+        for memory_id in index.ids_matching_among(phrase, ids):
+            held[memory_id] += 1
+    return held
+
+
+def allowed_test(pool: Container[str], excluded: Container[str]) -> Callable[[str], bool]:
+    return lambda i: i in pool and i not in excluded

@@ -1,0 +1,88 @@
+"""The bounded top-k (core.search.topk) over a few thousand memories: it gives exactly the head
+of the full ranking, reads fewer candidates than there are matches, and settles multi-word
+queries among the memories holding every word when the bound allows."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core import Memory, MemoryMetadata
+from core.search import rank as ranking
+from core.search import topk
+from core.search.index import SearchIndex
+from core.search.query import parse
+
+N = 3000
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    rng = random.Random(11)
+    # a Zipf-like vocabulary: a few words everywhere, most rare
+    vocabulary = [f"w{n}" for n in range(400)]
+    weights = [1 / (n + 1) for n in range(400)]
+    memories = {}
+    for n in range(N):
+        words = rng.choices(vocabulary, weights, k=rng.randint(3, 40))
+        memories[f"m{n:04d}"] = Memory(
+            id=f"m{n:04d}", content=" ".join(words), created_at=1, last_used=1,
+            meta=MemoryMetadata(tags=[rng.choice(vocabulary)] if n % 7 == 0 else []))
+    index = SearchIndex(None)
+    index.sync(memories)
+    life = {i: rng.choice([0.05, 0.3, 0.8, 1.0, 1.7]) for i in memories}
+    yield index, memories, (lambda m: life[m.id])
+    index.close()
+
+
+QUERIES = ["w0", "w1 w2", "w0 w1 w2", "w5 w300", "w7*", '"w0 w1" w3', "w0 -w1", "w399 w398",
+           "w0 w0", "nothing w0"]
+
+
+@pytest.mark.parametrize("text", QUERIES)
+@pytest.mark.parametrize("top", [1, 10, 50])
+def test_the_bounded_top_is_the_head_of_the_full_ranking(corpus, monkeypatch, text, top):
+    index, memories, decay = corpus
+    query = parse(text)
+    allowed = {i for i in memories if i[-1] != "7"}
+    full = ranking.rank(index, memories, query, allowed, decay)
+    monkeypatch.setattr(ranking, "BOUNDED_FROM", 0)
+    part = ranking.rank(index, memories, query, allowed, decay, top=top)
+    assert part.total == full.total
+    assert [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank) for h in part.hits] == \
+        [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank) for h in full.hits[:top]]
+
+
+def test_a_common_word_reads_a_page_not_every_match(corpus):
+    index, memories, decay = corpus
+    matches = index.count('"w0"')
+    assert matches > 1500
+    settled = topk.top_hits(index, parse("w0").text_terms, lambda i: True, 10,
+                            lambda i, relevance: relevance * (0.7 + 0.3 * min(1, decay(memories[i]))))
+    assert len(settled.hits) == 10
+    assert settled.scored < matches / 4
+
+
+def test_several_words_settle_among_the_memories_holding_them_all(corpus, monkeypatch):
+    """The memories holding every word come first; when the bound on the others holds, the
+    OR of the words is never ranked."""
+    index, memories, decay = corpus
+    asked: list[str] = []
+    ranked = index.ranked
+    monkeypatch.setattr(index, "ranked", lambda e, n: asked.append(e) or ranked(e, n))
+    terms = parse("w10 w20").text_terms
+    settled = topk.top_hits(index, terms, lambda i: True, 3, lambda i, relevance: relevance)
+    assert asked and all(" AND " in e for e in asked)
+    assert settled.hits
+
+
+def test_the_partial_bound_is_above_every_memory_missing_a_word(corpus):
+    index, memories, decay = corpus
+    phrases = ['"w3"', '"w40"', '"w200"']
+    bound = topk.partial_bound(index, phrases)
+    text = ranking._text_scores(index, parse("w3 w40 w200").text_terms,
+                                index.match(" OR ".join(phrases)))
+    holding_all = index.ids_matching(" AND ".join(phrases))
+    partial = [t for i, t in text.items() if i not in holding_all]
+    assert partial and max(partial) <= bound
