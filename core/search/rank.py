@@ -147,7 +147,8 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
             m = memories[i]
             d = decay_of(m)
             hits.append(Hit(m, combine(1.0, d), 1.0, d))
-        return Ranking(_ordered(hits)[:top], "filter", lambda n=len(hits): n)
+        count = len(hits)
+        return Ranking(_ordered(hits)[:top], "filter", lambda: count)
     if top is not None and embedder is None and len(pool_set) > BOUNDED_FROM:
         return _bounded(index, memories, terms, pool_set, excluded, decay_of, top)
     if excluded:

@@ -67,7 +67,7 @@ def test_a_common_word_reads_a_page_not_every_match(corpus):
 def test_several_words_settle_among_the_memories_holding_them_all(corpus, monkeypatch):
     """The memories holding every word come first; when the bound on the others holds, the
     OR of the words is never ranked."""
-    index, memories, decay = corpus
+    index, _, _ = corpus
     asked: list[str] = []
     ranked = index.ranked
     monkeypatch.setattr(index, "ranked", lambda e, n: asked.append(e) or ranked(e, n))
@@ -78,7 +78,7 @@ def test_several_words_settle_among_the_memories_holding_them_all(corpus, monkey
 
 
 def test_the_partial_bound_is_above_every_memory_missing_a_word(corpus):
-    index, memories, decay = corpus
+    index, _, _ = corpus
     phrases = ['"w3"', '"w40"', '"w200"']
     bound = topk.partial_bound(index, phrases)
     text = ranking._text_scores(index, parse("w3 w40 w200").text_terms,
