@@ -696,6 +696,8 @@ def render(results: dict[str, Any]) -> str:
         row("search p95, cortexgraph", [fmt_s(get(s, "search", "peer", "p95")) for s in sizes])
     row("TUI: process start to first painted tree",
         [fmt_s(med(s, "tui")) for s in sizes])
+    row("TUI: process start to the vault open (actions ready)",
+        [fmt_s(med(s, "tui", "ready")) for s in sizes])
     row("TUI: peak RSS (MB)", [_mb(get(s, "tui", "rss_mb")) for s in sizes])
 
     head(f"Targets (issue 2, at {TARGET_SIZE:,} memories; issue 14, at 10k and 100k)")

@@ -76,7 +76,18 @@ from .levels import (
     check_level,
     word_count,
 )
-from .pipeline import format_memory_for_context, generate_gist
+
+_LAZY = {"format_memory_for_context", "generate_gist"}
+
+
+def __getattr__(name: str) -> object:
+    """The pipeline is imported when first used (PEP 562): opening a vault, the app's first
+    paint and ``memvault list`` never make a gist, and the pipeline's word tables cost start-up."""
+    if name in _LAZY:
+        from . import pipeline
+
+        return getattr(pipeline, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "BANDS",

@@ -12,8 +12,10 @@ Tables: ``records(rowid, id, fingerprint)``; ``fts(content, gist, tags, entities
 is the record's (tokenizer ``porter unicode61 remove_diacritics 2``: words match across
 inflections, ``é`` matches ``e``); ``embeddings(id, fingerprint, model, vector)``. And, for
 opening the vault without reading every file (:mod:`core.store.indexed_files`):
-``files(path, blob, kind, record_id, body)``, the vault's record files as git holds them at the commit named in
-``state('files_commit')``.
+``files(path, blob, kind, record_id, body)``, the vault's record files as git holds them at the
+commit named in ``state('files_commit')``, and ``summaries``, for each memory file among them,
+what the app's first paint needs of it (status, use_count, last_used, strength, created_at,
+tags, head: :mod:`core.vault.preview`), in a table of its own so reading it skips the bodies.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from pathlib import Path
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
 
-SCHEMA_VERSION = 2  # 2: the files and state tables
+SCHEMA_VERSION = 3  # 2: the files and state tables; 3: a summary of each memory file
 INDEX_FILE = "index.sqlite"
 TOKENIZER = "porter unicode61 remove_diacritics 2"
 #: bm25 weight of each FTS column (content, gist, tags, entities): a gist repeats its content's
@@ -45,6 +47,9 @@ _SCHEMA = (
     "vector BLOB NOT NULL)",
     "CREATE TABLE files (path TEXT PRIMARY KEY, blob TEXT NOT NULL, kind TEXT, record_id TEXT, "
     "body BLOB) WITHOUT ROWID",
+    "CREATE TABLE summaries (path TEXT PRIMARY KEY, record_id TEXT NOT NULL, status TEXT, "
+    "use_count INTEGER, last_used INTEGER, strength REAL, created_at INTEGER, tags TEXT, "
+    "head TEXT) WITHOUT ROWID",
     "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )

@@ -17,10 +17,13 @@ loses nothing: the next open reads every file, and writes the rows again.
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
+from ..textutil import neutralise_controls, neutralise_line
 from .index import SearchIndex, _transaction, index_path
 
 _COMMIT_KEY = "files_commit:"
@@ -32,6 +35,34 @@ def blob_id(data: bytes, length: int = 40) -> str:
     digest.update(b"blob %d\0" % len(data))
     digest.update(data)
     return digest.hexdigest()
+
+
+#: How much of a memory's text (gist, or content) a summary keeps: more than a tree row shows.
+HEAD_CHARS = 300
+TAG_SEPARATOR = "\x1f"
+_NO_SUMMARY = (None,) * 7
+
+
+def summary(kind: str | None, body: bytes | None) -> tuple[Any, ...]:
+    """(status, use_count, last_used, strength, created_at, tags, head) of a memory file's
+    ``body``, for the first paint (:mod:`core.vault.preview`); all None for anything else or a
+    body that is not a memory as the model reads it (the open reports what is wrong). Made for
+    display only: the head and the tags have their control characters shown as escapes."""
+    if kind != "memory" or body is None:
+        return _NO_SUMMARY
+    try:
+        record = json.loads(body)
+        meta = record.get("meta") or {}
+        tags = meta.get("tags") or []
+        text = record.get("gist") or record["content"]
+        values = (str(record.get("status", "active")), int(record.get("use_count", 0)),
+                  int(record["last_used"]), float(record.get("strength", 1.0)),
+                  int(record["created_at"]),
+                  TAG_SEPARATOR.join(neutralise_line(str(t)) for t in tags),
+                  neutralise_controls(str(text)[:HEAD_CHARS]))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return _NO_SUMMARY
+    return values
 
 
 class IndexedFiles:
@@ -125,19 +156,57 @@ class IndexedFiles:
                 if not replace and (None if found is None else found[0]) != base:
                     return False
                 if replace:
-                    if prefix:
-                        conn.execute("DELETE FROM files WHERE path >= ? AND path < ?",
-                                     (prefix, prefix[:-1] + "0"))
-                    else:
-                        conn.execute("DELETE FROM files")
+                    for table in ("files", "summaries"):
+                        if prefix:
+                            conn.execute(f"DELETE FROM {table} WHERE path >= ? AND path < ?",
+                                         (prefix, prefix[:-1] + "0"))
+                        else:
+                            conn.execute(f"DELETE FROM {table}")
                 gone = [(prefix + p,) for p, row in rows.items() if row is None]
                 conn.executemany("DELETE FROM files WHERE path = ?", gone)
                 conn.executemany(
                     "INSERT OR REPLACE INTO files (path, blob, kind, record_id, body) "
                     "VALUES (?, ?, ?, ?, ?)",
                     [(prefix + p, *row) for p, row in rows.items() if row is not None])
+                conn.executemany("DELETE FROM summaries WHERE path = ?",
+                                 [(prefix + p,) for p in rows])
+                conn.executemany(
+                    "INSERT INTO summaries (path, record_id, status, use_count, last_used, "
+                    "strength, created_at, tags, head) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(prefix + p, row[2], *found) for p, row in rows.items()
+                     if row is not None and (found := summary(row[1], row[3]))[0] is not None])
                 conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
                              (key, commit))
             return True
         except sqlite3.Error:
             return False
+
+
+def read_summaries(path: Path, folder: str) -> tuple[str | None, list[tuple[Any, ...]]]:
+    """(the commit the rows are for, and of every memory row with a summary: record id, status,
+    use_count, last_used, strength, created_at, tags, head) from the index file at ``path``,
+    for the vault at ``folder`` of the repository; opened read-only, so nothing is created or
+    rebuilt. (None, []) when the file is missing or of another schema; raises sqlite3.Error
+    when it cannot be read."""
+    if not path.is_file():
+        return None, []
+    from .index import SCHEMA_VERSION
+
+    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            return None, []
+        found = conn.execute("SELECT value FROM state WHERE key = ?",
+                             (_COMMIT_KEY + folder,)).fetchone()
+        if found is None:
+            return None, []
+        columns = "record_id, status, use_count, last_used, strength, created_at, tags, head"
+        prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
+        if not prefix:
+            rows = conn.execute(f"SELECT {columns} FROM summaries").fetchall()
+        else:
+            rows = conn.execute(f"SELECT {columns} FROM summaries WHERE path >= ? AND path < ?",
+                                (prefix, prefix[:-1] + "0")).fetchall()
+        return found[0], rows
+    finally:
+        conn.close()

@@ -93,11 +93,13 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
                 for b in view.band_table]
     if mode == "lineage":
         return lineage_groups(view, ids)
-    by_status: dict[str, list[str]] = {s: [] for s in STATUS_ORDER}
+    # keyed by the member itself: an enum's ``.value`` is a Python-level property, a cost at 100k
+    by_member: dict[MemoryStatus, list[str]] = {MemoryStatus(s): [] for s in STATUS_ORDER}
     for i in ids:
-        by_status[rows[i].memory.status.value].append(i)
+        by_member[rows[i].memory.status].append(i)
     out: list[Group | LineageRoot] = []
-    for status, members in by_status.items():
+    for member, members in by_member.items():
+        status = member.value
         if not members:
             continue
         out.append(Group(f"status:{status}", status, len(members), members,

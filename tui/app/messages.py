@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from textual.message import Message
@@ -17,6 +18,18 @@ class VaultOpened(Message):
         super().__init__()
         self.view = view
         self.notes = notes
+
+
+class VaultPreviewed(Message):
+    """A first look at the vault from its derived index (``VaultView.preview``), while the open
+    goes on; a :class:`VaultOpened` follows."""
+
+    def __init__(self, view: VaultView, painted: threading.Event) -> None:
+        super().__init__()
+        self.view = view
+        #: set once the tree has drawn it: the open waits for that, so that the two do not
+        #: share the interpreter while the first paint is being made
+        self.painted = painted
 
 
 class VaultReloaded(Message):

@@ -40,6 +40,7 @@ from core.model.records import now_epoch
 from core.ops.provenance import Lineage, lineage
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
+from core.vault.preview import read_preview
 
 from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     Change,
@@ -53,6 +54,10 @@ from .service_results import (  # noqa: F401  (part of tui.app.service's API)
 from .service_outside import OutsideEdits, Quarantined
 from .service_wizards import WizardService
 from .view import Row, VaultView, shown
+
+
+#: Vaults of fewer memories than this open without a first look from the index.
+PREVIEW_FROM = 20_000
 
 
 class VaultService(WizardService):
@@ -102,6 +107,18 @@ class VaultService(WizardService):
             self._view = self._build_view(vault)
             self._signature = self._disk_signature()
             return self._view
+
+    def preview(self) -> VaultView | None:
+        """A first look at the vault from its derived index, to paint while :meth:`open` runs
+        (``VaultView.preview``): None once open, when the index has no summaries, or for a vault
+        of fewer than :data:`PREVIEW_FROM` memories (it opens about as fast)."""
+        if self._vault is not None:
+            return None
+        found = read_preview(self.path)
+        if found is None or len(found.memories) < PREVIEW_FROM:
+            return None
+        return VaultView.preview(self.root, found.memories, self.config or DecayConfig.from_env(),
+                                 self.clock())
 
     def _build_view(self, vault: Vault, now: int | None = None) -> VaultView:
         return VaultView.build(vault.root, vault.memories.values(), vault.relations, vault.config,

@@ -11,9 +11,11 @@ leaf label), so the tree, the detail and the provenance graph draw a memory the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
+from itertools import islice
 from pathlib import Path
 
 from rich.text import Text
@@ -32,6 +34,7 @@ from core.search.query import Term, match_spans
 from core.store.cache import MIN_PREFIX
 from core.textutil import has_controls, neutralise_controls, neutralise_line
 from core.vault import first_words
+from core.vault.preview import MemorySummary
 
 DANGER_LOW, DANGER_HIGH = 0.15, 0.35
 
@@ -95,12 +98,17 @@ class Row:
     memory: Memory
     score: float
     band: str  # Band.key
-    hay: str  # lowercased search text: id, content, gist, tags, entities
     relations: int  # how many relations touch it
 
     @property
     def id(self) -> str:
         return self.memory.id
+
+    @cached_property
+    def hay(self) -> str:
+        """Lowercased search text: id, content, gist, tags, entities (made when the filter
+        first reads it: at 100k memories, a copy of every text the first paint does not need)."""
+        return _hay(self.memory)
 
 
 def shown(m: Memory) -> Memory:
@@ -122,6 +130,21 @@ def shown(m: Memory) -> Memory:
         "entities": [neutralise_line(e) for e in m.entities], "meta": meta})
 
 
+def shown_all(memories: Iterable[Memory], batch: int = 256) -> Iterator[Memory]:
+    """:func:`shown` of each memory. A batch of memories is searched for control characters in
+    one go (two regex searches over the batch's text joined), and memory by memory only when
+    the batch holds one: the common case costs a fraction of a search per memory."""
+    items = iter(memories)
+    while chunk := list(islice(items, batch)):
+        multi = "\n".join(t for m in chunk for t in (m.content, m.gist or "", m.meta.context or ""))
+        single = " ".join(t for m in chunk for t in (m.meta.source or "", *m.meta.tags,
+                                                      *m.entities))
+        if has_controls(multi) or has_controls(single, single_line=True):
+            yield from map(shown, chunk)
+        else:
+            yield from chunk
+
+
 def _hay(m: Memory) -> str:
     return " ".join([m.id, m.content, m.gist or "", *m.meta.tags, *m.entities]).lower()
 
@@ -137,6 +160,9 @@ class VaultView:
     head: str | None = None
     problems: list[str] = field(default_factory=list)
     band_table: list[Band] = field(default_factory=list)
+    #: A first look from the index's summaries (:meth:`preview`): the texts are cut short and
+    #: there are no relations; the screen lets nothing act on it and shows no memory's detail.
+    partial: bool = False
 
     # -- building ---------------------------------------------------------------------------
     @classmethod
@@ -150,9 +176,26 @@ class VaultView:
         beta = config.decay_beta
         table = view.band_table
         rows = view.rows
-        for m in map(shown, memories):
+        for m in shown_all(memories):
             s = (m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
-            rows[m.id] = Row(m, s, band_of(s, table).key, _hay(m), len(view.by_memory.get(m.id, ())))
+            rows[m.id] = Row(m, s, band_of(s, table).key, len(view.by_memory.get(m.id, ())))
+        return view
+
+    @classmethod
+    def preview(cls, root: Path, summaries: Iterable[MemorySummary], config: DecayConfig,
+                now: int) -> VaultView:
+        """A :attr:`partial` view of the memories as the derived index summarises them
+        (:func:`core.vault.preview.read_preview`), to paint the tree while the vault opens. Its
+        rows hold the summaries themselves (they answer what the tree, the grouping and the
+        filter read of a memory; their text and tags are already safe to show)."""
+        view = cls(root, now, config, {}, {}, band_table=bands(config), partial=True)
+        f = decay.decay_function(config)
+        beta = config.decay_beta
+        table = view.band_table
+        rows = view.rows
+        for m in summaries:
+            score = (m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
+            rows[m.id] = Row(m, score, band_of(score, table).key, 0)  # type: ignore[arg-type]
         return view
 
     def changed(self, memories: dict[str, Memory], relations: dict[str, Relation],
@@ -180,7 +223,7 @@ class VaultView:
                 continue
             m = shown(m)
             s = decay.score(m, self.config, self.now)
-            view.rows[i] = Row(m, s, band_of(s, self.band_table).key, _hay(m),
+            view.rows[i] = Row(m, s, band_of(s, self.band_table).key,
                                len(view.by_memory.get(i, ())))
         return view
 

@@ -31,7 +31,6 @@ from ..messages import (
     OperationFailed,
     Ranked,
     SyncChecked,
-    VaultOpened,
     VaultReloaded,
 )
 from ..query import Query, parse
@@ -45,10 +44,11 @@ from ..widgets.provenance import ProvenancePane
 from .main_actions import MainActions
 from .main_follow import MainFollowing
 from .main_keys import MOVING_BINDINGS, MainKeys
+from .main_opening import MainOpening
 from .main_panes import TABS, MainPanes
 
 
-class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
+class MainScreen(MainOpening, MainActions, MainFollowing, MainPanes, MainKeys, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
@@ -137,31 +137,6 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
             self.set_interval(self.poll_interval, self.poll)
         if self.rescore_interval > 0:
             self.set_interval(self.rescore_interval, self.rescore)
-
-    # -- opening ----------------------------------------------------------------------------
-    @work(thread=True, group="open", exit_on_error=False)
-    def open_vault(self) -> None:
-        try:
-            view = self.service.open()
-        except VaultError as exc:
-            self.post_message(OperationFailed(f"cannot open the vault: {exc}", "open"))
-            return
-        self.post_message(VaultOpened(view, self.service.open_notes))
-
-    @on(VaultOpened)
-    def _on_opened(self, message: VaultOpened) -> None:
-        self._opened(message.view, message.notes)
-
-    def _opened(self, view: VaultView, notes: list[str]) -> None:
-        self.tree.loading = False
-        self.view = view
-        self.refilter()
-        self.tree.focus()
-        for note in notes:
-            self.notify(note, title="vault", markup=False)
-        self.tell_outside_edits()
-        self.check_sync()
-        self.count_inbox()
 
     # -- the last sync (core.sync.engine) ---------------------------------------------------
     @work(thread=True, group="sync", exclusive=True, exit_on_error=False)

@@ -40,6 +40,11 @@ class MainPanes:
             detail.clear_detail("No memory matches." if not self.matched else
                                 "Highlight a memory to see it here.")
             return
+        if view.partial and data.kind in ("group", "memory"):  # a first look from the index
+            self.current = None
+            detail.clear_detail("Opening the vault: what is highlighted shows here when it is "
+                                "open.")
+            return
         if data.kind == "group" and data.group is not None:
             self.current = None
             detail.show_group(view, data.group)

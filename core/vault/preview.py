@@ -1,0 +1,100 @@
+"""A first look at a vault before it is open: its memories as the derived index summarises them
+(:mod:`core.search.indexed_files`), for the app to paint a tree at once while the real open
+(which reads and validates every record) goes on in the background.
+
+The summaries are as of the commit the index's rows are for: the last open, which moves them to
+HEAD (commits made since by this or another program, and edits on disk, show when the open is
+done, seconds later). The memories are :class:`MemorySummary` values, never
+:class:`~core.model.records.Memory` objects, so nothing can mistake them for records to write
+back.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from ..model.records import MemoryStatus
+
+
+
+class MemorySummary(NamedTuple):
+    """A memory as the index summarises it: a tuple (100k of them are made at once) that also
+    answers what the app's tree, grouping and filter read of a memory (``text``, ``meta.tags``,
+    ``status``...), with ``content`` and ``text`` the start of the gist or content only."""
+
+    id: str
+    status: MemoryStatus
+    use_count: int
+    last_used: int
+    strength: float
+    created_at: int
+    tags: tuple[str, ...]
+    head: str  # the start of the gist, or of the content when there is none
+    # (the head and the tags are for display: control characters in them are shown as escapes)
+
+    @property
+    def content(self) -> str:
+        return self.head
+
+    @property
+    def text(self) -> str:
+        return self.head
+
+    @property
+    def gist(self) -> None:
+        return None
+
+    @property
+    def entities(self) -> tuple[str, ...]:
+        return ()
+
+    @property
+    def meta(self) -> MemorySummary:
+        return self  # ``meta.tags``; ``meta.source`` and ``meta.context`` are None
+
+    @property
+    def source(self) -> None:
+        return None
+
+    @property
+    def context(self) -> None:
+        return None
+
+
+@dataclass(frozen=True)
+class Preview:
+    commit: str  # the commit the summaries are for
+    at_head: bool  # whether that is HEAD as the preview was read
+    memories: list[MemorySummary]
+
+
+def read_preview(root: Path | str) -> Preview | None:
+    """The summaries of the vault at ``root``; None when the index has none (a first open, an
+    index of another schema, no repository): the caller waits for the open. Never writes
+    anything, never raises for a missing or unreadable index."""
+    from ..search.index import index_path
+    from ..search.indexed_files import TAG_SEPARATOR, read_summaries
+
+    root = Path(root)
+    path = index_path(root)
+    if path is None:
+        return None
+    try:
+        found = subprocess.run(["git", "rev-parse", "--show-prefix", "HEAD"], cwd=root,
+                               capture_output=True, text=True, timeout=30, check=True)
+        folder, head = found.stdout.split("\n")[:2]
+        commit, rows = read_summaries(path, folder.rstrip("/") or ".")
+    except (OSError, subprocess.SubprocessError, ValueError, sqlite3.Error):
+        return None
+    if commit is None:
+        return None
+    statuses = {s.value: s for s in MemoryStatus}
+    memories = [MemorySummary(i, statuses[status], use_count, last_used, strength, created_at,
+                              tuple(tags.split(TAG_SEPARATOR)) if tags else (), text)
+                for i, status, use_count, last_used, strength, created_at, tags, text in rows
+                if status in statuses]
+    return Preview(commit, commit == head, memories)

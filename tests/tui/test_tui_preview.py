@@ -1,0 +1,93 @@
+"""The first paint of a big vault comes from the derived index (issue 14, "TUI at 100k"): the
+tree shows the index's summaries while the vault opens; moving and folding work, nothing acts on
+a memory and no detail shows until the open is done, and then the tree is the vault's."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from core import Vault
+from tui.app import service as service_module
+from tui.app.view import VaultView
+from core.vault.preview import MemorySummary
+from core import DecayConfig, MemoryStatus
+
+from tui_support import (
+    FRESH,
+    SIZE,
+    NOW,
+    log,
+    make_app,
+    settle,
+    text_of,
+    top_labels,
+    tui_vault,  # noqa: F401  (fixture)
+)
+
+
+
+async def _until(pilot, condition, timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("timed out")
+
+
+@pytest.mark.asyncio
+async def test_the_tree_paints_from_the_index_while_the_vault_opens(tui_vault, monkeypatch):
+    monkeypatch.setattr(service_module, "PREVIEW_FROM", 0)
+    Vault.open(tui_vault)  # an open leaves the index's summaries at HEAD
+    app = make_app(tui_vault, open_now=False)
+    assert app.service.preview() is not None
+    release = threading.Event()
+    real_open = app.service.open
+
+    def slow_open():
+        assert release.wait(20)
+        return real_open()
+
+    monkeypatch.setattr(app.service, "open", slow_open)
+    commits = log(tui_vault, 100)
+    async with app.run_test(size=SIZE) as pilot:
+        main = app.main_screen
+        await _until(pilot, lambda: main.view is not None)
+        await pilot.pause()
+        assert main.view.partial
+        first_look = top_labels(app)
+        assert first_look and "opening" in app.sub_title
+        tree = main.tree
+        for _ in range(30):  # moving works: down to the first memory
+            if tree.cursor_node is not None and tree.cursor_node.data.kind == "memory":
+                break
+            await pilot.press("l" if tree.cursor_node.allow_expand else "j")
+        assert tree.cursor_node.data.kind == "memory"
+        await pilot.pause()
+        assert "Opening the vault" in text_of(main.query_one("#detail-fields"))
+        await pilot.press("a", "x")  # acting does not: nothing archived or asked
+        await pilot.pause()
+        assert app.screen is main and log(tui_vault, 100) == commits
+        assert main.check_action("archive", ()) is None
+        release.set()
+        await _until(pilot, lambda: not main.view.partial)
+        await settle(pilot)
+        assert top_labels(app) == first_look  # the same groups, now from the vault
+        assert "opening" not in app.sub_title
+        assert main.check_action("archive", ()) is True
+
+
+def test_a_small_vault_opens_without_a_first_look(tui_vault):
+    Vault.open(tui_vault)
+    app = make_app(tui_vault, open_now=False)
+    assert app.service.preview() is None  # below PREVIEW_FROM: the open is as quick
+
+
+def test_a_row_works_out_its_search_text_when_first_read():
+    view = VaultView.preview(__import__("pathlib").Path("."), [
+        MemorySummary(FRESH, MemoryStatus.ACTIVE, 0, NOW, 1.0, NOW, ("Tag",), "Some Words")],
+        DecayConfig(), NOW)
+    row = view.rows[FRESH]
+    assert "hay" not in row.__dict__
+    assert row.hay == f"{FRESH} some words  tag"
