@@ -83,7 +83,7 @@ class MemoryTree(Tree[NodeData]):
 
     # -- widths: a label's length is enough (the default renders every label to measure it) --
     def get_label_width(self, node: TreeNode[NodeData]) -> int:
-        return node._label.cell_len + (2 if node._allow_expand else 0)
+        return node.label.cell_len + (2 if node.allow_expand else 0)
 
     def on_resize(self) -> None:
         """Labels are cut to the width: redo them when it changes."""
