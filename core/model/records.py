@@ -105,3 +105,44 @@ class KnowledgeGraph(BaseModel):
     memories: list[Memory]
     relations: list[Relation]
     stats: dict[str, Any] = Field(default_factory=dict)
+
+
+# -- memory held per record --------------------------------------------------------------------
+class FieldSetSharing:
+    """Lets each record loaded (and a memory's ``meta``) hold pydantic's set of the fields it was
+    given as one set shared by the records given the same fields (nearly all: memvault writes
+    every field), instead of a set of its own: ~0.9 KB a memory, 40% of what a loaded memory
+    costs (120 MB at 100k), and done as each record is loaded, so the peak is lower too.
+    memvault never dumps with ``exclude_unset``, the one thing that set serves (and
+    ``validate_assignment`` keeps it a set: an assigned field lands in the set the record
+    shares, which only widens what ``exclude_unset`` would keep of the others)."""
+
+    def __init__(self) -> None:
+        self._memory: set[str] | None = None
+        self._meta: set[str] | None = None
+        self._relation: set[str] | None = None
+
+    def memory(self, memory: Memory) -> Memory:
+        shared = self._memory
+        fields = memory.__pydantic_fields_set__
+        if shared is None:
+            self._memory = fields
+        elif fields == shared:
+            object.__setattr__(memory, "__pydantic_fields_set__", shared)
+        meta = memory.meta
+        shared = self._meta
+        fields = meta.__pydantic_fields_set__
+        if shared is None:
+            self._meta = fields
+        elif fields == shared:
+            object.__setattr__(meta, "__pydantic_fields_set__", shared)
+        return memory
+
+    def relation(self, relation: Relation) -> Relation:
+        shared = self._relation
+        fields = relation.__pydantic_fields_set__
+        if shared is None:
+            self._relation = fields
+        elif fields == shared:
+            object.__setattr__(relation, "__pydantic_fields_set__", shared)
+        return relation

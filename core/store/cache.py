@@ -11,7 +11,7 @@ from typing import Literal
 from ..model.config import DecayConfig
 from ..decay import score
 from ..errors import AmbiguousIdError, UnknownIdError
-from ..model.records import Memory, MemoryStatus, Relation, now_epoch
+from ..model.records import FieldSetSharing, Memory, MemoryStatus, Relation, now_epoch
 
 SortKey = Literal["score", "last_used", "created"]
 SORT_KEYS: tuple[str, ...] = ("score", "last_used", "created")
@@ -24,6 +24,7 @@ class Store:
         self.relations: dict[str, Relation] = {}
         self._tags: dict[str, set[str]] = {}
         self._relations_by_memory: dict[str, set[str]] = {}
+        self._sharing = FieldSetSharing()  # one field set per shape of record, not per record
 
     # -- mutation ---------------------------------------------------------------------------
     def put_memory(self, memory: Memory) -> None:
@@ -35,7 +36,7 @@ class Store:
                     ids.discard(memory.id)
                     if not ids:
                         del self._tags[tag]
-        self.memories[memory.id] = memory
+        self.memories[memory.id] = self._sharing.memory(memory)
         for tag in memory.meta.tags:
             self._tags.setdefault(tag, set()).add(memory.id)
 
@@ -52,7 +53,7 @@ class Store:
 
     def put_relation(self, relation: Relation) -> None:
         self.drop_relation(relation.id)
-        self.relations[relation.id] = relation
+        self.relations[relation.id] = self._sharing.relation(relation)
         for end in (relation.from_memory_id, relation.to_memory_id):
             self._relations_by_memory.setdefault(end, set()).add(relation.id)
 
