@@ -26,7 +26,16 @@ def test_nothing_similar_finds_nothing_and_limit_holds():
 
 def test_tags_and_entities_count():
     pool = [Memory(id="a", content="release notes for the web app", entities=["Ana"])]
-    plain = likely_duplicates(pool, "release notes for the web app", threshold=0.0)[0][1]
-    named = likely_duplicates(pool, "release notes for the web app", entities=["Ana"],
+    plain = likely_duplicates(pool, "release notes for the mobile app", threshold=0.0)[0][1]
+    named = likely_duplicates(pool, "release notes for the mobile app", entities=["Ana"],
                               threshold=0.0)[0][1]
     assert named > plain
+
+
+def test_a_new_text_that_only_repeats_part_of_a_longer_memory_is_found():
+    long = Memory(id="long", content="Prefers paperless statements for every account. A "
+                  "deadline that repeats every year, so a reminder a month ahead is the right "
+                  "time to start.")
+    found = likely_duplicates([long], "Prefers paperless statements for every account.")
+    assert [m.id for m, _ in found] == ["long"] and found[0][1] == 1.0
+    assert likely_duplicates([long], "every account") == []  # too few words to tell

@@ -83,6 +83,10 @@ class NewMemoryScreen(ModalScreen[Change | None]):
         if values == self.checked:
             self.add(values)
         else:
+            self.set_error(None)
+            box = self.query_one("#new-duplicates", Static)
+            box.update(Text("looking for likely duplicates…", style="dim"))
+            box.display = True
             self.look_for_duplicates(values)
 
     @work(thread=True, group="new-memory", exit_on_error=False)
@@ -115,7 +119,7 @@ class NewMemoryScreen(ModalScreen[Change | None]):
         box = self.query_one("#new-duplicates", Static)
         box.update(text)
         box.display = True
-        self.query_one("#new-add", Button).label = "Add anyway (ctrl+s)"
+        self.query_one("#new-add", Button).label = "Add anyway"  # (the note names ctrl+s)
 
     @work(thread=True, group="new-memory", exit_on_error=False)
     def add(self, values: tuple[str, tuple[str, ...], tuple[str, ...]]) -> None:
