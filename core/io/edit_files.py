@@ -7,13 +7,17 @@ parse, or whose edit was refused, stays there and the person is told its path.""
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..model.records import Memory
 from ..store.files import write_atomic
-from ..vault import Vault
 from .edit_text import EditTextError, from_bytes, render, to_bytes
+
+if TYPE_CHECKING:
+    from ..vault import Vault
 
 EDITS_DIR = "edits"
 MAX_EDIT_BYTES = 64 * 1024 * 1024  # read at most this much back (a vault file holds 16 MiB)
@@ -43,6 +47,17 @@ def read_edit_file(path: Path) -> str:
     if len(data) > MAX_EDIT_BYTES:
         raise EditTextError(f"the file is larger than {MAX_EDIT_BYTES // (1024 * 1024)} MiB")
     return from_bytes(data)
+
+
+def edited_memory(path: Path) -> str | None:
+    """The id of the memory an edit file was made for (its first line names it), or None."""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+    found = re.match(r"# memvault: edit memory (\S+?),", first)
+    return found.group(1) if found else None
 
 
 def remove_edit_file(path: Path) -> None:
