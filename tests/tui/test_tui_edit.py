@@ -353,12 +353,13 @@ async def test_n_refuses_empty_content_and_esc_cancels(tui_vault):
 
 
 # -- touch, promote, pin ------------------------------------------------------------------------
-async def test_t_touches_T_boosts_and_u_undoes(tui_vault):
+async def test_t_touches_and_T_boosts_one_commit_each(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await goto(pilot, FADING)
         before = on_disk(tui_vault).get(FADING)
+        commits = commit_count(tui_vault)
         await pilot.press("t")
         await settle(pilot)
         after = on_disk(tui_vault).get(FADING)
@@ -368,7 +369,9 @@ async def test_t_touches_T_boosts_and_u_undoes(tui_vault):
         boosted = on_disk(tui_vault).get(FADING)
         assert boosted.use_count == before.use_count + 2
         assert boosted.strength == pytest.approx(before.strength + 0.1)
-        assert any(n.startswith("Touched") for n in notes(app))
+        assert commit_count(tui_vault) == commits + 2
+        touched = [n for n in notes(app) if n.startswith("Touched")]
+        assert len(touched) == 2 and not any("undoes" in n for n in touched)  # undo keeps uses
 
 
 async def test_promote_is_one_commit_and_undoable(tui_vault):

@@ -89,3 +89,13 @@ def test_promote_is_one_commit_and_only_for_an_active_memory(vault, vault_path):
     vault.undo()
     vault.undo()
     assert vault.get(m.id).status == MemoryStatus.ACTIVE
+
+
+def test_has_pin_finds_pinned_memories(vault):
+    from core.search.query import parse, select
+
+    a, b = vault.add("pinned one"), vault.add("loose one")
+    vault.pin(a.id)
+    memories = list(vault.memories.values())
+    assert [m.id for m in select(parse("has:pin"), memories, 0)] == [a.id]
+    assert [m.id for m in select(parse("-has:pin"), memories, 0)] == [b.id]
