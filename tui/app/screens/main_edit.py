@@ -13,7 +13,7 @@ from core import VaultError
 from core.ops.edit import EditConflict
 
 from ...editor import EditorError, run_editor
-from ..messages import EditFinished, EditorReady
+from ..messages import EditFinished, EditorReady, OperationFailed
 from ..service import Change, EditSession
 
 #: The keys of this part, in the order help lists them.
@@ -38,17 +38,24 @@ class MainEdit:
 
     # -- the form, a new memory ---------------------------------------------------------------
     def action_edit_form(self) -> None:
+        memory_id = self._need_memory()
+        if memory_id is not None:
+            self.open_form(memory_id)
+
+    @work(thread=True, group="edit-form", exit_on_error=False)
+    def open_form(self, memory_id: str) -> None:
+        """The memory as stored (never the view's copy, whose control characters are escaped),
+        read off the UI thread: the service's lock may be held by an operation."""
         from .edit_form import EditFormScreen
 
-        memory_id = self._need_memory()
-        if memory_id is None:
-            return
         try:
             memory = self.service.memory(memory_id)
         except VaultError as exc:
-            self.notify(str(exc), title="edit", severity="error", markup=False)
+            self.post_message(OperationFailed(str(exc), "edit"))
             return
-        self.app.push_screen(EditFormScreen(self.service, memory), self._done_editing)
+        self.app.call_from_thread(
+            lambda: self.app.push_screen(EditFormScreen(self.service, memory),
+                                         self._done_editing))
 
     def action_new_memory(self) -> None:
         from .new_memory import NewMemoryScreen
