@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -20,7 +21,6 @@ from tui.app.screens.edit_form import EditFormScreen
 from tui.app.screens.gc import GcScreen
 from tui.app.screens.new_memory import NewMemoryScreen
 
-from conftest import commit_count
 from tui_support import (
     CONTENT,
     DUPE_TEXTS,
@@ -39,6 +39,11 @@ from tui_support import (
 )
 
 pytestmark = pytest.mark.asyncio
+
+
+def commit_count(path: Path) -> int:
+    return int(subprocess.run(["git", "-C", str(path), "rev-list", "--count", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout)
 
 
 def notes(app) -> list[str]:
