@@ -62,6 +62,15 @@ class Memory(BaseModel):
         return self.gist or self.content
 
 
+#: ``meta.extra[PIN_KEY] is True``: the memory is pinned, and gc never deletes or archives it
+#: (kept in ``meta.extra``, which CortexGraph's ``MemoryMetadata`` carries through unchanged).
+PIN_KEY = "pinned"
+
+
+def is_pinned(memory: Memory) -> bool:
+    return memory.meta.extra.get(PIN_KEY) is True
+
+
 class Relation(BaseModel):
     model_config = ConfigDict(extra="allow", validate_assignment=True)
 

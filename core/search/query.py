@@ -9,7 +9,8 @@ filter, parsed into a :class:`Query` of :class:`Term` s.
     entity:Alice              an entity (case-insensitive; wildcards allowed)
     status:archived           a status (a unique prefix will do: status:arch)
     id:1a2b                   the id starts with it
-    has:gist                  the memory has a gist (also has:tags, has:entities, has:relations)
+    has:gist                  the memory has a gist (also has:tags, has:entities, has:relations,
+                              has:pin: it is pinned, gc never takes it)
     score<0.1  uses>=3        the decay score now; also strength, age and idle (days)
     -tag:done  -word          any term above, negated
 
@@ -29,12 +30,12 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..model.records import Memory, MemoryStatus
+from ..model.records import Memory, MemoryStatus, is_pinned
 
 DAY = 86400
 STATUSES = tuple(s.value for s in MemoryStatus)
 FIELDS = ("tag", "status", "id", "entity", "has")
-HAS = ("gist", "relations", "tags", "entities")
+HAS = ("gist", "relations", "tags", "entities", "pin")
 TEXT_KINDS = ("word", "phrase", "prefix")
 _COMPARE = re.compile(r"^(score|uses|strength|age|idle)(<=|>=|!=|<|>|=)(-?\d+(?:\.\d+)?|-?\.\d+)d?$")
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -288,6 +289,7 @@ def _positive(term: Term) -> Test:
             "gist": lambda c, now: bool(c.memory.gist),
             "tags": lambda c, now: bool(c.memory.meta.tags),
             "entities": lambda c, now: bool(c.memory.entities),
+            "pin": lambda c, now: is_pinned(c.memory),
         }.get(value, lambda c, now: c.relations > 0)
     if kind == "compare":
         return _comparison(term)

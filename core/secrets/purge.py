@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..io.edit_files import EDITS_DIR, edited_memory
 from ..errors import UnknownIdError, VaultError, AmbiguousIdError
 from ..store.layout import remove_file, write_atomic
 from .scanner import redact_text, scan_text
@@ -247,6 +248,11 @@ def _forget_state(vault: Vault, plan: PurgePlan) -> None:
             if folder.is_dir() and not folder.is_symlink() and any(
                     folder.joinpath(*rel.split("/")).exists() for rel in rels):
                 shutil.rmtree(folder, ignore_errors=True)
+    edits = state / EDITS_DIR  # texts kept from $EDITOR (core/io/edit_files.py)
+    if edits.is_dir() and not edits.is_symlink():
+        for found in edits.iterdir():
+            if found.is_file() and not found.is_symlink() and edited_memory(found) in plan.memories:
+                remove_file(found)
     conflicts = vault.root / "sync-conflicts"
     if conflicts.is_dir() and not conflicts.is_symlink():
         for rel in rels:

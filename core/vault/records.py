@@ -13,10 +13,12 @@ from pydantic import ValidationError
 from ..errors import VaultError
 from ..model.records import (
     KNOWN_RELATION_TYPES,
+    PIN_KEY,
     Memory,
     MemoryMetadata,
     MemoryStatus,
     Relation,
+    is_pinned,
     now_epoch,
 )
 from ..store.layout import (
@@ -117,6 +119,35 @@ class Records:
             **({"strength": min(MAX_BOOSTED_STRENGTH, m.strength + STRENGTH_BOOST)}
                if boost else {}),
         })
+
+    def promote(self, *keys: str) -> list[Memory]:
+        """Mark active memories promoted (``promoted_at`` = now), as CortexGraph's
+        ``promote_memory`` does with ``force``; one commit (``promote: ...``)."""
+        def change(m: Memory, now: int) -> dict[str, Any]:
+            if m.status != MemoryStatus.ACTIVE:
+                raise VaultError(f"refused: {m.id[:8]} is {m.status.value}; only an active "
+                                 "memory can be promoted")
+            return {"status": MemoryStatus.PROMOTED, "promoted_at": now}
+        return self._change_each(keys, "promote", change)
+
+    def pin(self, *keys: str) -> list[Memory]:
+        """Pin memories: gc never deletes or archives them (``meta.extra["pinned"] = true``);
+        one commit (``pin: ...``)."""
+        return self._set_pin(keys, True)
+
+    def unpin(self, *keys: str) -> list[Memory]:
+        return self._set_pin(keys, False)
+
+    def _set_pin(self, keys: Iterable[str], pinned: bool) -> list[Memory]:
+        def change(m: Memory, _now: int) -> dict[str, Any]:
+            if is_pinned(m) == pinned:
+                raise VaultError(f"refused: {m.id[:8]} is {'already' if pinned else 'not'} "
+                                 "pinned")
+            extra = {k: v for k, v in m.meta.extra.items() if k != PIN_KEY}
+            if pinned:
+                extra[PIN_KEY] = True
+            return {"meta": m.meta.model_copy(update={"extra": extra})}
+        return self._change_each(keys, "pin" if pinned else "unpin", change)
 
     def archive(self, *keys: str) -> list[Memory]:
         return self._set_status(keys, MemoryStatus.ARCHIVED, "archive")

@@ -46,6 +46,8 @@ class GcReport:
     #: lineage relations of the pruned memories, left in place (core.model.relation_rule)
     relations_kept: list[Relation] = field(default_factory=list)
     commit: str | None = None
+    #: pinned active memories below the threshold, kept out of gc (memory, score)
+    pinned_kept: list[tuple[Memory, float]] = field(default_factory=list)
 
 
 @dataclass

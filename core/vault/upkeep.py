@@ -10,6 +10,7 @@ from ..gist import check_level
 from ..model.records import (
     Memory,
     MemoryStatus,
+    is_pinned,
     now_epoch,
 )
 from ..model.tokens import estimate_tokens
@@ -26,23 +27,28 @@ class Upkeep:
            force: bool = False) -> GcReport:
         """Active memories scoring below the forget threshold: listed (dry run), or deleted with
         the relations that go with them (lineage relations stay: core.model.relation_rule), or
-        archived, in ONE commit that also records ``last_gc_at``. Refused (MaintenanceRefused)
+        archived, in ONE commit that also records ``last_gc_at``. Pinned memories
+        (:func:`core.model.records.is_pinned`) are never candidates: the report lists those it
+        kept out (``pinned_kept``). Refused (MaintenanceRefused)
         on a machine that is not the vault's designated maintenance machine
         (``core.ops.maintenance``), unless ``force``."""
         limit = self.config.forget_threshold if threshold is None else threshold
         at = now_epoch() if now is None else now
 
-        def candidates() -> list[tuple[Memory, float]]:
+        def below() -> tuple[list[tuple[Memory, float]], list[tuple[Memory, float]]]:
+            """(candidates, pinned ones kept out), lowest score first."""
             found = [(m, self.score(m, at)) for m in self.store.memories.values()
                      if m.status == MemoryStatus.ACTIVE]
-            return sorted(((m, s) for m, s in found if s < limit), key=lambda p: (p[1], p[0].id))
+            low = sorted(((m, s) for m, s in found if s < limit), key=lambda p: (p[1], p[0].id))
+            return [p for p in low if not is_pinned(p[0])], [p for p in low if is_pinned(p[0])]
 
         if dry_run:
-            return GcReport(limit, candidates(), applied=False, archived=archive)
+            found, pinned = below()
+            return GcReport(limit, found, applied=False, archived=archive, pinned_kept=pinned)
         with self.transaction():
             check_maintenance(self.meta, "gc", force=force)
-            found = candidates()
-            report = GcReport(limit, found, applied=True, archived=archive)
+            found, pinned = below()
+            report = GcReport(limit, found, applied=True, archived=archive, pinned_kept=pinned)
             if not found:
                 return report
             ids = [m.id for m, _ in found]

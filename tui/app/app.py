@@ -76,6 +76,18 @@ class MemvaultApp(App[None]):
                             "its own changes; later touches are kept)", main.action_undo)
         yield SystemCommand("Redo", "take back the newest undo", main.action_redo)
         yield SystemCommand("Go to id", "go to a memory by id or unique prefix", main.action_goto)
+        yield SystemCommand("Edit…", "edit the highlighted memory's content, gist, tags, "
+                            "entities and strength in a form (ctrl+e)", main.action_edit_form)
+        yield SystemCommand("Edit in $EDITOR", "the highlighted memory as a text file in your "
+                            "editor (e)", main.action_edit_text)
+        yield SystemCommand("New memory…", "add a memory (likely duplicates shown first) (n)",
+                            main.action_new_memory)
+        yield SystemCommand("Touch", "reinforce the highlighted memory: use count + 1, last "
+                            "used now (t; T also boosts strength)", main.action_touch)
+        yield SystemCommand("Promote", "mark the highlighted memory promoted (>)",
+                            main.action_promote)
+        yield SystemCommand("Pin / unpin", "a pinned memory is never deleted or archived by gc "
+                            "(P)", main.action_pin)
         yield SystemCommand("Split…", "the split wizard: decompose the highlighted memory (or a "
                             "split candidate) into atomic ones", main.action_split)
         yield SystemCommand("Consolidate…", "the consolidate wizard: merge the marked memories "

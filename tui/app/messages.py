@@ -155,3 +155,48 @@ class InboxActed(Message):
         self.result = result
         self.error = error
         self.title = title
+
+
+# -- editing one memory (tui/app/screens/edit_form.py, new_memory.py) ---------------------------
+class EditSaved(Message):
+    """A form's save (or add) finished: ``change`` (None: nothing changed, nothing written), or
+    ``error`` (core's refusal: the form stays open with what was typed)."""
+
+    def __init__(self, change: Change | None, error: str | None = None) -> None:
+        super().__init__()
+        self.change = change
+        self.error = error
+
+
+class DuplicatesFound(Message):
+    """The memories a new one would likely duplicate (``found``: (memory, similarity)), for the
+    text ``key`` they were looked up for."""
+
+    def __init__(self, key: object, found: list[Any]) -> None:
+        super().__init__()
+        self.key = key
+        self.found = found
+
+
+class EditorReady(Message):
+    """The service wrote the memory's file for ``$EDITOR`` (``session``: an EditSession), or
+    ``error`` says why it could not."""
+
+    def __init__(self, session: Any = None, error: str | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.error = error
+
+
+class EditFinished(Message):
+    """An ``$EDITOR`` edit was read back: ``change`` (None and no error: unchanged, nothing
+    written), or ``error`` (nothing written; the file stays): ``retry`` says whether editing the
+    same file again can fix it (a parse error can; a later change by another writer cannot)."""
+
+    def __init__(self, session: Any, change: Change | None = None, error: str | None = None,
+                 retry: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.change = change
+        self.error = error
+        self.retry = retry

@@ -51,6 +51,7 @@ from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     SplitPreview,
     describe,
 )
+from .service_edit import EditService, EditSession  # noqa: F401  (EditSession: part of the API)
 from .service_outside import OutsideEdits, Quarantined
 from .service_wizards import WizardService
 from .view import Row, VaultView, shown
@@ -60,7 +61,7 @@ from .view import Row, VaultView, shown
 PREVIEW_FROM = 20_000
 
 
-class VaultService(WizardService):
+class VaultService(EditService, WizardService):
     """Thread-safe access to one vault. ``clock`` gives "now" in epoch seconds (tests and
     screenshots pass a fixed one); every score the app shows is computed at ``view.now``."""
 

@@ -30,6 +30,7 @@ from core import (
     UnknownIdError,
 )
 from core import decay
+from core.model.records import is_pinned
 from core.search.query import Term, match_spans
 from core.store.cache import MIN_PREFIX
 from core.textutil import has_controls, neutralise_controls, neutralise_line
@@ -40,6 +41,7 @@ DANGER_LOW, DANGER_HIGH = 0.15, 0.35
 
 # Fixed colours (not the terminal's ANSI palette, whose "yellow" is orange in some themes).
 MATCH_STYLE = "bold reverse"  # what the filter's words match in a row
+PIN_MARK, PIN_STYLE = "pinned", "bold #e07bd0"  # a pinned memory: gc never takes it
 BAND_STYLE = {"fresh": "#7ccc4c", "fading": "#e3c948", "danger": "#f59331", "critical": "#ef5b4f",
               "forget": "#c0392b"}
 STATUS_STYLE = {
@@ -335,6 +337,9 @@ def leaf_label(row: Row, words: int = 56, prefix: Text | None = None,
     m = row.memory
     if m.status != MemoryStatus.ACTIVE:
         words -= len(m.status.value) + 1
+    pinned = is_pinned(m)
+    if pinned:
+        words -= len(PIN_MARK) + 1
     shown_words = first_words(m.text, max(12, words))
     at = len(text)
     text.append(shown_words)
@@ -342,6 +347,8 @@ def leaf_label(row: Row, words: int = 56, prefix: Text | None = None,
         text.stylize(MATCH_STYLE, at + start, at + end)
     if m.status != MemoryStatus.ACTIVE:
         text.append(f" {m.status.value}", style=STATUS_STYLE[m.status])
+    if pinned:
+        text.append(f" {PIN_MARK}", style=PIN_STYLE)
     return text
 
 

@@ -92,6 +92,8 @@ def verb(name: str, **settings: Any) -> Callable[[Callable[..., int]], click.Com
 
 
 POSITIVE = click.IntRange(min=1)
+#: ``ID...``: one or more memory ids or unique prefixes
+IDS_ARGUMENT = click.argument("ids", nargs=-1, required=True, metavar="ID...")
 
 
 # -- output ------------------------------------------------------------------------------------

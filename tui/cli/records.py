@@ -328,6 +328,7 @@ def gc(dry_run: bool, archive_: bool, force: bool, as_json: bool) -> int:
             "candidates": [memory_json(vault, m, now) for m, _ in report.candidates],
             "relations_removed": [relation_json(r) for r in report.relations_removed],
             "relations_kept": [relation_json(r) for r in report.relations_kept],
+            "pinned_kept": [m.id for m, _ in report.pinned_kept],
         })
         return 0
     from . import render

@@ -275,8 +275,12 @@ def print_gc(vault: Vault, report: GcReport, now: int) -> None:
     out = console()
     n = len(report.candidates)
     noun = "memory" if n == 1 else "memories"
+    pinned = len(report.pinned_kept)
+    kept = (f"kept {pinned} pinned memor{'y' if pinned == 1 else 'ies'} below "
+            f"{report.threshold:g} out (`memvault unpin ID` lets gc take it)" if pinned else "")
     if not n:
-        out.print(f"nothing to collect: no active memory scores below {report.threshold:g}")
+        out.print(f"nothing to collect: no active memory scores below {report.threshold:g}"
+                  + (f"; {kept}" if kept else ""))
         return
     if report.applied:
         verb = "archived" if report.archived else "deleted"
@@ -293,6 +297,8 @@ def print_gc(vault: Vault, report: GcReport, now: int) -> None:
         out.print(f"{n} active {noun} score below {report.threshold:g}; "
                   f"`memvault gc{' --archive' if report.archived else ''}` would {verb}:")
     out.print(memory_table(vault, [m for m, _ in report.candidates], now))
+    if kept:
+        out.print(kept)
 
 
 def print_stats(stats: dict[str, Any], now: int) -> None:

@@ -16,6 +16,11 @@ VERBS: dict[str, tuple[str, str]] = {
                           "loses nothing)"),
     "show": ("records", "one memory: fields, score, time until forgotten, relations"),
     "touch": ("records", "reinforce memories (use count + 1, last used = now), one commit"),
+    "edit": ("edit", "edit a memory in $EDITOR as plain text (or --content/--gist/--tag/"
+                     "--entity/--strength), one commit; unchanged writes nothing"),
+    "promote": ("edit", "mark active memories promoted, one commit"),
+    "pin": ("edit", "pin memories: gc never deletes or archives them, one commit"),
+    "unpin": ("edit", "unpin memories, one commit"),
     "archive": ("records", "archive memories"),
     "unarchive": ("records", "make archived memories active again"),
     "delete": ("records", "delete memories and their relations (asks first unless --yes)"),

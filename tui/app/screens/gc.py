@@ -60,9 +60,12 @@ class GcScreen(Screen[str | None]):
         view = self.service.view
         n = len(report.candidates)
         title = self.query_one("#gc-title", Static)
+        pinned = len(report.pinned_kept)
+        kept = (f" {pinned} pinned memor{'y' if pinned == 1 else 'ies'} below it "
+                f"{'is' if pinned == 1 else 'are'} kept out (P unpins)." if pinned else "")
         if not n:
             title.update(Text(f"Nothing to collect: no active memory scores below "
-                              f"{report.threshold:g}.", style="green"))
+                              f"{report.threshold:g}.{kept}", style="green"))
             return
         ids = {m.id for m, _ in report.candidates}  # what goes with them: core's one rule
         relations = relations_of_gone((r for i in ids for r in view.relations_of(i)), ids).removed
@@ -73,6 +76,8 @@ class GcScreen(Screen[str | None]):
         if relations:
             text.append(f" {len(relations)} relation{'s' if len(relations) != 1 else ''} "
                         "go with them.")
+        if kept:
+            text.append(kept, style="bold")
         text.append(f"\n{self._key('delete')} deletes them in one commit, {self._key('archive')} "
                     "archives them instead (as on the main screen); undo (u there) restores "
                     "them.", style="dim")

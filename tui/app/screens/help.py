@@ -18,7 +18,7 @@ FILTER_HELP = [
     ("status:archived", "a status (a prefix will do: status:arch)"),
     ("id:1a2b", "the id starts with it"),
     ("entity:Alice", "an entity"),
-    ("has:gist", "has a gist (also has:relations, has:tags, has:entities)"),
+    ("has:gist", "has a gist (also has:relations, has:tags, has:entities, has:pin)"),
     ("score<0.1  score>=0.5", "the decay score now"),
     ("uses>3  strength>=1.5", "use count, strength"),
     ("age>30  idle>7", "days since created, days since last used"),

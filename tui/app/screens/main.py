@@ -42,13 +42,14 @@ from ..widgets.history import HistoryPane
 from ..widgets.memory_tree import MemoryTree, NodeData
 from ..widgets.provenance import ProvenancePane
 from .main_actions import MainActions
+from .main_edit import EDIT_BINDINGS, MainEdit
 from .main_follow import MainFollowing
 from .main_keys import MOVING_BINDINGS, MainKeys
 from .main_opening import MainOpening
 from .main_panes import TABS, MainPanes
 
 
-class MainScreen(MainOpening, MainActions, MainFollowing, MainPanes, MainKeys, Screen):
+class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, MainKeys, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
@@ -73,6 +74,7 @@ class MainScreen(MainOpening, MainActions, MainFollowing, MainPanes, MainKeys, S
         Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.reload"),
         Binding("E", "outside_edits", "Outside edits", show=False, id="memvault.outside_edits"),
         *MOVING_BINDINGS,
+        *EDIT_BINDINGS,
     ]
 
     def __init__(self, service: VaultService, *, poll_interval: float = 2.0,

@@ -11,10 +11,19 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Sparkline, Static
 
 from core import MemoryStatus, decay
+from core.model.records import is_pinned
 
 from ..grouping import Group
 from ...text import relative_time, span
-from ..view import BAND_STYLE, STATUS_STYLE, Row, VaultView, date_text, score_bar
+from ..view import (
+    BAND_STYLE,
+    PIN_STYLE,
+    STATUS_STYLE,
+    Row,
+    VaultView,
+    date_text,
+    score_bar,
+)
 
 FORECAST_DAYS = 30
 
@@ -114,6 +123,9 @@ class DetailPane(VerticalScroll):
         grid.add_column()
         grid.add_row("id", Text(m.id, style="bold"))
         grid.add_row("status", Text(m.status.value, style=STATUS_STYLE.get(m.status, "")))
+        if is_pinned(m):
+            grid.add_row("pinned", Text.assemble(("yes", PIN_STYLE),
+                                                 ("  gc never deletes or archives it", "dim")))
         grid.add_row("tags", Text(", ".join(m.meta.tags) or "–"))
         grid.add_row("entities", Text(", ".join(m.entities) or "–"))
         if m.meta.source:
@@ -136,6 +148,8 @@ class DetailPane(VerticalScroll):
             forgotten = Text(f"in {span(seconds)} ({date_text(now + seconds)})")
         if m.status != MemoryStatus.ACTIVE:
             forgotten.append("  (gc prunes only active memories)", style="dim")
+        elif is_pinned(m):
+            forgotten.append("  (pinned: gc keeps it)", style="dim")
         grid.add_row("forgotten", forgotten)
         relations = view.relations_of(m.id)
         if relations:

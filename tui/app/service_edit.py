@@ -1,0 +1,112 @@
+"""The service's edits of one memory (the highlighted one): the form and ``$EDITOR`` (core's
+:mod:`core.ops.edit`, one ``update:`` commit, nothing when unchanged), a new memory (with the
+likely duplicates first: :mod:`core.ops.duplicates`), touch, promote, pin and unpin. Each is one
+commit through ``Vault`` and comes back as a :class:`~tui.app.service_results.Change`; undo
+takes it back. Small methods on purpose: bulk actions on the marked memories build on them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from core import Memory
+from core.io.edit_files import new_edit_file, read_edit_file, remove_edit_file
+from core.io.edit_text import EditFields, check_content, parse
+from core.model.records import is_pinned
+from core.ops.duplicates import likely_duplicates
+from core.ops.edit import apply_edit
+
+from .service_results import Change, describe
+from .view import shown
+
+
+@dataclass
+class EditSession:
+    """A memory being edited in ``$EDITOR``: the file, and the version it started from."""
+
+    memory_id: str
+    base: Memory
+    path: Path
+
+
+class EditService:
+    """Edits for :class:`~tui.app.service.VaultService` (its lock, vault and views)."""
+
+    def memory(self, key: str) -> Memory:
+        """The memory as stored (control characters and all: for editing, never for showing)."""
+        with self._lock:
+            return self._vault_or_fail().get(key)
+
+    # -- the form and $EDITOR -----------------------------------------------------------------
+    def edit_fields(self, key: str, base: Memory, fields: EditFields) -> Change | None:
+        """Write what the form changed (None: nothing changed, nothing written)."""
+        with self._lock:
+            result = apply_edit(self._vault_or_fail(), key, base, fields)
+            if not result.written:
+                return None
+            m = result.memory
+            return Change(self._next_view([m.id]), [m.id], "edit",
+                          f"Edited {', '.join(result.changed)} of {describe(m)}", focus=m.id,
+                          undoable=True)
+
+    def start_edit(self, key: str) -> EditSession:
+        """A private file holding the memory as text (core/io/edit_text.py), for ``$EDITOR``."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            memory = vault.get(key)
+            return EditSession(memory.id, memory, new_edit_file(vault, memory))
+
+    def finish_edit(self, session: EditSession) -> Change | None:
+        """Read the edited file back and commit it (None: unchanged). The file is removed once
+        its edit is committed or unchanged; when it does not parse (EditTextError) or the edit
+        is refused, it stays where it is, with the person's text."""
+        fields = parse(read_edit_file(session.path), session.base)
+        change = self.edit_fields(session.memory_id, session.base, fields)
+        remove_edit_file(session.path)
+        return change
+
+    def drop_edit(self, session: EditSession) -> None:
+        remove_edit_file(session.path)
+
+    # -- a new memory ------------------------------------------------------------------------
+    def duplicates(self, content: str, tags: Sequence[str] = (),
+                   entities: Sequence[str] = ()) -> list[tuple[Memory, float]]:
+        """Memories a new one with this text would likely duplicate (shown, never merged)."""
+        with self._lock:
+            memories = list(self._vault_or_fail().memories.values())
+        return [(shown(m), s) for m, s in likely_duplicates(memories, content, tags, entities)]
+
+    def add(self, content: str, tags: Sequence[str] = (), entities: Sequence[str] = ()) -> Change:
+        """Add a memory (its gist made as ``memvault add`` makes it), one commit."""
+        check_content(content)
+        with self._lock:
+            m = self._vault_or_fail().add(content, tags=list(tags), entities=list(entities))
+            return Change(self._next_view([m.id]), [m.id], "add", f"Added {describe(m)}",
+                          focus=m.id, undoable=True)
+
+    # -- touch, promote, pin ----------------------------------------------------------------
+    def touch(self, key: str, boost: bool = False) -> Change:
+        """Reinforce the memory (one ``touch:`` commit). A touch is a use record: core's undo
+        passes over it (later use is kept), so the notification does not offer u."""
+        with self._lock:
+            [m] = self._vault_or_fail().touch(key, boost=boost)
+            how = f", strength {m.strength:g}" if boost else ""
+            return Change(self._next_view([m.id]), [m.id], "touch",
+                          f"Touched {describe(m)} (uses {m.use_count}{how})", focus=m.id)
+
+    def promote(self, key: str) -> Change:
+        with self._lock:
+            [m] = self._vault_or_fail().promote(key)
+            return Change(self._next_view([m.id]), [m.id], "promote", f"Promoted {describe(m)}",
+                          focus=m.id, undoable=True)
+
+    def toggle_pin(self, key: str) -> Change:
+        """Pin the memory (gc never takes it), or unpin a pinned one."""
+        with self._lock:
+            vault = self._vault_or_fail()
+            pinned = is_pinned(vault.get(key))
+            [m] = vault.unpin(key) if pinned else vault.pin(key)
+            verb = "Unpinned" if pinned else "Pinned (gc keeps it)"
+            return Change(self._next_view([m.id]), [m.id], "unpin" if pinned else "pin",
+                          f"{verb} {describe(m)}", focus=m.id, undoable=True)
