@@ -15,7 +15,7 @@ opening the vault without reading every file (:mod:`core.store.indexed_files`):
 ``files(path, blob, kind, record_id, body)``, the vault's record files as git holds them at the
 commit named in ``state('files_commit')``, and ``summaries``, for each memory file among them,
 what the app's first paint needs of it (status, use_count, last_used, strength, created_at,
-tags, head: :mod:`core.vault.preview`), in a table of its own so reading it skips the bodies.
+tags, head, pinned: :mod:`core.vault.preview`), in a table of its own so reading it skips the bodies.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ _SCHEMA = (
     "body BLOB) WITHOUT ROWID",
     "CREATE TABLE summaries (path TEXT PRIMARY KEY, record_id TEXT NOT NULL, status TEXT, "
     "use_count INTEGER, last_used INTEGER, strength REAL, created_at INTEGER, tags TEXT, "
-    "head TEXT) WITHOUT ROWID",
+    "head TEXT, pinned INTEGER) WITHOUT ROWID",
     "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )

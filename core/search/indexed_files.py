@@ -23,6 +23,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from ..model.records import PIN_KEY
 from ..textutil import neutralise_controls, neutralise_line
 from .index import SearchIndex, _transaction, index_path
 
@@ -40,11 +41,11 @@ def blob_id(data: bytes, length: int = 40) -> str:
 #: How much of a memory's text (gist, or content) a summary keeps: more than a tree row shows.
 HEAD_CHARS = 300
 TAG_SEPARATOR = "\x1f"
-_NO_SUMMARY = (None,) * 7
+_NO_SUMMARY = (None,) * 8
 
 
 def summary(kind: str | None, body: bytes | None) -> tuple[Any, ...]:
-    """(status, use_count, last_used, strength, created_at, tags, head) of a memory file's
+    """(status, use_count, last_used, strength, created_at, tags, head, pinned) of a memory file's
     ``body``, for the first paint (:mod:`core.vault.preview`); all None for anything else or a
     body that is not a memory as the model reads it (the open reports what is wrong). Made for
     display only: the head and the tags have their control characters shown as escapes."""
@@ -59,7 +60,8 @@ def summary(kind: str | None, body: bytes | None) -> tuple[Any, ...]:
                   int(record["last_used"]), float(record.get("strength", 1.0)),
                   int(record["created_at"]),
                   TAG_SEPARATOR.join(neutralise_line(str(t)) for t in tags),
-                  neutralise_controls(str(text)[:HEAD_CHARS]))
+                  neutralise_controls(str(text)[:HEAD_CHARS]),
+                  int((meta.get("extra") or {}).get(PIN_KEY) is True))
     except (ValueError, TypeError, KeyError, AttributeError):
         return _NO_SUMMARY
     return values
@@ -172,7 +174,8 @@ class IndexedFiles:
                                  [(prefix + p,) for p in rows])
                 conn.executemany(
                     "INSERT INTO summaries (path, record_id, status, use_count, last_used, "
-                    "strength, created_at, tags, head) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    "strength, created_at, tags, head, pinned) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(prefix + p, row[2], *found) for p, row in rows.items()
                      if row is not None and (found := summary(row[1], row[3]))[0] is not None])
                 conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
@@ -184,7 +187,7 @@ class IndexedFiles:
 
 def read_summaries(path: Path, folder: str) -> tuple[str | None, list[tuple[Any, ...]]]:
     """(the commit the rows are for, and of every memory row with a summary: record id, status,
-    use_count, last_used, strength, created_at, tags, head) from the index file at ``path``,
+    use_count, last_used, strength, created_at, tags, head, pinned) from the index file at ``path``,
     for the vault at ``folder`` of the repository; opened read-only, so nothing is created or
     rebuilt. (None, []) when the file is missing or of another schema; raises sqlite3.Error
     when it cannot be read."""
@@ -200,7 +203,8 @@ def read_summaries(path: Path, folder: str) -> tuple[str | None, list[tuple[Any,
                              (_COMMIT_KEY + folder,)).fetchone()
         if found is None:
             return None, []
-        columns = "record_id, status, use_count, last_used, strength, created_at, tags, head"
+        columns = ("record_id, status, use_count, last_used, strength, created_at, tags, head, "
+                   "pinned")
         prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
         if not prefix:
             rows = conn.execute(f"SELECT {columns} FROM summaries").fetchall()

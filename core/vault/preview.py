@@ -17,14 +17,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
-from ..model.records import MemoryStatus
+from ..model.records import PIN_KEY, MemoryStatus
 
 
 
 class MemorySummary(NamedTuple):
     """A memory as the index summarises it: a tuple (100k of them are made at once) that also
     answers what the app's tree, grouping and filter read of a memory (``text``, ``meta.tags``,
-    ``status``...), with ``content`` and ``text`` the start of the gist or content only."""
+    ``status``, ``meta.extra``...), with ``content`` and ``text`` the start of the gist or
+    content only."""
 
     id: str
     status: MemoryStatus
@@ -35,6 +36,7 @@ class MemorySummary(NamedTuple):
     tags: tuple[str, ...]
     head: str  # the start of the gist, or of the content when there is none
     # (the head and the tags are for display: control characters in them are shown as escapes)
+    pinned: bool = False
 
     @property
     def content(self) -> str:
@@ -55,6 +57,10 @@ class MemorySummary(NamedTuple):
     @property
     def meta(self) -> MemorySummary:
         return self  # ``meta.tags``; ``meta.source`` and ``meta.context`` are None
+
+    @property
+    def extra(self) -> dict[str, bool]:
+        return {PIN_KEY: True} if self.pinned else {}
 
     @property
     def source(self) -> None:
@@ -94,7 +100,7 @@ def read_preview(root: Path | str) -> Preview | None:
         return None
     statuses = {s.value: s for s in MemoryStatus}
     memories = [MemorySummary(i, statuses[status], use_count, last_used, strength, created_at,
-                              tuple(tags.split(TAG_SEPARATOR)) if tags else (), text)
-                for i, status, use_count, last_used, strength, created_at, tags, text in rows
-                if status in statuses]
+                              tuple(tags.split(TAG_SEPARATOR)) if tags else (), text, bool(pinned))
+                for i, status, use_count, last_used, strength, created_at, tags, text, pinned
+                in rows if status in statuses]
     return Preview(commit, commit == head, memories)

@@ -26,6 +26,7 @@ def _vault(tmp_path):
 
 def test_an_open_writes_summaries_the_preview_reads_back(tmp_path):
     vault = _vault(tmp_path)
+    vault.pin("m-esc")
     Vault.open(vault.root)  # the open moves the index to HEAD, summaries included
     preview = read_preview(vault.root)
     assert preview is not None and preview.at_head
@@ -36,10 +37,12 @@ def test_an_open_writes_summaries_the_preview_reads_back(tmp_path):
             long.tags) == (MemoryStatus.ACTIVE, 3, 20, 1.5, 10, ("a", "b c"))
     assert long.head == "x" * HEAD_CHARS and long.text == long.content == long.head
     assert long.meta.tags == ("a", "b c") and long.meta.source is None and long.gist is None
+    assert not long.pinned and long.meta.extra == {}
     assert by_id["m-gist"].head == "the gist first"
     assert by_id["m-gist"].status is MemoryStatus.ARCHIVED
     assert by_id["m-esc"].head == "ring \\x1b]0;title\\x07 bell"  # for display: escaped
     assert by_id["m-esc"].tags == ("t\\x1bag",)
+    assert by_id["m-esc"].pinned and by_id["m-esc"].meta.extra == {"pinned": True}
 
 
 def test_the_preview_is_as_of_the_last_open_and_says_so(tmp_path):
