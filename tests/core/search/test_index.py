@@ -143,3 +143,12 @@ def test_an_index_that_cannot_be_written_stays_in_memory(vault, tmp_path):
     assert index.path is None and "could not be written" in index.note
     assert set(index.match('"alpha"')) == {a.id}
     index.close()
+
+
+def test_a_new_index_has_pages_a_record_body_fits_in(tmp_path):
+    from core.search.index import PAGE_SIZE
+
+    index = SearchIndex(tmp_path / "index.sqlite")
+    assert index.conn.execute("PRAGMA page_size").fetchone()[0] == PAGE_SIZE
+    assert index.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    index.close()
