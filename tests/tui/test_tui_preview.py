@@ -91,3 +91,25 @@ def test_a_row_works_out_its_search_text_when_first_read():
     row = view.rows[FRESH]
     assert "hay" not in row.__dict__
     assert row.hay == f"{FRESH} some words  tag"
+
+
+@pytest.mark.asyncio
+async def test_a_big_vault_works_out_the_filter_in_a_worker(tui_vault, monkeypatch):
+    from tui.app.query import parse
+    from tui.app.screens import main as main_module
+
+    monkeypatch.setattr(main_module, "FILTER_IN_WORKER_FROM", 0)
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        everything = list(main.matched)
+        main.set_filter("pytest")
+        await settle(pilot)
+        expected = main_module.matching(main.view, parse("pytest"))
+        assert main.matched == expected and 0 < len(expected) < len(everything)
+        assert FRESH in expected
+        main.set_filter("pytest")
+        main.set_filter("")  # the worker's answer for "pytest" comes too late: dropped
+        await settle(pilot)
+        assert main.matched == everything

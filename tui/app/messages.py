@@ -54,6 +54,17 @@ class MemoriesChanged(Message):
         return self.change.ids
 
 
+class Filtered(Message):
+    """A big vault's filter, worked out in a worker: the ids of the memories it keeps."""
+
+    def __init__(self, view: VaultView, query: Any, matched: list[str], focus: str | None) -> None:
+        super().__init__()
+        self.view = view
+        self.query = query  # the app's Query it was worked out for
+        self.matched = matched
+        self.focus = focus
+
+
 class Ranked(Message):
     """The filter's words ranked the memories it kept (``scores``: id -> search score)."""
 

@@ -23,6 +23,7 @@ from ...text import relative_time
 from ..grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
 from ..inbox_service import InboxService
 from ..messages import (
+    Filtered,
     HistoryLoaded,
     InboxCounted,
     JumpTo,
@@ -47,6 +48,17 @@ from .main_follow import MainFollowing
 from .main_keys import MOVING_BINDINGS, MainKeys
 from .main_opening import MainOpening
 from .main_panes import TABS, MainPanes
+
+
+#: Views of this many memories or more have the filter worked out in a worker (at 100k a keystroke
+#: would otherwise hold the UI for a few hundred milliseconds).
+FILTER_IN_WORKER_FROM = 20_000
+
+
+def matching(view: VaultView, query: Query) -> list[str]:
+    """The ids of the memories the filter ``query`` keeps."""
+    now = view.now
+    return [i for i, row in view.rows.items() if query.matches(row, now)]
 
 
 class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, MainKeys, Screen):
@@ -170,12 +182,28 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
         view = self.view
         if view is None:
             return
-        started = time.perf_counter()
-        query, now = self.filter, view.now
+        query = self.filter
         if query.empty:
-            self.matched = list(view.rows)
+            self._show_matched(view, query, list(view.rows), focus)
+        elif len(view.rows) >= FILTER_IN_WORKER_FROM:
+            self._match(view, query, focus)
         else:
-            self.matched = [i for i, row in view.rows.items() if query.matches(row, now)]
+            self._show_matched(view, query, matching(view, query), focus)
+
+    @work(thread=True, group="filter", exclusive=True, exit_on_error=False)
+    def _match(self, view: VaultView, query: Query, focus: str | None) -> None:
+        """A big vault's filter: which memories it keeps, worked out off the UI thread."""
+        self.post_message(Filtered(view, query, matching(view, query), focus))
+
+    @on(Filtered)
+    def _filtered(self, message: Filtered) -> None:
+        if message.view is self.view and message.query is self.filter:  # else a later one follows
+            self._show_matched(message.view, message.query, message.matched, message.focus)
+
+    def _show_matched(self, view: VaultView, query: Query, matched: list[str],
+                      focus: str | None) -> None:
+        started = time.perf_counter()
+        self.matched = matched
         tree = self.tree
         tree.terms = query.parsed.text_terms
         if not query.ranked:
