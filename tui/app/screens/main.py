@@ -46,9 +46,10 @@ from .main_actions import MainActions
 from .main_follow import MainFollowing
 from .main_keys import MOVING_BINDINGS, MainKeys
 from .main_panes import TABS, MainPanes
+from .main_views import MainViews
 
 
-class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
+class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, MainViews, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
@@ -65,8 +66,8 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
         Binding("c", "toggle_body", "Gist/content", show=False, id="memvault.toggle_body"),
         Binding("i", "goto", "Go to id", show=False, id="memvault.goto"),
         Binding("d", "tab('detail')", "Detail", show=False, id="memvault.tab.detail"),
-        Binding("p", "tab('provenance')", "Provenance", show=False, id="memvault.tab.provenance"),
-        Binding("H", "tab('history')", "History", show=False, id="memvault.tab.history"),
+        Binding("p", "pane('provenance')", "Provenance", show=False, id="memvault.tab.provenance"),
+        Binding("H", "pane('history')", "History", show=False, id="memvault.tab.history"),
         Binding("C", "gc", "gc", show=False, id="memvault.gc"),
         Binding("S", "stats", "Stats", show=False, id="memvault.stats"),
         Binding("I", "inbox", "Inbox", show=False, id="memvault.inbox"),
@@ -321,6 +322,10 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
                 self._restore(message.memory_id, message.entry)
 
         self.app.push_screen(VersionScreen(self.service, message.memory_id, message.entry), done)
+
+    @on(HistoryPane.DiffVersions)
+    def _diff_versions(self, message: HistoryPane.DiffVersions) -> None:
+        self.open_diff(message.memory_id, message.old, message.new)
 
     @on(HistoryPane.RestoreVersion)
     def _restore_version(self, message: HistoryPane.RestoreVersion) -> None:
