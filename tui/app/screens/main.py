@@ -9,13 +9,14 @@ from __future__ import annotations
 import time
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, Tree
+from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import Tree
 
 from core import VaultError
 
@@ -40,6 +41,7 @@ from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
+from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import MemoryTree, NodeData
 from ..widgets.provenance import ProvenancePane
 from .main_actions import MainActions
@@ -74,6 +76,12 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, MainViews, Scr
         Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.reload"),
         Binding("E", "outside_edits", "Outside edits", show=False, id="memvault.outside_edits"),
         *MOVING_BINDINGS,
+        # views (main_views.py): the flat list, the left pane's width
+        Binding("f", "toggle_view", "List/tree", show=False, id="memvault.toggle_view"),
+        Binding("less_than_sign", "resize_left(-4)", "Narrower", show=False,
+                id="memvault.left.narrower"),
+        Binding("greater_than_sign", "resize_left(4)", "Wider", show=False,
+                id="memvault.left.wider"),
     ]
 
     def __init__(self, service: VaultService, *, poll_interval: float = 2.0,
@@ -104,6 +112,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, MainViews, Scr
                                   "score<0.1  (/)", id="filter")
                 yield Static("", id="filter-error")
                 yield MemoryTree(id="tree")
+                yield MemoryList(id="list")
             with TabbedContent(id="right", initial=TABS["detail"]):
                 with TabPane("Detail", id=TABS["detail"]):
                     yield DetailPane(id="detail")
@@ -130,6 +139,8 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, MainViews, Scr
                                                 self._key_for("consolidate"))
         self._title_path = _short_path(self.service.root)
         self.app.sub_title = self._title_path
+        if getattr(self.app, "settings", None) is not None:
+            self.apply_settings(self.app.settings)
         if self.service.is_open:
             self._opened(self.service.view, self.service.open_notes)
         else:
@@ -212,6 +223,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, MainViews, Scr
         self._show_cursor()
         if query.ranked:
             self._rank(view, query, list(self.matched))
+        self.refresh_list()
 
     def _tree_subtitle(self) -> None:
         order = "rank" if self.tree.rank else SORT_NAMES[self.sort]
@@ -275,23 +287,40 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, MainViews, Scr
     def action_cycle_mode(self) -> None:
         self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)]
         self.refilter(focus=self.current)
+        self.remember()
 
     def action_cycle_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
         self.refilter()
+        self.remember()
 
     def set_mode(self, mode: str) -> None:
         self.mode = mode
         self.refilter(focus=self.current)
+        self.remember()
 
     def set_sort(self, sort: str) -> None:
         self.sort = sort
         self.refilter()
+        self.remember()
 
     # -- what the cursor is on -------------------------------------------------------------
     @on(Tree.NodeHighlighted, "#tree")
     def _highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
-        self._show_node(event.node.data)
+        if not self.showing_list:  # the list's cursor is what the panes show then
+            self._show_node(event.node.data)
+
+    @on(DataTable.RowHighlighted, "#list")
+    def _list_highlighted(self) -> None:
+        self._show_list_row()
+
+    @on(MemoryList.SortChanged)
+    def _list_sorted(self) -> None:
+        self.list_sort_changed()
+
+    @on(events.DescendantFocus)
+    def _focused(self, event: events.DescendantFocus) -> None:
+        self.redirect_focus(event.widget)
 
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:

@@ -1,6 +1,7 @@
 """The main screen's ways of looking (issue 16): the history and provenance panes reached from
 the keyboard (``H`` / ``p`` once shows the pane, twice moves into it, esc comes back to the
-tree), and the word diff of two versions opened from the history pane."""
+tree), the word diff of two versions opened from the history pane, the flat list beside the
+tree (``f``), the left pane's width (``<`` / ``>``) and the settings that persist them."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from textual.widgets import TabbedContent
 
 from core import HistoryEntry
 
+from ..settings import LEFT_MAX, LEFT_MIN, Settings
 from ..widgets.history import HistoryTable
+from ..widgets.memory_list import MemoryList
+from ..widgets.memory_tree import NodeData
 from ..widgets.provenance import ProvenanceGraph
 from .main_panes import TABS
 
@@ -43,3 +47,109 @@ class MainViews:
 
         now = self.view.now if self.view is not None else None
         self.app.push_screen(VersionDiffScreen(self.service, memory_id, old, new, now), done)
+
+    # -- the flat list beside the tree (widgets/memory_list.py) -------------------------------
+    @property
+    def memory_list(self) -> MemoryList:
+        return self.query_one(MemoryList)
+
+    @property
+    def showing_list(self) -> bool:
+        return self.memory_list.display
+
+    def action_toggle_view(self) -> None:
+        """``f``: the grouped tree or the flat list (the cursor stays on its memory)."""
+        show_list = not self.showing_list
+        self.memory_list.display = show_list
+        self.tree.display = not show_list
+        self._left_width()
+        if show_list:
+            self.refresh_list()
+            self.memory_list.focus()
+        else:
+            if self.current is not None and self.view is not None and self.current in self.view.rows:
+                node = self.tree.find_memory(self.current)
+                if node is not None:
+                    self.tree.move_cursor(node)
+                    self.tree.scroll_to_node(node, animate=False)
+            self.tree.focus()
+        self.remember()
+
+    def refresh_list(self) -> None:
+        """Show what the filter kept in the list (when it is showing), the cursor on the
+        memory the panes show."""
+        if not self.showing_list or self.view is None:
+            return
+        memory_list = self.memory_list
+        memory_list.terms = self.filter.parsed.text_terms
+        memory_list.gist_first = not self.detail.show_content
+        memory_list.show(self.view, self.matched, focus=self.current)
+        self._list_title()
+        self._show_list_row()
+
+    def _show_list_row(self) -> None:
+        memory_id = self.memory_list.current_id
+        self._show_node(NodeData("memory", memory_id, memory_id=memory_id)
+                        if memory_id is not None else None)
+
+    def _list_title(self) -> None:
+        view, memory_list = self.view, self.memory_list
+        if view is None:
+            return
+        total, shown = len(view.rows), len(self.matched)
+        count = f"memories {total}" if shown == total else f"memories {shown} of {total}"
+        memory_list.border_title = f"{count} · {memory_list.sort_title}"
+        memory_list.border_subtitle = "f: tree · s: sort column · o: reverse"
+
+    def list_sort_changed(self) -> None:
+        self._list_title()
+        self._show_list_row()
+        self.remember()
+
+    def redirect_focus(self, widget: object) -> None:
+        """The tree was focused (esc, a jump, an operation) while the list shows: the list
+        takes the focus, its cursor on the memory the panes show."""
+        if widget is self.tree and self.showing_list:
+            if self.current is not None:
+                self.memory_list.go_to(self.current)
+            self.memory_list.focus()
+
+    # -- settings (tui/app/settings.py) --------------------------------------------------------
+    def apply_settings(self, settings: Settings) -> None:
+        """Show what the saved settings say (at mount, before the vault is open)."""
+        self.mode, self.sort = settings.mode, settings.sort
+        self.detail.show_content = settings.show_content
+        memory_list = self.memory_list
+        memory_list.sort, memory_list.descending = settings.list_sort, settings.list_descending
+        memory_list.display = settings.view == "list"
+        self.tree.display = settings.view != "list"
+        self._left_width()
+
+    def _left_width(self) -> None:
+        settings = getattr(self.app, "settings", None)
+        if settings is not None:
+            width = settings.list_width if self.showing_list else settings.left_width
+            self.query_one("#left").styles.width = f"{width}%"
+
+    def remember(self) -> None:
+        """Save what the person chose (the app writes it when it changed)."""
+        settings = getattr(self.app, "settings", None)
+        if settings is None:
+            return
+        memory_list = self.memory_list
+        settings.mode, settings.sort = self.mode, self.sort
+        settings.show_content = self.detail.show_content
+        settings.view = "list" if self.showing_list else "tree"
+        settings.list_sort, settings.list_descending = memory_list.sort, memory_list.descending
+        self.app.save_settings()
+
+    def action_resize_left(self, step: int) -> None:
+        """``<`` / ``>``: the left pane narrower or wider (by 4% of the screen); the tree and
+        the list each keep their own width."""
+        settings = getattr(self.app, "settings", None)
+        if settings is None:
+            return
+        name = "list_width" if self.showing_list else "left_width"
+        setattr(settings, name, max(LEFT_MIN, min(LEFT_MAX, getattr(settings, name) + step)))
+        self._left_width()
+        self.app.save_settings()
