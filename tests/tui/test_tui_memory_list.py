@@ -106,7 +106,7 @@ async def test_the_filter_keeps_rows_and_its_words_are_highlighted(tui_vault):
         await settle(pilot)
         assert set(listed(app)) == {FRESH, FADING}
         assert table.border_title.startswith(f"memories 2 of {len(main.view.rows)}")
-        text = table.get_cell(FRESH, "text")  # (FADING's "pytest" is past the column's end)
+        text = table.get_cell(FRESH, "text").text  # (FADING's "pytest" is past the column's end)
         assert [w.lower() for w in styled(text, MATCH_STYLE)] == ["pytest"]
         await pilot.press("enter")  # back to the list
         assert app.focused is table
@@ -133,7 +133,7 @@ async def test_G_and_an_archive_in_the_list(tui_vault):
         await settle(pilot)
         assert on_disk(tui_vault).get(FADING).status.value == "archived"
         assert main.showing_list and table.current_id == FADING
-        assert table.get_cell(FADING, "status").plain == "archived"
+        assert table.get_cell(FADING, "status").text.plain == "archived"
         assert "archived" in text_of(main.query_one("#detail-fields"))
 
 
@@ -143,10 +143,10 @@ async def test_c_shows_content_first_in_the_text_column(tui_vault):
         main = app.main_screen
         table = await _list(pilot)
         gist = main.view.rows[FRESH].memory.gist
-        assert table.get_cell(FRESH, "text").plain.startswith(gist[:20])
+        assert table.get_cell(FRESH, "text").text.plain.startswith(gist[:20])
         await pilot.press("c")
         await settle(pilot)
-        assert table.get_cell(FRESH, "text").plain.startswith("The user prefers pytest")
+        assert table.get_cell(FRESH, "text").text.plain.startswith("The user prefers pytest")
         assert not table.gist_first
 
 

@@ -2,15 +2,20 @@
 by any column (score, status, id, text, tags, last used), beside the grouped tree (``f``
 switches). The filter's words are highlighted in the text column.
 
-Fast at 10k+ memories: columns have fixed widths (nothing is measured), the rows up to the
-cursor and one screenful after it are added at once, the rest in chunks after each refresh, so
-the first rows show before the last are added; a rebuild cancels the chunks still to come.
+Fast at 10k+ memories: columns have fixed widths, and a row's cells are :class:`Cell` s that
+make their ``Text`` only when the row is first drawn (a table measures every cell it is given:
+these answer with their column's width), so adding a row costs little and only the rows on
+screen are ever drawn. The rows up to the cursor and one screenful after it are added at once,
+the rest in chunks after each refresh, so the first rows show before the last are added and a
+key waits at most one chunk; a rebuild cancels the chunks still to come.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
@@ -28,7 +33,31 @@ SORT_NAMES = {"score": "score", "status": "status", "id": "id", "text": "text",
               "tags": "tags", "last_used": "last used"}
 #: the fixed columns' widths (the text column takes what is left)
 WIDTHS = {"score": 4, "status": 8, "id": 8, "tags": 12, "last_used": 4}
+COLUMNS = ("score", "status", "id", "text", "tags", "last_used")
 STATUS_RANK = {"active": 0, "promoted": 1, "archived": 2, "superseded": 3}
+
+
+class Cell:
+    """A table cell whose ``Text`` is made the first time it is drawn (or asked for)."""
+
+    __slots__ = ("_make", "_width", "_text")
+
+    def __init__(self, make: Callable[[], Text], width: int) -> None:
+        self._make = make
+        self._width = width
+        self._text: Text | None = None
+
+    @property
+    def text(self) -> Text:
+        if self._text is None:
+            self._text = self._make()
+        return self._text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.text
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self._width, self._width)
 
 
 def sort_key(sort: str, now: int, gist_first: bool) -> Callable[[Row], object]:
@@ -70,7 +99,7 @@ class MemoryList(DataTable):
         Binding("o", "reverse", "Reverse order", show=False, id="memvault.list.reverse"),
     ]
     FIRST = 120  # rows after the cursor added at once (a screen shows ~35)
-    CHUNK = 2000  # rows added per refresh after that
+    CHUNK = 250  # rows added per refresh after that (each chunk ~20 ms: a key waits little)
 
     class SortChanged(Message):
         """The person changed the sort (the screen shows it and remembers it)."""
@@ -135,25 +164,33 @@ class MemoryList(DataTable):
     def _add_rows(self, upto: int) -> None:
         assert self.view is not None
         rows = self.view.rows
+        widths = [(c, self.text_width if c == "text" else WIDTHS[c]) for c in COLUMNS]
         for memory_id in self.ids[self.added:upto]:
-            self.add_row(*self.cells(rows[memory_id]), key=memory_id)
+            row = rows[memory_id]
+            self.add_row(*(Cell(lambda r=row, c=c: self.cell(r, c), w) for c, w in widths),
+                         key=memory_id)
         self.added = min(upto, len(self.ids))
 
-    def cells(self, row: Row) -> list[Text]:
+    def cell(self, row: Row, column: str) -> Text:
+        """The ``Text`` of one cell (the filter's words styled in the text and the tags)."""
         m = row.memory
-        assert self.view is not None
-        text = _text_of(row, self.gist_first)
-        shown = first_words(text, self.text_width)
-        label = Text(shown, no_wrap=True, overflow="ellipsis")
+        if column == "score":
+            return score_text(row.score, row.band)
+        if column == "status":
+            return Text(m.status.value, style=STATUS_STYLE.get(m.status, ""))
+        if column == "id":
+            return Text(m.id[:8], style="bold")
+        if column == "last_used":
+            assert self.view is not None
+            return Text(short_span(self.view.now - m.last_used), style="dim")
+        if column == "tags":
+            shown = ", ".join(m.meta.tags)
+        else:
+            shown = first_words(_text_of(row, self.gist_first), self.text_width)
+        text = Text(shown, no_wrap=True, overflow="ellipsis")
         for start, end in match_spans(shown, self.terms) if self.terms else ():
-            label.stylize(MATCH_STYLE, start, end)
-        tags = Text(", ".join(m.meta.tags), no_wrap=True, overflow="ellipsis")
-        for start, end in match_spans(tags.plain, self.terms) if self.terms else ():
-            tags.stylize(MATCH_STYLE, start, end)
-        return [score_text(row.score, row.band),
-                Text(m.status.value, style=STATUS_STYLE.get(m.status, "")),
-                Text(m.id[:8], style="bold"), label, tags,
-                Text(short_span(self.view.now - m.last_used), style="dim")]
+            text.stylize(MATCH_STYLE, start, end)
+        return text
 
     def go_to(self, memory_id: str) -> bool:
         """Put the cursor on ``memory_id`` (adding rows up to it); False if not listed."""
