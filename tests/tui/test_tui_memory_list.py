@@ -150,9 +150,10 @@ async def test_c_shows_content_first_in_the_text_column(tui_vault):
         assert not table.gist_first
 
 
-async def test_rows_are_added_in_chunks_and_go_to_adds_up_to_the_memory(tui_vault, monkeypatch):
+async def test_rows_are_added_as_the_cursor_and_the_scroll_come_near(tui_vault, monkeypatch):
     monkeypatch.setattr(MemoryList, "FIRST", 2)
-    monkeypatch.setattr(MemoryList, "CHUNK", 3)
+    monkeypatch.setattr(MemoryList, "AHEAD", 1)
+    monkeypatch.setattr(MemoryList, "CHUNK", 2)
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         main = app.main_screen
@@ -160,10 +161,18 @@ async def test_rows_are_added_in_chunks_and_go_to_adds_up_to_the_memory(tui_vaul
         table = main.memory_list
         table.display = True
         table.show(main.view, list(main.view.rows))
-        assert table.added == 2 and table.row_count == 2  # the rest after a refresh
-        last = table.ids[-1]
-        assert table.go_to(last) and table.row_count == len(table.ids)
-        table.show(main.view, list(main.view.rows))
+        assert table.added == 2 and table.row_count == 2
+        assert table.border_subtitle == f"2 of {len(table.ids)} listed: more as you go down"
+        table.focus()
+        await pilot.press("j")  # the last added row is in reach: up to one ahead and two more
         await settle(pilot)
-        assert table.row_count == len(main.view.rows)  # the chunks followed
+        assert table.row_count == 4
+        assert table.go_to(table.ids[-1]) and table.row_count == len(table.ids)
+        assert table.border_subtitle == ""
+        table.show(main.view, list(main.view.rows))  # (the cursor stays on the last one)
+        assert table.current_id == table.ids[-1]
+        table.move_cursor(row=0)
+        table.show(main.view, list(main.view.rows))
+        await settle(pilot)  # the scroll back to the top: what comes into sight is added
+        assert table.row_count == len(table.ids)  # (a screen is taller than the 11 memories)
         assert not table.go_to("no-such-memory")

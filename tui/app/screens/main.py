@@ -24,6 +24,7 @@ from ...text import relative_time
 from ..grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
 from ..inbox_service import InboxService
 from ..messages import (
+    DuplicatesFound,
     HistoryLoaded,
     InboxCounted,
     JumpTo,
@@ -223,7 +224,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, MainViews, Scr
         self._show_cursor()
         if query.ranked:
             self._rank(view, query, list(self.matched))
-        self.refresh_list()
+        self.after_refilter()
 
     def _tree_subtitle(self) -> None:
         order = "rank" if self.tree.rank else SORT_NAMES[self.sort]
@@ -317,6 +318,10 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, MainViews, Scr
     @on(MemoryList.SortChanged)
     def _list_sorted(self) -> None:
         self.list_sort_changed()
+
+    @on(DuplicatesFound)
+    def _duplicates_found(self, message: DuplicatesFound) -> None:
+        self.duplicates_found(message.found)
 
     @on(events.DescendantFocus)
     def _focused(self, event: events.DescendantFocus) -> None:

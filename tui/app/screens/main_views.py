@@ -5,11 +5,15 @@ tree (``f``), the left pane's width (``<`` / ``>``) and the settings that persis
 
 from __future__ import annotations
 
+from textual import work
 from textual.widgets import TabbedContent
 
 from core import HistoryEntry
 
+from .. import duplicates
+from ..messages import DuplicatesFound, OperationFailed
 from ..settings import LEFT_MAX, LEFT_MIN, Settings
+from ..view import VaultView
 from ..widgets.history import HistoryTable
 from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import NodeData
@@ -75,6 +79,11 @@ class MainViews:
             self.tree.focus()
         self.remember()
 
+    def after_refilter(self) -> None:
+        """What the views need after the tree was rebuilt (the end of ``refilter``)."""
+        self.refresh_list()
+        self.look_for_duplicates()
+
     def refresh_list(self) -> None:
         """Show what the filter kept in the list (when it is showing), the cursor on the
         memory the panes show."""
@@ -99,7 +108,6 @@ class MainViews:
         total, shown = len(view.rows), len(self.matched)
         count = f"memories {total}" if shown == total else f"memories {shown} of {total}"
         memory_list.border_title = f"{count} · {memory_list.sort_title}"
-        memory_list.border_subtitle = "f: tree · s: sort column · o: reverse"
 
     def list_sort_changed(self) -> None:
         self._list_title()
@@ -113,6 +121,36 @@ class MainViews:
             if self.current is not None:
                 self.memory_list.go_to(self.current)
             self.memory_list.focus()
+
+    # -- the "possible duplicates" grouping (tui/app/duplicates.py) ----------------------------
+    _duplicates_for: object = None  # the view a search was started for
+
+    def look_for_duplicates(self) -> None:
+        view = self.view
+        if self.mode != "duplicates" or view is None or duplicates.known(view) is not None:
+            return
+        if self._duplicates_for is not view:
+            self._duplicates_for = view
+            self.find_duplicates(view)
+
+    @work(thread=True, group="duplicates", exclusive=True, exit_on_error=False)
+    def find_duplicates(self, view: VaultView) -> None:
+        try:
+            found = duplicates.find_duplicates(view)
+        except Exception as exc:  # a suggestion: its failure is said, never fatal
+            self.post_message(OperationFailed(f"cannot look for duplicates: {exc}",
+                                              "duplicates"))
+            return
+        self.post_message(DuplicatesFound(found))
+
+    def duplicates_found(self, found: duplicates.Duplicates) -> None:
+        duplicates.remember(found)
+        if found.view is not self.view or self.mode != "duplicates":
+            return
+        self.refilter(focus=self.current)
+        first = self.tree.root.children[0] if self.tree.root.children else None
+        if first is not None and first.data is not None and first.data.key == "dupes:found":
+            self.tree.expand_node(first)
 
     # -- settings (tui/app/settings.py) --------------------------------------------------------
     def apply_settings(self, settings: Settings) -> None:

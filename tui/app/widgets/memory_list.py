@@ -2,12 +2,14 @@
 by any column (score, status, id, text, tags, last used), beside the grouped tree (``f``
 switches). The filter's words are highlighted in the text column.
 
-Fast at 10k+ memories: columns have fixed widths, and a row's cells are :class:`Cell` s that
-make their ``Text`` only when the row is first drawn (a table measures every cell it is given:
-these answer with their column's width), so adding a row costs little and only the rows on
-screen are ever drawn. The rows up to the cursor and one screenful after it are added at once,
-the rest in chunks after each refresh, so the first rows show before the last are added and a
-key waits at most one chunk; a rebuild cancels the chunks still to come.
+Fast at 10k+ memories: only what can be seen is added. The rows up to the cursor and a few
+screens after it are added at once, more when the cursor or the scroll comes near the last
+added row (:attr:`MemoryList.AHEAD`); the title says how many are listed so far. Columns have
+fixed widths, and a row's cells are :class:`Cell` s that make their ``Text`` only when the row is
+first drawn (a table measures every cell it is given: these answer with their column's width).
+Filling a DataTable with every row in the background was measured and dropped: each chunk
+makes the table lay out and draw its visible rows again (~0.1 s at 10k rows), which is what a
+keystroke then waits for.
 """
 
 from __future__ import annotations
@@ -99,7 +101,8 @@ class MemoryList(DataTable):
         Binding("o", "reverse", "Reverse order", show=False, id="memvault.list.reverse"),
     ]
     FIRST = 120  # rows after the cursor added at once (a screen shows ~35)
-    CHUNK = 250  # rows added per refresh after that (each chunk ~20 ms: a key waits little)
+    AHEAD = 40  # when the cursor or the scroll comes this near the last row, add ...
+    CHUNK = 250  # ... this many more
 
     class SortChanged(Message):
         """The person changed the sort (the screen shows it and remembers it)."""
@@ -113,7 +116,6 @@ class MemoryList(DataTable):
         self.gist_first = True
         self.terms: list[Term] = []
         self.added = 0  # how many of ``ids`` are rows yet
-        self._generation = 0
         self._width = 0
         self._shown: tuple[VaultView | None, list[str]] = (None, [])
 
@@ -134,7 +136,6 @@ class MemoryList(DataTable):
         self._shown = (view, list(ids))
         self.view = view
         self.ids = sorted_ids(view, ids, self.sort, self.descending, self.gist_first)
-        self._generation += 1
         self._width = self.scrollable_content_region.width or self.size.width or 80
         self.clear(columns=True)
         text_width = max(12, self._width - sum(WIDTHS.values()) - 2 * (len(WIDTHS) + 1) - 1)
@@ -151,15 +152,19 @@ class MemoryList(DataTable):
         self._add_rows(at + self.FIRST)
         if self.ids:
             self.move_cursor(row=at, animate=False)
-        if self.added < len(self.ids):
-            self.call_after_refresh(self._more, self._generation)
 
-    def _more(self, generation: int) -> None:
-        if generation != self._generation:
-            return  # rebuilt since: its own chunks follow
-        self._add_rows(self.added + self.CHUNK)
-        if self.added < len(self.ids):
-            self.call_after_refresh(self._more, generation)
+    def _need(self, row: int) -> None:
+        """Row ``row`` is (nearly) in sight: make sure the rows a little past it are added."""
+        if row + self.AHEAD >= self.added < len(self.ids):
+            self._add_rows(row + self.AHEAD + self.CHUNK)
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._need(event.cursor_row)  # (the screen hears it too)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._need(int(new_value) + self.size.height)
 
     def _add_rows(self, upto: int) -> None:
         assert self.view is not None
@@ -170,6 +175,8 @@ class MemoryList(DataTable):
             self.add_row(*(Cell(lambda r=row, c=c: self.cell(r, c), w) for c, w in widths),
                          key=memory_id)
         self.added = min(upto, len(self.ids))
+        self.border_subtitle = (f"{self.added} of {len(self.ids)} listed: more as you go down"
+                                if self.added < len(self.ids) else "")
 
     def cell(self, row: Row, column: str) -> Text:
         """The ``Text`` of one cell (the filter's words styled in the text and the tags)."""
