@@ -130,6 +130,8 @@ class MemvaultApp(App[None]):
         yield SystemCommand("Filter", "focus the filter box", main.action_focus_filter)
         yield SystemCommand("Toggle gist / content", "show the gist or the content",
                             main.action_toggle_body)
+        yield SystemCommand("Flat list / tree", "a flat sortable list of the memories the filter "
+                            "keeps, or the grouped tree (f)", main.action_toggle_view)
         for mode in MODES:
             yield SystemCommand(f"Group by {MODE_NAMES[mode]}", "change how the tree groups",
                                 partial(main.set_mode, mode))
