@@ -1,8 +1,8 @@
 """A word diff of two texts: which words (and the whitespace between them) stayed, which went
 and which came, as data (never markup: whoever shows it styles the pieces).
 
-The texts are cut into tokens (a run of letters and digits, a run of whitespace, or one other
-character) and compared with :class:`difflib.SequenceMatcher` (no "junk" heuristic, so a common
+The texts are cut into tokens (a word: letters and digits, with inner punctuation joining
+them as in ``3.11``, ``on-call`` or ``don't``; a run of whitespace; or one other character) and compared with :class:`difflib.SequenceMatcher` (no "junk" heuristic, so a common
 word is compared like any other). The pieces are exact: the ``same`` and ``delete`` pieces, in
 order, are the old text; the ``same`` and ``insert`` pieces are the new one.
 """
@@ -15,8 +15,9 @@ from difflib import SequenceMatcher
 from typing import Literal
 
 Kind = Literal["same", "delete", "insert"]
-#: a word (letters and digits), a run of whitespace, or any one other character
-TOKEN = re.compile(r"[^\W_]+|\s+|.", re.DOTALL)
+#: a word (letters and digits, inner ``. , : ' ’ - / _`` joining them), a run of whitespace, or
+#: any one other character
+TOKEN = re.compile(r"[^\W_]+(?:[.,:'’/_-][^\W_]+)*|\s+|.", re.DOTALL)
 
 
 @dataclass(frozen=True)

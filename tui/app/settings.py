@@ -123,7 +123,7 @@ def save(settings: Settings, path: Path | None = None,
     """Write ``settings`` (and the unknown keys ``extra``) to ``path`` atomically, mode 0600.
     Raises OSError when the folder cannot be written."""
     path = settings_path() if path is None else path
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     data = {**(extra or {}), **asdict(settings)}
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)

@@ -23,10 +23,19 @@ def test_words_added_and_removed_keep_the_rest_whole():
                       Piece("same", " rota is "), Piece("insert", "very "), Piece("same", "thin")]
 
 
-def test_punctuation_and_whitespace_are_their_own_tokens():
+def test_punctuation_and_whitespace_are_their_own_tokens_except_inside_a_word():
     assert tokens("a,  b\n\nc") == ["a", ",", "  ", "b", "\n\n", "c"]
+    assert tokens("Python 3.11, on-call (don't)") == [
+        "Python", " ", "3.11", ",", " ", "on-call", " ", "(", "don't", ")"]
     pieces = word_diff("pytest,", "pytest.")
     assert pieces == [Piece("same", "pytest"), Piece("delete", ","), Piece("insert", ".")]
+
+
+def test_a_version_number_changes_as_one_word():
+    pieces = word_diff("on Python 3.11 and 3.12.", "on Python 3.12 only.")
+    assert pieces == [Piece("same", "on Python "), Piece("delete", "3.11"),
+                      Piece("insert", "3.12"), Piece("same", " "), Piece("delete", "and 3.12"),
+                      Piece("insert", "only"), Piece("same", ".")]
 
 
 def test_equal_texts_have_no_change_and_empty_sides_are_all_insert_or_delete():

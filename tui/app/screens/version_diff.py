@@ -4,6 +4,8 @@ context, and the other fields that changed (old → new). ``r`` restores the new
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from rich.console import Group as RenderGroup
 from rich.text import Text
 from textual import on, work
@@ -40,6 +42,17 @@ def pieces_text(pieces: list[Piece]) -> Text:
     return text
 
 
+TIMES = ("last_used", "created_at")  # epoch seconds, shown as local date and time
+
+
+def _value(name: str, value: str) -> str:
+    if not value:
+        return "–"
+    if name in TIMES and value.lstrip("-").isdigit():
+        return datetime.fromtimestamp(int(value)).strftime("%Y-%m-%d %H:%M")
+    return value
+
+
 def change_text(change: FieldChange) -> Text:
     text = Text(LABELS.get(change.name, change.name), style="bold")
     if change.pieces:
@@ -47,9 +60,9 @@ def change_text(change: FieldChange) -> Text:
         text.append_text(pieces_text(change.pieces))
     else:
         text.append("  ")
-        text.append(change.old or "–", style=DELETE_STYLE)
+        text.append(_value(change.name, change.old), style=DELETE_STYLE)
         text.append(" → ", style="dim")
-        text.append(change.new or "–", style=INSERT_STYLE)
+        text.append(_value(change.name, change.new), style=INSERT_STYLE)
     return text
 
 
@@ -100,7 +113,7 @@ class VersionDiffScreen(ModalScreen["HistoryEntry | None"]):
     def _title(self) -> None:
         title = Text()
         title.append(self.memory_id[:8], style="bold")
-        title.append("  word diff\n", style="dim")
+        title.append(" · word diff\n", style="dim")
         title.append("from ", style="dim")
         title.append(" − ", style=DELETE_STYLE)
         title.append(" ")

@@ -34,7 +34,7 @@ from ..view import MATCH_STYLE, STATUS_STYLE, Row, VaultView, score_text, short_
 SORT_NAMES = {"score": "score", "status": "status", "id": "id", "text": "text",
               "tags": "tags", "last_used": "last used"}
 #: the fixed columns' widths (the text column takes what is left)
-WIDTHS = {"score": 4, "status": 8, "id": 8, "tags": 12, "last_used": 4}
+WIDTHS = {"score": 5, "status": 8, "id": 8, "tags": 12, "last_used": 4}
 COLUMNS = ("score", "status", "id", "text", "tags", "last_used")
 STATUS_RANK = {"active": 0, "promoted": 1, "archived": 2, "superseded": 3}
 
@@ -145,7 +145,7 @@ class MemoryList(DataTable):
         self.add_column("gist / content" if self.gist_first else "content", width=text_width,
                         key="text")
         self.add_column("tags", width=WIDTHS["tags"], key="tags")
-        self.add_column("last used", width=WIDTHS["last_used"], key="last_used")
+        self.add_column("used", width=WIDTHS["last_used"], key="last_used")
         self.text_width = text_width
         self.added = 0
         at = self.ids.index(keep) if keep is not None and keep in self.ids else 0
