@@ -70,7 +70,7 @@ def test_a_bad_value_falls_back_for_that_key_only_and_unknown_keys_are_kept(conf
     loaded = s.load()
     assert loaded.settings.sort == "created"
     assert loaded.settings.mode == s.Settings().mode
-    assert loaded.settings.left_width == 52 and loaded.settings.list_width == 70
+    assert loaded.settings.left_width == 52 and loaded.settings.list_width == 62
     assert loaded.settings.show_content is False
     assert "left_width, list_width, mode, show_content" in loaded.notice
     s.save(loaded.settings, extra=loaded.extra)

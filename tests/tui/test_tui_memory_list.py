@@ -143,7 +143,7 @@ async def test_c_shows_content_first_in_the_text_column(tui_vault):
         main = app.main_screen
         table = await _list(pilot)
         gist = main.view.rows[FRESH].memory.gist
-        assert table.get_cell(FRESH, "text").text.plain.startswith(gist[:20])
+        assert table.get_cell(FRESH, "text").text.plain.startswith(gist[:14])
         await pilot.press("c")
         await settle(pilot)
         assert table.get_cell(FRESH, "text").text.plain.startswith("The user prefers pytest")

@@ -43,7 +43,7 @@ async def test_what_the_person_chooses_is_saved_and_comes_back(tui_vault, config
         await pilot.press("greater_than_sign")
         data = saved(config)
         assert (data["view"], data["list_sort"], data["list_descending"], data["list_width"]) \
-            == ("list", "status", True, 74)
+            == ("list", "status", True, 66)
         app.theme = "gruvbox"
         await settle(pilot)
         assert saved(config)["theme"] == "gruvbox"
@@ -55,7 +55,7 @@ async def test_what_the_person_chooses_is_saved_and_comes_back(tui_vault, config
         assert (main.mode, main.sort, main.detail.show_content) == ("tag", "last_used", True)
         assert main.showing_list and again.focused is main.memory_list
         assert "sorted by status ↓" in main.memory_list.border_title
-        assert main.query_one("#left").styles.width.value == 74
+        assert main.query_one("#left").styles.width.value == 66
         await pilot.press("f")  # the tree keeps its own width
         assert main.query_one("#left").styles.width.value == 48
 
