@@ -65,7 +65,10 @@ def find(view, words: str) -> str:  # type: ignore[no-untyped-def]
 async def shoot(vault: Path, name: str, steps: Callable[[object, object], Awaitable[None]]) -> Path:
     service = VaultService(vault, clock=lambda: NOW)
     service.open()
-    app = MemvaultApp(service, poll_interval=0, rescore_interval=0)
+    from tui.app.settings import Loaded, Settings
+
+    # every picture from the default settings (what one picture changes is saved, not reused)
+    app = MemvaultApp(service, poll_interval=0, rescore_interval=0, settings=Loaded(Settings()))
     app.pane_delay = 0.0
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
