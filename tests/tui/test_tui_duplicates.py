@@ -83,3 +83,20 @@ async def test_before_the_clusters_are_known_the_tree_says_it_is_looking(wizard_
         assert [g.title for g in groups] == ["looking for possible duplicates…"]
         assert groups[0].count == len(main.view.rows)
         assert isinstance(main.view, VaultView)
+
+
+async def test_at_most_the_limit_of_highest_scoring_memories_are_compared(wizard_vault):
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        view = app.main_screen.view
+        active = [r for r in view.rows.values() if r.memory.status.value == "active"]
+        found = duplicates.find_duplicates(view, limit=3)
+        assert (found.compared, found.active) == (3, len(active))
+        top = sorted(active, key=lambda r: (-r.score, r.id))[:3]
+        assert {i for _c, _s, _a, m in found.clusters for i in m} <= {r.id for r in top}
+        duplicates.remember(found)
+        groups = duplicates.duplicate_groups(view, list(view.rows))
+        assert f"the 3 highest-scoring of {len(active)} active compared" in groups[0].note
+        everything = duplicates.find_duplicates(view)
+        assert everything.compared == everything.active == len(active)
