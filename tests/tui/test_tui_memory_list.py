@@ -176,3 +176,18 @@ async def test_rows_are_added_as_the_cursor_and_the_scroll_come_near(tui_vault, 
         await settle(pilot)  # the scroll back to the top: what comes into sight is added
         assert table.row_count == len(table.ids)  # (a screen is taller than the 11 memories)
         assert not table.go_to("no-such-memory")
+
+
+async def test_the_palette_switches_between_the_list_and_the_tree(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        commands = {c.title: c for c in app.get_system_commands(main)}
+        commands["Flat list / tree"].callback()
+        await settle(pilot)
+        assert main.showing_list and app.focused is main.memory_list
+        commands["Flat list / tree"].callback()
+        await settle(pilot)
+        assert not main.showing_list and app.focused is main.tree
+        assert "Group by possible duplicates" in commands
