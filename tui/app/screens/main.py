@@ -288,22 +288,18 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, MainViews, Scr
     def action_cycle_mode(self) -> None:
         self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)]
         self.refilter(focus=self.current)
-        self.remember()
 
     def action_cycle_sort(self) -> None:
         self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
         self.refilter()
-        self.remember()
 
     def set_mode(self, mode: str) -> None:
         self.mode = mode
         self.refilter(focus=self.current)
-        self.remember()
 
     def set_sort(self, sort: str) -> None:
         self.sort = sort
         self.refilter()
-        self.remember()
 
     # -- what the cursor is on -------------------------------------------------------------
     @on(Tree.NodeHighlighted, "#tree")

@@ -80,9 +80,11 @@ class MainViews:
         self.remember()
 
     def after_refilter(self) -> None:
-        """What the views need after the tree was rebuilt (the end of ``refilter``)."""
+        """What the views need after the tree was rebuilt (the end of ``refilter``, which a
+        new mode or sort runs too: saved here, written only when something changed)."""
         self.refresh_list()
         self.look_for_duplicates()
+        self.remember()
 
     def refresh_list(self) -> None:
         """Show what the filter kept in the list (when it is showing), the cursor on the
