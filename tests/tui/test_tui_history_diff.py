@@ -180,3 +180,18 @@ async def test_p_twice_moves_into_the_provenance_graph_and_j_k_esc_work(tui_vaul
         assert graph.highlighted == first
         await pilot.press("escape")
         assert app.focused is app.main_screen.tree
+
+
+async def test_the_footer_fits_80_columns_in_the_history_pane(tui_vault):
+    from textual.widgets._footer import FooterKey
+
+    _two_edits(tui_vault)
+    app = make_app(tui_vault)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await _history(pilot, FADING)
+        keys = list(app.screen.query(FooterKey))
+        assert "Diff" in [k.description for k in keys]
+        for key in keys:
+            needed = len(key.key_display) + 1 + len(key.description)
+            assert key.region.width >= needed and key.region.right <= 80, key.description

@@ -79,7 +79,7 @@ def side_text(entry: HistoryEntry | None, now: int | None) -> Text:
 
 class VersionDiffScreen(ModalScreen["HistoryEntry | None"]):
     BINDINGS = [
-        Binding("r", "restore", "Restore the newer side", id="memvault.diff.restore"),
+        Binding("r", "restore", "Restore newer", id="memvault.diff.restore"),
         Binding("s", "swap", "Swap sides", id="memvault.diff.swap"),
         Binding("j", "scroll(1)", "Down", show=False, id="memvault.diff.down"),
         Binding("k", "scroll(-1)", "Up", show=False, id="memvault.diff.up"),

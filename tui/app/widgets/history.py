@@ -26,9 +26,9 @@ MARK = Text("◆", style="bold magenta")  # the version the diff compares with
 
 class HistoryTable(DataTable):
     BINDINGS = [
-        Binding("r", "restore", "Restore version", id="memvault.history.restore"),
-        Binding("space", "mark_version", "Mark to compare", id="memvault.history.mark"),
-        Binding("D", "diff", "Diff versions", id="memvault.history.diff"),
+        Binding("r", "restore", "Restore", show=False, id="memvault.history.restore"),
+        Binding("space", "mark_version", "Mark", show=False, id="memvault.history.mark"),
+        Binding("D", "diff", "Diff", id="memvault.history.diff"),
         Binding("j", "cursor_down", "Down", show=False, id="memvault.history.down"),
         Binding("k", "cursor_up", "Up", show=False, id="memvault.history.up"),
         Binding("escape", "screen.focus_tree", "Back to the tree", show=False,
