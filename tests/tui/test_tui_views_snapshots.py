@@ -5,12 +5,16 @@ snapshots (fixed clock, ids and commit dates, UTC, 120x40); accept a deliberate 
 
 from __future__ import annotations
 
+import pytest
+
 from core import Vault
 from tui.app.grouping import MODES
 
 from tui_support import (
     FADING,
+    NOW,
     SIZE,
+    build_small_vault,
     make_app,
     settle,
     tui_vault,  # noqa: F401
@@ -32,7 +36,24 @@ def _keys(*keys: str, memory_id: str | None = None):
     return run_before
 
 
-def test_version_diff(snap_compare, tui_vault):
+@pytest.fixture
+def plain_vault(tmp_path, monkeypatch):
+    """The test vault without its split (whose parts and relations core stamps with the time
+    of day) and with its .meta.json pinned (its creation time, the host name): every commit
+    id the history and the diff show is the same on every run."""
+    import os
+    import socket
+    from pathlib import Path
+
+    import core.store.layout as layout
+
+    monkeypatch.setattr(layout, "now_epoch", lambda: NOW)
+    monkeypatch.setattr(socket, "gethostname", lambda: "snapshot-host")
+    return build_small_vault(Path(os.environ["HOME"]) / "vault", monkeypatch, split=False)
+
+
+def test_version_diff(snap_compare, plain_vault):
+    tui_vault = plain_vault
     vault = Vault.open(tui_vault)
     vault.update(FADING, content="CI runs the whole test suite with pytest -n 4 on Python 3.12 "
                  "only.", strength=1.5)
