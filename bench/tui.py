@@ -12,12 +12,20 @@ Measures, against the targets of issue 5:
    update after the tree was rebuilt. Target 100 ms.
 4. archive keypress to refreshed tree: ``a`` on the highlighted memory until the first screen
    update after the tree took the new state (the git commit included). No target; reported.
+5. flat list: ``f`` until the first screen update after the list holds its first rows (every
+   memory, sorted by score), and a cursor move (``j``) in it until the detail shows the new
+   memory. Targets: as a filter keystroke (100 ms) and a highlight (50 ms). Then ``G`` (the
+   list adds every row up to the last: the worst case of adding rows as they come into
+   sight). No target; reported.
 
 Keys are sent to the app as the terminal driver would send them; the time runs to the first
 screen update written afterwards (``App._display``), not to the pilot's "idle" (which waits).
 
 The vault is built once (``bench/run.py``'s deterministic memories, adopted by ``Vault.open`` as
-one commit) and cached in ``bench/.cache/tui-<size>``.
+one commit) and cached in ``bench/.cache/tui-<size>``. Each run works on a copy of it in a
+temporary folder (the archive and its undo are commits: the cached vault stays as built), removed
+at the end; ``--keep`` keeps that copy and prints its path (open it with ``memvault --vault``).
+The app runs with default settings, saved to a temporary folder (never the user's).
 """
 
 from __future__ import annotations
@@ -53,7 +61,8 @@ from tui.app import MemvaultApp  # noqa: E402
 from tui.app.service import VaultService  # noqa: E402
 from tui.app.widgets.memory_tree import MemoryTree  # noqa: E402
 
-TARGETS = {"first_paint": 1.5, "highlight": 0.050, "filter": 0.100}
+TARGETS = {"first_paint": 1.5, "highlight": 0.050, "filter": 0.100, "list_toggle": 0.100,
+           "list_highlight": 0.050}
 SIZE = (120, 40)
 
 
@@ -111,8 +120,11 @@ class Meter:
 
 
 async def measure(path: Path, repeat: int) -> dict[str, list[float]]:
+    from tui.app.settings import Loaded, Settings
+
     results: dict[str, list[float]] = {"first_paint": [], "highlight": [], "filter": [],
-                                       "filter_compute": [], "archive": []}
+                                       "filter_compute": [], "archive": [], "list_toggle": [],
+                                       "list_highlight": [], "list_bottom": []}
     painted: list[float] = []
     original = MemoryTree.render_lines
 
@@ -126,7 +138,8 @@ async def measure(path: Path, repeat: int) -> dict[str, list[float]]:
         for attempt in range(repeat):
             painted.clear()
             started = time.perf_counter()
-            app = MemvaultApp(VaultService(path), poll_interval=0, rescore_interval=0)
+            app = MemvaultApp(VaultService(path), poll_interval=0, rescore_interval=0,
+                              settings=Loaded(Settings()))
             async with app.run_test(size=SIZE) as pilot:
                 meter = Meter(app)
                 while not painted:
@@ -164,6 +177,23 @@ async def measure(path: Path, repeat: int) -> dict[str, list[float]]:
                 view = main.view
                 await meter.key("u", lambda v=view: main.view is not v)  # put it back
                 await app.workers.wait_for_complete()
+                await pilot.pause()
+                listing = main.memory_list
+                results["list_toggle"].append(await meter.key(
+                    "f", lambda: main.showing_list and listing.added > 0))
+                await pilot.pause()
+                for _ in range(5):
+                    before = main.current
+                    results["list_highlight"].append(await meter.key(
+                        "j", lambda b=before: main.current != b and main.detail.row is not None
+                        and main.detail.row.id == main.current))
+                    await pilot.pause()
+                results["list_bottom"].append(await meter.key(
+                    "G", lambda: listing.current_id is not None
+                    and listing.current_id == listing.ids[-1]))
+                await pilot.pause()
+                await pilot.press("f")  # back to the tree (the next run starts from defaults)
+                await pilot.pause()
     finally:
         MemoryTree.render_lines = original  # type: ignore[method-assign]
     return results
@@ -173,9 +203,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the copy of the vault the runs used (its path is printed)")
     args = parser.parse_args(argv)
-    path = vault_for(args.size)
-    results = asyncio.run(measure(path, args.repeat))
+    import os
+    import tempfile
+
+    work = Path(tempfile.mkdtemp(prefix="memvault-tui-bench-"))
+    os.environ["MEMVAULT_CONFIG_DIR"] = str(work / "config")  # never the user's settings
+    path = work / "vault"
+    shutil.copytree(vault_for(args.size), path, symlinks=True)
+    try:
+        results = asyncio.run(measure(path, args.repeat))
+    finally:
+        if args.keep:
+            print(f"\nthe vault the runs used: {path}  (memvault --vault {path})")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
     print(f"\nmemvault TUI, {args.size} memories, {SIZE[0]}x{SIZE[1]}, {args.repeat} runs "
           "(median, max)")
     rows = [
@@ -184,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
         ("filter", "filter keystroke to redraw"),
         ("filter_compute", "  of which filter + tree rebuild"),
         ("archive", "archive keypress to refreshed tree"),
+        ("list_toggle", "f to the flat list shown"),
+        ("list_highlight", "highlight in the list to detail shown"),
+        ("list_bottom", "G in the list (adds every row)"),
     ]
     for key, label in rows:
         xs = results[key]

@@ -65,7 +65,10 @@ def find(view, words: str) -> str:  # type: ignore[no-untyped-def]
 async def shoot(vault: Path, name: str, steps: Callable[[object, object], Awaitable[None]]) -> Path:
     service = VaultService(vault, clock=lambda: NOW)
     service.open()
-    app = MemvaultApp(service, poll_interval=0, rescore_interval=0)
+    from tui.app.settings import Loaded, Settings
+
+    # every picture from the default settings (what one picture changes is saved, not reused)
+    app = MemvaultApp(service, poll_interval=0, rescore_interval=0, settings=Loaded(Settings()))
     app.pane_delay = 0.0
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -132,6 +135,26 @@ def views(view):  # type: ignore[no-untyped-def]
         app.main_screen.jump(edited)
         await settle(pilot)
         await pilot.press("H")
+
+    async def history_diff(app, pilot):  # type: ignore[no-untyped-def]
+        app.main_screen.jump(edited)
+        await settle(pilot)
+        await pilot.press("H")
+        await settle(pilot)
+        await pilot.press("H", "j", "D")  # into the pane; the version before the newest
+
+    async def flat_list(app, pilot):  # type: ignore[no-untyped-def]
+        await pilot.press("f")
+        await settle(pilot)
+        await pilot.press("slash", *list("python"), "enter")
+        await settle(pilot)
+        await pilot.press("j", "j")
+
+    async def duplicates(app, pilot):  # type: ignore[no-untyped-def]
+        await pilot.press("m", "m", "m", "m")
+        await settle(pilot)
+        await settle(pilot)
+        await pilot.press("g", "g", "j", "l", "j")
 
     async def filter_(app, pilot):  # type: ignore[no-untyped-def]
         await pilot.press("slash", *list("tag:work score<0.35"), "enter")
@@ -203,7 +226,8 @@ def views(view):  # type: ignore[no-untyped-def]
     return {
         "main": main, "detail-content": detail_content, "bands": bands, "lineage": lineage,
         "provenance-split": provenance_split, "provenance-merge": provenance_merge,
-        "history": history, "filter": filter_, "delete": delete, "gc": gc, "stats": stats,
+        "history": history, "history-diff": history_diff, "list": flat_list,
+        "duplicates": duplicates, "filter": filter_, "delete": delete, "gc": gc, "stats": stats,
         "help": help_,
         "split-1-memory": split_wizard(),
         "split-2-parts": split_wizard("ctrl+n"),
@@ -257,6 +281,7 @@ def main(only: list[str] | None = None) -> int:
     rsvg = shutil.which("rsvg-convert")
     with tempfile.TemporaryDirectory(prefix="memvault-shots-") as tmp:
         os.environ["HOME"] = str(Path(tmp))  # the header shows the vault as ~/memvault-demo
+        os.environ["MEMVAULT_CONFIG_DIR"] = str(Path(tmp) / "config")  # default settings
         vault = Path(tmp) / "memvault-demo"
         report = build_demo(vault, now=NOW)
         print(f"demo vault: {report.memories} memories", flush=True)

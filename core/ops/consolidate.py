@@ -123,14 +123,17 @@ def cohesion(members: Sequence[Memory], use_embeddings: bool | None = None) -> f
 
 
 def find_clusters(
-    vault: Vault,
+    vault: Vault | None,
     threshold: float = DEFAULT_THRESHOLD,
     max_size: int = MAX_CLUSTER_SIZE,
     memories: Iterable[Memory] | None = None,
 ) -> list[Cluster]:
-    """Clusters (2+ members) of active memories, most cohesive first."""
+    """Clusters (2+ members) of active memories (of ``memories``, default the vault's: then
+    ``vault`` may be None), most cohesive first."""
     if not 0 < threshold <= 1:
         raise VaultError(f"refused: threshold must be in (0, 1], got {threshold}")
+    if memories is None and vault is None:
+        raise VaultError("find_clusters needs a vault or the memories to compare")
     pool = sorted((m for m in (memories if memories is not None else vault.memories.values())
                    if m.status == MemoryStatus.ACTIVE), key=lambda m: m.id)
     feats = [_Features(m) for m in pool]

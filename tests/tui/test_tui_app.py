@@ -103,6 +103,9 @@ async def test_group_modes(tui_vault):
         assert all(c.startswith("split ") for c in children) and len(children) == 2
         await pilot.press("m")
         await settle(pilot, 1)
+        assert app.main_screen.mode == "duplicates"  # (tests/tui/test_tui_duplicates.py)
+        await pilot.press("m")
+        await settle(pilot, 1)
         assert app.main_screen.mode == "status_tag"
 
 

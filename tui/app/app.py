@@ -20,6 +20,9 @@ from .grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
 from .screens.help import HelpScreen
 from .screens.main import MainScreen
 from .service import VaultService
+from .settings import Loaded, Settings
+from .settings import load as load_settings
+from .settings import save as write_settings
 
 
 class MemvaultApp(App[None]):
@@ -32,8 +35,14 @@ class MemvaultApp(App[None]):
     ]
 
     def __init__(self, service: VaultService, *, keymap: dict[str, str] | None = None,
-                 poll_interval: float = 2.0, rescore_interval: float = 60.0) -> None:
+                 poll_interval: float = 2.0, rescore_interval: float = 60.0,
+                 settings: Loaded | None = None) -> None:
         super().__init__()
+        loaded = load_settings() if settings is None else settings
+        self.settings: Settings = loaded.settings
+        self._settings_extra = loaded.extra
+        self._settings_notice = loaded.notice
+        self._settings_saved = repr(self.settings)
         self.service = service
         self.keymap = dict(keymap or {})
         self.poll_interval = poll_interval
@@ -50,6 +59,35 @@ class MemvaultApp(App[None]):
         if self.keymap:
             self.set_keymap(self.keymap)
 
+    def on_mount(self) -> None:
+        theme = self.settings.theme
+        if theme is not None and theme in self.available_themes:
+            self.theme = theme
+        self.theme_changed_signal.subscribe(self, self._theme_changed)
+        if self._settings_notice:
+            self.notify(self._settings_notice, title="settings", severity="warning",
+                        timeout=8, markup=False)
+
+    # -- settings that persist (settings.py) ------------------------------------------------
+    def _theme_changed(self, theme: object) -> None:
+        self.settings.theme = self.theme
+        self.save_settings()
+
+    def save_settings(self) -> None:
+        """Write the settings when they changed; a folder that cannot be written is said once,
+        never fatal."""
+        now = repr(self.settings)
+        if now == self._settings_saved:
+            return
+        try:
+            write_settings(self.settings, extra=self._settings_extra)
+        except OSError as exc:
+            if self._settings_saved is not None:
+                self.notify(f"cannot save the settings: {exc}", title="settings",
+                            severity="warning", timeout=6, markup=False)
+            self._settings_saved = None  # tell once; try again at the next change
+            return
+        self._settings_saved = now
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """Save a screenshot (the palette's "Save screenshot"): in the Downloads folder, or in
@@ -104,6 +142,8 @@ class MemvaultApp(App[None]):
         yield SystemCommand("Filter", "focus the filter box", main.action_focus_filter)
         yield SystemCommand("Toggle gist / content", "show the gist or the content",
                             main.action_toggle_body)
+        yield SystemCommand("Flat list / tree", "a flat sortable list of the memories the filter "
+                            "keeps, or the grouped tree (f)", main.action_toggle_view)
         for mode in MODES:
             yield SystemCommand(f"Group by {MODE_NAMES[mode]}", "change how the tree groups",
                                 partial(main.set_mode, mode))

@@ -14,9 +14,9 @@ from core import MemoryStatus
 
 from .view import VaultView
 
-MODES = ("status_tag", "tag", "band", "lineage")
+MODES = ("status_tag", "tag", "band", "lineage", "duplicates")
 MODE_NAMES = {"status_tag": "status → tag", "tag": "tag", "band": "decay band",
-              "lineage": "lineage"}
+              "lineage": "lineage", "duplicates": "possible duplicates"}
 SORTS = ("score", "last_used", "created")
 SORT_NAMES = {"score": "score", "last_used": "last used", "created": "created"}
 NO_TAG = "(no tags)"
@@ -93,6 +93,10 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
                 for b in view.band_table]
     if mode == "lineage":
         return lineage_groups(view, ids)
+    if mode == "duplicates":  # found in a worker (tui/app/duplicates.py)
+        from .duplicates import duplicate_groups
+
+        return list(duplicate_groups(view, ids))
     # keyed by the member itself: an enum's ``.value`` is a Python-level property, a cost at 100k
     by_member: dict[MemoryStatus, list[str]] = {MemoryStatus(s): [] for s in STATUS_ORDER}
     for i in ids:

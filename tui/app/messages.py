@@ -75,6 +75,14 @@ class Ranked(Message):
         self.scores = scores
 
 
+class DuplicatesFound(Message):
+    """The possible duplicates of a view were found (tui/app/duplicates.py)."""
+
+    def __init__(self, found: Any) -> None:
+        super().__init__()
+        self.found = found
+
+
 class OperationFailed(Message):
     def __init__(self, message: str, title: str = "") -> None:
         super().__init__()

@@ -31,6 +31,20 @@ MODES_HELP = [
     ("decay band", "fresh ≥ 0.65 · fading 0.35–0.65 · danger zone 0.15–0.35 · critical "
                    "0.05–0.15 · below the forget threshold"),
     ("lineage", "provenance roots with their split parts and merges beneath"),
+    ("possible duplicates", "active memories that look alike (the consolidate wizard's "
+                            "clusters), found in the background; a suggestion: space marks, "
+                            "M merges"),
+]
+
+VIEWS_HELP = [
+    ("f", "the grouped tree or a flat list of every memory the filter keeps; in the list s "
+          "sorts by the next column, o reverses, a click on a header sorts by it"),
+    ("H H · p p", "the history / provenance pane, then into it (j/k, enter, esc back)"),
+    ("history: space · D · r", "mark a version · word diff with the marked (or the previous) "
+                               "one · restore"),
+    ("< · >", "the left pane narrower · wider"),
+    ("settings", "theme, sort, grouping, gist or content, tree or list, pane widths: saved in "
+                 "~/.config/memvault/settings.json (or $MEMVAULT_CONFIG_DIR)"),
 ]
 
 
@@ -49,6 +63,7 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(self._keys())
                 yield Static(self._table("the filter box", FILTER_HELP))
                 yield Static(self._table("group modes (m)", MODES_HELP))
+                yield Static(self._table("views", VIEWS_HELP))
                 yield Static(Text(
                     "Keys can be remapped: MEMVAULT_KEYMAP='memvault.archive=A;memvault.delete=D' "
                     "(binding id = keys). The command palette (ctrl+p) finds memories by id or "

@@ -9,13 +9,14 @@ from __future__ import annotations
 import time
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, Input, Static, TabbedContent, TabPane, Tree
+from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import Tree
 
 from core import VaultError
 
@@ -23,6 +24,7 @@ from ...text import relative_time
 from ..grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
 from ..inbox_service import InboxService
 from ..messages import (
+    DuplicatesFound,
     Filtered,
     HistoryLoaded,
     InboxCounted,
@@ -40,6 +42,7 @@ from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
+from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import MemoryTree, NodeData
 from ..widgets.provenance import ProvenancePane
 from .main_actions import MainActions
@@ -48,6 +51,7 @@ from .main_follow import MainFollowing
 from .main_keys import MOVING_BINDINGS, MainKeys
 from .main_opening import MainOpening
 from .main_panes import TABS, MainPanes
+from .main_views import MainViews
 
 
 #: Views of this many memories or more have the filter worked out in a worker (at 100k a keystroke
@@ -61,7 +65,8 @@ def matching(view: VaultView, query: Query) -> list[str]:
     return [i for i, row in view.rows.items() if query.matches(row, now)]
 
 
-class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, MainKeys, Screen):
+class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, MainKeys,
+                 MainViews, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
@@ -78,8 +83,8 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
         Binding("c", "toggle_body", "Gist/content", show=False, id="memvault.toggle_body"),
         Binding("i", "goto", "Go to id", show=False, id="memvault.goto"),
         Binding("d", "tab('detail')", "Detail", show=False, id="memvault.tab.detail"),
-        Binding("p", "tab('provenance')", "Provenance", show=False, id="memvault.tab.provenance"),
-        Binding("H", "tab('history')", "History", show=False, id="memvault.tab.history"),
+        Binding("p", "pane('provenance')", "Provenance", show=False, id="memvault.tab.provenance"),
+        Binding("H", "pane('history')", "History", show=False, id="memvault.tab.history"),
         Binding("C", "gc", "gc", show=False, id="memvault.gc"),
         Binding("S", "stats", "Stats", show=False, id="memvault.stats"),
         Binding("I", "inbox", "Inbox", show=False, id="memvault.inbox"),
@@ -87,6 +92,12 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
         Binding("E", "outside_edits", "Outside edits", show=False, id="memvault.outside_edits"),
         *MOVING_BINDINGS,
         *EDIT_BINDINGS,
+        # views (main_views.py): the flat list, the left pane's width
+        Binding("f", "toggle_view", "List/tree", show=False, id="memvault.toggle_view"),
+        Binding("less_than_sign", "resize_left(-4)", "Narrower", show=False,
+                id="memvault.left.narrower"),
+        Binding("greater_than_sign", "resize_left(4)", "Wider", show=False,
+                id="memvault.left.wider"),
     ]
 
     def __init__(self, service: VaultService, *, poll_interval: float = 2.0,
@@ -117,6 +128,7 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
                                   "score<0.1  (/)", id="filter")
                 yield Static("", id="filter-error")
                 yield MemoryTree(id="tree")
+                yield MemoryList(id="list")
             with TabbedContent(id="right", initial=TABS["detail"]):
                 with TabPane("Detail", id=TABS["detail"]):
                     yield DetailPane(id="detail")
@@ -143,6 +155,8 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
                                                 self._key_for("consolidate"))
         self._title_path = _short_path(self.service.root)
         self.app.sub_title = self._title_path
+        if getattr(self.app, "settings", None) is not None:
+            self.apply_settings(self.app.settings)
         if self.service.is_open:
             self._opened(self.service.view, self.service.open_notes)
         else:
@@ -216,6 +230,7 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
         self._show_cursor()
         if query.ranked:
             self._rank(view, query, list(self.matched))
+        self.after_refilter()
 
     def _tree_subtitle(self) -> None:
         order = "rank" if self.tree.rank else SORT_NAMES[self.sort]
@@ -295,7 +310,24 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
     # -- what the cursor is on -------------------------------------------------------------
     @on(Tree.NodeHighlighted, "#tree")
     def _highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
-        self._show_node(event.node.data)
+        if not self.showing_list:  # the list's cursor is what the panes show then
+            self._show_node(event.node.data)
+
+    @on(DataTable.RowHighlighted, "#list")
+    def _list_highlighted(self) -> None:
+        self._show_list_row()
+
+    @on(MemoryList.SortChanged)
+    def _list_sorted(self) -> None:
+        self.list_sort_changed()
+
+    @on(DuplicatesFound)
+    def _duplicates_found(self, message: DuplicatesFound) -> None:
+        self.duplicates_found(message.found)
+
+    @on(events.DescendantFocus)
+    def _focused(self, event: events.DescendantFocus) -> None:
+        self.redirect_focus(event.widget)
 
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:
@@ -326,6 +358,10 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
                 self._restore(message.memory_id, message.entry)
 
         self.app.push_screen(VersionScreen(self.service, message.memory_id, message.entry), done)
+
+    @on(HistoryPane.DiffVersions)
+    def _diff_versions(self, message: HistoryPane.DiffVersions) -> None:
+        self.open_diff(message.memory_id, message.old, message.new)
 
     @on(HistoryPane.RestoreVersion)
     def _restore_version(self, message: HistoryPane.RestoreVersion) -> None:

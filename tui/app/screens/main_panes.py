@@ -59,6 +59,7 @@ class MainPanes:
             self._schedule_panes()
             return
         self.current = data.memory_id
+        detail.terms = self.filter.parsed.text_terms  # highlighted there too
         row = view.get(data.memory_id)
         if row is None:
             detail.show_gone(data.memory_id)
@@ -102,6 +103,8 @@ class MainPanes:
 
     def action_toggle_body(self) -> None:
         self.detail.toggle_body()
+        self.refresh_list()  # its text column follows: gist or content first
+        self.remember()
 
     @work(thread=True, group="lineage", exclusive=True, exit_on_error=False)
     def load_lineage(self, memory_id: str) -> None:

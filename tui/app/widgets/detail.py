@@ -1,6 +1,7 @@
 """The detail pane: one memory's fields, its score and time until forgotten, a sparkline of the
 next 30 days of decay, and its gist or its content (one key toggles; a memory without a gist
-shows its content and says so)."""
+shows its content and says so). What the filter's words match in the body and in the tags and
+entities is highlighted (``terms``)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,13 @@ from textual.widgets import Sparkline, Static
 
 from core import MemoryStatus, decay
 from core.model.records import is_pinned
+from core.search.query import Term, match_spans
 
 from ..grouping import Group
 from ...text import relative_time, span
 from ..view import (
     BAND_STYLE,
+    MATCH_STYLE,
     PIN_STYLE,
     STATUS_STYLE,
     Row,
@@ -37,6 +40,14 @@ class DetailPane(VerticalScroll):
         self.row: Row | None = None
         self.view: VaultView | None = None
         self.toggle_key = "c"  # the key that toggles gist and content, for the hint
+        self.terms: list[Term] = []  # the filter's words: highlighted where they match
+
+    def marked(self, text: str) -> Text:
+        """``text`` with what the filter's words match in it styled (never markup)."""
+        out = Text(text)
+        for start, end in match_spans(text, self.terms) if self.terms else ():
+            out.stylize(MATCH_STYLE, start, end)
+        return out
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Highlight a memory to see it here.", style="dim"), id="detail-fields")
@@ -126,8 +137,8 @@ class DetailPane(VerticalScroll):
         if is_pinned(m):
             grid.add_row("pinned", Text.assemble(("yes", PIN_STYLE),
                                                  ("  gc never deletes or archives it", "dim")))
-        grid.add_row("tags", Text(", ".join(m.meta.tags) or "–"))
-        grid.add_row("entities", Text(", ".join(m.entities) or "–"))
+        grid.add_row("tags", self.marked(", ".join(m.meta.tags) or "–"))
+        grid.add_row("entities", self.marked(", ".join(m.entities) or "–"))
         if m.meta.source:
             grid.add_row("source", Text(m.meta.source))
         grid.add_row("created", Text(f"{relative_time(m.created_at, now)} ({date_text(m.created_at)})"))
@@ -181,14 +192,14 @@ class DetailPane(VerticalScroll):
         if not m.gist:
             title.update(Text.assemble(("content", "bold"),
                                        ("  (no gist: showing the content)", "dim italic")))
-            body.update(Text(m.content))
+            body.update(self.marked(m.content))
         elif self.show_content:
             title.update(Text.assemble(("content", "bold"), (f"  {self.toggle_key} shows the gist", "dim")))
-            body.update(Text(m.content))
+            body.update(self.marked(m.content))
         else:
             saved = len(m.content) - len(m.gist)
             note = f"  {len(m.gist)} of {len(m.content)} characters" if saved > 0 else ""
             title.update(Text.assemble(("gist", "bold"), (note, "dim"),
                                        (f"  {self.toggle_key} shows the content", "dim")))
-            body.update(Text(m.gist))
+            body.update(self.marked(m.gist))
 

@@ -1,5 +1,7 @@
 """The history pane: the memory's git log (when, what), newest first. Enter opens a version;
-the restore key makes the highlighted version the current one (a new commit)."""
+the restore key makes the highlighted version the current one (a new commit). ``D`` shows a word
+diff of the highlighted version against the one marked with space (default: against the version
+before it); j/k move, esc goes back to the tree."""
 
 from __future__ import annotations
 
@@ -19,15 +21,34 @@ from ..service import HistoryInfo
 ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
 
 
+MARK = Text("◆", style="bold magenta")  # the version the diff compares with
+
+
 class HistoryTable(DataTable):
     BINDINGS = [
-        Binding("r", "restore", "Restore version", id="memvault.history.restore"),
+        Binding("r", "restore", "Restore", show=False, id="memvault.history.restore"),
+        Binding("space", "mark_version", "Mark", show=False, id="memvault.history.mark"),
+        Binding("D", "diff", "Diff", id="memvault.history.diff"),
+        Binding("j", "cursor_down", "Down", show=False, id="memvault.history.down"),
+        Binding("k", "cursor_up", "Up", show=False, id="memvault.history.up"),
+        Binding("escape", "screen.focus_tree", "Back to the tree", show=False,
+                id="memvault.history.back"),
     ]
 
     def action_restore(self) -> None:
         pane = self.parent
         if isinstance(pane, HistoryPane):
             pane.request_restore()
+
+    def action_mark_version(self) -> None:
+        pane = self.parent
+        if isinstance(pane, HistoryPane):
+            pane.toggle_mark()
+
+    def action_diff(self) -> None:
+        pane = self.parent
+        if isinstance(pane, HistoryPane):
+            pane.request_diff()
 
 
 class HistoryPane(Vertical):
@@ -43,10 +64,20 @@ class HistoryPane(Vertical):
             self.memory_id = memory_id
             self.entry = entry
 
+    class DiffVersions(Message):
+        """Compare ``old`` (None: the memory before it existed) with ``new``."""
+
+        def __init__(self, memory_id: str, old: HistoryEntry | None, new: HistoryEntry) -> None:
+            super().__init__()
+            self.memory_id = memory_id
+            self.old = old
+            self.new = new
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.info: HistoryInfo | None = None
         self.memory_id: str | None = None
+        self.marked: int | None = None  # the row of the version marked to compare with
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Highlight a memory to see its history.", style="dim"),
@@ -61,30 +92,35 @@ class HistoryPane(Vertical):
     def show_message(self, message: str) -> None:
         self.info = None
         self.memory_id = None
+        self.marked = None
         self.query_one("#history-title", Static).update(Text(message, style="dim"))
         self.query_one(HistoryTable).clear(columns=True)
 
     def show_history(self, info: HistoryInfo, now: int) -> None:
         self.info = info
         self.memory_id = info.memory_id
+        self.marked = None
         title = Text()
         title.append("history of ", style="dim")
         title.append(info.memory_id[:8], style="bold")
         if not info.live:
             title.append("  deleted", style="red")
         title.append(f"  {len(info.entries)} commit{'s' if len(info.entries) != 1 else ''}, "
-                     "newest first · enter opens a version · r restores it", style="dim")
+                     "newest first · enter opens a version · r restores it · space marks one · "
+                     "D diffs with the marked (or the previous) one", style="dim")
         self.query_one("#history-title", Static).update(title)
         table = self.query_one(HistoryTable)
         table.clear(columns=True)
         # what the other columns (8 + 13 + 7), cell padding (2 a column) and a scrollbar leave
-        width = max(12, (table.size.width or self.size.width or 80) - 28 - 8 - 1)
+        width = max(12, (table.size.width or self.size.width or 80) - 29 - 10 - 1)
+        table.add_column(" ", width=1, key="mark")
         table.add_column("commit", width=8)
         table.add_column("when", width=13)
         table.add_column("action", width=7)
         table.add_column("message", width=width)
         for index, e in enumerate(info.entries):
             table.add_row(
+                Text(" "),
                 Text(e.commit[:8], style="bold"),
                 Text(relative_time(e.timestamp, now)),
                 Text(e.action, style=ACTION_STYLE.get(e.action, "")),
@@ -100,6 +136,36 @@ class HistoryPane(Vertical):
         if 0 <= row < len(self.info.entries):
             return self.info.entries[row]
         return None
+
+    def toggle_mark(self) -> None:
+        """Mark the highlighted version as the one ``D`` compares with (again: unmark it)."""
+        if self.info is None or not self.info.entries:
+            return
+        table = self.query_one(HistoryTable)
+        row = table.cursor_row
+        if not 0 <= row < len(self.info.entries):
+            return
+        previous, self.marked = self.marked, (None if self.marked == row else row)
+        for index in (previous, self.marked):
+            if index is not None:
+                table.update_cell(str(index), "mark", MARK if index == self.marked else Text(" "))
+
+    def diff_pair(self) -> tuple[HistoryEntry | None, HistoryEntry] | None:
+        """(older side, newer side) that ``D`` compares: the marked version (or the one before
+        the highlighted one: None before the first) and the highlighted one."""
+        entry = self.selected_entry()
+        if entry is None or self.info is None:
+            return None
+        row = self.query_one(HistoryTable).cursor_row
+        entries = self.info.entries
+        if self.marked is not None and self.marked != row:
+            return entries[self.marked], entry
+        return (entries[row + 1] if row + 1 < len(entries) else None), entry
+
+    def request_diff(self) -> None:
+        pair = self.diff_pair()
+        if pair is not None and self.info is not None:
+            self.post_message(self.DiffVersions(self.info.memory_id, *pair))
 
     def request_restore(self) -> None:
         entry = self.selected_entry()

@@ -35,6 +35,10 @@ class ProvenanceGraph(Widget, can_focus=True):
         Binding("left,up", "move(-1)", "previous node", show=False),
         Binding("right,down", "move(1)", "next node", show=False),
         Binding("enter", "choose", "go to node", show=False),
+        Binding("k", "move(-1)", "previous node", show=False, id="memvault.provenance.up"),
+        Binding("j", "move(1)", "next node", show=False, id="memvault.provenance.down"),
+        Binding("escape", "screen.focus_tree", "Back to the tree", show=False,
+                id="memvault.provenance.back"),
     ]
 
     highlighted: reactive[str | None] = reactive(None, layout=False)
