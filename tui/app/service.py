@@ -41,6 +41,7 @@ from core.ops.provenance import Lineage, lineage
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
 
+from ..text import operation_label
 from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     Change,
     DeletePreview,
@@ -50,12 +51,13 @@ from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     SplitPreview,
     describe,
 )
+from .service_bulk import BulkDeletePreview, BulkService  # noqa: F401  (part of the API)
 from .service_outside import OutsideEdits, Quarantined
 from .service_wizards import WizardService
 from .view import Row, VaultView, shown
 
 
-class VaultService(WizardService):
+class VaultService(BulkService, WizardService):
     """Thread-safe access to one vault. ``clock`` gives "now" in epoch seconds (tests and
     screenshots pass a fixed one); every score the app shows is computed at ``view.now``."""
 
@@ -259,7 +261,7 @@ class VaultService(WizardService):
                    *[e for r in relations for e in (r.from_memory_id, r.to_memory_id)]]
             ids = list(dict.fromkeys(ids))
             subject = report.subject.removeprefix("undo: ") if title == "redo" else report.subject
-            note = f"{done} {subject}"
+            note = f"{done} {operation_label(subject)}"
             if report.kept_touches:
                 n = len(report.kept_touches)
                 note += f" (later use of {n} memor{'y' if n == 1 else 'ies'} kept)"

@@ -43,18 +43,20 @@ from ..widgets.history import HistoryPane
 from ..widgets.memory_tree import MemoryTree, NodeData
 from ..widgets.provenance import ProvenancePane
 from .main_actions import MainActions
+from .main_bulk import BULK_BINDINGS, MainBulk
 from .main_follow import MainFollowing
 from .main_keys import MOVING_BINDINGS, MainKeys
+from .main_marks import MARK_BINDINGS, MainMarks
 from .main_panes import TABS, MainPanes
 
 
-class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
+class MainScreen(MainBulk, MainMarks, MainActions, MainFollowing, MainPanes, MainKeys, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
         Binding("a", "archive", "Archive", id="memvault.archive"),
         Binding("x,delete", "delete", "Delete", id="memvault.delete"),
-        Binding("u,ctrl+z", "undo", "Undo", id="memvault.undo"),
+        Binding("ctrl+z", "undo", "Undo", id="memvault.undo"),
         Binding("ctrl+y", "redo", "Redo", show=False, id="memvault.redo"),
         Binding("v", "split", "Split", id="memvault.split"),
         Binding("M", "consolidate", "Merge", id="memvault.consolidate"),
@@ -73,6 +75,8 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
         Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.reload"),
         Binding("E", "outside_edits", "Outside edits", show=False, id="memvault.outside_edits"),
         *MOVING_BINDINGS,
+        *BULK_BINDINGS,
+        *MARK_BINDINGS,
     ]
 
     def __init__(self, service: VaultService, *, poll_interval: float = 2.0,
@@ -245,8 +249,9 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
         total = len(view.rows)
         shown = len(self.matched)
         title = f"memories {total}" if shown == total else f"memories {shown} of {total}"
-        if tree.marks:
-            title += f" · {len(tree.marks)} marked"
+        marked = self.marks_note()
+        if marked:
+            title += f" · {marked}"
         tree.border_title = title
 
     @on(Input.Changed, "#filter")
@@ -291,6 +296,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
     @on(Tree.NodeHighlighted, "#tree")
     def _highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
         self._show_node(event.node.data)
+        self.follow_range()
 
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:
@@ -353,9 +359,7 @@ class MainScreen(MainActions, MainFollowing, MainPanes, MainKeys, Screen):
     @on(InboxCounted)
     def _inbox_counted(self, message: InboxCounted) -> None:
         self.inbox_count = message.count
-        n = message.count
-        self.app.sub_title = self._title_path + (
-            f" · inbox: {n} to review ({self._key_for('inbox')})" if n else "")
+        self.show_subtitle()
 
     # -- jumping ----------------------------------------------------------------------------
     @on(JumpTo)
