@@ -23,7 +23,7 @@ from ..store.layout import (
     MAX_FILE_BYTES,
     check_id,
 )
-from ..textutil import make_gist, neutralise_line
+from ..textutil import has_controls, make_gist, neutralise_line
 from .reports import DeleteReport, first_error, op_message, relations_going_with, unique
 
 MAX_BOOSTED_STRENGTH = 2.0
@@ -305,7 +305,7 @@ def _tags(tags: Iterable[str]) -> list[str]:
         text = tag.strip() if isinstance(tag, str) else ""
         if not text:
             raise VaultError("refused: a tag cannot be empty")
-        if neutralise_line(text) != text:
+        if has_controls(text, single_line=True):
             raise VaultError(f"refused: the tag {neutralise_line(text)!r} holds a control "
                              "character")
         out.append(text)
