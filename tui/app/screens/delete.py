@@ -85,8 +85,9 @@ class DeleteScreen(ModalScreen[bool]):
             with VerticalScroll(id="dialog-memories"):
                 yield Static(lines)
             r = len(p.relations)
-            note = (f"With them go {r} relation{'s' if r != 1 else ''} that touch them."
-                    if r else "No relations go with them.")
+            note = ("No relations go with them." if not r else
+                    "With them goes 1 relation that touches them." if r == 1 else
+                    f"With them go {r} relations that touch them.")
             yield Static(Text(note, style="bold" if r else "dim"), classes="dialog-note")
             if p.kept:
                 k = len(p.kept)
