@@ -52,6 +52,7 @@ async def test_a_archives_every_marked_memory_in_one_commit(tui_vault):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await mark(pilot, FADING, STALE, DANGER)
+        assert "3 marked" in app.sub_title
         await goto(pilot, FRESH)  # the cursor elsewhere: the marks are what is acted on
         before = commits(tui_vault)
         await pilot.press("a")
@@ -62,6 +63,7 @@ async def test_a_archives_every_marked_memory_in_one_commit(tui_vault):
         assert {vault.get(i).status for i in (FADING, STALE, DANGER)} == {MemoryStatus.ARCHIVED}
         assert vault.get(FRESH).status == MemoryStatus.ACTIVE
         assert not app.main_screen.tree.marks  # acted on: unmarked
+        assert "marked" not in app.sub_title and "marked" not in app.main_screen.tree.border_title
         assert any(n.startswith("Archived 3 memories (b2c3d4e5, e5f6a7b8, c3d4e5f6)")
                    for n in notes(app))
 
@@ -262,3 +264,36 @@ async def test_marks_of_deleted_memories_are_not_acted_on(tui_vault):
         await pilot.press("a")
         await settle(pilot)
         assert log(tui_vault)[0].startswith(f"archive: {CRITICAL[:8]} ")
+
+
+async def test_the_palette_runs_the_bulk_and_marking_actions(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        commands = {c.title: c for c in app.get_system_commands(main)}
+        await goto(pilot, FADING)
+        commands["Mark the group"].callback()  # the ci group
+        await settle(pilot, 1)
+        assert set(main.tree.marks) == {FADING, DANGER, CRITICAL}
+        commands["Invert marks"].callback()
+        commands["Invert marks"].callback()
+        assert set(main.tree.marks) == {FADING, DANGER, CRITICAL}
+        commands["Promote"].callback()
+        await settle(pilot)
+        assert log(tui_vault)[0].startswith("promote: 3 memories")
+        await goto(pilot, STALE)
+        commands["Touch"].callback()
+        await settle(pilot)
+        assert log(tui_vault)[0].startswith(f"touch: {STALE[:8]} ")
+        commands["Tag / untag…"].callback()
+        await settle(pilot, 1)
+        assert isinstance(app.screen, TagScreen)
+        await pilot.press("escape")
+        commands["Undo list…"].callback()
+        await settle(pilot)
+        assert type(app.screen).__name__ == "UndoListScreen"
+        await pilot.press("escape")
+        commands["Visual range"].callback()
+        await settle(pilot, 1)
+        assert main.mark_range is not None and list(main.tree.marks) == [STALE]

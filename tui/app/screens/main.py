@@ -253,6 +253,7 @@ class MainScreen(MainBulk, MainMarks, MainActions, MainFollowing, MainPanes, Mai
         if marked:
             title += f" · {marked}"
         tree.border_title = title
+        self.show_subtitle()  # (the header counts the marks too)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:

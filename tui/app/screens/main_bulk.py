@@ -48,7 +48,7 @@ class MainBulk:
         except VaultError as exc:
             self.post_message(OperationFailed(str(exc)))
             return
-        self.app.call_from_thread(self.tree.clear_marks, ids)
+        self.app.call_from_thread(self.unmark, ids)
         self.post_message(MemoriesChanged(change))
 
     def action_archive(self) -> None:

@@ -163,8 +163,12 @@ class MainMarks:
 
     # -- saying it --------------------------------------------------------------------------
     def marks_changed(self) -> None:
+        """Say the marks again: the tree's title and the header."""
         self._tree_title()
-        self.show_subtitle()
+
+    def unmark(self, ids: list[str]) -> None:
+        self.tree.clear_marks(ids)
+        self.marks_changed()
 
     def marks_note(self) -> str:
         """``3 marked``, ``3 marked (1 hidden by the filter)``, with `` · visual`` while ``V``
@@ -182,7 +186,7 @@ class MainMarks:
 
     def show_subtitle(self) -> None:
         """The header: the vault's path, how many are marked, the review inbox's count."""
-        parts = [self._title_path]
+        parts = [getattr(self, "_title_path", "")]
         if self.tree.marks:
             parts.append(f"{len(self.tree.marks)} marked")
         n = getattr(self, "inbox_count", 0)
