@@ -297,3 +297,20 @@ async def test_the_palette_runs_the_bulk_and_marking_actions(tui_vault):
         commands["Visual range"].callback()
         await settle(pilot, 1)
         assert main.mark_range is not None and list(main.tree.marks) == [STALE]
+
+
+async def test_the_tag_prompt_shows_and_offers_tags_with_control_characters_escaped(tui_vault):
+    with Vault.open(tui_vault) as vault:
+        vault.update(STALE, meta={**vault.get(STALE).meta.model_dump(),
+                                  "tags": ["home", "bad\x1b[31m"]})
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, STALE)
+        await pilot.press("T")
+        await settle(pilot, 1)
+        box = app.screen.query_one(Input)
+        offered = await box.suggester.get_suggestion("b")  # the view's tags are escaped
+        assert offered == "bad\\x1b[31m"
+        assert "\x1b" not in text_of(app.screen.query_one("#tag-present"))
+        assert "bad\\x1b" in text_of(app.screen.query_one("#tag-present"))

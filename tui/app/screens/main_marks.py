@@ -151,7 +151,7 @@ class MainMarks:
         """``~``: every memory the filter shows changes its mark (hidden marks stay)."""
         self.end_range()
         marks = self.tree.marks
-        shown = set(self.matched)
+        shown = self.shown_set()
         kept = [i for i in marks if i not in shown]
         self.tree.set_marks([*kept, *(i for i in self.matched if i not in marks)])
         self.marks_changed()
@@ -160,6 +160,15 @@ class MainMarks:
         self.end_range()
         self.tree.clear_marks()
         self.marks_changed()
+
+    _shown: tuple[list[str], set[str]] | None = None
+
+    def shown_set(self) -> set[str]:
+        """The memories the filter shows, as a set (made once per refilter: a mark at 100k
+        memories must not copy the list each time)."""
+        if self._shown is None or self._shown[0] is not self.matched:
+            self._shown = (self.matched, set(self.matched))
+        return self._shown[1]
 
     # -- saying it --------------------------------------------------------------------------
     def marks_changed(self) -> None:
@@ -176,7 +185,7 @@ class MainMarks:
         marks = self.tree.marks
         parts = []
         if marks:
-            shown = set(self.matched)
+            shown = self.shown_set()
             hidden = sum(1 for i in marks if i not in shown)
             parts.append(f"{len(marks)} marked" + (f" ({hidden} hidden by the filter)"
                                                     if hidden else ""))
