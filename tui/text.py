@@ -1,10 +1,14 @@
 """Small text helpers shared by the command line and the app: lengths of time, dates, counted
-nouns and short ids. Plain strings only (no rich, no textual), so either side may import it."""
+nouns, short ids and labels of operations (from commit subjects). Plain strings only (no rich,
+no textual), so either side may import it."""
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import datetime
+
+from core.textutil import neutralise_line
 
 _UNITS = (
     (365 * 86400, "year"),
@@ -54,3 +58,31 @@ def until_forgotten(seconds: float | None, now: int, threshold: float) -> str:
     if seconds <= 0:
         return f"now (score is below the forget threshold {threshold:g})"
     return f"in {span(seconds)} ({absolute_time(now + seconds)})"
+
+
+_ONE_MEMORY = re.compile(r"(?P<id>[0-9a-f]{8})(?: (?P<words>.*))?")
+_MANY_MEMORIES = re.compile(r"(?P<n>\d+) memories \((?P<ids>[0-9a-f, +]*)\)(?: (?P<words>.*))?")
+
+
+def operation_label(subject: str) -> str:
+    """A commit subject as a short label: ``archive: 3f2a1b2c Never…`` -> ``archive of
+    3f2a1b2c``; ``tag: 3 memories (3f2a1b2c, …) (+work)`` -> ``tag of 3 memories (3f2a1b2c,
+    …)``; any other ``verb: rest`` stays as it is; a redo (``redo: archive: …``) is named by the
+    operation it made again. Control characters are escaped (a remote's commit)."""
+    return operation_parts(subject)[0]
+
+
+def operation_parts(subject: str) -> tuple[str, str]:
+    """(:func:`operation_label`, what the subject says beyond it: a memory's first words, the
+    tags of a tag, or "")."""
+    subject = neutralise_line(subject.splitlines()[0] if subject else "")
+    while subject.startswith("redo: "):  # a redo does the operation again: name the operation
+        subject = subject.removeprefix("redo: ")
+    verb, sep, rest = subject.partition(": ")
+    if not sep or " " in verb:
+        return subject, ""
+    if many := _MANY_MEMORIES.fullmatch(rest):
+        return f"{verb} of {many['n']} memories ({many['ids']})", many["words"] or ""
+    if one := _ONE_MEMORY.fullmatch(rest):
+        return f"{verb} of {one['id']}", one["words"] or ""
+    return subject, ""

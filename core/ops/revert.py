@@ -109,22 +109,25 @@ def _walk(vault: Vault) -> tuple[list[_Commit], _Commit | None]:
     """(operations that undo would take back, newest first; the undo that redo would revert)."""
     cancelled: set[str] = set()  # undos (and redos) reverted by a later commit
     undone: set[str] = set()
+    made_again: set[str] = set()  # operations a redo in effect made again: listed as that redo
     entries: list[_Commit] = []
     redo: _Commit | None = None
     blocked = False  # an operation came after the newest undo: nothing to redo
     for c in _history(vault):
         if c.sha in cancelled:
+            if c.verb == "undo" and c.reverts:
+                made_again.add(c.reverts)
             continue
         if c.verb == "undo" and c.reverts:
             undone.add(c.reverts)
             if redo is None and not blocked:
                 redo = c
             continue
-        if c.verb == "redo" and c.reverts:
-            cancelled.add(c.reverts)
+        if c.verb == "redo" and c.reverts and c.sha not in undone:
+            cancelled.add(c.reverts)  # (a redo undone since cancels nothing: its undo holds)
         if len(c.parents) != 1 or c.verb in NOT_UNDOABLE:
             break  # a merge, the vault's creation: undo stops here
-        if c.sha in undone or c.verb in USE_RECORDS:
+        if c.sha in undone or c.sha in made_again or c.verb in USE_RECORDS:
             continue
         entries.append(c)
         if c.verb != "redo":

@@ -1,5 +1,5 @@
-"""Creating and changing memories and relations: add, save, update, touch, archive, delete,
-relate. Each is one commit through the write path."""
+"""Creating and changing memories and relations: add, save, update, touch, archive, promote,
+tag and untag, delete, relate. Each is one commit through the write path."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from ..store.layout import (
     MAX_FILE_BYTES,
     check_id,
 )
-from ..textutil import make_gist, neutralise_line
+from ..textutil import has_controls, make_gist, neutralise_line
 from .reports import DeleteReport, first_error, op_message, relations_going_with, unique
 
 MAX_BOOSTED_STRENGTH = 2.0
@@ -120,16 +120,6 @@ class Records:
                if boost else {}),
         })
 
-    def promote(self, *keys: str) -> list[Memory]:
-        """Mark active memories promoted (``promoted_at`` = now), as CortexGraph's
-        ``promote_memory`` does with ``force``; one commit (``promote: ...``)."""
-        def change(m: Memory, now: int) -> dict[str, Any]:
-            if m.status != MemoryStatus.ACTIVE:
-                raise VaultError(f"refused: {m.id[:8]} is {m.status.value}; only an active "
-                                 "memory can be promoted")
-            return {"status": MemoryStatus.PROMOTED, "promoted_at": now}
-        return self._change_each(keys, "promote", change)
-
     def pin(self, *keys: str) -> list[Memory]:
         """Pin memories: gc never deletes or archives them (``meta.extra["pinned"] = true``);
         one commit (``pin: ...``)."""
@@ -157,6 +147,59 @@ class Records:
         (``promoted_at`` or ``promoted_to``, which archiving keeps), else active."""
         return self._set_status(keys, _unarchived_status, "unarchive",
                                 require=MemoryStatus.ARCHIVED)
+
+    def promote(self, *keys: str) -> list[Memory]:
+        """Mark active memories promoted (``promoted_at`` = now: they no longer decay out of
+        search), as CortexGraph's ``promote_memory`` does with ``force``, in one commit
+        (``promote: ...``). One that is already promoted, or archived, is refused (nothing is
+        written)."""
+        def change(m: Memory, now: int) -> dict[str, Any]:
+            if m.status != MemoryStatus.ACTIVE:
+                raise VaultError(f"refused: {m.id[:8]} is {m.status.value}; only an active "
+                                 "memory can be promoted")
+            return {"status": MemoryStatus.PROMOTED, "promoted_at": now}
+        return self._change_each(keys, "promote", change)
+
+    def tag(self, *keys: str, tags: Iterable[str]) -> list[Memory]:
+        """Add ``tags`` to memories in one commit (``tag: <ids> +a +b``); the ones that have them
+        all already are left as they are (returned are the changed ones). Refused when no memory
+        changes, or for an empty tag."""
+        wanted = _tags(tags)
+        return self._retag(keys, wanted, "tag", lambda have: unique([*have, *wanted]))
+
+    def untag(self, *keys: str, tags: Iterable[str]) -> list[Memory]:
+        """Take ``tags`` off memories in one commit (``untag: <ids> -a``); the ones without
+        them are left as they are. Refused when no memory has any of them."""
+        unwanted = set(_tags(tags))
+        return self._retag(keys, sorted(unwanted), "untag",
+                           lambda have: [t for t in have if t not in unwanted])
+
+    def _retag(self, keys: Iterable[str], tags: list[str], verb: str,
+               new_tags: Callable[[list[str]], list[str]]) -> list[Memory]:
+        keys = list(keys)
+        if not keys:
+            raise VaultError(f"{verb}: no memory ids given")
+        sign = "+" if verb == "tag" else "-"
+        with self.transaction():
+            ids = unique(self.resolve(k) for k in keys)
+            self._take_outside_edits(self.layout.memory_path(i) for i in ids)
+            new = []
+            for memory_id in ids:
+                old = self.store.memories[memory_id]
+                changed = new_tags(list(old.meta.tags))
+                if changed != old.meta.tags:
+                    meta = old.meta.model_copy(update={"tags": changed})
+                    new.append(old.model_copy(update={"meta": meta}))
+            if not new:
+                which = ", ".join(neutralise_line(t) for t in tags)
+                state = "already has" if verb == "tag" else "has none of"
+                whom = "it" if len(ids) == 1 else f"each of the {len(ids)} memories"
+                raise VaultError(f"refused: {whom} {state} the tag{'s' if len(tags) > 1 else ''}"
+                                 f" {which}; nothing was written")
+            label = " ".join(sign + neutralise_line(t) for t in tags)
+            self._commit(f"{op_message(verb, new)} ({label})", self._memory_writes(new),
+                         memories=new)
+            return [self.store.memories[m.id] for m in new]
 
     def _set_status(self, keys: Iterable[str],
                     status: MemoryStatus | Callable[[Memory], MemoryStatus], verb: str,
@@ -272,6 +315,25 @@ class Records:
             return memory  # (too large to be written: _commit refuses it, no gist is worth making)
         gist = make_gist(memory.content, memory.meta.tags, memory.entities, level)
         return memory if gist is None else memory.model_copy(update={"gist": gist})
+
+
+def _tags(tags: Iterable[str]) -> list[str]:
+    """Tags as given, stripped; refused (VaultError) when there is none, one is empty or holds
+    a control character."""
+    if isinstance(tags, str):
+        tags = [tags]
+    out = []
+    for tag in tags:
+        text = tag.strip() if isinstance(tag, str) else ""
+        if not text:
+            raise VaultError("refused: a tag cannot be empty")
+        if has_controls(text, single_line=True):
+            raise VaultError(f"refused: the tag {neutralise_line(text)!r} holds a control "
+                             "character")
+        out.append(text)
+    if not out:
+        raise VaultError("refused: give at least one tag")
+    return unique(out)
 
 
 def _unarchived_status(memory: Memory) -> MemoryStatus:

@@ -290,7 +290,7 @@ async def test_undo_and_redo_revert_exactly_the_operation(tui_vault):
         await settle(pilot)
         uses = on_disk(tui_vault).get(FRESH).use_count
         Vault.open(tui_vault).touch(FRESH)  # another process (the CLI) uses it meanwhile
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         await settle(pilot)
         memory = on_disk(tui_vault).get(FRESH)
         assert memory.status == MemoryStatus.ACTIVE
@@ -333,7 +333,7 @@ async def test_gc_preview_then_apply(tui_vault):
         assert STALE not in vault.memories and STALE2 not in vault.memories
         assert log(tui_vault)[0] == "gc: prune 2 memories below 0.05"
         assert app.screen is app.main_screen
-        await pilot.press("u")
+        await pilot.press("ctrl+z")
         await settle(pilot)
         vault = on_disk(tui_vault)
         assert STALE in vault.memories and STALE2 in vault.memories

@@ -234,7 +234,7 @@ async def test_split_undo_and_cancel_change_nothing(wizard_vault):
                if r.to_memory_id == GARDEN and r.relation_type == "split_from"]
         assert len(new) == 4
         # ... is undone: the parts go, the original is active again
-        await press(pilot, "u", rounds=3)
+        await press(pilot, "ctrl+z", rounds=3)
         vault = on_disk(wizard_vault)
         assert vault.get(GARDEN).status == MemoryStatus.ACTIVE
         assert not any(i in vault.memories for i in new)
@@ -480,7 +480,7 @@ async def test_consolidate_undo(wizard_vault):
         assert app.screen is app.main_screen
         merged = app.main_screen.current
         assert not any(i in on_disk(wizard_vault).memories for i in DUPES)
-        await press(pilot, "u", rounds=3)
+        await press(pilot, "ctrl+z", rounds=3)
         vault = on_disk(wizard_vault)
         assert merged not in vault.memories and all(i in vault.memories for i in DUPES)
         assert app.main_screen.current == DUPES[0]

@@ -107,9 +107,10 @@ class MemvaultApp(App[None]):
         if main is None or screen is not main:
             return
 
-        yield SystemCommand("Archive / unarchive", "archive the highlighted memory (or make it "
-                            "active again)", main.action_archive)
-        yield SystemCommand("Delete", "delete the highlighted memory (asks first)", main.action_delete)
+        yield SystemCommand("Archive / unarchive", "archive the marked memories, else the "
+                            "highlighted one (or make them active again)", main.action_archive)
+        yield SystemCommand("Delete", "delete the marked memories, else the highlighted one "
+                            "(asks first)", main.action_delete)
         yield SystemCommand("Undo", "take back the newest operation not undone yet (a revert of "
                             "its own changes; later touches are kept)", main.action_undo)
         yield SystemCommand("Redo", "take back the newest undo", main.action_redo)
@@ -120,12 +121,8 @@ class MemvaultApp(App[None]):
                             "editor (e)", main.action_edit_text)
         yield SystemCommand("New memory…", "add a memory (likely duplicates shown first) (n)",
                             main.action_new_memory)
-        yield SystemCommand("Touch", "reinforce the highlighted memory: use count + 1, last "
-                            "used now (t; T also boosts strength)", main.action_touch)
-        yield SystemCommand("Promote", "mark the highlighted memory promoted (>)",
-                            main.action_promote)
         yield SystemCommand("Pin / unpin", "a pinned memory is never deleted or archived by gc "
-                            "(P)", main.action_pin)
+                            "(F)", main.action_pin)
         yield SystemCommand("Split…", "the split wizard: decompose the highlighted memory (or a "
                             "split candidate) into atomic ones", main.action_split)
         yield SystemCommand("Consolidate…", "the consolidate wizard: merge the marked memories "
@@ -138,7 +135,23 @@ class MemvaultApp(App[None]):
         yield SystemCommand("Collapse all", "close every group (-)", main.action_collapse_all)
         yield SystemCommand("Outside edits", "files changed outside memvault: what was "
                             "committed, what is not valid (E)", main.action_outside_edits)
-        yield SystemCommand("Clear marks", "unmark every marked memory", main.action_clear_marks)
+        yield SystemCommand("Clear marks", "unmark every marked memory (U)",
+                            main.action_clear_marks)
+        # marks and bulk actions (tui/app/screens/main_marks.py, main_bulk.py) and the undo list
+        yield SystemCommand("Mark the group", "mark every memory of the highlighted group (A)",
+                            main.action_mark_group)
+        yield SystemCommand("Invert marks", "mark what is shown and unmarked, unmark the rest "
+                            "(~)", main.action_invert_marks)
+        yield SystemCommand("Visual range", "mark from here to where the cursor goes (V ends)",
+                            main.action_visual)
+        yield SystemCommand("Tag / untag…", "tag the marked memories, else the highlighted one "
+                            "(T; -tag takes it off)", main.action_tag)
+        yield SystemCommand("Promote", "promote the marked memories, else the highlighted one "
+                            "(P)", main.action_promote)
+        yield SystemCommand("Touch", "reinforce the marked memories, else the highlighted one "
+                            "(t)", main.action_touch)
+        yield SystemCommand("Undo list…", "what successive undos would take back; undo down "
+                            "to one of them (u)", main.action_undo_list)
         yield SystemCommand("Filter", "focus the filter box", main.action_focus_filter)
         yield SystemCommand("Toggle gist / content", "show the gist or the content",
                             main.action_toggle_body)

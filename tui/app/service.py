@@ -42,6 +42,7 @@ from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
 from core.vault.preview import read_preview
 
+from ..text import operation_label
 from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     Change,
     DeletePreview,
@@ -52,6 +53,7 @@ from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     describe,
 )
 from .service_edit import EditService, EditSession  # noqa: F401  (EditSession: part of the API)
+from .service_bulk import BulkDeletePreview, BulkService  # noqa: F401  (part of the API)
 from .service_outside import OutsideEdits, Quarantined
 from .service_wizards import WizardService
 from .view import Row, VaultView, shown
@@ -61,7 +63,7 @@ from .view import Row, VaultView, shown
 PREVIEW_FROM = 20_000
 
 
-class VaultService(EditService, WizardService):
+class VaultService(EditService, BulkService, WizardService):
     """Thread-safe access to one vault. ``clock`` gives "now" in epoch seconds (tests and
     screenshots pass a fixed one); every score the app shows is computed at ``view.now``."""
 
@@ -277,7 +279,7 @@ class VaultService(EditService, WizardService):
                    *[e for r in relations for e in (r.from_memory_id, r.to_memory_id)]]
             ids = list(dict.fromkeys(ids))
             subject = report.subject.removeprefix("undo: ") if title == "redo" else report.subject
-            note = f"{done} {subject}"
+            note = f"{done} {operation_label(subject)}"
             if report.kept_touches:
                 n = len(report.kept_touches)
                 note += f" (later use of {n} memor{'y' if n == 1 else 'ies'} kept)"

@@ -85,22 +85,7 @@ class EditService:
             return Change(self._next_view([m.id]), [m.id], "add", f"Added {describe(m)}",
                           focus=m.id, undoable=True)
 
-    # -- touch, promote, pin ----------------------------------------------------------------
-    def touch(self, key: str, boost: bool = False) -> Change:
-        """Reinforce the memory (one ``touch:`` commit). A touch is a use record: core's undo
-        passes over it (later use is kept), so the notification does not offer u."""
-        with self._lock:
-            [m] = self._vault_or_fail().touch(key, boost=boost)
-            how = f", strength {m.strength:g}" if boost else ""
-            return Change(self._next_view([m.id]), [m.id], "touch",
-                          f"Touched {describe(m)} (uses {m.use_count}{how})", focus=m.id)
-
-    def promote(self, key: str) -> Change:
-        with self._lock:
-            [m] = self._vault_or_fail().promote(key)
-            return Change(self._next_view([m.id]), [m.id], "promote", f"Promoted {describe(m)}",
-                          focus=m.id, undoable=True)
-
+    # -- pin (touch and promote of many: service_bulk.py) ----------------------------------
     def toggle_pin(self, key: str) -> Change:
         """Pin the memory (gc never takes it), or unpin a pinned one."""
         with self._lock:

@@ -23,6 +23,10 @@ VERBS: dict[str, tuple[str, str]] = {
     "unpin": ("edit", "unpin memories, one commit"),
     "archive": ("records", "archive memories"),
     "unarchive": ("records", "make archived memories active again"),
+    "tag": ("labels", "add tags to memories (--tag T, repeatable), one commit"),
+    "untag": ("labels", "take tags off memories (--tag T, repeatable), one commit"),
+    "promote": ("labels", "mark active memories promoted (they stop decaying out of search), "
+                          "one commit"),
     "delete": ("records", "delete memories and their relations (asks first unless --yes)"),
     "restore": ("records", "bring back a deleted memory or an earlier version"),
     "history": ("records", "a memory's life from git, also after deletion"),

@@ -128,3 +128,32 @@ def test_undo_survives_a_restart(v, vault_path):
     report = again.undo()
     assert set(report.memories) == {"m2", "m3"}
     assert again.get("m2").status == "active" and again.get("m3").status == "active"
+
+
+def test_the_undo_list_after_redos_and_undos_of_them_lists_each_change_once(v):
+    """A redo in effect stands for the operation it made again (that operation is not listed a
+    second time), and a redo undone since no longer cancels its undo: each step of undo, redo,
+    undo of a redo... leaves a list whose every entry the next undo really takes back."""
+    v.tag("m1", tags=["x"])
+    v.archive("m1")
+
+    def listed() -> list[str]:
+        return [e.subject for e in v.undo_list()]
+
+    v.undo()
+    v.undo()
+    assert listed()[0].startswith("relate:")
+    v.redo()  # the tag again
+    assert listed()[:2] == ["redo: tag: m1 the user prefers pytest (+x)", listed()[1]]
+    assert listed()[1].startswith("relate:")  # the tag itself is not listed twice
+    v.undo()  # the redo: the tag is off again
+    assert listed()[0].startswith("relate:") and v.get("m1").meta.tags == ["prefs"]
+    v.redo()  # the undo of the redo, taken back: the tag is on again
+    assert listed()[0] == "redo: redo: tag: m1 the user prefers pytest (+x)"
+    assert listed()[1].startswith("relate:") and v.get("m1").meta.tags == ["prefs", "x"]
+    v.redo()  # and the archive
+    assert listed()[0].startswith("redo: archive: m1")
+    while listed():  # every entry listed is one undo that works, down to nothing
+        expected = listed()[0]
+        assert v.undo().subject == expected
+    assert not v.memories and not v.relations  # back to the empty vault

@@ -3,7 +3,7 @@ since the person last looked, one row a memory, the highlighted one's diff below
 
 ``a`` accepts and ``r`` rejects the marked entries (``space`` marks), or the highlighted one when
 none is marked; ``A`` accepts every entry shown. A reject is one commit per memory, refused
-(nothing written) where the person changed the same field since; ``u`` on the main screen
+(nothing written) where the person changed the same field since; ``ctrl+z`` on the main screen
 undoes it. Everything goes through :class:`tui.app.inbox_service.InboxService` in thread workers;
 the results come back as messages.
 """

@@ -46,9 +46,11 @@ from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import MemoryTree, NodeData
 from ..widgets.provenance import ProvenancePane
 from .main_actions import MainActions
+from .main_bulk import BULK_BINDINGS, MainBulk
 from .main_edit import EDIT_BINDINGS, MainEdit
 from .main_follow import MainFollowing
 from .main_keys import MOVING_BINDINGS, MainKeys
+from .main_marks import MARK_BINDINGS, MainMarks
 from .main_opening import MainOpening
 from .main_panes import TABS, MainPanes
 from .main_views import MainViews
@@ -65,14 +67,14 @@ def matching(view: VaultView, query: Query) -> list[str]:
     return [i for i, row in view.rows.items() if query.matches(row, now)]
 
 
-class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, MainKeys,
-                 MainViews, Screen):
+class MainScreen(MainOpening, MainBulk, MainMarks, MainActions, MainEdit, MainFollowing,
+                 MainPanes, MainKeys, MainViews, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
         Binding("a", "archive", "Archive", id="memvault.archive"),
         Binding("x,delete", "delete", "Delete", id="memvault.delete"),
-        Binding("u,ctrl+z", "undo", "Undo", id="memvault.undo"),
+        Binding("ctrl+z", "undo", "Undo", id="memvault.undo"),
         Binding("ctrl+y", "redo", "Redo", show=False, id="memvault.redo"),
         Binding("v", "split", "Split", id="memvault.split"),
         Binding("M", "consolidate", "Merge", id="memvault.consolidate"),
@@ -98,6 +100,8 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
                 id="memvault.left.narrower"),
         Binding("greater_than_sign", "resize_left(4)", "Wider", show=False,
                 id="memvault.left.wider"),
+        *BULK_BINDINGS,
+        *MARK_BINDINGS,
     ]
 
     def __init__(self, service: VaultService, *, poll_interval: float = 2.0,
@@ -265,9 +269,11 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
         total = len(view.rows)
         shown = len(self.matched)
         title = f"memories {total}" if shown == total else f"memories {shown} of {total}"
-        if tree.marks:
-            title += f" · {len(tree.marks)} marked"
+        marked = self.marks_note()
+        if marked:
+            title += f" · {marked}"
         tree.border_title = title
+        self.show_subtitle()  # (the header counts the marks too)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
@@ -312,6 +318,7 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
     def _highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
         if not self.showing_list:  # the list's cursor is what the panes show then
             self._show_node(event.node.data)
+        self.follow_range()
 
     @on(DataTable.RowHighlighted, "#list")
     def _list_highlighted(self) -> None:
@@ -394,9 +401,7 @@ class MainScreen(MainOpening, MainActions, MainEdit, MainFollowing, MainPanes, M
     @on(InboxCounted)
     def _inbox_counted(self, message: InboxCounted) -> None:
         self.inbox_count = message.count
-        n = message.count
-        self.app.sub_title = self._title_path + (
-            f" · inbox: {n} to review ({self._key_for('inbox')})" if n else "")
+        self.show_subtitle()
 
     # -- jumping ----------------------------------------------------------------------------
     @on(JumpTo)

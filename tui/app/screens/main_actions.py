@@ -1,4 +1,8 @@
-"""The main screen's operations and wizards: archive, delete, undo and redo, go to, gc, marks, split, consolidate, stats, the review inbox. Each runs core work through the service in a worker (:meth:`MainActions.run_change`) and hands the result back as a message the screen handles."""
+"""The main screen's operations and wizards: undo and redo (and the undo list), go to, gc,
+split, consolidate, stats, the review inbox (archive, delete and the other operations on the
+marked memories are in main_bulk.py, the marks in main_marks.py). Each runs core work through
+the service in a worker (:meth:`MainActions.run_change`) and hands the result back as a message
+the screen handles."""
 
 from __future__ import annotations
 
@@ -46,30 +50,22 @@ class MainActions:
             return None
         return memory_id
 
-    def action_archive(self) -> None:
-        memory_id = self._need_memory()
-        if memory_id is not None:
-            self.run_change(lambda: self.service.archive(memory_id))
-
-    def action_delete(self) -> None:
-        from .delete import DeleteScreen
-
-        memory_id = self._need_memory()
-        if memory_id is None:
-            return
-        preview = self.service.delete_preview(memory_id)
-
-        def done(confirmed: bool | None) -> None:
-            if confirmed:
-                self.run_change(lambda: self.service.delete(memory_id))
-
-        self.app.push_screen(DeleteScreen(preview), done)
-
     def action_undo(self) -> None:
         self.run_change(self.service.undo)
 
     def action_redo(self) -> None:
         self.run_change(self.service.redo)
+
+    def action_undo_list(self) -> None:
+        """``u``: what successive undos would take back, newest first; enter on one undoes it
+        and everything newer (:meth:`~tui.app.service.VaultService.undo_through`)."""
+        from .undo_list import UndoListScreen
+
+        def done(commits: list[str] | None) -> None:
+            if commits:
+                self.run_change(lambda: self.service.undo_through(commits))
+
+        self.app.push_screen(UndoListScreen(self.service), done)
 
     def action_goto(self) -> None:
         from .goto import GoToScreen
@@ -88,19 +84,6 @@ class MainActions:
                 self.run_change(lambda: self.service.gc_apply(archive=how == "archive"))
 
         self.app.push_screen(GcScreen(self.service), done)
-
-    def action_mark(self) -> None:
-        """Mark or unmark the highlighted memory (marked ones are the consolidate wizard's
-        first choice of members)."""
-        memory_id = self._need_memory()
-        if memory_id is None:
-            return
-        self.tree.toggle_mark(memory_id)
-        self._tree_title()
-
-    def action_clear_marks(self) -> None:
-        self.tree.clear_marks()
-        self._tree_title()
 
     def action_split(self, memory_id: str | None = None) -> None:
         """The split wizard, on the highlighted memory (or ``memory_id``)."""

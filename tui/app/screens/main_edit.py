@@ -1,7 +1,8 @@
 """The main screen's edits of the highlighted memory: the form (ctrl+e / F2), ``$EDITOR`` (e: the
 app suspends itself while the editor runs; the file is :mod:`core.io.edit_text`'s), a new memory
-(n), touch (t; T also boosts strength), promote (>) and pin / unpin (P). Each is one commit
-through the service (:mod:`tui.app.service_edit`), shown as any operation is, and undone by u."""
+(n) and pin / unpin (F; touch and promote, which act on the marks, are in ``main_bulk``). Each
+is one commit through the service (:mod:`tui.app.service_edit`), shown as any operation is, and
+undone by ctrl+z."""
 
 from __future__ import annotations
 
@@ -21,10 +22,7 @@ EDIT_BINDINGS = [
     Binding("ctrl+e,f2", "edit_form", "Edit", show=False, id="memvault.edit_form"),
     Binding("e", "edit_text", "Edit in $EDITOR", show=False, id="memvault.edit_text"),
     Binding("n", "new_memory", "New memory", show=False, id="memvault.new"),
-    Binding("t", "touch", "Touch", show=False, id="memvault.touch"),
-    Binding("T", "touch(True)", "Touch + boost", show=False, id="memvault.touch_boost"),
-    Binding("greater_than_sign", "promote", "Promote", show=False, id="memvault.promote"),
-    Binding("P", "pin", "Pin / unpin", show=False, id="memvault.pin"),
+    Binding("F", "pin", "Pin / unpin", show=False, id="memvault.pin"),
 ]
 
 
@@ -144,17 +142,7 @@ class MainEdit:
         self.app.push_screen(EditFailedScreen(session.memory_id, message.error, session.path,
                                               retry=message.retry), chosen)
 
-    # -- touch, promote, pin -----------------------------------------------------------------
-    def action_touch(self, boost: bool = False) -> None:
-        memory_id = self._need_memory()
-        if memory_id is not None:
-            self.run_change(lambda: self.service.touch(memory_id, boost=boost))
-
-    def action_promote(self) -> None:
-        memory_id = self._need_memory()
-        if memory_id is not None:
-            self.run_change(lambda: self.service.promote(memory_id))
-
+    # -- pin (touch and promote act on the marks: main_bulk.py) ------------------------------
     def action_pin(self) -> None:
         memory_id = self._need_memory()
         if memory_id is not None:

@@ -43,8 +43,8 @@ class OutsideEditsScreen(ModalScreen[str | None]):
         if e.committed and e.commit:
             n = len(e.committed)
             text.append(f"{n} file{'s' if n != 1 else ''} changed outside memvault, committed as "
-                        f"{e.commit[:8]} (external:); enter goes to a memory, undo (u) takes "
-                        "the commit back.")
+                        f"{e.commit[:8]} (external:); enter goes to a memory, undo (ctrl+z) "
+                        "takes the commit back.")
         if e.refused:
             if text:
                 text.append("\n")

@@ -48,6 +48,11 @@ class MemoryTree(Tree[NodeData]):
     #: scrolling view's own left and right would scroll sideways)
     BINDINGS = [
         Binding("space", "screen.mark", "Mark", show=False, id="memvault.mark"),
+        # marking a range (over Tree's own shift+up/down, which go to the parent and sibling)
+        Binding("shift+down", "screen.mark_down", "Mark down (extend)", show=False,
+                id="memvault.mark_down"),
+        Binding("shift+up", "screen.mark_up", "Mark up (extend)", show=False,
+                id="memvault.mark_up"),
         Binding("right", "screen.open_node", "Expand / into", show=False,
                 id="memvault.expand.arrow"),
         Binding("left", "screen.close_node", "Collapse / out", show=False,
@@ -201,6 +206,14 @@ class MemoryTree(Tree[NodeData]):
         for memory_id in gone:
             del self.marks[memory_id]
         self._relabel(gone)
+
+    def set_marks(self, ids: list[str]) -> None:
+        """Make ``ids`` the marked memories (in this order), relabelling only the rows whose
+        mark changed (a range, a group, an invert: see tui/app/screens/main_marks.py)."""
+        new = dict.fromkeys(ids)
+        changed = set(new).symmetric_difference(self.marks)
+        self.marks = new
+        self._relabel(changed)
 
     def prune_marks(self) -> None:
         """Forget marks of memories that left the vault."""

@@ -1,0 +1,108 @@
+"""The main screen's operations on the marked memories, or on the highlighted one when nothing
+is marked: archive (``a``; all archived already: unarchive), delete (``x``, asks first, listing
+them), tag and untag (``T``, asks for the tag), promote (``P``), touch (``t``). Each is ONE
+commit (the service's list-taking methods, :mod:`tui.app.service_bulk`); the marks of the
+memories it acted on are cleared once it succeeded. (Consolidate, ``M``, takes the marked
+memories as its members: main_actions.py.)"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from textual import work
+from textual.binding import Binding
+
+from core import VaultError
+
+from ..messages import MemoriesChanged, OperationFailed
+from ..service import Change
+
+#: The keys of this part (``a`` and ``x`` are the screen's first bindings)
+BULK_BINDINGS = [
+    Binding("u", "undo_list", "Undo list", show=False, id="memvault.undo_list"),
+    Binding("t", "touch", "Touch", show=False, id="memvault.touch"),
+    Binding("P", "promote", "Promote", show=False, id="memvault.promote"),
+    Binding("T", "tag", "Tag / untag", show=False, id="memvault.tag"),
+]
+
+
+class MainBulk:
+    """A part of :class:`~tui.app.screens.main.MainScreen` (its tree, view and service);
+    actions and workers only."""
+
+    def targets(self) -> list[str] | None:
+        """The marked memories still in the vault (in the order they were marked), else the
+        highlighted one; None (and a warning) when there is neither."""
+        view = self.view
+        marked = [i for i in self.tree.marks if view is not None and i in view.rows]
+        if marked:
+            return marked
+        memory_id = self._need_memory()
+        return [memory_id] if memory_id is not None else None
+
+    @work(thread=True, group="write", exit_on_error=False)
+    def run_bulk(self, operation: Callable[[], Change], ids: list[str]) -> None:
+        """Run ``operation`` (a service call); once it succeeded, unmark ``ids``."""
+        try:
+            change = operation()
+        except VaultError as exc:
+            self.post_message(OperationFailed(str(exc)))
+            return
+        self.app.call_from_thread(self.unmark, ids)
+        self.post_message(MemoriesChanged(change))
+
+    def action_archive(self) -> None:
+        ids = self.targets()
+        if ids is not None:
+            self.run_bulk(lambda: self.service.archive_many(ids), ids)
+
+    def action_touch(self) -> None:
+        ids = self.targets()
+        if ids is not None:
+            self.run_bulk(lambda: self.service.touch_many(ids), ids)
+
+    def action_promote(self) -> None:
+        ids = self.targets()
+        if ids is not None:
+            self.run_bulk(lambda: self.service.promote_many(ids), ids)
+
+    def action_delete(self) -> None:
+        """Asks first (the delete modal): one memory with what goes with it, or the list of the
+        marked ones with the relations that go with them all."""
+        from .delete import DeleteScreen
+
+        ids = self.targets()
+        if ids is None:
+            return
+        try:
+            preview = (self.service.delete_preview(ids[0]) if len(ids) == 1
+                       else self.service.delete_many_preview(ids))
+        except VaultError as exc:
+            self.notify(str(exc), title="refused", severity="error", markup=False)
+            return
+
+        def done(confirmed: bool | None) -> None:
+            if confirmed:
+                self.run_bulk(lambda: self.service.delete_many(ids), ids)
+
+        self.app.push_screen(DeleteScreen(preview), done)
+
+    def action_tag(self) -> None:
+        """``T``: ask for a tag (``-tag`` takes it off) and put it on (or take it off) them."""
+        from .tag import TagScreen
+
+        ids = self.targets()
+        if ids is None or self.view is None:
+            return
+        rows = [self.view.rows[i] for i in ids]
+        present = sorted({t for r in rows for t in r.memory.meta.tags})
+        every = sorted({t for r in self.view.rows.values() for t in r.memory.meta.tags})
+
+        def done(answer: tuple[str, str] | None) -> None:
+            if answer is None:
+                return
+            verb, tag = answer
+            run = self.service.tag_many if verb == "tag" else self.service.untag_many
+            self.run_bulk(lambda: run(ids, tag), ids)
+
+        self.app.push_screen(TagScreen(len(ids), present, every), done)
