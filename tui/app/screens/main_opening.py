@@ -17,10 +17,11 @@ from ..view import VaultView
 #: How long the open waits for the first look to be painted before it starts anyway (seconds).
 PREVIEW_WAIT = 5.0
 #: What works on a first look from the index (``view.partial``): moving, folding, filtering,
-#: grouping and sorting, marking and copying an id. (Textual asks ``check_action`` by name.)
+#: grouping and sorting, marking, the flat list and the pane's width, and copying an id. (Textual asks ``check_action`` by name.)
 PREVIEW_ACTIONS = frozenset({
     "tree", "top", "bottom", "open_node", "close_node", "expand_all", "collapse_all", "copy_id",
     "clear_filter", "focus_filter", "cycle_mode", "cycle_sort", "mark", "quit", "help",
+    "visual", "mark_group", "invert_marks", "clear_marks", "toggle_view", "resize_left",
 })
 
 
