@@ -187,7 +187,7 @@ class EditSaved(Message):
         self.error = error
 
 
-class DuplicatesFound(Message):
+class LikelyDuplicatesFound(Message):
     """The memories a new one would likely duplicate (``found``: (memory, similarity)), for the
     text ``key`` they were looked up for."""
 

@@ -194,8 +194,11 @@ class MainMarks:
         return " · ".join(parts)
 
     def show_subtitle(self) -> None:
-        """The header: the vault's path, how many are marked, the review inbox's count."""
+        """The header: the vault's path, "opening…" while the tree is a first look from the
+        index, how many are marked, the review inbox's count."""
         parts = [getattr(self, "_title_path", "")]
+        if self.view is not None and self.view.partial:
+            parts.append("opening…")
         if self.tree.marks:
             parts.append(f"{len(self.tree.marks)} marked")
         n = getattr(self, "inbox_count", 0)

@@ -58,7 +58,7 @@ class MainOpening:
             return  # the open was first
         self.tree.loading = False
         self.view = message.view
-        self.app.sub_title = f"{self._title_path} · opening…"
+        self.show_subtitle()
         self.refilter()
         self.tree.focus()
         self.refresh_bindings()
@@ -76,7 +76,7 @@ class MainOpening:
         was_partial = self.view is not None and self.view.partial
         self.view = view
         if was_partial:
-            self.app.sub_title = self._title_path
+            self.show_subtitle()
             self.refresh_bindings()
         self.refilter()
         self.tree.focus()

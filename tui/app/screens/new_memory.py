@@ -17,7 +17,7 @@ from core import VaultError
 from core.io.edit_text import check_content, parse_list
 from core.vault import first_words
 
-from ..messages import DuplicatesFound, EditSaved
+from ..messages import LikelyDuplicatesFound, EditSaved
 from ..service import Change, VaultService
 
 
@@ -96,10 +96,10 @@ class NewMemoryScreen(ModalScreen[Change | None]):
         except VaultError as exc:
             self.post_message(EditSaved(None, str(exc)))
             return
-        self.post_message(DuplicatesFound(values, found))
+        self.post_message(LikelyDuplicatesFound(values, found))
 
-    @on(DuplicatesFound)
-    def _duplicates(self, message: DuplicatesFound) -> None:
+    @on(LikelyDuplicatesFound)
+    def _duplicates(self, message: LikelyDuplicatesFound) -> None:
         if not message.found:
             self.add(message.key)  # (still busy)
             return
