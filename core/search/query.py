@@ -169,7 +169,8 @@ def _term(body: str, quoted: bool, negated: bool) -> Term:
         if name == "has" and value.lower() not in HAS:
             raise ValueError(f"has:{value}: choose one of {', '.join(HAS)}")
         return Term(name, value.lower() if name in ("has", "id") else value, negated)
-    if not quoted and re.match(r"^(score|uses|strength|age|idle)[<>=!]", body.lower()):
+    if not quoted and re.match(r"^(score|uses|strength|age|idle)(!=|[<>=])", body.lower()):
+        # an operator with no number after it; "score!" (no operator) is a word, as "uses?" is
         raise ValueError(f"{body}: expected a number, like score<0.1 or uses>=3")
     if quoted:
         return Term("phrase", body, negated)

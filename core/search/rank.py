@@ -139,16 +139,17 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     terms = [t for t in query.text_terms if t.tokens()]
     excluded = _excluded(index, query)
     pool_set = allowed if isinstance(allowed, (set, frozenset)) else set(allowed)
-    if not terms:
-        hits = []
+    if not terms:  # ranked by life alone; Hit objects only for the top
+        scored = []
         for i in pool_set:
             if i in excluded:
                 continue
-            m = memories[i]
-            d = decay_of(m)
-            hits.append(Hit(m, combine(1.0, d), 1.0, d))
-        count = len(hits)
-        return Ranking(_ordered(hits)[:top], "filter", lambda: count)
+            d = decay_of(memories[i])
+            scored.append((-combine(1.0, d), i, d))
+        count = len(scored)
+        best = heapq.nsmallest(top, scored) if top is not None else sorted(scored)
+        return Ranking([Hit(memories[i], -negated, 1.0, d) for negated, i, d in best], "filter",
+                       lambda: count)
     if top is not None and embedder is None and len(pool_set) > BOUNDED_FROM:
         return _bounded(index, memories, terms, pool_set, excluded, decay_of, top)
     if excluded:

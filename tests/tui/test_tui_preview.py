@@ -89,8 +89,8 @@ def test_a_row_works_out_its_search_text_when_first_read():
         MemorySummary(FRESH, MemoryStatus.ACTIVE, 0, NOW, 1.0, NOW, ("Tag",), "Some Words")],
         DecayConfig(), NOW)
     row = view.rows[FRESH]
-    assert "hay" not in row.__dict__
-    assert row.hay == f"{FRESH} some words  tag"
+    assert row._hay is None  # not made until read
+    assert row.hay == f"{FRESH} some words  tag" and row._hay is not None
 
 
 @pytest.mark.asyncio

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
 from itertools import islice
 from pathlib import Path
 
@@ -93,24 +92,34 @@ def band_of(score: float, table: list[Band]) -> Band:
 
 
 # -- rows and the view ------------------------------------------------------------------------
-@dataclass(frozen=True)
 class Row:
-    """One memory with what the app needs about it precomputed."""
+    """One memory with what the app needs about it precomputed. Read-only by convention (a view
+    is a snapshot: a change makes a new row); a plain class with slots rather than a frozen
+    dataclass, as 100k of them are made for a big vault's first paint."""
 
-    memory: Memory
-    score: float
-    band: str  # Band.key
-    relations: int  # how many relations touch it
+    __slots__ = ("memory", "score", "band", "relations", "_hay")
+
+    def __init__(self, memory: Memory, score: float, band: str, relations: int) -> None:
+        self.memory = memory
+        self.score = score
+        self.band = band  # Band.key
+        self.relations = relations  # how many relations touch it
+        self._hay: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Row({self.memory.id!r}, score={self.score:.3f}, band={self.band!r})"
 
     @property
     def id(self) -> str:
         return self.memory.id
 
-    @cached_property
+    @property
     def hay(self) -> str:
         """Lowercased search text: id, content, gist, tags, entities (made when the filter
         first reads it: at 100k memories, a copy of every text the first paint does not need)."""
-        return _hay(self.memory)
+        if self._hay is None:
+            self._hay = _hay(self.memory)
+        return self._hay
 
 
 def shown(m: Memory) -> Memory:

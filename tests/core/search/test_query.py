@@ -112,3 +112,13 @@ def test_match_spans_find_words_phrases_and_prefixes():
     assert match_spans(text, parse("is").text_terms) == [(text.index(" is ") + 1,
                                                           text.index(" is ") + 3)]
     assert match_spans("[x] [bold]", parse("bold").text_terms) == [(5, 9)]
+
+
+def test_a_field_name_with_punctuation_but_no_operator_is_a_word():
+    from core.search.query import parse
+
+    for text in ("score!", "age!", "idle?"):
+        query = parse(text)
+        assert not query.errors and [(t.kind, t.value) for t in query.terms] == [("word", text)]
+    for text in ("score!=", "uses>", "age<x"):
+        assert parse(text).errors and not parse(text).terms
