@@ -175,7 +175,7 @@ async def measure(path: Path, repeat: int) -> dict[str, list[float]]:
                 results["archive"].append(await meter.key("a", lambda v=view: main.view is not v))
                 await pilot.pause()
                 view = main.view
-                await meter.key("u", lambda v=view: main.view is not v)  # put it back
+                await meter.key("ctrl+z", lambda v=view: main.view is not v)  # put it back
                 await app.workers.wait_for_complete()
                 await pilot.pause()
                 listing = main.memory_list

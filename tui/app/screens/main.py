@@ -208,7 +208,8 @@ class MainScreen(MainOpening, MainBulk, MainMarks, MainActions, MainEdit, MainFo
         else:
             self._show_matched(view, query, matching(view, query), focus)
 
-    @work(thread=True, group="filter", exclusive=True, exit_on_error=False)
+    @work(thread=True, group="filter", exclusive=True, exit_on_error=False,
+          description="the filter over a big vault")
     def _match(self, view: VaultView, query: Query, focus: str | None) -> None:
         """A big vault's filter: which memories it keeps, worked out off the UI thread."""
         self.post_message(Filtered(view, query, matching(view, query), focus))
@@ -240,7 +241,8 @@ class MainScreen(MainOpening, MainBulk, MainMarks, MainActions, MainEdit, MainFo
         order = "rank" if self.tree.rank else SORT_NAMES[self.sort]
         self.tree.border_subtitle = f"group: {MODE_NAMES[self.mode]} · sort: {order}"
 
-    @work(thread=True, group="rank", exclusive=True, exit_on_error=False)
+    @work(thread=True, group="rank", exclusive=True, exit_on_error=False,
+          description="rank the filter's results")  # (not named by its arguments: 10k ids)
     def _rank(self, view: VaultView, query: Query, ids: list[str]) -> None:
         """The filter has words: rank what it kept by search score (tui.app.search_rank)."""
         from ..search_rank import rank_ids
