@@ -1,6 +1,7 @@
-"""No module defines a top-level class or function twice, and no class a method twice: the later
-one silently replaces the earlier (two branches once both added a ``DuplicatesFound`` message
-and a ``Vault.promote``, and one of them stopped working)."""
+"""No module defines a top-level class or function twice, no class a method twice, and no dict
+literal a key twice: the later one silently replaces the earlier (two branches once both added a
+``DuplicatesFound`` message, a ``Vault.promote`` and a ``promote`` verb, and one of each
+stopped working)."""
 
 from __future__ import annotations
 
@@ -35,4 +36,8 @@ def test_each_name_is_defined_once(path):
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
             found += [f"{node.name}.{n}" for n in _twice(node.body)]
+        if isinstance(node, ast.Dict):
+            keys = [k.value for k in node.keys if isinstance(k, ast.Constant)]
+            found += [f"the key {k!r} (line {node.lineno})" for k in sorted(
+                {k for k in keys if keys.count(k) > 1}, key=repr)]
     assert not found, f"{path.relative_to(ROOT)} defines twice: {', '.join(found)}"

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import click
 
 from core import Memory, Relation, Vault, default_vault_path
+from core.model.records import now_epoch
 from core.store.layout import MAX_FILE_BYTES, Layout
 from core.vault import first_words
 
@@ -132,6 +133,18 @@ def say(verb_done: str, memories: Iterable[Memory],
     for m in memories:
         tail = suffix(m) if suffix else ""
         print(f"{verb_done} {m.id[:8]} {first_words(m.text)}{tail}")
+
+
+def report_changed(vault: Vault, changed: Iterable[Memory], verb_done: str, as_json: bool,
+                   suffix: Callable[[Memory], str] | None = None) -> int:
+    """What a verb that changed memories prints: their records (``--json``, an array), else a
+    :func:`say` line each."""
+    if as_json:
+        now = now_epoch()
+        print_json([memory_json(vault, m, now) for m in changed])
+    else:
+        say(verb_done, changed, suffix)
+    return 0
 
 
 # -- opening the vault -------------------------------------------------------------------------

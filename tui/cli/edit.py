@@ -18,7 +18,7 @@ from core.model.records import now_epoch
 from core.ops.edit import EditConflict, EditResult, apply_edit
 
 from ..editor import EditorError, run_editor
-from .common import (IDS_ARGUMENT, UserError, json_option, memory_json, open_writable, print_json,
+from .common import (UserError, json_option, memory_json, open_writable, print_json,
                      read_stdin_content, say, stderr, verb)
 
 
@@ -104,38 +104,3 @@ def _ask_again() -> bool:
         return False
     print("Edit it again? [Y/n] ", end="", file=sys.stderr, flush=True)
     return stdin.readline().strip().lower() in ("", "y", "yes")
-
-
-def _flag(name: str, ids: tuple[str, ...], as_json: bool) -> int:
-    vault = open_writable()
-    changed = getattr(vault, name)(*ids)
-    if as_json:
-        now = now_epoch()
-        print_json([memory_json(vault, m, now) for m in changed])
-    else:
-        say({"pin": "pinned", "unpin": "unpinned", "promote": "promoted"}[name], changed)
-    return 0
-
-
-@verb("promote")
-@IDS_ARGUMENT
-@json_option
-def promote(ids: tuple[str, ...], as_json: bool) -> int:
-    """Mark active memories promoted (promoted_at = now); one commit."""
-    return _flag("promote", ids, as_json)
-
-
-@verb("pin")
-@IDS_ARGUMENT
-@json_option
-def pin(ids: tuple[str, ...], as_json: bool) -> int:
-    """A pinned memory is never deleted or archived by gc (meta.extra.pinned = true, which
-    CortexGraph keeps); one commit."""
-    return _flag("pin", ids, as_json)
-
-
-@verb("unpin")
-@IDS_ARGUMENT
-@json_option
-def unpin(ids: tuple[str, ...], as_json: bool) -> int:
-    return _flag("unpin", ids, as_json)

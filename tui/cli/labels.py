@@ -1,28 +1,17 @@
-"""The verbs that change many memories' labels at once, as the app's bulk keys do: ``tag`` and
-``untag`` (``--tag T``, repeatable) and ``promote``. Each is ONE commit through core
-(``Vault.tag`` / ``untag`` / ``promote``); ``--json`` prints the changed memories (an array, as
-``touch`` and ``archive`` do)."""
+"""The verbs that change many memories' labels at once, as the app's keys do: ``tag`` and
+``untag`` (``--tag T``, repeatable), ``promote``, ``pin`` and ``unpin``. Each is ONE commit
+through core (``Vault.tag`` / ``untag`` / ``promote`` / ``pin`` / ``unpin``); ``--json`` prints
+the changed memories (an array, as ``touch`` and ``archive`` do)."""
 
 from __future__ import annotations
 
 import click
 
-from core.model.records import now_epoch
+from .common import IDS_ARGUMENT as IDS
+from .common import json_option, open_writable, report_changed, verb
 
-from .common import json_option, memory_json, open_writable, print_json, say, verb
-
-IDS = click.argument("ids", nargs=-1, required=True, metavar="ID...")
 TAGS = click.option("--tag", "tags", multiple=True, required=True, metavar="TAG",
                     help="the tag (repeat for several)")
-
-
-def _report(vault, changed, done: str, as_json: bool, suffix: str = "") -> int:
-    if as_json:
-        now = now_epoch()
-        print_json([memory_json(vault, m, now) for m in changed])
-    else:
-        say(done, changed, (lambda _m: suffix) if suffix else None)
-    return 0
 
 
 @verb("tag")
@@ -34,7 +23,8 @@ def tag(ids: tuple[str, ...], tags: tuple[str, ...], as_json: bool) -> int:
     when none changes."""
     vault = open_writable()
     changed = vault.tag(*ids, tags=tags)
-    return _report(vault, changed, "tagged", as_json, " (" + " ".join(f"+{t}" for t in tags) + ")")
+    added = " (" + " ".join(f"+{t}" for t in tags) + ")"
+    return report_changed(vault, changed, "tagged", as_json, lambda _m: added)
 
 
 @verb("untag")
@@ -46,8 +36,8 @@ def untag(ids: tuple[str, ...], tags: tuple[str, ...], as_json: bool) -> int:
     any of them."""
     vault = open_writable()
     changed = vault.untag(*ids, tags=tags)
-    return _report(vault, changed, "untagged", as_json,
-                   " (" + " ".join(f"-{t}" for t in tags) + ")")
+    taken = " (" + " ".join(f"-{t}" for t in tags) + ")"
+    return report_changed(vault, changed, "untagged", as_json, lambda _m: taken)
 
 
 @verb("promote")
@@ -57,4 +47,22 @@ def promote(ids: tuple[str, ...], as_json: bool) -> int:
     """Only active memories can be promoted (an archived or already promoted one is refused,
     nothing written)."""
     vault = open_writable()
-    return _report(vault, vault.promote(*ids), "promoted", as_json)
+    return report_changed(vault, vault.promote(*ids), "promoted", as_json)
+
+
+@verb("pin")
+@IDS
+@json_option
+def pin(ids: tuple[str, ...], as_json: bool) -> int:
+    """A pinned memory is never deleted or archived by gc (meta.extra.pinned = true, which
+    CortexGraph keeps); one commit."""
+    vault = open_writable()
+    return report_changed(vault, vault.pin(*ids), "pinned", as_json)
+
+
+@verb("unpin")
+@IDS
+@json_option
+def unpin(ids: tuple[str, ...], as_json: bool) -> int:
+    vault = open_writable()
+    return report_changed(vault, vault.unpin(*ids), "unpinned", as_json)

@@ -20,9 +20,9 @@ from core.model.records import now_epoch
 from core.vault import first_words
 
 from ..text import plural
-from .common import (POSITIVE, UserError, json_option, layout_hint, memory_json, open_readonly,
-                     open_writable, print_json, read_stdin_content, relation_json, say, stderr,
-                     verb, vault_exists, vault_path, warn_problems)
+from .common import (IDS_ARGUMENT, POSITIVE, UserError, json_option, layout_hint, memory_json, open_readonly,
+                     open_writable, print_json, read_stdin_content, relation_json,
+                     report_changed, say, stderr, verb, vault_exists, vault_path, warn_problems)
 
 if TYPE_CHECKING:
     from core import Relation
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 STATUSES = tuple(s.value for s in MemoryStatus)
 SORTS = ("score", "last_used", "created")
-IDS = click.argument("ids", nargs=-1, required=True, metavar="ID...")
+IDS = IDS_ARGUMENT
 
 
 @verb("init")
@@ -159,24 +159,13 @@ def shown_relation(memory_id: str, r: Relation, ends: dict[str, EndState]) -> di
 @json_option
 def touch(ids: tuple[str, ...], boost: bool, as_json: bool) -> int:
     vault = open_writable()
-    touched = vault.touch(*ids, boost=boost)
-    if as_json:
-        now = now_epoch()
-        print_json([memory_json(vault, m, now) for m in touched])
-        return 0
-    say("touched", touched, lambda m: f" (uses {m.use_count}, strength {m.strength:g})")
-    return 0
+    return report_changed(vault, vault.touch(*ids, boost=boost), "touched", as_json,
+                          lambda m: f" (uses {m.use_count}, strength {m.strength:g})")
 
 
 def _set_status(name: str, ids: tuple[str, ...], as_json: bool) -> int:
     vault = open_writable()
-    changed = getattr(vault, name)(*ids)
-    if as_json:
-        now = now_epoch()
-        print_json([memory_json(vault, m, now) for m in changed])
-    else:
-        say(f"{name}d", changed)
-    return 0
+    return report_changed(vault, getattr(vault, name)(*ids), f"{name}d", as_json)
 
 
 @verb("archive")

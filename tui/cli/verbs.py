@@ -18,9 +18,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "touch": ("records", "reinforce memories (use count + 1, last used = now), one commit"),
     "edit": ("edit", "edit a memory in $EDITOR as plain text (or --content/--gist/--tag/"
                      "--entity/--strength), one commit; unchanged writes nothing"),
-    "promote": ("edit", "mark active memories promoted, one commit"),
-    "pin": ("edit", "pin memories: gc never deletes or archives them, one commit"),
-    "unpin": ("edit", "unpin memories, one commit"),
+    "pin": ("labels", "pin memories: gc never deletes or archives them, one commit"),
+    "unpin": ("labels", "unpin memories, one commit"),
     "archive": ("records", "archive memories"),
     "unarchive": ("records", "make archived memories active again"),
     "tag": ("labels", "add tags to memories (--tag T, repeatable), one commit"),
