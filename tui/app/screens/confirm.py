@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -44,3 +46,21 @@ class ConfirmScreen(ModalScreen[bool]):
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+
+def close_asking(screen: ModalScreen, typed: bool, title: str, where: str,
+                 still: Callable[[], bool] = lambda: True) -> None:
+    """Close the modal ``screen`` (dismissed with None), first asking "``title``" when the
+    person ``typed`` something there (``where``: "this form", "this wizard"...), which would be
+    lost; ``still``: whether closing still makes sense once they answered."""
+    if not typed:
+        screen.dismiss(None)
+        return
+
+    def answered(discard: bool | None) -> None:
+        if discard and still():
+            screen.dismiss(None)
+
+    screen.app.push_screen(ConfirmScreen(
+        title, f"What you typed in {where} is lost; nothing was written to the vault.",
+        "Discard"), answered)

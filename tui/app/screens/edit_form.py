@@ -152,15 +152,6 @@ class EditFormScreen(ModalScreen[Change | None]):
     # -- cancelling ----------------------------------------------------------------------------
     @on(Button.Pressed, "#edit-cancel")
     def action_cancel(self) -> None:
-        if not self.edited:
-            self.dismiss(None)
-            return
-        from .confirm import ConfirmScreen
+        from .confirm import close_asking
 
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmScreen(
-            "Discard your changes?", "What you typed in this form is lost; nothing was written "
-            "to the vault.", "Discard"), answered)
+        close_asking(self, self.edited, "Discard your changes?", "this form")

@@ -143,15 +143,6 @@ class NewMemoryScreen(ModalScreen[Change | None]):
         typed = (self.query_one("#new-content", TextArea).text.strip()
                  or self.query_one("#new-tags", Input).value.strip()
                  or self.query_one("#new-entities", Input).value.strip())
-        if not typed:
-            self.dismiss(None)
-            return
-        from .confirm import ConfirmScreen
+        from .confirm import close_asking
 
-        def answered(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmScreen(
-            "Discard the new memory?", "What you typed is lost; nothing was written to the "
-            "vault.", "Discard"), answered)
+        close_asking(self, bool(typed), "Discard the new memory?", "this form")

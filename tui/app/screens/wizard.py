@@ -140,19 +140,10 @@ class WizardScreen(ModalScreen[Change | None]):
         if self.busy and self.last:  # the operation is running: its result must land
             self.notify("It is running; a moment…", timeout=2)
             return
-        if not self.edited:
-            self.dismiss(None)
-            return
-        from .confirm import ConfirmScreen
+        from .confirm import close_asking
 
-        def answered(discard: bool | None) -> None:
-            if discard and not self.done:
-                self.dismiss(None)
-
-        self.app.push_screen(ConfirmScreen(
-            f"Discard your edits? ({self.TITLE_TEXT.lower()})",
-            "What you typed in this wizard is lost; nothing was written to the vault.",
-            "Discard"), answered)
+        close_asking(self, self.edited, f"Discard your edits? ({self.TITLE_TEXT.lower()})",
+                     "this wizard", still=lambda: not self.done)
 
     # -- what the person typed (esc asks before throwing it away) ----------------------------
     pristine: object = None  # the editable state as the wizard drafted it
