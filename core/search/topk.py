@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Container
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .index import SearchIndex
@@ -95,11 +95,10 @@ def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str]
     while True:
         rows = index.ranked(expression, page)
         exhausted = len(rows) < page
+        kept = [(i, bm25) for i, bm25 in rows if allowed(i)]
+        coverage = _coverage(index, phrases, [i for i, _ in kept]) if phrases and n > 1 else None
         read: list[TextHit] = []
-        coverage = _coverage(index, phrases, [i for i, _ in rows]) if phrases and n > 1 else None
-        for memory_id, bm25 in rows:
-            if not allowed(memory_id):
-                continue
+        for memory_id, bm25 in kept:
             # as rank's full path computes it, to the last bit: bm25 * held / n
             held = n if coverage is None else coverage.get(memory_id, 0)
             text = bm25 if n == 1 else bm25 * held / n
@@ -147,7 +146,3 @@ def _coverage(index: SearchIndex, phrases: list[str], ids: list[str]) -> dict[st
         for memory_id in index.ids_matching_among(phrase, ids):
             held[memory_id] += 1
     return held
-
-
-def allowed_test(pool: Container[str], excluded: Container[str]) -> Callable[[str], bool]:
-    return lambda i: i in pool and i not in excluded
