@@ -185,12 +185,13 @@ class IndexedFiles:
             return False
 
 
-def read_summaries(path: Path, folder: str) -> tuple[str | None, list[tuple[Any, ...]]]:
+def read_summaries(path: Path, folder: str, at_least: int = 0
+                   ) -> tuple[str | None, list[tuple[Any, ...]]]:
     """(the commit the rows are for, and of every memory row with a summary: record id, status,
     use_count, last_used, strength, created_at, tags, head, pinned) from the index file at ``path``,
     for the vault at ``folder`` of the repository; opened read-only, so nothing is created or
-    rebuilt. (None, []) when the file is missing or of another schema; raises sqlite3.Error
-    when it cannot be read."""
+    rebuilt. (None, []) when the file is missing or of another schema, or has fewer than
+    ``at_least`` rows (counted, not read); raises sqlite3.Error when it cannot be read."""
     if not path.is_file():
         return None, []
     from .index import SCHEMA_VERSION
@@ -206,11 +207,12 @@ def read_summaries(path: Path, folder: str) -> tuple[str | None, list[tuple[Any,
         columns = ("record_id, status, use_count, last_used, strength, created_at, tags, head, "
                    "pinned")
         prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
-        if not prefix:
-            rows = conn.execute(f"SELECT {columns} FROM summaries").fetchall()
-        else:
-            rows = conn.execute(f"SELECT {columns} FROM summaries WHERE path >= ? AND path < ?",
-                                (prefix, prefix[:-1] + "0")).fetchall()
-        return found[0], rows
+        where, params = ("", ()) if not prefix else (" WHERE path >= ? AND path < ?",
+                                                     (prefix, prefix[:-1] + "0"))
+        if at_least and conn.execute(f"SELECT count(*) FROM summaries{where}",
+                                     params).fetchone()[0] < at_least:
+            return None, []
+        return found[0], conn.execute(f"SELECT {columns} FROM summaries{where}",
+                                      params).fetchall()
     finally:
         conn.close()

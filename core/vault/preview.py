@@ -78,10 +78,11 @@ class Preview:
     memories: list[MemorySummary]
 
 
-def read_preview(root: Path | str) -> Preview | None:
+def read_preview(root: Path | str, at_least: int = 0) -> Preview | None:
     """The summaries of the vault at ``root``; None when the index has none (a first open, an
-    index of another schema, no repository): the caller waits for the open. Never writes
-    anything, never raises for a missing or unreadable index."""
+    index of another schema, no repository) or fewer than ``at_least`` (counted first, nothing
+    read): the caller waits for the open. Never writes anything, never raises for a missing or
+    unreadable index."""
     from ..search.index import index_path
     from ..search.indexed_files import TAG_SEPARATOR, read_summaries
 
@@ -93,7 +94,7 @@ def read_preview(root: Path | str) -> Preview | None:
         found = subprocess.run(["git", "rev-parse", "--show-prefix", "HEAD"], cwd=root,
                                capture_output=True, text=True, timeout=30, check=True)
         folder, head = found.stdout.split("\n")[:2]
-        commit, rows = read_summaries(path, folder.rstrip("/") or ".")
+        commit, rows = read_summaries(path, folder.rstrip("/") or ".", at_least)
     except (OSError, subprocess.SubprocessError, ValueError, sqlite3.Error):
         return None
     if commit is None:

@@ -117,8 +117,8 @@ class VaultService(EditService, BulkService, WizardService):
         of fewer than :data:`PREVIEW_FROM` memories (it opens about as fast)."""
         if self._vault is not None:
             return None
-        found = read_preview(self.path)
-        if found is None or len(found.memories) < PREVIEW_FROM:
+        found = read_preview(self.path, at_least=PREVIEW_FROM)
+        if found is None:
             return None
         return VaultView.preview(self.root, found.memories, self.config or DecayConfig.from_env(),
                                  self.clock())

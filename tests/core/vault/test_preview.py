@@ -85,3 +85,10 @@ def test_a_memory_file_that_is_not_a_memory_has_no_summary(tmp_path):
 
 def test_not_a_repository_gives_none(tmp_path):
     assert read_preview(tmp_path) is None
+
+
+def test_too_few_summaries_are_counted_not_read(tmp_path):
+    vault = _vault(tmp_path)
+    Vault.open(vault.root)
+    assert read_preview(vault.root, at_least=4) is None
+    assert len(read_preview(vault.root, at_least=3).memories) == 3
