@@ -24,14 +24,16 @@ import contextlib
 import hashlib
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
+from . import wordlists
+from .transaction import transaction
 
-SCHEMA_VERSION = 3  # 2: the files and state tables; 3: a summary of each memory file
+SCHEMA_VERSION = 4  # 2: the files and state tables; 3: a summary of each memory file; 4: word lists
 INDEX_FILE = "index.sqlite"
 PAGE_SIZE = 16384
 TOKENIZER = "porter unicode61 remove_diacritics 2"
@@ -52,6 +54,7 @@ _SCHEMA = (
     "use_count INTEGER, last_used INTEGER, strength REAL, created_at INTEGER, tags TEXT, "
     "head TEXT, pinned INTEGER) WITHOUT ROWID",
     "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    *wordlists.SCHEMA,
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
 
@@ -181,7 +184,7 @@ class SearchIndex:
 
     @staticmethod
     def _create(conn: sqlite3.Connection) -> None:
-        with _transaction(conn):
+        with transaction(conn):
             for statement in _SCHEMA:
                 conn.execute(statement)
 
@@ -243,11 +246,14 @@ class SearchIndex:
             self._synced, self._generation = (self._known, values), self._generation + 1
             return report
         conn = self.conn
-        with _transaction(conn):
+        gone: list[int] = []
+        written: list[tuple[int, str, str, str, str]] = []
+        with transaction(conn):
             self._known = None  # read again under the write lock: another process may have synced
             known = self._load_known()
             for memory_id in [i for i in known if i not in wanted]:
                 rowid, _ = known.pop(memory_id)
+                gone.append(rowid)
                 conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
                 conn.execute("DELETE FROM records WHERE rowid = ?", (rowid,))
                 conn.execute("DELETE FROM embeddings WHERE id = ?", (memory_id,))
@@ -269,10 +275,18 @@ class SearchIndex:
                     report.changed += 1
                 conn.execute("INSERT INTO fts (rowid, content, gist, tags, entities) "
                              "VALUES (?, ?, ?, ?, ?)", (rowid, *row))
+                written.append((rowid, *row))
                 known[memory_id] = (rowid, fp)  # type: ignore[assignment]
+            bulk = len(written) + len(gone) >= wordlists.REWRITE_FROM
+            if bulk:
+                wordlists.drop_all(conn)
+            else:
+                self.words().keep_up(gone + [w[0] for w in written], written)
         self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
         self._synced, self._generation = (self._known, values), self._generation + 1
         report.rebuilt, self.rebuilt = self.rebuilt, None
+        if bulk:
+            self.words().build_common()
         return report
 
     @staticmethod
@@ -296,7 +310,7 @@ class SearchIndex:
         return {i: fp for i, (_, fp) in self._load_known().items()}
 
     # -- reading -----------------------------------------------------------------------------
-    def _ids_by_rowid(self) -> dict[int, str]:
+    def ids_by_rowid(self) -> dict[int, str]:
         known = self._load_known()
         memo = self.memo.get("ids_by_rowid")
         if isinstance(memo, tuple) and memo[0] is known:
@@ -305,11 +319,18 @@ class SearchIndex:
         self.memo["ids_by_rowid"] = (known, by_rowid)
         return by_rowid
 
+    def words(self) -> wordlists.Words:
+        """The word lists of this connection (:mod:`core.search.wordlists`)."""
+        words = self.memo.get("words")
+        if not isinstance(words, wordlists.Words) or words.conn is not self.conn:
+            words = self.memo["words"] = wordlists.Words(self.conn, TOKENIZER, COLUMN_WEIGHTS)
+        return words
+
     def match(self, expression: str) -> dict[str, float]:
         """id -> relevance (FTS5's bm25 with :data:`COLUMN_WEIGHTS`, negated: higher is
         better, always > 0) of every row matching the FTS5 ``expression``."""
         weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
-        ids = self._ids_by_rowid()
+        ids = self.ids_by_rowid()
         rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ?",
                                  (expression,))
         return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
@@ -321,7 +342,7 @@ class SearchIndex:
         if not rowids:
             return {}
         weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
-        ids = self._ids_by_rowid()
+        ids = self.ids_by_rowid()
         rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ? "
                                  f"AND rowid IN ({rowids})", (expression,))
         return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
@@ -330,7 +351,7 @@ class SearchIndex:
         """The ``limit`` rows matching ``expression`` with the best bm25 (as :meth:`match`
         gives it), best first: scored and sorted inside SQLite."""
         weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
-        ids = self._ids_by_rowid()
+        ids = self.ids_by_rowid()
         rows = self.conn.execute(
             f"SELECT rowid, bm25(fts, {weights}) AS r FROM fts WHERE fts MATCH ? "
             "ORDER BY r, rowid LIMIT ?", (expression, limit))
@@ -353,14 +374,14 @@ class SearchIndex:
         rowids = ",".join(str(known[i][0]) for i in among if i in known)  # integers: no quoting
         if not rowids:
             return set()
-        ids = self._ids_by_rowid()
+        ids = self.ids_by_rowid()
         return {ids[r] for (r,) in self.conn.execute(
             f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({rowids})", (expression,))
             if r in ids}
 
     def ids_matching(self, expression: str) -> set[str]:
         """The ids of the rows matching the FTS5 ``expression`` (no ranking)."""
-        ids = self._ids_by_rowid()
+        ids = self.ids_by_rowid()
         return {ids[r] for (r,) in self.conn.execute(
             "SELECT rowid FROM fts WHERE fts MATCH ?", (expression,)) if r in ids}
 
@@ -381,7 +402,7 @@ class SearchIndex:
         if not items:
             return
         conn = self.conn
-        with _transaction(conn):
+        with transaction(conn):
             conn.executemany("INSERT OR REPLACE INTO embeddings (id, fingerprint, model, vector) "
                              "VALUES (?, ?, ?, ?)", [(i, fp, model, v) for i, fp, v in items])
         self._vectors.setdefault(model, {}).update({i: (fp, v) for i, fp, v in items})
@@ -389,13 +410,3 @@ class SearchIndex:
     def fingerprint_of(self, memory: Memory) -> str:
         return self._fingerprint(memory)
 
-
-@contextlib.contextmanager
-def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        conn.execute("ROLLBACK")
-        raise
-    conn.execute("COMMIT")

@@ -25,7 +25,8 @@ from typing import Any
 
 from ..model.records import PIN_KEY
 from ..textutil import neutralise_controls, neutralise_line
-from .index import SearchIndex, _transaction, index_path
+from .index import SearchIndex, index_path
+from .transaction import transaction
 
 _COMMIT_KEY = "files_commit:"
 
@@ -153,7 +154,7 @@ class IndexedFiles:
                 return False
             key = _COMMIT_KEY + self.folder
             prefix = self._prefix
-            with _transaction(conn):
+            with transaction(conn):
                 found = conn.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
                 if not replace and (None if found is None else found[0]) != base:
                     return False

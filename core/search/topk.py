@@ -32,6 +32,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from . import wordlists
 from .index import SearchIndex
 from .query import Term, fts_expression
 
@@ -62,6 +63,9 @@ def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], boo
     """The ``top`` hits by ``score_of(id, relevance)`` (which must not exceed ``relevance``)
     among the memories ``allowed`` that hold any of ``terms``; fewer when fewer match."""
     phrases = [e for e in (fts_expression([t]) for t in terms) if e]
+    settled = from_word_lists(index, terms, phrases, allowed, top, score_of)
+    if settled is not None:
+        return settled
     if len(phrases) > 1:
         settled = _settle(index, " AND ".join(f"({p})" for p in phrases), len(phrases),
                           allowed, top, score_of, partial_bound(index, phrases), None)
@@ -104,20 +108,87 @@ def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str]
             text = bm25 if n == 1 else bm25 * held / n
             read.append(TextHit(memory_id, bm25, text))
         ceiling = 0.0 if exhausted or not rows else rows[-1][1]
-        above = max(ceiling, outside)
-        best = max((h.text for h in read), default=0.0)
-        if best and above <= best:
-            chosen = _choose(read, best, top, score_of)
-            floor = score_of(chosen[-1].memory_id, chosen[-1].text / best) if chosen else 0.0
-            if len(chosen) < top and not above:
-                return Settled(_ranked(chosen, read), best, len(rows))
-            if len(chosen) == top and above / best < floor:
-                return Settled(_ranked(chosen, read), best, len(rows))
-        elif not best and not above:
-            return Settled([], 0.0, len(rows))
+        settled = settle(read, max(ceiling, outside), top, score_of, len(rows))
+        if settled is not None:
+            return settled
         if exhausted:
             return None  # every match read: only the memories outside can be in the way
         page *= 4
+
+
+def settle(read: list[TextHit], above: float, top: int,
+           score_of: Callable[[str, float], float], scored: int) -> Settled | None:
+    """The top of ``read`` when no memory left unread (each of text at most ``above``) can
+    enter it or change the best text; None otherwise."""
+    best = max((h.text for h in read), default=0.0)
+    if best and above <= best:
+        chosen = _choose(read, best, top, score_of)
+        floor = score_of(chosen[-1].memory_id, chosen[-1].text / best) if chosen else 0.0
+        if len(chosen) < top and not above:
+            return Settled(_ranked(chosen, read), best, scored)
+        if len(chosen) == top and above / best < floor:
+            return Settled(_ranked(chosen, read), best, scored)
+    elif not best and not above:
+        return Settled([], 0.0, scored)
+    return None
+
+
+def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
+                    allowed: Callable[[str], bool], top: int,
+                    score_of: Callable[[str, float], float]) -> Settled | None:
+    """The top hits read from the word lists (:mod:`core.search.wordlists`): the best memories
+    of each common word, deeper and deeper, with every memory holding a word that has no list
+    (a rare word), each scored as FTS5 would; settled when the lists' bounds leave nothing unread
+    that could enter the top. None when the query is not made of single words, a word is too
+    common to read whole and has no list that can be made, or the lists run out first."""
+    if len(phrases) != len(terms) or any(t.kind != "word" for t in terms) \
+            or top * 4 > wordlists.LIST_LENGTH:
+        return None
+    words = index.words()
+    tokens = [words.token_of(p.strip('"')) for p in phrases]
+    if any(t is None for t in tokens):
+        return None
+    hits = [index.count(p) for p in phrases]
+    lists = words.lists(t for t in tokens if t is not None)
+    for phrase, token, n in zip(phrases, tokens, hits):
+        if token not in lists and n >= wordlists.LIST_FROM:
+            made = words.build(token, phrase)  # type: ignore[arg-type]
+            if made is None:
+                return None
+            lists[made.token] = made
+    if not lists:
+        return None  # only rare words: FTS5 ranks them at once
+    exact = wordlists.ExactBm25(index.conn, words.tokenizer, tokens, hits)  # type: ignore[arg-type]
+    ids = index.ids_by_rowid()
+    unlisted = [p for p, t in zip(phrases, tokens) if t not in lists]
+    candidates = {r for p in unlisted for r, in index.conn.execute(
+        "SELECT rowid FROM fts WHERE fts MATCH ?", (p,))}
+    n = len(phrases)
+    listed = n - len(unlisted)
+    scored: dict[int, tuple[float, int]] = {}
+    depth = max(FIRST_PAGE, 4 * top)
+    while True:
+        ceiling, more = 0.0, False
+        for token, idf in zip(tokens, exact.idf):
+            found = lists.get(token)  # type: ignore[arg-type]
+            if found is None:
+                continue
+            rows = found.page(index.conn, 0, depth)
+            candidates.update(doc for _, doc in rows)
+            last = rows[-1][0] if len(rows) == depth else 0.0
+            more = more or len(rows) == depth
+            ceiling += idf * max(last, found.floor) * found.lift(exact.avgdl)
+        scored.update(exact.scores([d for d in candidates if d not in scored]))
+        read = []
+        for doc, (bm25, held) in scored.items():
+            memory_id = ids.get(doc)
+            if memory_id is not None and allowed(memory_id):
+                read.append(TextHit(memory_id, bm25, bm25 if n == 1 else bm25 * held / n))
+        above = ceiling if n == 1 else ceiling * listed / n
+        settled = settle(read, above, top, score_of, len(scored))
+        if settled is not None or not more:
+            return settled
+        depth *= 4
 
 
 def _choose(read: list[TextHit], best: float, top: int,

@@ -1,0 +1,156 @@
+"""Word lists (core.search.wordlists): the bm25 worked out in Python is FTS5's to the last bit,
+and a ranking read from the lists is exactly the head of the full ranking, also after memories
+are added, changed and removed and the average length drifts."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core import Memory, MemoryMetadata
+from core.search import rank as ranking
+from core.search import topk, wordlists
+from core.search.index import SearchIndex
+from core.search.query import parse
+
+N = 1500
+VOCABULARY = [f"w{n}" for n in range(300)]
+WEIGHTS = [1 / (n + 1) ** 0.9 for n in range(300)]
+
+
+def make_memory(rng: random.Random, memory_id: str, longest: int = 40) -> Memory:
+    words = rng.choices(VOCABULARY, WEIGHTS, k=rng.randint(2, longest))
+    return Memory(
+        id=memory_id, content=" ".join(words), created_at=1, last_used=1,
+        gist=" ".join(words[:3]) if rng.random() < 0.3 else None,
+        entities=[rng.choice(VOCABULARY)] if rng.random() < 0.2 else [],
+        meta=MemoryMetadata(tags=rng.sample(VOCABULARY[:20], 2) if rng.random() < 0.2 else []))
+
+
+@pytest.fixture
+def small_lists(monkeypatch):
+    """Lists for words in 60 memories or more, 120 memories long: the corpus below then has
+    lists that a top 10 reads only partly and a top 30 runs out of."""
+    monkeypatch.setattr(wordlists, "LIST_FROM", 60)
+    monkeypatch.setattr(wordlists, "LIST_LENGTH", 120)
+    monkeypatch.setattr(ranking, "BOUNDED_FROM", 0)
+
+
+@pytest.fixture
+def corpus(small_lists):
+    rng = random.Random(5)
+    memories = {f"m{n:04d}": make_memory(rng, f"m{n:04d}") for n in range(N)}
+    index = SearchIndex(None)
+    index.sync(memories)
+    life = {i: rng.choice([0.05, 0.3, 0.8, 1.0, 1.7]) for i in memories}
+    yield index, memories, (lambda m: life.get(m.id, 0.5)), rng
+    index.close()
+
+
+def test_varints_read_sqlite_varints():
+    assert wordlists.varints(bytes([0x05, 0x81, 0x00, 0x86, 0x8D, 0x20])) == [5, 128, 100000]
+    assert wordlists.varints(bytes([0xFF] * 8 + [0x01])) == [(2 ** 56 - 1) << 8 | 1]
+
+
+@pytest.mark.parametrize("text", ["w0", "w3 w1", "w0 w0", "w250 w2", "w7 w8 w9 w10"])
+def test_the_bm25_worked_out_in_python_is_fts5s_to_the_last_bit(corpus, text):
+    index, _, _, _ = corpus
+    phrases = [f'"{t.value}"' for t in parse(text).text_terms]
+    words = index.words()
+    tokens = [words.token_of(t.value) for t in parse(text).text_terms]
+    exact = wordlists.ExactBm25(index.conn, words.tokenizer, tokens,
+                                [index.count(p) for p in phrases])
+    fts5 = index.match(" OR ".join(phrases))
+    ids = index.ids_by_rowid()
+    rowid = {i: r for r, i in ids.items()}
+    mine = exact.scores([rowid[i] for i in fts5])
+    assert len(fts5) > 10
+    assert {ids[d]: bm25 for d, (bm25, _) in mine.items()} == fts5  # float equality, every bit
+
+
+def same_head(index, memories, decay, text, top, allowed=None):
+    query = parse(text)
+    pool = set(memories) if allowed is None else allowed
+    full = ranking.rank(index, memories, query, pool, decay)
+    part = ranking.rank(index, memories, query, pool, decay, top=top)
+    assert [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank) for h in part.hits] == \
+        [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank) for h in full.hits[:top]]
+    assert part.total == full.total
+
+
+QUERIES = ["w0", "w1", "w0 w1", "w0 w0", "w2 w299", "w3 nothing", "w5 w6 w7", "w40"]
+
+
+@pytest.mark.parametrize("text", QUERIES)
+@pytest.mark.parametrize("top", [1, 10, 30])
+def test_the_top_read_from_the_lists_is_the_head_of_the_full_ranking(corpus, text, top):
+    index, memories, decay, _ = corpus
+    same_head(index, memories, decay, text, top)
+    same_head(index, memories, decay, text, top, {i for i in memories if i[-1] not in "37"})
+
+
+def test_a_common_word_is_read_from_its_list_not_ranked_by_fts5(corpus, monkeypatch):
+    index, memories, decay, _ = corpus
+    asked: list[str] = []
+    monkeypatch.setattr(index, "ranked", lambda e, n: asked.append(e) or [])
+    terms = parse("w0").text_terms
+    settled = topk.top_hits(index, terms, lambda i: True, 10, lambda i, r: r)
+    assert index.words().lists(["w0"]), "the first search for the word made its list"
+    settled = topk.top_hits(index, terms, lambda i: True, 10, lambda i, r: r)
+    assert len(settled.hits) == 10 and not asked
+    assert settled.scored < index.count('"w0"') / 2
+
+
+def test_the_lists_follow_added_changed_and_removed_memories(corpus):
+    index, memories, decay, rng = corpus
+    for text in ("w0", "w1 w2", "w4"):
+        same_head(index, memories, decay, text, 10)  # makes the lists
+    best = ranking.rank(index, memories, parse("w0"), set(memories), decay, top=5)
+    for hit in best.hits[:3]:  # the best memories for w0 go, or lose the word
+        del memories[hit.memory.id]
+    changed = best.hits[3].memory
+    memories[changed.id] = changed.model_copy(update={"content": "w9 w9 w9"})
+    for n in range(40):  # new memories, some short and full of a listed word
+        memories[f"new{n}"] = Memory(id=f"new{n}", content="w0 w4 " * (n % 3 + 1) + "w1",
+                                     created_at=1, last_used=1)
+    index.sync(memories)
+    for text in ("w0", "w1 w2", "w4", "w0 w4 w1"):
+        for top in (1, 10, 30):
+            same_head(index, memories, decay, text, top)
+    rows = index.conn.execute("SELECT count(*) FROM wordlists w JOIN records r ON r.rowid = w.doc "
+                              "WHERE r.id LIKE 'new%'").fetchone()[0]
+    assert rows > 0
+
+
+def test_a_drifting_average_length_keeps_the_head_exact(corpus):
+    index, memories, decay, rng = corpus
+    same_head(index, memories, decay, "w0", 10)
+    for n in range(400):  # far longer memories: the average length grows by half
+        memories[f"long{n}"] = make_memory(rng, f"long{n}", longest=200)
+    index.sync(memories)
+    assert wordlists.figures(index.conn).avgdl > 1.3 * index.words().lists(["w0"])["w0"].avgdl
+    for text in ("w0", "w0 w3", "w1"):
+        for top in (1, 10, 30):
+            same_head(index, memories, decay, text, top)
+
+
+def test_a_bulk_sync_builds_the_lists_of_every_common_word(small_lists, monkeypatch):
+    monkeypatch.setattr(wordlists, "REWRITE_FROM", 100)
+    rng = random.Random(8)
+    memories = {f"m{n}": make_memory(rng, f"m{n}") for n in range(N)}
+    with SearchIndex(None) as index:
+        index.sync(memories)
+        common = [t for t, n in index.conn.execute("SELECT term, doc FROM temp.index_words")
+                  if n >= wordlists.LIST_FROM]
+        assert common and set(index.words().lists(common)) == set(common)
+
+
+def test_words_fts5_splits_or_phrases_go_to_fts5(corpus):
+    index, memories, decay, _ = corpus
+    for text in ("w0-w1", '"w0 w1"', "w0*"):
+        terms = parse(text).text_terms
+        phrases = [topk.fts_expression([t]) for t in terms]
+        assert topk.from_word_lists(index, terms, phrases, lambda i: True, 10,
+                                    lambda i, r: r) is None
+        same_head(index, memories, decay, text, 10)
