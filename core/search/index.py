@@ -358,9 +358,15 @@ class SearchIndex:
         return [(ids[rowid], max(-r, 1e-9)) for rowid, r in rows if rowid in ids]
 
     def count(self, expression: str) -> int:
-        """How many rows match ``expression``."""
-        return self.conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
-                                 (expression,)).fetchone()[0]
+        """How many rows match ``expression`` (kept until the index's generation changes)."""
+        memo = self.memo.get("counts")
+        if not isinstance(memo, tuple) or memo[0] != self._generation or len(memo[1]) > 4096:
+            memo = self.memo["counts"] = (self._generation, {})
+        found = memo[1].get(expression)
+        if found is None:
+            found = memo[1][expression] = self.conn.execute(
+                "SELECT count(*) FROM fts WHERE fts MATCH ?", (expression,)).fetchone()[0]
+        return found
 
     def row_count(self) -> int:
         return len(self._load_known())

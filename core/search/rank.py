@@ -128,14 +128,17 @@ class Ranking:
 
 def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
          allowed: Iterable[str], decay_of: Callable[[Memory], float], *,
-         embedder: Embedder | None = None, top: int | None = None) -> Ranking:
+         embedder: Embedder | None = None, top: int | None = None,
+         synced: bool = False) -> Ranking:
     """The hits among the ids ``allowed`` (already filtered), best first, and the mode. With
     ``top``, only the ``top`` best are worked out and returned (their order and scores are
     exactly those of the full ranking: a hit's score is at most its relevance, so the rest can
     be left once the relevance falls below the top's last score; over many memories the
     candidates come from SQLite best bm25 first, :mod:`core.search.topk`). The index is brought
-    level with ``memories`` first. Hits carry no snippet yet (:func:`with_snippet`)."""
-    index.sync(memories)
+    level with ``memories`` first (``synced``: the caller has just done it). Hits carry no
+    snippet yet (:func:`with_snippet`)."""
+    if not synced:
+        index.sync(memories)
     terms = [t for t in query.text_terms if t.tokens()]
     excluded = _excluded(index, query)
     pool_set = allowed if isinstance(allowed, (set, frozenset)) else set(allowed)
@@ -296,10 +299,11 @@ class Searcher:
         vault = self.vault
         at = now_epoch() if now is None else now
         memories = vault.memories
+        self.index.sync(memories)
         allowed = self._allowed(memories, query, statuses, tags, at)
         end = None if limit is None else offset + limit
         found = rank(self.index, memories, query, allowed, lambda m: vault.score(m, at),
-                     embedder=self.embedder, top=end)
+                     embedder=self.embedder, top=end, synced=True)
         notes = list(self.notes)
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
@@ -311,11 +315,10 @@ class Searcher:
                  now: int) -> set[str]:
         """The ids the statuses, tags and filter terms allow. Without filter terms the answer
         depends only on the memories, which the index's generation names (it changes whenever
-        a memory object does), so it is kept for the next query: at 100k memories working it
-        out costs more than ranking."""
+        a memory object does; the caller has synced the index), so it is kept for the next
+        query: at 100k memories working it out costs more than ranking."""
         if not all(t.is_text for t in query.terms):
             return _allowed(self.vault, memories, query, statuses, tags, now)
-        self.index.sync(memories)
         key = (self.index.generation, id(memories), None if statuses is None else
                frozenset(MemoryStatus(s) for s in statuses), frozenset(tags or ()))
         if self._allowed_memo is None or self._allowed_memo[0] != key:

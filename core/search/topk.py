@@ -39,6 +39,10 @@ from .query import Term, fts_expression
 K1 = 1.2  # FTS5's bm25 constant (fts5_aux.c)
 #: Candidates asked of SQLite at first; the page grows fourfold when that does not settle it.
 FIRST_PAGE = 64
+#: The most memories a search reads from a word list before leaving the ranking to FTS5.
+MOST_FROM_LISTS = 1024
+#: The most memories holding the rare words of a query read from a common word's list.
+MOST_RARE = 500
 
 
 @dataclass
@@ -63,14 +67,14 @@ def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], boo
     """The ``top`` hits by ``score_of(id, relevance)`` (which must not exceed ``relevance``)
     among the memories ``allowed`` that hold any of ``terms``; fewer when fewer match."""
     phrases = [e for e in (fts_expression([t]) for t in terms) if e]
-    settled = from_word_lists(index, terms, phrases, allowed, top, score_of)
-    if settled is not None:
-        return settled
     if len(phrases) > 1:
         settled = _settle(index, " AND ".join(f"({p})" for p in phrases), len(phrases),
                           allowed, top, score_of, partial_bound(index, phrases), None)
         if settled is not None:
             return settled
+    settled = from_word_lists(index, terms, phrases, allowed, top, score_of)
+    if settled is not None:
+        return settled
     expression = " OR ".join(phrases)
     settled = _settle(index, expression, len(phrases), allowed, top, score_of, 0.0, phrases)
     assert settled is not None  # without a partial bound the OR pass always settles
@@ -136,11 +140,12 @@ def settle(read: list[TextHit], above: float, top: int,
 def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
                     allowed: Callable[[str], bool], top: int,
                     score_of: Callable[[str, float], float]) -> Settled | None:
-    """The top hits read from the word lists (:mod:`core.search.wordlists`): the best memories
-    of each common word, deeper and deeper, with every memory holding a word that has no list
-    (a rare word), each scored as FTS5 would; settled when the lists' bounds leave nothing unread
-    that could enter the top. None when the query is not made of single words, a word is too
-    common to read whole and has no list that can be made, or the lists run out first."""
+    """The top hits of a query of single words, one of them common and the others rare, read
+    from the common word's list (:mod:`core.search.wordlists`), deeper and deeper, with every
+    memory holding a rare word; each scored as FTS5 would, and settled when the list's bound
+    leaves nothing unread that could enter the top. None when the query is not of that kind
+    (several common words: their lists' bounds add up and settle late, so FTS5 ranks them),
+    the word's list cannot be made, or the top is not settled within :data:`MOST_FROM_LISTS`."""
     if len(phrases) != len(terms) or any(t.kind != "word" for t in terms) \
             or top * 4 > wordlists.LIST_LENGTH:
         return None
@@ -149,44 +154,45 @@ def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
     if any(t is None for t in tokens):
         return None
     hits = [index.count(p) for p in phrases]
-    lists = words.lists(t for t in tokens if t is not None)
-    for phrase, token, n in zip(phrases, tokens, hits):
-        if token not in lists and n >= wordlists.LIST_FROM:
-            made = words.build(token, phrase)  # type: ignore[arg-type]
-            if made is None:
-                return None
-            lists[made.token] = made
-    if not lists:
-        return None  # only rare words: FTS5 ranks them at once
+    common = {(t, p) for t, p, n in zip(tokens, phrases, hits) if n >= wordlists.LIST_FROM}
+    rare = sum(n for n in hits if n < wordlists.LIST_FROM)
+    if len({t for t, _ in common}) != 1 or rare > MOST_RARE:
+        return None
+    (token, phrase), = sorted(common)[:1]
+    found = words.lists([token]).get(token) or words.build(token, phrase)  # type: ignore[arg-type]
+    if found is None:
+        return None
     exact = wordlists.ExactBm25(index.conn, words.tokenizer, tokens, hits)  # type: ignore[arg-type]
+    idf = exact.idf[tokens.index(token)]
+    holding = {t: {r for r, in index.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (p,))}
+               for t, p in zip(tokens, phrases) if t != token}  # every memory with a rare word
+    candidates = set().union(*holding.values())
     ids = index.ids_by_rowid()
-    unlisted = [p for p, t in zip(phrases, tokens) if t not in lists]
-    candidates = {r for p in unlisted for r, in index.conn.execute(
-        "SELECT rowid FROM fts WHERE fts MATCH ?", (p,))}
     n = len(phrases)
-    listed = n - len(unlisted)
     scored: dict[int, tuple[float, int]] = {}
+    known: dict[int, dict[str, float]] = {}  # doc -> token -> weighted frequency, when known
     depth = max(FIRST_PAGE, 4 * top)
     while True:
-        ceiling, more = 0.0, False
-        for token, idf in zip(tokens, exact.idf):
-            found = lists.get(token)  # type: ignore[arg-type]
-            if found is None:
-                continue
-            rows = found.page(index.conn, 0, depth)
-            candidates.update(doc for _, doc in rows)
-            last = rows[-1][0] if len(rows) == depth else 0.0
-            more = more or len(rows) == depth
-            ceiling += idf * max(last, found.floor) * found.lift(exact.avgdl)
-        scored.update(exact.scores([d for d in candidates if d not in scored]))
+        rows = found.page(index.conn, 0, depth)
+        for _, doc, f in rows:
+            if doc not in candidates:
+                known[doc] = {token: f, **{t: 0.0 for t, docs in holding.items() if doc not in docs}}
+                candidates.add(doc)
+        more = len(rows) == depth
+        last = rows[-1][0] if more else 0.0
+        ceiling = idf * max(last, found.floor) * found.lift(exact.avgdl)
+        scored.update(exact.scores([d for d in candidates if d not in scored], known))
         read = []
         for doc, (bm25, held) in scored.items():
             memory_id = ids.get(doc)
             if memory_id is not None and allowed(memory_id):
                 read.append(TextHit(memory_id, bm25, bm25 if n == 1 else bm25 * held / n))
-        above = ceiling if n == 1 else ceiling * listed / n
+        # a memory not read holds no rare word, and the common word (``k`` of the ``n``
+        # phrases) at most to the ceiling: bm25 at most k * ceiling, coverage k / n
+        k = tokens.count(token)
+        above = k * ceiling * k / n
         settled = settle(read, above, top, score_of, len(scored))
-        if settled is not None or not more:
+        if settled is not None or not more or depth >= MOST_FROM_LISTS:
             return settled
         depth *= 4
 

@@ -47,7 +47,7 @@ _COLUMNS = ("content", "gist", "tags", "entities")
 SCHEMA = (
     "CREATE TABLE words (token TEXT PRIMARY KEY, avgdl REAL NOT NULL, floor REAL NOT NULL)",
     "CREATE TABLE wordlists (token TEXT NOT NULL, impact REAL NOT NULL, doc INTEGER NOT NULL, "
-    "PRIMARY KEY (token, impact, doc)) WITHOUT ROWID",
+    "f REAL NOT NULL, PRIMARY KEY (token, impact, doc)) WITHOUT ROWID",
     "CREATE INDEX wordlists_doc ON wordlists (doc)",
 )
 
@@ -99,7 +99,7 @@ def figures(conn: sqlite3.Connection) -> Figures:
 
 class Tokenizer:
     """FTS5's tokenizer run on text, through a scratch FTS5 table in the connection's temp
-    schema (the same tokenizer as the index's, so the same tokens)."""
+    schema (the same tokenizer as the index's, so the same tokens and lengths)."""
 
     def __init__(self, conn: sqlite3.Connection, tokenizer: str, weights: Sequence[float]):
         self.conn = conn
@@ -115,25 +115,36 @@ class Tokenizer:
         return [t for t, in self.conn.execute(
             "SELECT term FROM temp.scratch_words ORDER BY offset")]
 
-    def weighted(self, docs: Iterable[tuple[int, str, str, str, str]], wanted: set[str] | None
+    def weighted(self, docs: Sequence[tuple[int, str, str, str, str]], wanted: set[str]
                  ) -> dict[int, tuple[int, dict[str, float]]]:
-        """doc -> (length in tokens, token -> occurrences weighted by column) for the rows
-        ``(doc, content, gist, tags, entities)``; only the tokens ``wanted`` (all: None)."""
+        """doc -> (length in tokens, token -> occurrences weighted by column, for the tokens
+        ``wanted`` it holds) of the rows ``(doc, content, gist, tags, entities)``."""
         self._fill(docs)
-        out: dict[int, tuple[int, dict[str, float]]] = {}
-        lengths: dict[int, int] = {}
-        weights = self.weights
-        for doc, term, col in self.conn.execute("SELECT doc, term, col FROM temp.scratch_words"):
-            lengths[doc] = lengths.get(doc, 0) + 1
-            if wanted is None or term in wanted:
-                held = out.setdefault(doc, (0, {}))[1]
+        conn, weights = self.conn, self.weights
+        out = {doc: (sum(varints(sz)), {}) for doc, sz in conn.execute(
+            "SELECT id, sz FROM temp.scratch_docsize")}
+        if len(wanted) <= 16:  # a look-up per word
+            found = (row for token in wanted for row in conn.execute(
+                "SELECT doc, term, col FROM temp.scratch_words WHERE term = ?", (token,)))
+        else:  # every token of the rows, kept when wanted
+            found = conn.execute("SELECT doc, term, col FROM temp.scratch_words")
+        for doc, term, col in found:
+            if term in wanted:
+                held = out[doc][1]
                 held[term] = held.get(term, 0.0) + weights[col]
-        return {doc: (lengths[doc], out.get(doc, (0, {}))[1]) for doc in lengths}
+        return out
 
-    def _fill(self, docs: Iterable[tuple[int, str, str, str, str]]) -> None:
+    def _fill(self, docs: Sequence[tuple[int, str, str, str, str]]) -> None:
         self.conn.execute("DELETE FROM temp.scratch")
         self.conn.executemany("INSERT INTO temp.scratch (rowid, content, gist, tags, entities) "
                               "VALUES (?, ?, ?, ?, ?)", docs)
+
+
+def texts_of(conn: sqlite3.Connection, docs: Iterable[int]) -> list[tuple[int, str, str, str, str]]:
+    """The stored text of these FTS5 rows, as ``(rowid, content, gist, tags, entities)``."""
+    marks = ",".join(str(int(d)) for d in docs)
+    return [(d, *(c or "" for c in cols)) for d, *cols in conn.execute(
+        f"SELECT id, c0, c1, c2, c3 FROM fts_content WHERE id IN ({marks})")] if marks else []
 
 
 class ExactBm25:
@@ -147,21 +158,26 @@ class ExactBm25:
         self.avgdl = self.figures.avgdl
         self.idf = [idf_of(self.figures.rows, n) for n in hits]
 
-    def scores(self, docs: list[int]) -> dict[int, tuple[float, int]]:
+    def scores(self, docs: list[int], known: dict[int, dict[str, float]]
+               ) -> dict[int, tuple[float, int]]:
         """doc -> (bm25 as FTS5 gives it, negated so that higher is better; how many of the
-        phrases the doc holds) for those of ``docs`` holding any phrase."""
+        phrases the doc holds) for those of ``docs`` holding any phrase. ``known``: the
+        weighted frequencies already known (from the lists); the others are counted."""
         if not docs:
             return {}
         marks = ",".join(str(int(d)) for d in docs)
         lengths = {d: sum(varints(sz)) for d, sz in self.conn.execute(
             f"SELECT id, sz FROM fts_docsize WHERE id IN ({marks})")}
-        texts = self.conn.execute(
-            f"SELECT id, c0, c1, c2, c3 FROM fts_content WHERE id IN ({marks})").fetchall()
-        counted = self.tokenizer.weighted(
-            [(d, *(c or "" for c in cols)) for d, *cols in texts], set(self.tokens))
+        wanted = set(self.tokens)
+        unknown = [d for d in docs if not wanted <= known.get(d, {}).keys()]
+        if unknown:
+            for doc, (_, freq) in self.tokenizer.weighted(texts_of(self.conn, unknown),
+                                                          wanted).items():
+                known[doc] = {t: freq.get(t, 0.0) for t in wanted}
         out: dict[int, tuple[float, int]] = {}
         avgdl = self.avgdl
-        for doc, (_, freq) in counted.items():
+        for doc in docs:
+            freq = known.get(doc, {})
             length = float(lengths.get(doc, 0))
             score, held = 0.0, 0
             for token, idf in zip(self.tokens, self.idf):
@@ -180,9 +196,10 @@ class WordList:
     avgdl: float  # the average length its impacts were worked out at
     floor: float  # no memory left out of the list has a higher impact
 
-    def page(self, conn: sqlite3.Connection, start: int, size: int) -> list[tuple[float, int]]:
-        """(impact, doc) rows ``start`` to ``start + size`` of the list, best first."""
-        return conn.execute("SELECT impact, doc FROM wordlists WHERE token = ? "
+    def page(self, conn: sqlite3.Connection, start: int, size: int
+             ) -> list[tuple[float, int, float]]:
+        """(impact, doc, weighted frequency) rows ``start`` to ``start + size``, best first."""
+        return conn.execute("SELECT impact, doc, f FROM wordlists WHERE token = ? "
                             "ORDER BY impact DESC, doc LIMIT ? OFFSET ?",
                             (self.token, size, start)).fetchall()
 
@@ -200,7 +217,8 @@ def lists_of(conn: sqlite3.Connection, tokens: Iterable[str]) -> dict[str, WordL
         f"SELECT token, avgdl, floor FROM words WHERE token IN ({marks})", wanted)}
 
 
-def write_list(conn: sqlite3.Connection, token: str, expression: str, weights: str) -> bool:
+def write_list(conn: sqlite3.Connection, tokenizer: Tokenizer, token: str, expression: str,
+               weights: str) -> bool:
     """Write the list of ``token`` from FTS5's own ranking of ``expression`` (the quoted word),
     inside the caller's transaction. False when FTS5 does not read the expression as exactly the
     memories holding ``token`` (then no list is kept)."""
@@ -214,9 +232,10 @@ def write_list(conn: sqlite3.Connection, token: str, expression: str, weights: s
                         "ORDER BY s DESC, rowid LIMIT ?", (expression, LIST_LENGTH + 1)).fetchall()
     kept, rest = rows[:LIST_LENGTH], rows[LIST_LENGTH:]
     floor = rest[0][1] / idf if rest else 0.0
+    counted = tokenizer.weighted(texts_of(conn, [doc for doc, _ in kept]), {token})
     conn.execute("DELETE FROM wordlists WHERE token = ?", (token,))
-    conn.executemany("INSERT INTO wordlists (token, impact, doc) VALUES (?, ?, ?)",
-                     [(token, s / idf, doc) for doc, s in kept])
+    conn.executemany("INSERT INTO wordlists (token, impact, doc, f) VALUES (?, ?, ?, ?)",
+                     [(token, s / idf, doc, counted[doc][1][token]) for doc, s in kept])
     conn.execute("INSERT OR REPLACE INTO words (token, avgdl, floor) VALUES (?, ?, ?)",
                  (token, numbers.avgdl, floor * (1 + 1e-9)))
     return True
@@ -255,9 +274,9 @@ def add(conn: sqlite3.Connection, tokenizer: Tokenizer,
                 avgdl, floor = lists[token]
                 value = impact(f, float(length), avgdl)
                 if value > floor:
-                    rows.append((token, value, doc))
-    conn.executemany("INSERT OR REPLACE INTO wordlists (token, impact, doc) VALUES (?, ?, ?)",
-                     rows)
+                    rows.append((token, value, doc, f))
+    conn.executemany("INSERT OR REPLACE INTO wordlists (token, impact, doc, f) "
+                     "VALUES (?, ?, ?, ?)", rows)
 
 
 def drop_all(conn: sqlite3.Connection) -> None:
@@ -291,7 +310,7 @@ class Words:
         (FTS5 reads the word otherwise, or the index cannot be written now)."""
         try:
             with transaction(self.conn):
-                if not write_list(self.conn, token, expression, self.weights):
+                if not write_list(self.conn, self.tokenizer, token, expression, self.weights):
                     return None
         except sqlite3.OperationalError:  # locked by another writer, a read-only disk
             return None
@@ -309,6 +328,6 @@ class Words:
         built = 0
         with transaction(self.conn):
             for token in common_tokens(self.conn):
-                built += write_list(self.conn, token, f'"{token}"', self.weights)
+                built += write_list(self.conn, self.tokenizer, token, f'"{token}"', self.weights)
         return built
 

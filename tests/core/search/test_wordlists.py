@@ -15,12 +15,13 @@ from core.search.index import SearchIndex
 from core.search.query import parse
 
 N = 1500
-VOCABULARY = [f"w{n}" for n in range(300)]
-WEIGHTS = [1 / (n + 1) ** 0.9 for n in range(300)]
+VOCABULARY = [f"w{n}" for n in range(2000)]
+WEIGHTS = [1 / (n + 1) ** 0.7 for n in range(2000)]  # w0 in about half the memories
 
 
-def make_memory(rng: random.Random, memory_id: str, longest: int = 40) -> Memory:
-    words = rng.choices(VOCABULARY, WEIGHTS, k=rng.randint(2, longest))
+def make_memory(rng: random.Random, memory_id: str, longest: int = 40, shortest: int = 2
+                ) -> Memory:
+    words = rng.choices(VOCABULARY, WEIGHTS, k=rng.randint(shortest, longest))
     return Memory(
         id=memory_id, content=" ".join(words), created_at=1, last_used=1,
         gist=" ".join(words[:3]) if rng.random() < 0.3 else None,
@@ -28,23 +29,46 @@ def make_memory(rng: random.Random, memory_id: str, longest: int = 40) -> Memory
         meta=MemoryMetadata(tags=rng.sample(VOCABULARY[:20], 2) if rng.random() < 0.2 else []))
 
 
+def patch_small_lists(patch: pytest.MonkeyPatch) -> None:
+    """Lists for words in 60 memories or more, 120 memories long: the corpora below then have
+    lists that a top 10 reads only partly and a top 30 runs out of."""
+    patch.setattr(wordlists, "LIST_FROM", 60)
+    patch.setattr(wordlists, "LIST_LENGTH", 120)
+    patch.setattr(ranking, "BOUNDED_FROM", 0)
+
+
 @pytest.fixture
 def small_lists(monkeypatch):
-    """Lists for words in 60 memories or more, 120 memories long: the corpus below then has
-    lists that a top 10 reads only partly and a top 30 runs out of."""
-    monkeypatch.setattr(wordlists, "LIST_FROM", 60)
-    monkeypatch.setattr(wordlists, "LIST_LENGTH", 120)
-    monkeypatch.setattr(ranking, "BOUNDED_FROM", 0)
+    patch_small_lists(monkeypatch)
 
 
-@pytest.fixture
-def corpus(small_lists):
+def build(kind: str):
     rng = random.Random(5)
-    memories = {f"m{n:04d}": make_memory(rng, f"m{n:04d}") for n in range(N)}
+    shortest = 2 if kind == "varied" else 30
+    memories = {f"m{n:04d}": make_memory(rng, f"m{n:04d}", 40 if shortest == 2 else 36, shortest)
+                for n in range(N)}
     index = SearchIndex(None)
     index.sync(memories)
     life = {i: rng.choice([0.05, 0.3, 0.8, 1.0, 1.7]) for i in memories}
-    yield index, memories, (lambda m: life.get(m.id, 0.5)), rng
+    return index, memories, (lambda m: life.get(m.id, 0.5)), rng
+
+
+@pytest.fixture(scope="module", params=["varied", "even"])
+def corpus(request):
+    """Memories of 2 to 40 words, or (``even``, like the bench's) of 30 to 36: their lengths
+    vary less, so do a word's impacts, and the lists are read deeper. Read-only: the tests that
+    change memories take :func:`own_corpus`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch_small_lists(patch)
+        index, memories, decay, rng = build(request.param)
+        yield index, memories, decay, rng
+        index.close()
+
+
+@pytest.fixture
+def own_corpus(small_lists):
+    index, memories, decay, rng = build("varied")
+    yield index, memories, decay, rng
     index.close()
 
 
@@ -64,7 +88,7 @@ def test_the_bm25_worked_out_in_python_is_fts5s_to_the_last_bit(corpus, text):
     fts5 = index.match(" OR ".join(phrases))
     ids = index.ids_by_rowid()
     rowid = {i: r for r, i in ids.items()}
-    mine = exact.scores([rowid[i] for i in fts5])
+    mine = exact.scores([rowid[i] for i in fts5], {})
     assert len(fts5) > 10
     assert {ids[d]: bm25 for d, (bm25, _) in mine.items()} == fts5  # float equality, every bit
 
@@ -79,19 +103,24 @@ def same_head(index, memories, decay, text, top, allowed=None):
     assert part.total == full.total
 
 
-QUERIES = ["w0", "w1", "w0 w1", "w0 w0", "w2 w299", "w3 nothing", "w5 w6 w7", "w40"]
+QUERIES = ["w0", "w1", "w0 w1", "w0 w0", "w0 w0 w299", "w2 w299", "w3 nothing", "w5 w6 w7", "w40",
+           "w280 w1 w290"]
 
 
 @pytest.mark.parametrize("text", QUERIES)
 @pytest.mark.parametrize("top", [1, 10, 30])
-def test_the_top_read_from_the_lists_is_the_head_of_the_full_ranking(corpus, text, top):
+@pytest.mark.parametrize("first_page", [1, 64])
+def test_the_top_read_from_the_lists_is_the_head_of_the_full_ranking(corpus, monkeypatch, text,
+                                                                    top, first_page):
+    """With a first page of one the bound decides at every depth (1, 4, 16...)."""
+    monkeypatch.setattr(topk, "FIRST_PAGE", first_page)
     index, memories, decay, _ = corpus
     same_head(index, memories, decay, text, top)
     same_head(index, memories, decay, text, top, {i for i in memories if i[-1] not in "37"})
 
 
-def test_a_common_word_is_read_from_its_list_not_ranked_by_fts5(corpus, monkeypatch):
-    index, memories, decay, _ = corpus
+def test_a_common_word_is_read_from_its_list_not_ranked_by_fts5(own_corpus, monkeypatch):
+    index, memories, decay, _ = own_corpus
     asked: list[str] = []
     monkeypatch.setattr(index, "ranked", lambda e, n: asked.append(e) or [])
     terms = parse("w0").text_terms
@@ -102,8 +131,8 @@ def test_a_common_word_is_read_from_its_list_not_ranked_by_fts5(corpus, monkeypa
     assert settled.scored < index.count('"w0"') / 2
 
 
-def test_the_lists_follow_added_changed_and_removed_memories(corpus):
-    index, memories, decay, rng = corpus
+def test_the_lists_follow_added_changed_and_removed_memories(own_corpus):
+    index, memories, decay, rng = own_corpus
     for text in ("w0", "w1 w2", "w4"):
         same_head(index, memories, decay, text, 10)  # makes the lists
     best = ranking.rank(index, memories, parse("w0"), set(memories), decay, top=5)
@@ -123,8 +152,8 @@ def test_the_lists_follow_added_changed_and_removed_memories(corpus):
     assert rows > 0
 
 
-def test_a_drifting_average_length_keeps_the_head_exact(corpus):
-    index, memories, decay, rng = corpus
+def test_a_drifting_average_length_keeps_the_head_exact(own_corpus):
+    index, memories, decay, rng = own_corpus
     same_head(index, memories, decay, "w0", 10)
     for n in range(400):  # far longer memories: the average length grows by half
         memories[f"long{n}"] = make_memory(rng, f"long{n}", longest=200)
@@ -154,3 +183,25 @@ def test_words_fts5_splits_or_phrases_go_to_fts5(corpus):
         assert topk.from_word_lists(index, terms, phrases, lambda i: True, 10,
                                     lambda i, r: r) is None
         same_head(index, memories, decay, text, 10)
+
+
+@pytest.mark.parametrize("text", ["w0", "w0 w0", "w0 w0 w299", "w1 w280", "w0 w290 w0 w299"])
+@pytest.mark.parametrize("top", [1, 5, 20])
+def test_the_lists_alone_give_the_head_of_the_full_ranking(corpus, monkeypatch, text, top):
+    """Straight from the lists, without the phase that reads the memories holding every word
+    first (which settles most of these before the lists are asked), and with scores that may
+    fall to half the relevance (the lists must then be read deep, or given up)."""
+    monkeypatch.setattr(topk, "FIRST_PAGE", 1)
+    index, memories, _, _ = corpus
+    query = parse(text)
+    full = ranking.rank(index, memories, query, set(memories), lambda m: 1.0)
+    share = {i: 1.0 if n % 7 == 0 else 0.6 for n, i in enumerate(sorted(memories))}
+    expected = sorted(full.hits, key=lambda h: (-h.relevance * share[h.memory.id],
+                                                -h.relevance, h.memory.id))[:top]
+    terms = query.text_terms
+    settled = topk.from_word_lists(index, terms, [topk.fts_expression([t]) for t in terms],
+                                   lambda i: True, top, lambda i, r: r * share[i])
+    if settled is None:  # given up: the ranking falls back to FTS5 (checked above)
+        return
+    assert [(h.memory_id, h.bm25, h.text_rank) for h in settled.hits] == \
+        [(h.memory.id, h.bm25, h.bm25_rank) for h in expected]
