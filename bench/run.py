@@ -690,6 +690,8 @@ def render(results: dict[str, Any]) -> str:
     row("search p50, memvault ranked (bm25 + decay), top 10",
         [fmt_s(med(s, "search", "ours")) for s in sizes])
     row("search p95, memvault", [fmt_s(get(s, "search", "ours", "p95")) for s in sizes])
+    row("first search (fills a new index: search rows, word lists)",
+        [fmt_s(get(s, "search", "ours", "first")) for s in sizes])
     if results["peer"]:
         row("search p50, cortexgraph search_memory, top 10",
             [fmt_s(med(s, "search", "peer")) for s in sizes])
