@@ -100,8 +100,10 @@ def read_preview(root: Path | str, at_least: int = 0) -> Preview | None:
     if commit is None:
         return None
     statuses = {s.value: s for s in MemoryStatus}
-    memories = [MemorySummary(i, statuses[status], use_count, last_used, strength, created_at,
-                              tuple(tags.split(TAG_SEPARATOR)) if tags else (), text, bool(pinned))
+    make = tuple.__new__  # MemorySummary(...) is a Python call per memory: 100k of them
+    memories = [make(MemorySummary, (i, statuses[status], use_count, last_used, strength,
+                                     created_at, tuple(tags.split(TAG_SEPARATOR)) if tags else (),
+                                     text, bool(pinned)))
                 for i, status, use_count, last_used, strength, created_at, tags, text, pinned
                 in rows if status in statuses]
     return Preview(commit, commit == head, memories)

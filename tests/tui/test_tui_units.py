@@ -3,6 +3,8 @@ drawing, and the service's undo and disk-following logic without a UI."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from rich.text import Text
 
@@ -12,7 +14,7 @@ from tui.app.graph import draw_lineage
 from tui.app.grouping import groups_for, sort_ids
 from tui.app.query import parse
 from tui.app.service import VaultService
-from tui.app.view import VaultView, bands, leaf_label, score_bar
+from tui.app.view import VaultView, band_keys, band_of, bands, leaf_label, score_bar
 
 from tui_support import (
     ARCHIVED,
@@ -219,3 +221,12 @@ def test_a_view_is_named_shortly():
     memories = [Memory(id=f"m{n}", content="x" * 200) for n in range(50)]
     view = VaultView.build(Path("/v"), memories, {}, DecayConfig(), 1_750_000_000)
     assert repr(view) == "VaultView('/v', 50 memories, now=1750000000)"
+
+
+def test_band_keys_are_band_of_for_every_score_and_any_thresholds():
+    rng = random.Random(3)
+    scores = [rng.choice([0.0, -1.0, 0.05, 0.15, 0.35, 0.65, 1.0, 3.0]) for _ in range(50)]
+    scores += [rng.uniform(-0.5, 2.5) for _ in range(500)]
+    for forget, promote in ((0.05, 0.65), (0.2, 0.65), (0.5, 0.1), (0.15, 0.35)):
+        table = bands(DecayConfig(forget_threshold=forget, promote_threshold=promote))
+        assert band_keys(scores, table) == [band_of(s, table).key for s in scores]

@@ -11,9 +11,11 @@ leaf label), so the tree, the detail and the provenance graph draw a memory the 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from itertools import islice
 from pathlib import Path
 
@@ -89,6 +91,17 @@ def band_of(score: float, table: list[Band]) -> Band:
         if score >= band.low:
             return band
     return table[-1]
+
+
+def band_keys(scores: list[float], table: list[Band]) -> list[str]:
+    """``band_of(s, table).key`` of each score, by bisection over the table's lower bounds when
+    they fall from best to worst (as :func:`bands` makes them, unless the thresholds are set
+    oddly): no Python call per score, for views of 100k memories."""
+    lows = [b.low for b in table]
+    if not all(a > b for a, b in zip(lows, lows[1:])):
+        return [band_of(s, table).key for s in scores]
+    ascending, keys, last = lows[::-1], [b.key for b in reversed(table)], table[-1].key
+    return [keys[k - 1] if k else last for k in map(partial(bisect_right, ascending), scores)]
 
 
 # -- rows and the view ------------------------------------------------------------------------
@@ -186,10 +199,12 @@ class VaultView:
         f = decay.decay_function(config)
         beta = config.decay_beta
         table = view.band_table
-        rows = view.rows
-        for m in shown_all(memories):
-            s = (m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
-            rows[m.id] = Row(m, s, band_of(s, table).key, len(view.by_memory.get(m.id, ())))
+        shown_ones = list(shown_all(memories))
+        scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
+                  for m in shown_ones]
+        by_memory = view.by_memory
+        view.rows.update((m.id, Row(m, s, key, len(by_memory.get(m.id, ()))))
+                         for m, s, key in zip(shown_ones, scores, band_keys(scores, table)))
         return view
 
     @classmethod
@@ -203,10 +218,11 @@ class VaultView:
         f = decay.decay_function(config)
         beta = config.decay_beta
         table = view.band_table
-        rows = view.rows
-        for m in summaries:
-            score = (m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
-            rows[m.id] = Row(m, score, band_of(score, table).key, 0)  # type: ignore[arg-type]
+        summaries = list(summaries)
+        scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
+                  for m in summaries]
+        view.rows.update((m.id, Row(m, s, key, 0))  # type: ignore[arg-type]
+                         for m, s, key in zip(summaries, scores, band_keys(scores, table)))
         return view
 
     def changed(self, memories: dict[str, Memory], relations: dict[str, Relation],
