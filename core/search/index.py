@@ -16,6 +16,8 @@ opening the vault without reading every file (:mod:`core.store.indexed_files`):
 commit named in ``state('files_commit')``, and ``summaries``, for each memory file among them,
 what the app's first paint needs of it (status, use_count, last_used, strength, created_at,
 tags, head, pinned: :mod:`core.vault.preview`), in a table of its own so reading it skips the bodies.
+And ``words`` and ``wordlists``: the best memories of each common word (:mod:`.wordlists`), kept
+level with the FTS rows by every sync. Reading is :mod:`.index_reading`.
 """
 
 from __future__ import annotations
@@ -31,15 +33,12 @@ from pathlib import Path
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
 from . import wordlists
+from .index_reading import TOKENIZER, IndexReading
 from .transaction import transaction
 
 SCHEMA_VERSION = 4  # 2: the files and state tables; 3: a summary of each memory file; 4: word lists
 INDEX_FILE = "index.sqlite"
 PAGE_SIZE = 16384
-TOKENIZER = "porter unicode61 remove_diacritics 2"
-#: bm25 weight of each FTS column (content, gist, tags, entities): a gist repeats its content's
-#: words, so it counts for less; tags and entities are short and chosen, so a hit counts more.
-COLUMN_WEIGHTS = (1.0, 0.5, 1.5, 1.5)
 _SEP = "\x1f"
 
 _SCHEMA = (
@@ -83,7 +82,7 @@ class SyncReport:
     rebuilt: str | None = None  # why the index was built anew (missing, unreadable, schema)
 
 
-class SearchIndex:
+class SearchIndex(IndexReading):
     """The index at ``path`` (None: in memory only, for a vault in no repository)."""
 
     def __init__(self, path: Path | None):
@@ -309,88 +308,7 @@ class SearchIndex:
         """id -> fingerprint of every row (tests, ``reindex``)."""
         return {i: fp for i, (_, fp) in self._load_known().items()}
 
-    # -- reading -----------------------------------------------------------------------------
-    def ids_by_rowid(self) -> dict[int, str]:
-        known = self._load_known()
-        memo = self.memo.get("ids_by_rowid")
-        if isinstance(memo, tuple) and memo[0] is known:
-            return memo[1]
-        by_rowid = {rowid: i for i, (rowid, _) in known.items()}
-        self.memo["ids_by_rowid"] = (known, by_rowid)
-        return by_rowid
-
-    def words(self) -> wordlists.Words:
-        """The word lists of this connection (:mod:`core.search.wordlists`)."""
-        words = self.memo.get("words")
-        if not isinstance(words, wordlists.Words) or words.conn is not self.conn:
-            words = self.memo["words"] = wordlists.Words(self.conn, TOKENIZER, COLUMN_WEIGHTS)
-        return words
-
-    def match(self, expression: str) -> dict[str, float]:
-        """id -> relevance (FTS5's bm25 with :data:`COLUMN_WEIGHTS`, negated: higher is
-        better, always > 0) of every row matching the FTS5 ``expression``."""
-        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
-        ids = self.ids_by_rowid()
-        rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ?",
-                                 (expression,))
-        return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
-
-    def match_among(self, expression: str, among: list[str]) -> dict[str, float]:
-        """:meth:`match`, for the rows of the ids ``among`` only (a look-up each)."""
-        known = self._load_known()
-        rowids = ",".join(str(known[i][0]) for i in among if i in known)  # integers: no quoting
-        if not rowids:
-            return {}
-        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
-        ids = self.ids_by_rowid()
-        rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ? "
-                                 f"AND rowid IN ({rowids})", (expression,))
-        return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
-
-    def ranked(self, expression: str, limit: int) -> list[tuple[str, float]]:
-        """The ``limit`` rows matching ``expression`` with the best bm25 (as :meth:`match`
-        gives it), best first: scored and sorted inside SQLite."""
-        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
-        ids = self.ids_by_rowid()
-        rows = self.conn.execute(
-            f"SELECT rowid, bm25(fts, {weights}) AS r FROM fts WHERE fts MATCH ? "
-            "ORDER BY r, rowid LIMIT ?", (expression, limit))
-        return [(ids[rowid], max(-r, 1e-9)) for rowid, r in rows if rowid in ids]
-
-    def count(self, expression: str) -> int:
-        """How many rows match ``expression`` (kept until the index's generation changes)."""
-        memo = self.memo.get("counts")
-        if not isinstance(memo, tuple) or memo[0] != self._generation or len(memo[1]) > 4096:
-            memo = self.memo["counts"] = (self._generation, {})
-        found = memo[1].get(expression)
-        if found is None:
-            found = memo[1][expression] = self.conn.execute(
-                "SELECT count(*) FROM fts WHERE fts MATCH ?", (expression,)).fetchone()[0]
-        return found
-
-    def row_count(self) -> int:
-        return len(self._load_known())
-
-    def ids_matching_among(self, expression: str, among: list[str]) -> set[str]:
-        """Those of ``among`` that match ``expression``: a look-up per id for a few, the whole
-        match for many."""
-        known = self._load_known()
-        if len(among) > 2000:
-            return self.ids_matching(expression) & set(among)
-        rowids = ",".join(str(known[i][0]) for i in among if i in known)  # integers: no quoting
-        if not rowids:
-            return set()
-        ids = self.ids_by_rowid()
-        return {ids[r] for (r,) in self.conn.execute(
-            f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({rowids})", (expression,))
-            if r in ids}
-
-    def ids_matching(self, expression: str) -> set[str]:
-        """The ids of the rows matching the FTS5 ``expression`` (no ranking)."""
-        ids = self.ids_by_rowid()
-        return {ids[r] for (r,) in self.conn.execute(
-            "SELECT rowid FROM fts WHERE fts MATCH ?", (expression,)) if r in ids}
-
+    # -- embeddings --------------------------------------------------------------------------
     def vectors(self, model: str, wanted: Mapping[str, str]) -> dict[str, bytes]:
         """The cached embeddings by ``model`` of the ids in ``wanted`` (id -> fingerprint)
         whose fingerprint is still the one they were made from. Read from the file once, then

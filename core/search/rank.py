@@ -9,7 +9,7 @@ The formula (every input is in each :class:`Hit` and in ``memvault search --json
     score     = relevance * (ALPHA + (1 - ALPHA) * life)    ALPHA = 0.7
 
 ``bm25`` is FTS5's ``bm25()`` over the OR of the terms, with the column weights of
-:data:`core.search.index.COLUMN_WEIGHTS`, sign flipped so that higher is better. Any word
+:data:`core.search.index_reading.COLUMN_WEIGHTS`, sign flipped so that higher is better. Any word
 finds (a question in plain words rarely has every word in the memory it is after), and the
 coverage factor keeps the memories that hold every word ahead of those holding one.
 

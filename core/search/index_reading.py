@@ -1,0 +1,106 @@
+"""Reading the search index: FTS5 matches with their bm25, the best ones, counts, and the word
+lists (:mod:`core.search.wordlists`). A part of :class:`core.search.index.SearchIndex`."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+from . import wordlists
+
+#: bm25 weight of each FTS column (content, gist, tags, entities): a gist repeats its content's
+#: words, so it counts for less; tags and entities are short and chosen, so a hit counts more.
+COLUMN_WEIGHTS = (1.0, 0.5, 1.5, 1.5)
+TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+
+class IndexReading:
+    """What a search reads of the index (the connection, the rows and the memo are the
+    index's own)."""
+
+    conn: sqlite3.Connection
+    memo: dict[str, object]
+    _generation: int
+    _load_known: Callable[[], dict[str, tuple[int, str]]]  # id -> (rowid, fingerprint)
+
+    def ids_by_rowid(self) -> dict[int, str]:
+        known = self._load_known()
+        memo = self.memo.get("ids_by_rowid")
+        if isinstance(memo, tuple) and memo[0] is known:
+            return memo[1]
+        by_rowid = {rowid: i for i, (rowid, _) in known.items()}
+        self.memo["ids_by_rowid"] = (known, by_rowid)
+        return by_rowid
+
+    def words(self) -> wordlists.Words:
+        """The word lists of this connection (:mod:`core.search.wordlists`)."""
+        words = self.memo.get("words")
+        if not isinstance(words, wordlists.Words) or words.conn is not self.conn:
+            words = self.memo["words"] = wordlists.Words(self.conn, TOKENIZER, COLUMN_WEIGHTS)
+        return words
+
+    def match(self, expression: str) -> dict[str, float]:
+        """id -> relevance (FTS5's bm25 with :data:`COLUMN_WEIGHTS`, negated: higher is
+        better, always > 0) of every row matching the FTS5 ``expression``."""
+        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+        ids = self.ids_by_rowid()
+        rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ?",
+                                 (expression,))
+        return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
+
+    def match_among(self, expression: str, among: list[str]) -> dict[str, float]:
+        """:meth:`match`, for the rows of the ids ``among`` only (a look-up each)."""
+        known = self._load_known()
+        rowids = ",".join(str(known[i][0]) for i in among if i in known)  # integers: no quoting
+        if not rowids:
+            return {}
+        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+        ids = self.ids_by_rowid()
+        rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ? "
+                                 f"AND rowid IN ({rowids})", (expression,))
+        return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
+
+    def ranked(self, expression: str, limit: int) -> list[tuple[str, float]]:
+        """The ``limit`` rows matching ``expression`` with the best bm25 (as :meth:`match`
+        gives it), best first: scored and sorted inside SQLite."""
+        weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+        ids = self.ids_by_rowid()
+        rows = self.conn.execute(
+            f"SELECT rowid, bm25(fts, {weights}) AS r FROM fts WHERE fts MATCH ? "
+            "ORDER BY r, rowid LIMIT ?", (expression, limit))
+        return [(ids[rowid], max(-r, 1e-9)) for rowid, r in rows if rowid in ids]
+
+    def count(self, expression: str) -> int:
+        """How many rows match ``expression`` (kept until the index's generation changes)."""
+        memo = self.memo.get("counts")
+        if not isinstance(memo, tuple) or memo[0] != self._generation or len(memo[1]) > 4096:
+            memo = self.memo["counts"] = (self._generation, {})
+        found = memo[1].get(expression)
+        if found is None:
+            found = memo[1][expression] = self.conn.execute(
+                "SELECT count(*) FROM fts WHERE fts MATCH ?", (expression,)).fetchone()[0]
+        return found
+
+    def row_count(self) -> int:
+        return len(self._load_known())
+
+    def ids_matching_among(self, expression: str, among: list[str]) -> set[str]:
+        """Those of ``among`` that match ``expression``: a look-up per id for a few, the whole
+        match for many."""
+        known = self._load_known()
+        if len(among) > 2000:
+            return self.ids_matching(expression) & set(among)
+        rowids = ",".join(str(known[i][0]) for i in among if i in known)  # integers: no quoting
+        if not rowids:
+            return set()
+        ids = self.ids_by_rowid()
+        return {ids[r] for (r,) in self.conn.execute(
+            f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({rowids})", (expression,))
+            if r in ids}
+
+    def ids_matching(self, expression: str) -> set[str]:
+        """The ids of the rows matching the FTS5 ``expression`` (no ranking)."""
+        ids = self.ids_by_rowid()
+        return {ids[r] for (r,) in self.conn.execute(
+            "SELECT rowid FROM fts WHERE fts MATCH ?", (expression,)) if r in ids}
+
