@@ -324,10 +324,15 @@ class Words:
         add(self.conn, self.tokenizer, written)
 
     def build_common(self) -> int:
-        """Write the list of every word held by :data:`LIST_FROM` memories or more."""
+        """Write the list of every word held by :data:`LIST_FROM` memories or more; 0 when the
+        index cannot be written now (the lists are then made word by word as searched)."""
         built = 0
-        with transaction(self.conn):
-            for token in common_tokens(self.conn):
-                built += write_list(self.conn, self.tokenizer, token, f'"{token}"', self.weights)
+        try:
+            with transaction(self.conn):
+                for token in common_tokens(self.conn):
+                    built += write_list(self.conn, self.tokenizer, token, f'"{token}"',
+                                        self.weights)
+        except sqlite3.OperationalError:  # locked by another writer, a read-only disk
+            return 0
         return built
 
