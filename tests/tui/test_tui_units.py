@@ -11,7 +11,7 @@ from rich.text import Text
 from core import DecayConfig, Memory, MemoryStatus, Relation, Vault
 from core.ops.provenance import Lineage, LineageNode
 from tui.app.graph import draw_lineage
-from tui.app.grouping import groups_for, sort_ids
+from tui.app.grouping import groups_for, prepare, sort_ids
 from tui.app.query import parse
 from tui.app.service import VaultService
 from tui.app.view import VaultView, band_keys, band_of, bands, leaf_label, score_bar
@@ -106,6 +106,23 @@ def test_groups_and_sorting():
     assert [view.rows[i].score for i in by_score] == sorted(
         (r.score for r in view.rows.values()), reverse=True)
     assert sort_ids(view, ids, "created")[0] == FADING  # created 20 days ago: the newest
+
+
+def test_prepare_works_out_what_the_tree_opens_and_groups_keep_it():
+    view = view_of(memories())
+    ids = list(view.rows)
+    first = prepare(view, ids, "status_tag", "score", None, None)[0]
+    assert first._children is not None  # the first group opens: its subgroups are made
+    home = next(g for g in first._children if g.title == "home")
+    assert not home._ordered  # a subgroup stays closed
+    top = prepare(view, ids, "status_tag", "created", None, {first.key, home.key})
+    home = next(g for g in top[0].children() if g.title == "home")
+    order = home._ordered["created"][1]
+    assert order == sort_ids(view, home.ids, "created")
+    assert home.ordered(view, "created") is order  # made once
+    rank = {home.ids[-1]: 1.0}
+    assert home.ordered(view, "created", rank)[0] == home.ids[-1]  # another ranking: made again
+    assert home.ordered(view, "created", dict(rank)) is not home.ordered(view, "created", rank)
 
 
 def test_lineage_groups_put_roots_first(tui_vault):

@@ -32,6 +32,27 @@ class Group:
     subgroups: Callable[[], list[Group]] | None = None
     style: str = "bold"
     note: str = ""  # shown dim after the count (a band's range)
+    # what opening the group shows, made once (by a worker for a big vault: :func:`prepare`)
+    _children: list[Group] | None = field(default=None, repr=False, compare=False)
+    _ordered: dict[str, tuple[Mapping[str, float] | None, list[str]]] = field(
+        default_factory=dict, repr=False, compare=False)
+
+    def children(self) -> list[Group] | None:
+        """The subgroups (made on first use), or None for a group of memories."""
+        if self.subgroups is None:
+            return None
+        if self._children is None:
+            self._children = self.subgroups()
+        return self._children
+
+    def ordered(self, view: VaultView, sort: str, rank: Mapping[str, float] | None = None
+                ) -> list[str]:
+        """The members in the order ``sort`` (and ``rank``), made once per order."""
+        rank = rank or None
+        found = self._ordered.get(sort)
+        if found is None or found[0] is not rank:
+            found = self._ordered[sort] = (rank, sort_ids(view, self.ids, sort, rank))
+        return found[1]
 
 
 @dataclass
@@ -109,6 +130,37 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
         out.append(Group(f"status:{status}", status, len(members), members,
                          subgroups=lambda m=members, s=status: _by_tag(view, m, f"status:{s}/")))
     return out
+
+
+def prepare(view: VaultView, ids: list[str], mode: str, sort: str,
+            rank: Mapping[str, float] | None, opened: set[str] | None, everything: bool = False
+            ) -> list[Group | LineageRoot]:
+    """:func:`groups_for`, with what the tree opens at once already worked out (so that a worker
+    does the whole-vault part for a big vault): the groups whose keys are in ``opened`` (None: the
+    first group, as a tree with a new shape opens; ``everything``: every group, as a narrow
+    filter opens them), their subgroups and their members in order."""
+    items = groups_for(view, ids, mode)
+
+    def wanted(group: Group) -> bool:
+        return everything or (opened is not None and group.key in opened)
+
+    def work_out(group: Group, deeper: bool) -> None:
+        children = group.children()
+        if children is None:
+            group.ordered(view, sort, rank)
+        elif deeper:
+            for child in children:
+                if wanted(child):
+                    work_out(child, True)
+
+    if opened is None and not everything:
+        if items and isinstance(items[0], Group):
+            work_out(items[0], False)
+    else:
+        for item in items:
+            if isinstance(item, Group) and wanted(item):
+                work_out(item, True)
+    return items
 
 
 def lineage_groups(view: VaultView, ids: list[str]) -> list[Group | LineageRoot]:

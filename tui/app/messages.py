@@ -55,14 +55,19 @@ class MemoriesChanged(Message):
 
 
 class Filtered(Message):
-    """A big vault's filter, worked out in a worker: the ids of the memories it keeps."""
+    """A big vault's filter, worked out in a worker: the ids of the memories it keeps, and the
+    tree's top level for them in ``mode`` and ``sort`` (``tui.app.grouping.prepare``)."""
 
-    def __init__(self, view: VaultView, query: Any, matched: list[str], focus: str | None) -> None:
+    def __init__(self, view: VaultView, query: Any, matched: list[str], focus: str | None,
+                 groups: list[Any], mode: str, sort: str) -> None:
         super().__init__()
         self.view = view
         self.query = query  # the app's Query it was worked out for
         self.matched = matched
         self.focus = focus
+        self.groups = groups
+        self.mode = mode
+        self.sort = sort
 
 
 class Ranked(Message):

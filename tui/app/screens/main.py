@@ -21,7 +21,7 @@ from textual.widgets import Tree
 from core import VaultError
 
 from ...text import relative_time
-from ..grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
+from ..grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS, Group, LineageRoot, prepare
 from ..inbox_service import InboxService
 from ..messages import (
     DuplicatesFound,
@@ -201,33 +201,43 @@ class MainScreen(MainOpening, MainBulk, MainMarks, MainActions, MainEdit, MainFo
         if view is None:
             return
         query = self.filter
-        if query.empty:
+        if len(view.rows) >= FILTER_IN_WORKER_FROM and not (view.partial and query.empty):
+            # (a first look from the index is painted at once: there is nothing else to show)
+            rank = self.tree.rank if query.ranked else {}
+            self._match(view, query, focus, self.mode, self.sort, rank,
+                        self.tree.opening(self.mode))
+        elif query.empty:
             self._show_matched(view, query, list(view.rows), focus)
-        elif len(view.rows) >= FILTER_IN_WORKER_FROM:
-            self._match(view, query, focus)
         else:
             self._show_matched(view, query, matching(view, query), focus)
 
     @work(thread=True, group="filter", exclusive=True, exit_on_error=False,
-          description="the filter over a big vault")
-    def _match(self, view: VaultView, query: Query, focus: str | None) -> None:
-        """A big vault's filter: which memories it keeps, worked out off the UI thread."""
-        self.post_message(Filtered(view, query, matching(view, query), focus))
+          description="the filter and the groups over a big vault")
+    def _match(self, view: VaultView, query: Query, focus: str | None, mode: str, sort: str,
+               rank: dict[str, float], opened: set[str] | None) -> None:
+        """A big vault's filter and the tree's groups for it (with what opens at once), worked
+        out off the UI thread: at 100k memories each is a pass over the whole vault."""
+        matched = list(view.rows) if query.empty else matching(view, query)
+        narrow = len(matched) < len(view.rows) and len(matched) <= MemoryTree.OPEN_ALL
+        groups = prepare(view, matched, mode, sort, rank, opened, everything=narrow)
+        self.post_message(Filtered(view, query, matched, focus, groups, mode, sort))
 
     @on(Filtered)
     def _filtered(self, message: Filtered) -> None:
         if message.view is self.view and message.query is self.filter:  # else a later one follows
-            self._show_matched(message.view, message.query, message.matched, message.focus)
+            same = message.mode == self.mode and message.sort == self.sort
+            self._show_matched(message.view, message.query, message.matched, message.focus,
+                               message.groups if same else None)
 
     def _show_matched(self, view: VaultView, query: Query, matched: list[str],
-                      focus: str | None) -> None:
+                      focus: str | None, groups: list[Group | LineageRoot] | None = None) -> None:
         started = time.perf_counter()
         self.matched = matched
         tree = self.tree
         tree.terms = query.parsed.text_terms
         if not query.ranked:
             tree.rank = {}
-        tree.show(view, self.matched, self.mode, self.sort, focus=focus)
+        tree.show(view, self.matched, self.mode, self.sort, focus=focus, groups=groups)
         tree.prune_marks()
         self._tree_title()
         self._tree_subtitle()

@@ -19,7 +19,7 @@ from textual.widgets.tree import TreeNode
 
 from core.search.query import Term
 
-from ..grouping import Group, LineageRoot, groups_for, sort_ids
+from ..grouping import Group, LineageRoot, groups_for
 from ..view import VaultView, gone_label, leaf_label
 
 MARK = Text("● ", style="bold magenta")  # before a marked memory (for the consolidate wizard)
@@ -73,6 +73,7 @@ class MemoryTree(Tree[NodeData]):
         self._children_of: dict[str, list[tuple[str, str]]] = {}
         self._parents_of: dict[str, list[tuple[str, str]]] = {}
         self._built = False
+        self._top: list[Group | LineageRoot] | None = None  # the top level last shown
         self.words = 56
         self.marks: dict[str, None] = {}  # marked memory ids, in the order they were marked
         #: The filter's words: styled where they match in the rows' labels
@@ -94,12 +95,18 @@ class MemoryTree(Tree[NodeData]):
         """Labels are cut to the width: redo them when it changes."""
         width = self.scrollable_content_region.width
         if self.view is not None and width and max(16, width - 27) != self.words:
-            self.show(self.view, self.ids, self.mode, self.sort)
+            self.show(self.view, self.ids, self.mode, self.sort, groups=self._top)
 
     # -- building ---------------------------------------------------------------------------
+    def opening(self, mode: str) -> set[str] | None:
+        """The keys of the groups :meth:`show` will open for ``mode``: the open ones when the
+        shape stays, None when it changes (then the first group opens)."""
+        return self._expanded_keys() if mode == self.mode and self._built else None
+
     def show(self, view: VaultView, ids: list[str], mode: str, sort: str,
-             focus: str | None = None) -> None:
-        """Rebuild for the memories ``ids``; keep expanded groups and the cursor."""
+             focus: str | None = None, groups: list[Group | LineageRoot] | None = None) -> None:
+        """Rebuild for the memories ``ids``; keep expanded groups and the cursor. ``groups``:
+        the top level, already made (:func:`tui.app.grouping.prepare`, in a worker)."""
         expanded = self._expanded_keys()
         cursor = self.cursor_node
         cursor_key = cursor.data.key if cursor is not None and cursor.data else None
@@ -112,7 +119,8 @@ class MemoryTree(Tree[NodeData]):
         self.words = max(16, width - 27)  # what is left of a line after score, bar and id
         self._parents_of, self._children_of = view.provenance() if mode == "lineage" else ({}, {})
         self.clear()
-        for item in groups_for(view, ids, mode):
+        self._top = groups_for(view, ids, mode) if groups is None else groups
+        for item in self._top:
             self._add_top(item)
         if len(ids) < len(view.rows) and len(ids) <= self.OPEN_ALL:
             self._expand_all(self.root)  # a narrow filter: show every match at once
@@ -236,11 +244,12 @@ class MemoryTree(Tree[NodeData]):
         data.populated = True
         if data.kind == "group" and data.group is not None:
             group = data.group
-            if group.subgroups is not None:
-                for sub in group.subgroups():
+            children = group.children()
+            if children is not None:
+                for sub in children:
                     self._add_group(node, sub)
                 return
-            self._add_chunk(node, sort_ids(self.view, group.ids, self.sort, self.rank), data.key)
+            self._add_chunk(node, group.ordered(self.view, self.sort, self.rank), data.key)
         elif data.lineage and data.memory_id is not None:
             if data.merged:
                 for source, _kind in self._parents_of.get(data.memory_id, ()):
