@@ -1,5 +1,6 @@
 """``memvault --help``, ``list`` and ``search`` start without what they do not use: neither
-textual (the app), nor mcp (``memvault mcp``), nor wordllama (semantic search, unless asked for)."""
+textual (the app), nor mcp (``memvault mcp``), nor wordllama (semantic search, unless asked for),
+nor GitPython (they only read git)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from core import Vault
 
-HEAVY = ("textual", "mcp", "wordllama")
+HEAVY = ("textual", "mcp", "wordllama", "git")
 SCRIPT = """
 import json, sys
 from tui.cli import main
