@@ -13,6 +13,11 @@ read-modify-commit. The intent record, written before any vault file is touched,
 opener tell a crashed operation (roll it back, or forward if its commit landed) from a person's
 edit (commit it as ``external:``).
 
+Reading needs no GitPython: the repository is found by ``git rev-parse`` and the commands run
+outside the write lock (opening a vault: HEAD, status, diff; history; show) go through
+``runner.py``'s own runner; while the lock is held (every write) git runs through ``repo.git``
+(:meth:`~.plumbing.Plumbing._runner` is the one place that decides).
+
 :class:`Journal` is composed of one part per job: ``plumbing.py`` (running git, paths on stdin),
 ``commit.py`` (one operation, one commit; putting back on failure), ``recovery.py`` (finishing
 crashed operations), ``reading.py`` (history and the one blob reader), ``remote.py`` (what sync
