@@ -100,8 +100,10 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         if found is None:
             self._repo = self._init_repo()
             found = locate(self.root)
-        if found is None or found.bare or found.worktree is None:
-            where = "a bare git repository" if found is None or found.bare else "a git directory"
+        if found is None:
+            raise JournalError(f"git finds no repository at {self.root} after creating one there")
+        if found.bare or found.worktree is None:
+            where = "a bare git repository" if found.bare else "a git directory"
             raise JournalError(f"{self.root} is inside {where}; a vault needs a work tree")
         return found
 
