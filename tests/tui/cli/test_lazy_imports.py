@@ -56,6 +56,14 @@ def test_no_heavy_import(argv, small_vault, tmp_path):
         assert "core.search.index" in modules
 
 
+def test_history_reads_git_without_gitpython(small_vault, tmp_path):
+    """``history`` runs ``git log``, through the journal's own runner: no GitPython."""
+    memory_id = next((small_vault / "memories").iterdir()).stem
+    modules = _modules("--vault", str(small_vault), "history", memory_id, "--json", cwd=tmp_path)
+    assert "core.git.runner" in modules
+    assert [m for m in modules if m.split(".")[0] == "git"] == []
+
+
 def test_search_without_wordllama_installed_imports_none(small_vault, tmp_path):
     if "wordllama" in {m.split(".")[0] for m in _modules("--version", cwd=tmp_path)}:
         pytest.fail("wordllama imported by --version")
