@@ -341,8 +341,9 @@ def _short(path: object) -> str:
 class Primitives:
     """While active, every file write (``open`` for writing, ``os.open`` with write flags),
     ``os.fsync``, ``os.replace``/``os.rename``, ``os.unlink``/``os.remove`` and every git call
-    (``git.cmd.Git.execute``) first calls ``on(kind, detail)``, which may raise (an OSError for
-    a file call, :class:`GitFault` for git) or kill the process. Calls made inside another
+    (``git.cmd.Git.execute``, and ``core.git.runner.GitRunner``'s for the reads outside the
+    write lock) first calls ``on(kind, detail)``, which may raise (an OSError for a file call,
+    :class:`GitFault` for git) or kill the process. Calls made inside another
     patched call (a temp file inside mkstemp...) are not counted again."""
 
     def __init__(self, on: Callable[[str, str], None]):
@@ -426,6 +427,37 @@ class Primitives:
 
         self._saved.append((owner, "execute", original))
         owner.execute = execute
+        self._wrap_runner()
+
+    def _wrap_runner(self) -> None:
+        """The journal's own runner (the reads outside the write lock) fails the same way:
+        a failed command, or (starting one in the background) a git that could not start."""
+        from core.errors import JournalError
+        from core.git.runner import GitRunner
+
+        prims = self
+        for name in ("run", "start"):
+            original = getattr(GitRunner, name)
+
+            def wrapper(self_runner, args, *a, _name=name, _original=original, **k):
+                if prims._depth == 0:
+                    prims._depth += 1
+                    try:
+                        prims.on("git", " ".join(["git", *args[:1]]))
+                    except GitFault as fault:
+                        if _name == "run":
+                            return (128, "", fault.stderr)
+                        raise JournalError(f"git could not be started: {fault.stderr}") from None
+                    finally:
+                        prims._depth -= 1
+                prims._depth += 1
+                try:
+                    return _original(self_runner, args, *a, **k)
+                finally:
+                    prims._depth -= 1
+
+            self._saved.append((GitRunner, name, original))
+            setattr(GitRunner, name, wrapper)
 
     def __exit__(self, *exc: object) -> None:
         for owner, name, original in reversed(self._saved):

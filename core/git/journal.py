@@ -13,6 +13,11 @@ read-modify-commit. The intent record, written before any vault file is touched,
 opener tell a crashed operation (roll it back, or forward if its commit landed) from a person's
 edit (commit it as ``external:``).
 
+Reading needs no GitPython: the repository is found by ``git rev-parse`` and the commands run
+outside the write lock (opening a vault: HEAD, status, diff; history; show) go through
+``runner.py``'s own runner; while the lock is held (every write) git runs through ``repo.git``
+(:meth:`~.plumbing.Plumbing._runner` is the one place that decides).
+
 :class:`Journal` is composed of one part per job: ``plumbing.py`` (running git, paths on stdin),
 ``commit.py`` (one operation, one commit; putting back on failure), ``recovery.py`` (finishing
 crashed operations), ``reading.py`` (history and the one blob reader), ``remote.py`` (what sync
@@ -34,6 +39,7 @@ from ..errors import JournalError, LockTimeoutError
 from .gitdir import read_head
 from .intent import IntentLog
 from .lock import process_lock
+from .runner import GitRunner, Location, locate
 
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     import git
@@ -55,6 +61,7 @@ from .plumbing import (
     PRIVATE_MODE,
     ZERO_OID,
     Plumbing,
+    finish,
 )
 from .reading import Reading
 from .recovery import Recovery
@@ -69,6 +76,7 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         self.root = Path(root).resolve()
         self.lock_timeout = lock_timeout
         self._repo: git.Repo | None = None
+        self._own_runner: GitRunner | None = None
         self._identity_env: dict[str, str] | None = None
         self._lock_depth = 0
         self._thread_lock = threading.RLock()
@@ -83,8 +91,34 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         self.fault_hook: Callable[[str], None] | None = None
 
     # -- repository -------------------------------------------------------------------------
+    @functools.cached_property
+    def location(self) -> Location:
+        """Where the repository is (found by git, :func:`~.runner.locate`; no GitPython). A
+        folder in no repository gets one (``git init`` at the vault folder); a bare repository
+        is refused."""
+        found = locate(self.root) if self.root.is_dir() else None
+        if found is None:
+            self._repo = self._init_repo()
+            found = locate(self.root)
+        if found is None:
+            raise JournalError(f"git finds no repository at {self.root} after creating one there")
+        if found.bare or found.worktree is None:
+            where = "a bare git repository" if found.bare else "a git directory"
+            raise JournalError(f"{self.root} is inside {where}; a vault needs a work tree")
+        return found
+
+    @property
+    def git_dir(self) -> Path:
+        return self.location.git_dir
+
+    @property
+    def common_dir(self) -> Path:
+        return self.location.common_dir
+
     @property
     def repo(self) -> git.Repo:
+        """GitPython's view of the repository, opened (and GitPython imported) on first use:
+        by the commands of a write (:meth:`_runner`)."""
         if self._repo is None:
             self._repo = self._open_repo()
         return self._repo
@@ -92,12 +126,16 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
     def _open_repo(self) -> git.Repo:
         import git
 
+        location = self.location  # creates the repository when there is none
+        if self._repo is not None:
+            return self._repo
         try:
             repo = git.Repo(self.root, search_parent_directories=True)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            repo = self._init_repo()
-        if repo.bare or repo.working_tree_dir is None:
-            raise JournalError(f"{self.root} is inside a bare git repository; a vault needs a work tree")
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
+            raise JournalError(f"GitPython cannot open the repository at {self.root}: {exc}") from None
+        if Path(repo.git_dir).resolve() != location.git_dir:
+            raise JournalError(f"git and GitPython find different repositories for {self.root}: "
+                               f"{location.git_dir} and {repo.git_dir}")
         return repo
 
     def _init_repo(self) -> git.Repo:
@@ -121,12 +159,12 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
 
     @functools.cached_property
     def worktree(self) -> Path:
-        return Path(self.repo.working_tree_dir).resolve()  # type: ignore[arg-type]
+        return self.location.worktree  # type: ignore[return-value]  (never None: refused)
 
     @functools.cached_property
     def state_dir(self) -> Path:
         """memvault's own files in the git directory: lock, intent record, private index."""
-        d = Path(self.repo.git_dir) / "memvault"
+        d = self.git_dir / "memvault"
         d.mkdir(mode=0o700, exist_ok=True)
         return d
 
@@ -148,7 +186,7 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         the repository on purpose (``core.sharedRepository`` group, all or an octal mode other
         than 0600). A repository memvault creates is also made with ``--shared=0600`` (git
         then creates its files 0600 and folders 0700). Returns True when it changed a mode."""
-        git_dir = Path(self.repo.common_dir)
+        git_dir = self.common_dir
         mode = os.stat(git_dir).st_mode
         if not mode & 0o077:
             return False
@@ -162,7 +200,7 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         """Why git's state forbids a write now (HEAD detached, a merge, rebase, cherry-pick,
         revert or bisect in progress), naming the git command that ends it; None when writing
         is safe. A commit made then would be lost when the person's operation ends."""
-        git_dir = Path(self.repo.git_dir)
+        git_dir = self.git_dir
         for name, what, ends in (
             ("rebase-merge", "a git rebase", "`git rebase --continue` or `git rebase --abort`"),
             ("rebase-apply", "a git rebase or am",
@@ -233,7 +271,7 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         """The commit HEAD points at, or None on an unborn branch. Reads the ref files directly
         when it can (no process), else asks ``git rev-parse``."""
         with contextlib.suppress(OSError):
-            found = read_head(Path(self.repo.git_dir), Path(self.repo.common_dir))
+            found = read_head(self.git_dir, self.common_dir)
             if found is not None:
                 return found
         try:
@@ -276,18 +314,14 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         never put on the command line: git looks at the whole vault and the answer is filtered."""
         rels = [self.relpath(p) for p in paths]
         spec = rels if len(rels) <= ARGV_PATH_LIMIT else [self._rel_root]
-        proc = self.repo.git.execute(
-            ["git", "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
-             "--ignored=no", "--", *spec],
-            as_process=True,
-        )
-        return proc, (None if spec is rels else set(rels))
+        started = self._start("status", "--porcelain=v1", "-z", "--untracked-files=all",
+                              "--no-renames", "--ignored=no", "--", *spec)
+        return started, (None if spec is rels else set(rels))
 
     def finish_status(self, handle: Any) -> list[str]:
         """Vault paths (relative to the vault root) whose work-tree content differs from HEAD."""
-        proc, wanted = handle
-        out = proc.proc.stdout.read().decode("utf-8", "surrogateescape")
-        proc.proc.wait()
+        started, wanted = handle
+        out = finish(started).decode("utf-8", "surrogateescape")
         candidates = {entry[3:] for entry in out.split("\0") if len(entry) > 3}
         if wanted is not None:
             candidates &= wanted

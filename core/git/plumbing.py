@@ -9,13 +9,12 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import JournalError
 from ..store.layout import remove_file
 
-if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
-    pass
+from .runner import GitPythonRunner, GitRunner
 
 FALLBACK_NAME = "memvault"
 FALLBACK_EMAIL = "memvault@localhost"
@@ -43,15 +42,40 @@ class Plumbing:
         absolute = Path(path) if Path(path).is_absolute() else self.root / path
         return os.path.relpath(absolute.resolve(), self.worktree).replace(os.sep, "/")
 
-    def _git(self, *args: str, env: dict[str, str] | None = None, **kwargs: Any) -> str:
-        import git
+    def _runner(self) -> GitRunner | GitPythonRunner:
+        """The one place that decides how git runs. While this journal holds the write lock
+        (a commit, recovery, sync, purge: every write), through GitPython's ``repo.git``;
+        otherwise memvault only reads (opening a vault, status, history, show), and git runs
+        through :class:`~.runner.GitRunner`, the same way without importing GitPython."""
+        if self.locked:
+            return GitPythonRunner(self.repo)
+        if self._own_runner is None:
+            self._own_runner = GitRunner(self.location)
+        return self._own_runner
 
-        try:
-            return self.repo.git.execute(["git", *args], env=env, **kwargs)
-        except git.GitCommandError as exc:
-            detail = (exc.stderr or "").strip().removeprefix("stderr:").strip().strip("'").strip()
-            raise JournalError(f"git {args[0]} failed: {detail or exc}") from exc
+    def _run(self, *args: str, env: dict[str, str] | None = None, istream: Any = None,
+             check: bool = True, stdout_as_string: bool = True,
+             strip_newline_in_stdout: bool = True) -> tuple[int, Any, str]:
+        """Run ``git <args>``: (status, stdout, stderr). ``check``: JournalError on a non-zero
+        status, with git's message."""
+        status, out, err = self._runner().run(list(args), env=env, istream=istream,
+                                              binary=not stdout_as_string,
+                                              strip=strip_newline_in_stdout)
+        if check and status != 0:
+            raise JournalError(f"git {args[0]} failed: {err.strip() or f'exit code {status}'}")
+        return status, out, err
 
+    def _git(self, *args: str, env: dict[str, str] | None = None, istream: Any = None,
+             stdout_as_string: bool = True, strip_newline_in_stdout: bool = True) -> Any:
+        """The output of ``git <args>`` (text, or bytes when not ``stdout_as_string``);
+        JournalError when git fails."""
+        return self._run(*args, env=env, istream=istream, stdout_as_string=stdout_as_string,
+                         strip_newline_in_stdout=strip_newline_in_stdout)[1]
+
+    def _start(self, *args: str) -> Any:
+        """Start ``git <args>`` in the background (the same choice of runner as :meth:`_run`);
+        :func:`finish` reads its output."""
+        return self._runner().start(list(args))
 
     @contextlib.contextmanager
     def _stdin(self, data: bytes) -> Iterator[Any]:
@@ -95,6 +119,14 @@ class Plumbing:
             self._identity_env = env
         return self._identity_env
 
+
+
+def finish(started: Any) -> bytes:
+    """All the output of a command :meth:`Plumbing._start` started, once it has ended."""
+    proc = getattr(started, "proc", started)  # GitPython's handle holds the Popen as ``proc``
+    out = proc.stdout.read()
+    proc.wait()
+    return out
 
 
 def one_line(text: str) -> str:

@@ -21,13 +21,13 @@ class Recovery:
 
     def has_intent(self) -> bool:
         """An operation did not finish (crashed, or could not put the vault back)."""
-        return bool(IntentLog(Path(self.repo.git_dir) / "memvault").pending())
+        return bool(IntentLog(self.git_dir / "memvault").pending())
 
     def pending_paths(self) -> list[str]:
         """Repository paths of unfinished operations (for a read-only view of a vault that is
         being written: those files may be half-way)."""
         found: list[str] = []
-        for record in IntentLog(Path(self.repo.git_dir) / "memvault").pending():
+        for record in IntentLog(self.git_dir / "memvault").pending():
             with contextlib.suppress(OSError, ValueError):
                 found.extend(IntentLog.read(record).paths)
         return found
@@ -54,7 +54,7 @@ class Recovery:
         except (OSError, ValueError) as exc:
             from ..store.quarantine import quarantine
 
-            copy = quarantine(self.state_dir, Path(self.repo.git_dir), record,
+            copy = quarantine(self.state_dir, self.git_dir, record,
                               f"unreadable intent record: {reason(exc)}")
             remove_file(record)
             return f"set aside an unreadable intent record ({copy}); files left as they are"

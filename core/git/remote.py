@@ -8,7 +8,6 @@ import contextlib
 import functools
 import os
 from collections.abc import Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import JournalError
@@ -28,10 +27,7 @@ class Remote:
     def _git_rc(self, *args: str, env: dict[str, str] | None = None,
                 istream: Any = None) -> tuple[int, str, str]:
         """Run git and return (status, stdout, stderr) instead of raising on a non-zero status."""
-        status, out, err = self.repo.git.execute(
-            ["git", *args], env=env, istream=istream, with_exceptions=False,
-            with_extended_output=True)
-        return status, out, err
+        return self._run(*args, env=env, istream=istream, check=False)
 
     def config_get(self, key: str) -> str | None:
         status, out, _ = self._git_rc("config", "--local", "--get", key)
@@ -43,7 +39,7 @@ class Remote:
 
     def operation_in_progress(self) -> bool:
         """A person's git merge, rebase, cherry-pick or revert that is not finished."""
-        git_dir = Path(self.repo.git_dir)
+        git_dir = self.git_dir
         return any((git_dir / name).exists() for name in (
             "MERGE_HEAD", "rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "REVERT_HEAD"))
 

@@ -14,7 +14,6 @@ import io
 import os
 import shutil
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from ..errors import JournalError
@@ -63,7 +62,7 @@ class Rewriting:
             def cleanup(self, *args: Any, **kwargs: Any) -> None:  # no `git reset --hard`
                 return None
 
-        git_dir = Path(self.repo.git_dir)
+        git_dir = self.git_dir
         shutil.rmtree(git_dir / "filter-repo", ignore_errors=True)
         listing = self.state_dir / "rewrite-paths.txt"
         write_atomic(listing, "".join(f"literal:{p}\n" for p in paths).encode(
@@ -97,7 +96,7 @@ class Rewriting:
 
     def forget_transient_heads(self) -> None:
         """``ORIG_HEAD`` and ``FETCH_HEAD`` may name commits of a history rewritten since."""
-        git_dir = Path(self.repo.git_dir)
+        git_dir = self.git_dir
         for name in ("ORIG_HEAD", "FETCH_HEAD"):
             remove_file(git_dir / name)
 

@@ -111,6 +111,8 @@ PROVENANCE_RELATION_TYPES: frozenset[str] = frozenset({"consolidated_from", "spl
 class KnowledgeGraph(BaseModel):
     """Memories and relations together, as CortexGraph's ``get_knowledge_graph`` returns them."""
 
+    model_config = ConfigDict(defer_build=True)  # built on first use: opening never needs it
+
     memories: list[Memory]
     relations: list[Relation]
     stats: dict[str, Any] = Field(default_factory=dict)

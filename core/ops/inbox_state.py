@@ -24,7 +24,6 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..errors import VaultError
 from ..store.layout import remove_file, write_atomic
 
 if TYPE_CHECKING:
@@ -41,14 +40,8 @@ class ReviewState:
 
 
 def git_text(journal: Journal, *args: str) -> str:
-    """git's output through the journal's repository (``repo.git``); VaultError on failure."""
-    import git
-
-    try:
-        return journal.repo.git.execute(["git", *args])
-    except git.GitCommandError as exc:
-        detail = (exc.stderr or "").strip().removeprefix("stderr:").strip().strip("'").strip()
-        raise VaultError(f"git {args[0]} failed: {detail or exc}") from None
+    """git's output through the journal (its one way of running git); VaultError on failure."""
+    return journal._git(*args)
 
 
 def read_state(journal: Journal) -> ReviewState:

@@ -36,9 +36,15 @@ class Store:
                     ids.discard(memory.id)
                     if not ids:
                         del self._tags[tag]
-        self.memories[memory.id] = self._sharing.memory(memory)
-        for tag in memory.meta.tags:
-            self._tags.setdefault(tag, set()).add(memory.id)
+        memory_id = memory.id
+        self.memories[memory_id] = self._sharing.memory(memory)
+        tags = self._tags
+        for tag in memory.meta.tags:  # (no empty set made for a tag that has one: 10k at open)
+            ids = tags.get(tag)
+            if ids is None:
+                tags[tag] = {memory_id}
+            else:
+                ids.add(memory_id)
 
     def drop_memory(self, memory_id: str) -> Memory | None:
         old = self.memories.pop(memory_id, None)
@@ -53,9 +59,15 @@ class Store:
 
     def put_relation(self, relation: Relation) -> None:
         self.drop_relation(relation.id)
-        self.relations[relation.id] = self._sharing.relation(relation)
+        relation_id = relation.id
+        self.relations[relation_id] = self._sharing.relation(relation)
+        by_memory = self._relations_by_memory
         for end in (relation.from_memory_id, relation.to_memory_id):
-            self._relations_by_memory.setdefault(end, set()).add(relation.id)
+            ids = by_memory.get(end)
+            if ids is None:
+                by_memory[end] = {relation_id}
+            else:
+                ids.add(relation_id)
 
     def drop_relation(self, relation_id: str) -> Relation | None:
         old = self.relations.pop(relation_id, None)

@@ -88,7 +88,7 @@ def attribute_lines(journal: Journal, attributes: str = f"merge={DRIVER_NAME}") 
 
 
 def _local_attributes(journal: Journal) -> Path:
-    return Path(journal.repo.common_dir) / LOCAL_ATTRIBUTES
+    return Path(journal.common_dir) / LOCAL_ATTRIBUTES
 
 
 def _pin(journal: Journal) -> bool:

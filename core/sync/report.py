@@ -133,7 +133,7 @@ def status(vault: Vault) -> dict[str, Any]:
         "branch": journal.current_branch(),
         "remote": None, "remote_branch": None, "ahead": None, "behind": None,
         "last_sync": last_sync(vault),
-        "shallow": shallow_note(journal.repo.common_dir),
+        "shallow": shallow_note(journal.common_dir),
     }
     branch = info["branch"]
     if branch:

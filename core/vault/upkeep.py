@@ -6,15 +6,12 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from ..gist import check_level
 from ..model.records import (
     Memory,
     MemoryStatus,
     is_pinned,
     now_epoch,
 )
-from ..model.tokens import estimate_tokens
-from ..ops.maintenance import check_maintenance, machine_id
 from ..textutil import make_gist
 from .reports import GcReport, GistBackfill, op_message, relations_going_with
 
@@ -46,6 +43,8 @@ class Upkeep:
             found, pinned = below()
             return GcReport(limit, found, applied=False, archived=archive, pinned_kept=pinned)
         with self.transaction():
+            from ..ops.maintenance import check_maintenance, machine_id
+
             check_maintenance(self.meta, "gc", force=force)
             found, pinned = below()
             report = GcReport(limit, found, applied=True, archived=archive, pinned_kept=pinned)
@@ -110,6 +109,8 @@ class Upkeep:
     def regenerate_gist(self, key: str, level: str = "moderate") -> Memory:
         """Make the memory's gist anew at ``level`` (``gist: <id8> ...``); None when the content
         is too short or no short enough gist exists."""
+        from ..gist import check_level
+
         check_level(level)
         with self.transaction():
             old = self.get(key)
@@ -128,6 +129,9 @@ class Upkeep:
     ) -> GistBackfill:
         """Give every memory without a gist one, in ONE commit (``gist: backfill N ...``).
         ``progress(done, total)`` is called as gists are made. A dry run changes nothing."""
+        from ..gist import check_level
+        from ..model.tokens import estimate_tokens
+
         check_level(level)
         with contextlib.ExitStack() as stack:
             if not dry_run:

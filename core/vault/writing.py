@@ -26,7 +26,6 @@ from ..store.layout import (
     check_id,
 )
 from ..model.relation_rule import is_lineage
-from ..secrets.screen import screen as screen_secrets
 from .reports import Plan, StalePlanError, relations_going_with
 
 if TYPE_CHECKING:
@@ -98,6 +97,8 @@ class Writing:
         dropped_relations = [*dropped_relations,
                              *self._drop_relations_of_gone(writes, dropped_memories)]
         writes = self.layout.complete_writes(writes)
+        from ..secrets.screen import screen as screen_secrets  # only a write screens
+
         screened = screen_secrets(self, message, writes, memories, relations)
         message, writes = screened.message, screened.writes
         memories, relations = screened.memories, screened.relations

@@ -264,7 +264,7 @@ def history(memory_id: str, as_json: bool) -> int:
     entries = vault.history(key)
     from core.git.shallow import shallow_note
 
-    gap = shallow_note(vault.journal.repo.common_dir)  # a shallow clone: say what is missing
+    gap = shallow_note(vault.journal.common_dir)  # a shallow clone: say what is missing
     if as_json:
         print_json([{**asdict(e), "operation": e.operation} for e in entries])
         if gap:

@@ -170,7 +170,12 @@ def test_read_only_view_needs_no_git_when_nothing_is_under_way(vault_path, monke
     Vault.open(vault_path).add("x", memory_id="m1")
     import git
 
+    from core.git.runner import GitRunner
+
     def refuse(*args, **kwargs):
         raise AssertionError("a read-only open started git")
     monkeypatch.setattr(git.cmd.Git, "execute", refuse)
+    monkeypatch.setattr(GitRunner, "run", refuse)
+    monkeypatch.setattr(GitRunner, "start", refuse)
+    monkeypatch.setattr("core.git.journal.locate", refuse)
     assert set(Vault.open(vault_path, readonly=True).memories) == {"m1"}

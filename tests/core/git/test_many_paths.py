@@ -13,12 +13,15 @@ import pytest
 
 from core import Memory, Vault
 from core.git.plumbing import ARGV_PATH_LIMIT
+from core.git.runner import GitRunner
 
 N = 600  # three times ARGV_PATH_LIMIT: a path list on argv would show
 
 
 @pytest.fixture
 def longest_git_command(monkeypatch):
+    """The length of every git command line memvault runs, through GitPython (writes) or the
+    journal's own runner (reads outside the write lock)."""
     seen: list[int] = []
     original = git.cmd.Git.execute
 
@@ -28,6 +31,11 @@ def longest_git_command(monkeypatch):
         return original(self, command, *args, **kwargs)
 
     monkeypatch.setattr(git.cmd.Git, "execute", execute)
+    for name in ("run", "start"):
+        def counted(self, args, *a, _original=getattr(GitRunner, name), **k):
+            seen.append(1 + len(args))
+            return _original(self, args, *a, **k)
+        monkeypatch.setattr(GitRunner, name, counted)
     return seen
 
 

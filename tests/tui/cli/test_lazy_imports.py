@@ -1,5 +1,6 @@
 """``memvault --help``, ``list`` and ``search`` start without what they do not use: neither
-textual (the app), nor mcp (``memvault mcp``), nor wordllama (semantic search, unless asked for)."""
+textual (the app), nor mcp (``memvault mcp``), nor wordllama (semantic search, unless asked for),
+nor GitPython (they only read git)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from core import Vault
 
-HEAVY = ("textual", "mcp", "wordllama")
+HEAVY = ("textual", "mcp", "wordllama", "git")
 SCRIPT = """
 import json, sys
 from tui.cli import main
@@ -53,6 +54,14 @@ def test_no_heavy_import(argv, small_vault, tmp_path):
     assert heavy == []
     if argv[0] == "search":
         assert "core.search.index" in modules
+
+
+def test_history_reads_git_without_gitpython(small_vault, tmp_path):
+    """``history`` runs ``git log``, through the journal's own runner: no GitPython."""
+    memory_id = next((small_vault / "memories").iterdir()).stem
+    modules = _modules("--vault", str(small_vault), "history", memory_id, "--json", cwd=tmp_path)
+    assert "core.git.runner" in modules
+    assert [m for m in modules if m.split(".")[0] == "git"] == []
 
 
 def test_search_without_wordllama_installed_imports_none(small_vault, tmp_path):
