@@ -89,6 +89,9 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         self.tool: str | None = None
         #: Tests set this to raise at a named step of ``commit`` (fault injection).
         self.fault_hook: Callable[[str], None] | None = None
+        #: A read-only vault's journal: git runs with optional locks off (``git status``
+        #: refreshes no stat data in git's index), so reading writes nothing under ``.git``.
+        self.read_only = False
 
     # -- repository -------------------------------------------------------------------------
     @functools.cached_property

@@ -50,7 +50,7 @@ class Plumbing:
         if self.locked:
             return GitPythonRunner(self.repo)
         if self._own_runner is None:
-            self._own_runner = GitRunner(self.location)
+            self._own_runner = GitRunner(self.location, write_nothing=self.read_only)
         return self._own_runner
 
     def _run(self, *args: str, env: dict[str, str] | None = None, istream: Any = None,

@@ -78,10 +78,12 @@ class GitRunner:
     environment sets them, ``GIT_OBJECT_DIRECTORY`` made absolute), standard input from a file
     or nothing, output decoded as UTF-8 with the undecodable bytes kept (``surrogateescape``)."""
 
-    def __init__(self, location: Location):
+    def __init__(self, location: Location, *, write_nothing: bool = False):
         self.location = location
         self.cwd = location.worktree or location.common_dir
         self.pinned: dict[str, str] = {}
+        if write_nothing:  # a read-only vault: not even the stat refresh ``git status`` writes
+            self.pinned["GIT_OPTIONAL_LOCKS"] = "0"
         if os.environ.get("GIT_COMMON_DIR") is not None:
             self.pinned.update(GIT_DIR=str(location.git_dir), GIT_COMMON_DIR=str(location.common_dir))
         elif os.environ.get("GIT_DIR") is not None:

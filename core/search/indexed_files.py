@@ -25,7 +25,7 @@ from typing import Any
 
 from ..model.records import PIN_KEY
 from ..textutil import neutralise_controls, neutralise_line
-from .index import SearchIndex, index_path
+from .index import SCHEMA_VERSION, SearchIndex, index_path
 from .transaction import transaction
 
 _COMMIT_KEY = "files_commit:"
@@ -72,20 +72,39 @@ class IndexedFiles:
     """The ``files`` rows of the index at ``path``, for the vault at ``folder`` of the
     repository (a repository path, ``.`` for the top)."""
 
-    def __init__(self, path: Path, folder: str):
+    def __init__(self, path: Path, folder: str, readonly: bool = False):
         self._index = SearchIndex(path)
         self.folder = folder
         self._prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
+        #: Read-only (a read-only vault): the file is only read, never created, rebuilt or moved
+        #: on; one of another schema is not used.
+        self._readonly: sqlite3.Connection | None = None
+        if readonly:
+            conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5) \
+                if path.is_file() else None
+            if conn is not None and conn.execute("PRAGMA user_version").fetchone()[0] \
+                    != SCHEMA_VERSION:
+                conn.close()
+                conn = None
+            self._readonly = conn
+            self.readonly = True
+        else:
+            self.readonly = False
 
     @classmethod
-    def for_root(cls, root: Path, folder: str) -> IndexedFiles | None:
+    def for_root(cls, root: Path, folder: str, readonly: bool = False) -> IndexedFiles | None:
         path = index_path(root)
-        return None if path is None else cls(path, folder)
+        return None if path is None else cls(path, folder, readonly)
 
     def close(self) -> None:
+        if self._readonly is not None:
+            self._readonly.close()
+            self._readonly = None
         self._index.close()
 
     def _conn(self) -> sqlite3.Connection | None:
+        if self.readonly:
+            return self._readonly
         conn = self._index.conn
         return None if self._index.path is None else conn  # an index in memory keeps nothing
 
@@ -148,6 +167,8 @@ class IndexedFiles:
         to (blob, kind, record id, body), or None for a path gone. ``replace``: ``rows`` is every file at
         ``commit`` (the others are removed). Done in one transaction, only if the rows are
         still for ``base`` (another process may have moved them meanwhile): True when done."""
+        if self.readonly:
+            return False
         try:
             conn = self._conn()
             if conn is None:
@@ -186,6 +207,24 @@ class IndexedFiles:
             return False
 
 
+def rows_in(path: Path) -> int:
+    """How many file rows the index at ``path`` holds (every vault of the repository), read
+    without creating or changing anything; 0 when it is missing, unreadable or of another
+    schema."""
+    if not path.is_file():
+        return 0
+    try:
+        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+        try:
+            if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                return 0
+            return conn.execute("SELECT count(*) FROM files").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return 0
+
+
 def read_summaries(path: Path, folder: str, at_least: int = 0
                    ) -> tuple[str | None, list[tuple[Any, ...]]]:
     """(the commit the rows are for, and of every memory row with a summary: record id, status,
@@ -195,8 +234,6 @@ def read_summaries(path: Path, folder: str, at_least: int = 0
     ``at_least`` rows (counted, not read); raises sqlite3.Error when it cannot be read."""
     if not path.is_file():
         return None, []
-    from .index import SCHEMA_VERSION
-
     conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
     try:
         if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:

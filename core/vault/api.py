@@ -57,6 +57,7 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         self.config = config or DecayConfig.from_env()
         self.readonly = readonly
         self.journal = Journal(self.root, lock_timeout=lock_timeout)
+        self.journal.read_only = readonly
         #: ``via``: who writes through this vault (``mcp/<client>``); every commit then carries
         #: the trailer ``Memvault-Via: <via>`` (see :data:`core.git.journal.VIA_TRAILER`).
         self.journal.via = via

@@ -38,21 +38,53 @@ if TYPE_CHECKING:
 
 #: Blobs read from git per ``cat-file`` call when the index is written (bounds the memory held).
 BLOB_BATCH = 5000
+#: A read-only open takes the records from the index from this many files (below, reading them
+#: all is quicker than starting git for its ``status``).
+READONLY_INDEX_FROM = 1000
 _REGULAR = ("100644", "100755")
 
 
 class IndexedOpening:
     """The part of opening that uses the derived index (see the module docstring)."""
 
-    def _files_index(self) -> IndexedFiles | None:
+    def _files_index(self, readonly: bool = False) -> IndexedFiles | None:
         import sqlite3
 
         from ..search.indexed_files import IndexedFiles
 
         try:
-            return IndexedFiles.for_root(self.root, self.journal.relpath(self.root))
+            return IndexedFiles.for_root(self.root, self.journal.relpath(self.root), readonly)
         except (OSError, sqlite3.Error, JournalError):
             return None
+
+    def _load_indexed_readonly(self, head: str) -> bool:
+        """A read-only open from the derived index (only read, never written): the cache from
+        the rows, and from disk the files changed since their commit or differing from HEAD on
+        disk (``git status``, with optional locks off: nothing under ``.git`` is written). False
+        when the index cannot be used (nothing loaded: the caller reads every file), and for a
+        vault of fewer than :data:`READONLY_INDEX_FROM` files, which reads them all sooner than
+        git can start (and so runs no git at all)."""
+        from ..search.index import index_path
+        from ..search.indexed_files import rows_in
+
+        path = index_path(self.root)
+        if path is None or rows_in(path) < READONLY_INDEX_FROM:
+            return False
+        files = self._files_index(readonly=True)
+        if files is None:
+            return False
+        try:
+            status = self.journal.start_status(self.layout.vault_paths())
+            stale = self._load_from_index(files, head)
+            changed = self.journal.finish_status(status)
+            if stale is None:
+                return False
+            self._read_from_disk(stale | set(changed))
+            return True
+        except JournalError:
+            return False
+        finally:
+            files.close()
 
     def _load_from_index(self, files: IndexedFiles, head: str | None) -> set[str] | None:
         """Fill the cache from the index's rows; return the vault paths the rows cannot answer

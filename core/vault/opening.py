@@ -109,16 +109,18 @@ class Opening(IndexedOpening):
             self._reload_paths(journal.vault_rel(p) for p in touched)
 
     def _load_settled_view(self) -> None:
-        """Read-only: load the files, and never show an operation half-way. Paths an unfinished
-        operation names are shown as at HEAD; a commit landing while loading means load again.
-        Plain file reads only (no git) unless an operation is under way."""
+        """Read-only: load the files (from the derived index when it can be used, as a read-write
+        open does, but without writing it), and never show an operation half-way. Paths an
+        unfinished operation names are shown as at HEAD; a commit landing while loading means
+        load again. Nothing is written, under ``.git`` either."""
         from ..git.gitdir import find_git_dir, read_head
         from ..git.intent import IntentLog
 
         found = find_git_dir(self.root)
         for _attempt in range(5):
             before = _read_head_or_none(found, read_head)
-            self._load_files()
+            if before is None or not self._load_indexed_readonly(before):
+                self._load_files()
             if found is None:
                 return
             pending = IntentLog(found[0] / "memvault").pending()

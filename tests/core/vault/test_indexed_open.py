@@ -6,6 +6,7 @@ used; and what the vault shows is always what reading every file shows."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 
@@ -15,6 +16,7 @@ from core import Memory, Vault
 from core.search.index import index_path
 from core.search.indexed_files import IndexedFiles, blob_id
 from core.store import layout as layout_module
+from core.vault import indexed_open
 
 
 def _git(root, *args: str) -> str:
@@ -38,8 +40,6 @@ def reads(monkeypatch):
         return real(path, *args, **kwargs)
 
     monkeypatch.setattr(layout_module, "read_vault_file", counting)
-    import core.vault.indexed_open as indexed_open
-
     monkeypatch.setattr(indexed_open, "read_vault_file", counting)
     return seen
 
@@ -251,3 +251,55 @@ def test_two_files_for_one_id_are_judged_as_when_reading_every_file(tmp_path):
     assert again.get(made[1].id).content == "the sharded copy, used later"
     assert [p.path for p in again.problems] == [flat]
     _same_as_reading_every_file(again)
+
+
+def _state_of_git_dir(root) -> dict[str, bytes]:
+    """Every file under the repository's git directory, with its bytes (but the index's -wal and
+    -shm files: SQLite makes them for any reader of a database in WAL mode)."""
+    git_dir = root / ".git"
+    return {str(p.relative_to(git_dir)): p.read_bytes() for p in sorted(git_dir.rglob("*"))
+            if p.is_file() and not p.name.endswith(("-wal", "-shm"))}
+
+
+def test_a_readonly_open_uses_the_index_and_writes_nothing(tmp_path, reads, monkeypatch):
+    """A read-only open (``list``, ``search``, ``show``) takes the memories from the index as a
+    read-write open does, reads from disk only what changed (a commit since, an edit on disk),
+    and writes nothing under .git: not the index's rows, not git's own index (its ``status``
+    runs with optional locks off). (From 1,000 files: a smaller vault is read file by file.)"""
+    monkeypatch.setattr(indexed_open, "READONLY_INDEX_FROM", 0)
+    vault, made = _vault(tmp_path)
+    Vault.open(vault.root)  # the index at HEAD
+    other = Vault.open(vault.root)
+    Vault.open(vault.root)
+    other.update(made[2].id, content="committed since the index's commit")
+    path = vault.layout.memory_path(made[0].id)
+    data = json.loads(path.read_bytes())
+    data["content"] = "edited on disk, not committed"
+    path.write_text(json.dumps(data, indent=2))
+    touched = vault.layout.memory_path(made[1].id)  # same bytes, a new time: git's index would
+    os.utime(touched, (touched.stat().st_mtime + 100,) * 2)  # take its new stat data
+    before = _state_of_git_dir(vault.root)
+    reads.clear()
+    seen = Vault.open(vault.root, readonly=True)
+    assert sorted(_records_read(reads)) == sorted(
+        str(vault.layout.memory_path(made[i].id)) for i in (0, 2))
+    assert seen.get(made[0].id).content == "edited on disk, not committed"
+    assert seen.get(made[2].id).content == "committed since the index's commit"
+    assert _state_of_git_dir(vault.root) == before
+    _same_as_reading_every_file(seen)
+
+
+def test_a_readonly_open_never_uses_an_index_of_another_schema(tmp_path, reads, monkeypatch):
+    monkeypatch.setattr(indexed_open, "READONLY_INDEX_FROM", 0)
+    vault, _ = _vault(tmp_path)
+    Vault.open(vault.root)
+    path = index_path(vault.root)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA user_version = 1")
+    conn.close()
+    before = path.read_bytes()
+    reads.clear()
+    seen = Vault.open(vault.root, readonly=True)
+    assert len(_records_read(reads)) == len(vault.memories) + len(vault.relations)
+    assert path.read_bytes() == before  # neither rebuilt nor moved on
+    assert seen.memories == vault.memories
