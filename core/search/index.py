@@ -32,7 +32,6 @@ from pathlib import Path
 
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
-from . import wordlists
 from .index_reading import TOKENIZER, IndexReading
 from .transaction import transaction
 
@@ -53,7 +52,11 @@ _SCHEMA = (
     "use_count INTEGER, last_used INTEGER, strength REAL, created_at INTEGER, tags TEXT, "
     "head TEXT, pinned INTEGER) WITHOUT ROWID",
     "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    *wordlists.SCHEMA,
+    # the word lists (:mod:`.wordlists`): each common word's best memories, best first
+    "CREATE TABLE words (token TEXT PRIMARY KEY, avgdl REAL NOT NULL, floor REAL NOT NULL)",
+    "CREATE TABLE wordlists (token TEXT NOT NULL, impact REAL NOT NULL, doc INTEGER NOT NULL, "
+    "f REAL NOT NULL, PRIMARY KEY (token, impact, doc)) WITHOUT ROWID",
+    "CREATE INDEX wordlists_doc ON wordlists (doc)",
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
 
@@ -276,6 +279,8 @@ class SearchIndex(IndexReading):
                              "VALUES (?, ?, ?, ?, ?)", (rowid, *row))
                 written.append((rowid, *row))
                 known[memory_id] = (rowid, fp)  # type: ignore[assignment]
+            from . import wordlists
+
             bulk = len(written) + len(gone) >= wordlists.REWRITE_FROM
             if bulk:
                 wordlists.drop_all(conn)

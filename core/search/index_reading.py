@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from . import wordlists
+if TYPE_CHECKING:  # imported when a search first asks (an open reads the index's files only)
+    from .wordlists import Words
 
 #: bm25 weight of each FTS column (content, gist, tags, entities): a gist repeats its content's
 #: words, so it counts for less; tags and entities are short and chosen, so a hit counts more.
@@ -32,11 +34,13 @@ class IndexReading:
         self.memo["ids_by_rowid"] = (known, by_rowid)
         return by_rowid
 
-    def words(self) -> wordlists.Words:
+    def words(self) -> Words:
         """The word lists of this connection (:mod:`core.search.wordlists`)."""
+        from .wordlists import Words
+
         words = self.memo.get("words")
-        if not isinstance(words, wordlists.Words) or words.conn is not self.conn:
-            words = self.memo["words"] = wordlists.Words(self.conn, TOKENIZER, COLUMN_WEIGHTS)
+        if not isinstance(words, Words) or words.conn is not self.conn:
+            words = self.memo["words"] = Words(self.conn, TOKENIZER, COLUMN_WEIGHTS)
         return words
 
     def match(self, expression: str) -> dict[str, float]:

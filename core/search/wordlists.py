@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .transaction import transaction
 
@@ -43,14 +43,6 @@ LIST_LENGTH = 1000
 REWRITE_FROM = 20_000
 K1, B = 1.2, 0.75  # FTS5's bm25 constants (fts5_aux.c)
 _COLUMNS = ("content", "gist", "tags", "entities")
-
-SCHEMA = (
-    "CREATE TABLE words (token TEXT PRIMARY KEY, avgdl REAL NOT NULL, floor REAL NOT NULL)",
-    "CREATE TABLE wordlists (token TEXT NOT NULL, impact REAL NOT NULL, doc INTEGER NOT NULL, "
-    "f REAL NOT NULL, PRIMARY KEY (token, impact, doc)) WITHOUT ROWID",
-    "CREATE INDEX wordlists_doc ON wordlists (doc)",
-)
-
 
 def varints(data: bytes) -> list[int]:
     """The SQLite varints FTS5 stores its sizes in (big-endian 7-bit groups; a ninth byte
@@ -79,8 +71,7 @@ def idf_of(rows: int, hits: int) -> float:
     return idf if idf > 0.0 else 1e-6  # as FTS5 clamps it
 
 
-@dataclass(frozen=True)
-class Figures:
+class Figures(NamedTuple):
     """FTS5's own totals: rows and tokens (its ``averages`` record)."""
 
     rows: int
@@ -190,8 +181,7 @@ class ExactBm25:
         return out
 
 
-@dataclass(frozen=True)
-class WordList:
+class WordList(NamedTuple):
     token: str
     avgdl: float  # the average length its impacts were worked out at
     floor: float  # no memory left out of the list has a higher impact
