@@ -175,7 +175,7 @@ class ExactBm25:
                 f = freq.get(token, 0.0)
                 if f:
                     held += 1
-                score += idf * ((f * (K1 + 1.0)) / (f + K1 * (1 - B + B * length / avgdl)))
+                score += idf * impact(f, length, avgdl)
             if held:
                 out[doc] = (max(score, 1e-9), held)  # as SearchIndex.match reads FTS5's -score
         return out
@@ -225,7 +225,7 @@ def write_list(conn: sqlite3.Connection, tokenizer: Tokenizer, token: str, expre
     counted = tokenizer.weighted(texts_of(conn, [doc for doc, _ in kept]), {token})
     conn.execute("DELETE FROM wordlists WHERE token = ?", (token,))
     conn.executemany("INSERT INTO wordlists (token, impact, doc, f) VALUES (?, ?, ?, ?)",
-                     [(token, s / idf, doc, counted[doc][1][token]) for doc, s in kept])
+                     [(token, s / idf, doc, counted[doc][1].get(token, 0.0)) for doc, s in kept])
     conn.execute("INSERT OR REPLACE INTO words (token, avgdl, floor) VALUES (?, ?, ?)",
                  (token, numbers.avgdl, floor * (1 + 1e-9)))
     return True

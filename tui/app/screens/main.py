@@ -140,8 +140,9 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
 
     def on_mount(self) -> None:
         self.query_one("#filter-error").display = False
-        self.tree.loading = True
-        self.tree.border_title = "memories"
+        # not Textual's animated loading indicator: at 100k memories its frames take the
+        # interpreter from the worker reading the first look, and the first paint comes ~0.4 s later
+        self.tree.border_title = "memories · opening…"
         self.detail.toggle_key = self._key_for("toggle_body")
         self.query_one(ProvenancePane).set_keys(self._key_for("split"),
                                                 self._key_for("consolidate"))
@@ -290,7 +291,8 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
 
     @on(OperationFailed)
     def _failed(self, message: OperationFailed) -> None:
-        self.tree.loading = False
+        if self.view is None:
+            self.tree.border_title = "memories"
         self.notify(message.message, title=message.title or "refused", severity="error",
                     markup=False)
 

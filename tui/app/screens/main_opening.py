@@ -56,7 +56,6 @@ class MainOpening:
         if self.view is not None:
             message.painted.set()
             return  # the open was first
-        self.tree.loading = False
         self.view = message.view
         self.show_subtitle()
         self.refilter()
@@ -72,7 +71,6 @@ class MainOpening:
         return True
 
     def _opened(self, view: VaultView, notes: list[str]) -> None:
-        self.tree.loading = False
         was_partial = self.view is not None and self.view.partial
         self.view = view
         if was_partial:
