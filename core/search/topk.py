@@ -28,7 +28,6 @@ The ceiling makes each hit's text rank exact too: every memory whose text is abo
 from __future__ import annotations
 
 import heapq
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -36,7 +35,6 @@ from . import wordlists
 from .index import SearchIndex
 from .query import Term, fts_expression
 
-K1 = 1.2  # FTS5's bm25 constant (fts5_aux.c)
 #: Candidates asked of SQLite at first; the page grows fourfold when that does not settle it.
 FIRST_PAGE = 64
 #: The most memories a search reads from a word list before leaving the ranking to FTS5.
@@ -84,14 +82,10 @@ def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], boo
 def partial_bound(index: SearchIndex, phrases: list[str]) -> float:
     """The most text a memory holding some but not all of ``phrases`` can have."""
     rows = index.row_count()
-    caps = sorted(((K1 + 1) * _idf(rows, index.count(p)) for p in phrases), reverse=True)
+    caps = sorted(((wordlists.K1 + 1) * wordlists.idf_of(rows, index.count(p))
+                   for p in phrases), reverse=True)
     n = len(phrases)
     return max((k / n) * sum(caps[:k]) for k in range(1, n))
-
-
-def _idf(rows: int, hits: int) -> float:
-    idf = math.log((0.5 + rows - hits) / (0.5 + hits)) if rows else 0.0
-    return idf if idf > 0 else 1e-6  # as FTS5 clamps it
 
 
 def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str], bool],
