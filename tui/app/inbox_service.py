@@ -19,13 +19,14 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import DecayConfig, Vault, VaultError
 from core.model.records import now_epoch
-from core.ops.inbox import InboxEntry, InboxView, accept, reject, review
-from core.ops.inbox_diff import FieldChange
 from core.textutil import neutralise_controls, neutralise_line
+
+if TYPE_CHECKING:  # the inbox's core is imported when the inbox is first read (after the open)
+    from core.ops.inbox import InboxEntry, InboxView
 
 
 @dataclass
@@ -94,6 +95,8 @@ class InboxService:
             key = self._key(vault)
             if self._cached is not None and self._cached[0] == key:
                 return self._cached[1]
+            from core.ops.inbox import review
+
             view = review(vault)
             view.entries = [shown_entry(e) for e in view.entries]
             self._cached = (key, view)
@@ -104,6 +107,8 @@ class InboxService:
 
     def accept(self, ids: list[str] | None, upto: str | None = None) -> InboxResult:
         """Accept these memories (None: every entry up to ``upto``, what the screen showed)."""
+        from core.ops.inbox import accept
+
         with self._lock:
             report = accept(self._reading(), ids, upto=upto)
             n = len(report.accepted)
@@ -116,6 +121,8 @@ class InboxService:
     def reject(self, memory_id: str) -> InboxResult:
         """Take the assistant's change to one memory back (one commit); VaultError when it
         would discard a later change of the person's (nothing written)."""
+        from core.ops.inbox import reject
+
         with self._lock:
             report = reject(self._vault_now(), memory_id)
             if report.commit is None:
@@ -144,6 +151,8 @@ class InboxService:
 
 def shown_entry(entry: InboxEntry) -> InboxEntry:
     """The entry with every text neutralised for the terminal (content keeps its newlines)."""
+    from core.ops.inbox_diff import FieldChange
+
     def value(v: Any) -> Any:
         if isinstance(v, str):
             return neutralise_controls(v)
