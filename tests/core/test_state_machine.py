@@ -43,14 +43,18 @@ class VaultMachine(RuleBasedStateMachine):
         self.commits = 1
         self.graveyard = {}  # id -> the memory as it was when deleted
         self.expected_use = {}  # id -> use_count the model expects
+        # Memories and relations are drawn in the order they were made, never by id: most ids
+        # are random, so a replay of the same steps sorted by id would draw other records (and
+        # Hypothesis would report its data generation as flaky).
+        self.made: dict[str, int] = {}
 
     # -- helpers ---------------------------------------------------------------------------
     def _ids(self):
         return sorted(self.vault.memories)
 
     def _pick(self, data, pool, min_size=1, max_size=3):
-        return data.draw(st.lists(st.sampled_from(sorted(pool)), min_size=min_size,
-                                  max_size=max_size, unique=True))
+        return data.draw(st.lists(st.sampled_from(sorted(pool, key=self.made.__getitem__)),
+                                  min_size=min_size, max_size=max_size, unique=True))
 
     def _commit_made(self, n=1):
         self.commits += n
@@ -67,6 +71,7 @@ class VaultMachine(RuleBasedStateMachine):
             if memory_id in self.vault.memories or memory_id in self.graveyard:
                 memory_id = None
         m = self.vault.add(text, tags=tags, strength=strength, memory_id=memory_id)
+        self.made[m.id] = len(self.made)
         self.expected_use[m.id] = 0
         self._commit_made()
 
@@ -145,6 +150,7 @@ class VaultMachine(RuleBasedStateMachine):
         a = self._pick(data, self.vault.memories, max_size=1)[0]
         b = self._pick(data, self.vault.memories, max_size=1)[0]
         r = self.vault.relate(a, b, kind, strength=strength)
+        self.made.setdefault(r.id, len(self.made))  # (relating again may return the same one)
         assert self.vault.relations[r.id] == r
         self._commit_made()
 
