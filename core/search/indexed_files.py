@@ -207,22 +207,30 @@ class IndexedFiles:
             return False
 
 
-def rows_in(path: Path) -> int:
-    """How many file rows the index at ``path`` holds (every vault of the repository), read
-    without creating or changing anything; 0 when it is missing, unreadable or of another
-    schema."""
+def holds_rows(path: Path, n: int) -> bool:
+    """Whether the index at ``path`` holds ``n`` file rows or more (of any vault of the
+    repository; counted up to ``n``, not all), read without creating or changing anything;
+    False when it is missing, unreadable or of another schema."""
     if not path.is_file():
-        return 0
+        return False
     try:
         conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
         try:
             if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-                return 0
-            return conn.execute("SELECT count(*) FROM files").fetchone()[0]
+                return False
+            return _count_up_to(conn, "files", "", (), n) >= n
         finally:
             conn.close()
     except sqlite3.Error:
-        return 0
+        return False
+
+
+def _count_up_to(conn: sqlite3.Connection, table: str, where: str, params: tuple[Any, ...],
+                 n: int) -> int:
+    """The rows of ``table`` (``where``), counted up to ``n``: a count of every row reads every
+    page of the table, its bodies too (~30 ms at 100k memories with the pages cached)."""
+    return conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {table}{where} LIMIT ?)",
+                        (*params, n)).fetchone()[0]
 
 
 def read_summaries(path: Path, folder: str, at_least: int = 0
@@ -247,8 +255,7 @@ def read_summaries(path: Path, folder: str, at_least: int = 0
         prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
         where, params = ("", ()) if not prefix else (" WHERE path >= ? AND path < ?",
                                                      (prefix, prefix[:-1] + "0"))
-        if at_least and conn.execute(f"SELECT count(*) FROM summaries{where}",
-                                     params).fetchone()[0] < at_least:
+        if at_least and _count_up_to(conn, "summaries", where, params, at_least) < at_least:
             return None, []
         return found[0], conn.execute(f"SELECT {columns} FROM summaries{where}",
                                       params).fetchall()

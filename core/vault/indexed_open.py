@@ -65,10 +65,10 @@ class IndexedOpening:
         vault of fewer than :data:`READONLY_INDEX_FROM` files, which reads them all sooner than
         git can start (and so runs no git at all)."""
         from ..search.index import index_path
-        from ..search.indexed_files import rows_in
+        from ..search.indexed_files import holds_rows
 
         path = index_path(self.root)
-        if path is None or rows_in(path) < READONLY_INDEX_FROM:
+        if path is None or not holds_rows(path, READONLY_INDEX_FROM):
             return False
         files = self._files_index(readonly=True)
         if files is None:
