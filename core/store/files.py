@@ -114,6 +114,18 @@ def write_atomic(path: Path, data: bytes) -> None:
         check_folder(path.parent.parent)  # never create it through a link
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
+    _fill_and_replace(fd, tmp, data, path)
+
+
+def replace_file(path: Path, data: bytes, prefix: str) -> None:
+    """:func:`write_atomic` for a file outside a vault (the app's settings): the same temp file,
+    fsync, mode 0600 and ``os.replace``, in a folder that must exist, which may be a link (a
+    person's dotfiles often are)."""
+    fd, tmp = tempfile.mkstemp(prefix=prefix, dir=path.parent)
+    _fill_and_replace(fd, tmp, data, path)
+
+
+def _fill_and_replace(fd: int, tmp: str, data: bytes, path: Path) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
+
+from core.store.files import replace_file
 
 from .grouping import MODES, SORTS
 
@@ -127,17 +128,4 @@ def save(settings: Settings, path: Path | None = None,
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     data = {**(extra or {}), **asdict(settings)}
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-    fd, tmp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+    replace_file(path, text.encode("utf-8"), ".settings-")
