@@ -134,26 +134,21 @@ class FieldSetSharing:
         self._relation: set[str] | None = None
 
     def memory(self, memory: Memory) -> Memory:
-        shared = self._memory
-        fields = memory.__pydantic_fields_set__
-        if shared is None:
-            self._memory = fields
-        elif fields == shared:
-            object.__setattr__(memory, "__pydantic_fields_set__", shared)
-        meta = memory.meta
-        shared = self._meta
-        fields = meta.__pydantic_fields_set__
-        if shared is None:
-            self._meta = fields
-        elif fields == shared:
-            object.__setattr__(meta, "__pydantic_fields_set__", shared)
+        self._memory = _share_fields(memory, self._memory)
+        self._meta = _share_fields(memory.meta, self._meta)
         return memory
 
     def relation(self, relation: Relation) -> Relation:
-        shared = self._relation
-        fields = relation.__pydantic_fields_set__
-        if shared is None:
-            self._relation = fields
-        elif fields == shared:
-            object.__setattr__(relation, "__pydantic_fields_set__", shared)
+        self._relation = _share_fields(relation, self._relation)
         return relation
+
+
+def _share_fields(record: BaseModel, shared: set[str] | None) -> set[str]:
+    """Give ``record`` the ``shared`` set when its own set of given fields is equal to it; the
+    set to share from now on (the first record's own)."""
+    fields = record.__pydantic_fields_set__
+    if shared is None:
+        return fields
+    if fields == shared:
+        object.__setattr__(record, "__pydantic_fields_set__", shared)
+    return shared
