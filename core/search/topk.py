@@ -143,11 +143,13 @@ def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
     if len(phrases) != len(terms) or any(t.kind != "word" for t in terms) \
             or top * 4 > wordlists.LIST_LENGTH:
         return None
+    hits = [index.count(p) for p in phrases]  # (kept per generation: partial_bound asked)
+    if max(hits) < wordlists.LIST_FROM:
+        return None  # only rare words: FTS5 ranks them at once
     words = index.words()
     tokens = [words.token_of(p.strip('"')) for p in phrases]
     if any(t is None for t in tokens):
         return None
-    hits = [index.count(p) for p in phrases]
     common = {(t, p) for t, p, n in zip(tokens, phrases, hits) if n >= wordlists.LIST_FROM}
     rare = sum(n for n in hits if n < wordlists.LIST_FROM)
     if len({t for t, _ in common}) != 1 or rare > MOST_RARE:
