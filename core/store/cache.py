@@ -1,6 +1,9 @@
 """The in-memory cache of a vault: memories, relations, a tag index and the queries over them.
 
 Pure data structure: no files, no git. The vault keeps it equal to what is on disk and in HEAD.
+An open from the derived index fills it with records still held as their bytes
+(:meth:`Store.put_raw`, :mod:`core.store.lazy`): each is parsed when first read, and the tag
+index and the relations of each memory are made the first time they are asked for.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from ..model.config import DecayConfig
 from ..decay import score
 from ..errors import AmbiguousIdError, UnknownIdError
 from ..model.records import FieldSetSharing, Memory, MemoryStatus, Relation, now_epoch
+from .lazy import LazyRecords
 
 SortKey = Literal["score", "last_used", "created"]
 SORT_KEYS: tuple[str, ...] = ("score", "last_used", "created")
@@ -20,48 +24,61 @@ MIN_PREFIX = 4
 
 class Store:
     def __init__(self) -> None:
-        self.memories: dict[str, Memory] = {}
-        self.relations: dict[str, Relation] = {}
-        self._tags: dict[str, set[str]] = {}
-        self._relations_by_memory: dict[str, set[str]] = {}
         self._sharing = FieldSetSharing()  # one field set per shape of record, not per record
+        validate_memory = Memory.__pydantic_validator__.validate_json
+        validate_relation = Relation.__pydantic_validator__.validate_json
+        memory, relation = self._sharing.memory, self._sharing.relation
+        self.memories: LazyRecords[Memory] = LazyRecords(lambda b: memory(validate_memory(b)))
+        self.relations: LazyRecords[Relation] = LazyRecords(
+            lambda b: relation(validate_relation(b)))
+        # made on first use (None until then), then kept up to date by every put and drop
+        self._tags: dict[str, set[str]] | None = None
+        self._relations_by_memory: dict[str, set[str]] | None = None
 
     # -- mutation ---------------------------------------------------------------------------
+    def put_raw(self, kind: str, record_id: str, body: bytes) -> None:
+        """Hold a record of ``kind`` ("memory" or "relation") as its file's bytes, parsed when
+        first read: only bytes known to make a valid record of this id (the derived index's
+        rows), and only while opening (before any index is made)."""
+        (self.memories if kind == "memory" else self.relations).put_raw(record_id, body)
+
     def put_memory(self, memory: Memory) -> None:
-        old = self.memories.get(memory.id)
-        if old is not None:
-            for tag in old.meta.tags:
-                ids = self._tags.get(tag)
-                if ids is not None:
-                    ids.discard(memory.id)
-                    if not ids:
-                        del self._tags[tag]
         memory_id = memory.id
-        self.memories[memory_id] = self._sharing.memory(memory)
         tags = self._tags
-        for tag in memory.meta.tags:  # (no empty set made for a tag that has one: 10k at open)
-            ids = tags.get(tag)
-            if ids is None:
-                tags[tag] = {memory_id}
-            else:
-                ids.add(memory_id)
+        if tags is not None:
+            self._untag(memory_id)
+        self.memories[memory_id] = self._sharing.memory(memory)
+        if tags is not None:
+            for tag in memory.meta.tags:  # (no empty set made for a tag that has one: 10k at open)
+                ids = tags.get(tag)
+                if ids is None:
+                    tags[tag] = {memory_id}
+                else:
+                    ids.add(memory_id)
 
     def drop_memory(self, memory_id: str) -> Memory | None:
-        old = self.memories.pop(memory_id, None)
-        if old is not None:
-            for tag in old.meta.tags:
-                ids = self._tags.get(tag)
-                if ids is not None:
-                    ids.discard(memory_id)
-                    if not ids:
-                        del self._tags[tag]
-        return old
+        if self._tags is not None:
+            self._untag(memory_id)
+        return self.memories.pop(memory_id, None)
+
+    def _untag(self, memory_id: str) -> None:
+        old = self.memories.get(memory_id)
+        if old is None or self._tags is None:
+            return
+        for tag in old.meta.tags:
+            ids = self._tags.get(tag)
+            if ids is not None:
+                ids.discard(memory_id)
+                if not ids:
+                    del self._tags[tag]
 
     def put_relation(self, relation: Relation) -> None:
         self.drop_relation(relation.id)
         relation_id = relation.id
         self.relations[relation_id] = self._sharing.relation(relation)
         by_memory = self._relations_by_memory
+        if by_memory is None:
+            return
         for end in (relation.from_memory_id, relation.to_memory_id):
             ids = by_memory.get(end)
             if ids is None:
@@ -71,14 +88,42 @@ class Store:
 
     def drop_relation(self, relation_id: str) -> Relation | None:
         old = self.relations.pop(relation_id, None)
-        if old is not None:
+        by_memory = self._relations_by_memory
+        if old is not None and by_memory is not None:
             for end in (old.from_memory_id, old.to_memory_id):
-                ids = self._relations_by_memory.get(end)
+                ids = by_memory.get(end)
                 if ids is not None:
                     ids.discard(relation_id)
                     if not ids:
-                        del self._relations_by_memory[end]
+                        del by_memory[end]
         return old
+
+    # -- the indexes made on first use --------------------------------------------------------
+    def _tag_index(self) -> dict[str, set[str]]:
+        if self._tags is None:
+            tags: dict[str, set[str]] = {}
+            for memory_id, memory in self.memories.items():
+                for tag in memory.meta.tags:
+                    ids = tags.get(tag)
+                    if ids is None:
+                        tags[tag] = {memory_id}
+                    else:
+                        ids.add(memory_id)
+            self._tags = tags
+        return self._tags
+
+    def _relation_index(self) -> dict[str, set[str]]:
+        if self._relations_by_memory is None:
+            by_memory: dict[str, set[str]] = {}
+            for relation_id, relation in self.relations.items():
+                for end in (relation.from_memory_id, relation.to_memory_id):
+                    ids = by_memory.get(end)
+                    if ids is None:
+                        by_memory[end] = {relation_id}
+                    else:
+                        ids.add(relation_id)
+            self._relations_by_memory = by_memory
+        return self._relations_by_memory
 
     # -- lookups ----------------------------------------------------------------------------
     def resolve(self, key: str, kind: str = "memory") -> str:
@@ -98,11 +143,11 @@ class Store:
         return matches[0]
 
     def tags(self) -> dict[str, int]:
-        return {tag: len(ids) for tag, ids in sorted(self._tags.items())}
+        return {tag: len(ids) for tag, ids in sorted(self._tag_index().items())}
 
     def relations_of(self, memory_id: str) -> list[Relation]:
         """Relations with ``memory_id`` at either end, oldest first."""
-        ids = self._relations_by_memory.get(memory_id, ())
+        ids = self._relation_index().get(memory_id, ())
         return sorted((self.relations[i] for i in ids), key=lambda r: (r.created_at, r.id))
 
     def search(
@@ -125,7 +170,7 @@ class Store:
         if tag_list:
             ids: set[str] = set()
             for tag in tag_list:
-                ids |= self._tags.get(tag, set())
+                ids |= self._tag_index().get(tag, set())
             pool: Iterable[Memory] = (self.memories[i] for i in ids)
         else:
             pool = self.memories.values()

@@ -9,7 +9,7 @@ updates the cache.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -128,11 +128,13 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         return self.store.memories.get(memory_id)
 
     @property
-    def memories(self) -> dict[str, Memory]:
+    def memories(self) -> Mapping[str, Memory]:
+        """id -> memory (read it, never change it: changes go through the vault's operations;
+        a memory is parsed from its file's bytes when first read, see core.store.lazy)."""
         return self.store.memories
 
     @property
-    def relations(self) -> dict[str, Relation]:
+    def relations(self) -> Mapping[str, Relation]:
         return self.store.relations
 
     def relations_of(self, key: str) -> list[Relation]:

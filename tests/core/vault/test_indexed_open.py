@@ -137,7 +137,31 @@ def test_a_committed_file_memvault_cannot_use_is_reported_as_when_reading_files(
     for opened in (first, second):
         assert made[2].id not in opened.memories
         assert {p.path for p in opened.problems} == {bad, stray}
+    conn = sqlite3.connect(index_path(vault.root))
+    kept = dict(conn.execute("SELECT path, body IS NOT NULL FROM files"))
+    conn.close()
+    rel = bad.relative_to(vault.root).as_posix()
+    assert kept[rel] == 0  # not a valid record of its id: no bytes kept, the open reads the file
+    assert sum(kept.values()) == len(made) - 1 + 1  # the other memories and the relation
     _same_as_reading_every_file(second)
+
+
+def test_an_open_from_the_index_parses_a_record_only_when_it_is_read(tmp_path, reads):
+    vault, made = _vault(tmp_path, n=6)
+    Vault.open(vault.root)
+    reads.clear()
+    again = Vault.open(vault.root)
+    assert _records_read(reads) == []
+    assert again.store.memories.raw == 6 and again.store.relations.raw == 1
+    assert again.get(made[3].id) == made[3]
+    assert again.store.memories.raw == 5
+    assert [r.id for r in again.relations_of(made[1].id)] == list(vault.relations)
+    assert again.store.relations.raw == 0
+    assert again.store.tags() == {"garden": 6}
+    assert again.store.memories.raw == 0
+    changed = again.update(made[0].id, content="a fresh note about the garden")
+    assert Vault.open(vault.root).get(made[0].id) == changed
+    _same_as_reading_every_file(again)
 
 
 def test_a_write_after_an_indexed_open_commits_only_itself(tmp_path, monkeypatch):

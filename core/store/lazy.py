@@ -1,0 +1,132 @@
+"""Records held as their file's bytes until first read: what an open from the derived index
+fills the cache with (:mod:`core.vault.indexed_open`), so that opening a vault of 10k memories
+parses none of them, and a command that reads three parses three.
+
+The bytes are a row of the index, written from the blob git holds and validated then
+(:meth:`~core.vault.indexed_open.IndexedOpening._write_index`): a row whose bytes do not make a
+valid record of its id is never kept with its bytes, and the open reads that file from disk and
+reports it as before. So parsing here does not fail; if it ever did (a model changed without the
+index's schema version), the error is raised as it comes, never hidden.
+
+:class:`LazyRecords` is a full mapping (``dict(...)``, ``.values()``, ``.items()``, ``in``,
+``len``...) that only ever hands out parsed records: a row is parsed the first time it is read,
+and every record at once the first time all of them are asked for (``values()``, ``items()``),
+with the cyclic collector paused as the open pauses it.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Callable, ItemsView, Iterator, MutableMapping, ValuesView
+from typing import Generic, TypeVar
+
+R = TypeVar("R")
+_MISSING = object()
+
+
+class LazyRecords(MutableMapping[str, R], Generic[R]):
+    """id -> record, where a value may still be the record's bytes (``bytes``), parsed with
+    ``make(bytes)`` on first read and kept parsed from then on (in place: the order of the ids
+    never changes)."""
+
+    __slots__ = ("_items", "_lock", "_make", "_raw")
+
+    def __init__(self, make: Callable[[bytes], R]) -> None:
+        self._items: dict[str, R | bytes] = {}
+        self._make = make
+        self._raw = 0  # how many values are still bytes
+        # (the app reads the vault from workers too: a value is swapped and counted under it)
+        self._lock = threading.Lock()
+
+    # -- filling ----------------------------------------------------------------------------
+    def put_raw(self, key: str, body: bytes) -> None:
+        """Hold ``key``'s record as its bytes (an id not held yet)."""
+        with self._lock:
+            self._items[key] = body
+            self._raw += 1
+
+    @property
+    def raw(self) -> int:
+        """How many records are still held as bytes."""
+        return self._raw
+
+    def _parse(self, key: str, body: bytes) -> R:
+        record = self._make(body)
+        with self._lock:
+            current = self._items.get(key, _MISSING)
+            if current is not body:  # parsed by another thread meanwhile, or replaced, or gone
+                return record if current is _MISSING else current  # type: ignore[return-value]
+            self._items[key] = record
+            self._raw -= 1
+        return record
+
+    def parse_all(self) -> None:
+        """Parse every record still held as bytes (with the cyclic collector paused, then the
+        records frozen out of its scans, as the open does for what it loads)."""
+        if not self._raw:
+            return
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for key, value in list(self._items.items()):
+                if type(value) is bytes:
+                    self._parse(key, value)
+        finally:
+            if collecting:
+                gc.freeze()
+                gc.enable()
+
+    # -- the mapping ------------------------------------------------------------------------
+    def __getitem__(self, key: str) -> R:
+        value = self._items[key]
+        if type(value) is bytes:
+            return self._parse(key, value)
+        return value  # type: ignore[return-value]
+
+    def get(self, key: str, default: R | None = None) -> R | None:  # type: ignore[override]
+        value = self._items.get(key, _MISSING)
+        if value is _MISSING:
+            return default
+        if type(value) is bytes:
+            return self._parse(key, value)
+        return value  # type: ignore[return-value]
+
+    def __setitem__(self, key: str, record: R) -> None:
+        with self._lock:
+            if type(self._items.get(key)) is bytes:
+                self._raw -= 1
+            self._items[key] = record
+
+    def __delitem__(self, key: str) -> None:
+        with self._lock:
+            if type(self._items[key]) is bytes:
+                self._raw -= 1
+            del self._items[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._items
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def values(self) -> ValuesView[R]:  # type: ignore[override]
+        self.parse_all()
+        return self._items.values()  # type: ignore[return-value]
+
+    def items(self) -> ItemsView[str, R]:  # type: ignore[override]
+        self.parse_all()
+        return self._items.items()  # type: ignore[return-value]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyRecords):
+            other = dict(other.items())
+        return dict(self.items()) == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {len(self)} records, {self._raw} not parsed yet>"

@@ -1,0 +1,162 @@
+"""Records held as bytes until first read (``core.store.lazy``) and the cache over them
+(``core.store.cache.Store``): a full mapping that only ever hands out parsed records, and
+indexes (tags, relations of a memory) that are made on first use and then kept up to date."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import Memory, Relation
+from core.model.records import MemoryMetadata
+from core.store.cache import Store
+from core.store.lazy import LazyRecords
+
+
+def _memory(i: int, tags: list[str]) -> Memory:
+    return Memory(id=f"m{i:04d}", content=f"memory {i}", meta=MemoryMetadata(tags=tags),
+                  created_at=1000 + i, last_used=2000 + i)
+
+
+def _relation(i: int, a: str, b: str) -> Relation:
+    return Relation(id=f"r{i:04d}", from_memory_id=a, to_memory_id=b, relation_type="related",
+                    created_at=3000 + i)
+
+
+def _bytes(record) -> bytes:
+    return record.model_dump_json(indent=2).encode()
+
+
+@pytest.fixture
+def parsed():
+    """A LazyRecords of memories counting each parse."""
+    calls: list[bytes] = []
+
+    def make(body: bytes) -> Memory:
+        calls.append(body)
+        return Memory.model_validate_json(body)
+
+    records: LazyRecords[Memory] = LazyRecords(make)
+    return records, calls
+
+
+def test_a_record_is_parsed_on_first_read_and_only_once(parsed):
+    records, calls = parsed
+    made = [_memory(i, ["a"]) for i in range(3)]
+    for m in made:
+        records.put_raw(m.id, _bytes(m))
+    assert len(records) == 3 and records.raw == 3 and calls == []
+    assert "m0001" in records and "nope" not in records
+    assert list(records) == ["m0000", "m0001", "m0002"]  # ids without parsing
+    assert calls == []
+    assert records["m0001"] == made[1]
+    assert records.get("m0001") is records["m0001"]
+    assert len(calls) == 1 and records.raw == 2
+    assert records.get("nope") is None and records.get("nope", made[0]) is made[0]
+    with pytest.raises(KeyError):
+        records["nope"]
+
+
+def test_every_way_of_reading_them_all_hands_out_records_never_bytes(parsed):
+    records, calls = parsed
+    made = {m.id: m for m in (_memory(i, []) for i in range(4))}
+    for m in made.values():
+        records.put_raw(m.id, _bytes(m))
+    assert dict(records) == made
+    records2: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
+    for m in made.values():
+        records2.put_raw(m.id, _bytes(m))
+    assert list(records2.values()) == list(made.values())
+    assert records2.raw == 0 and all(isinstance(v, Memory) for v in records2.values())
+    records3: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
+    for m in made.values():
+        records3.put_raw(m.id, _bytes(m))
+    assert dict(records3.items()) == made and records3 == made
+    assert records3 == records2
+    assert len(calls) == 4  # each parsed once by dict(records)
+
+
+def test_writes_and_removals_keep_the_count_of_records_not_parsed(parsed):
+    records, _ = parsed
+    a, b, c = (_memory(i, []) for i in range(3))
+    for m in (a, b, c):
+        records.put_raw(m.id, _bytes(m))
+    records[a.id] = a  # replaced before being read
+    assert records.raw == 2 and records[a.id] is a
+    del records[b.id]
+    assert records.raw == 1 and b.id not in records
+    assert records.pop(c.id) == c and records.raw == 0 and len(records) == 1
+    assert records.pop("nope", None) is None
+    assert list(records.values()) == [a]
+
+
+def _filled(memories, relations, raw: bool) -> Store:
+    store = Store()
+    for m in memories:
+        store.put_raw("memory", m.id, _bytes(m)) if raw else store.put_memory(m)
+    for r in relations:
+        store.put_raw("relation", r.id, _bytes(r)) if raw else store.put_relation(r)
+    return store
+
+
+def _views(store: Store) -> tuple:
+    return (store.tags(), {i: [r.id for r in store.relations_of(i)] for i in store.memories},
+            [m.id for m in store.search(tags=["b"], sort="created")])
+
+
+def test_a_store_of_bytes_answers_as_a_store_of_records():
+    memories = [_memory(i, [["a"], ["b"], ["a", "b"], []][i % 4]) for i in range(12)]
+    relations = [_relation(i, memories[i].id, memories[(i * 5) % 12].id) for i in range(8)]
+    raw, parsed = _filled(memories, relations, True), _filled(memories, relations, False)
+    assert raw.memories.raw == 12 and raw.relations.raw == 8
+    assert raw.resolve("m0003") == "m0003" and raw.memories.raw == 12  # an id, nothing parsed
+    assert _views(raw) == _views(parsed)
+    # then the same changes to both: the indexes made on first use follow every put and drop
+    for store in (raw, parsed):
+        store.put_memory(_memory(1, ["c"]))
+        store.drop_memory("m0002")
+        store.put_memory(_memory(40, ["b", "c"]))
+        store.drop_relation("r0001")
+        store.put_relation(_relation(1, "m0040", "m0003"))
+        store.put_relation(_relation(2, "m0004", "m0040"))  # replaces r0002 (its ends change)
+    assert _views(raw) == _views(parsed)
+    assert raw.memories == parsed.memories and raw.relations == parsed.relations
+
+
+def test_changes_before_the_indexes_are_made_are_in_them():
+    memories = [_memory(i, ["a"] if i % 2 else ["b"]) for i in range(6)]
+    relations = [_relation(i, memories[i].id, memories[i + 1].id) for i in range(4)]
+    raw = _filled(memories, relations, True)
+    raw.put_memory(_memory(0, ["z"]))
+    raw.drop_memory("m0001")
+    raw.drop_relation("r0000")
+    assert raw.tags() == {"a": 2, "b": 2, "z": 1}
+    assert [r.id for r in raw.relations_of("m0001")] == ["r0001"]
+    assert raw.relations_of("m0000") == []
+
+
+def test_threads_reading_at_once_never_see_bytes_and_count_each_record_once():
+    import threading
+
+    made = [_memory(i, []) for i in range(300)]
+    for _round in range(5):
+        records: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
+        for m in made:
+            records.put_raw(m.id, _bytes(m))
+        seen: list[object] = []
+        start = threading.Barrier(3)
+
+        def read_all() -> None:
+            start.wait()
+            seen.extend(records.values())
+
+        def read_each() -> None:
+            start.wait()
+            seen.extend(records[m.id] for m in reversed(made))
+
+        threads = [threading.Thread(target=f) for f in (read_all, read_each, read_all)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert records.raw == 0 and all(isinstance(v, Memory) for v in seen)
+        assert list(records.values()) == made
