@@ -7,7 +7,9 @@ Builds vaults of deterministic, realistic memories in a temporary folder and mea
 
 1. open, process start to ready: wall time of a fresh ``python -c`` that imports core and opens
    the vault (read-write and read-only), next to ``python -c pass``, ``import core`` and the same
-   for CortexGraph 1.2.1's ``JSONLStorage`` on the same memories.
+   for CortexGraph 1.2.1's ``JSONLStorage`` on the same memories. An open from the derived index
+   parses each record when it is first read, so the same open followed by reading every record
+   is printed too (CortexGraph's connect parses every record).
 2. open after imports: in a fresh subprocess that has already imported core and git, only
    ``Vault.open(path)``; side by side CortexGraph's ``JSONLStorage(storage_path=...).connect()``
    on the same memories written as CortexGraph JSONL, and a plain per-file loop
@@ -253,8 +255,11 @@ OURS_AFTER_IMPORTS = textwrap.dedent("""
     t = time.perf_counter()
     vault = Vault.open(path, readonly=readonly)
     dt = time.perf_counter() - t
-    print(json.dumps({"seconds": dt, "memories": len(vault.memories),
-                      "relations": len(vault.relations), "problems": len(vault.problems),
+    t = time.perf_counter()  # then every record read (an open from the index parses on read)
+    list(vault.memories.values()), list(vault.relations.values())
+    print(json.dumps({"seconds": dt, "read_all": time.perf_counter() - t,
+                      "memories": len(vault.memories), "relations": len(vault.relations),
+                      "problems": len(vault.problems),
                       "external_commit": vault.report.external_commit}))
 """)
 PEER_AFTER_IMPORTS = textwrap.dedent("""
@@ -290,6 +295,9 @@ LOOP_AFTER_IMPORTS = textwrap.dedent("""
     print(json.dumps({"seconds": dt, "memories": len(memories), "relations": len(relations)}))
 """)
 OURS_PROCESS = "import sys, core; core.Vault.open(sys.argv[1], readonly=sys.argv[2] == '1')"
+# the same, then every record read: an open from the index parses a record when it is first read
+OURS_PROCESS_READ_ALL = ("import sys, core; v = core.Vault.open(sys.argv[1]); "
+                         "list(v.memories.values()), list(v.relations.values())")
 PEER_PROCESS = ("import sys; from cortexgraph.storage.jsonl_storage import JSONLStorage; "
                 "JSONLStorage(storage_path=sys.argv[1]).connect()")
 
@@ -311,6 +319,7 @@ def measure_open_process(vault: Path, peer_dir: Path, peer: str | None, n: int) 
         "import_core": ([py, "-c", "import core"], []),
         "ours": ([py, "-c", OURS_PROCESS, str(vault), "0"], []),
         "ours_readonly": ([py, "-c", OURS_PROCESS, str(vault), "1"], []),
+        "ours_read_all": ([py, "-c", OURS_PROCESS_READ_ALL, str(vault)], []),
     }
     if peer:
         runs["peer"] = ([peer, "-c", PEER_PROCESS, str(peer_dir)], [])
@@ -333,6 +342,7 @@ def measure_open_after_imports(vault: Path, peer_dir: Path, peer: str | None,
     if peer:
         runs["peer"] = ([peer, "-c", PEER_AFTER_IMPORTS, str(peer_dir)], [])
     loaded: dict[str, Any] = {}
+    read_all: dict[str, list[float]] = {}
     for key, (argv, _) in runs.items():
         loaded[key] = run_json(argv)  # warm-up, and what each one loaded
     for _ in range(n):
@@ -341,7 +351,11 @@ def measure_open_after_imports(vault: Path, peer_dir: Path, peer: str | None,
             if result.get("external_commit"):
                 raise RuntimeError("opening the committed vault made a commit: it was not clean")
             samples.append(result["seconds"])
+            if "read_all" in result:
+                read_all.setdefault(key, []).append(result["seconds"] + result["read_all"])
     result = {k: series(s) for k, (_, s) in runs.items()}
+    for key, samples in read_all.items():
+        result[key]["with_read_all"] = series(samples)
     result["loaded"] = {k: {"memories": v["memories"], "relations": v["relations"]}
                         for k, v in loaded.items()}
     return result
@@ -616,14 +630,21 @@ def render(results: dict[str, Any]) -> str:
     row("import core; Vault.open(path)", [fmt_s(med(s, "open_process", "ours")) for s in sizes])
     row("import core; Vault.open(path, readonly=True)",
         [fmt_s(med(s, "open_process", "ours_readonly")) for s in sizes])
+    row("import core; Vault.open(path); read every record",
+        [fmt_s(med(s, "open_process", "ours_read_all")) for s in sizes])
     if results["peer"]:
         row("cortexgraph: import; JSONLStorage(...).connect()",
             [fmt_s(med(s, "open_process", "peer")) for s in sizes])
         row("ratio memvault / cortexgraph",
             [fmt_x(ratio(s, ("open_process", "ours"), ("open_process", "peer"))) for s in sizes])
+        row("ratio memvault, every record read / cortexgraph",
+            [fmt_x(ratio(s, ("open_process", "ours_read_all"), ("open_process", "peer")))
+             for s in sizes])
 
     head("2. open after imports (fresh subprocess, core+git already imported; open only)")
     row("memvault Vault.open(path)", [fmt_s(med(s, "open_after_imports", "ours")) for s in sizes])
+    row("  the same, then every record read (parsed on read)",
+        [fmt_s(get(s, "open_after_imports", "ours", "with_read_all", "median")) for s in sizes])
     row("memvault Vault.open(path, readonly=True)",
         [fmt_s(med(s, "open_after_imports", "ours_readonly")) for s in sizes])
     row("plain per-file loop (model_validate_json per file)",
@@ -675,6 +696,8 @@ def render(results: dict[str, Any]) -> str:
     row("open, no index (cold: reads every file, writes the index)",
         [fmt_s(med(s, "opens", "cold")) for s in sizes])
     row("open, warm index", [fmt_s(med(s, "opens", "warm")) for s in sizes])
+    row("  the same, then every record read (parsed on read)",
+        [fmt_s(get(s, "opens", "warm", "with_read_all", "median")) for s in sizes])
     row("open, read-only (reads every file, no git)",
         [fmt_s(med(s, "opens", "readonly")) for s in sizes])
     if results["peer"]:
@@ -683,7 +706,8 @@ def render(results: dict[str, Any]) -> str:
             [fmt_x(ratio(s, ("opens", "warm"), ("opens", "peer"))) for s in sizes])
         row("ratio cold / cortexgraph",
             [fmt_x(ratio(s, ("opens", "cold"), ("opens", "peer"))) for s in sizes])
-    row("peak RSS, warm open (MB)", [_mb(get(s, "opens", "warm", "rss_mb")) for s in sizes])
+    row("peak RSS, warm open, every record read (MB)",
+        [_mb(get(s, "opens", "warm", "rss_mb")) for s in sizes])
     if results["peer"]:
         row("peak RSS, cortexgraph connect (MB)",
             [_mb(get(s, "opens", "peer", "rss_mb")) for s in sizes])
