@@ -2,7 +2,7 @@
 
 Pure data structure: no files, no git. The vault keeps it equal to what is on disk and in HEAD.
 An open from the derived index fills it with records still held as their bytes
-(:meth:`Store.put_raw`, :mod:`core.store.lazy`): each is parsed when first read, and the tag
+(:meth:`Store.fill_raw`, :mod:`core.store.lazy`): each is parsed when first read, and the tag
 index and the relations of each memory are made the first time they are asked for.
 """
 
@@ -36,11 +36,12 @@ class Store:
         self._relations_by_memory: dict[str, set[str]] | None = None
 
     # -- mutation ---------------------------------------------------------------------------
-    def put_raw(self, kind: str, record_id: str, body: bytes) -> None:
-        """Hold a record of ``kind`` ("memory" or "relation") as its file's bytes, parsed when
-        first read: only bytes known to make a valid record of this id (the derived index's
-        rows), and only while opening (before any index is made)."""
-        (self.memories if kind == "memory" else self.relations).put_raw(record_id, body)
+    def fill_raw(self, memories: dict[str, bytes], relations: dict[str, bytes]) -> None:
+        """Hold these records (id -> the bytes of its file) unparsed, each parsed when first
+        read: an empty store only (an open), and only bytes known to make a valid record of
+        their id (the derived index's rows). The dicts are taken, not copied."""
+        self.memories.fill(memories)
+        self.relations.fill(relations)
 
     def put_memory(self, memory: Memory) -> None:
         memory_id = memory.id

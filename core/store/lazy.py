@@ -40,11 +40,14 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         self._lock = threading.Lock()
 
     # -- filling ----------------------------------------------------------------------------
-    def put_raw(self, key: str, body: bytes) -> None:
-        """Hold ``key``'s record as its bytes (an id not held yet)."""
+    def fill(self, raw: dict[str, bytes]) -> None:
+        """Hold every record of ``raw`` (id -> bytes) as its bytes: an empty mapping only (what
+        an open fills at once; the dict is taken, not copied)."""
         with self._lock:
-            self._items[key] = body
-            self._raw += 1
+            if self._items:
+                raise ValueError("fill() is for an empty mapping")
+            self._items = raw  # type: ignore[assignment]
+            self._raw = len(raw)
 
     @property
     def raw(self) -> int:

@@ -6,7 +6,7 @@ with the blobs git holds, read in batches through ``git cat-file --batch``.
 
 A row keeps a record's bytes only when they made a valid record of its id as the row was written
 (:func:`_makes_record`), so the open holds those bytes as they are and parses each record the
-first time it is read (:meth:`core.store.cache.Store.put_raw`): opening 10k memories parses
+first time it is read (:meth:`core.store.cache.Store.fill_raw`): opening 10k memories parses
 none of them. The other rows (a file that is not a valid record) are read from disk, which says
 what is wrong, as without an index.
 
@@ -102,19 +102,24 @@ class IndexedOpening:
             stale = set(self.journal.changed_between(base, head)) if base != head else set()
         except JournalError:  # the rows' commit is gone (history rewritten, pruned)
             return None
-        store = Store()
+        memories: dict[str, bytes] = {}
+        relations: dict[str, bytes] = {}
+        pools = {"memory": memories, "relation": relations}
         try:
             for rel, _blob, kind, record_id, body in files.rows():
                 if rel in stale:
                     continue
-                if body is None or kind not in ("memory", "relation"):
+                pool = pools.get(kind)  # type: ignore[arg-type]
+                if body is None or pool is None:
                     stale.add(rel)  # read from disk: it says what is wrong with the file
                     continue
-                if record_id in (store.memories if kind == "memory" else store.relations):
+                if record_id in pool:
                     return None  # two files for one id: reading every file says which is loaded
-                store.put_raw(kind, record_id, body)  # valid when written: parsed when read
+                pool[record_id] = body  # valid when written (see _makes_record): parsed on read
         except sqlite3.Error:
             return None
+        store = Store()
+        store.fill_raw(memories, relations)
         self.store, self.problems = store, []
         self.meta = self.layout.read_meta() or {}
         self._opened_from_index = True
@@ -247,7 +252,7 @@ def _valid_id(kind: str, record_id: str) -> bool:
 def _makes_record(kind: str, record_id: str, body: bytes) -> bool:
     """Whether ``body`` is a valid record of ``kind`` with this id, as reading the file would
     find: a row keeps its bytes only then, for an open to hold them unparsed
-    (:meth:`core.store.cache.Store.put_raw`)."""
+    (:meth:`core.store.cache.Store.fill_raw`)."""
     model = Memory if kind == "memory" else Relation
     try:
         return model.__pydantic_validator__.validate_json(body).id == record_id

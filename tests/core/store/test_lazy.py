@@ -42,8 +42,7 @@ def parsed():
 def test_a_record_is_parsed_on_first_read_and_only_once(parsed):
     records, calls = parsed
     made = [_memory(i, ["a"]) for i in range(3)]
-    for m in made:
-        records.put_raw(m.id, _bytes(m))
+    records.fill({m.id: _bytes(m) for m in made})
     assert len(records) == 3 and records.raw == 3 and calls == []
     assert "m0001" in records and "nope" not in records
     assert list(records) == ["m0000", "m0001", "m0002"]  # ids without parsing
@@ -59,17 +58,14 @@ def test_a_record_is_parsed_on_first_read_and_only_once(parsed):
 def test_every_way_of_reading_them_all_hands_out_records_never_bytes(parsed):
     records, calls = parsed
     made = {m.id: m for m in (_memory(i, []) for i in range(4))}
-    for m in made.values():
-        records.put_raw(m.id, _bytes(m))
+    records.fill({m.id: _bytes(m) for m in made.values()})
     assert dict(records) == made
     records2: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
-    for m in made.values():
-        records2.put_raw(m.id, _bytes(m))
+    records2.fill({m.id: _bytes(m) for m in made.values()})
     assert list(records2.values()) == list(made.values())
     assert records2.raw == 0 and all(isinstance(v, Memory) for v in records2.values())
     records3: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
-    for m in made.values():
-        records3.put_raw(m.id, _bytes(m))
+    records3.fill({m.id: _bytes(m) for m in made.values()})
     assert dict(records3.items()) == made and records3 == made
     assert records3 == records2
     assert len(calls) == 4  # each parsed once by dict(records)
@@ -78,8 +74,7 @@ def test_every_way_of_reading_them_all_hands_out_records_never_bytes(parsed):
 def test_writes_and_removals_keep_the_count_of_records_not_parsed(parsed):
     records, _ = parsed
     a, b, c = (_memory(i, []) for i in range(3))
-    for m in (a, b, c):
-        records.put_raw(m.id, _bytes(m))
+    records.fill({m.id: _bytes(m) for m in (a, b, c)})
     records[a.id] = a  # replaced before being read
     assert records.raw == 2 and records[a.id] is a
     del records[b.id]
@@ -87,14 +82,22 @@ def test_writes_and_removals_keep_the_count_of_records_not_parsed(parsed):
     assert records.pop(c.id) == c and records.raw == 0 and len(records) == 1
     assert records.pop("nope", None) is None
     assert list(records.values()) == [a]
+    with pytest.raises(ValueError):
+        records.fill({b.id: _bytes(b)})  # only an empty mapping is filled at once
+    empty: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
+    empty.fill({b.id: _bytes(b), c.id: _bytes(c)})
+    assert empty.raw == 2 and list(empty) == [b.id, c.id] and empty[c.id] == c
 
 
 def _filled(memories, relations, raw: bool) -> Store:
     store = Store()
+    if raw:
+        store.fill_raw({m.id: _bytes(m) for m in memories}, {r.id: _bytes(r) for r in relations})
+        return store
     for m in memories:
-        store.put_raw("memory", m.id, _bytes(m)) if raw else store.put_memory(m)
+        store.put_memory(m)
     for r in relations:
-        store.put_raw("relation", r.id, _bytes(r)) if raw else store.put_relation(r)
+        store.put_relation(r)
     return store
 
 
@@ -140,8 +143,7 @@ def test_threads_reading_at_once_never_see_bytes_and_count_each_record_once():
     made = [_memory(i, []) for i in range(300)]
     for _round in range(5):
         records: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
-        for m in made:
-            records.put_raw(m.id, _bytes(m))
+        records.fill({m.id: _bytes(m) for m in made})
         seen: list[object] = []
         start = threading.Barrier(3)
 
