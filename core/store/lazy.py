@@ -72,7 +72,9 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            for key, value in list(self._items.items()):
+            items = self._items
+            for key in list(items):  # (not a list of the values: each body is freed as parsed)
+                value = items.get(key)
                 if type(value) is bytes:
                     self._parse(key, value)
         finally:
