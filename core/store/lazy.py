@@ -72,11 +72,13 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            items = self._items
-            for key in list(items):  # (not a list of the values: each body is freed as parsed)
-                value = items.get(key)
-                if type(value) is bytes:
-                    self._parse(key, value)
+            with self._lock:  # (one pass, under the lock: another reader waits, then finds it)
+                items, make = self._items, self._make
+                for key in list(items):  # (not a list of the values: each body freed as parsed)
+                    value = items[key]
+                    if type(value) is bytes:
+                        items[key] = make(value)
+                        self._raw -= 1
         finally:
             if collecting:
                 gc.freeze()
