@@ -50,12 +50,7 @@ class Store:
             self._untag(memory_id)
         self.memories[memory_id] = self._sharing.memory(memory)
         if tags is not None:
-            for tag in memory.meta.tags:  # (no empty set made for a tag that has one: 10k at open)
-                ids = tags.get(tag)
-                if ids is None:
-                    tags[tag] = {memory_id}
-                else:
-                    ids.add(memory_id)
+            _add(tags, memory.meta.tags, memory_id)
 
     def drop_memory(self, memory_id: str) -> Memory | None:
         if self._tags is not None:
@@ -64,39 +59,21 @@ class Store:
 
     def _untag(self, memory_id: str) -> None:
         old = self.memories.get(memory_id)
-        if old is None or self._tags is None:
-            return
-        for tag in old.meta.tags:
-            ids = self._tags.get(tag)
-            if ids is not None:
-                ids.discard(memory_id)
-                if not ids:
-                    del self._tags[tag]
+        if old is not None and self._tags is not None:
+            _discard(self._tags, old.meta.tags, memory_id)
 
     def put_relation(self, relation: Relation) -> None:
         self.drop_relation(relation.id)
-        relation_id = relation.id
-        self.relations[relation_id] = self._sharing.relation(relation)
-        by_memory = self._relations_by_memory
-        if by_memory is None:
-            return
-        for end in (relation.from_memory_id, relation.to_memory_id):
-            ids = by_memory.get(end)
-            if ids is None:
-                by_memory[end] = {relation_id}
-            else:
-                ids.add(relation_id)
+        self.relations[relation.id] = self._sharing.relation(relation)
+        if self._relations_by_memory is not None:
+            _add(self._relations_by_memory, (relation.from_memory_id, relation.to_memory_id),
+                 relation.id)
 
     def drop_relation(self, relation_id: str) -> Relation | None:
         old = self.relations.pop(relation_id, None)
-        by_memory = self._relations_by_memory
-        if old is not None and by_memory is not None:
-            for end in (old.from_memory_id, old.to_memory_id):
-                ids = by_memory.get(end)
-                if ids is not None:
-                    ids.discard(relation_id)
-                    if not ids:
-                        del by_memory[end]
+        if old is not None and self._relations_by_memory is not None:
+            _discard(self._relations_by_memory, (old.from_memory_id, old.to_memory_id),
+                     relation_id)
         return old
 
     # -- the indexes made on first use --------------------------------------------------------
@@ -104,12 +81,7 @@ class Store:
         if self._tags is None:
             tags: dict[str, set[str]] = {}
             for memory_id, memory in self.memories.items():
-                for tag in memory.meta.tags:
-                    ids = tags.get(tag)
-                    if ids is None:
-                        tags[tag] = {memory_id}
-                    else:
-                        ids.add(memory_id)
+                _add(tags, memory.meta.tags, memory_id)
             self._tags = tags
         return self._tags
 
@@ -117,12 +89,7 @@ class Store:
         if self._relations_by_memory is None:
             by_memory: dict[str, set[str]] = {}
             for relation_id, relation in self.relations.items():
-                for end in (relation.from_memory_id, relation.to_memory_id):
-                    ids = by_memory.get(end)
-                    if ids is None:
-                        by_memory[end] = {relation_id}
-                    else:
-                        ids.add(relation_id)
+                _add(by_memory, (relation.from_memory_id, relation.to_memory_id), relation_id)
             self._relations_by_memory = by_memory
         return self._relations_by_memory
 
@@ -200,6 +167,26 @@ class Store:
             raise ValueError(f"unknown sort {sort!r}: choose one of {', '.join(SORT_KEYS)}")
         end = None if limit is None else offset + limit
         return keyed[offset:end]
+
+
+def _add(index: dict[str, set[str]], keys: Iterable[str], value: str) -> None:
+    """Put ``value`` in the set of each key (no empty set made for a key that has one)."""
+    for key in keys:
+        found = index.get(key)
+        if found is None:
+            index[key] = {value}
+        else:
+            found.add(value)
+
+
+def _discard(index: dict[str, set[str]], keys: Iterable[str], value: str) -> None:
+    """Take ``value`` out of the set of each key; a key left with none goes."""
+    for key in keys:
+        found = index.get(key)
+        if found is not None:
+            found.discard(value)
+            if not found:
+                del index[key]
 
 
 def _status_set(status: object) -> set[MemoryStatus] | None:
