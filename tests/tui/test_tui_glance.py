@@ -6,48 +6,20 @@ mode that needs more than counts skips it; and it never holds up the open."""
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 
 from core import Vault
-from tui.app import service as service_module
 
 from tui_support import (  # noqa: F401  (tui_vault: fixture)
     SIZE,
+    held_app,
     log,
     make_app,
     settle,
     text_of,
     tui_vault,
+    until,
 )
-
-
-async def _until(pilot, condition, timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("timed out")
-
-
-def _held_app(vault, monkeypatch, mode: str = "status_tag"):
-    """An app on the big (PREVIEW_FROM lowered) ``vault`` whose first look and open each wait
-    for their gate; the index is at HEAD."""
-    monkeypatch.setattr(service_module, "PREVIEW_FROM", 0)
-    Vault.open(vault)  # an open leaves the index's summaries and counts at HEAD
-    app = make_app(vault, open_now=False)
-    app.settings.mode = mode
-    gates = {"preview": threading.Event(), "open": threading.Event()}
-    for name, gate in gates.items():
-        real = getattr(app.service, name)
-
-        def held(_real=real, _gate=gate):
-            assert _gate.wait(20)
-            return _real()
-
-        monkeypatch.setattr(app.service, name, held)
-    return app, gates
 
 
 def _groups(tree) -> list[tuple[int, str, bool]]:
@@ -86,11 +58,11 @@ async def test_the_glance_paints_the_top_level_the_vault_shows(tui_vault, monkey
     assert len(opened) > 2 and opened[0][2]  # the first group open, as a tree opens
     if mode == "status_tag":
         assert opened[1][0] == 1  # its tag subgroups beneath it
-    app, gates = _held_app(tui_vault, monkeypatch, mode)
+    app, gates = held_app(tui_vault, monkeypatch, mode)
     try:
         async with app.run_test(size=SIZE) as pilot:
             main = app.main_screen
-            await _until(pilot, lambda: _on_glance(main))
+            await until(pilot, lambda: _on_glance(main))
             await pilot.pause()
             tree = main.tree
             assert not main.view.rows and main.view.partial
@@ -99,11 +71,11 @@ async def test_the_glance_paints_the_top_level_the_vault_shows(tui_vault, monkey
             assert "opening" in app.sub_title
             assert "Opening the vault" in text_of(main.query_one("#detail-fields"))
             gates["preview"].set()
-            await _until(pilot, lambda: main.view.glance is None)
+            await until(pilot, lambda: main.view.glance is None)
             await pilot.pause()
             assert main.view.partial and _groups(tree) == opened
             gates["open"].set()
-            await _until(pilot, lambda: not main.view.partial)
+            await until(pilot, lambda: not main.view.partial)
             await settle(pilot)
             assert _groups(tree) == opened and tree.border_title == title
     finally:
@@ -113,12 +85,12 @@ async def test_the_glance_paints_the_top_level_the_vault_shows(tui_vault, monkey
 
 @pytest.mark.asyncio
 async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch):
-    app, gates = _held_app(tui_vault, monkeypatch)
+    app, gates = held_app(tui_vault, monkeypatch)
     commits = log(tui_vault, 100)
     try:
         async with app.run_test(size=SIZE) as pilot:
             main = app.main_screen
-            await _until(pilot, lambda: _on_glance(main))
+            await until(pilot, lambda: _on_glance(main))
             await pilot.pause()
             for action in ("tree", "top", "bottom", "open_node", "close_node", "expand_all",
                            "collapse_all", "help", "quit"):
@@ -138,11 +110,11 @@ async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch
             await pilot.press("asterisk")
             assert all(n.is_expanded for n in main.tree.root.children)
             gates["preview"].set()
-            await _until(pilot, lambda: main.view.glance is None)
+            await until(pilot, lambda: main.view.glance is None)
             assert main.check_action("focus_filter", ()) is True  # the first look's keys
             assert not main.query_one("#filter").disabled
             gates["open"].set()
-            await _until(pilot, lambda: not main.view.partial)
+            await until(pilot, lambda: not main.view.partial)
             await settle(pilot)
             assert main.check_action("archive", ()) is True
             assert log(tui_vault, 100) == commits
@@ -155,14 +127,14 @@ async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch
 @pytest.mark.parametrize("lands", ["preview", "open"])
 async def test_a_group_opened_on_the_glance_stays_open_when_its_memories_land(
         tui_vault, monkeypatch, lands):
-    app, gates = _held_app(tui_vault, monkeypatch)
+    app, gates = held_app(tui_vault, monkeypatch)
     if lands == "open":  # no first look: the open replaces the glance
         monkeypatch.setattr(app.service, "preview", lambda: None)
     try:
         async with app.run_test(size=SIZE) as pilot:
             main = app.main_screen
             tree = main.tree
-            await _until(pilot, lambda: _on_glance(main))
+            await until(pilot, lambda: _on_glance(main))
             await pilot.pause()
             await pilot.press("j", "l")  # the first tag group of the first status: open it
             group = tree.cursor_node
@@ -180,13 +152,13 @@ async def test_a_group_opened_on_the_glance_stays_open_when_its_memories_land(
             assert tree.cursor_node is group
             gates[lands].set()
             if lands == "preview":
-                await _until(pilot, lambda: main.view.glance is None)
+                await until(pilot, lambda: main.view.glance is None)
                 await pilot.pause()
             else:
-                await _until(pilot, lambda: not main.view.partial)
+                await until(pilot, lambda: not main.view.partial)
                 await settle(pilot)
             gates["open"].set()
-            await _until(pilot, lambda: not main.view.partial)
+            await until(pilot, lambda: not main.view.partial)
             await settle(pilot)
             node = tree.cursor_node
             assert node.data.key == key and node.is_expanded  # still open, the cursor on it
@@ -200,7 +172,7 @@ async def test_a_group_opened_on_the_glance_stays_open_when_its_memories_land(
 @pytest.mark.asyncio
 @pytest.mark.parametrize("mode", ["band", "lineage"])
 async def test_a_mode_that_needs_more_than_counts_skips_the_glance(tui_vault, monkeypatch, mode):
-    app, gates = _held_app(tui_vault, monkeypatch, mode)
+    app, gates = held_app(tui_vault, monkeypatch, mode)
     glanced = []
     real = app.service.glance
     monkeypatch.setattr(app.service, "glance", lambda: glanced.append(1) or real())
@@ -209,11 +181,11 @@ async def test_a_mode_that_needs_more_than_counts_skips_the_glance(tui_vault, mo
         async with app.run_test(size=SIZE) as pilot:
             main = app.main_screen
             gates["preview"].set()
-            await _until(pilot, lambda: main.view is not None)
+            await until(pilot, lambda: main.view is not None)
             seen.append(main.view.glance)
             assert main.view.partial and main.view.rows  # the first look
             gates["open"].set()
-            await _until(pilot, lambda: not main.view.partial)
+            await until(pilot, lambda: not main.view.partial)
             await settle(pilot)
         assert glanced == [] and seen == [None]  # the first look was the first thing shown
     finally:
@@ -224,7 +196,7 @@ async def test_a_mode_that_needs_more_than_counts_skips_the_glance(tui_vault, mo
 @pytest.mark.asyncio
 @pytest.mark.parametrize("fails", ["raises", "nothing"])
 async def test_a_glance_that_cannot_be_read_holds_nothing_up(tui_vault, monkeypatch, fails):
-    app, gates = _held_app(tui_vault, monkeypatch)
+    app, gates = held_app(tui_vault, monkeypatch)
 
     def no_glance():
         if fails == "raises":
@@ -236,7 +208,7 @@ async def test_a_glance_that_cannot_be_read_holds_nothing_up(tui_vault, monkeypa
     gates["open"].set()
     async with app.run_test(size=SIZE) as pilot:
         main = app.main_screen
-        await _until(pilot, lambda: main.view is not None and not main.view.partial)
+        await until(pilot, lambda: main.view is not None and not main.view.partial)
         await settle(pilot)
         assert main.tree.root.children and main.check_action("archive", ()) is True
 
