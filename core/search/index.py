@@ -15,10 +15,11 @@ opening the vault without reading every file (:mod:`core.store.indexed_files`):
 ``files(path, blob, kind, record_id, body)``, the vault's record files as git holds them at the
 commit named in ``state('files_commit')``, and ``summaries``, for each memory file among them,
 what the app's first paint needs of it (status, use_count, last_used, strength, created_at,
-tags, head, pinned: :mod:`core.vault.preview`), in a table of its own so reading it skips the bodies;
-``summary_tags(status, tag, path)``, one row for each tag of each summary (``''`` for a memory
-without tags), written with the summaries, and an index of the summaries' status, so that the
-glance (:func:`core.vault.preview.read_glance`) counts memories by status and tag in milliseconds.
+tags, head, pinned: :mod:`core.vault.preview`), in a table of its own so reading it skips the
+bodies; ``summary_tags(status, tag, path)``, one row for each tag of each summary (``''`` for a
+memory without tags), written with the summaries, and an index of the summaries' status, so that
+the glance (:func:`core.vault.preview.read_glance`) counts memories by status and tag in
+milliseconds.
 And ``words`` and ``wordlists``: the best memories of each common word (:mod:`.wordlists`), kept
 level with the FTS rows by every sync. Reading is :mod:`.index_reading`.
 """
