@@ -170,9 +170,13 @@ async def test_a_group_opened_on_the_glance_stays_open_when_its_memories_land(
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("mode", ["band", "lineage"])
+@pytest.mark.parametrize("mode", ["band", "lineage", "the flat list"])
 async def test_a_mode_that_needs_more_than_counts_skips_the_glance(tui_vault, monkeypatch, mode):
-    app, gates = held_app(tui_vault, monkeypatch, mode)
+    """Decay bands need scores, lineage relations; the flat list shows memories only."""
+    app, gates = held_app(tui_vault, monkeypatch, "status_tag" if mode == "the flat list"
+                          else mode)
+    if mode == "the flat list":
+        app.settings.view = "list"
     glanced = []
     real = app.service.glance
     monkeypatch.setattr(app.service, "glance", lambda: glanced.append(1) or real())
