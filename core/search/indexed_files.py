@@ -304,13 +304,20 @@ def read_counts(path: Path, folder: str
     counted by SQLite over the status index and ``summary_tags`` (milliseconds at 100k
     memories), no summary read. Untagged memories count under the tag ``''``. Opened read-only;
     (None, [], []) when the file is missing, of another schema or holds no rows for that vault;
-    raises sqlite3.Error when it cannot be read."""
+    raises sqlite3.Error when it cannot be read.
+
+    The counts come back as one row of JSON: Python's sqlite3 lets go of the GIL for each row it
+    steps to, and in a thread beside a busy one (the app painting) each row then waits for the
+    GIL (~5 ms): 150 rows took 0.8 s that way, one row 80 ms."""
     with _reading(path, folder) as found:
         if found is None:
             return None, [], []
         conn, commit, where, params = found
-        statuses = conn.execute(f"SELECT status, count(*) FROM summaries{where} GROUP BY status",
-                                params).fetchall()
-        tags = conn.execute(f"SELECT status, tag, count(*) FROM summary_tags{where} "
-                            "GROUP BY status, tag", params).fetchall()
-        return commit, statuses, tags
+        statuses, tags = conn.execute(
+            "SELECT (SELECT json_group_array(json_array(status, n)) FROM (SELECT status, "
+            f"count(*) AS n FROM summaries{where} GROUP BY status)), "
+            "(SELECT json_group_array(json_array(status, tag, n)) FROM (SELECT status, tag, "
+            f"count(*) AS n FROM summary_tags{where} GROUP BY status, tag))",
+            params + params).fetchone()
+        return (commit, [tuple(row) for row in json.loads(statuses)],
+                [tuple(row) for row in json.loads(tags)])
