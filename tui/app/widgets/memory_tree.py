@@ -252,7 +252,7 @@ class MemoryTree(Tree[NodeData]):
                     self._add_group(node, sub)
                 return
             if self.view.glance is not None:  # counts only: the memories come with the preview
-                node.add_leaf(LOADING, NodeData("loading", f"{data.key}/…loading"))
+                node.add_leaf(LOADING.copy(), NodeData("loading", f"{data.key}/…loading"))
                 return
             self._add_chunk(node, group.ordered(self.view, self.sort, self.rank), data.key)
         elif data.lineage and data.memory_id is not None:
