@@ -153,6 +153,40 @@ async def settle(pilot, rounds: int = 2) -> None:
         await pilot.pause()
 
 
+async def until(pilot, condition, timeout: float = 10.0) -> None:
+    """Wait (pausing the pilot) until ``condition()`` holds."""
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("timed out")
+
+
+def held_app(vault: Path, monkeypatch: pytest.MonkeyPatch, mode: str = "status_tag"):
+    """An app on ``vault`` as on a big one (``PREVIEW_FROM`` lowered: a glance, then a first
+    look from the index, then the open) in group ``mode``, whose first look and open each wait
+    for their gate (``gates["preview"]``, ``gates["open"]``: set them, also when the test
+    fails). The index is at HEAD."""
+    import threading
+
+    from tui.app import service as service_module
+
+    monkeypatch.setattr(service_module, "PREVIEW_FROM", 0)
+    Vault.open(vault)  # an open leaves the index's summaries and counts at HEAD
+    app = make_app(vault, open_now=False)
+    app.settings.mode = mode
+    gates = {"preview": threading.Event(), "open": threading.Event()}
+    for name, gate in gates.items():
+        real = getattr(app.service, name)
+
+        def held(_real=real, _gate=gate):
+            assert _gate.wait(20)
+            return _real()
+
+        monkeypatch.setattr(app.service, name, held)
+    return app, gates
+
+
 def text_of(static) -> str:
     """What a Static shows, as plain text (rich tables included)."""
     import io

@@ -15,7 +15,11 @@ opening the vault without reading every file (:mod:`core.store.indexed_files`):
 ``files(path, blob, kind, record_id, body)``, the vault's record files as git holds them at the
 commit named in ``state('files_commit')``, and ``summaries``, for each memory file among them,
 what the app's first paint needs of it (status, use_count, last_used, strength, created_at,
-tags, head, pinned: :mod:`core.vault.preview`), in a table of its own so reading it skips the bodies.
+tags, head, pinned: :mod:`core.vault.preview`), in a table of its own so reading it skips the
+bodies; ``summary_tags(status, tag, path)``, one row for each tag of each summary (``''`` for a
+memory without tags), written with the summaries, and an index of the summaries' status, so that
+the glance (:func:`core.vault.preview.read_glance`) counts memories by status and tag in
+milliseconds.
 And ``words`` and ``wordlists``: the best memories of each common word (:mod:`.wordlists`), kept
 level with the FTS rows by every sync. Reading is :mod:`.index_reading`.
 """
@@ -37,7 +41,8 @@ from .transaction import transaction
 
 #: 2: the files and state tables; 3: a summary of each memory file; 4: word lists; 5: a files
 #: row keeps its bytes only when they make a valid record of its id (an open holds them unparsed:
-#: a change to the record models must bump this, see tests/core/search/test_indexed_files.py).
+#: a change to the record models must bump this, see tests/core/search/test_indexed_files.py),
+#: and summary_tags and a status index for the glance.
 SCHEMA_VERSION = 5
 INDEX_FILE = "index.sqlite"
 PAGE_SIZE = 16384
@@ -54,6 +59,11 @@ _SCHEMA = (
     "CREATE TABLE summaries (path TEXT PRIMARY KEY, record_id TEXT NOT NULL, status TEXT, "
     "use_count INTEGER, last_used INTEGER, strength REAL, created_at INTEGER, tags TEXT, "
     "head TEXT, pinned INTEGER) WITHOUT ROWID",
+    # the glance (:func:`core.vault.preview.read_glance`): memories counted by status, and by
+    # status and tag, without reading a summary
+    "CREATE INDEX summaries_status ON summaries (status)",
+    "CREATE TABLE summary_tags (status TEXT NOT NULL, tag TEXT NOT NULL, path TEXT NOT NULL, "
+    "PRIMARY KEY (status, tag, path)) WITHOUT ROWID",
     "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     # the word lists (:mod:`.wordlists`): each common word's best memories, best first
     "CREATE TABLE words (token TEXT PRIMARY KEY, avgdl REAL NOT NULL, floor REAL NOT NULL)",

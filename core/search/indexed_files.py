@@ -16,6 +16,7 @@ loses nothing: the next open reads every file, and writes the rows again.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -66,6 +67,13 @@ def summary(kind: str | None, body: bytes | None) -> tuple[Any, ...]:
     except (ValueError, TypeError, KeyError, AttributeError):
         return _NO_SUMMARY
     return values
+
+
+def tag_rows(path: str, status: str, tags: str) -> list[tuple[str, str, str]]:
+    """The ``summary_tags`` rows (status, tag, path) of a summary: one for each of its ``tags``
+    (as the summary holds them: joined by :data:`TAG_SEPARATOR`), or one with the tag ``''``
+    for a memory without tags."""
+    return [(status, tag, path) for tag in (tags.split(TAG_SEPARATOR) if tags else ("",))]
 
 
 class IndexedFiles:
@@ -180,7 +188,7 @@ class IndexedFiles:
                 if not replace and (None if found is None else found[0]) != base:
                     return False
                 if replace:
-                    for table in ("files", "summaries"):
+                    for table in ("files", "summaries", "summary_tags"):
                         if prefix:
                             conn.execute(f"DELETE FROM {table} WHERE path >= ? AND path < ?",
                                          (prefix, prefix[:-1] + "0"))
@@ -192,14 +200,25 @@ class IndexedFiles:
                     "INSERT OR REPLACE INTO files (path, blob, kind, record_id, body) "
                     "VALUES (?, ?, ?, ?, ?)",
                     [(prefix + p, *row) for p, row in rows.items() if row is not None])
-                conn.executemany("DELETE FROM summaries WHERE path = ?",
-                                 [(prefix + p,) for p in rows])
+                paths = [(prefix + p,) for p in rows]
+                if not replace:  # (a replace left none of this vault's rows)
+                    conn.executemany(
+                        "DELETE FROM summary_tags WHERE status = ? AND tag = ? AND path = ?",
+                        [tag_row for path in paths for status, tags in conn.execute(
+                            "SELECT status, tags FROM summaries WHERE path = ?", path)
+                         for tag_row in tag_rows(path[0], status, tags)])
+                conn.executemany("DELETE FROM summaries WHERE path = ?", paths)
+                summaries = [(prefix + p, row[2], *found) for p, row in rows.items()
+                             if row is not None
+                             and (found := summary(row[1], row[3]))[0] is not None]
                 conn.executemany(
                     "INSERT INTO summaries (path, record_id, status, use_count, last_used, "
                     "strength, created_at, tags, head, pinned) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(prefix + p, row[2], *found) for p, row in rows.items()
-                     if row is not None and (found := summary(row[1], row[3]))[0] is not None])
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", summaries)
+                conn.executemany(  # OR IGNORE: a memory may name a tag twice
+                    "INSERT OR IGNORE INTO summary_tags (status, tag, path) VALUES (?, ?, ?)",
+                    [tag_row for path, _id, status, *_, tags, _head, _pinned in summaries
+                     for tag_row in tag_rows(path, status, tags)])
                 conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
                              (key, commit))
             return True
@@ -233,6 +252,33 @@ def _count_up_to(conn: sqlite3.Connection, table: str, where: str, params: tuple
                         (*params, n)).fetchone()[0]
 
 
+@contextlib.contextmanager
+def _reading(path: Path, folder: str
+             ) -> Iterator[tuple[sqlite3.Connection, str, str, tuple[str, ...]] | None]:
+    """The index file at ``path`` opened read-only (nothing is created or rebuilt), with the
+    commit its rows are for in the vault at ``folder`` and the ``WHERE`` clause (and its
+    parameters) that keeps that vault's paths; None when the file is missing or of another
+    schema, or holds no rows for that vault."""
+    if not path.is_file():
+        yield None
+        return
+    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+    try:
+        found = None
+        if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            found = conn.execute("SELECT value FROM state WHERE key = ?",
+                                 (_COMMIT_KEY + folder,)).fetchone()
+        if found is None:
+            yield None
+            return
+        prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
+        where, params = ("", ()) if not prefix else (" WHERE path >= ? AND path < ?",
+                                                     (prefix, prefix[:-1] + "0"))
+        yield conn, found[0], where, params
+    finally:
+        conn.close()
+
+
 def read_summaries(path: Path, folder: str, at_least: int = 0
                    ) -> tuple[str | None, list[tuple[Any, ...]]]:
     """(the commit the rows are for, and of every memory row with a summary: record id, status,
@@ -240,24 +286,38 @@ def read_summaries(path: Path, folder: str, at_least: int = 0
     for the vault at ``folder`` of the repository; opened read-only, so nothing is created or
     rebuilt. (None, []) when the file is missing or of another schema, or has fewer than
     ``at_least`` rows (counted, not read); raises sqlite3.Error when it cannot be read."""
-    if not path.is_file():
-        return None, []
-    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
-    try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-            return None, []
-        found = conn.execute("SELECT value FROM state WHERE key = ?",
-                             (_COMMIT_KEY + folder,)).fetchone()
+    with _reading(path, folder) as found:
         if found is None:
             return None, []
+        conn, commit, where, params = found
         columns = ("record_id, status, use_count, last_used, strength, created_at, tags, head, "
                    "pinned")
-        prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
-        where, params = ("", ()) if not prefix else (" WHERE path >= ? AND path < ?",
-                                                     (prefix, prefix[:-1] + "0"))
         if at_least and _count_up_to(conn, "summaries", where, params, at_least) < at_least:
             return None, []
-        return found[0], conn.execute(f"SELECT {columns} FROM summaries{where}",
-                                      params).fetchall()
-    finally:
-        conn.close()
+        return commit, conn.execute(f"SELECT {columns} FROM summaries{where}", params).fetchall()
+
+
+def read_counts(path: Path, folder: str
+                ) -> tuple[str | None, list[tuple[str, int]], list[tuple[str, str, int]]]:
+    """(the commit the rows are for, (status, memories) and (status, tag, memories) of the
+    summaries) from the index file at ``path``, for the vault at ``folder`` of the repository:
+    counted by SQLite over the status index and ``summary_tags`` (milliseconds at 100k
+    memories), no summary read. Untagged memories count under the tag ``''``. Opened read-only;
+    (None, [], []) when the file is missing, of another schema or holds no rows for that vault;
+    raises sqlite3.Error when it cannot be read.
+
+    The counts come back as one row of JSON: Python's sqlite3 lets go of the GIL for each row it
+    steps to, and in a thread beside a busy one (the app painting) each row then waits for the
+    GIL (~5 ms): 150 rows took 0.8 s that way, one row 80 ms."""
+    with _reading(path, folder) as found:
+        if found is None:
+            return None, [], []
+        conn, commit, where, params = found
+        statuses, tags = conn.execute(
+            "SELECT (SELECT json_group_array(json_array(status, n)) FROM (SELECT status, "
+            f"count(*) AS n FROM summaries{where} GROUP BY status)), "
+            "(SELECT json_group_array(json_array(status, tag, n)) FROM (SELECT status, tag, "
+            f"count(*) AS n FROM summary_tags{where} GROUP BY status, tag))",
+            params + params).fetchone()
+        return (commit, [tuple(row) for row in json.loads(statuses)],
+                [tuple(row) for row in json.loads(tags)])

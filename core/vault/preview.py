@@ -7,6 +7,10 @@ HEAD (commits made since by this or another program, and edits on disk, show whe
 done, seconds later). The memories are :class:`MemorySummary` values, never
 :class:`~core.model.records.Memory` objects, so nothing can mistake them for records to write
 back.
+
+Before even that, a glance (:func:`read_glance`): how many memories there are of each status, and
+of each tag within each status, counted by SQLite (milliseconds at 100k memories, where reading
+the summaries takes most of a second), for the app to paint a tree of groups and counts first.
 """
 
 from __future__ import annotations
@@ -107,3 +111,48 @@ def read_preview(root: Path | str, at_least: int = 0) -> Preview | None:
                 for i, status, use_count, last_used, strength, created_at, tags, text, pinned
                 in rows if status in statuses]
     return Preview(commit, commit == head, memories)
+
+
+@dataclass(frozen=True)
+class Glance:
+    """How many memories the derived index counts, by status and by status and tag, without
+    reading one: what a tree of groups and counts needs. Statuses the model does not know are
+    left out (as :func:`read_preview` leaves their memories out)."""
+
+    commit: str  # the commit the counts are for
+    at_head: bool  # whether that is HEAD as the glance was read
+    total: int  # memories
+    statuses: dict[MemoryStatus, int]  # memories of each status (only those with some)
+    #: (status, tag) -> memories of that status with that tag; the tag "" counts the memories
+    #: of that status without tags (tags as the summaries hold them: safe to show)
+    tags: dict[tuple[MemoryStatus, str], int]
+
+
+def read_glance(root: Path | str, at_least: int = 0) -> Glance | None:
+    """The counts of the vault at ``root`` as its derived index holds them; None when the index
+    has none (a first open, an index of another schema, no repository) or counts fewer than
+    ``at_least`` memories. Never writes anything, never raises for a missing or unreadable
+    index."""
+    from ..search.index import index_path
+    from ..search.indexed_files import read_counts
+
+    root = Path(root)
+    path = index_path(root)
+    if path is None:
+        return None
+    try:
+        found = subprocess.run(["git", "rev-parse", "--show-prefix", "HEAD"], cwd=root,
+                               capture_output=True, text=True, timeout=30, check=True)
+        folder, head = found.stdout.split("\n")[:2]
+        commit, status_rows, tag_rows = read_counts(path, folder.rstrip("/") or ".")
+    except (OSError, subprocess.SubprocessError, ValueError, sqlite3.Error):
+        return None
+    if commit is None:
+        return None
+    known = {s.value: s for s in MemoryStatus}
+    statuses = {known[status]: n for status, n in status_rows if status in known}
+    total = sum(statuses.values())
+    if total < at_least:
+        return None
+    tags = {(known[status], tag): n for status, tag, n in tag_rows if status in known}
+    return Glance(commit, commit == head, total, statuses, tags)

@@ -53,7 +53,8 @@ async def test_the_tree_paints_from_the_index_while_the_vault_opens(tui_vault, m
     commits = log(tui_vault, 100)
     async with app.run_test(size=SIZE) as pilot:
         main = app.main_screen
-        await _until(pilot, lambda: main.view is not None)
+        # (a glance at the counts comes first: tests/tui/test_tui_glance.py)
+        await _until(pilot, lambda: main.view is not None and main.view.glance is None)
         await pilot.pause()
         assert main.view.partial
         first_look = top_labels(app)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from core import MemoryStatus
+from core.vault.preview import Glance
 
 from .view import VaultView
 
@@ -21,6 +22,7 @@ SORTS = ("score", "last_used", "created")
 SORT_NAMES = {"score": "score", "last_used": "last used", "created": "created"}
 NO_TAG = "(no tags)"
 STATUS_ORDER = [s.value for s in MemoryStatus]
+STATUSES = [MemoryStatus(s) for s in STATUS_ORDER]
 
 
 @dataclass
@@ -93,15 +95,68 @@ def _by_tag(view: VaultView, ids: Iterable[str], key_prefix: str) -> list[Group]
             untagged.append(i)
         for t in memory_tags:
             tags.setdefault(t, []).append(i)
-    groups = [Group(f"{key_prefix}tag:{t}", t, len(members), members, style="")
+    groups = [_tag_group(key_prefix, t, len(members), members)
               for t, members in sorted(tags.items(), key=lambda kv: kv[0].lower())]
     if untagged:
-        groups.append(Group(f"{key_prefix}tag:", NO_TAG, len(untagged), untagged, style="dim"))
+        groups.append(_no_tag_group(key_prefix, len(untagged), untagged))
     return groups
 
 
+def _tag_group(key_prefix: str, tag: str, count: int, ids: list[str]) -> Group:
+    return Group(f"{key_prefix}tag:{tag}", tag, count, ids, style="")
+
+
+def _no_tag_group(key_prefix: str, count: int, ids: list[str]) -> Group:
+    return Group(f"{key_prefix}tag:", NO_TAG, count, ids, style="dim")
+
+
+def _status_group(status: str, count: int, ids: list[str],
+                  subgroups: Callable[[], list[Group]]) -> Group:
+    return Group(f"status:{status}", status, count, ids, subgroups=subgroups)
+
+
+#: The modes a glance (counts only: :attr:`VaultView.glance`) can draw: the others need the
+#: memories' scores, relations or contents.
+GLANCE_MODES = ("status_tag", "tag")
+
+
+def glance_groups(glance: Glance, mode: str) -> list[Group | LineageRoot]:
+    """The top level of the tree drawn from a glance's counts (no member ids: opening a group of
+    memories shows that they are loading), with the keys, titles, styles and order that
+    :func:`groups_for` gives the memories, so what is open and where the cursor is carry over
+    to the vault's groups. Nothing for a mode not in :data:`GLANCE_MODES`."""
+    if mode not in GLANCE_MODES:
+        return []
+
+    def by_tag(counts: Mapping[str, int], key_prefix: str) -> list[Group]:
+        groups = [_tag_group(key_prefix, t, n, [])
+                  for t, n in sorted(counts.items(), key=lambda kv: (kv[0].lower(), kv[0]))
+                  if t]
+        if counts.get(""):
+            groups.append(_no_tag_group(key_prefix, counts[""], []))
+        return groups
+
+    if mode == "tag":
+        totals: dict[str, int] = {}
+        for (_status, tag), n in glance.tags.items():
+            totals[tag] = totals.get(tag, 0) + n
+        return list(by_tag(totals, ""))
+    out: list[Group | LineageRoot] = []
+    for member in STATUSES:
+        count = glance.statuses.get(member, 0)
+        if not count:
+            continue
+        tags = {tag: n for (status, tag), n in glance.tags.items() if status is member}
+        out.append(_status_group(member.value, count, [], lambda t=tags, s=member.value:
+                                 by_tag(t, f"status:{s}/")))
+    return out
+
+
 def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | LineageRoot]:
-    """The top level of the tree for the memories ``ids`` (those that pass the filter)."""
+    """The top level of the tree for the memories ``ids`` (those that pass the filter); for a
+    glance, the groups its counts draw (:func:`glance_groups`)."""
+    if view.glance is not None:
+        return glance_groups(view.glance, mode)
     rows = view.rows
     if mode == "tag":
         return list(_by_tag(view, ids, ""))
@@ -119,7 +174,7 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
 
         return list(duplicate_groups(view, ids))
     # keyed by the member itself: an enum's ``.value`` is a Python-level property, a cost at 100k
-    by_member: dict[MemoryStatus, list[str]] = {MemoryStatus(s): [] for s in STATUS_ORDER}
+    by_member: dict[MemoryStatus, list[str]] = {s: [] for s in STATUSES}
     for i in ids:
         by_member[rows[i].memory.status].append(i)
     out: list[Group | LineageRoot] = []
@@ -127,8 +182,8 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
         status = member.value
         if not members:
             continue
-        out.append(Group(f"status:{status}", status, len(members), members,
-                         subgroups=lambda m=members, s=status: _by_tag(view, m, f"status:{s}/")))
+        out.append(_status_group(status, len(members), members, lambda m=members, s=status:
+                                 _by_tag(view, m, f"status:{s}/")))
     return out
 
 

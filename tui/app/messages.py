@@ -32,6 +32,16 @@ class VaultPreviewed(Message):
         self.painted = painted
 
 
+class VaultGlanced(Message):
+    """Before the first look, a glance at the vault (``VaultView.glanced``: the index's counts,
+    no memory); a :class:`VaultPreviewed` or a :class:`VaultOpened` follows."""
+
+    def __init__(self, view: VaultView, painted: threading.Event) -> None:
+        super().__init__()
+        self.view = view
+        self.painted = painted  # set once the tree has drawn it (as for VaultPreviewed)
+
+
 class VaultReloaded(Message):
     """The vault changed underneath (or the person asked for a reload)."""
 

@@ -40,7 +40,7 @@ from core.model.records import now_epoch
 from core.ops.provenance import Lineage, lineage
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
-from core.vault.preview import read_preview
+from core.vault.preview import read_glance, read_preview
 
 from ..text import operation_label
 from .service_results import (  # noqa: F401  (part of tui.app.service's API)
@@ -121,6 +121,18 @@ class VaultService(EditService, BulkService, WizardService):
         if found is None:
             return None
         return VaultView.preview(self.root, found.memories, self.config or DecayConfig.from_env(),
+                                 self.clock())
+
+    def glance(self) -> VaultView | None:
+        """Before even the first look, a glance (``VaultView.glanced``): the index's counts of
+        the memories by status and tag, read in milliseconds, for the tree's groups. None as
+        for :meth:`preview`."""
+        if self._vault is not None:
+            return None
+        found = read_glance(self.path, at_least=PREVIEW_FROM)
+        if found is None:
+            return None
+        return VaultView.glanced(self.root, found, self.config or DecayConfig.from_env(),
                                  self.clock())
 
     def _build_view(self, vault: Vault, now: int | None = None) -> VaultView:

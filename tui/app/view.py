@@ -36,7 +36,7 @@ from core.search.query import Term, match_spans
 from core.store.cache import MIN_PREFIX
 from core.textutil import has_controls, neutralise_controls, neutralise_line
 from core.vault import first_words
-from core.vault.preview import MemorySummary
+from core.vault.preview import Glance, MemorySummary
 
 DANGER_LOW, DANGER_HIGH = 0.15, 0.35
 
@@ -187,6 +187,9 @@ class VaultView:
     #: A first look from the index's summaries (:meth:`preview`): the texts are cut short and
     #: there are no relations; the screen lets nothing act on it and shows no memory's detail.
     partial: bool = False
+    #: Before even that, a glance (:meth:`glanced`): no rows, only the index's counts of the
+    #: memories by status and tag, from which the tree draws its groups (and nothing else)
+    glance: Glance | None = None
 
     # -- building ---------------------------------------------------------------------------
     @classmethod
@@ -225,6 +228,19 @@ class VaultView:
                          for m, s, key in zip(summaries, scores, band_keys(scores, table)))
         return view
 
+    @classmethod
+    def glanced(cls, root: Path, glance: Glance, config: DecayConfig, now: int) -> VaultView:
+        """A :attr:`partial` view with no rows, only the :attr:`glance`'s counts
+        (:func:`core.vault.preview.read_glance`): the tree's groups and their counts, painted
+        before the summaries are read (:func:`tui.app.grouping.glance_groups`)."""
+        return cls(root, now, config, {}, {}, band_table=bands(config), partial=True,
+                   glance=glance)
+
+    @property
+    def total(self) -> int:
+        """How many memories the vault has (a glance's count, or the rows)."""
+        return self.glance.total if self.glance is not None else len(self.rows)
+
     def changed(self, memories: dict[str, Memory], relations: dict[str, Relation],
                 ids: Iterable[str], head: str | None, now: int | None = None,
                 problems: Iterable[str] | None = None) -> VaultView:
@@ -258,8 +274,8 @@ class VaultView:
     def __repr__(self) -> str:
         """Short: Textual's ``@work`` names a worker by the repr of its arguments, and a view
         of 10k memories written out took 0.25 s of every filter keystroke."""
-        partial = ", partial" if self.partial else ""
-        return f"VaultView({str(self.root)!r}, {len(self.rows)} memories, now={self.now}{partial})"
+        partial = ", glance" if self.glance is not None else ", partial" if self.partial else ""
+        return f"VaultView({str(self.root)!r}, {self.total} memories, now={self.now}{partial})"
 
     def __len__(self) -> int:
         return len(self.rows)

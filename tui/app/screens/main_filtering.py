@@ -110,8 +110,8 @@ class MainFiltering:
         if view is None:
             return
         tree = self.tree
-        total = len(view.rows)
-        shown = len(self.matched)
+        total = view.total
+        shown = total if view.glance is not None else len(self.matched)  # (a glance: no ids)
         title = f"memories {total}" if shown == total else f"memories {shown} of {total}"
         marked = self.marks_note()
         if marked:

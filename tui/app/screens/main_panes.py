@@ -40,7 +40,7 @@ class MainPanes:
             detail.clear_detail("No memory matches." if not self.matched else
                                 "Highlight a memory to see it here.")
             return
-        if view.partial and data.kind in ("group", "memory"):  # a first look from the index
+        if view.partial and data.kind in ("group", "memory", "loading"):  # a first look, a glance
             self.current = None
             detail.clear_detail("Opening the vault: what is highlighted shows here when it is "
                                 "open.")

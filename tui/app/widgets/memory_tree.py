@@ -22,6 +22,8 @@ from core.search.query import Term
 from ..grouping import Group, LineageRoot, groups_for
 from ..view import VaultView, gone_label, leaf_label
 
+#: What a group of memories opened on a glance shows until the memories are read
+LOADING = Text("loading…", style="dim italic")
 MARK = Text("● ", style="bold magenta")  # before a marked memory (for the consolidate wizard)
 EDGE_PREFIX = {"split": Text("split ", style="italic cyan"),
                "merge": Text("merge ", style="italic magenta"),
@@ -30,7 +32,7 @@ EDGE_PREFIX = {"split": Text("split ", style="italic cyan"),
 
 @dataclass
 class NodeData:
-    kind: str  # "group", "memory", "gone" or "more"
+    kind: str  # "group", "memory", "gone", "more" or "loading" (a glance's group: never acted on)
     key: str
     memory_id: str | None = None
     group: Group | None = None
@@ -248,6 +250,9 @@ class MemoryTree(Tree[NodeData]):
             if children is not None:
                 for sub in children:
                     self._add_group(node, sub)
+                return
+            if self.view.glance is not None:  # counts only: the memories come with the preview
+                node.add_leaf(LOADING.copy(), NodeData("loading", f"{data.key}/…loading"))
                 return
             self._add_chunk(node, group.ordered(self.view, self.sort, self.rank), data.key)
         elif data.lineage and data.memory_id is not None:

@@ -1,0 +1,223 @@
+"""The glance (issue 14, "TUI at 100k"): before the first look from the index's summaries, a big
+vault's tree is painted from the index's counts alone (groups by status and tag, no memory). It
+shows the top level the vault will show; only moving and folding work on it; a group of memories
+opened on it says its memories are loading and stays open, the cursor on it, when they land; a
+mode that needs more than counts skips it; and it never holds up the open."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import Vault
+
+from tui_support import (  # noqa: F401  (tui_vault: fixture)
+    SIZE,
+    held_app,
+    log,
+    make_app,
+    settle,
+    text_of,
+    tui_vault,
+    until,
+)
+
+
+def _groups(tree) -> list[tuple[int, str, bool]]:
+    """Every group the tree shows: (depth, label, open)."""
+    out: list[tuple[int, str, bool]] = []
+
+    def walk(node, depth: int) -> None:
+        for child in node.children:
+            if child.data is not None and child.data.kind == "group":
+                out.append((depth, child.label.plain, child.is_expanded))
+                if child.is_expanded:
+                    walk(child, depth + 1)
+
+    walk(tree.root, 0)
+    return out
+
+
+async def _vault_as_opened(vault, mode: str):
+    """The groups and the tree's title of the vault opened as a small vault opens (no glance)."""
+    app = make_app(vault)
+    app.settings.mode = mode
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.main_screen.tree
+        return _groups(tree), tree.border_title
+
+
+def _on_glance(main) -> bool:
+    return main.view is not None and main.view.glance is not None
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("mode", ["status_tag", "tag"])
+async def test_the_glance_paints_the_top_level_the_vault_shows(tui_vault, monkeypatch, mode):
+    opened, title = await _vault_as_opened(tui_vault, mode)
+    assert len(opened) > 2 and opened[0][2]  # the first group open, as a tree opens
+    if mode == "status_tag":
+        assert opened[1][0] == 1  # its tag subgroups beneath it
+    app, gates = held_app(tui_vault, monkeypatch, mode)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            main = app.main_screen
+            await until(pilot, lambda: _on_glance(main))
+            await pilot.pause()
+            tree = main.tree
+            assert not main.view.rows and main.view.partial
+            assert _groups(tree) == opened  # titles, counts, which is open, the subgroups
+            assert tree.border_title == title  # "memories N": the glance's total
+            assert "opening" in app.sub_title
+            assert "Opening the vault" in text_of(main.query_one("#detail-fields"))
+            gates["preview"].set()
+            await until(pilot, lambda: main.view.glance is None)
+            await pilot.pause()
+            assert main.view.partial and _groups(tree) == opened
+            gates["open"].set()
+            await until(pilot, lambda: not main.view.partial)
+            await settle(pilot)
+            assert _groups(tree) == opened and tree.border_title == title
+    finally:
+        gates["preview"].set()
+        gates["open"].set()
+
+
+@pytest.mark.asyncio
+async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch):
+    app, gates = held_app(tui_vault, monkeypatch)
+    commits = log(tui_vault, 100)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            main = app.main_screen
+            await until(pilot, lambda: _on_glance(main))
+            await pilot.pause()
+            for action in ("tree", "top", "bottom", "open_node", "close_node", "expand_all",
+                           "collapse_all", "help", "quit"):
+                assert main.check_action(action, ()) is True, action
+            for action in ("focus_filter", "clear_filter", "mark", "mark_group", "visual",
+                           "invert_marks", "cycle_mode", "cycle_sort", "copy_id", "toggle_view",
+                           "resize_left", "archive", "delete", "undo", "stats", "gc"):
+                assert main.check_action(action, ()) is None, action
+            assert main.query_one("#filter").disabled
+            await pilot.press("slash", "m", "s", "f", "space", "a", "x")
+            await pilot.pause()
+            assert _on_glance(main) and app.screen is main
+            assert main.mode == "status_tag" and main.sort == "score"
+            assert main.tree.has_focus and not main.tree.marks and main.query_text == ""
+            await pilot.press("minus")  # folding works
+            assert not any(n.is_expanded for n in main.tree.root.children)
+            await pilot.press("asterisk")
+            assert all(n.is_expanded for n in main.tree.root.children)
+            gates["preview"].set()
+            await until(pilot, lambda: main.view.glance is None)
+            assert main.check_action("focus_filter", ()) is True  # the first look's keys
+            assert not main.query_one("#filter").disabled
+            gates["open"].set()
+            await until(pilot, lambda: not main.view.partial)
+            await settle(pilot)
+            assert main.check_action("archive", ()) is True
+            assert log(tui_vault, 100) == commits
+    finally:
+        gates["preview"].set()
+        gates["open"].set()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("lands", ["preview", "open"])
+async def test_a_group_opened_on_the_glance_stays_open_when_its_memories_land(
+        tui_vault, monkeypatch, lands):
+    app, gates = held_app(tui_vault, monkeypatch)
+    if lands == "open":  # no first look: the open replaces the glance
+        monkeypatch.setattr(app.service, "preview", lambda: None)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            main = app.main_screen
+            tree = main.tree
+            await until(pilot, lambda: _on_glance(main))
+            await pilot.pause()
+            await pilot.press("j", "l")  # the first tag group of the first status: open it
+            group = tree.cursor_node
+            key = group.data.key
+            assert group.data.kind == "group" and group.is_expanded
+            assert key.startswith("status:active/tag:")
+            [leaf] = group.children
+            assert leaf.data.kind == "loading" and leaf.label.plain == "loading…"
+            await pilot.press("j")  # the loading row: nothing to show, nothing to act on
+            assert tree.cursor_node is leaf
+            assert "Opening the vault" in text_of(main.query_one("#detail-fields"))
+            await pilot.press("enter", "l")
+            assert tree.cursor_node is leaf and _on_glance(main)
+            await pilot.press("k")
+            assert tree.cursor_node is group
+            gates[lands].set()
+            if lands == "preview":
+                await until(pilot, lambda: main.view.glance is None)
+                await pilot.pause()
+            else:
+                await until(pilot, lambda: not main.view.partial)
+                await settle(pilot)
+            gates["open"].set()
+            await until(pilot, lambda: not main.view.partial)
+            await settle(pilot)
+            node = tree.cursor_node
+            assert node.data.key == key and node.is_expanded  # still open, the cursor on it
+            kinds = {c.data.kind for c in node.children}
+            assert kinds == {"memory"} and len(node.children) == group.data.group.count
+    finally:
+        gates["preview"].set()
+        gates["open"].set()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("mode", ["band", "lineage", "the flat list"])
+async def test_a_mode_that_needs_more_than_counts_skips_the_glance(tui_vault, monkeypatch, mode):
+    """Decay bands need scores, lineage relations; the flat list shows memories only."""
+    app, gates = held_app(tui_vault, monkeypatch, "status_tag" if mode == "the flat list"
+                          else mode)
+    if mode == "the flat list":
+        app.settings.view = "list"
+    glanced = []
+    real = app.service.glance
+    monkeypatch.setattr(app.service, "glance", lambda: glanced.append(1) or real())
+    seen = []
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            main = app.main_screen
+            gates["preview"].set()
+            await until(pilot, lambda: main.view is not None)
+            seen.append(main.view.glance)
+            assert main.view.partial and main.view.rows  # the first look
+            gates["open"].set()
+            await until(pilot, lambda: not main.view.partial)
+            await settle(pilot)
+        assert glanced == [] and seen == [None]  # the first look was the first thing shown
+    finally:
+        gates["preview"].set()
+        gates["open"].set()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("fails", ["raises", "nothing"])
+async def test_a_glance_that_cannot_be_read_holds_nothing_up(tui_vault, monkeypatch, fails):
+    app, gates = held_app(tui_vault, monkeypatch)
+
+    def no_glance():
+        if fails == "raises":
+            raise OSError("the index went away")
+        return None
+
+    monkeypatch.setattr(app.service, "glance", no_glance)
+    gates["preview"].set()
+    gates["open"].set()
+    async with app.run_test(size=SIZE) as pilot:
+        main = app.main_screen
+        await until(pilot, lambda: main.view is not None and not main.view.partial)
+        await settle(pilot)
+        assert main.tree.root.children and main.check_action("archive", ()) is True
+
+
+def test_the_glance_of_a_small_vault_is_none(tui_vault):
+    Vault.open(tui_vault)
+    app = make_app(tui_vault, open_now=False)
+    assert app.service.glance() is None  # below PREVIEW_FROM: the open is as quick
