@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..model.records import PIN_KEY
+from ..store.layout import MEMORIES_DIR, RELATIONS_DIR
 from ..textutil import neutralise_controls, neutralise_line
 from .index import SCHEMA_VERSION, SearchIndex, index_path
 from .transaction import transaction
@@ -76,6 +77,20 @@ def tag_rows(path: str, status: str, tags: str) -> list[tuple[str, str, str]]:
     return [(status, tag, path) for tag in (tags.split(TAG_SEPARATOR) if tags else ("",))]
 
 
+def record_ranges(folder: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The paths of the vault at ``folder`` of the repository, as two ranges (start, end) of
+    the index's ``path`` column: its memories folder and its relations folder. A vault's rows
+    are those and nothing else, so that a vault whose folder holds another vault (the
+    repository's top and a folder of it) never takes, nor removes, the other's rows."""
+    prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
+    memories, relations = f"{prefix}{MEMORIES_DIR}/", f"{prefix}{RELATIONS_DIR}/"
+    return (memories, memories[:-1] + "0"), (relations, relations[:-1] + "0")  # "0" after "/"
+
+
+#: The rows of one range of paths (:func:`record_ranges`).
+IN_RANGE = " WHERE path >= ? AND path < ?"
+
+
 class IndexedFiles:
     """The ``files`` rows of the index at ``path``, for the vault at ``folder`` of the
     repository (a repository path, ``.`` for the top)."""
@@ -84,6 +99,7 @@ class IndexedFiles:
         self._index = SearchIndex(path)
         self.folder = folder
         self._prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
+        self._memories, self._relations = record_ranges(folder)
         #: Read-only (a read-only vault): the file is only read, never created, rebuilt or moved
         #: on; one of another schema is not used.
         self._readonly: sqlite3.Connection | None = None
@@ -135,12 +151,8 @@ class IndexedFiles:
         if conn is None:
             return
         prefix = self._prefix
-        if prefix:
-            cursor = conn.execute("SELECT path, blob, kind, record_id, body FROM files "
-                                  "WHERE path >= ? AND path < ?",
-                                  (prefix, prefix[:-1] + "0"))  # "0" sorts right after "/"
-        else:
-            cursor = conn.execute("SELECT path, blob, kind, record_id, body FROM files")
+        select = f"SELECT path, blob, kind, record_id, body FROM files{IN_RANGE}"
+        cursor = conn.execute(f"{select} UNION ALL {select}", self._memories + self._relations)
         if not prefix:
             yield from cursor
             return
@@ -153,11 +165,9 @@ class IndexedFiles:
         conn = self._conn()
         if conn is None:
             return 0
-        prefix = self._prefix
-        if not prefix:
-            return conn.execute("SELECT count(*) FROM files").fetchone()[0]
-        return conn.execute("SELECT count(*) FROM files WHERE path >= ? AND path < ?",
-                            (prefix, prefix[:-1] + "0")).fetchone()[0]
+        count = f"SELECT count(*) FROM files{IN_RANGE}"
+        return conn.execute(f"SELECT ({count}) + ({count})",
+                            self._memories + self._relations).fetchone()[0]
 
     def blob_of(self, path: str) -> str | None:
         """The blob id of the row for ``path`` (relative to the vault), if there is one."""
@@ -187,13 +197,11 @@ class IndexedFiles:
                 found = conn.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
                 if not replace and (None if found is None else found[0]) != base:
                     return False
-                if replace:
-                    for table in ("files", "summaries", "summary_tags"):
-                        if prefix:
-                            conn.execute(f"DELETE FROM {table} WHERE path >= ? AND path < ?",
-                                         (prefix, prefix[:-1] + "0"))
-                        else:
-                            conn.execute(f"DELETE FROM {table}")
+                if replace:  # (the summaries are of memories only)
+                    for table, paths in (("files", self._memories), ("files", self._relations),
+                                         ("summaries", self._memories),
+                                         ("summary_tags", self._memories)):
+                        conn.execute(f"DELETE FROM {table}{IN_RANGE}", paths)
                 gone = [(prefix + p,) for p, row in rows.items() if row is None]
                 conn.executemany("DELETE FROM files WHERE path = ?", gone)
                 conn.executemany(
@@ -271,10 +279,7 @@ def _reading(path: Path, folder: str
         if found is None:
             yield None
             return
-        prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
-        where, params = ("", ()) if not prefix else (" WHERE path >= ? AND path < ?",
-                                                     (prefix, prefix[:-1] + "0"))
-        yield conn, found[0], where, params
+        yield conn, found[0], IN_RANGE, record_ranges(folder)[0]  # (summaries: memories only)
     finally:
         conn.close()
 
@@ -315,7 +320,7 @@ def read_counts(path: Path, folder: str
         conn, commit, where, params = found
         statuses, tags = conn.execute(
             "SELECT (SELECT json_group_array(json_array(status, n)) FROM (SELECT status, "
-            f"count(*) AS n FROM summaries{where} GROUP BY status)), "
+            f"count(*) AS n FROM summaries INDEXED BY summaries_status{where} GROUP BY status)), "
             "(SELECT json_group_array(json_array(status, tag, n)) FROM (SELECT status, tag, "
             f"count(*) AS n FROM summary_tags{where} GROUP BY status, tag))",
             params + params).fetchone()

@@ -256,6 +256,30 @@ def test_two_vaults_in_one_repository_keep_their_own_rows(tmp_path):
     assert rows_a == [f"memories/{ma.id}.json"]
 
 
+def test_a_vault_inside_another_vaults_folder_keeps_its_own_rows(tmp_path):
+    """The outer vault is the repository's top, the inner one a folder of it: the outer vault's
+    rows are those of its own record folders, so neither takes the other's memories, and a
+    rewrite of the outer vault's rows from scratch leaves the inner vault's alone."""
+    outer = Vault.open(tmp_path / "outer")
+    inner = Vault.open(tmp_path / "outer" / "inner")
+    mine = outer.add("in the outer vault")
+    theirs = [inner.add(f"in the inner vault {i}") for i in range(2)]
+    for _ in range(2):  # the second time from the index
+        again_outer, again_inner = Vault.open(outer.root), Vault.open(inner.root)
+        assert set(again_outer.memories) == {mine.id}
+        assert set(again_inner.memories) == {m.id for m in theirs}
+    conn = sqlite3.connect(index_path(outer.root))
+    with conn:
+        conn.execute("DELETE FROM state WHERE key = 'files_commit:.'")  # the outer rows anew
+    conn.close()
+    assert set(Vault.open(outer.root).memories) == {mine.id}
+    rows = [rel for rel, *_ in IndexedFiles.for_root(outer.root, ".").rows()]
+    assert rows == [f"memories/{mine.id}.json"]
+    assert set(Vault.open(inner.root).memories) == {m.id for m in theirs}
+    rows = [rel for rel, *_ in IndexedFiles.for_root(inner.root, "inner").rows()]
+    assert sorted(rows) == sorted(f"memories/{m.id}.json" for m in theirs)
+
+
 def test_two_files_for_one_id_are_judged_as_when_reading_every_file(tmp_path):
     """A memory in both layouts (a merge of a flat and a sharded clone): the index's rows name
     both, and the open reads every file so that the layouts' rule picks the one loaded."""
