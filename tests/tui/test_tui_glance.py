@@ -100,6 +100,11 @@ async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch
                            "resize_left", "archive", "delete", "undo", "stats", "gc"):
                 assert main.check_action(action, ()) is None, action
             assert main.query_one("#filter").disabled
+            offered = [c.title for c in app.get_system_commands(main)]  # the palette, too
+            assert "Expand all" in offered and "Help" in offered
+            for title in ("Archive / unarchive", "Delete", "Group by decay band", "Sort by created",
+                          "Filter", "Mark / unmark", "Stats", "Show history", "Reload"):
+                assert title not in offered, title
             await pilot.press("slash", "m", "s", "f", "space", "a", "x")
             await pilot.pause()
             assert _on_glance(main) and app.screen is main
@@ -113,10 +118,15 @@ async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch
             await until(pilot, lambda: main.view.glance is None)
             assert main.check_action("focus_filter", ()) is True  # the first look's keys
             assert not main.query_one("#filter").disabled
+            offered = [c.title for c in app.get_system_commands(main)]
+            assert "Group by decay band" in offered and "Filter" in offered
+            assert "Archive / unarchive" not in offered
             gates["open"].set()
             await until(pilot, lambda: not main.view.partial)
             await settle(pilot)
             assert main.check_action("archive", ()) is True
+            offered = [c.title for c in app.get_system_commands(main)]
+            assert "Archive / unarchive" in offered and "Stats" in offered
             assert log(tui_vault, 100) == commits
     finally:
         gates["preview"].set()

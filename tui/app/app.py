@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 
@@ -106,7 +106,13 @@ class MemvaultApp(App[None]):
         main = self.main_screen
         if main is None or screen is not main:
             return
+        # what the screen's keys cannot do now (while the vault opens: check_action), the
+        # palette does not offer either
+        for command in self._main_commands(main):
+            if main.check_action(_action_of(command.callback), ()):
+                yield command
 
+    def _main_commands(self, main: MainScreen) -> Iterable[SystemCommand]:
         yield SystemCommand("Archive / unarchive", "archive the marked memories, else the "
                             "highlighted one (or make them active again)", main.action_archive)
         yield SystemCommand("Delete", "delete the marked memories, else the highlighted one "
@@ -173,6 +179,17 @@ class MemvaultApp(App[None]):
                             "accept or reject it", main.action_inbox)
         yield SystemCommand("Reload", "read the vault again from disk", main.action_reload)
         yield SystemCommand("Help", "keys, the filter language, group modes", self.action_help)
+
+
+#: The action a palette command runs, for those that call a screen method of another name.
+_ACTIONS_OF = {"set_mode": "cycle_mode", "set_sort": "cycle_sort"}
+
+
+def _action_of(callback: Callable[..., object]) -> str:
+    """The name of the action (as ``check_action`` is asked it) a palette command runs."""
+    func = callback.func if isinstance(callback, partial) else callback
+    name = getattr(func, "__name__", "")
+    return _ACTIONS_OF.get(name, name.removeprefix("action_"))
 
 
 def screenshot_folder() -> Path:
