@@ -108,6 +108,16 @@ def test_groups_and_sorting():
     assert sort_ids(view, ids, "created")[0] == FADING  # created 20 days ago: the newest
 
 
+def test_a_memory_naming_a_tag_twice_is_one_member_of_its_group():
+    items = memories()
+    items[0].meta.tags = ["prefs", "prefs", "python"]  # (the model allows it; the glance, once)
+    view = view_of(items)
+    for groups in (groups_for(view, list(view.rows), "tag"),
+                   groups_for(view, list(view.rows), "status_tag")[0].subgroups()):
+        prefs = next(g for g in groups if g.title == "prefs")
+        assert prefs.count == 1 and prefs.ids == [items[0].id]
+
+
 def test_prepare_works_out_what_the_tree_opens_and_groups_keep_it():
     view = view_of(memories())
     ids = list(view.rows)

@@ -93,8 +93,8 @@ def _by_tag(view: VaultView, ids: Iterable[str], key_prefix: str) -> list[Group]
         memory_tags = rows[i].memory.meta.tags
         if not memory_tags:
             untagged.append(i)
-        for t in memory_tags:
-            tags.setdefault(t, []).append(i)
+        for t in memory_tags if len(memory_tags) < 2 else dict.fromkeys(memory_tags):
+            tags.setdefault(t, []).append(i)  # (a tag named twice: one member, as the glance)
     groups = [_tag_group(key_prefix, t, len(members), members)
               for t, members in sorted(tags.items(), key=lambda kv: kv[0].lower())]
     if untagged:
