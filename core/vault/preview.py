@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from ..model.records import PIN_KEY, MemoryStatus
 
+T = TypeVar("T")
 
 
 class MemorySummary(NamedTuple):
@@ -87,22 +89,12 @@ def read_preview(root: Path | str, at_least: int = 0) -> Preview | None:
     index of another schema, no repository) or fewer than ``at_least`` (counted first, nothing
     read): the caller waits for the open. Never writes anything, never raises for a missing or
     unreadable index."""
-    from ..search.index import index_path
     from ..search.indexed_files import TAG_SEPARATOR, read_summaries
 
-    root = Path(root)
-    path = index_path(root)
-    if path is None:
+    found = _read_index(root, lambda path, folder: read_summaries(path, folder, at_least))
+    if found is None or found[1][0] is None:
         return None
-    try:
-        found = subprocess.run(["git", "rev-parse", "--show-prefix", "HEAD"], cwd=root,
-                               capture_output=True, text=True, timeout=30, check=True)
-        folder, head = found.stdout.split("\n")[:2]
-        commit, rows = read_summaries(path, folder.rstrip("/") or ".", at_least)
-    except (OSError, subprocess.SubprocessError, ValueError, sqlite3.Error):
-        return None
-    if commit is None:
-        return None
+    head, (commit, rows) = found
     statuses = {s.value: s for s in MemoryStatus}
     make = tuple.__new__  # MemorySummary(...) is a Python call per memory: 100k of them
     memories = [make(MemorySummary, (i, statuses[status], use_count, last_used, strength,
@@ -133,8 +125,25 @@ def read_glance(root: Path | str, at_least: int = 0) -> Glance | None:
     has none (a first open, an index of another schema, no repository) or counts fewer than
     ``at_least`` memories. Never writes anything, never raises for a missing or unreadable
     index."""
-    from ..search.index import index_path
     from ..search.indexed_files import read_counts
+
+    found = _read_index(root, read_counts)
+    if found is None or found[1][0] is None:
+        return None
+    head, (commit, status_rows, tag_rows) = found
+    known = {s.value: s for s in MemoryStatus}
+    statuses = {known[status]: n for status, n in status_rows if status in known}
+    total = sum(statuses.values())
+    if total < at_least:
+        return None
+    tags = {(known[status], tag): n for status, tag, n in tag_rows if status in known}
+    return Glance(commit, commit == head, total, statuses, tags)
+
+
+def _read_index(root: Path | str, read: Callable[[Path, str], T]) -> tuple[str, T] | None:
+    """HEAD, and ``read(the index file, the vault's folder in the repository)``, for the vault
+    at ``root``: None when there is no repository or index, or it cannot be read."""
+    from ..search.index import index_path
 
     root = Path(root)
     path = index_path(root)
@@ -144,15 +153,6 @@ def read_glance(root: Path | str, at_least: int = 0) -> Glance | None:
         found = subprocess.run(["git", "rev-parse", "--show-prefix", "HEAD"], cwd=root,
                                capture_output=True, text=True, timeout=30, check=True)
         folder, head = found.stdout.split("\n")[:2]
-        commit, status_rows, tag_rows = read_counts(path, folder.rstrip("/") or ".")
+        return head, read(path, folder.rstrip("/") or ".")
     except (OSError, subprocess.SubprocessError, ValueError, sqlite3.Error):
         return None
-    if commit is None:
-        return None
-    known = {s.value: s for s in MemoryStatus}
-    statuses = {known[status]: n for status, n in status_rows if status in known}
-    total = sum(statuses.values())
-    if total < at_least:
-        return None
-    tags = {(known[status], tag): n for status, tag, n in tag_rows if status in known}
-    return Glance(commit, commit == head, total, statuses, tags)
