@@ -24,16 +24,8 @@ from tui_support import (
     text_of,
     top_labels,
     tui_vault,  # noqa: F401  (fixture)
+    until,
 )
-
-
-
-async def _until(pilot, condition, timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("timed out")
 
 
 @pytest.mark.asyncio
@@ -54,7 +46,7 @@ async def test_the_tree_paints_from_the_index_while_the_vault_opens(tui_vault, m
     async with app.run_test(size=SIZE) as pilot:
         main = app.main_screen
         # (a glance at the counts comes first: tests/tui/test_tui_glance.py)
-        await _until(pilot, lambda: main.view is not None and main.view.glance is None)
+        await until(pilot, lambda: main.view is not None and main.view.glance is None)
         await pilot.pause()
         assert main.view.partial
         first_look = top_labels(app)
@@ -72,7 +64,7 @@ async def test_the_tree_paints_from_the_index_while_the_vault_opens(tui_vault, m
         assert app.screen is main and log(tui_vault, 100) == commits
         assert main.check_action("archive", ()) is None
         release.set()
-        await _until(pilot, lambda: not main.view.partial)
+        await until(pilot, lambda: not main.view.partial)
         await settle(pilot)
         assert top_labels(app) == first_look  # the same groups, now from the vault
         assert "opening" not in app.sub_title
