@@ -102,18 +102,8 @@ class IndexedFiles:
         self._memories, self._relations = record_ranges(folder)
         #: Read-only (a read-only vault): the file is only read, never created, rebuilt or moved
         #: on; one of another schema is not used.
-        self._readonly: sqlite3.Connection | None = None
-        if readonly:
-            conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5) \
-                if path.is_file() else None
-            if conn is not None and conn.execute("PRAGMA user_version").fetchone()[0] \
-                    != SCHEMA_VERSION:
-                conn.close()
-                conn = None
-            self._readonly = conn
-            self.readonly = True
-        else:
-            self.readonly = False
+        self.readonly = readonly
+        self._readonly = _open_readonly(path) if readonly else None
 
     @classmethod
     def for_root(cls, root: Path, folder: str, readonly: bool = False) -> IndexedFiles | None:
@@ -168,6 +158,17 @@ class IndexedFiles:
         count = f"SELECT count(*) FROM files{IN_RANGE}"
         return conn.execute(f"SELECT ({count}) + ({count})",
                             self._memories + self._relations).fetchone()[0]
+
+    def holds(self, n: int) -> bool:
+        """Whether this vault has ``n`` rows or more (counted up to ``n``, not all); False when
+        the index cannot be read."""
+        select = f"SELECT 1 FROM files{IN_RANGE}"
+        try:
+            conn = self._conn()
+            return conn is not None and _count_up_to(
+                conn, f"{select} UNION ALL {select}", self._memories + self._relations, n) >= n
+        except sqlite3.Error:
+            return False
 
     def blob_of(self, path: str) -> str | None:
         """The blob id of the row for ``path`` (relative to the vault), if there is one."""
@@ -234,52 +235,43 @@ class IndexedFiles:
             return False
 
 
-def holds_rows(path: Path, n: int) -> bool:
-    """Whether the index at ``path`` holds ``n`` file rows or more (of any vault of the
-    repository; counted up to ``n``, not all), read without creating or changing anything;
-    False when it is missing, unreadable or of another schema."""
+def _open_readonly(path: Path) -> sqlite3.Connection | None:
+    """The index file at ``path`` opened read-only (nothing is created, rebuilt or moved on);
+    None when it is missing or of another schema. Raises sqlite3.Error when it cannot be read."""
     if not path.is_file():
-        return False
+        return None
+    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
     try:
-        conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
-        try:
-            if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
-                return False
-            return _count_up_to(conn, "files", "", (), n) >= n
-        finally:
-            conn.close()
+        if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+            return conn
     except sqlite3.Error:
-        return False
+        conn.close()
+        raise
+    conn.close()
+    return None
 
 
-def _count_up_to(conn: sqlite3.Connection, table: str, where: str, params: tuple[Any, ...],
-                 n: int) -> int:
-    """The rows of ``table`` (``where``), counted up to ``n``: a count of every row reads every
-    page of the table, its bodies too (~30 ms at 100k memories with the pages cached)."""
-    return conn.execute(f"SELECT count(*) FROM (SELECT 1 FROM {table}{where} LIMIT ?)",
-                        (*params, n)).fetchone()[0]
+def _count_up_to(conn: sqlite3.Connection, select: str, params: tuple[Any, ...], n: int) -> int:
+    """The rows ``select`` gives, counted up to ``n``: a count of every row reads every page of
+    the table, its bodies too (~30 ms at 100k memories with the pages cached)."""
+    return conn.execute(f"SELECT count(*) FROM ({select} LIMIT ?)", (*params, n)).fetchone()[0]
 
 
 @contextlib.contextmanager
 def _reading(path: Path, folder: str
-             ) -> Iterator[tuple[sqlite3.Connection, str, str, tuple[str, ...]] | None]:
-    """The index file at ``path`` opened read-only (nothing is created or rebuilt), with the
-    commit its rows are for in the vault at ``folder`` and the ``WHERE`` clause (and its
-    parameters) that keeps that vault's paths; None when the file is missing or of another
-    schema, or holds no rows for that vault."""
-    if not path.is_file():
+             ) -> Iterator[tuple[sqlite3.Connection, str, tuple[str, str]] | None]:
+    """The index file at ``path`` opened read-only (:func:`_open_readonly`), with the commit
+    its rows are for in the vault at ``folder`` and the range of that vault's memory paths
+    (:data:`IN_RANGE`: the summaries are of memories only); None when the file is missing or
+    of another schema, or holds no rows for that vault."""
+    conn = _open_readonly(path)
+    if conn is None:
         yield None
         return
-    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
     try:
-        found = None
-        if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
-            found = conn.execute("SELECT value FROM state WHERE key = ?",
-                                 (_COMMIT_KEY + folder,)).fetchone()
-        if found is None:
-            yield None
-            return
-        yield conn, found[0], IN_RANGE, record_ranges(folder)[0]  # (summaries: memories only)
+        found = conn.execute("SELECT value FROM state WHERE key = ?",
+                             (_COMMIT_KEY + folder,)).fetchone()
+        yield None if found is None else (conn, found[0], record_ranges(folder)[0])
     finally:
         conn.close()
 
@@ -294,12 +286,14 @@ def read_summaries(path: Path, folder: str, at_least: int = 0
     with _reading(path, folder) as found:
         if found is None:
             return None, []
-        conn, commit, where, params = found
+        conn, commit, paths = found
         columns = ("record_id, status, use_count, last_used, strength, created_at, tags, head, "
                    "pinned")
-        if at_least and _count_up_to(conn, "summaries", where, params, at_least) < at_least:
+        if at_least and _count_up_to(conn, f"SELECT 1 FROM summaries{IN_RANGE}", paths,
+                                     at_least) < at_least:
             return None, []
-        return commit, conn.execute(f"SELECT {columns} FROM summaries{where}", params).fetchall()
+        return commit, conn.execute(f"SELECT {columns} FROM summaries{IN_RANGE}",
+                                    paths).fetchall()
 
 
 def read_counts(path: Path, folder: str
@@ -317,12 +311,13 @@ def read_counts(path: Path, folder: str
     with _reading(path, folder) as found:
         if found is None:
             return None, [], []
-        conn, commit, where, params = found
+        conn, commit, paths = found
         statuses, tags = conn.execute(
             "SELECT (SELECT json_group_array(json_array(status, n)) FROM (SELECT status, "
-            f"count(*) AS n FROM summaries INDEXED BY summaries_status{where} GROUP BY status)), "
+            f"count(*) AS n FROM summaries INDEXED BY summaries_status{IN_RANGE} "
+            "GROUP BY status)), "
             "(SELECT json_group_array(json_array(status, tag, n)) FROM (SELECT status, tag, "
-            f"count(*) AS n FROM summary_tags{where} GROUP BY status, tag))",
-            params + params).fetchone()
+            f"count(*) AS n FROM summary_tags{IN_RANGE} GROUP BY status, tag))",
+            paths + paths).fetchone()
         return (commit, [tuple(row) for row in json.loads(statuses)],
                 [tuple(row) for row in json.loads(tags)])
