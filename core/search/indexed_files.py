@@ -159,17 +159,6 @@ class IndexedFiles:
         return conn.execute(f"SELECT ({count}) + ({count})",
                             self._memories + self._relations).fetchone()[0]
 
-    def holds(self, n: int) -> bool:
-        """Whether this vault has ``n`` rows or more (counted up to ``n``, not all); False when
-        the index cannot be read."""
-        select = f"SELECT 1 FROM files{IN_RANGE}"
-        try:
-            conn = self._conn()
-            return conn is not None and _count_up_to(
-                conn, f"{select} UNION ALL {select}", self._memories + self._relations, n) >= n
-        except sqlite3.Error:
-            return False
-
     def blob_of(self, path: str) -> str | None:
         """The blob id of the row for ``path`` (relative to the vault), if there is one."""
         conn = self._conn()
@@ -233,6 +222,23 @@ class IndexedFiles:
             return True
         except sqlite3.Error:
             return False
+
+
+def holds_rows(path: Path, n: int) -> bool:
+    """Whether the index at ``path`` holds ``n`` file rows or more (of any vault of the
+    repository; counted up to ``n``, not all), read without creating or changing anything and
+    without git (a vault's own rows need its folder in the repository, which asks git); False
+    when it is missing, unreadable or of another schema."""
+    try:
+        conn = _open_readonly(path)
+        if conn is None:
+            return False
+        try:
+            return _count_up_to(conn, "SELECT 1 FROM files", (), n) >= n
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
 
 
 def _open_readonly(path: Path) -> sqlite3.Connection | None:

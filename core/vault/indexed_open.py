@@ -67,12 +67,16 @@ class IndexedOpening:
         when the index cannot be used (nothing loaded: the caller reads every file), and for a
         vault of fewer than :data:`READONLY_INDEX_FROM` files, which reads them all sooner than
         git can start (and so runs no git at all)."""
+        from ..search.index import index_path
+        from ..search.indexed_files import holds_rows
+
+        path = index_path(self.root)  # (counted before git is asked for the vault's folder)
+        if path is None or not holds_rows(path, READONLY_INDEX_FROM):
+            return False
         files = self._files_index(readonly=True)
         if files is None:
             return False
         try:
-            if not files.holds(READONLY_INDEX_FROM):
-                return False
             status = self.journal.start_status(self.layout.vault_paths())
             stale = self._load_from_index(files, head)
             changed = self.journal.finish_status(status)
