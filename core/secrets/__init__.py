@@ -1,4 +1,3 @@
 """Secrets: the scanner (``scanner.py``, on detect-secrets' detectors), the policy a write follows
 (``policy.py``: refuse, redact, allow), the check on the one write path (``screen.py``), the scan
-of all of history (``history.py``) and purging memories from it (``purge.py``). See the README's
-"Secrets"."""
+of all of history (``history.py``) and purging memories from it (``purge.py``). See docs/secrets.md."""

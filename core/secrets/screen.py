@@ -15,7 +15,7 @@ record whose text fields did not change (a touch, a use record) is not scanned a
 
 ``.meta.json`` is memvault's own settings and is not scanned. A person's own edits of vault
 files, committed as ``external:``, are committed as they wrote them: a secret in one is said
-(:func:`outside_edit_notices`), never rewritten (see the README)."""
+(:func:`outside_edit_notices`), never rewritten (see docs/secrets.md)."""
 
 from __future__ import annotations
 

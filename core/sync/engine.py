@@ -24,7 +24,7 @@ What the driver never sees, sync settles (rename detection off: a file is its id
   file with conflict markers is put in ``{vault}/sync-conflicts/`` for a person; once it is
   edited into a valid record, the next sync uses it.
 
-A remote is not trusted (see README, "What memvault promises"):
+A remote is not trusted (see docs/promises.md):
 
 * git runs the driver by the absolute path of the installed ``memvault-merge-driver`` program,
   never ``python -m`` (which would import a ``core/`` or ``tui/`` package the remote committed

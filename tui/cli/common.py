@@ -64,16 +64,16 @@ def _remember_allow_secret(ctx: click.Context, _param: click.Parameter, value: b
 
 def allow_secret_option(f: F) -> F:
     """``--allow-secret`` (on the root group and after every verb): a write stores what looks
-    like a secret as it is, whatever the secrets policy (README, "Secrets")."""
+    like a secret as it is, whatever the secrets policy (docs/secrets.md)."""
     return click.option("--allow-secret", is_flag=True, expose_value=False, is_eager=True,
                         callback=_remember_allow_secret,
                         help="write what looks like a secret anyway (verbs that write)")(f)
 
 
 def json_option(f: F) -> F:
-    """``--json``: the verb's result as JSON on stdout (README lists each verb's shape)."""
+    """``--json``: the verb's result as JSON on stdout (docs/cli.md lists each verb's shape)."""
     return click.option("--json", "as_json", is_flag=True,
-                        help="print JSON instead of text (see the README for its shape)")(f)
+                        help="print JSON instead of text (docs/cli.md gives its shape)")(f)
 
 
 def verb(name: str, **settings: Any) -> Callable[[Callable[..., int]], click.Command]:

@@ -27,7 +27,7 @@ def mcp(read_only: bool) -> int:
         raise UserError(f"{path} is not a folder")
     if is_terminal(sys.stdin):
         stderr("note", f"serving {path} over MCP on stdin/stdout: an MCP client starts this "
-                       "(see the README, \"Connect an assistant\"); ctrl+d ends it")
+                       "(see docs/mcp.md); ctrl+d ends it")
     from tui.mcp.server import run
 
     saved = sys.stdout

@@ -2,7 +2,7 @@
 restore, history, relate, gc and stats.
 
 ``--json`` prints the file format of each memory (``Memory.model_dump(mode="json")``) plus its
-``score`` (a list is a JSON array); the README's command table gives each verb's shape. Human
+``score`` (a list is a JSON array); docs/cli.md gives each verb's shape. Human
 output of list/show/history/gc/stats goes through :mod:`tui.cli.render` (rich), imported only
 then, so ``add`` and ``--json`` never load rich.
 """

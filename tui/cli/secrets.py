@@ -1,6 +1,6 @@
 """The secret verbs of ``memvault``: ``scan`` (every version in history), ``purge`` (remove
 memories from all of history) and ``secrets-policy`` (what a write does with a secret). The
-work is in :mod:`core.secrets`; see the README's "Secrets"."""
+work is in :mod:`core.secrets`; see docs/secrets.md."""
 
 from __future__ import annotations
 
