@@ -66,7 +66,7 @@ from .clause_words import (
     THAT_HOSTS,
     TO_HOSTS,
 )
-from .clause_words import WORD, drops_number_or_negation, is_protected, names_in, words
+from .clause_words import WORD, is_protected, names_in, words
 from .clauses import balanced
 
 #: Switch for the bench (``bench/gists.py`` measures the pipeline with and without it).

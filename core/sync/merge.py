@@ -19,11 +19,6 @@ from .conflicts import ConflictFolder
 from .purged import drop_purged
 from .merge_driver import LOG_ENV, conflict_text, has_conflict_markers, read_log
 from .moves import follow_moves
-
-DRIVER_LOG_FILE = "merge-driver.log"
-
-Entry = tuple[str, str]  # (mode, object id) of a file in a tree
-
 from .report import (
     SyncReport,
     clear_conflicts,
@@ -32,6 +27,11 @@ from .report import (
     reload_after,
     vault_rel_of,
 )
+
+DRIVER_LOG_FILE = "merge-driver.log"
+
+Entry = tuple[str, str]  # (mode, object id) of a file in a tree
+
 
 
 class RecordMerge:

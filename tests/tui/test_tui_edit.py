@@ -23,7 +23,6 @@ from tui.app.screens.new_memory import NewMemoryScreen
 
 from tui_support import (
     CONTENT,
-    DUPE_TEXTS,
     FADING,
     FRESH,
     SIZE,

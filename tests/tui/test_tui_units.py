@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
 from rich.text import Text
 
 from core import DecayConfig, Memory, MemoryStatus, Relation, Vault

@@ -21,7 +21,7 @@ from sync_support import LAYOUTS, T0, at, make_world, new
 from core import Memory, VaultError
 from core.store.layout import MAX_FILE_BYTES, Layout
 from core.sync.merge_driver import has_conflict_markers
-from core.sync.engine import last_sync, sync
+from core.sync.engine import last_sync
 from tui import cli
 
 
