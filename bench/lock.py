@@ -3,7 +3,7 @@
 Several processes take one vault's write lock in a tight loop (hold it a few milliseconds,
 release, take it again at once, as a busy writer would) for a few seconds. A fair lock gives
 each about the same number of turns and keeps every wait short; an unfair one lets the
-process that just released take it again while the others wait (issue 12 measured one of four
+process that just released take it again while the others wait (once measured: one of four
 writers waiting 21.9 s of 30 s). Prints each writer's turns and its longest wait. Nothing
 here asserts.
 """

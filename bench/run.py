@@ -18,7 +18,7 @@ Builds vaults of deterministic, realistic memories in a temporary folder and mea
    ``git add <file> && git commit -q -m msg`` of the same kind of change (one memory file's
    status field) in the same repository, alternating. Ratio: ours / git.
 4. gc of 1,000 memories in one commit (``vault.gc()``), checking that it made exactly one commit.
-5. big vaults (issue 14, ``bench/scale.py``): open with no index (cold: every file read, the
+5. big vaults (``bench/scale.py``): open with no index (cold: every file read, the
    derived index written) and with a warm index, read-only, and CortexGraph's connect, with the
    peak RSS of each; search p50/p95 (memvault's ranked search against CortexGraph's own
    ``search_memory`` tool, both top 10, on the same memories and queries); the TUI from process
@@ -27,7 +27,7 @@ Builds vaults of deterministic, realistic memories in a temporary folder and mea
 The vault is built with the git CLI (files written, ``git add -A``, one commit, ``git gc``), so a
 100k vault takes a minute or two, not memvault's own adoption of 100k outside edits.
 
-Nothing here asserts; it prints numbers and, for each target of issue 2, whether it is met.
+Nothing here asserts; it prints numbers and, for each target, whether it is met.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ PEER_EXTRA = "mcp<2"
 STALE = 1000  # memories below the forget threshold, pruned by the gc measurement
 DAY = 86400
 
-# Targets of issue 2 ("Tests and numbers"), all at 10k memories.
+# The targets at 10k memories.
 TARGET_SIZE = 10_000
 TARGET_OPEN_RATIO = 1.5
 TARGET_ARCHIVE_RATIO = 1.2
@@ -726,7 +726,7 @@ def render(results: dict[str, Any]) -> str:
         [fmt_s(med(s, "tui", "ready")) for s in sizes])
     row("TUI: peak RSS (MB)", [_mb(get(s, "tui", "rss_mb")) for s in sizes])
 
-    head(f"Targets (issue 2, at {TARGET_SIZE:,} memories; issue 14, at 10k and 100k)")
+    head(f"Targets (at {TARGET_SIZE:,} memories; big-vault targets at 10k and 100k)")
     for t in results["targets"]:
         lines.append(f"  {t['name']:<{label_w}}{t['figure']:>{col_w}}   {t['verdict']}")
     if results.get("notes"):
@@ -741,7 +741,7 @@ def _mb(x: float | None) -> str:
 
 
 def scale_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
-    """The targets of issue 14, at each of 10k and 100k that was measured."""
+    """The big-vault targets, at each of 10k and 100k that was measured."""
     found: list[dict[str, Any]] = []
 
     def add(name: str, value: float | None, limit: float, figure: str, unit: str) -> None:

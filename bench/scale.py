@@ -1,4 +1,4 @@
-"""What ``bench/run.py`` measures for big vaults (issue 14), beside its open/archive/gc figures:
+"""What ``bench/run.py`` measures for big vaults, beside its open/archive/gc figures:
 a fast build with the git CLI, open with no index (cold) and with a warm index, peak RSS, search
 latency against CortexGraph's own search tool on the same memories, and the TUI from process
 start to the first painted tree. Every measure runs in fresh subprocesses, interleaved with the

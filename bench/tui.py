@@ -2,7 +2,7 @@
 
     python bench/tui.py [--size 10000] [--repeat 5] [--keep]
 
-Measures, against the targets of issue 5:
+Measures, against its targets:
 
 1. app start to first tree paint: from creating the app (vault not yet open) to the first time the
    tree draws lines with memories in them (opening the vault in a worker included). Target 1.5 s.

@@ -1,6 +1,6 @@
 """Shared pieces of the fault-injection tests (split, consolidate, gc): a ``Journal.fault_hook``
 that raises at the n-th occurrence of a step, and a snapshot of everything a failed operation
-must leave as it was. Below them, the machinery of tests/core/git/test_faults.py (issue 12)."""
+must leave as it was. Below them, the machinery of tests/core/git/test_faults.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bulk actions in the app (issue 16): archive (a), delete (x), tag and untag (T), promote (P),
+"""Bulk actions in the app: archive (a), delete (x), tag and untag (T), promote (P),
 touch (t) act on the marked memories in ONE commit each, or on the highlighted memory when
 nothing is marked; the marks of what they acted on are cleared once they succeeded."""
 

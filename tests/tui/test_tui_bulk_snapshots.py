@@ -1,4 +1,4 @@
-"""Snapshots of the screens of marking, bulk actions and undo (issue 16): the undo list (u), the
+"""Snapshots of the screens of marking, bulk actions and undo: the undo list (u), the
 delete modal listing the marked memories, the tag prompt (T), and the tree with a visual range.
 Deterministic as the other snapshots (fixed clock, ids and commit dates, UTC, 120x40). After a
 deliberate change of the UI, look at the report, then accept with ``pytest

@@ -1,4 +1,4 @@
-"""The "possible duplicates" grouping (issue 16): m cycles to it; the clusters come from a
+"""The "possible duplicates" grouping: m cycles to it; the clusters come from a
 worker (core's consolidate clustering), appear as groups under "possible duplicates", follow the
 filter, and nothing is merged by itself."""
 

@@ -1,4 +1,4 @@
-"""Editing in the app (issue 16, "Edit in place"): the form (ctrl+e / F2), $EDITOR (e), a new
+"""Editing in the app ("Edit in place"): the form (ctrl+e / F2), $EDITOR (e), a new
 memory with the duplicate warning (n), touch (t), promote (P) and pin (F): each one commit,
 undone by u; bad input says why in the form and writes nothing."""
 

@@ -1,4 +1,4 @@
-"""The glance (issue 14, "TUI at 100k"): before the first look from the index's summaries, a big
+"""The glance ("TUI at 100k"): before the first look from the index's summaries, a big
 vault's tree is painted from the index's counts alone (groups by status and tag, no memory). It
 shows the top level the vault will show; only moving and folding work on it; a group of memories
 opened on it says its memories are loading and stays open, the cursor on it, when they land; a

@@ -1,4 +1,4 @@
-"""The history pane from the keyboard and the word diff of two versions (issue 16, "History
+"""The history pane from the keyboard and the word diff of two versions ("History
 pane"): H twice moves into the pane, j/k move there, space marks a version, D opens the diff
 (default: the highlighted version against the one before it), r there restores (one commit),
 s swaps the sides, esc goes back to the tree; p twice moves into the provenance graph."""

@@ -1,4 +1,4 @@
-"""Every key of the main screen driven through Textual's pilot (issue 16, "Keys"): j/k, g g / G,
+"""Every key of the main screen driven through Textual's pilot ("Keys"): j/k, g g / G,
 h/l and left/right, * / -, space (mark), y (copy the id), esc (clear the filter), ? (help made
 from the bindings), C (gc, which moved off G), H (history), and a footer that fits 80 columns."""
 

@@ -1,4 +1,4 @@
-"""Marking in the app (issue 16): space, a range (shift+down / shift+up extend from where the
+"""Marking in the app: space, a range (shift+down / shift+up extend from where the
 cursor was; V starts and ends a visual range that follows the cursor), every memory of the
 group (A, again unmarks), invert (~, over the memories shown), clear (U); the tree's title and
 the header say how many are marked; marks are kept across a refilter."""

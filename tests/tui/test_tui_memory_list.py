@@ -1,4 +1,4 @@
-"""The flat list beside the tree (issue 16): f switches, every memory the filter keeps in one
+"""The flat list beside the tree: f switches, every memory the filter keeps in one
 sortable table (s: next sort column, o: the other way, a header click), the sort in its title,
 the filter's words highlighted in the rows and in the detail, j/k/G moving, the panes following
 its cursor, rows added in chunks."""

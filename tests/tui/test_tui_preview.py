@@ -1,4 +1,4 @@
-"""The first paint of a big vault comes from the derived index (issue 14, "TUI at 100k"): the
+"""The first paint of a big vault comes from the derived index ("TUI at 100k"): the
 tree shows the index's summaries while the vault opens; moving and folding work, nothing acts on
 a memory and no detail shows until the open is done, and then the tree is the vault's."""
 

@@ -1,7 +1,7 @@
 """The provenance pane and the delete modal under the one rule for relations when a memory goes
 (core.model.relation_rule): a lineage end that is gone is named consumed, with the commit that
 removed it; an end no commit of this vault ever held is "not in this vault", never "deleted"
-(issue 16: "the provenance pane calls a dangling, never-seen end 'deleted'"); deleting a
+("the provenance pane calls a dangling, never-seen end 'deleted'"); deleting a
 memory keeps its lineage relations, and the modal says so."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Regressions of issue 16 in the app, driven through Textual's pilot on the small test vault:
+"""Regressions in the app, driven through Textual's pilot on the small test vault:
 each test failed before its fix."""
 
 from __future__ import annotations

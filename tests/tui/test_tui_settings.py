@@ -1,4 +1,4 @@
-"""Settings that persist (issue 16), driven through the app: the group mode, sort, gist or
+"""Settings that persist, driven through the app: the group mode, sort, gist or
 content, tree or list, the list's sort, the pane widths and the theme are saved as they change
 and come back in the next app; a bad settings file gives the defaults and a notice."""
 

@@ -1,4 +1,4 @@
-"""Multi-step undo in the app (issue 16): ctrl+z undoes and ctrl+y redoes with labelled notices
+"""Multi-step undo in the app: ctrl+z undoes and ctrl+y redoes with labelled notices
 ("Undid archive of b2c3d4e5"); u opens the undo list (what successive undos would take back,
 newest first, with times, read from git: it survives a restart), where enter undoes the
 highlighted operation and every newer one, each its own revert, stopping at the first refusal;

@@ -1,4 +1,4 @@
-"""Snapshots of the views issue 16 added: the word diff of two versions, the flat list with the
+"""Snapshots of the views: the word diff of two versions, the flat list with the
 filter's words highlighted, and the "possible duplicates" grouping. Deterministic as the other
 snapshots (fixed clock, ids and commit dates, UTC, 120x40); accept a deliberate change with
 ``pytest tests/tui/test_tui_views_snapshots.py --snapshot-update`` after looking at it."""

@@ -1,4 +1,4 @@
-"""Regressions of issue 16 in the wizards (pilot, small vault in tmp_path): tags and entities
+"""Regressions in the wizards (pilot, small vault in tmp_path): tags and entities
 derived again from edited parts, esc asking before it throws typed edits away, and one marked
 memory never silently swapped for a suggested cluster. Each failed before its fix."""
 

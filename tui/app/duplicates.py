@@ -1,4 +1,4 @@
-"""The tree's "possible duplicates" grouping (issue 16): memories that look like duplicates of
+"""The tree's "possible duplicates" grouping: memories that look like duplicates of
 one another, as the consolidate wizard's clusters find them (:func:`core.ops.consolidate.find_clusters`:
 content, tag and entity similarity at its default threshold, active memories only). A
 suggestion only: nothing is merged unless the person marks them and runs the consolidate wizard.

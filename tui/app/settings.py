@@ -1,4 +1,4 @@
-"""The app's settings that persist between runs (issue 16): theme, the tree's sort and group
+"""The app's settings that persist between runs: theme, the tree's sort and group
 mode, gist or content first, tree or flat list, the flat list's sort, and the left pane's width
 (one for the tree, one for the flat list).
 

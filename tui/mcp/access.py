@@ -5,7 +5,7 @@
 records flushed at most once per interval, and every refusal a :class:`ToolError` with a message a
 person (or a model) can read: never a traceback.
 
-Use records (issue 15, item 3): ``search_memory``, ``open_memories`` and ``recall`` call
+Use records (item 3): ``search_memory``, ``open_memories`` and ``recall`` call
 ``vault.record_use(ids)``, which writes ``last_used``/``use_count`` to the files before the tool
 returns (kill -9 loses none); :meth:`VaultAccess.flush_uses` commits what is pending as one
 commit, at most once per ``MEMVAULT_MCP_USE_INTERVAL`` seconds (default 30) and when the server

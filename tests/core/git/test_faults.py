@@ -1,4 +1,4 @@
-"""Fault injection (issue 12): every multi-file operation, and the adoption of a person's edits
+"""Fault injection: every multi-file operation, and the adoption of a person's edits
 at open, must leave the vault exactly as before or exactly as after, whatever stops it:
 
 A. a kill -9 at every step (``Journal.fault_hook`` calls, enumerated by a recording run);

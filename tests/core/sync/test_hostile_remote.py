@@ -1,4 +1,4 @@
-"""A remote that wants to harm the machine that syncs with it (issue 12): a bare remote, a plain
+"""A remote that wants to harm the machine that syncs with it: a bare remote, a plain
 git clone of it (the attacker, no memvault) that pushes hostile commits, and the victim's vault
 running ``core.sync.engine.sync``. After each case: nothing outside the vault was touched, deleted or
 committed, the victim's memories are intact, the vault keeps working, and ``git fsck`` is clean.

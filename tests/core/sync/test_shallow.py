@@ -1,4 +1,4 @@
-"""A shallow clone (issue 12): `memvault history ID` and `memvault sync status` say that history
+"""A shallow clone: `memvault history ID` and `memvault sync status` say that history
 before the shallow boundary is missing and name `git fetch --unshallow`; a full clone says
 nothing of the kind."""
 

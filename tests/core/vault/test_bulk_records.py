@@ -1,4 +1,4 @@
-"""Changing many memories at once (issue 16, bulk): tag, untag and promote take any number of
+"""Changing many memories at once (bulk): tag, untag and promote take any number of
 ids and make ONE commit; a bad input (no id, an empty tag, nothing to change, a memory that
 cannot be promoted) is refused and writes nothing. Undo takes the whole commit back."""
 

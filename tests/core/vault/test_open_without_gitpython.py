@@ -1,4 +1,4 @@
-"""Opening a vault only reads git, and imports no GitPython for it (issue 14: process start to
+"""Opening a vault only reads git, and imports no GitPython for it (process start to
 ready): read-write and read-only, from a warm derived index, and when HEAD moved since the index
 was written (git diff). A write imports it (every command of a write runs through ``repo.git``)."""
 

@@ -1,4 +1,4 @@
-"""``memvault tag`` / ``untag`` / ``promote`` (issue 16, bulk): the app's bulk verbs on the
+"""``memvault tag`` / ``untag`` / ``promote`` (bulk): the app's bulk verbs on the
 command line, many ids in ONE commit, ``--json`` an array of the changed memories; refusals
 are one line on stderr, exit 1, nothing written."""
 

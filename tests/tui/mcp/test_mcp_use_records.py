@@ -1,4 +1,4 @@
-"""Reads record use without flooding history (issue 15, item 3): ``search_memory``,
+"""Reads record use without flooding history (item 3): ``search_memory``,
 ``open_memories`` and ``recall`` write ``last_used``/``use_count`` to the files before they answer
 and the server commits them as one commit at most once per ``MEMVAULT_MCP_USE_INTERVAL``, and
 when the connection closes."""

@@ -1,4 +1,4 @@
-"""The main screen's ways of looking (issue 16): the history and provenance panes reached from
+"""The main screen's ways of looking: the history and provenance panes reached from
 the keyboard (``H`` / ``p`` once shows the pane, twice moves into it, esc comes back to the
 tree), the word diff of two versions opened from the history pane, the flat list beside the
 tree (``f``), the left pane's width (``<`` / ``>``) and the settings that persist them."""

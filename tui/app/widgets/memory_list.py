@@ -1,4 +1,4 @@
-"""The flat list of memories (issue 16): every memory the filter keeps, one row each, sortable
+"""The flat list of memories: every memory the filter keeps, one row each, sortable
 by any column (score, status, id, text, tags, last used), beside the grouped tree (``f``
 switches). The filter's words are highlighted in the text column.
 
