@@ -16,8 +16,9 @@ thing, and its observations only make sense under its title; so:
   ``meta.extra["basic_memory"]``: the file's path in the folder and its whole front matter
   (dates written as ISO text), so the export writes the note back as it was;
 - id: a uuid5 of the permalink (of the path without one), the same on every run;
-- time: the front matter's ``created`` and ``modified`` when given (as basic-memory reads them),
-  else the file's modification time for both.
+- time: the front matter's ``created`` when given (as basic-memory reads it), else the file's
+  modification time; the last use is the import time (basic-memory records no use; a
+  ``modified`` stays in the front matter), so nothing imported starts out forgotten.
 
 Relations become relations between the memories of the two notes: the target is found by
 permalink, title (also ignoring case) or path, as basic-memory resolves a ``[[link]]``; a target
@@ -44,7 +45,7 @@ import frontmatter
 import yaml
 
 from ..errors import VaultError
-from ..model.records import Memory, MemoryMetadata, Relation
+from ..model.records import Memory, MemoryMetadata, Relation, now_epoch
 from .foreign_import import ForeignSnapshot, LineProblem, Progress, digest_files, not_finite
 
 FORMAT = "basic-memory"
@@ -52,7 +53,7 @@ KEY = "basic_memory"
 DEFAULT_TYPE = "note"
 LINKS_TO = "links_to"
 ID_NAMESPACE = uuid.UUID("62617369-632d-4d65-9d6f-6d656d766c74")
-STATED = frozenset({"content", "entities", "meta", "created_at", "last_used"})
+STATED = frozenset({"content", "entities", "meta", "created_at"})
 #: ``- relation_type [[Target]] (context)``: not an observation (those start with ``[``)
 EXPLICIT = re.compile(r"^\s*[-*]\s+([^\s\[\]#][^\[\]]*?)\s+\[\[([^\[\]]+)\]\](?:\s+\((.*)\))?\s*$")
 WIKILINK = re.compile(r"\[\[([^\[\]]+)\]\]")
@@ -175,8 +176,10 @@ def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
     return {}, text.strip()
 
 
-def read_basic_memory(folder: Path | str, progress: Progress | None = None) -> ForeignSnapshot:
+def read_basic_memory(folder: Path | str, progress: Progress | None = None,
+                      now: int | None = None) -> ForeignSnapshot:
     """Read a basic-memory project folder into a snapshot (see the module doc)."""
+    at = now_epoch() if now is None else now
     root = Path(folder).expanduser()
     if not root.is_dir():
         raise VaultError(f"no folder {root}")
@@ -212,12 +215,11 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None) -> F
             by_permalink[key] = rel
         mtime = int(path.stat().st_mtime)
         created = _when(front.get("created")) or mtime
-        modified = _when(front.get("modified")) or mtime
         tags = tags_of(front) + ([kind] if kind != DEFAULT_TYPE else [])
         memory = Memory(id=mid, content=body,
                         meta=MemoryMetadata(tags=list(dict.fromkeys(tags)), source=FORMAT,
                                             extra={KEY: {"path": rel, "frontmatter": front}}),
-                        created_at=created, last_used=max(created, modified),
+                        created_at=created, last_used=max(created, at),
                         entities=[title])
         snap.memories[mid] = memory
         snap.stated[mid] = STATED

@@ -18,9 +18,9 @@ adds ``categories``, OpenMemory's backup names the text ``content``). The file m
 - tags: ``categories``; entities: ``user_id`` and ``agent_id`` (who the memory is about);
 - ``meta.source``: ``mem0``; ``meta.extra["mem0"]``: every key of the item but the text, as the
   file has it (id, hash, metadata, categories, the ids, both times...): nothing is lost;
-- time: ``created_at`` (an ISO time; one without a zone is read as UTC) and ``updated_at`` as
-  last use; an item without them (or with one that is no ISO time, said in a note) gets the
-  import time.
+- time: ``created_at`` (an ISO time; one without a zone is read as UTC), else (or when it is
+  no ISO time, said in a note) the import time; the last use is the import time (mem0 records
+  no use; ``updated_at`` stays in ``meta.extra``), so nothing imported starts out forgotten.
 
 A syntax error in a JSON document ends what can be read: the items before it are the rest that
 ``--skip-bad`` imports. A number that is not finite (NaN, Infinity, 1e999) is a bad record.
@@ -198,16 +198,18 @@ def item_memory(item: Any, at: int, file: str, lineno: int, snap: ForeignSnapsho
         return None, frozenset(), "an item without a text 'memory'"
     stated = {"content", "entities", "meta"}
     times = {}
-    for key, name in (("created_at", "created_at"), ("updated_at", "last_used")):
+    for key in ("created_at", "updated_at"):
         if item.get(key) is None:
             continue
         value = epoch(item[key])
         if value is None:
-            snap.notes.append(LineProblem(file, lineno, f"{key} {item[key]!r} is no ISO time; "
-                                          "the import time is used"))
+            snap.notes.append(LineProblem(file, lineno, f"{key} {item[key]!r} is no ISO time"
+                                          + ("; the import time is used"
+                                             if key == "created_at" else "")))
         else:
-            times[name] = value
-            stated.add(name)
+            times[key] = value
+    if "created_at" in times:
+        stated.add("created_at")
     created = times.get("created_at", at)
     categories = item.get("categories")
     tags = [c for c in categories if isinstance(c, str)] if isinstance(categories, list) else []
@@ -216,7 +218,7 @@ def item_memory(item: Any, at: int, file: str, lineno: int, snap: ForeignSnapsho
     memory = Memory(id=memory_id(item), content=text,
                     meta=MemoryMetadata(tags=list(dict.fromkeys(tags)), source=FORMAT,
                                         extra={KEY: extra}),
-                    created_at=created, last_used=max(times.get("last_used", created), created),
+                    created_at=created, last_used=max(at, created),
                     entities=list(dict.fromkeys(who)))
     return memory, frozenset(stated), None
 
