@@ -158,11 +158,17 @@ def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
         if not any(line.rstrip() == "---" for line in lines[1:]):
             return "the front matter (line 1) is never closed by a '---' line"
         try:
-            front, body = frontmatter.parse(text)
+            handler = frontmatter.YAMLHandler()
+            front = handler.load(handler.split(text.strip())[0])
+            _, body = frontmatter.parse(text)
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f" (line {mark.line + 2})" if mark is not None else ""
-            problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
+            # where the broken piece starts (a quote or bracket never closed), else where
+            # YAML stopped; its lines count from the file's first line
+            mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+            where = f" (line {mark.line + 1})" if mark is not None else ""
+            problem = " ".join(filter(None, (getattr(exc, "context", None),
+                                             getattr(exc, "problem", None)))) \
+                or str(exc).split("\n")[0]
             return f"the front matter is not YAML{where}: {problem}"
         except (TypeError, ValueError, AttributeError) as exc:
             return f"the front matter is not a mapping of keys: {exc}"

@@ -32,6 +32,7 @@ import json
 import uuid
 from collections.abc import Iterator
 from datetime import datetime, timezone
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,18 @@ def epoch(value: Any) -> int | None:
     return int(when.timestamp())
 
 
+def floats(value: Any) -> Any:
+    """ijson's numbers (Decimal, so that 1e999 is read and not a parse error) as JSON's:
+    floats (1e999 becomes inf, which the item's check then names)."""
+    if isinstance(value, Decimal):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [floats(v) for v in value]
+    return value
+
+
 def _lines(file: Path, total: int, progress: Progress | None) -> Iterator[tuple[int, bytes]]:
     """(line number, piece of it) for the whole file, a long line in pieces."""
     done, lineno = 0, 1
@@ -104,7 +117,7 @@ def _json_items(file: Path, total: int, progress: Progress | None, snap: Foreign
                 ) -> Iterator[tuple[int, Any]]:
     """(line the item ends on, item) of a JSON document, streamed."""
     found: dict[str, list[Any]] = {p: ijson.sendable_list() for p in PREFIXES}
-    parsers = {p: ijson.items_coro(found[p], p, use_float=True) for p in PREFIXES}
+    parsers = {p: ijson.items_coro(found[p], p) for p in PREFIXES}
     lineno = 1
     try:
         for lineno, piece in _lines(file, total, progress):
@@ -112,13 +125,13 @@ def _json_items(file: Path, total: int, progress: Progress | None, snap: Foreign
                 parsers[p].send(piece)
             for p in PREFIXES:
                 for item in found[p]:
-                    yield lineno, item
+                    yield lineno, floats(item)
                 del found[p][:]
         for p in PREFIXES:
             parsers[p].close()
         for p in PREFIXES:
             for item in found[p]:
-                yield lineno, item
+                yield lineno, floats(item)
     except ijson.JSONError as exc:
         message = str(exc).strip().split("\n")[0]
         if isinstance(exc, ijson.IncompleteJSONError) and "incomplete" in message.lower():
