@@ -22,7 +22,9 @@ adds ``categories``, OpenMemory's backup names the text ``content``). The file m
   no ISO time, said in a note) the import time; the last use is the import time (mem0 records
   no use; ``updated_at`` stays in ``meta.extra``), so nothing imported starts out forgotten.
 
-A syntax error in a JSON document ends what can be read: the items before it are the rest that
+The ``relations`` of mem0's graph memory (beside ``results``) link entities, not memories: they
+are left out, counted in a note (the backup keeps them). A syntax error in a JSON document ends
+what can be read: the items before it are the rest that
 ``--skip-bad`` imports. A number that is not finite (NaN, Infinity, 1e999) is a bad record.
 """
 
@@ -54,6 +56,8 @@ FORMAT = "mem0"
 KEY = "mem0"
 ID_NAMESPACE = uuid.UUID("6d656d30-0000-4d6f-9279-6d656d766c74")
 PREFIXES = ("item", "results.item", "memories.item")
+GRAPH = "relations.item"  # graph memory's relations beside the results: entities', not memories'
+
 LINE_CHUNK = 1 << 16  # a line longer than this is fed in pieces
 
 
@@ -116,19 +120,23 @@ def _lines(file: Path, total: int, progress: Progress | None) -> Iterator[tuple[
 def _json_items(file: Path, total: int, progress: Progress | None, snap: ForeignSnapshot
                 ) -> Iterator[tuple[int, Any]]:
     """(line the item ends on, item) of a JSON document, streamed."""
-    found: dict[str, list[Any]] = {p: ijson.sendable_list() for p in PREFIXES}
-    parsers = {p: ijson.items_coro(found[p], p) for p in PREFIXES}
+    found: dict[str, list[Any]] = {p: ijson.sendable_list() for p in (*PREFIXES, GRAPH)}
+    parsers = {p: ijson.items_coro(found[p], p) for p in (*PREFIXES, GRAPH)}
+    graph = 0
     lineno = 1
     try:
         for lineno, piece in _lines(file, total, progress):
-            for p in PREFIXES:
+            for p in parsers:
                 parsers[p].send(piece)
+            graph += len(found[GRAPH])
+            del found[GRAPH][:]
             for p in PREFIXES:
                 for item in found[p]:
                     yield lineno, floats(item)
                 del found[p][:]
-        for p in PREFIXES:
+        for p in parsers:
             parsers[p].close()
+        graph += len(found[GRAPH])
         for p in PREFIXES:
             for item in found[p]:
                 yield lineno, floats(item)
@@ -138,6 +146,10 @@ def _json_items(file: Path, total: int, progress: Progress | None, snap: Foreign
             message = "cut short: the JSON document ends before it is complete"
         snap.problems.append(LineProblem(file.name, lineno, f"not JSON: {message}; nothing "
                                          "after it can be read"))
+    if graph:
+        snap.notes.append(LineProblem(file.name, 1, f"{graph} graph relation"
+                                      f"{'s' if graph != 1 else ''} (between entities, not "
+                                      "memories) left out; the backup keeps them"))
 
 
 def _jsonl_items(file: Path, total: int, progress: Progress | None, snap: ForeignSnapshot

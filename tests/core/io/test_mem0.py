@@ -130,6 +130,17 @@ def test_repeated_ids_bad_times_and_unsafe_ids(tmp_path):
     assert odd != "../escape" and snap.memories[odd].meta.extra["mem0"]["id"] == "../escape"
 
 
+def test_graph_relations_are_left_out_with_a_note(tmp_path):
+    path = tmp_path / "x.json"
+    path.write_text(json.dumps({"results": [item(1)], "relations": [
+        {"source": "alice", "relationship": "lives_in", "destination": "rotterdam"},
+        {"source": "alice", "relationship": "works_at", "destination": "acme"}]}))
+    snap = read_mem0(path, now=NOW)
+    assert list(snap.memories) == ["m1"] and snap.relations == {}
+    assert [n.message for n in snap.notes] == [
+        "2 graph relations (between entities, not memories) left out; the backup keeps them"]
+
+
 def test_openmemory_backup_shape_and_empty_exports(tmp_path):
     path = tmp_path / "memories.json"
     path.write_text(json.dumps({"user": {"id": "u"}, "memories": [
