@@ -118,9 +118,13 @@ def _when(value: Any) -> int | None:
             return None
     else:
         return None
-    if when.tzinfo is None:
-        when = when.astimezone()  # basic-memory reads a time without a zone as local
-    return int(when.timestamp())
+    try:
+        if when.tzinfo is None:
+            when = when.astimezone()  # basic-memory reads a time without a zone as local
+        seconds = int(when.timestamp())
+    except (OverflowError, OSError, ValueError):
+        return None
+    return seconds if seconds >= 0 else None  # before 1970: the file's time is used
 
 
 def tags_of(front: dict[str, Any]) -> list[str]:

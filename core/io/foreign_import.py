@@ -83,6 +83,9 @@ class ImportReport:
     already_imported: bool = False
     backup: str | None = None
     commit: str | None = None
+    #: on a dry run, the records that hold what looks like a secret ("memory 1a2b3c4d
+    #: (github-token)"): the import would be refused (or redacted) by the policy in force
+    secrets: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
@@ -109,7 +112,7 @@ class ImportReport:
             "dangling_relations": [{"id": i, "why": why} for i, why in self.dangling.items()],
             "bad_records": lines(self.problems), "skipped_bad": self.skipped_bad,
             "notes": lines(self.notes), "given_import_time": self.import_time,
-            "backup": self.backup, "commit": self.commit,
+            "backup": self.backup, "commit": self.commit, "secrets": self.secrets,
         }
 
 
@@ -195,6 +198,8 @@ def import_snapshot(
 
     def plan(v: Vault | None) -> Plan:
         memories, relations = _classify(v, snap, report)
+        if dry_run:
+            report.secrets = _secrets_in(v, memories, relations)
         if not report.changed:
             return Plan(f"import: nothing to change from {snap.format}")
         at = now_epoch() if now is None else now
@@ -212,6 +217,24 @@ def import_snapshot(
                     put_files=files, meta=meta)
 
     return run_plan(vault, plan, report, dry_run, progress)
+
+
+def _secrets_in(vault: Vault | None, memories: list[Memory], relations: list[Relation]
+                ) -> list[str]:
+    """What the secret check of the write would find in the records (a dry run's warning)."""
+    from ..secrets.policy import ALLOW, policy_in_force
+    from ..secrets.scanner import scan_record
+
+    asked = getattr(vault, "secret_policy", None) if vault is not None else None
+    if policy_in_force(asked, vault.meta if vault is not None else {}) == ALLOW:
+        return []
+    found = []
+    for kind, record in ([("memory", m) for m in memories]
+                         + [("relation", r) for r in relations]):
+        kinds = sorted({f.kind for f in scan_record(record.model_dump(mode="json"))})
+        if kinds:
+            found.append(f"{kind} {record.id[:8]} ({', '.join(kinds)})")
+    return found
 
 
 def _read(path: Path) -> bytes:

@@ -80,7 +80,8 @@ def _text(item: dict[str, Any]) -> str | None:
 
 
 def epoch(value: Any) -> int | None:
-    """An ISO time (``2024-07-20T10:00:00.123-07:00``; no zone: UTC) as epoch seconds."""
+    """An ISO time (``2024-07-20T10:00:00.123-07:00``; no zone: UTC) as epoch seconds; None
+    when it is none, or before 1970."""
     if not isinstance(value, str):
         return None
     try:
@@ -89,7 +90,8 @@ def epoch(value: Any) -> int | None:
         return None
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
-    return int(when.timestamp())
+    seconds = int(when.timestamp())
+    return seconds if seconds >= 0 else None  # before 1970: no time the vault keeps
 
 
 def floats(value: Any) -> Any:
@@ -228,7 +230,8 @@ def item_memory(item: Any, at: int, file: str, lineno: int, snap: ForeignSnapsho
             continue
         value = epoch(item[key])
         if value is None:
-            snap.notes.append(LineProblem(file, lineno, f"{key} {item[key]!r} is no ISO time"
+            snap.notes.append(LineProblem(file, lineno, f"{key} {item[key]!r} is no ISO time "
+                                          "from 1970 on"
                                           + ("; the import time is used"
                                              if key == "created_at" else "")))
         else:

@@ -108,6 +108,9 @@ def print_import(report: Any) -> None:
     if report.backup:
         where = "would be copied to" if report.dry_run else "backed up, committed, in"
         con.print(f"  source files {where} {report.backup}/", markup=False)
+    if report.secrets:
+        _problems(con, "what looks like a secret (the secrets policy would refuse the import: "
+                       "take it out, or see `memvault secrets-policy`)", report.secrets)
     if report.refused:
         _problems(con, f"{_plural(len(report.problems), 'bad record')} (the import would "
                        "refuse: fix them, or pass --skip-bad to import the rest)",

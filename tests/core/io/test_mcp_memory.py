@@ -235,6 +235,8 @@ def test_a_secret_is_refused_named_and_nothing_written(vault, tmp_path):
     assert f"memory {entity_id('Bo')[:8]}" in str(refused.value)
     assert vault.head == head and vault.memories == {}
     assert not (vault.root / ".backup").exists()
+    dry = import_snapshot(vault, read_mcp_memory(source, now=NOW), dry_run=True)
+    assert dry.secrets == [f"memory {entity_id('Bo')[:8]} (github-token)"]
 
 
 def test_a_dry_run_writes_nothing_and_needs_no_vault(vault):

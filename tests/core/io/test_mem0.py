@@ -116,14 +116,17 @@ def test_json_lines_report_each_bad_line(vault, tmp_path):
 def test_repeated_ids_bad_times_and_unsafe_ids(tmp_path):
     path = write_items(tmp_path / "x.json", [
         item(1), item(1, memory="fact 1, again"), item(2, created_at="last tuesday"),
+        item(3, created_at="0001-01-01T00:00:00Z"),
         {"memory": "no id", "hash": "abc"}, {"id": "../escape", "memory": "odd id"}])
     snap = read_mem0(path, now=NOW)
     assert snap.problems == []
     assert snap.memories["m1"].content == "fact 1, again"
     notes = [(n.line, n.message) for n in snap.notes]
     assert notes[0][0] == 3 and "repeats the item ending on line 2" in notes[0][1]
-    assert notes[1][0] == 4 and "'last tuesday' is no ISO time; the import time" in notes[1][1]
+    assert notes[1][0] == 4 and "'last tuesday' is no ISO time from 1970 on; the import" in notes[1][1]
     assert snap.memories["m2"].created_at == NOW and "m2" in snap.import_time
+    assert snap.memories["m3"].created_at == NOW and "'0001-01-01T00:00:00Z' is no ISO time from" \
+        in snap.notes[2].message
     assert "m1" not in snap.import_time
     assert memory_id({"memory": "no id", "hash": "abc"}) in snap.memories
     odd = memory_id({"id": "../escape"})
