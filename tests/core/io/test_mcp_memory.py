@@ -268,3 +268,15 @@ def test_a_big_file_is_read_line_by_line(tmp_path):
 def test_no_file_is_a_clear_error(tmp_path):
     with pytest.raises(VaultError, match="no file"):
         read_mcp_memory(tmp_path / "missing.jsonl")
+
+
+def test_progress_is_reported_while_reading_and_committing(vault, tmp_path):
+    path = write_lines(tmp_path / "m.jsonl", [entity(f"E{n}") for n in range(2500)])
+    seen: list[tuple[str, int, int]] = []
+    snap = read_mcp_memory(path, lambda *step: seen.append(step), now=NOW)
+    import_snapshot(vault, snap, progress=lambda *step: seen.append(step))
+    size = path.stat().st_size
+    reads = [s for s in seen if s[0] == "read"]
+    assert len(reads) == 3 and reads[-1] == ("read", size, size)
+    assert [s[1] for s in reads] == sorted(s[1] for s in reads)
+    assert seen[-2:] == [("commit", 0, 1), ("commit", 1, 1)]
