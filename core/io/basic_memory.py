@@ -242,16 +242,17 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
 def _relate(snap: ForeignSnapshot, notes: list[tuple[Memory, list[Any], str]],
             root: Path) -> None:
     """The notes' links as relations between their memories (see the module doc)."""
-    names: dict[str, str] = {}
-    for memory, _, rel in reversed(notes):  # the first note (by path) wins a shared name
+    exact: dict[str, str] = {}
+    folded: dict[str, str] = {}  # ignoring case, when no name matches exactly
+    for memory, _, rel in notes:  # the first note (by path) wins a shared name
         front = memory.meta.extra[KEY]["frontmatter"]
         for name in (front.get("permalink"), memory.entities[0], rel, rel[:-3]):
             if isinstance(name, str):
-                names[name] = memory.id
-                names.setdefault(name.lower(), memory.id)
+                exact.setdefault(name, memory.id)
+                folded.setdefault(name.lower(), memory.id)
     for memory, links, rel in notes:
         for kind, target, context in links:
-            end = names.get(target) or names.get(target.lower())
+            end = exact.get(target) or folded.get(target.lower())
             rid = relation_id(memory.id, kind, target)
             details: dict[str, Any] = {"target": target}
             if context:

@@ -7,8 +7,8 @@ basic-memory writes its notes (python-frontmatter, keys in their order):
 - a memory imported from basic-memory (``meta.extra["basic_memory"]``) goes back to its path
   with its front matter as it was, its tags as the memory now has them (without the tag made of
   its type) and its content as the body, so import -> export gives the same notes;
-- any other memory becomes ``memvault/<title>.md``, titled by the first line of its content
-  (80 characters at most, `` [id8]`` added when two would share a title), of type ``memory``,
+- any other memory becomes ``memvault/<title>.md``, titled by its MCP memory entity's name,
+  else the first line of its content (80 characters at most, `` [id8]`` added when two would share a title), of type ``memory``,
   with a permalink ``memvault/<id>``, its tags, and its times as ``created`` and ``modified``;
 - a relation of the vault that the body of its source note does not already state is added to
   that body as a ``- relation_type [[Target title]]`` line, so basic-memory reads every relation
@@ -35,7 +35,7 @@ from ..model.records import Memory, Relation
 from ..store.layout import write_atomic
 from ..vault import Vault
 from .basic_memory import DEFAULT_TYPE, KEY, LINKS_TO, WIKILINK, links_in
-from .mcp_memory_export import GraphExportReport, NAME_LIMIT
+from .mcp_memory_export import GraphExportReport, display_name
 
 NATIVE_FOLDER = "memvault"
 NATIVE_TYPE = "memory"
@@ -93,8 +93,7 @@ def plan_notes(memories: list[Memory], report: GraphExportReport | None = None) 
     for m in memories:
         if m.id in done:
             continue
-        first = " ".join((m.content.strip().split("\n") or [""])[0].split())[:NAME_LIMIT]
-        title = first.lstrip("#").strip() or m.id
+        title = display_name(m) or m.id
         if title in titles:
             title = f"{title} [{m.id[:8]}]"
         file_name = UNSAFE.sub(" ", title).strip(". ") or m.id

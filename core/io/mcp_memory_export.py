@@ -8,9 +8,9 @@ file (entity lines, then relation lines, one compact JSON object a line, ``\\n``
   ``entityType`` back, and its observations are read from its content
   (:func:`core.io.mcp_memory.observations_of`), so import -> export gives the same graph, and an
   observation edited, added or removed in memvault is exported as it now is;
-- any other memory becomes an entity named after the first line of its content (80 characters
-  at most; `` [id8]`` added when two would share a name: the server's names are unique), of
-  type ``memory``, with its content as its one observation (its tags, times and counts have no
+- any other memory becomes an entity named by its basic-memory title, else the first line of
+  its content (80 characters at most; `` [id8]`` added when two would share a name: the
+  server's names are unique), of type ``memory``, with its content as its one observation (its tags, times and counts have no
   place in the server's file and are not written);
 - a relation is written between the names of its two memories, with its type; an end that is no
   memory of the vault is written with the name the import kept (``metadata["mcp_memory"]``), else
@@ -72,6 +72,20 @@ def _origin(memory: Memory) -> dict[str, Any] | None:
     return None
 
 
+def display_name(memory: Memory) -> str:
+    """What to call a memory in another server's format: its imported name or title, else the
+    first line of its content (without a heading's ``#``), 80 characters at most."""
+    for key, field in ((KEY, "name"), ("basic_memory", "title")):
+        origin = memory.meta.extra.get(key)
+        if key == "basic_memory" and isinstance(origin, dict):
+            origin = origin.get("frontmatter")
+        if isinstance(origin, dict) and isinstance(origin.get(field), str) \
+                and origin[field].strip():
+            return " ".join(origin[field].split())[:NAME_LIMIT]
+    first = (memory.content.strip().split("\n") or [""])[0]
+    return " ".join(first.lstrip("#").split())[:NAME_LIMIT]
+
+
 def entity_names(memories: list[Memory], report: GraphExportReport | None = None
                  ) -> dict[str, str]:
     """memory id -> entity name, unique: imported names first, then names from content."""
@@ -85,8 +99,7 @@ def entity_names(memories: list[Memory], report: GraphExportReport | None = None
     for m in memories:
         if m.id in names:
             continue
-        first = " ".join((m.content.strip().split("\n") or [""])[0].split())[:NAME_LIMIT]
-        name = first or m.id
+        name = display_name(m) or m.id
         if name in taken:
             name = f"{name} [{m.id[:8]}]"
         if name in taken:
@@ -152,5 +165,5 @@ def export_mcp_memory(vault: Vault, path: Path | str, *, force: bool = False
     return report
 
 
-__all__ = ["GraphExportReport", "entity_names", "entity_record", "export_mcp_memory",
+__all__ = ["GraphExportReport", "display_name", "entity_names", "entity_record", "export_mcp_memory",
            "refuse_existing"]

@@ -174,3 +174,30 @@ def test_an_import_at_a_time_whose_stamp_looks_like_a_secret_goes_through(vault)
     high-entropy string; the commit message does not name it."""
     report = import_snapshot(vault, read_basic_memory(NOTES, now=NOW), now=1_795_654_175)
     assert report.commit and report.backup.endswith("-20261126T004935Z")
+
+
+def test_each_export_names_the_others_memories_by_their_own_names(vault, tmp_path):
+    from core.io.mcp_memory import read_mcp_memory
+    from core.io.mcp_memory_export import export_mcp_memory
+
+    import_snapshot(vault, read_basic_memory(NOTES, now=NOW))
+    import_snapshot(vault, read_mcp_memory(FIXTURES / "mcp-memory" / "memory.jsonl", now=NOW))
+    export_basic_memory(vault, tmp_path / "notes")
+    assert (tmp_path / "notes" / "memvault" / "Ada_Lovelace.md").read_text("utf-8") \
+        .startswith("---\ntitle: Ada_Lovelace\ntype: memory\n")
+    export_mcp_memory(vault, tmp_path / "memory.jsonl")
+    names = {json.loads(line)["name"] for line in
+             (tmp_path / "memory.jsonl").read_text("utf-8").split("\n")
+             if '"type":"entity"' in line}
+    assert {e["title"] for e in EXPECTED} <= names
+
+
+def test_a_link_matches_a_name_exactly_before_ignoring_case(tmp_path):
+    folder = tmp_path / "n"
+    note(folder, "a.md", "---\ntitle: coffee\n---\nlower")
+    note(folder, "b.md", "---\ntitle: Coffee\n---\nupper")
+    note(folder, "c.md", "---\ntitle: C\n---\n[[Coffee]] and [[coffee]] and [[COFFEE]]")
+    snap = read_basic_memory(folder, now=NOW)
+    ends = sorted((r.metadata["basic_memory"]["target"], snap.memories[r.to_memory_id].content)
+                  for r in snap.relations.values())
+    assert ends == [("COFFEE", "lower"), ("Coffee", "upper"), ("coffee", "lower")]
