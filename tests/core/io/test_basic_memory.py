@@ -201,3 +201,15 @@ def test_a_link_matches_a_name_exactly_before_ignoring_case(tmp_path):
     ends = sorted((r.metadata["basic_memory"]["target"], snap.memories[r.to_memory_id].content)
                   for r in snap.relations.values())
     assert ends == [("COFFEE", "lower"), ("Coffee", "upper"), ("coffee", "lower")]
+
+
+def test_a_secret_in_a_note_is_refused_and_named(vault, tmp_path):
+    from core.secrets.policy import SecretRefusedError
+
+    folder = copy_notes(tmp_path)
+    note(folder, "ops.md", "---\ntitle: Ops\n---\n- [access] key AKIA" + "IOSFODNN7EXAMPLQ")
+    head = vault.head
+    with pytest.raises(SecretRefusedError, match="aws-key") as refused:
+        import_snapshot(vault, read_basic_memory(folder, now=NOW))
+    assert f"memory {note_id('ops')[:8]}" in str(refused.value)
+    assert vault.head == head and vault.memories == {}

@@ -173,3 +173,14 @@ def test_a_big_export_is_read_as_a_stream(tmp_path):
         tracemalloc.stop()
     assert sorted(snap.memories) == ["m1", "same"]
     assert path.stat().st_size > 20_000_000 and peak < path.stat().st_size // 4, peak
+
+
+def test_a_secret_in_a_memory_is_refused_and_named(vault, tmp_path):
+    from core.secrets.policy import SecretRefusedError
+
+    path = write_items(tmp_path / "x.json", [item(1), item(2, memory="my password: hunter2x9Q")])
+    head = vault.head
+    with pytest.raises(SecretRefusedError, match="memory m2") as refused:
+        import_snapshot(vault, read_mem0(path, now=NOW))
+    assert "password" in str(refused.value)
+    assert vault.head == head and vault.memories == {}
