@@ -37,7 +37,7 @@ import json
 import os
 import re
 import uuid
-from datetime import date, datetime, timezone
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 

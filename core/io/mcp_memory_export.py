@@ -75,13 +75,13 @@ def _origin(memory: Memory) -> dict[str, Any] | None:
 def display_name(memory: Memory) -> str:
     """What to call a memory in another server's format: its imported name or title, else the
     first line of its content (without a heading's ``#``), 80 characters at most."""
-    for key, field in ((KEY, "name"), ("basic_memory", "title")):
+    for key, wanted in ((KEY, "name"), ("basic_memory", "title")):
         origin = memory.meta.extra.get(key)
         if key == "basic_memory" and isinstance(origin, dict):
             origin = origin.get("frontmatter")
-        if isinstance(origin, dict) and isinstance(origin.get(field), str) \
-                and origin[field].strip():
-            return " ".join(origin[field].split())[:NAME_LIMIT]
+        if isinstance(origin, dict) and isinstance(origin.get(wanted), str) \
+                and origin[wanted].strip():
+            return " ".join(origin[wanted].split())[:NAME_LIMIT]
     first = (memory.content.strip().split("\n") or [""])[0]
     return " ".join(first.lstrip("#").split())[:NAME_LIMIT]
 
