@@ -43,6 +43,7 @@ from typing import Any
 
 import frontmatter
 import yaml
+from pydantic import ValidationError
 
 from ..errors import VaultError
 from ..model.records import Memory, MemoryMetadata, Relation, now_epoch
@@ -226,11 +227,19 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
         mtime = int(path.stat().st_mtime)
         created = _when(front.get("created")) or mtime
         tags = tags_of(front) + ([kind] if kind != DEFAULT_TYPE else [])
-        memory = Memory(id=mid, content=body,
-                        meta=MemoryMetadata(tags=list(dict.fromkeys(tags)), source=FORMAT,
-                                            extra={KEY: {"path": rel, "frontmatter": front}}),
-                        created_at=created, last_used=max(created, at),
-                        entities=[title])
+        try:
+            memory = Memory(id=mid, content=body,
+                            meta=MemoryMetadata(tags=list(dict.fromkeys(tags)), source=FORMAT,
+                                                extra={KEY: {"path": rel,
+                                                             "frontmatter": front}}),
+                            created_at=created, last_used=max(created, at),
+                            entities=[title])
+        except ValidationError as exc:  # what the record model refuses, said as it says it
+            error = exc.errors()[0]
+            snap.problems.append(LineProblem(rel, 1, "not a memory the vault can hold: "
+                                             f"{'.'.join(str(p) for p in error['loc'])}: "
+                                             f"{error['msg']}"))
+            continue
         snap.memories[mid] = memory
         snap.stated[mid] = STATED
         notes.append((memory, links_in(body), rel))

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import ijson
+from pydantic import ValidationError
 
 from ..errors import InvalidIdError, VaultError
 from ..model.records import Memory, MemoryMetadata, now_epoch
@@ -243,12 +244,20 @@ def item_memory(item: Any, at: int, file: str, lineno: int, snap: ForeignSnapsho
     tags = [c for c in categories if isinstance(c, str)] if isinstance(categories, list) else []
     who = [item[k] for k in ("user_id", "agent_id") if isinstance(item.get(k), str) and item[k]]
     extra = {k: v for k, v in item.items() if k not in ("memory", "content")}
-    memory = Memory(id=memory_id(item), content=text,
-                    meta=MemoryMetadata(tags=list(dict.fromkeys(tags)), source=FORMAT,
-                                        extra={KEY: extra}),
-                    created_at=created, last_used=max(at, created),
-                    entities=list(dict.fromkeys(who)))
+    try:
+        memory = Memory(id=memory_id(item), content=text,
+                        meta=MemoryMetadata(tags=list(dict.fromkeys(tags)), source=FORMAT,
+                                            extra={KEY: extra}),
+                        created_at=created, last_used=max(at, created),
+                        entities=list(dict.fromkeys(who)))
+    except ValidationError as exc:  # what the record model refuses, said as the model says it
+        return None, frozenset(), f"not a memory the vault can hold: {_first_error(exc)}"
     return memory, frozenset(stated), None
+
+
+def _first_error(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    return f"{'.'.join(str(p) for p in error['loc']) or 'the record'}: {error['msg']}"
 
 
 __all__ = ["FORMAT", "KEY", "epoch", "item_memory", "memory_id", "read_mem0"]

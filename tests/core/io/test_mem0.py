@@ -184,3 +184,15 @@ def test_a_secret_in_a_memory_is_refused_and_named(vault, tmp_path):
         import_snapshot(vault, read_mem0(path, now=NOW))
     assert "password" in str(refused.value)
     assert vault.head == head and vault.memories == {}
+
+
+def test_an_item_the_record_model_refuses_is_a_bad_record_not_a_crash(tmp_path, monkeypatch):
+    import core.io.mem0 as mem0
+
+    real = mem0.memory_id
+    monkeypatch.setattr(mem0, "memory_id", lambda i: 7 if i.get("id") == "m2" else real(i))
+    snap = read_mem0(write_items(tmp_path / "x.json", [item(1), item(2)]), now=NOW)
+    (problem,) = snap.problems
+    assert problem.line == 3 and problem.message == \
+        "not a memory the vault can hold: id: Input should be a valid string"
+    assert list(snap.memories) == ["m1"]
