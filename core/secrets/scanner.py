@@ -15,8 +15,9 @@ prefix. So this module takes its regular expressions and heuristics, not its fil
   ``<x>``, ``${x}``), ``$variables`` and indirect references (``f(x)``, ``a[b]``);
 * high entropy: tokens of 20+ base64 characters with Shannon entropy over 4.5 bits, and of 32+
   hex digits over 3.0 (the limits of ``detect-secrets``), that mix letters and digits, and that
-  are not UUIDs, sequences (``abcdef...``), ids (``user_id=...``) or git object names (40 or
-  64 hex digits: commits are quoted in memories all the time).
+  are not UUIDs, sequences (``abcdef...``), ids (``user_id=...``), git object names (40 or
+  64 hex digits: commits are quoted in memories all the time) or hex digests named so
+  (``"hash": "<md5>"``, ``sha256: ...``: mem0 keeps an md5 of every memory).
 
 Offsets are character offsets in the string scanned. Nothing here reads or writes files.
 """
@@ -65,6 +66,10 @@ HEX_LIMIT = 3.0  # detect-secrets' HexHighEntropyString default
 _BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])")
 _HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{32,}(?![0-9A-Za-z])")
 _GIT_OBJECT_LENGTHS = (40, 64)
+#: a hex token named a digest (``"hash": "<md5>"``, ``sha256: ...``, ``checksum=...``) is one:
+#: content digests are written into records (mem0 keeps an md5 of every memory)
+_DIGEST_NAME = re.compile(r"(?:hash|md5|sha\d*|digest|checksum)[\"']?\s*[:=]\s*[\"']?$",
+                          re.IGNORECASE)
 _JWT_TAIL = re.compile(r"[A-Za-z0-9_\-.+/=]*")
 _KEY_END = re.compile(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
 _KEY_START = re.compile(r"-----\s*$")
@@ -254,6 +259,9 @@ def _high_entropy(text: str, heuristic: Any) -> Iterator[Hit]:
             line_end = text.find("\n", match.end())
             line = text[line_start: len(text) if line_end < 0 else line_end]
             if heuristic.is_likely_id_string(token, line):
+                continue
+            if kind == HIGH_ENTROPY_HEX and _DIGEST_NAME.search(text, line_start,
+                                                                match.start()):
                 continue
             yield Hit(kind, match.start(), match.end())
 

@@ -1,5 +1,6 @@
 """Migration, import, export and the event log of ``memvault``: ``migrate --from jsonl DIR``,
-``export --format jsonl DIR``, ``import-markdown DIR`` and ``log``.
+``export --format jsonl DIR`` (``--to mcp-memory`` / ``basic-memory``: :mod:`tui.cli.interchange`),
+``import-markdown DIR`` and ``log``.
 
 Human output is a rich progress bar (on a terminal) and a summary; ``--json`` prints the report;
 ``log --jsonl`` (or ``--json``) prints one event a line. Refusals are VaultError or UserError
@@ -28,7 +29,7 @@ from .common import (json_option, layout_hint, open_readonly, open_writable, pri
 
 MAX_LISTED = 20  # problems listed in the human summary (--json lists them all)
 PHASES = {"memory": "reading memories.jsonl", "relation": "reading relations.jsonl",
-          "commit": "committing", "files": "reading markdown files"}
+          "commit": "committing", "files": "reading markdown files", "read": "reading"}
 
 
 @contextmanager
@@ -165,13 +166,20 @@ def print_migration(report: MigrationReport) -> None:
 
 # -- export ----------------------------------------------------------------------------------
 @verb("export")
-@click.option("--format", "file_format", type=click.Choice(["jsonl"]), default="jsonl",
-              help="jsonl: CortexGraph 1.2.1 files (the default)")
-@click.argument("folder", metavar="DIR")
+@click.option("--to", "--format", "file_format",
+              type=click.Choice(["jsonl", "mcp-memory", "basic-memory"]), default="jsonl",
+              help="jsonl: CortexGraph 1.2.1 files in DIR (the default); mcp-memory: the MCP "
+                   "memory server's file PATH; basic-memory: a project folder DIR of notes")
+@click.argument("folder", metavar="PATH")
 @click.option("--force", is_flag=True, help="replace existing files")
 @json_option
 def export(file_format: str, folder: str, force: bool, as_json: bool) -> int:
-    """DIR is the folder to write memories.jsonl and relations.jsonl in."""
+    """PATH is the folder to write memories.jsonl and relations.jsonl in (jsonl), the file
+    (mcp-memory) or the folder of notes (basic-memory)."""
+    if file_format != "jsonl":
+        from .interchange import export_to
+
+        return export_to(file_format, folder, force, as_json)
     vault = open_readonly()
     report = export_jsonl(vault, folder, force=force)
     if as_json:

@@ -53,7 +53,12 @@ VERBS: dict[str, tuple[str, str]] = {
                            "one commit"),
     "migrate-layout": ("layout", "move the memories into the other layout (--to sharded: "
                                  "memories/ab/{id}.json, for big vaults; --to flat), one commit"),
-    "export": ("migrate", "write the vault as CortexGraph JSONL files (--format jsonl DIR)"),
+    "export": ("migrate", "write the vault as CortexGraph JSONL files (--format jsonl DIR), "
+                          "or for the MCP memory server or basic-memory (--to mcp-memory FILE, "
+                          "--to basic-memory DIR)"),
+    "import": ("interchange", "bring memories from another memory server in, one commit "
+                              "(--from mcp-memory FILE, --from basic-memory DIR, --from mem0 "
+                              "FILE; --dry-run, --skip-bad)"),
     "import-markdown": ("migrate", "import tiered markdown memories (memory/YYYY-MM-DD.md, "
                                    "MEMORY.md)"),
     "log": ("migrate", "every change as an event, oldest first (--since REV, --jsonl)"),

@@ -90,6 +90,14 @@ def test_fixture_report_counts_replay(vault, fixture_dir, cortexgraph_expected):
     assert report.new_memories == sorted(memories)
 
 
+def test_a_backup_stamped_like_a_secret_does_not_stop_the_migration(vault, fixture_dir):
+    """At 07:49:35 UTC the backup's folder name (jsonl-v1-20261126T074935Z) scans as a
+    high-entropy string: the commit message names no folder, so the secret check lets it by."""
+    report = migrate_jsonl(vault, fixture_dir, now=1_795_679_375)
+    assert report.commit and report.backup == ".backup/jsonl-v1-20261126T074935Z"
+    assert "source backed up under .backup/" in vault.journal.repo.head.commit.message
+
+
 def test_fixture_is_one_commit_with_meta_and_backup(vault, fixture_dir, git_tools):
     before = git_tools.commit_count(vault.root)
     report = migrate_jsonl(vault, fixture_dir, now=1_800_000_000)

@@ -43,3 +43,19 @@ def test_every_text_field_of_a_record_is_scanned_with_its_place():
     assert clean["meta"]["tags"] == ["fine", "[REDACTED:aws-key]"]
     assert clean["id"] == record["id"]
     assert scan_record(clean) == []
+
+
+@pytest.mark.parametrize("text", ['"hash": "3f0c0f0d5d1b7b2f0a3e1c9d8b7a6f5e"',
+                                  "md5=9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d",
+                                  "checksum: 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d"])
+def test_a_hex_digest_named_so_is_not_a_secret(text):
+    assert scan_text(text) == []
+    assert scan_record({"meta": {"extra": {"mem0": {"hash": text.split()[-1].strip('"')}}}}) == []
+
+
+def test_the_same_hex_without_a_digest_name_still_is():
+    assert [h.kind for h in scan_text("key 3f0c0f0d5d1b7b2f0a3e1c9d8b7a6f5e")] == \
+        ["high-entropy-hex"]
+    assert [h.kind for h in scan_text('"hash_of_nothing": "x", "token": '
+                                      '"3f0c0f0d5d1b7b2f0a3e1c9d8b7a6f5e"')] == \
+        ["high-entropy-hex"]

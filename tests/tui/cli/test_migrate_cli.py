@@ -152,8 +152,7 @@ def test_log_human_and_jsonl(run, vdir, source):
     assert "memories +1" in lines[1] and "memories ~1" in lines[2]
     assert "memories +45, relations +40, meta, files +2" in lines[3]
     assert lines[3].endswith("(13 dangling relations kept; 65 relations of deleted memories "
-                             "left out; backup "
-                             + lines[3].split("backup ")[1])
+                             "left out; source backed up under .backup/)")
     events = [json.loads(x) for x in run.ok("log", "--jsonl").splitlines()]
     assert [e["operation"] for e in events] == ["init", "add", "archive", "migrate"]
     archive = events[2]

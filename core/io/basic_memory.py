@@ -1,0 +1,279 @@
+"""A basic-memory project folder read into the vault: ``memvault import --from basic-memory DIR``.
+
+basic-memory keeps one markdown file a note: YAML front matter (``title``, ``type``,
+``permalink``, ``tags``, any other key), then the body, where ``- [category] text #tag
+(context)`` lines are observations, ``- relation_type [[Other Note]] (context)`` lines are
+relations and a ``[[Note]]`` anywhere else in the text is a ``links_to`` relation.
+
+**One memory per note.** A note is what basic-memory's own tools write, read and search as one
+thing, and its observations only make sense under its title; so:
+
+- content: the body as basic-memory reads it (the text after the front matter, without the
+  blank lines around it): observations and relation lines stay in the text, where search finds
+  them and where an assistant reads them;
+- entities: ``[title]``; tags: the front matter's ``tags`` and its ``type`` (but the default
+  ``note``, which says nothing); ``meta.source``: ``basic-memory``;
+  ``meta.extra["basic_memory"]``: the file's path in the folder and its whole front matter
+  (dates written as ISO text), so the export writes the note back as it was;
+- id: a uuid5 of the permalink (of the path without one), the same on every run;
+- time: the front matter's ``created`` when given (as basic-memory reads it), else the file's
+  modification time; the last use is the import time (basic-memory records no use; a
+  ``modified`` stays in the front matter), so nothing imported starts out forgotten.
+
+Relations become relations between the memories of the two notes: the target is found by
+permalink, title (also ignoring case) or path, as basic-memory resolves a ``[[link]]``; a target
+no note of the folder has is kept, dangling, and reported (basic-memory keeps such forward
+references too), its text in ``metadata["basic_memory"]``.
+
+Hidden folders (``.git``, ``.basic-memory``) and symbolic links are not read. A file that is not
+UTF-8 text, or whose front matter is not YAML, is never closed, is no mapping or holds a number
+that is not finite, is a bad record (basic-memory would read such a note as text without front
+matter). Two notes with one permalink: the later (by path) gets an id of its path, with a note.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import uuid
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+import frontmatter
+import yaml
+from pydantic import ValidationError
+
+from ..errors import VaultError
+from ..model.records import Memory, MemoryMetadata, Relation, now_epoch
+from .foreign_import import ForeignSnapshot, LineProblem, Progress, digest_files, not_finite
+
+FORMAT = "basic-memory"
+KEY = "basic_memory"
+DEFAULT_TYPE = "note"
+LINKS_TO = "links_to"
+ID_NAMESPACE = uuid.UUID("62617369-632d-4d65-9d6f-6d656d766c74")
+STATED = frozenset({"content", "entities", "meta", "created_at"})
+#: ``- relation_type [[Target]] (context)``: not an observation (those start with ``[``)
+EXPLICIT = re.compile(r"^\s*[-*]\s+([^\s\[\]#][^\[\]]*?)\s+\[\[([^\[\]]+)\]\](?:\s+\((.*)\))?\s*$")
+WIKILINK = re.compile(r"\[\[([^\[\]]+)\]\]")
+CODE_SPAN = re.compile(r"`[^`]*`")
+FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def note_id(key: str) -> str:
+    return str(uuid.uuid5(ID_NAMESPACE, f"note\0{key}"))
+
+
+def relation_id(source_id: str, kind: str, target: str) -> str:
+    return str(uuid.uuid5(ID_NAMESPACE, json.dumps(["relation", source_id, kind, target])))
+
+
+def links_in(body: str) -> list[tuple[str, str, str | None]]:
+    """(type, target, context) of every relation in a note's body, in order, once each."""
+    found: dict[tuple[str, str], str | None] = {}
+    fenced = False
+    for line in body.split("\n"):
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        explicit = EXPLICIT.match(line)
+        if explicit:
+            kind, target, context = explicit.groups()
+            found.setdefault((kind.strip(), _target(target)), context)
+            continue
+        for target in WIKILINK.findall(CODE_SPAN.sub("", line)):
+            found.setdefault((LINKS_TO, _target(target)), None)
+    return [(kind, target, context) for (kind, target), context in found.items()]
+
+
+def _target(text: str) -> str:
+    return text.split("|", 1)[0].strip()
+
+
+def plain(value: Any) -> Any:
+    """A YAML value as JSON can hold it (dates and times as ISO text)."""
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [plain(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return str(value)
+
+
+def _when(value: Any) -> int | None:
+    if isinstance(value, datetime):
+        when = value
+    elif isinstance(value, date):
+        when = datetime(value.year, value.month, value.day)
+    elif isinstance(value, str):
+        try:
+            when = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    else:
+        return None
+    try:
+        if when.tzinfo is None:
+            when = when.astimezone()  # basic-memory reads a time without a zone as local
+        seconds = int(when.timestamp())
+    except (OverflowError, OSError, ValueError):
+        return None
+    return seconds if seconds >= 0 else None  # before 1970: the file's time is used
+
+
+def tags_of(front: dict[str, Any]) -> list[str]:
+    tags = front.get("tags")
+    if isinstance(tags, str):
+        tags = [t for t in re.split(r"[,\s]+", tags) if t]
+    if not isinstance(tags, list):
+        return []
+    return list(dict.fromkeys(str(t).lstrip("#") for t in tags if str(t).strip()))
+
+
+def note_files(root: Path) -> list[Path]:
+    """The markdown files of the folder, in path order: no hidden folder, no symbolic link."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in files:
+            path = Path(folder) / name
+            if name.lower().endswith(".md") and not name.startswith(".") \
+                    and not path.is_symlink():
+                found.append(path)
+    return sorted(found, key=lambda p: p.relative_to(root).as_posix())
+
+
+def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
+    """(front matter, body) of one note, or why it is a bad record."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return f"not UTF-8 text (byte {exc.start + 1})"
+    except OSError as exc:
+        return f"cannot be read: {exc.strerror or exc}"
+    lines = text.split("\n")
+    if lines and lines[0].rstrip() == "---":
+        if not any(line.rstrip() == "---" for line in lines[1:]):
+            return "the front matter (line 1) is never closed by a '---' line"
+        try:
+            handler = frontmatter.YAMLHandler()
+            front = handler.load(handler.split(text.strip())[0])
+            _, body = frontmatter.parse(text)
+        except yaml.YAMLError as exc:
+            # where the broken piece starts (a quote or bracket never closed), else where
+            # YAML stopped; its lines count from the file's first line
+            mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+            where = f" (line {mark.line + 1})" if mark is not None else ""
+            problem = " ".join(filter(None, (getattr(exc, "context", None),
+                                             getattr(exc, "problem", None)))) \
+                or str(exc).split("\n")[0]
+            return f"the front matter is not YAML{where}: {problem}"
+        except (TypeError, ValueError, AttributeError) as exc:
+            return f"the front matter is not a mapping of keys: {exc}"
+        if not isinstance(front, dict):
+            return "the front matter is not a mapping of keys"
+        front = plain(front)
+        where = not_finite(front)
+        if where:
+            return f"a number that is not finite in the front matter at {where}"
+        return front, body
+    return {}, text.strip()
+
+
+def read_basic_memory(folder: Path | str, progress: Progress | None = None,
+                      now: int | None = None) -> ForeignSnapshot:
+    """Read a basic-memory project folder into a snapshot (see the module doc)."""
+    at = now_epoch() if now is None else now
+    root = Path(folder).expanduser()
+    if not root.is_dir():
+        raise VaultError(f"no folder {root}")
+    paths = note_files(root)
+    if not paths:
+        raise VaultError(f"nothing to import: {root} holds no markdown note (*.md)")
+    snap = ForeignSnapshot(FORMAT, root.resolve())
+    notes: list[tuple[Memory, list[tuple[str, str, str | None]], str]] = []
+    by_permalink: dict[str, str] = {}
+    for done, path in enumerate(paths, 1):
+        rel = path.relative_to(root).as_posix()
+        snap.files[rel] = path
+        read = _read_note(path, rel)
+        if progress is not None:
+            progress("files", done, len(paths))
+        if isinstance(read, str):
+            line = int(m.group(1)) if (m := re.search(r"\(line (\d+)\)", read)) else 1
+            snap.problems.append(LineProblem(rel, line, read))
+            continue
+        front, body = read
+        title = front.get("title") if isinstance(front.get("title"), str) else None
+        title = title or path.stem
+        kind = front.get("type") if isinstance(front.get("type"), str) else DEFAULT_TYPE
+        permalink = front.get("permalink") if isinstance(front.get("permalink"), str) else None
+        key = permalink or rel[:-3]
+        mid = note_id(key)
+        if key in by_permalink:
+            snap.notes.append(LineProblem(rel, 1, f"the permalink {key!r} is also "
+                                          f"{by_permalink[key]}'s; this note's id comes from "
+                                          "its path"))
+            mid = note_id(f"path\0{rel}")
+        else:
+            by_permalink[key] = rel
+        mtime = int(path.stat().st_mtime)
+        created = _when(front.get("created")) or mtime
+        tags = tags_of(front) + ([kind] if kind != DEFAULT_TYPE else [])
+        try:
+            memory = Memory(id=mid, content=body,
+                            meta=MemoryMetadata(tags=list(dict.fromkeys(tags)), source=FORMAT,
+                                                extra={KEY: {"path": rel,
+                                                             "frontmatter": front}}),
+                            created_at=created, last_used=max(created, at),
+                            entities=[title])
+        except ValidationError as exc:  # what the record model refuses, said as it says it
+            error = exc.errors()[0]
+            snap.problems.append(LineProblem(rel, 1, "not a memory the vault can hold: "
+                                             f"{'.'.join(str(p) for p in error['loc'])}: "
+                                             f"{error['msg']}"))
+            continue
+        snap.memories[mid] = memory
+        snap.stated[mid] = STATED
+        notes.append((memory, links_in(body), rel))
+    _relate(snap, notes, root)
+    snap.digest = digest_files(snap.files.items())
+    return snap
+
+
+def _relate(snap: ForeignSnapshot, notes: list[tuple[Memory, list[Any], str]],
+            root: Path) -> None:
+    """The notes' links as relations between their memories (see the module doc)."""
+    exact: dict[str, str] = {}
+    folded: dict[str, str] = {}  # ignoring case, when no name matches exactly
+    for memory, _, rel in notes:  # the first note (by path) wins a shared name
+        front = memory.meta.extra[KEY]["frontmatter"]
+        for name in (front.get("permalink"), memory.entities[0], rel, rel[:-3]):
+            if isinstance(name, str):
+                exact.setdefault(name, memory.id)
+                folded.setdefault(name.lower(), memory.id)
+    for memory, links, rel in notes:
+        for kind, target, context in links:
+            end = exact.get(target) or folded.get(target.lower())
+            rid = relation_id(memory.id, kind, target)
+            details: dict[str, Any] = {"target": target}
+            if context:
+                details["context"] = context
+            snap.relations[rid] = Relation(
+                id=rid, from_memory_id=memory.id, to_memory_id=end or note_id(target),
+                relation_type=kind, strength=1.0, created_at=memory.created_at,
+                metadata={KEY: details})
+            if end is None:
+                snap.dangling[rid] = (f"{rel}: {kind} [[{target}]]: no note of {root.name} "
+                                      "has that title or permalink; kept dangling")
+
+
+__all__ = ["FORMAT", "KEY", "links_in", "note_files", "note_id", "plain", "read_basic_memory",
+           "relation_id", "tags_of"]

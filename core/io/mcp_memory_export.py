@@ -1,0 +1,169 @@
+"""The vault as the MCP reference memory server's file: ``memvault export --to mcp-memory FILE``
+(point the server's ``MEMORY_FILE_PATH`` at it).
+
+Every memory becomes an entity, every relation a relation, written as the server writes its
+file (entity lines, then relation lines, one compact JSON object a line, ``\\n`` between lines):
+
+- a memory imported from the server (``meta.extra["mcp_memory"]``) gets its name and
+  ``entityType`` back, and its observations are read from its content
+  (:func:`core.io.mcp_memory.observations_of`), so import -> export gives the same graph, and an
+  observation edited, added or removed in memvault is exported as it now is;
+- any other memory becomes an entity named by its basic-memory title, else the first line of
+  its content (80 characters at most; `` [id8]`` added when two would share a name: the
+  server's names are unique), of type ``memory``, with its content as its one observation (its tags, times and counts have no
+  place in the server's file and are not written);
+- a relation is written between the names of its two memories, with its type; an end that is no
+  memory of the vault is written with the name the import kept (``metadata["mcp_memory"]``), else
+  its id, as the server keeps dangling relations; a relation repeating another's
+  (from, type, to) is written once.
+
+The file is written atomically (mode 0600); an existing non-empty file is refused unless
+``force``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import VaultError
+from ..model.records import Memory, Relation
+from ..store.layout import write_atomic
+from ..vault import Vault
+from .mcp_memory import KEY, observations_of
+
+NAME_LIMIT = 80
+NATIVE_TYPE = "memory"
+
+
+@dataclass
+class GraphExportReport:
+    """What an export to another server's format wrote."""
+
+    path: str
+    format: str
+    entities: int
+    relations: int
+    renamed: dict[str, str] = field(default_factory=dict)  # memory id -> name given
+    dangling: list[str] = field(default_factory=list)  # relation ids with an end not exported
+    merged_relations: int = 0  # relations written once for several
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "format": self.format, "entities": self.entities,
+                "relations": self.relations, "named_from_content": self.renamed,
+                "dangling_relations": self.dangling,
+                "relations_written_once": self.merged_relations}
+
+
+def refuse_existing(target: Path, force: bool) -> None:
+    """VaultError unless ``target`` is missing, an empty file, or ``force``."""
+    if force or not target.exists():
+        return
+    if not target.is_file() or target.stat().st_size > 0:
+        raise VaultError(f"refused: {target} exists (pass --force to replace it)")
+
+
+def _origin(memory: Memory) -> dict[str, Any] | None:
+    found = memory.meta.extra.get(KEY)
+    if isinstance(found, dict) and isinstance(found.get("name"), str) and found["name"]:
+        return found
+    return None
+
+
+def display_name(memory: Memory) -> str:
+    """What to call a memory in another server's format: its imported name or title, else the
+    first line of its content (without a heading's ``#``), 80 characters at most."""
+    for key, wanted in ((KEY, "name"), ("basic_memory", "title")):
+        origin = memory.meta.extra.get(key)
+        if key == "basic_memory" and isinstance(origin, dict):
+            origin = origin.get("frontmatter")
+        if isinstance(origin, dict) and isinstance(origin.get(wanted), str) \
+                and origin[wanted].strip():
+            return " ".join(origin[wanted].split())[:NAME_LIMIT]
+    first = (memory.content.strip().split("\n") or [""])[0]
+    return " ".join(first.lstrip("#").split())[:NAME_LIMIT]
+
+
+def entity_names(memories: list[Memory], report: GraphExportReport | None = None
+                 ) -> dict[str, str]:
+    """memory id -> entity name, unique: imported names first, then names from content."""
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for m in memories:
+        origin = _origin(m)
+        if origin is not None and origin["name"] not in taken:
+            names[m.id] = origin["name"]
+            taken.add(origin["name"])
+    for m in memories:
+        if m.id in names:
+            continue
+        name = display_name(m) or m.id
+        if name in taken:
+            name = f"{name} [{m.id[:8]}]"
+        if name in taken:
+            name = m.id
+        names[m.id] = name
+        taken.add(name)
+        if report is not None:
+            report.renamed[m.id] = name
+    return names
+
+
+def entity_record(memory: Memory, name: str) -> dict[str, Any]:
+    """One memory as the server's entity line (a dict, for ``json.dumps``)."""
+    origin = _origin(memory)
+    if origin is not None:
+        kind = origin.get("entityType")
+        return {"type": "entity", "name": name,
+                "entityType": kind if isinstance(kind, str) else NATIVE_TYPE,
+                "observations": observations_of(memory.content)}
+    return {"type": "entity", "name": name, "entityType": NATIVE_TYPE,
+            "observations": [memory.content]}
+
+
+def _end(relation: Relation, side: str, names: dict[str, str]) -> tuple[str, bool]:
+    mid = relation.from_memory_id if side == "from" else relation.to_memory_id
+    if mid in names:
+        return names[mid], True
+    kept = relation.metadata.get(KEY)
+    if isinstance(kept, dict) and isinstance(kept.get(side), str):
+        return kept[side], False
+    return mid, False
+
+
+def export_mcp_memory(vault: Vault, path: Path | str, *, force: bool = False
+                      ) -> GraphExportReport:
+    """Write the vault as the memory server's file at ``path`` (see the module doc)."""
+    target = Path(path).expanduser()
+    refuse_existing(target, force)
+    memories = sorted(vault.memories.values(), key=lambda m: (m.created_at, m.id))
+    report = GraphExportReport(str(target.resolve()), "mcp-memory", len(memories), 0)
+    names = entity_names(memories, report)
+    lines = [json.dumps(entity_record(m, names[m.id]), ensure_ascii=False,
+                        separators=(",", ":")) for m in memories]
+    written: set[tuple[str, str, str]] = set()
+    for r in sorted(vault.relations.values(), key=lambda r: (r.created_at, r.id)):
+        (source, known_a), (target_name, known_b) = _end(r, "from", names), _end(r, "to", names)
+        triple = (source, r.relation_type, target_name)
+        if triple in written:
+            report.merged_relations += 1
+            continue
+        written.add(triple)
+        if not (known_a and known_b):
+            report.dangling.append(r.id)
+        lines.append(json.dumps({"type": "relation", "from": source, "to": target_name,
+                                 "relationType": r.relation_type}, ensure_ascii=False,
+                                separators=(",", ":")))
+    report.relations = len(written)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, "\n".join(lines).encode("utf-8"))
+    except OSError as exc:
+        raise VaultError(f"cannot write {target}: {exc.strerror or exc}") from None
+    return report
+
+
+__all__ = ["GraphExportReport", "display_name", "entity_names", "entity_record", "export_mcp_memory",
+           "refuse_existing"]

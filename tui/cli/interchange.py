@@ -1,0 +1,152 @@
+"""Moving between memvault and the other memory servers: ``import --from mcp-memory FILE``,
+``--from basic-memory DIR``, ``--from mem0 FILE``, and what ``export --to mcp-memory FILE`` /
+``--to basic-memory DIR`` run (``export`` itself is declared in :mod:`tui.cli.migrate`).
+
+The import is ONE commit with a backup of the source (as ``migrate``); ``--dry-run`` prints
+what would come in; a bad record refuses the whole import unless ``--skip-bad``; ``--json``
+prints the report (also when refused, before the error on stderr). docs/import-export.md says
+how each source is mapped.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from ..text import plural as _plural
+from .common import json_option, layout_hint, open_readonly, print_json, verb
+from .migrate import DRY_RUN, _console, _open_for, _problems, _progress, _record_counts
+
+SOURCES = ("mcp-memory", "basic-memory", "mem0")
+TARGETS = ("mcp-memory", "basic-memory")
+
+
+def read_source(source_format: str, path: str, progress: Any) -> Any:
+    """The source read into a snapshot (nothing written yet)."""
+    if source_format == "mcp-memory":
+        from core.io.mcp_memory import read_mcp_memory
+
+        return read_mcp_memory(path, progress)
+    if source_format == "basic-memory":
+        from core.io.basic_memory import read_basic_memory
+
+        return read_basic_memory(path, progress)
+    from core.io.mem0 import read_mem0
+
+    return read_mem0(path, progress)
+
+
+@verb("import")
+@click.option("--from", "source_format", type=click.Choice(SOURCES), required=True,
+              help="mcp-memory: the MCP memory server's file (MEMORY_FILE_PATH); "
+                   "basic-memory: a project folder of notes; mem0: a mem0 / OpenMemory "
+                   "export (JSON or JSON lines)")
+@click.argument("path", metavar="PATH")
+@DRY_RUN
+@click.option("--skip-bad", is_flag=True,
+              help="import the rest when some records are bad (they are listed); without it "
+                   "a bad record means nothing is imported")
+@click.option("--force", is_flag=True, help="import even a source this vault imported before")
+@json_option
+def import_(source_format: str, path: str, dry_run: bool, skip_bad: bool, force: bool,
+            as_json: bool) -> int:
+    """PATH is the file (mcp-memory, mem0) or folder (basic-memory) to import."""
+    from core.io.foreign_import import ImportRefusedError, import_snapshot
+
+    show = not as_json and sys.stderr.isatty()
+    with _progress(show) as progress:
+        snap = read_source(source_format, path, progress)  # before a vault is made for it
+    vault = _open_for(dry_run)
+    try:
+        with _progress(show) as progress:
+            report = import_snapshot(vault, snap, dry_run=dry_run, skip_bad=skip_bad,
+                                     force=force, progress=progress)
+    except ImportRefusedError as exc:
+        if as_json:
+            print_json(exc.report.to_json())
+        else:
+            _problems(_console(), f"{_plural(len(exc.report.problems), 'bad record')}",
+                      exc.report.problems)
+        raise
+    if vault is not None and not dry_run:
+        layout_hint(vault)
+    if as_json:
+        print_json(report.to_json())
+    else:
+        print_import(report)
+    return 1 if report.refused else 0
+
+
+def print_import(report: Any) -> None:
+    con = _console()
+    what = (f"{_plural(report.memories, 'memory', 'memories')} and "
+            f"{_plural(report.relations, 'relation')}")
+    source = f"{report.source} ({report.format})"
+    if report.already_imported:
+        con.print(f"already imported: {source} ({what}) was imported into this vault before; "
+                  "nothing changed (--force imports it again)", markup=False)
+        return
+    if report.dry_run:
+        con.print(f"dry run: {source} holds {what}; nothing was written", markup=False)
+    elif report.commit:
+        con.print(f"imported {what} from {source} in one commit {report.commit[:8]}",
+                  markup=False)
+    else:
+        con.print(f"nothing to change: the vault already holds the {what} of {source}",
+                  markup=False)
+    _record_counts(con, report)
+    if report.import_time:
+        con.print(f"  {_plural(report.import_time, 'memory', 'memories')} without a time in "
+                  "the source: given the import time", markup=False)
+    if report.dangling:
+        con.print(f"  {_plural(len(report.dangling), 'relation')} to something the source and "
+                  "the vault lack, kept dangling:", markup=False)
+        for why in list(report.dangling.values())[:10]:
+            con.print(f"    {why}", markup=False)
+    if report.backup:
+        where = "would be copied to" if report.dry_run else "backed up, committed, in"
+        con.print(f"  source files {where} {report.backup}/", markup=False)
+    if report.secrets:
+        _problems(con, "what looks like a secret (the secrets policy would refuse the import: "
+                       "take it out, or see `memvault secrets-policy`)", report.secrets)
+    if report.refused:
+        _problems(con, f"{_plural(len(report.problems), 'bad record')} (the import would "
+                       "refuse: fix them, or pass --skip-bad to import the rest)",
+                  report.problems)
+    else:
+        _problems(con, f"skipped {_plural(len(report.problems), 'bad record')}",
+                  report.problems)
+    _problems(con, "read with a change", report.notes)
+
+
+def export_to(target: str, path: str, force: bool, as_json: bool) -> int:
+    """``export --to mcp-memory FILE`` / ``--to basic-memory DIR``."""
+    vault = open_readonly()
+    if target == "mcp-memory":
+        from core.io.mcp_memory_export import export_mcp_memory
+
+        report = export_mcp_memory(vault, path, force=force)
+        how = "the MCP memory server reads it with MEMORY_FILE_PATH set to that file"
+    else:
+        from core.io.basic_memory_export import export_basic_memory
+
+        report = export_basic_memory(vault, path, force=force)
+        how = "basic-memory reads it as a project: basic-memory project add NAME DIR"
+    if as_json:
+        print_json(report.to_json())
+        return 0
+    con = _console()
+    con.print(f"exported {_plural(report.entities, 'memory', 'memories')} and "
+              f"{_plural(report.relations, 'relation')} to {report.path} ({how})", markup=False)
+    if report.renamed:
+        con.print(f"  {_plural(len(report.renamed), 'memory', 'memories')} not from "
+                  f"{target} named after the first line of their content", markup=False)
+    if report.dangling:
+        con.print(f"  {_plural(len(report.dangling), 'relation')} to a memory the vault "
+                  "lacks written as they were (dangling)", markup=False)
+    if report.merged_relations:
+        con.print(f"  {_plural(report.merged_relations, 'relation')} repeating another's "
+                  "ends and type written once", markup=False)
+    return 0
