@@ -25,21 +25,24 @@ class Finder:
 
     def find(self, vault: Vault, query: str | None, *, tags: Iterable[str] | None = None,
              statuses: Iterable[str] | None = None,
-             window_days: float | None = None) -> list[Memory]:
-        """Memories matching ``query`` and the filters, best first."""
+             window_days: float | None = None, limit: int | None = None) -> list[Memory]:
+        """Memories matching ``query`` and the filters, best first; at most ``limit``. A ranked
+        search with a limit and no recent-use filter works out only the best ``limit``
+        (:func:`core.search.rank.rank`'s bounded ranking), not every match."""
         tags = list(tags) if tags else None
         statuses = list(statuses) if statuses else None
         parsed = parse(query or "")
         if not parsed.has_text:
             return vault.search(query=query or None, tags=tags, status=statuses,
-                                window_days=window_days)
+                                window_days=window_days, limit=limit)
+        bounded = limit if window_days is None else None
         result = self._searcher_for(vault).search(parsed, statuses=statuses, tags=tags,
-                                                  limit=None, snippets=False)
+                                                  limit=bounded, snippets=False)
         found = [hit.memory for hit in result.hits]
         if window_days is not None:
             since = now_epoch() - window_days * SECONDS_PER_DAY
             found = [m for m in found if m.last_used >= since]
-        return found
+        return found[:limit]
 
     def close(self) -> None:
         if self._searcher is not None:
