@@ -190,7 +190,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", default=None, help="write every sample to this file")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
-    given = os.path.abspath(args.peer_python) if args.peer_python else None  # (not resolved: a venv)
+    # (absolute, not resolved: a venv's python is a link to the base one)
+    given = os.path.abspath(args.peer_python) if args.peer_python else None
     peer, note = find_peer(given, lambda s: print(s, file=sys.stderr))
     if peer is not None:
         why = peer_server_ok(peer)

@@ -223,8 +223,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         own summary of the merged memory (else memvault makes one). auto_detect: the most
         cohesive cluster at or above cohesion_threshold (0.75), one a call."""
         if sum((memory_ids is not None, cluster_id is not None, auto_detect)) != 1:
-            raise ToolRefusal("refused: give memory_ids, cluster_id or auto_detect=true (one of "
-                              "them)")
+            raise ToolRefusal("refused: give memory_ids or cluster_id (one of them), or "
+                              "auto_detect=true")
         fate = "archive" if archive_sources else "delete"
 
         def members(vault: Vault) -> list[str]:

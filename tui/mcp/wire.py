@@ -191,7 +191,8 @@ async def serve_stdio(server: MCPServer) -> None:
     """Serve ``server`` over stdin/stdout until the client closes the connection."""
     async with _claimed_stdin() as wire_in:
         lines = _Lines(wire_in)
-        async with stdio_server(stdin=lines) as (read_stream, write_stream):  # type: ignore[arg-type]
+        stdin: Any = lines  # (an async iterable of lines is all the transport reads)
+        async with stdio_server(stdin=stdin) as (read_stream, write_stream):
             lines.replies = write_stream
             lines.ready.set()
             lowlevel = server._lowlevel_server  # (the SDK runs a server on given streams only so)
