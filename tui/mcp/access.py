@@ -113,10 +113,11 @@ class VaultAccess:
         return self._run(as_tool)
 
     def warm_up(self) -> None:
-        """Open the vault now (the server calls this once the client has said who it is); a
+        """Open the vault now, and bring the search index level with it (the server calls this
+        once the client has said who it is, so the first search does not wait for either); a
         failure is left for the first tool call to report."""
         try:
-            self._run(lambda _vault: None)
+            self._run(self.finder.warm)
         except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again
             pass
 

@@ -65,6 +65,10 @@ class Finder:
         return self._searcher_for(vault).search(parsed, statuses=list(statuses), limit=limit,
                                                 snippets=False).hits
 
+    def warm(self, vault: Vault) -> None:
+        """Open the index and bring it level with the vault now (a search then starts ready)."""
+        self._searcher_for(vault).index.sync(vault.memories)
+
     def index(self, vault: Vault) -> SearchIndex:
         """The search index of ``vault`` (opened once, kept)."""
         return self._searcher_for(vault).index
