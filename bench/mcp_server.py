@@ -148,7 +148,8 @@ def git_add_commit(vault: Path, memories: list[Any], n: int) -> list[float]:
         path.write_text(record.model_dump_json(indent=2))
         began = time.perf_counter()
         subprocess.run(["git", "-C", str(vault), "add", "--", str(path)], check=True)
-        subprocess.run(["git", "-C", str(vault), "commit", "-q", "-m", f"add {i}"], check=True)
+        subprocess.run(["git", "-C", str(vault), "-c", "gc.auto=0", "commit", "-q", "-m",
+                        f"add {i}"], check=True)
         samples.append(time.perf_counter() - began)
     return samples
 
@@ -202,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     contents = [f"Bench note {i}: " + " ".join(rng.choices(WORDS, k=30))
                 for i in range(args.calls)]
     results: dict[str, Any] = {"memories": args.memories, "peer": note}
-    with tempfile.TemporaryDirectory() as tmp_name:
+    # (ignore_cleanup_errors: a detached `git gc --auto` may still be writing when it ends)
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp_name:
         tmp = Path(tmp_name)
         home = tmp / "home"
         home.mkdir()
