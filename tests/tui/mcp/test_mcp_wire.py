@@ -5,11 +5,11 @@ goes on serving (before, the client waited for its own timeout)."""
 from __future__ import annotations
 
 import json
+import os
 import selectors
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from mcp_support import ROOT, TIMEOUT, server_env
@@ -22,6 +22,7 @@ class Wire:
         self.proc = proc
         self.selector = selectors.DefaultSelector()
         self.selector.register(proc.stdout, selectors.EVENT_READ)
+        self.pending = b""  # read from the pipe, not answered yet (several lines may come at once)
 
     def send(self, raw: bytes) -> None:
         self.proc.stdin.write(raw + b"\n")
@@ -29,9 +30,12 @@ class Wire:
 
     def answer(self) -> dict:
         """The next line the server writes (waiting for it; TIMEOUT only as a failsafe)."""
-        assert self.selector.select(TIMEOUT), "no answer from the server"
-        line = self.proc.stdout.readline()
-        assert line, "the server closed its stdout"
+        while b"\n" not in self.pending:
+            assert self.selector.select(TIMEOUT), "no answer from the server"
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+            assert chunk, "the server closed its stdout"
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
         return json.loads(line)
 
     def ask(self, raw: bytes) -> dict:
@@ -39,12 +43,14 @@ class Wire:
         return self.answer()
 
 
-@pytest.fixture
-def wire(tmp_path: Path) -> Iterator[Wire]:
+@pytest.fixture(scope="module")
+def wire(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Wire]:
+    """One server for the module: every bad line goes to the same one, which serves on."""
+    tmp_path = tmp_path_factory.mktemp("wire")
     env = server_env(tmp_path / "home")
     proc = subprocess.Popen([sys.executable, "-m", "tui.cli", "mcp", "--vault",
                              str(tmp_path / "vault")], cwd=str(ROOT), env=env,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
                             stderr=open(tmp_path / "stderr.txt", "wb"))
     w = Wire(proc)
     hello = w.ask(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -103,7 +109,7 @@ def test_a_batch_gets_an_error_for_each_request_in_it(wire: Wire):
     _still_serving(wire, 13)
 
 
-def test_nothing_is_written_by_a_refused_save(wire: Wire, tmp_path: Path):
+def test_nothing_is_written_by_a_refused_save(wire: Wire):
     wire.ask(b'{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"save_memory",'
              b'"arguments":{"content":"x\\udc00y"}}}')
     reply = wire.ask(b'{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":'
