@@ -1,18 +1,29 @@
-"""``memvault mcp`` over a real stdio connection: ``python bench/mcp_server.py [--memories 10000]
-[--calls 100] [--starts 5]``
+"""``memvault mcp`` against CortexGraph 1.2.1's own server, the same memories, the same client:
+``python bench/mcp_server.py [--memories 10000] [--calls 100] [--starts 5] [--peer-python PATH]``
 
-Builds a vault of N memories (deterministic: ``random.Random(seed)``, 20-60 word contents from a
-small vocabulary, 1-3 tags; one commit), then drives ``python -m tui.cli mcp --vault VAULT`` with
-the ``mcp`` package's own client (``stdio_client`` + ``ClientSession``), as an assistant would:
+Builds N memories (deterministic: ``random.Random(seed)``, 20-60 word contents from a small
+vocabulary, 1-3 tags), commits them into a memvault vault (one commit) and writes them as
+CortexGraph JSONL, then drives each server with the ``mcp`` package's own client
+(``stdio_client`` + ``ClientSession``), as an assistant would, one after the other:
 
-1. **start-up**: from spawning the server to the initialize answer (the ``mcp`` import is most
-   of it), and a tool call made right after it (the server opens the vault in the background
-   once the handshake is over; a call made at once waits for that);
-2. **save_memory**: ``--calls`` saves, one commit each (p50, p95);
-3. **search_memory**: ``--calls`` searches for two random vocabulary words, ``top_k=10``
-   (p50, p95); with use records in core each search also writes its results' use records.
+1. **spawn -> initialize**: from spawning the server to the initialize answer (``--starts``
+   times), then a ``search_memory`` made at once (memvault opens the vault once the handshake is
+   over; CortexGraph loads its JSONL before it answers initialize, so compare both rows);
+2. **search_memory**: ``--calls`` searches for two random vocabulary words, ``top_k=10``, the
+   same queries for both servers (memvault records the use of what each returns);
+3. **save_memory**: ``--calls`` saves of the same contents (memvault: one git commit each).
 
-Latency is wall time at the client, round trip included. Nothing here asserts.
+And, on the same vault, for scale: **core's in-process search** (``Searcher.search``, the same
+queries, top 10, what the server calls) and **a bare git add + commit of one file**
+(``git add F && git commit -q``, a new memory file each time, after the servers ran).
+
+The targets (issue "The assistant's door") are printed with their verdict: search p95 <= 0.5x
+CortexGraph's and <= 3x core's in-process search; save p95 <= 0.5x the bare git add+commit;
+spawn -> initialize <= 0.7x CortexGraph's. Latency is wall time at the client, round trip
+included; the load average is printed before and after (the figures are noisy above ~1 on a
+2-core machine). Nothing here asserts. The peer needs ``cortexgraph==1.2.1`` with ``mcp<2``
+(its server imports ``mcp.server.fastmcp``): ``bench/run.py`` installs it into
+``bench/.cache/peer-venv`` on first use.
 """
 
 from __future__ import annotations
@@ -22,34 +33,51 @@ import asyncio
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
+import uuid
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+from run import GIT_ENV, find_peer, write_peer_jsonl  # noqa: E402  (reproducible git, the peer)
+
 WORDS = ("deploy pipeline cache python pytest docker kubernetes postgres index query latency "
          "backup replica token budget gist memory review schedule standup release branch merge "
          "rebase lint format typing async thread lock commit history restore archive vault "
          "config secret rotate certificate monitor alert dashboard metric trace span log").split()
 TAGS = ("ops", "python", "db", "ci", "team", "security", "infra")
+TARGETS = {"search_vs_peer": 0.5, "search_vs_core": 3.0, "save_vs_git": 0.5, "spawn_vs_peer": 0.7}
 
 
-def build_vault(path: Path, n: int, seed: int) -> None:
-    sys.path.insert(0, str(ROOT))
-    from core import Memory, MemoryMetadata, Vault
+def make_memories(n: int, seed: int) -> list[Any]:
+    from core import Memory, MemoryMetadata
 
     rng, now = random.Random(seed), int(time.time())
     memories = []
     for i in range(n):
         used = now - rng.randint(0, 30 * 86400)
         memories.append(Memory(
-            id=f"bench-{i:06d}", content=" ".join(rng.choices(WORDS, k=rng.randint(20, 60))),
+            id=str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+            content=" ".join(rng.choices(WORDS, k=rng.randint(20, 60))),
             meta=MemoryMetadata(tags=rng.sample(TAGS, rng.randint(1, 3))),
             created_at=used - rng.randint(0, 90 * 86400), last_used=used,
             use_count=rng.randint(0, 5)))
+    return memories
+
+
+def build_vault(path: Path, memories: list[Any]) -> None:
+    from core import Vault
+
     with Vault.open(path) as vault:
-        vault.save_many(memories, message=f"add: {n} bench memories", make_gists=False)
+        vault.save_many(memories, message=f"add: {len(memories)} bench memories",
+                        make_gists=False)
 
 
 def percentile(samples: list[float], p: float) -> float:
@@ -57,52 +85,98 @@ def percentile(samples: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-def line(name: str, samples: list[float]) -> str:
-    ms = [s * 1000 for s in samples]
-    return (f"{name:<28} p50 {percentile(ms, 50):8.1f} ms   p95 {percentile(ms, 95):8.1f} ms   "
-            f"(n={len(ms)}, min {min(ms):.1f}, max {max(ms):.1f})")
-
-
-async def measure(vault: Path, env: dict[str, str], args: argparse.Namespace) -> dict:
+async def drive(command: list[str], env: dict[str, str], cwd: Path, args: argparse.Namespace,
+                queries: list[str], contents: list[str]) -> dict[str, list[float]]:
+    """One server through the same client: start-ups, a search at once, searches, saves."""
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
     from mcp.types import Implementation
 
-    params = StdioServerParameters(command=sys.executable, env=env, cwd=str(ROOT),
-                                   args=["-m", "tui.cli", "mcp", "--vault", str(vault)])
+    params = StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=str(cwd))
     info = Implementation(name="bench", version="1")
-    starts, first_calls, saves, searches = [], [], [], []
-    rng = random.Random(args.seed + 1)
-    errlog = open(os.devnull, "w")  # noqa: SIM115 - held for the whole run
-    for round_ in range(args.starts):
+    out: dict[str, list[float]] = {"starts": [], "first_calls": [], "searches": [], "saves": [],
+                                   "hits": []}
+    with open(os.devnull, "w") as errlog:
+        for round_ in range(args.starts):
+            began = time.perf_counter()
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write, client_info=info) as session:
+                    await session.initialize()
+                    out["starts"].append(time.perf_counter() - began)
+                    began = time.perf_counter()
+                    await session.call_tool("search_memory", {"query": queries[0], "top_k": 10})
+                    out["first_calls"].append(time.perf_counter() - began)
+                    if round_ < args.starts - 1:
+                        continue
+                    for query in queries:
+                        began = time.perf_counter()
+                        result = await session.call_tool("search_memory",
+                                                         {"query": query, "top_k": 10})
+                        out["searches"].append(time.perf_counter() - began)
+                        assert not result.is_error, result.content
+                        out["hits"].append(json.loads(result.content[0].text)["count"])
+                    for content in contents:
+                        began = time.perf_counter()
+                        result = await session.call_tool("save_memory", {"content": content,
+                                                                         "tags": ["bench"]})
+                        out["saves"].append(time.perf_counter() - began)
+                        assert not result.is_error, result.content
+    return out
+
+
+def core_search(vault: Path, queries: list[str]) -> list[float]:
+    """core's ranked search in this process, on the vault the server used: what it calls."""
+    from core import Vault
+    from core.search import Searcher
+
+    samples = []
+    with Vault.open(vault) as v, Searcher(v) as searcher:
+        searcher.search(queries[0], statuses=["active", "promoted"], limit=10, snippets=False)
+        for query in queries:
+            began = time.perf_counter()
+            searcher.search(query, statuses=["active", "promoted"], limit=10, snippets=False)
+            samples.append(time.perf_counter() - began)
+    return samples
+
+
+def git_add_commit(vault: Path, memories: list[Any], n: int) -> list[float]:
+    """``git add F && git commit -q`` of one new memory file, ``n`` times, in the vault."""
+    samples = []
+    for i, m in enumerate(memories[:n]):
+        record = m.model_copy(update={"id": str(uuid.UUID(int=i + 1, version=4))})
+        path = vault / "memories" / f"{record.id}.json"
+        path.write_text(record.model_dump_json(indent=2))
         began = time.perf_counter()
-        async with stdio_client(params, errlog=errlog) as (read, write):
-            async with ClientSession(read, write, client_info=info) as session:
-                await session.initialize()
-                starts.append(time.perf_counter() - began)
-                began = time.perf_counter()
-                await session.call_tool("read_graph", {"limit": 1})
-                first_calls.append(time.perf_counter() - began)
-                if round_ < args.starts - 1:
-                    continue
-                for i in range(args.calls):
-                    content = f"Bench note {i}: " + " ".join(rng.choices(WORDS, k=30))
-                    began = time.perf_counter()
-                    result = await session.call_tool("save_memory", {"content": content,
-                                                                     "tags": ["bench"]})
-                    saves.append(time.perf_counter() - began)
-                    assert not result.is_error, result.content
-                hits = 0
-                for _ in range(args.calls):
-                    query = " ".join(rng.sample(WORDS, 2))
-                    began = time.perf_counter()
-                    result = await session.call_tool("search_memory", {"query": query,
-                                                                       "top_k": 10})
-                    searches.append(time.perf_counter() - began)
-                    hits += json.loads(result.content[0].text)["count"]
-    errlog.close()
-    return {"starts": starts, "first_calls": first_calls, "saves": saves,
-            "searches": searches, "mean_hits": hits / max(1, args.calls)}
+        subprocess.run(["git", "-C", str(vault), "add", "--", str(path)], check=True)
+        subprocess.run(["git", "-C", str(vault), "-c", "gc.auto=0", "commit", "-q", "-m",
+                        f"add {i}"], check=True)
+        samples.append(time.perf_counter() - began)
+    return samples
+
+
+def peer_server_ok(python: str) -> str | None:
+    """None when CortexGraph's server starts on this Python, else why not."""
+    out = subprocess.run([python, "-c", "import cortexgraph.server"], capture_output=True,
+                         text=True, timeout=120, cwd=tempfile.gettempdir(),
+                         env={**os.environ, "HOME": tempfile.gettempdir()})
+    if out.returncode == 0:
+        return None
+    last = (out.stderr.strip().splitlines() or ["?"])[-1]
+    return f"cortexgraph's server does not import ({last[:160]}): install it with 'mcp<2'"
+
+
+def row(name: str, ours: float | None, peer: float | None, target: str = "",
+        verdict: str = "") -> str:
+    def ms(x: float | None) -> str:
+        return "-" if x is None else f"{x * 1000:9.1f} ms"
+    ratio = f"{ours / peer:6.2f}x" if ours is not None and peer else "      -"
+    return f"{name:<34} {ms(ours):>12} {ms(peer):>12} {ratio:>8}  {target:<22} {verdict}"
+
+
+def verdict(ratio: float | None, limit: float) -> str:
+    if ratio is None:
+        return "not measured"
+    return "met" if ratio <= limit else "NOT met"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -111,25 +185,98 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=100)
     parser.add_argument("--starts", type=int, default=5)
     parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--peer-python", default=None,
+                        help="a Python with cortexgraph==1.2.1 and mcp<2 (default: "
+                             "bench/.cache/peer-venv, created on first use)")
+    parser.add_argument("--json", default=None, help="write every sample to this file")
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp) / "home"
+    load_before = os.getloadavg()
+    # (absolute, not resolved: a venv's python is a link to the base one)
+    given = os.path.abspath(args.peer_python) if args.peer_python else None
+    peer, note = find_peer(given, lambda s: print(s, file=sys.stderr))
+    if peer is not None:
+        why = peer_server_ok(peer)
+        if why is not None:
+            peer, note = None, why
+    rng = random.Random(args.seed + 1)
+    queries = [" ".join(rng.sample(WORDS, 2)) for _ in range(args.calls)]
+    contents = [f"Bench note {i}: " + " ".join(rng.choices(WORDS, k=30))
+                for i in range(args.calls)]
+    results: dict[str, Any] = {"memories": args.memories, "peer": note}
+    # (ignore_cleanup_errors: a detached `git gc --auto` may still be writing when it ends)
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp_name:
+        tmp = Path(tmp_name)
+        home = tmp / "home"
         home.mkdir()
-        (home / "gitconfig").write_text("")
-        env = {"HOME": str(home), "GIT_CONFIG_GLOBAL": str(home / "gitconfig"),
-               "GIT_CONFIG_NOSYSTEM": "1", "PYTHONDONTWRITEBYTECODE": ""}
-        os.environ.update(env)
-        vault = Path(tmp) / "vault"
+        env = {**GIT_ENV, "HOME": str(home), "PATH": os.environ.get("PATH", ""),
+               "PYTHONDONTWRITEBYTECODE": ""}
+        os.environ.update({"HOME": str(home)})
+        vault, peer_dir = tmp / "vault", tmp / "cortexgraph"
         began = time.perf_counter()
-        build_vault(vault, args.memories, args.seed)
-        print(f"vault: {args.memories} memories, built in {time.perf_counter() - began:.1f} s")
-        result = asyncio.run(measure(vault, env, args))
-    print(line("start-up (spawn->initialize)", result["starts"]))
-    print(line("first call, at once", result["first_calls"]))
-    print(line(f"save_memory at {args.memories // 1000}k", result["saves"]))
-    print(line(f"search_memory at {args.memories // 1000}k", result["searches"]))
-    print(f"search_memory: {result['mean_hits']:.1f} results a query on average (top_k=10)")
+        memories = make_memories(args.memories, args.seed)
+        build_vault(vault, memories)
+        write_peer_jsonl(peer_dir, memories, [])
+        print(f"{args.memories} memories: memvault vault and CortexGraph JSONL built in "
+              f"{time.perf_counter() - began:.1f} s; peer: {note}")
+        ours_cmd = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault)]
+        results["ours"] = asyncio.run(drive(ours_cmd, env, ROOT, args, queries, contents))
+        if peer is not None:
+            peer_env = {**env, "CORTEXGRAPH_STORAGE_PATH": str(peer_dir)}
+            results["peer_samples"] = asyncio.run(drive(
+                [peer, "-m", "cortexgraph.server"], peer_env, tmp, args, queries, contents))
+        results["core_search"] = core_search(vault, queries)
+        results["git_add_commit"] = git_add_commit(vault, memories, min(args.calls, 50))
+    load_after = os.getloadavg()
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    report(results, args, load_before, load_after)
     return 0
+
+
+def report(results: dict[str, Any], args: argparse.Namespace, load_before: tuple,
+           load_after: tuple) -> None:
+    ours, theirs = results["ours"], results.get("peer_samples")
+
+    def p(samples: dict | None, key: str, q: float) -> float | None:
+        return percentile(samples[key], q) if samples and samples[key] else None
+
+    size = f"{args.memories // 1000}k" if args.memories >= 1000 else str(args.memories)
+    print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after "
+          f"({os.cpu_count()} CPUs); {args.calls} calls, {args.starts} start-ups")
+    print(f"{'at ' + size + ' memories':<34} {'memvault':>12} {'cortexgraph':>12} {'ratio':>8}  "
+          f"{'target':<22} verdict")
+    spawn, spawn_peer = p(ours, "starts", 50), p(theirs, "starts", 50)
+    spawn_ratio = spawn / spawn_peer if spawn_peer else None
+    print(row("spawn -> initialize, p50", spawn, spawn_peer, "<= 0.7x cortexgraph",
+              verdict(spawn_ratio, TARGETS["spawn_vs_peer"])))
+    print(row("first search_memory at once, p50", p(ours, "first_calls", 50),
+              p(theirs, "first_calls", 50)))
+    for q in (50, 95):
+        print(row(f"search_memory p{q}", p(ours, "searches", q), p(theirs, "searches", q),
+                  "<= 0.5x cortexgraph" if q == 95 else "",
+                  verdict(p(ours, "searches", 95) / p(theirs, "searches", 95)
+                          if theirs else None, TARGETS["search_vs_peer"]) if q == 95 else ""))
+    core = results["core_search"]
+    for q in (50, 95):
+        ratio = p(ours, "searches", q) / percentile(core, q)
+        print(f"{'  vs core in-process search p' + str(q):<34} {percentile(core, q) * 1000:9.1f} ms"
+              f"{'':>13} {ratio:6.2f}x  {'<= 3x core' if q == 95 else '':<22} "
+              f"{verdict(ratio, TARGETS['search_vs_core']) if q == 95 else ''}")
+    for q in (50, 95):
+        print(row(f"save_memory p{q}", p(ours, "saves", q), p(theirs, "saves", q)))
+    git = results["git_add_commit"]
+    for q in (50, 95):
+        ratio = p(ours, "saves", q) / percentile(git, q)
+        print(f"{'  vs bare git add+commit p' + str(q):<34} {percentile(git, q) * 1000:9.1f} ms"
+              f"{'':>13} {ratio:6.2f}x  {'<= 0.5x git' if q == 95 else '':<22} "
+              f"{verdict(ratio, TARGETS['save_vs_git']) if q == 95 else ''}")
+    def mean_hits(samples: dict) -> str:
+        return f"{sum(samples['hits']) / max(1, len(samples['hits'])):.1f}"
+
+    peer_hits = f", {mean_hits(theirs)} (cortexgraph)" if theirs else ""
+    print(f"search_memory: {mean_hits(ours)} results a query on average (memvault){peer_hits}")
+    if not theirs:
+        print(f"cortexgraph columns skipped: {results['peer']}")
 
 
 if __name__ == "__main__":

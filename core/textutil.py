@@ -66,6 +66,29 @@ def make_gist(content: str, tags: Sequence[str] = (), entities: Sequence[str] = 
         return None
 
 
+def given_gist(gist: str, content: str) -> str:
+    """A gist someone wrote (an assistant through ``save_memory``, a split's part, a merged
+    memory), checked as every gist is: not empty, shorter than the content it sums up (in
+    estimated tokens and in characters), no control character but line breaks and tabs. The
+    gist, stripped; a VaultError saying what is wrong otherwise. (Secrets are refused, or
+    redacted, by the commit's screen, in the gist as in every field.)"""
+    from .errors import VaultError
+    from .model.tokens import estimate_tokens
+
+    text = gist.strip()
+    if not text:
+        raise VaultError("refused: the gist is empty (leave gist out and memvault makes one)")
+    if has_controls(text):
+        raise VaultError("refused: the gist holds a control character (only line breaks and "
+                         "tabs are allowed)")
+    mine, theirs = estimate_tokens(text), estimate_tokens(content)
+    if mine >= theirs or len(text) >= len(content.strip()):
+        raise VaultError(f"refused: a gist must be shorter than the content it sums up "
+                         f"(gist {mine} tokens, {len(text)} characters; content {theirs} tokens, "
+                         f"{len(content.strip())} characters)")
+    return text
+
+
 def words(text: str) -> list[str]:
     return _WORD.findall(text)
 

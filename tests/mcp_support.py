@@ -18,6 +18,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 CLIENT_NAME = "pytest-client"
+#: ``python -c _LIMITED N ARGS...``: runs ``python ARGS...`` with RLIMIT_FSIZE N (a disk that
+#: fills up: a write past it fails with EFBIG, Python ignoring SIGXFSZ)
+_LIMITED = ("import os, resource, sys; n = int(sys.argv[1]); "
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (n, n)); "
+            "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])")
 TIMEOUT = 60.0
 
 
@@ -48,9 +53,12 @@ class McpServer:
     """``python -m tui.cli mcp --vault VAULT [args]`` with a connected client session."""
 
     def __init__(self, vault: Path, env: dict[str, str], *args: str,
-                 client_name: str = CLIENT_NAME, errlog: Path | None = None):
+                 client_name: str = CLIENT_NAME, errlog: Path | None = None,
+                 file_size_limit: int | None = None):
         self.vault = vault
         self.argv = ["-m", "tui.cli", "mcp", "--vault", str(vault), *args]
+        if file_size_limit is not None:  # no file the server writes may grow past this
+            self.argv = ["-c", _LIMITED, str(file_size_limit), *self.argv]
         self.env = env
         self.client_name = client_name
         self.errlog = errlog or vault.parent / f"{vault.name}-server-stderr.txt"

@@ -28,7 +28,7 @@ from ..model.records import (
     Relation,
     now_epoch,
 )
-from ..textutil import content_tokens, jaccard, make_gist
+from ..textutil import content_tokens, given_gist, jaccard, make_gist
 from ..vault import Plan, Vault
 from ..vault.reports import relations_going_with
 
@@ -265,10 +265,13 @@ def plan_consolidation(
     sources: SourceFate = "delete",
     now: int | None = None,
     force: bool = False,
+    gist: str | None = None,
 ) -> ConsolidationPreview:
     """What a consolidation would create and remove, with the :class:`Plan` that
     :func:`apply_consolidation` commits as it is (ids included); nothing is written. The
-    maintenance-machine rule is checked when it is applied, unless ``force``."""
+    maintenance-machine rule is checked when it is applied, unless ``force``. ``gist``: the
+    merged memory's gist as someone wrote it (checked: :func:`core.textutil.given_gist`);
+    None: memvault makes one."""
     if sources not in ("delete", "archive"):
         raise VaultError(f"refused: sources must be 'delete' or 'archive', not {sources!r}")
     resolved = list(dict.fromkeys(vault.resolve(k) for k in ids))
@@ -293,7 +296,8 @@ def plan_consolidation(
         extra.update(m.meta.extra)
     max_strength = max(m.strength for m in members)
     merged = Memory(
-        id=str(uuid.uuid4()), content=text, gist=make_gist(text, tags, entities),
+        id=str(uuid.uuid4()), content=text,
+        gist=given_gist(gist, text) if gist is not None else make_gist(text, tags, entities),
         meta=MemoryMetadata(tags=tags, source=_joined(m.meta.source for m in ordered),
                             context=_joined(m.meta.context for m in ordered), extra=extra),
         created_at=min(m.created_at for m in members),

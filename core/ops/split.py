@@ -23,7 +23,7 @@ from ..model.records import (
     Relation,
     now_epoch,
 )
-from ..textutil import content_tokens, guess_entities, make_gist
+from ..textutil import content_tokens, given_gist, guess_entities, make_gist
 from ..vault import Plan, Vault
 from ..vault.reports import relations_going_with
 
@@ -72,9 +72,12 @@ def plan_split(
     entities: Sequence[Sequence[str] | None] | None = None,
     original: OriginalFate = "archive",
     now: int | None = None,
+    gists: Sequence[str | None] | None = None,
 ) -> Plan:
     """The plan of a split, validated; nothing is written. Raises VaultError on bad input. It
-    is also the preview: :func:`apply_split` commits exactly it, with the ids it shows."""
+    is also the preview: :func:`apply_split` commits exactly it, with the ids it shows.
+    ``gists``: a gist written for each part (None: memvault makes one), checked as any gist
+    (:func:`core.textutil.given_gist`)."""
     if original not in ("archive", "delete"):
         raise VaultError(f"refused: original must be 'archive' or 'delete', not {original!r}")
     source = vault.get(memory_id)
@@ -99,7 +102,7 @@ def plan_split(
         if first != i:
             raise VaultError(f"refused: two parts are the same (parts {first} and {i}, "
                              "spacing, case and punctuation aside)")
-    for name, given in (("tags", tags), ("entities", entities)):
+    for name, given in (("tags", tags), ("entities", entities), ("gists", gists)):
         if given is not None and len(given) != len(texts):
             raise VaultError(f"refused: {len(given)} {name} lists for {len(texts)} parts")
 
@@ -110,8 +113,14 @@ def plan_split(
         part_tags = list(tags[index]) if tags is not None and tags[index] is not None else list(source.meta.tags)
         part_entities = (list(entities[index]) if entities is not None and entities[index] is not None
                          else list(source.entities))
+        written = gists[index] if gists is not None else None
+        try:
+            gist = (given_gist(written, text) if written is not None
+                    else make_gist(text, part_tags, part_entities))
+        except VaultError as exc:
+            raise VaultError(f"{exc} (part {index + 1})") from None
         memory = Memory(
-            id=str(uuid.uuid4()), content=text, gist=make_gist(text, part_tags, part_entities),
+            id=str(uuid.uuid4()), content=text, gist=gist,
             meta=MemoryMetadata(tags=part_tags, source=source.meta.source,
                                 context=source.meta.context),
             created_at=source.created_at, last_used=at, use_count=source.use_count,

@@ -82,6 +82,15 @@ def fingerprint(memory: Memory) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
+def _mark(memories: Mapping[str, Memory]) -> object:
+    """What a sync remembers of ``memories``: ("version", n) for a mapping that logs its changes
+    (:class:`core.store.lazy.LazyRecords`), else ("objects", the memory objects)."""
+    version = getattr(memories, "version", None)
+    if isinstance(version, int):
+        return ("version", version)
+    return ("objects", list(memories.values()))
+
+
 def index_path(root: Path) -> Path | None:
     """Where the index of the vault at ``root`` lives: ``<git dir>/memvault/index.sqlite``
     (the git directory of the work tree holding it, as :class:`core.git.journal.Journal`
@@ -107,8 +116,8 @@ class SearchIndex(IndexReading):
         self._known: dict[str, tuple[int, str]] | None = None  # id -> (rowid, fingerprint)
         self._data_version: int | None = None
         self._seen: dict[str, tuple[Memory, str]] = {}  # id -> (memory object, its fingerprint)
-        #: (the known-rows dict, the memory objects) of the last sync that found nothing to do
-        self._synced: tuple[dict[str, tuple[int, str]], list[Memory]] | None = None
+        #: (the known-rows dict, the mapping, its mark: :func:`_mark`) of the last sync
+        self._synced: tuple[dict[str, tuple[int, str]], Mapping[str, Memory], object] | None = None
         self._generation = 0
         self.rebuilt: str | None = None
         self.note: str | None = None  # why the index lives in memory only, if it must
@@ -252,21 +261,53 @@ class SearchIndex(IndexReading):
     def _sync(self, memories: Mapping[str, Memory]) -> SyncReport:
         report = SyncReport()
         known = self._load_known()
-        values = list(memories.values())
-        if self._synced is not None and self._synced[0] is known and self._synced[1] == values:
+        mark = _mark(memories)
+        changed = self._changed_since_sync(memories, known)
+        if changed is not None:  # only these ids can differ: the cost follows the change
+            wanted = {i: self._fingerprint(memories[i]) for i in changed if i in memories}
+            gone = [i for i in changed if i not in memories and i in known]
+            if not gone and all(known.get(i, (0, None))[1] == fp for i, fp in wanted.items()):
+                self._synced = (known, memories, mark)  # (uses, statuses: no row to write)
+                return report
+            return self._write(memories, wanted, gone, mark, report)
+        if self._synced is not None and self._synced[0] is known and self._synced[1] is memories \
+                and self._synced[2] == mark:
             return report  # the same memory objects as last time, no other writer since
         wanted = {i: self._fingerprint(m) for i, m in memories.items()}
         if not self._stale(wanted, known):
             report.rebuilt, self.rebuilt = self.rebuilt, None
-            self._synced, self._generation = (self._known, values), self._generation + 1
+            self._synced, self._generation = (self._known, memories, mark), self._generation + 1
             return report
+        return self._write(memories, wanted, None, mark, report)
+
+    def _changed_since_sync(self, memories: Mapping[str, Memory],
+                            known: dict[str, tuple[int, str]]) -> set[str] | None:
+        """The ids changed in ``memories`` since the last sync, when it keeps a log of its
+        changes (:class:`core.store.lazy.LazyRecords`) and no other process wrote the index
+        since; None: compare every memory."""
+        synced = self._synced
+        since = getattr(memories, "changed_since", None)
+        if synced is None or since is None or synced[0] is not known or synced[1] is not memories \
+                or not isinstance(synced[2], tuple) or synced[2][0] != "version":
+            return None
+        return since(synced[2][1])
+
+    def _write(self, memories: Mapping[str, Memory], wanted: dict[str, str],
+               gone_ids: list[str] | None, mark: object, report: SyncReport) -> SyncReport:
+        """Rewrite the rows of ``wanted`` (id -> fingerprint) that differ and remove those of
+        ``gone_ids`` (None: every row not in ``wanted``), in one transaction."""
         conn = self.conn
         gone: list[int] = []
         written: list[tuple[int, str, str, str, str]] = []
         with transaction(conn):
+            before = self._known
             self._known = None  # read again under the write lock: another process may have synced
             known = self._load_known()
-            for memory_id in [i for i in known if i not in wanted]:
+            if gone_ids is not None and known is not before:  # written meanwhile: compare all
+                wanted = {i: self._fingerprint(m) for i, m in memories.items()}
+                gone_ids = None
+            for memory_id in [i for i in (known if gone_ids is None else gone_ids)
+                              if i not in wanted and i in known]:
                 rowid, _ = known.pop(memory_id)
                 gone.append(rowid)
                 conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
@@ -300,7 +341,7 @@ class SearchIndex(IndexReading):
             else:
                 self.words().keep_up(gone + [w[0] for w in written], written)
         self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
-        self._synced, self._generation = (self._known, values), self._generation + 1
+        self._synced, self._generation = (self._known, memories, mark), self._generation + 1
         report.rebuilt, self.rebuilt = self.rebuilt, None
         if bulk:
             self.words().build_common()

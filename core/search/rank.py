@@ -271,7 +271,7 @@ class Searcher:
         self.vault = vault
         self.index = index or SearchIndex.for_root(vault.root)
         self.notes: list[str] = []
-        self._allowed_memo: tuple[tuple[Any, ...], set[str]] | None = None
+        self._allowed_memo: tuple[tuple[Any, ...], int | None, set[str]] | None = None
         if embedder is None and mode != "bm25":
             if semantic_available():
                 embedder = load_embedder()
@@ -314,16 +314,34 @@ class Searcher:
                  statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
                  now: int) -> set[str]:
         """The ids the statuses, tags and filter terms allow. Without filter terms the answer
-        depends only on the memories, which the index's generation names (it changes whenever
-        a memory object does; the caller has synced the index), so it is kept for the next
-        query: at 100k memories working it out costs more than ranking."""
+        depends only on the memories, so it is kept for the next query and, when the mapping
+        logs its changes (:meth:`core.store.lazy.LazyRecords.changed_since`), brought up to date
+        for the memories changed since (a search after a use record costs what changed, not the
+        vault's size); otherwise worked out again when the index's generation moves."""
         if not all(t.is_text for t in query.terms):
             return _allowed(self.vault, memories, query, statuses, tags, now)
-        key = (self.index.generation, id(memories), None if statuses is None else
-               frozenset(MemoryStatus(s) for s in statuses), frozenset(tags or ()))
-        if self._allowed_memo is None or self._allowed_memo[0] != key:
-            self._allowed_memo = (key, _allowed(self.vault, memories, query, statuses, tags, now))
-        return self._allowed_memo[1]
+        versioned = getattr(memories, "version", None)
+        key = (id(memories), None if statuses is None else
+               frozenset(MemoryStatus(s) for s in statuses), frozenset(tags or ()),
+               None if isinstance(versioned, int) else self.index.generation)
+        memo = self._allowed_memo
+        if memo is not None and memo[0] == key:
+            if memo[1] == versioned:
+                return memo[2]
+            changed = memories.changed_since(memo[1]) if isinstance(versioned, int) else None
+            if changed is not None:
+                allowed = memo[2]
+                for i in changed:
+                    if i in memories and _allowed(self.vault, {i: memories[i]}, query, statuses,
+                                                  tags, now):
+                        allowed.add(i)
+                    else:
+                        allowed.discard(i)
+                self._allowed_memo = (key, versioned, allowed)
+                return allowed
+        allowed = _allowed(self.vault, memories, query, statuses, tags, now)
+        self._allowed_memo = (key, versioned, allowed)
+        return allowed
 
 
 def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,

@@ -15,6 +15,7 @@ import math
 import os
 from array import array
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -124,3 +125,39 @@ def _stack(vectors: list[bytes]) -> Any:
 def _dot(a: Sequence[float], b: Sequence[float]) -> float:
     total = math.fsum(x * y for x, y in zip(a, b))
     return total
+
+
+@dataclass
+class BackfillReport:
+    total: int  # memories in the vault
+    targets: int  # those the backfill makes (or would make) vectors for
+    processed: int  # vectors made and cached
+    missing_after: int  # memories still without a cached vector
+
+
+EMBED_BATCH = 256
+
+
+def backfill(index: SearchIndex, embedder: Embedder, memories: Mapping[str, Memory], *,
+             limit: int | None = None, force: bool = False,
+             dry_run: bool = False) -> BackfillReport:
+    """Make and cache the vectors of the memories that have none for their current text (with
+    ``force``, of every memory again), at most ``limit``, in batches; ``dry_run`` only counts.
+    What a search would otherwise make the first time it needs them."""
+    index.sync(memories)
+    wanted = {i: index.fingerprint_of(m) for i, m in memories.items()}
+    cached = index.vectors(embedder.name, wanted)
+    missing = [i for i in wanted if i not in cached]
+    targets = list(wanted) if force else missing
+    if limit is not None:
+        targets = targets[:limit]
+    if dry_run or not targets:
+        return BackfillReport(len(wanted), len(targets), 0, len(missing))
+    done = 0
+    for start in range(0, len(targets), EMBED_BATCH):
+        batch = targets[start:start + EMBED_BATCH]
+        made = embedder.embed([embedding_text(memories[i]) for i in batch])
+        index.put_vectors(embedder.name, [(i, wanted[i], _pack(v)) for i, v in zip(batch, made)])
+        done += len(batch)
+    left = len([i for i in missing if i not in set(targets)])
+    return BackfillReport(len(wanted), len(targets), done, left)

@@ -102,11 +102,15 @@ def _size(n: int) -> str:
     return f"{n // (1024 * 1024)} MiB" if n % (1024 * 1024) == 0 else f"{n:,} bytes"
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
     """Write ``data`` to ``path`` through a temp file in the same folder and ``os.replace``;
     the file ends up with mode 0600 and readers never see a half-written file. ``os.replace``
     replaces a symbolic link at ``path`` itself (its target is never written); a folder that is
-    a symbolic link is refused (UnsafeFolderError)."""
+    a symbolic link is refused (UnsafeFolderError). ``durable`` (the default): the data is on
+    disk (fsync) before it replaces the old file; without it the bytes are in the kernel once
+    this returns (a killed process loses nothing) and reach the disk with the next flush: for
+    writes that are committed later anyway (use records), where a flush per file cost more
+    than the search that made them."""
     check_folder(path.parent)
     try:
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
@@ -114,7 +118,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         check_folder(path.parent.parent)  # never create it through a link
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
-    _fill_and_replace(fd, tmp, data, path)
+    _fill_and_replace(fd, tmp, data, path, durable=durable)
 
 
 def replace_file(path: Path, data: bytes, prefix: str) -> None:
@@ -125,12 +129,14 @@ def replace_file(path: Path, data: bytes, prefix: str) -> None:
     _fill_and_replace(fd, tmp, data, path)
 
 
-def _fill_and_replace(fd: int, tmp: str, data: bytes, path: Path) -> None:
+def _fill_and_replace(fd: int, tmp: str, data: bytes, path: Path, *,
+                      durable: bool = True) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.chmod(tmp, 0o600)
         os.replace(tmp, path)
     except BaseException:

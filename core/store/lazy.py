@@ -23,6 +23,8 @@ from typing import Generic, TypeVar
 
 R = TypeVar("R")
 _MISSING = object()
+#: How many changes a mapping remembers (see LazyRecords.changed_since).
+_LOG_LIMIT = 8192
 
 
 class LazyRecords(MutableMapping[str, R], Generic[R]):
@@ -30,7 +32,7 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     ``make(bytes)`` on first read and kept parsed from then on (in place: the order of the ids
     never changes)."""
 
-    __slots__ = ("_items", "_lock", "_make", "_raw")
+    __slots__ = ("_items", "_lock", "_log", "_log_base", "_make", "_raw")
 
     def __init__(self, make: Callable[[bytes], R]) -> None:
         self._items: dict[str, R | bytes] = {}
@@ -38,6 +40,30 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         self._raw = 0  # how many values are still bytes
         # (the app reads the vault from workers too: a value is swapped and counted under it)
         self._lock = threading.Lock()
+        # the ids set or deleted, in order: what changed since a version (see changed_since)
+        self._log: list[str] = []
+        self._log_base = 0  # the version before self._log[0]
+
+    # -- what changed -----------------------------------------------------------------------
+    @property
+    def version(self) -> int:
+        """Grows with every record set or deleted (and every fill)."""
+        return self._log_base + len(self._log)
+
+    def changed_since(self, version: int) -> set[str] | None:
+        """The ids set or deleted since ``version``; None when that is no longer known (too
+        long ago, or the mapping was filled since): the caller compares everything."""
+        with self._lock:
+            if not self._log_base <= version <= self._log_base + len(self._log):
+                return None
+            return set(self._log[version - self._log_base:])
+
+    def _logged(self, key: str) -> None:  # (the lock is held)
+        self._log.append(key)
+        if len(self._log) > _LOG_LIMIT:  # forget the older half: a reader that old compares all
+            half = len(self._log) // 2
+            del self._log[:half]
+            self._log_base += half
 
     # -- filling ----------------------------------------------------------------------------
     def fill(self, raw: dict[str, bytes]) -> None:
@@ -48,6 +74,8 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
                 raise ValueError("fill() is for an empty mapping")
             self._items = raw  # type: ignore[assignment]
             self._raw = len(raw)
+            self._log_base += len(self._log) + 1  # (every earlier version is unknown now)
+            self._log = []
 
     @property
     def raw(self) -> int:
@@ -104,12 +132,14 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
             if type(self._items.get(key)) is bytes:
                 self._raw -= 1
             self._items[key] = record
+            self._logged(key)
 
     def __delitem__(self, key: str) -> None:
         with self._lock:
             if type(self._items[key]) is bytes:
                 self._raw -= 1
             del self._items[key]
+            self._logged(key)
 
     def __contains__(self, key: object) -> bool:
         return key in self._items

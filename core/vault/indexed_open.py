@@ -214,31 +214,41 @@ class IndexedOpening:
         still holds the blob the index has for it (one query, one read and a hash); it is then
         noted as seen. (A commit since the open that changed the file made the vault read it,
         so the index's row, even one moved to a later commit since, is what the vault shows.)"""
-        if not self._opened_from_index or str(path) in self.layout.seen:
-            return False
+        return path in self._unchanged_since_open_many([path])
+
+    def _unchanged_since_open_many(self, paths: list[Path]) -> set[Path]:
+        """:meth:`_unchanged_since_open` of several files, the index opened once for all."""
+        wanted = [p for p in paths if str(p) not in self.layout.seen]
+        if not self._opened_from_index or not wanted:
+            return set()
         import sqlite3
 
         from ..search.indexed_files import blob_id
 
         files = self._files_index()
         if files is None:
-            return False
+            return set()
+        blobs: dict[Path, str | None] = {}
         try:
-            blob = files.blob_of(path.relative_to(self.root).as_posix())
-        except sqlite3.Error:
-            blob = None
+            for path in wanted:
+                try:
+                    blobs[path] = files.blob_of(path.relative_to(self.root).as_posix())
+                except sqlite3.Error:
+                    blobs[path] = None
         finally:
             files.close()
-        if blob is None:
-            return False
-        try:
-            data, _ = read_vault_file(path)
-        except (OSError, RefusedFileError):
-            return False
-        if blob_id(data, len(blob)) != blob:
-            return False
-        self.layout.note([path])
-        return True
+        same = set()
+        for path, blob in blobs.items():
+            if blob is None:
+                continue
+            try:
+                data, _ = read_vault_file(path)
+            except (OSError, RefusedFileError):
+                continue
+            if blob_id(data, len(blob)) == blob:
+                same.add(path)
+        self.layout.note(same)
+        return same
 
 
 def _valid_id(kind: str, record_id: str) -> bool:

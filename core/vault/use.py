@@ -2,7 +2,9 @@
 
 An MCP server records every memory a search, a recall or an open returns (``last_used`` = now,
 ``use_count`` + 1). A commit per search would flood history, so :meth:`UseRecords.record_use`
-writes the records to the memory files at once (so ``kill -9`` loses none) and notes them in
+writes the records to the memory files at once (so ``kill -9`` loses none: the bytes are in the
+kernel when it returns; they are not flushed to disk one file at a time, which cost more than
+the search itself, and reach it with the system's next flush or the commit) and notes them in
 ``.git/memvault/pending-use.json``; :meth:`UseRecords.flush_use` commits every pending record
 as ONE ``use:`` commit. Nothing else is needed for safety: every writer, in any process,
 commits the pending records first when it takes the lock (:meth:`Writing.transaction`), and so
@@ -69,10 +71,10 @@ class UseRecords:
             paths = pending.setdefault("paths", {})
             for path, data in writes.items():
                 paths[path.relative_to(self.root).as_posix()] = _digest(data or b"")
-            self._write_pending_use(pending)
-            try:
+            self._write_pending_use(pending, durable=False)
+            try:  # (no flush to disk each: a killed process loses nothing, the commit keeps them)
                 for path, data in writes.items():
-                    write_atomic(path, data or b"")
+                    write_atomic(path, data or b"", durable=False)
             except OSError as exc:
                 raise VaultError(f"could not record the use of {len(new)} memories: "
                                  f"{exc.strerror or exc}") from None
@@ -116,11 +118,11 @@ class UseRecords:
             return {}
         return record
 
-    def _write_pending_use(self, record: dict) -> None:
+    def _write_pending_use(self, record: dict, *, durable: bool = True) -> None:
         try:
             os.makedirs(self.journal.state_dir, mode=0o700, exist_ok=True)
             write_atomic(self._pending_use_path(),
-                         json.dumps(record, indent=2, sort_keys=True).encode())
+                         json.dumps(record, indent=2, sort_keys=True).encode(), durable=durable)
         except OSError as exc:
             raise VaultError(f"could not record a use: {exc.strerror or exc}; nothing was "
                              "written") from None

@@ -15,6 +15,7 @@ stops. A read-only server records no use.
 from __future__ import annotations
 
 import os
+import sqlite3
 import sys
 import threading
 import time
@@ -112,15 +113,17 @@ class VaultAccess:
         return self._run(as_tool)
 
     def warm_up(self) -> None:
-        """Open the vault now (the server calls this once the client has said who it is); a
+        """Open the vault now, and bring the search index level with it (the server calls this
+        once the client has said who it is, so the first search does not wait for either); a
         failure is left for the first tool call to report."""
         try:
-            self._run(lambda _vault: None)
+            self._run(self.finder.warm)
         except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again
             pass
 
     def _run(self, job: Callable[[Vault], T]) -> T:
         with self._lock:
+            before = self._head()
             try:
                 vault = self._current()
                 result = job(vault)
@@ -128,6 +131,12 @@ class VaultAccess:
                 raise
             except VaultError as exc:
                 raise ToolRefusal(str(exc)) from None
+            except OSError as exc:  # a full disk, a file that cannot be read...: said as the CLI
+                raise ToolRefusal(self._failed(neutralise_line(str(exc.strerror or exc))
+                                               + (f": {exc.filename}" if exc.filename else ""),
+                                               before)) from None
+            except sqlite3.Error as exc:  # the search index ("database or disk is full")
+                raise ToolRefusal(self._failed(f"the search index: {exc}", before)) from None
             except ValidationError as exc:
                 err = exc.errors(include_url=False)[0]
                 where = ".".join(str(p) for p in err.get("loc", ()))
@@ -138,6 +147,23 @@ class VaultAccess:
             self._maybe_flush(vault)
             self._tell_notices(vault)
             return result
+
+    def _head(self) -> str | None:
+        """HEAD as this server last saw it (None before the vault is open)."""
+        if self._vault is None:
+            return None
+        try:
+            return self._vault.journal.head()
+        except (OSError, VaultError):
+            return None
+
+    def _failed(self, what: str, before: str | None) -> str:
+        """What a tool that failed on the way says: what failed, and whether anything was
+        committed (a failure before a commit's end puts every file back: core's journal)."""
+        after = self._head()
+        if after is not None and after != before and before is not None:
+            return f"failed: {what}; the change was committed ({after[:8]}) before it failed"
+        return f"failed: {what}; nothing was written"
 
     def _current(self) -> Vault:
         """The vault, opened on first use, caught up with other processes' commits."""

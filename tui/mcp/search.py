@@ -11,6 +11,8 @@ from collections.abc import Iterable
 from core import Memory, Vault
 from core.model.records import now_epoch
 from core.search import Searcher, parse
+from core.search.index import SearchIndex
+from core.search.rank import Hit, combine
 
 SECONDS_PER_DAY = 86_400
 
@@ -25,21 +27,51 @@ class Finder:
 
     def find(self, vault: Vault, query: str | None, *, tags: Iterable[str] | None = None,
              statuses: Iterable[str] | None = None,
-             window_days: float | None = None) -> list[Memory]:
-        """Memories matching ``query`` and the filters, best first."""
+             window_days: float | None = None, limit: int | None = None) -> list[Memory]:
+        """Memories matching ``query`` and the filters, best first; at most ``limit``. A ranked
+        search with a limit and no recent-use filter works out only the best ``limit``
+        (:func:`core.search.rank.rank`'s bounded ranking), not every match."""
+        return [m for m, _ in self.ranked(vault, query, tags=tags, statuses=statuses,
+                                          window_days=window_days, limit=limit)]
+
+    def ranked(self, vault: Vault, query: str | None, *, tags: Iterable[str] | None = None,
+               statuses: Iterable[str] | None = None, window_days: float | None = None,
+               limit: int | None = None) -> list[tuple[Memory, float]]:
+        """:meth:`find` with each memory's score (core's ranked score; for a query without
+        words, the same formula with full relevance: the decay score alone orders them)."""
         tags = list(tags) if tags else None
         statuses = list(statuses) if statuses else None
         parsed = parse(query or "")
         if not parsed.has_text:
-            return vault.search(query=query or None, tags=tags, status=statuses,
-                                window_days=window_days)
+            now = now_epoch()
+            found = vault.search(query=query or None, tags=tags, status=statuses,
+                                 window_days=window_days, limit=limit)
+            return [(m, combine(1.0, vault.score(m, now))) for m in found]
+        bounded = limit if window_days is None else None
         result = self._searcher_for(vault).search(parsed, statuses=statuses, tags=tags,
-                                                  limit=None, snippets=False)
-        found = [hit.memory for hit in result.hits]
+                                                  limit=bounded, snippets=False)
+        pairs = [(hit.memory, hit.score) for hit in result.hits]
         if window_days is not None:
             since = now_epoch() - window_days * SECONDS_PER_DAY
-            found = [m for m in found if m.last_used >= since]
-        return found
+            pairs = [(m, s) for m, s in pairs if m.last_used >= since]
+        return pairs[:limit]
+
+    def hits(self, vault: Vault, query: str, statuses: Iterable[str],
+             limit: int) -> list[Hit]:
+        """The ranked hits of a plain-words ``query`` (each with its relevance), best first."""
+        parsed = parse(query)
+        if not parsed.has_text:
+            return []
+        return self._searcher_for(vault).search(parsed, statuses=list(statuses), limit=limit,
+                                                snippets=False).hits
+
+    def warm(self, vault: Vault) -> None:
+        """Open the index and bring it level with the vault now (a search then starts ready)."""
+        self._searcher_for(vault).index.sync(vault.memories)
+
+    def index(self, vault: Vault) -> SearchIndex:
+        """The search index of ``vault`` (opened once, kept)."""
+        return self._searcher_for(vault).index
 
     def close(self) -> None:
         if self._searcher is not None:

@@ -21,17 +21,38 @@ from mcp.server.mcpserver import MCPServer
 
 from core import VaultError
 
-from . import tools_lifecycle, tools_read, tools_write
+from . import (
+    tools_conversation,
+    tools_lifecycle,
+    tools_read,
+    tools_server,
+    tools_unified,
+    tools_write,
+)
 from .access import VaultAccess
+from .metrics import ToolTimings, timing_middleware
 
 NAME = "memvault"
 INSTRUCTIONS = (
     "memvault keeps long-lived memories about the user and their work, one file each in a git "
     "repository the user reads and corrects. search_memory or recall before answering from "
     "memory; save_memory what is worth keeping (one idea a memory); observe_memory_usage for the "
-    "memories an answer used. Ids: the full id or its first 8 characters. Every change is a git "
-    "commit the user can see and undo; delete_memory is kept in history (restore_memory)."
+    "memories an answer used. When a note is longer than a sentence or two, write its gist "
+    "yourself (save_memory's gist: one short line saying what it is about, shorter than the "
+    "note); recall shows gists first. Ids: the full id or its first 8 characters. Every change "
+    "is a git commit the user can see and undo; delete_memory is kept in history "
+    "(restore_memory)."
 )
+
+
+def package_version() -> str:
+    """memvault's version as installed (``serverInfo.version``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("memvault")
+    except PackageNotFoundError:  # (running from a source tree never installed)
+        return "0+unknown"
 
 
 def _client_middleware(access: VaultAccess) -> Any:
@@ -81,19 +102,28 @@ def build_server(path: Path, *, read_only: bool = False) -> tuple[MCPServer, Vau
     """The server on the vault at ``path`` and its access to the vault (opened at the first
     tool call)."""
     access = VaultAccess(path, read_only=read_only)
-    server: MCPServer = MCPServer(NAME, instructions=INSTRUCTIONS, lifespan=_lifespan(access),
-                                  middleware=[_client_middleware(access)], log_level="WARNING")
+    timings = ToolTimings()
+    server: MCPServer = MCPServer(NAME, version=package_version(), instructions=INSTRUCTIONS,
+                                  lifespan=_lifespan(access),
+                                  middleware=[timing_middleware(timings),
+                                              _client_middleware(access)],
+                                  log_level="WARNING")
     tools_read.register(server, access)
+    tools_unified.register(server, access)
     tools_write.register(server, access)
     tools_lifecycle.register(server, access)
+    tools_conversation.register(server, access)
+    tools_server.register(server, access, timings)
     return server, access
 
 
 def run(path: Path, *, read_only: bool = False) -> None:
     """Serve the vault over stdin/stdout until the client closes the connection."""
+    from .wire import serve_stdio
+
     server, access = build_server(path, read_only=read_only)
     try:
-        server.run("stdio")
+        anyio.run(serve_stdio, server)
     finally:
         try:
             access.close()  # (a second close is a no-op: the lifespan closed it already)

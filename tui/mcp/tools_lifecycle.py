@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from core import Memory, MemoryStatus, Vault
 from core.decay import should_promote
@@ -22,15 +21,19 @@ from core.ops.consolidate import (
 )
 from core.vault import Plan, first_words
 
-from . import shapes
+from . import hints, shapes
 from .access import ToolRefusal, VaultAccess
 from .ids import resolve, resolve_many
 
-DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True)
-WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False)
-READS = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 DUPLICATE_THRESHOLD = 0.88  # CortexGraph's semantic_hi
 SHOWN = 10  # CortexGraph lists at most this many ids and candidates
+
+
+class SplitPart(BaseModel):
+    """One part of a split with the gist its writer gives it."""
+
+    content: Annotated[str, Field(min_length=1, max_length=1_000_000)]
+    gist: Annotated[str | None, Field(max_length=20_000)] = None
 SECONDS_PER_DAY = 86400
 
 
@@ -54,7 +57,7 @@ def _merged_memory(plan: ConsolidationPreview) -> dict[str, Any]:
 
 
 def register(server: MCPServer, access: VaultAccess) -> None:
-    @server.tool(annotations=DESTRUCTIVE)
+    @server.tool(**hints.destructive("Forget faded memories"))
     def gc(
         dry_run: bool = True,
         archive_instead: bool = False,
@@ -88,17 +91,20 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.read(collect) if dry_run else access.write("gc", collect)
 
-    @server.tool(annotations=WRITES)
+    @server.tool(**hints.writes("Promote a memory", idempotent=True))
     def promote_memory(
         memory_id: str | None = None,
         auto_detect: bool = False,
         dry_run: bool = False,
         force: bool = False,
+        target: Literal["obsidian"] = "obsidian",
     ) -> dict[str, Any]:
         """Mark a high-value memory promoted (it no longer decays out of search), or with
         auto_detect every active memory that meets the criteria (score at or above the promote
         threshold, or used often soon after creation); force promotes one that does not. The
-        memory stays in the vault. One commit (promote_memory: ...)."""
+        memory stays in the vault (target is CortexGraph's, which writes an Obsidian note: here
+        a promoted memory stays a file in git like every other). One commit (promote_memory:
+        ...)."""
         if memory_id is None and not auto_detect:
             raise ToolRefusal("refused: give memory_id, or auto_detect=true")
 
@@ -157,16 +163,18 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.read(preview) if dry_run else access.write("promote_memory", promote)
 
-    @server.tool(annotations=READS)
+    @server.tool(**hints.reads("Find similar memories"))
     def cluster_memories(
         threshold: Annotated[float | None, Field(gt=0.0, le=1.0)] = None,
         max_cluster_size: Annotated[int | None, Field(ge=2, le=100)] = None,
         find_duplicates: bool = False,
         duplicate_threshold: Annotated[float | None, Field(gt=0.0, le=1.0)] = None,
+        strategy: Literal["similarity"] = "similarity",
     ) -> dict[str, Any]:
         """Groups of similar active memories (text and tag overlap; default threshold 0.83, at
         most 12 a cluster), most cohesive first, with a suggested action; or, with
-        find_duplicates, the pairs similar enough to be the same memory."""
+        find_duplicates, the pairs similar enough to be the same memory. strategy: similarity
+        (the one CortexGraph implements too)."""
 
         def cluster(vault: Vault) -> dict[str, Any]:
             if find_duplicates:
@@ -198,24 +206,36 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.read(cluster)
 
-    @server.tool(annotations=DESTRUCTIVE)
+    @server.tool(**hints.destructive("Merge memories"))
     def consolidate_memories(
         memory_ids: Annotated[list[str] | None, Field(min_length=2, max_length=100)] = None,
         cluster_id: str | None = None,
         mode: Literal["preview", "apply"] = "preview",
         archive_sources: bool = False,
+        gist: Annotated[str | None, Field(max_length=20_000)] = None,
+        auto_detect: bool = False,
+        cohesion_threshold: Annotated[float, Field(gt=0.0, le=1.0)] = 0.75,
     ) -> dict[str, Any]:
         """Merge similar memories into one: the memories given (memory_ids), or a cluster from
         cluster_memories (cluster_id). preview (the default) shows the merged memory; apply
         writes it with consolidated_from relations to each source and deletes the sources (or
-        archives them: archive_sources) in one commit (consolidate_memories: ...)."""
-        if (memory_ids is None) == (cluster_id is None):
-            raise ToolRefusal("refused: give memory_ids or cluster_id (one of them)")
+        archives them: archive_sources) in one commit (consolidate_memories: ...). gist: your
+        own summary of the merged memory (else memvault makes one). auto_detect: the most
+        cohesive cluster at or above cohesion_threshold (0.75), one a call."""
+        if sum((memory_ids is not None, cluster_id is not None, auto_detect)) != 1:
+            raise ToolRefusal("refused: give memory_ids or cluster_id (one of them), or "
+                              "auto_detect=true")
         fate = "archive" if archive_sources else "delete"
 
         def members(vault: Vault) -> list[str]:
             if memory_ids is not None:
                 return resolve_many(vault, memory_ids)
+            if auto_detect:  # the most cohesive cluster at or above the threshold
+                found = next(iter(find_clusters(vault, threshold=cohesion_threshold)), None)
+                if found is None:
+                    raise ToolRefusal(f"refused: no cluster with a cohesion of at least "
+                                      f"{cohesion_threshold} now; nothing to consolidate")
+                return [m.id for m in found.members]
             found = next((c for c in find_clusters(vault) if c.id == cluster_id), None)
             if found is None:
                 raise ToolRefusal(f"refused: no cluster {cluster_id!r} now (cluster ids follow "
@@ -223,7 +243,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
             return [m.id for m in found.members]
 
         def planned(vault: Vault) -> ConsolidationPreview:
-            preview = plan_consolidation(vault, members(vault), sources=fate)
+            preview = plan_consolidation(vault, members(vault), sources=fate, gist=gist)
             preview.message = "consolidate_memories: " + preview.message.removeprefix(
                 "consolidate: ")
             if preview.plan is not None:
@@ -263,23 +283,27 @@ def register(server: MCPServer, access: VaultAccess) -> None:
             return access.read(consolidate)
         return access.write("consolidate_memories", consolidate)
 
-    @server.tool(annotations=WRITES)
+    @server.tool(**hints.destructive("Split a memory"))
     def split_memory(
         memory_id: str,
-        parts: Annotated[list[str], Field(min_length=2, max_length=50)],
+        parts: Annotated[list[str | SplitPart], Field(min_length=2, max_length=50)],
         preview: bool = False,
         delete_original: bool = False,
     ) -> dict[str, Any]:
         """Split a memory that holds several ideas into one memory a part (each inherits its
         tags, entities, source and uses, with a split_from relation to the original), archiving
-        the original (or deleting it: delete_original). preview shows the result and writes
-        nothing. One commit (split_memory: ...)."""
+        the original (or deleting it: delete_original). A part is its text, or {content, gist}
+        with your own gist for it. preview shows the result and writes nothing. One commit
+        (split_memory: ...)."""
         from core.ops.split import plan_split
 
         original = "delete" if delete_original else "archive"
+        texts = [p if isinstance(p, str) else p.content for p in parts]
+        gists = [None if isinstance(p, str) else p.gist for p in parts]
 
         def plan(vault: Vault) -> Plan:
-            change = plan_split(vault, resolve(vault, memory_id), parts, original=original)
+            change = plan_split(vault, resolve(vault, memory_id), texts, original=original,
+                                gists=gists)
             change.message = "split_memory: " + change.message.removeprefix("split: ")
             return change
 

@@ -8,18 +8,16 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from core import Memory, MemoryStatus, Vault
 from core.git.entries import VIA_TRAILER, trailer_of
 from core.model.records import now_epoch
 
-from . import shapes
+from . import hints, shapes
 from .access import VaultAccess
 from .ids import resolve_many
 
-READS = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True)
 Status = Literal["active", "promoted", "archived", "superseded"]
 Page = Annotated[int | None, Field(ge=1)]
 PageSize = Annotated[int | None, Field(ge=1, le=shapes.MAX_PAGE_SIZE)]
@@ -42,7 +40,7 @@ def _fresh(found: list[Memory], used: dict[str, Memory]) -> list[Memory]:
 
 
 def register(server: MCPServer, access: VaultAccess) -> None:
-    @server.tool(annotations=READS)
+    @server.tool(**hints.reads("Search memories"))
     def search_memory(
         query: Annotated[str | None, Field(max_length=50_000)] = None,
         tags: Annotated[list[str] | None, Field(max_length=50)] = None,
@@ -53,19 +51,24 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         page: Page = None,
         page_size: PageSize = None,
         preview_length: Annotated[int | None, Field(ge=0, le=5000)] = None,
+        use_embeddings: bool = False,
+        include_review_candidates: bool = True,
     ) -> dict[str, Any]:
         """Search memories, ranked: bm25 over content, gist, tags and entities (any word finds;
         memories with every word first) combined with the decay score; the query language takes
         "phrases", prefix*, tag:x, entity:y, -excluded. Filters by tags (any), status (default
         active and promoted), recent use (window_days) and decay score (min_score); at most
-        top_k. Records their use."""
+        top_k. Records their use. use_embeddings and include_review_candidates are CortexGraph's
+        and change nothing here: memvault ranks with the semantic index whenever
+        memvault[semantic] is installed, and does not mix review candidates into a search."""
         statuses = [status] if isinstance(status, str) else (status or list(DEFAULT_STATUSES))
         length = DEFAULT_PREVIEW if preview_length is None else preview_length
 
         def search(vault: Vault) -> dict[str, Any]:
             now = now_epoch()
             found = access.finder.find(vault, query, tags=tags, statuses=statuses,
-                                       window_days=window_days)
+                                       window_days=window_days,
+                                       limit=top_k if min_score is None else None)
             if min_score is not None:
                 found = [m for m in found if vault.score(m, now) >= min_score]
             shown, pagination = _page_used(access, vault, found[:top_k], page, page_size)
@@ -78,7 +81,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.read(search)
 
-    @server.tool(annotations=READS)
+    @server.tool(**hints.reads("Open memories by id"))
     def open_memories(
         memory_ids: str | Annotated[list[str], Field(min_length=1, max_length=100)],
         include_relations: bool = True,
@@ -105,7 +108,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.read(open_)
 
-    @server.tool(annotations=READS)
+    @server.tool(**hints.reads("Read the memory graph"))
     def read_graph(
         status: Literal["active", "promoted", "archived", "superseded", "all"] = "active",
         include_scores: bool = True,
@@ -143,7 +146,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.read(graph)
 
-    @server.tool(annotations=READS)
+    @server.tool(**hints.reads("Recall memories for a task"))
     def recall(query: str,
                token_budget: Annotated[int | None, Field(ge=1)] = None) -> dict[str, Any]:
         """The best-matching active memories as one context block, gist first, as many as fit
@@ -169,7 +172,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.read(recall_)
 
-    @server.tool(annotations=READS)
+    @server.tool(**hints.reads("A memory's history"))
     def memory_history(memory_id: str) -> dict[str, Any]:
         """A memory's life from git, newest first (also after its deletion): each commit with
         its time, what it did (created, changed, deleted), its message and who wrote it through

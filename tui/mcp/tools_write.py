@@ -10,18 +10,17 @@ import uuid
 from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
-from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from core import KNOWN_RELATION_TYPES, Memory, MemoryMetadata, Relation, Vault
 from core.model.records import now_epoch
+from core.textutil import given_gist
 from core.vault import Plan, first_words
 
+from . import hints
 from .access import ToolRefusal, VaultAccess
 from .ids import resolve, resolve_many
 
-WRITES = ToolAnnotations(read_only_hint=False, destructive_hint=False)
-DESTRUCTIVE = ToolAnnotations(read_only_hint=False, destructive_hint=True)
 MAX_STRENGTH = 2.0
 CROSS_DOMAIN_BOOST = 0.05
 CROSS_DOMAIN_JACCARD = 0.3  # CortexGraph: tag overlap below this is another domain
@@ -46,7 +45,7 @@ def cross_domain(memory: Memory, context_tags: list[str]) -> bool:
 
 
 def register(server: MCPServer, access: VaultAccess) -> None:
-    @server.tool(annotations=WRITES)
+    @server.tool(**hints.writes("Save a memory"))
     def save_memory(
         content: str,
         tags: Tags = None,
@@ -55,9 +54,11 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         context: str | None = None,
         meta: dict[str, Any] | None = None,
         strength: Annotated[float | None, Field(ge=1.0, le=2.0)] = None,
+        gist: Annotated[str | None, Field(max_length=20_000)] = None,
     ) -> dict[str, Any]:
-        """Save a memory (one git commit). Returns success, memory_id, message. A gist (a short
-        summary recall uses) is made for longer content."""
+        """Save a memory (one git commit). Returns success, memory_id, message. gist: your own
+        one-line summary of a long note (shorter than the content; recall shows it instead of
+        the content); without one, memvault makes one for longer content."""
         if not content.strip():
             raise ToolRefusal("refused: a memory needs non-empty content; nothing was written")
 
@@ -65,6 +66,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
             now = now_epoch()
             memory = Memory(
                 id=str(uuid.uuid4()), content=content, created_at=now, last_used=now,
+                gist=given_gist(gist, content) if gist is not None else None,
                 strength=1.0 if strength is None else strength, entities=_unique(entities),
                 meta=MemoryMetadata(tags=_unique(tags), source=source, context=context,
                                     extra=dict(meta or {})))
@@ -82,7 +84,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
             "gist": memory.gist,
         }
 
-    @server.tool(annotations=WRITES)
+    @server.tool(**hints.writes("Reinforce a memory"))
     def touch_memory(memory_id: str, boost_strength: bool = False) -> dict[str, Any]:
         """Reinforce a memory: use count + 1, last used now; boost_strength adds 0.1 to its
         strength (at most 2.0). One commit."""
@@ -104,7 +106,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.write("touch_memory", touch)
 
-    @server.tool(annotations=WRITES)
+    @server.tool(**hints.writes("Relate two memories", idempotent=True))
     def create_relation(
         from_memory_id: str,
         to_memory_id: str,
@@ -136,7 +138,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.write("create_relation", relate)
 
-    @server.tool(annotations=WRITES)
+    @server.tool(**hints.writes("Record memories used"))
     def observe_memory_usage(
         memory_ids: Annotated[list[str], Field(min_length=1, max_length=100)],
         context_tags: Tags = None,
@@ -175,7 +177,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                 "cross_domain_count": sum(1 for r in results if r["cross_domain"]),
                 "results": results}
 
-    @server.tool(annotations=WRITES)
+    @server.tool(**hints.writes("Archive a memory", idempotent=True))
     def archive_memory(memory_id: str) -> dict[str, Any]:
         """Archive a memory (memvault): it stays in the vault, out of search and recall. One
         commit; undo_last takes it back."""
@@ -187,7 +189,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.write("archive_memory", archive)
 
-    @server.tool(annotations=DESTRUCTIVE)
+    @server.tool(**hints.destructive("Delete a memory", idempotent=True))
     def delete_memory(memory_id: str) -> dict[str, Any]:
         """Delete a memory and the relations that touch it, except lineage relations
         (consolidated_from, split_from), which outlive it (memvault). One commit; it stays in
@@ -203,7 +205,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.write("delete_memory", delete)
 
-    @server.tool(annotations=WRITES)
+    @server.tool(**hints.destructive("Restore a memory", idempotent=True))
     def restore_memory(memory_id: str, commit: str | None = None) -> dict[str, Any]:
         """Bring back a deleted memory (with the relations its deletion removed), or an earlier
         version of a living one; commit: the version to restore (from memory_history; default:
@@ -224,7 +226,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
 
         return access.write("restore_memory", restore)
 
-    @server.tool(annotations=WRITES)
+    @server.tool(**hints.destructive("Undo the last change"))
     def undo_last() -> dict[str, Any]:
         """Undo the newest operation on the vault not undone yet (whoever made it; touches and
         use records are kept), as a new commit. Refused, writing nothing, when a later change

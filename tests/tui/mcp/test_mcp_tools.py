@@ -15,10 +15,12 @@ from core.model.records import now_epoch
 
 VIA = f"Memvault-Via: mcp/{CLIENT_NAME}"
 READ_TOOLS = {"search_memory", "open_memories", "read_graph", "recall", "memory_history",
-              "cluster_memories"}
+              "cluster_memories", "search_unified", "analyze_message", "analyze_for_recall",
+              "get_performance_metrics"}
 WRITE_TOOLS = {"save_memory", "touch_memory", "create_relation", "observe_memory_usage",
                "archive_memory", "delete_memory", "restore_memory", "undo_last", "gc",
-               "promote_memory", "consolidate_memories", "split_memory"}
+               "promote_memory", "consolidate_memories", "split_memory",
+               "auto_recall_process_message", "backfill_embeddings", "reset_performance_metrics"}
 
 
 def file_of(server: McpServer, memory_id: str) -> dict:
