@@ -13,7 +13,7 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
@@ -23,6 +23,9 @@ from core import VaultError
 
 from . import tools_lifecycle, tools_read, tools_write
 from .access import VaultAccess
+
+if TYPE_CHECKING:
+    from .http import HttpSettings
 
 NAME = "memvault"
 INSTRUCTIONS = (
@@ -77,23 +80,34 @@ def _lifespan(access: VaultAccess) -> Any:
     return lifespan
 
 
-def build_server(path: Path, *, read_only: bool = False) -> tuple[MCPServer, VaultAccess]:
+def build_server(path: Path, *, read_only: bool = False,
+                 **options: Any) -> tuple[MCPServer, VaultAccess]:
     """The server on the vault at ``path`` and its access to the vault (opened at the first
-    tool call)."""
+    tool call). ``options``: more MCPServer options (the HTTP door's token check)."""
     access = VaultAccess(path, read_only=read_only)
     server: MCPServer = MCPServer(NAME, instructions=INSTRUCTIONS, lifespan=_lifespan(access),
-                                  middleware=[_client_middleware(access)], log_level="WARNING")
+                                  middleware=[_client_middleware(access)], log_level="WARNING",
+                                  **options)
     tools_read.register(server, access)
     tools_write.register(server, access)
     tools_lifecycle.register(server, access)
     return server, access
 
 
-def run(path: Path, *, read_only: bool = False) -> None:
-    """Serve the vault over stdin/stdout until the client closes the connection."""
-    server, access = build_server(path, read_only=read_only)
+def run(path: Path, *, read_only: bool = False, http: HttpSettings | None = None) -> None:
+    """Serve the vault over stdin/stdout until the client closes the connection; or, with
+    ``http``, over Streamable HTTP until SIGINT/SIGTERM."""
+    if http is None:
+        server, access = build_server(path, read_only=read_only)
+    else:  # (uvicorn is imported only for HTTP)
+        from .http import auth_options, serve
+
+        server, access = build_server(path, read_only=read_only, **auth_options(http))
     try:
-        server.run("stdio")
+        if http is None:
+            server.run("stdio")
+        else:
+            serve(server, http)
     finally:
         try:
             access.close()  # (a second close is a no-op: the lifespan closed it already)
