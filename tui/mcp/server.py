@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
+from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from core import VaultError
 
-from . import tools_lifecycle, tools_read, tools_write
+from . import prompts, resources, tools_lifecycle, tools_read, tools_write
 from .access import VaultAccess
+from .notifications import ChangeWatcher
 
 if TYPE_CHECKING:
     from .http import HttpSettings
@@ -59,10 +61,11 @@ def _client_middleware(access: VaultAccess) -> Any:
     return name_client
 
 
-def _lifespan(access: VaultAccess) -> Any:
+def _lifespan(access: VaultAccess, watcher: ChangeWatcher) -> Any:
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tasks:
+            tasks.start_soon(watcher.run)  # change notifications (tui/mcp/notifications.py)
 
             async def flush_periodically() -> None:
                 while True:
@@ -85,12 +88,17 @@ def build_server(path: Path, *, read_only: bool = False,
     """The server on the vault at ``path`` and its access to the vault (opened at the first
     tool call). ``options``: more MCPServer options (the HTTP door's token check)."""
     access = VaultAccess(path, read_only=read_only)
-    server: MCPServer = MCPServer(NAME, instructions=INSTRUCTIONS, lifespan=_lifespan(access),
-                                  middleware=[_client_middleware(access)], log_level="WARNING",
-                                  **options)
+    bus = InMemorySubscriptionBus()
+    watcher = ChangeWatcher(path, bus)
+    server: MCPServer = MCPServer(NAME, instructions=INSTRUCTIONS,
+                                  lifespan=_lifespan(access, watcher),
+                                  middleware=[_client_middleware(access), watcher.middleware],
+                                  subscriptions=bus, log_level="WARNING", **options)
     tools_read.register(server, access)
     tools_write.register(server, access)
     tools_lifecycle.register(server, access)
+    resources.register(server, access)
+    prompts.register(server, access)
     return server, access
 
 
