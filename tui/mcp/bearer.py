@@ -86,7 +86,7 @@ def ensure_token(path: Path | None = None) -> tuple[str, bool]:
 
 @dataclass
 class _Seen:
-    key: tuple[int, int, int] | None
+    key: tuple[int, ...] | None
     token: str | None
 
 
@@ -103,7 +103,7 @@ class TokenFile:
             info = self.path.stat()
         except OSError:
             return None  # removed: nothing is accepted until a token is made again
-        key = (info.st_mtime_ns, info.st_size, info.st_ino)
+        key = (info.st_mtime_ns, info.st_ctime_ns, info.st_size, info.st_ino, info.st_mode)
         if key != self._seen.key:
             try:
                 token = read_token(self.path)
