@@ -242,22 +242,26 @@ class ChangeWatcher:
         before, self._seen = self._seen, now
         if now is None or now == before:
             return None
-        old = before.head if before is not None else None
-        if before is not None and now.head == old:
+        if before is None:  # the vault appeared (made by a first write): no diff of it all
+            return Changes(committed=True, came_or_went=True)
+        if now.head == before.head:
             return Changes(reviewed=True)
-        changes = await anyio.to_thread.run_sync(self.refs.changes, old, now.head)
-        changes.reviewed = before is not None and now.review != before.review
+        changes = await anyio.to_thread.run_sync(self.refs.changes, before.head, now.head)
+        changes.reviewed = now.review != before.review
         return changes
 
     async def announce(self, events: list[ServerEvent]) -> None:
         for event in events:
             await self.bus.publish(event)  # the listen streams of the 2026-07-28 era
-        for client in list(self._clients.values()):  # on each connection's own channel
-            for event in events:
-                if isinstance(event, ResourcesListChanged):
-                    await client.session.send_resource_list_changed()
-                elif isinstance(event, ResourceUpdated) and event.uri in client.uris:
-                    await client.session.send_resource_updated(event.uri)
+        for key, client in list(self._clients.items()):  # on each connection's own channel
+            try:
+                for event in events:
+                    if isinstance(event, ResourcesListChanged):
+                        await client.session.send_resource_list_changed()
+                    elif isinstance(event, ResourceUpdated) and event.uri in client.uris:
+                        await client.session.send_resource_updated(event.uri)
+            except Exception:  # noqa: BLE001 - a connection that is gone: forget it
+                self._clients.pop(key, None)
 
 
 def _subscribed_uri(params: Any) -> str:

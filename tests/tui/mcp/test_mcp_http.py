@@ -14,6 +14,7 @@ import sys
 import anyio
 import httpx2
 import pytest
+from mcp.types import EmptyResult, SubscribeRequest, SubscribeRequestParams
 from mcp_http_support import HttpServer, http_session, run_server, token_file, tool_text
 from mcp_support import CLIENT_NAME, ROOT, commits_since, head, server_env, status
 
@@ -222,3 +223,28 @@ async def test_a_client_that_disconnects_mid_call_loses_nothing(tmp_path, env):
         contents = sorted(m.content for m in v.memories.values())
     assert "Written afterwards." in contents
     assert contents.count("Sent by a client that left.") <= 1
+
+
+async def test_a_subscriber_over_http_hears_a_change_made_elsewhere(tmp_path):
+    env = server_env(tmp_path / "home", MEMVAULT_MCP_WATCH_INTERVAL="0.05")
+    vault = _vault(tmp_path, env, 1)
+    uri = "memvault://memory/kite-0000"
+    heard = anyio.Event()
+
+    async def on_message(message) -> None:
+        if getattr(getattr(message, "params", None), "uri", None) == uri:
+            heard.set()
+
+    with HttpServer(vault, env) as server:
+        async with http_session(server.url, server.token, message_handler=on_message) as session:
+            await session.send_request(  # the handshake era's subscribe (ClientSession warns
+                SubscribeRequest(params=SubscribeRequestParams(uri=uri)), EmptyResult)  # of it)
+            with pytest.MonkeyPatch.context() as mp:
+                for key, value in env.items():
+                    mp.setenv(key, value)
+                with Vault.open(vault) as v:  # another process than the server
+                    v.update("kite-0000", content="Kite note 0: fly on steady wind.")
+            with anyio.fail_after(30):
+                await heard.wait()
+            shown = await session.read_resource(uri)
+            assert "steady wind" in shown.contents[0].text

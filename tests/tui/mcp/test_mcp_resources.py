@@ -72,8 +72,12 @@ def test_stats_and_inbox_resources(mcp_server):
 
 
 def test_a_read_only_server_serves_resources(read_only_server):
+    from core import Vault
+
+    with Vault.open(read_only_server.vault, readonly=True) as v:  # (other tests add beside it)
+        count = len(v.memories)
     stats = _read(read_only_server, "memvault://stats")
-    assert stats["memories"] == 2
+    assert stats["memories"] == count >= 2
     assert _read(read_only_server, "memvault://inbox")["count"] == 0
 
 
