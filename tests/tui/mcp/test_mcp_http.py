@@ -174,6 +174,9 @@ async def test_several_clients_at_once_all_write_through_the_lock(tmp_path, env)
                 tasks.start_soon(client, name)
     messages = commits_since(vault, before)
     assert len(messages) == 12 and all(m.startswith("save_memory: ") for m in messages)
+    for message in messages:  # each commit names the client that made it
+        writer = message.split(": ", 1)[1].split()[1]
+        assert f"Memvault-Via: mcp/{writer}" in message, message
     assert status(vault) == ""
     with Vault.open(vault, readonly=True) as v:
         assert sum("gliders" in m.content for m in v.memories.values()) == 12
