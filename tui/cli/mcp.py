@@ -7,6 +7,7 @@ does not import it)."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -67,7 +68,7 @@ def mcp(ctx: click.Context, read_only: bool, http: str | None, allow_remote: boo
     return 0
 
 
-def _serve_http(path, read_only: bool, address: str, allow_remote: bool,
+def _serve_http(path: Path, read_only: bool, address: str, allow_remote: bool,
                 allowed_origins: list[str]) -> int:
     from tui.mcp.http import HttpSettings, check_settings, parse_address
     from tui.mcp.server import run

@@ -39,7 +39,8 @@ from .bearer import TokenFile, ensure_token, read_token, token_path
 
 DEFAULT_HOST = "127.0.0.1"
 PATH = "/mcp"
-MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE  # 4 MiB: the largest memory the vault keeps fits
+#: the SDK's 4 MiB: a larger body is 413 (a memory over ~4 MiB is saved over stdio or the CLI)
+MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE
 GRACEFUL_SECONDS = 5  # open event streams are closed after this at shutdown
 CLIENT_ID = "memvault-token"
 _LOOPBACK_NAMES = ("localhost",)
@@ -155,10 +156,8 @@ def auth_options(settings: HttpSettings) -> dict[str, Any]:
 
 def bind(address: Address) -> socket.socket:
     """The listening socket (bound here, so port 0's real port is known before serving)."""
-    family = socket.AF_INET6 if ":" in address.host else socket.AF_INET
     try:
-        infos = socket.getaddrinfo(address.host, address.port, family if ":" in address.host
-                                   else socket.AF_UNSPEC, socket.SOCK_STREAM)
+        infos = socket.getaddrinfo(address.host, address.port, type=socket.SOCK_STREAM)
         family, kind, proto, _name, where = infos[0]
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
