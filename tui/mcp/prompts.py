@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.prompts.base import UserMessage
 from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS
+from pydantic import Field
 
 from core import Vault
 from core.textutil import neutralise_line
@@ -87,7 +88,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
     @server.prompt(title="Split a memory",
                    description="Split a memory that holds several ideas into one memory an idea, "
                                "previewed with the person before anything is written.")
-    def split_memory(memory_id: str) -> list[UserMessage]:
+    def split_memory(memory_id: Annotated[str, Field(
+            description="the memory to split: its id or a unique prefix")]) -> list[UserMessage]:
         memory = _read(access, lambda vault: memory_document(vault, memory_id))
         return [UserMessage(
             f"This memory ({memory['id']}, resource {memory_uri(memory['id'])}) may hold more "
@@ -104,7 +106,9 @@ def register(server: MCPServer, access: VaultAccess) -> None:
     @server.prompt(title="Consolidate memories",
                    description="Merge near-duplicate memories into one, previewed with the person "
                                "first. Without memory_ids, find the candidates first.")
-    def consolidate_memories(memory_ids: str = "") -> list[UserMessage]:
+    def consolidate_memories(memory_ids: Annotated[str, Field(
+            description="two or more memory ids (or prefixes), separated by spaces or commas; "
+                        "none: find the candidates first")] = "") -> list[UserMessage]:
         keys = _ids(memory_ids)
         if len(keys) == 1:
             raise MCPError(code=INVALID_PARAMS,
@@ -136,7 +140,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
     @server.prompt(title="Recall for a task",
                    description="Gather what the vault knows that bears on a task before starting "
                                "it, and keep what the task teaches.")
-    def recall_for_task(task: str) -> list[UserMessage]:
+    def recall_for_task(task: Annotated[str, Field(
+            description="the task about to be done, in a sentence")]) -> list[UserMessage]:
         text = task.strip()
         if not text:
             raise MCPError(code=INVALID_PARAMS, message="refused: an empty task")

@@ -92,6 +92,7 @@ def test_prompts_are_listed_with_their_arguments(mcp_server):
     assert [(a.name, bool(a.required)) for a in prompts["consolidate_memories"].arguments] == [
         ("memory_ids", False)]
     assert all(p.title and p.description for p in prompts.values())
+    assert all(a.description for p in prompts.values() for a in p.arguments)
 
 
 def test_the_split_prompt_shows_the_memory_and_leads_through_the_tool(mcp_server):
