@@ -23,7 +23,6 @@ from mcp.server.mcpserver.exceptions import ResourceError, ResourceNotFoundError
 from core import Vault
 from core.errors import InvalidIdError, UnknownIdError
 from core.model.records import now_epoch
-from core.ops.inbox import review
 
 from . import shapes
 from .access import ToolRefusal, VaultAccess
@@ -65,6 +64,8 @@ def memory_document(vault: Vault, key: str) -> dict[str, Any]:
 
 
 def inbox_document(vault: Vault) -> dict[str, Any]:
+    from core.ops.inbox import review  # (imported when first read: not on the start-up path)
+
     view = review(vault)
     return {"head": view.head, "mark": view.mark, "count": len(view.entries),
             "entries": [e.as_dict() for e in view.entries]}
