@@ -1,4 +1,7 @@
-"""Build and run the stdio MCP server of ``memvault mcp``.
+"""Build and run the MCP server of ``memvault mcp``: over stdio, or over Streamable HTTP with
+``--http`` (:mod:`tui.mcp.http`). Beside the tools it serves resources (:mod:`tui.mcp.resources`),
+prompts (:mod:`tui.mcp.prompts`) and change notifications (:mod:`tui.mcp.notifications`, whose
+watch runs in the lifespan).
 
 The server names the client from the initialize request (``clientInfo.name``, read by a
 middleware), so every commit it makes carries ``Memvault-Via: mcp/<client>``, and opens the
