@@ -54,8 +54,10 @@ class McpServer:
 
     def __init__(self, vault: Path, env: dict[str, str], *args: str,
                  client_name: str = CLIENT_NAME, errlog: Path | None = None,
-                 file_size_limit: int | None = None):
+                 file_size_limit: int | None = None,
+                 message_handler: Callable[[Any], Awaitable[None]] | None = None):
         self.vault = vault
+        self.message_handler = message_handler  # what the server sends unasked (notifications)
         self.argv = ["-m", "tui.cli", "mcp", "--vault", str(vault), *args]
         if file_size_limit is not None:  # no file the server writes may grow past this
             self.argv = ["-c", _LIMITED, str(file_size_limit), *self.argv]
@@ -92,7 +94,8 @@ class McpServer:
             with open(self.errlog, "a", encoding="utf-8") as errlog:
                 async with stdio_client(params, errlog=errlog) as (read, write):
                     info = Implementation(name=self.client_name, version="1.0")
-                    async with ClientSession(read, write, client_info=info) as session:
+                    async with ClientSession(read, write, client_info=info,
+                                             message_handler=self.message_handler) as session:
                         self.init = await session.initialize()
                         self._ready.set_result(True)
                         await self._serve(session)

@@ -293,12 +293,20 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         spec = [] if self._rel_root == "." else ["--", self._rel_root]
         if old is None:
             out = self._git("ls-tree", "-r", "-z", "--name-only", new, *spec)
-        else:
-            out = self._git("diff", "--name-status", "--no-renames", "-z", old, new, *spec)
-            parts = out.split("\0")
-            pairs = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
-            return [self._vault_rel(p) for status, p in sorted(pairs, key=lambda x: x[0] != "D")]
-        return [self._vault_rel(p) for p in out.split("\0") if p]
+            return [self._vault_rel(p) for p in out.split("\0") if p]
+        return [p for _status, p in self.changes_between(old, new)]
+
+    def changes_between(self, old: str, new: str) -> list[tuple[str, str]]:
+        """(git's status letter: A, M, D or T; vault path) of each path that differs between two
+        commits, the deleted ones first (see :meth:`changed_between`)."""
+        if old == new:
+            return []
+        spec = [] if self._rel_root == "." else ["--", self._rel_root]
+        out = self._git("diff", "--name-status", "--no-renames", "-z", old, new, *spec)
+        parts = out.split("\0")
+        pairs = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+        return [(status, self._vault_rel(p))
+                for status, p in sorted(pairs, key=lambda x: x[0] != "D")]
 
     def vault_rel(self, repo_rel: str) -> str:
         """A repository path as a path relative to the vault root."""

@@ -68,7 +68,8 @@ VERBS: dict[str, tuple[str, str]] = {
                          "(asks first unless --yes; --dry-run)"),
     "secrets-policy": ("secrets", "show or set what a write does with a secret: refuse (default), "
                                   "redact or allow"),
-    "mcp": ("mcp", "serve the vault to an assistant over MCP (stdio), with CortexGraph's tools "
+    "mcp": ("mcp", "serve the vault to an assistant over MCP (stdio, or --http [HOST:]PORT with a "
+                   "bearer token: `memvault mcp token [--rotate]`), with CortexGraph's tools "
                    "(--read-only)"),
     "sync": ("sync", "sync with the other machines through git (install, status, designate "
                      "MACHINE)"),

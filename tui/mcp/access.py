@@ -20,6 +20,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
 
@@ -36,6 +37,8 @@ T = TypeVar("T")
 DEFAULT_USE_INTERVAL = 30.0
 USE_INTERVAL_ENV = "MEMVAULT_MCP_USE_INTERVAL"
 UNKNOWN_CLIENT = "unknown"
+#: the client of the request being handled (set by the server's middleware for each tool call)
+_REQUEST_CLIENT: ContextVar[str | None] = ContextVar("memvault_mcp_client", default=None)
 _CLIENT_NAME_LIMIT = 64
 
 
@@ -84,13 +87,12 @@ class VaultAccess:
 
     # -- the client -------------------------------------------------------------------------
     def set_client(self, name: object) -> None:
-        """Name the client (from the initialize request); commits made from now on carry it."""
+        """Name the client (from the initialize request); commits made from now on carry it.
+        Also names it for the request being handled (a context variable the worker thread
+        inherits), so with several clients at once (HTTP) each write carries its own."""
         label = client_label(name)
-        if label == self.via:
-            return
-        self.via = label
-        if self._vault is not None and not self.read_only:
-            self._vault.journal.via = self.via
+        _REQUEST_CLIENT.set(label)
+        self.via = label  # (the journal takes it under the lock, for each tool: _run)
 
     # -- running a tool ---------------------------------------------------------------------
     def read(self, job: Callable[[Vault], T]) -> T:
@@ -126,6 +128,8 @@ class VaultAccess:
             before = self._head()
             try:
                 vault = self._current()
+                if not self.read_only:  # this request's client (several at once over HTTP)
+                    vault.journal.via = _REQUEST_CLIENT.get() or self.via
                 result = job(vault)
             except ToolRefusal:
                 raise

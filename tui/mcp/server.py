@@ -1,4 +1,7 @@
-"""Build and run the stdio MCP server of ``memvault mcp``.
+"""Build and run the MCP server of ``memvault mcp``: over stdio, or over Streamable HTTP with
+``--http`` (:mod:`tui.mcp.http`). Beside the tools it serves resources (:mod:`tui.mcp.resources`),
+prompts (:mod:`tui.mcp.prompts`) and change notifications (:mod:`tui.mcp.notifications`, whose
+watch runs in the lifespan).
 
 The server names the client from the initialize request (``clientInfo.name``, read by a
 middleware), so every commit it makes carries ``Memvault-Via: mcp/<client>``, and opens the
@@ -13,15 +16,18 @@ import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.to_thread
 from mcp.server.mcpserver import MCPServer
+from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from core import VaultError
 
 from . import (
+    prompts,
+    resources,
     tools_conversation,
     tools_lifecycle,
     tools_read,
@@ -31,6 +37,10 @@ from . import (
 )
 from .access import VaultAccess
 from .metrics import ToolTimings, timing_middleware
+from .notifications import ChangeWatcher
+
+if TYPE_CHECKING:
+    from .http import HttpSettings
 
 NAME = "memvault"
 INSTRUCTIONS = (
@@ -77,10 +87,11 @@ def _client_middleware(access: VaultAccess) -> Any:
     return name_client
 
 
-def _lifespan(access: VaultAccess) -> Any:
+def _lifespan(access: VaultAccess, watcher: ChangeWatcher) -> Any:
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tasks:
+            tasks.start_soon(watcher.run)  # change notifications (tui/mcp/notifications.py)
 
             async def flush_periodically() -> None:
                 while True:
@@ -98,32 +109,46 @@ def _lifespan(access: VaultAccess) -> Any:
     return lifespan
 
 
-def build_server(path: Path, *, read_only: bool = False) -> tuple[MCPServer, VaultAccess]:
+def build_server(path: Path, *, read_only: bool = False,
+                 **options: Any) -> tuple[MCPServer, VaultAccess]:
     """The server on the vault at ``path`` and its access to the vault (opened at the first
-    tool call)."""
+    tool call). ``options``: more MCPServer options (the HTTP door's token check)."""
     access = VaultAccess(path, read_only=read_only)
     timings = ToolTimings()
+    bus = InMemorySubscriptionBus()
+    watcher = ChangeWatcher(path, bus)
     server: MCPServer = MCPServer(NAME, version=package_version(), instructions=INSTRUCTIONS,
-                                  lifespan=_lifespan(access),
+                                  lifespan=_lifespan(access, watcher),
                                   middleware=[timing_middleware(timings),
-                                              _client_middleware(access)],
-                                  log_level="WARNING")
+                                              _client_middleware(access), watcher.middleware],
+                                  subscriptions=bus, log_level="WARNING", **options)
     tools_read.register(server, access)
     tools_unified.register(server, access)
     tools_write.register(server, access)
     tools_lifecycle.register(server, access)
     tools_conversation.register(server, access)
     tools_server.register(server, access, timings)
+    resources.register(server, access)
+    prompts.register(server, access)
     return server, access
 
 
-def run(path: Path, *, read_only: bool = False) -> None:
-    """Serve the vault over stdin/stdout until the client closes the connection."""
-    from .wire import serve_stdio
+def run(path: Path, *, read_only: bool = False, http: HttpSettings | None = None) -> None:
+    """Serve the vault over stdin/stdout until the client closes the connection; or, with
+    ``http``, over Streamable HTTP until SIGINT/SIGTERM."""
+    if http is None:
+        server, access = build_server(path, read_only=read_only)
+    else:  # (uvicorn is imported only for HTTP)
+        from .http import auth_options, serve
 
-    server, access = build_server(path, read_only=read_only)
+        server, access = build_server(path, read_only=read_only, **auth_options(http))
     try:
-        anyio.run(serve_stdio, server)
+        if http is None:
+            from .wire import serve_stdio
+
+            anyio.run(serve_stdio, server)
+        else:
+            serve(server, http)
     finally:
         try:
             access.close()  # (a second close is a no-op: the lifespan closed it already)

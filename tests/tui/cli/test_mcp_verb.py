@@ -51,3 +51,30 @@ def test_a_vault_path_that_is_a_file_is_refused(run, tmp_path):
     (tmp_path / "file").write_text("")
     code, _out, err = run("--vault", str(tmp_path / "file"), "mcp", vault=False)
     assert code == 1 and "is not a folder" in err
+
+
+def test_the_token_command_shows_one_token_and_never_imports_mcp(tmp_path, monkeypatch):
+    config = tmp_path / "config"
+    monkeypatch.setenv("MEMVAULT_CONFIG_DIR", str(config))
+    modules = _modules_after("import contextlib, io\nfrom tui.cli import main\n"
+                             "with contextlib.redirect_stdout(io.StringIO()):\n"
+                             "    main(['mcp', 'token'])")
+    for package in ("mcp", "mcp_types", "uvicorn", "tui.mcp.server"):
+        assert not _loaded(modules, package), package
+    first = subprocess.run([sys.executable, "-m", "tui.cli", "mcp", "token"], capture_output=True,
+                           text=True, check=True).stdout.strip()
+    assert first == (config / "mcp-token").read_text().strip() and len(first) >= 40
+    again = subprocess.run([sys.executable, "-m", "tui.cli", "mcp", "token", "--json"],
+                           capture_output=True, text=True, check=True)
+    assert json.loads(again.stdout) == {"token": first, "path": str(config / "mcp-token"),
+                                        "made": False}
+    rotated = subprocess.run([sys.executable, "-m", "tui.cli", "mcp", "token", "--rotate"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    assert rotated != first and rotated == (config / "mcp-token").read_text().strip()
+
+
+def test_http_options_are_refused_without_http_and_a_bad_address_is_clear(run, tmp_path):
+    code, _out, err = run("mcp", "--allow-origin", "https://a.example")
+    assert code == 2 and "go with --http" in err
+    code, _out, err = run("mcp", "--http", "localhost:port")
+    assert code == 1 and "expected [HOST:]PORT" in err
