@@ -212,7 +212,7 @@ async def test_a_client_that_disconnects_mid_call_loses_nothing(tmp_path, env):
                            "params": {"name": "save_memory",
                                       "arguments": {"content": "Sent by a client that left."}}})
         for body, declared in ((call, len(call)), (call[:20], len(call))):  # whole; cut short
-            lines = [f"POST /mcp HTTP/1.1", f"Host: {host}:{port}",
+            lines = ["POST /mcp HTTP/1.1", f"Host: {host}:{port}",
                      "Content-Type: application/json", f"Accept: {ACCEPT}",
                      *(f"{k}: {v}" for k, v in common.items()), f"Content-Length: {declared}"]
             with socket.create_connection((host, port), timeout=30) as raw:

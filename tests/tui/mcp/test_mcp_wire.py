@@ -29,14 +29,18 @@ class Wire:
         self.proc.stdin.flush()
 
     def answer(self) -> dict:
-        """The next line the server writes (waiting for it; TIMEOUT only as a failsafe)."""
-        while b"\n" not in self.pending:
-            assert self.selector.select(TIMEOUT), "no answer from the server"
-            chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
-            assert chunk, "the server closed its stdout"
-            self.pending += chunk
-        line, self.pending = self.pending.split(b"\n", 1)
-        return json.loads(line)
+        """The next answer the server writes (waiting for it; TIMEOUT only as a failsafe),
+        passing over the notifications it may send at any time (a memory that changed)."""
+        while True:
+            while b"\n" not in self.pending:
+                assert self.selector.select(TIMEOUT), "no answer from the server"
+                chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+                assert chunk, "the server closed its stdout"
+                self.pending += chunk
+            line, self.pending = self.pending.split(b"\n", 1)
+            message = json.loads(line)
+            if not (isinstance(message, dict) and "method" in message and "id" not in message):
+                return message
 
     def ask(self, raw: bytes) -> dict:
         self.send(raw)
