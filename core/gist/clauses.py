@@ -5,7 +5,8 @@ very long sentence): parentheticals and dash asides, then clauses (split at ``;`
 ``—``) are cut the same way, cheapest value per token first. Never a sentence's first
 clause nor the one that holds its verb after a short subject (*The manager, Mr Costa, wants
 ...*), nothing after a subordinate opening (*If X, ..., Y.*), no clause that restricts the
-sentence (starting with *if, unless, except, only, not, without, when, but, as...*), no list
+sentence (starting with *if, unless, except, only, not, without, when, but, as...*) nor one
+that such a clause restricts, no list
 element (under 4 words), nothing with unbalanced brackets or quotes. ``light`` cuts only
 asides and clauses that carry no fact (no name, number or identifier). The pipeline takes these
 together with the clause cutter's (:mod:`.clause_cutter`) and drops any that would lose a
@@ -117,5 +118,9 @@ def clause_candidates(masked: str) -> list[tuple[int, int]]:
             continue
         if len(masked[e:nxt].split()) < 4:
             continue  # a list element ("x86, x86-64, and ARM"), not a clause
+        if idx + 1 < len(seps):
+            then = masked[seps[idx + 1][1] :].split(None, 1)
+            if then and then[0].lower().strip(",;:\"'“(") in _RESTRICTIVE:
+                continue  # the clause after restricts this one (", never to ..."): both stay
         cands.append((s, nxt))
     return cands

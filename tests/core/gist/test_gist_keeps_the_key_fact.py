@@ -53,3 +53,18 @@ def test_a_circumstance_weighs_less_than_a_fact_however_placed() -> None:
     )
     gist = generate_gist(text, "moderate")
     assert gist is not None and "without exception" in gist and "Stated" not in gist
+
+
+def test_a_clause_that_another_restricts_stays_with_it() -> None:
+    # cutting ", and 'gunzip -c' writes to stdout" left ", never to a file ..." on the wrong clause
+    text = ("The 'gzip' tool reads files ending in '.gz' and writes files of up to 4 GiB; it does "
+            "not keep the original unless '-k' is given, and 'gunzip -c' writes to stdout, never "
+            "to a file named in '$GZIP' or in '~/.gziprc'.")
+    gist = generate_gist(text, "moderate")
+    assert gist is None or "'gunzip -c' writes to stdout, never" in gist
+    # "unless X, so that Y" lost its main clause: the gist said something else
+    text = ("Note that unless a minimum field width is defined, the field width will always be "
+            "the same size as the data to fill it, so that the alignment option has no meaning "
+            "in this case.")
+    gist = generate_gist(text, "moderate")
+    assert gist is None or "unless a minimum field width is defined, so that" not in gist
