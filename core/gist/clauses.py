@@ -31,6 +31,14 @@ _RESTRICTIVE = frozenset(
 )
 
 
+# Openers of a clause that qualifies the one before it (", never to ...", ", so that ..."): that
+# clause is never cut alone.
+_QUALIFIERS = frozenset(
+    """not no never only except unless without but nor so rather instead otherwise however yet
+    though although""".split()
+)
+
+
 _SUBORDINATE = frozenset(
     """if unless when whenever while although though because since as after before once until
     whereas where whether in on at for from by with without during despite given to for
@@ -120,7 +128,7 @@ def clause_candidates(masked: str) -> list[tuple[int, int]]:
             continue  # a list element ("x86, x86-64, and ARM"), not a clause
         if idx + 1 < len(seps):
             then = masked[seps[idx + 1][1] :].split(None, 1)
-            if then and then[0].lower().strip(",;:\"'“(") in _RESTRICTIVE:
+            if then and then[0].lower().strip(",;:\"'“(") in _QUALIFIERS:
                 continue  # the clause after restricts this one (", never to ..."): both stay
         cands.append((s, nxt))
     return cands
