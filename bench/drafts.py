@@ -48,6 +48,18 @@ def _norm(s: str) -> str:
     return " ".join(re.findall(r"\w+", s.lower()))
 
 
+def _is_python(code: str) -> bool:
+    """Whether ``code`` (a block, or a ``>>>`` session less its prompts) compiles as Python."""
+    import textwrap
+
+    lines = [ln.lstrip()[4:] if ln.lstrip()[:4] in (">>> ", "... ") else ln for ln in code.split("\n")]
+    try:
+        compile(textwrap.dedent("\n".join(lines)), "<note>", "exec")
+    except (SyntaxError, ValueError):
+        return False
+    return True
+
+
 def code_notes() -> None:
     from token_reducer import compress_code
 
@@ -66,14 +78,15 @@ def code_notes() -> None:
             if out != block and block in new:
                 changed += 1
                 new = new.replace(block, out)
-                if any("#" in line and not line.lstrip().startswith("#") for line in lines):
-                    touched_other += 1  # cut a '#' that is not a comment line
+                no_blank = "\n".join(line for line in block.split("\n") if line.strip())
+                if out != no_blank and not (_is_python(block) and _is_python(out)):
+                    touched_other += 1  # it cut at a '#' of code that is not Python (or broke it)
         if new != note and generate_gist(new, "moderate") is not None:
             gisted += 1
     print(f"1. code blocks: {len(missing)} corpus notes with code and no gist ({short} of "
           f"31-60 words); compress_code "
-          f"changes {changed} blocks, {touched_other} of them past a '#' that opens no comment "
-          f"line; {gisted} notes then get a gist")
+          f"changes {changed} blocks, {touched_other} of them beyond blank lines in code that is "
+          f"not Python (grammars, shell, C) or no longer compiles; {gisted} notes then get a gist")
 
 
 def _topic_notes(rng: random.Random) -> list[tuple[str, list[str], list[str]]]:
