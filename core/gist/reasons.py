@@ -15,7 +15,7 @@ import re
 
 from .clause_words import drops_number_or_negation
 from .facts import INLINE_CODE, URL, classify, strip_token
-from .levels import MIN_WORDS, word_count
+from .levels import BANDS, MIN_WORDS, word_count
 from .sentences import parse_blocks
 
 #: Notes up to this many words whose every clause carries a fact keep no gist.
@@ -65,4 +65,5 @@ def no_gist_reason(content: str) -> str:
         return "every clause holds a number, identifier or negation"
     if has_code(content):
         return "its code is kept whole"
-    return "no shorter version keeps every fact"
+    lo, hi = BANDS["moderate"]
+    return f"no version {lo:.0%}-{hi:.0%} shorter keeps every fact"
