@@ -213,7 +213,7 @@ def _ideas(text: str) -> list[str]:
     return [" ".join(g) for g in groups]
 
 
-def names(text: str, entity: str) -> bool:
+def text_names(text: str, entity: str) -> bool:
     """Whether ``text`` names ``entity`` as a whole word or phrase, case aside (*Ana* is not
     named by *manager*)."""
     entity = entity.strip()
@@ -239,7 +239,7 @@ def label_parts(memory: Memory, pieces: Sequence[str]) -> list[SuggestedPart]:
         words = content_tokens(piece)
         part_tags = [t for t in memory.meta.tags if t.lower() in words or
                      any(w.startswith(t.lower()) for w in words)]
-        part_entities = [e for e in memory.entities if names(piece, e)]
+        part_entities = [e for e in memory.entities if text_names(piece, e)]
         for guess in guess_entities(piece):
             if guess not in part_entities:
                 part_entities.append(guess)
