@@ -16,6 +16,12 @@ _WORD = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*", re.UNICODE)
 _PUNCT = re.compile(r"[^\w\s]", re.UNICODE)
 _CAPITALISED = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9]+(?:[ -][A-Z][A-Za-z0-9]+)*)")
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)[ \t]*(?:(?:[-*+•]|\d+[.)])\s+)?")
+#: Dates, not entities: month and weekday names (and their usual abbreviations).
+DATE_WORDS = frozenset(
+    "January February March April May June July August September October November December "
+    "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Monday Tuesday Wednesday Thursday Friday "
+    "Saturday Sunday Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun".split()
+)
 _START_WORDS = frozenset(
     "The A An This That These Those It We I You He She They Our My Your When If Then And But Or "
     "So Also In On At For To From With Without After Before Point Long Note".split()
@@ -36,7 +42,7 @@ def jaccard(a: set[str], b: set[str]) -> float:
 
 def guess_entities(text: str, limit: int = 8) -> list[str]:
     """Capitalised words and phrases that are not just the first word of a sentence (or of a
-    line, or a list item)."""
+    line, or a list item), nor a month or weekday (*in May*, *on Tuesday 3 July*)."""
     found: dict[str, None] = {}
     starts = {m.end() for m in _SENTENCE_START.finditer(text)}
     for match in _CAPITALISED.finditer(text):
@@ -44,6 +50,7 @@ def guess_entities(text: str, limit: int = 8) -> list[str]:
         kept = phrase.split(" ")
         while kept and kept[0] in _START_WORDS:  # "The Rhine" -> "Rhine"
             kept.pop(0)
+        kept = [w for w in kept if w not in DATE_WORDS]  # "Tuesday 3 July" -> nothing
         if not kept or (kept == [phrase] and match.start() in starts):
             continue
         found.setdefault(" ".join(kept), None)

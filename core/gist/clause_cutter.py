@@ -36,8 +36,8 @@ puts ``...`` where list items were. Cuts are chosen in :mod:`.pipeline` (cheapes
 saved token first, :data:`KIND_COST` + 0.05 a word + 0.5 a name, until the band is reached)
 and made by :func:`apply_cuts`, which tidies the space or comma each leaves.
 
-What it earns, and what it cannot do, is measured in :mod:`core.gist` (its docstring's
-figures: ``python bench/gists.py``).
+What it earns, and what it cannot do, is measured in ``docs/gists.md`` (``python
+bench/gists.py``).
 """
 
 from __future__ import annotations

@@ -107,7 +107,14 @@ FACT_WEIGHT = {
     "given": 2.0,
     "inline": 1.5,
     "code": 0.6,
+    "negation": 0.5,
 }
+
+#: Words that turn a statement around (*not, never, without*...); a kept negation is a fact.
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|nothing|nor|none|neither|nobody|cannot|without|unless|except)\b(?:\s+\w+){0,2}"
+    r"|\w+n[’']t\b(?:\s+\w+){0,2}"
+)
 
 
 _FACTS_MAX_TOKENS = 2000
@@ -131,6 +138,9 @@ def unit_facts(text: str, is_code: bool) -> dict[str, float]:
             facts[code] = FACT_WEIGHT["inline"]
     for m in URL.finditer(text):
         facts[strip_token(m.group())] = FACT_WEIGHT["ident"]
+    for m in _NEGATION.finditer(text[:20000]):
+        # keyed by the words it turns around: a restatement of the same negation is no new fact
+        facts.setdefault("\x01" + " ".join(m.group().lower().split()), FACT_WEIGHT["negation"])
     first = True
     for i, m in enumerate(WS_TOKEN.finditer(text)):
         if i >= _FACTS_MAX_TOKENS:

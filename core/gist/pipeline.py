@@ -3,8 +3,8 @@
 5. **Extractive pass (sentences).** Each unit is valued by the *facts* it carries: named
 entities (capitalised words not at sentence start, acronyms, and the caller's ``entities``),
 numbers, identifiers/paths/flags/URLs, inline code (weighs more than the same identifier
-inside a code block), the memory's ``tags`` it mentions, words shared with other units
-(topic centrality) and position. The first unit (the topic sentence) is never dropped. Units
+inside a code block), negations, the memory's ``tags`` it mentions, words shared with other
+units (topic centrality) and with the topic sentence (:mod:`.units`). The first unit (the topic sentence) is never dropped. Units
 are dropped greedily, cheapest value per token first, where a fact still present in another
 kept unit is nearly free to lose (so restatements go first). Keys are re-evaluated lazily
 (a heap; values only grow as units go), so this is O(n log n). A drop that would take the
@@ -38,7 +38,7 @@ from typing import Any
 from ..model.tokens import estimate_tokens
 from . import clause_cutter, token_reducer_step
 from .clause_cutter import KIND_COST, Cut, apply_cuts, cut_candidates, leaves_dangling
-from .clause_words import drops_number_or_negation, names_in
+from .clause_words import CONNECTORS, drops_number_or_negation, names_in, words
 from .clauses import ASIDE_CUT, clause_candidates
 from .facts import unit_facts
 from .guards import is_corrupted, too_long
@@ -229,6 +229,7 @@ def build_gist(
                 for name in names_in(texts[u.order]):
                     said[name] = said.get(name, 0) + 1
         cuts: dict[int, list[Cut]] = {}
+        saved_by: dict[int, int] = {}  # id of a chosen cut -> tokens it saves
         for _, order, _n, cut, saved in scored:
             if reduction(current) >= lo:
                 break
@@ -243,23 +244,31 @@ def build_gist(
             for n, k in lost.items():
                 said[n] -= k
             chosen.append(cut)
+            saved_by[id(cut)] = saved
             current -= saved
         if reduction(current) < lo:
             # last resort inside sentences (as step 7 for units): one more cut that reaches the
-            # band, overshooting its upper edge by at most OVERSHOOT, the smallest such
-            best_cut: tuple[float, int, int, Cut, int] | None = None
+            # band, overshooting its upper edge by at most OVERSHOOT, the smallest such; it may
+            # take in cuts already chosen inside it (a clause instead of its own tail)
+            best_cut: tuple[float, int, int, Cut, int, list[Cut]] | None = None
             for key, order, n, cut, saved in scored:
                 chosen = cuts.get(order, [])
-                if any(not (cut.end <= c.start or cut.start >= c.end) for c in chosen):
+                opener = words(units[order].masked[cut.start : cut.end])[:1]
+                inside = [c for c in chosen if cut.start <= c.start and c.end <= cut.end
+                          and opener and opener[0].lower() in CONNECTORS]
+                if any(not (cut.end <= c.start or cut.start >= c.end) for c in chosen if c not in inside):
                     continue
-                if reduction(current - saved) < lo or 1.0 - (current - saved) / total > hi + OVERSHOOT[level]:
+                gain = saved - sum(saved_by[id(c)] for c in inside)
+                if reduction(current - gain) < lo or 1.0 - (current - gain) / total > hi + OVERSHOOT[level]:
                     continue
-                if any(said.get(x, 0) - cut.names.count(x) < 1 for x in cut.names):
+                back = [x for c in inside for x in c.names]  # names the inner cuts had taken
+                if any(said.get(x, 0) + back.count(x) - cut.names.count(x) < 1 for x in cut.names):
                     continue
-                if best_cut is None or (saved, key) < (best_cut[4], best_cut[0]):
-                    best_cut = (key, order, n, cut, saved)
+                if best_cut is None or (gain, key) < (best_cut[4], best_cut[0]):
+                    best_cut = (key, order, n, cut, gain, inside)
             if best_cut is not None:
-                cuts.setdefault(best_cut[1], []).append(best_cut[3])
+                kept_cuts = [c for c in cuts.get(best_cut[1], []) if c not in best_cut[5]]
+                cuts[best_cut[1]] = kept_cuts + [best_cut[3]]
                 current -= best_cut[4]
         for order, chosen in cuts.items():
             if chosen:

@@ -1,40 +1,10 @@
 """The token-reducer step: its phrase edits, verified, on masked prose sentences. OFF by default.
 
-What it is worth, measured
-==========================
-It cannot help, so it stays confined: :data:`ENABLED` is False and
-:func:`core.gist.pipeline.build_gist` never calls token-reducer unless a caller switches it on.
-token-reducer stays a dependency (the project brief lists it), used only with
-``tokenizer="character"`` (its default tokenizer downloads a file and fails offline).
-
-Measured again once the clause cutter (:mod:`core.gist.clause_cutter`) existed, with
-``python bench/gists.py`` on the fixed corpus ``tests/fixtures/gist-corpus`` (1,194 real
-paragraph notes, 841 of 31-60 words), moderate, step on vs off in one run:
-
-=========================================  ==================  ==================
-moderate                                   with the step       without (default)
-=========================================  ==================  ==================
-notes over 30 words with a gist            86.1% (1028/1194)   86.1% (1028/1194)
-  mean cut / median cut / names kept       31.6 / 31.2 / 80.8  31.6 / 31.2 / 80.8
-31-60-word notes with a gist               84.7% (712/841)     84.7% (712/841)
-  mean cut / median cut / names kept       31.6 / 31.0 / 80.7  31.6 / 31.0 / 80.7
-clause cutter off: > 30 words / 31-60      80.7% / 77.2%       80.7% / 77.2%
-=========================================  ==================  ==================
-
-Identical gists with and without the step: 1194/1194 (with and without the clause cutter).
-Switched on, it is offered 321 sentences; the verifier accepts its edits to 42 and rejects 28;
-the accepted edits save 62 tokens, every one a filler deletion or rewrite our own phrase pass
-(:mod:`core.gist.phrases`) makes anyway. (Earlier, with ``python bench/gist.py --samples 0`` on
-the same sources: 942/942 merged notes and 1194/1194 paragraph notes identical, 49 sentences
-accepted of 402 offered, 71 tokens saved.)
-
-Nor can its unverified output reach the notes that still miss. Given the 82 prose notes of
-31-60 words that get no gist (whole, whitespace collapsed, ``tokenizer="character"``), its own
-``compress_text`` cuts 20% or more of only 4 at ``level="moderate"`` and 4 at
-``"aggressive"`` (median cut 5.6% and 5.7%), and only 2 of those keep every number and
-negation; its other changes (dropping *rather*, *only*, *which is*, articles, re-spacing dotted
-names) are what the verifier rejects. The cuts that do move short notes are our own, in
-:mod:`core.gist.clause_cutter`.
+It changes no gist on the gist corpus (1194/1194 identical with and without it), so
+:data:`ENABLED` is False and :func:`core.gist.pipeline.build_gist` never calls token-reducer
+unless a caller switches it on. Used only with ``tokenizer="character"`` (its default tokenizer
+downloads a file and fails offline). The figures, and those of token-reducer's other tools
+against our drafts: ``docs/gists.md`` (``python bench/gists.py``, ``python bench/drafts.py``).
 
 How it works when switched on
 =============================

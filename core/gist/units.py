@@ -1,9 +1,11 @@
 """Units (sentences, list items, code blocks) of a note: building, scoring, assembling.
 
 A unit is what the extractive pass keeps or drops whole. Its value is the facts it carries
-(:mod:`core.gist.facts`), the memory's tags and caller's entities it mentions, the words it
-shares with other units (topic centrality) and its position; the first unit (the topic
-sentence) weighs most. Kept units are assembled in their original order: sentences joined by a
+(:mod:`core.gist.facts`: numbers, identifiers, names, negations), the memory's tags and
+caller's entities it mentions, the words it shares with other units (topic centrality) and with
+the topic sentence (what the note is about), never its position; the first unit (the topic
+sentence) weighs most, a circumstance (*Said while ...*, :mod:`core.gist.asides`) or an
+example least. Kept units are assembled in their original order: sentences joined by a
 space, code and list items on their own lines.
 """
 
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .asides import is_circumstance
 from .facts import FACT_WEIGHT, unit_facts
 from .sentences import normalise_ws, parse_blocks, split_sentences
 
@@ -136,6 +139,12 @@ def score_units(units: list[Unit], tags: Sequence[str], entities: Sequence[str])
     first_prose = next((u for u in units if u.kind != "code" or u.first), None)
     if first_prose is not None:
         first_prose.first = True
+    # what the note is about: the topic sentence's words (and the next unit's after a title)
+    topic_words: set[str] = set()
+    if first_prose is not None:
+        topic_words = set(word_sets[first_prose.order])
+        if len(first_prose.text.split()) < 6 and first_prose.order + 1 < n:
+            topic_words |= word_sets[first_prose.order + 1]
     for u, words in zip(units, word_sets):
         low = u.text.lower()
         if ent_list or tag_list:
@@ -152,9 +161,13 @@ def score_units(units: list[Unit], tags: Sequence[str], entities: Sequence[str])
         u.base += 0.05 * len(words) + 0.15 * central
         if u.first:
             u.base += 4.0
-        elif u.kind != "code":
-            u.base += 0.3 * (1.0 - u.order / max(n, 1))
-        if u.kind != "code" and low.startswith(("for example", "for instance", "e.g.", "see also")):
+        elif u.kind != "code" and topic_words:
+            # what the note is about: the words it shares with the topic sentence
+            u.base += 0.6 * len(words & topic_words) / max(len(topic_words), 1)
+        if u.kind != "code" and (
+            low.startswith(("for example", "for instance", "e.g.", "see also"))
+            or (not u.first and is_circumstance(u.text))
+        ):
             u.base *= 0.5
 
 

@@ -21,6 +21,7 @@ from typing import Literal
 
 from ..errors import VaultError
 from .maintenance import check_maintenance
+from .merge_text import merge_texts
 from ..model.records import (
     Memory,
     MemoryMetadata,
@@ -225,20 +226,14 @@ def _norm(text: str) -> str:
 
 
 def merged_content(members: Sequence[Memory]) -> str:
-    """The longest content if it contains every other one, else the distinct contents joined
-    longest first."""
+    """The longest content if it contains every other one, else the contents longest first with
+    repeated sentences and clauses taken out, every number, name and negation kept
+    (:func:`core.ops.merge_text.merge_texts`)."""
     ordered = sorted(members, key=lambda m: (-len(m.content), m.id))
     longest = _norm(ordered[0].content)
     if all(_norm(m.content) in longest for m in ordered[1:]):
         return ordered[0].content
-    seen: set[str] = set()
-    parts = []
-    for m in ordered:
-        key = _norm(m.content)
-        if key not in seen and not any(key in _norm(p) for p in parts):
-            seen.add(key)
-            parts.append(m.content.strip())
-    return "\n\n".join(parts)
+    return merge_texts([m.content for m in ordered])
 
 
 def _union(lists: Iterable[Iterable[str]]) -> list[str]:

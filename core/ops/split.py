@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..errors import VaultError
+from ..gist.asides import leans_on_previous
 from ..model.records import (
     Memory,
     MemoryMetadata,
@@ -184,7 +185,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
 def _ideas(text: str) -> list[str]:
-    """Paragraphs, else list items, else sentences grouped by topic shift."""
+    """Paragraphs, else list items, else sentences grouped by topic shift; a sentence that
+    leans on the one before (an aside: *Said with obvious enthusiasm while ...*, *It ...*,
+    :mod:`core.gist.asides`) stays with it."""
     paragraphs = [p.strip() for p in _PARAGRAPH.split(text) if p.strip()]
     if len(paragraphs) >= 2:
         return paragraphs
@@ -207,6 +210,9 @@ def _ideas(text: str) -> list[str]:
         return [text.strip()]
     groups = [[sentences[0]]]
     for prev, sentence in zip(sentences, sentences[1:]):
+        if leans_on_previous(sentence):  # an aside stays with the sentence it qualifies
+            groups[-1].append(sentence)
+            continue
         a, b = content_tokens(prev), content_tokens(sentence)
         overlap = len(a & b) / len(a | b) if a and b else 0.0
         if overlap >= 0.2:
@@ -214,6 +220,15 @@ def _ideas(text: str) -> list[str]:
         else:
             groups.append([sentence])
     return [" ".join(g) for g in groups]
+
+
+def text_names(text: str, entity: str) -> bool:
+    """Whether ``text`` names ``entity`` as a whole word or phrase, case aside (*Ana* is not
+    named by *manager*)."""
+    entity = entity.strip()
+    if not entity:
+        return False
+    return re.search(r"(?<!\w)" + re.escape(entity) + r"(?!\w)", text, re.IGNORECASE) is not None
 
 
 def suggest_split(memory: Memory) -> list[SuggestedPart]:
@@ -226,13 +241,14 @@ def suggest_split(memory: Memory) -> list[SuggestedPart]:
 def label_parts(memory: Memory, pieces: Sequence[str]) -> list[SuggestedPart]:
     """Tags and entities for parts of ``memory`` with these texts (the rule of
     :func:`suggest_split`): a part gets the original's tags its words mention, and the entities
-    it names; one that mentions no tag gets the tags no other part claimed (or all of them)."""
+    its text names (whole words: no month or weekday); one that mentions no tag gets the tags no
+    other part claimed (or all of them)."""
     drafts = []
     for piece in pieces:
         words = content_tokens(piece)
         part_tags = [t for t in memory.meta.tags if t.lower() in words or
                      any(w.startswith(t.lower()) for w in words)]
-        part_entities = [e for e in memory.entities if e.lower() in piece.lower()]
+        part_entities = [e for e in memory.entities if text_names(piece, e)]
         for guess in guess_entities(piece):
             if guess not in part_entities:
                 part_entities.append(guess)

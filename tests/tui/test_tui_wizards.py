@@ -337,7 +337,7 @@ async def test_consolidate_marked_memories_end_to_end(wizard_vault):
         assert "cohesion 0.90" in facts and "health" in facts and "Dr Silva" in facts
         assert "strength  1.18" in facts and "uses      3 (summed)" in facts
         area = wizard.query_one("#merge-content-text")
-        assert area.text == DUPE_TEXTS[0] + "\n\n" + DUPE_TEXTS[1]
+        assert area.text == DUPE_TEXTS[0]  # the draft says the repeated appointment once
         area.clear()
         area.insert("Dentist: Tuesday 3 July at 09:30 with Dr Silva (bring the referral).")
         await pilot.pause(0.4)  # the gist follows the content
@@ -466,7 +466,7 @@ async def test_consolidate_validation_back_cancel_and_a_cluster(wizard_vault):
         f"consolidate: merge 3 health memories into {merged[:8]} (")
     vault = on_disk(wizard_vault)
     assert all(vault.get(i).status == MemoryStatus.ARCHIVED for i in DUPES)
-    assert vault.get(merged).content == "\n\n".join(DUPE_TEXTS)
+    assert vault.get(merged).content == DUPE_TEXTS[0]  # each fact once (core.ops.merge_text)
 
 
 async def test_consolidate_undo(wizard_vault):

@@ -14,10 +14,12 @@ from core.gist import generate_gist
 from gist_corpus_support import dropped_facts, load_corpus, pieces
 
 # Measured (python bench/gists.py): before the clause cutter 82.9% (990/1194) of the notes
-# over 30 words and 79.9% (672/841) of the 31-60-word ones got a moderate gist.
-# The goal is 90%; see core/gist/__init__.py for what stands in the way.
-MIN_SHARE_OVER_30 = 0.86
-MIN_SHARE_31_60 = 0.845
+# over 30 words and 79.9% (672/841) of the 31-60-word ones got a moderate gist; with it 86.1% /
+# 84.7%, of which ~12 gists cut the clause that a "never/except/but ..." clause restricts (and so
+# said something else); without those cuts 85.8% (1025) / 84.3% (709). docs/gists.md says what
+# the notes without a gist are, and core.gist.reasons tells a person why.
+MIN_SHARE_OVER_30 = 0.855
+MIN_SHARE_31_60 = 0.835
 
 
 @pytest.fixture(scope="module")

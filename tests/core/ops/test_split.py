@@ -296,6 +296,38 @@ def test_suggest_split_on_topic_shifts():
     assert parts[1].content.startswith("My sister adopted")
 
 
+def test_an_aside_stays_with_the_sentence_it_qualifies():
+    m = _memory("Practises for twenty minutes before work most days. Said with obvious enthusiasm "
+                "while we talked about plans for the weekend and the concert next month. The "
+                "passport expires in two years; renew before booking long trips. It came up when "
+                "booking the last trip.", tags=["music", "admin"])
+    parts = [p.content for p in suggest_split(m)]
+    assert parts == [
+        "Practises for twenty minutes before work most days. Said with obvious enthusiasm while "
+        "we talked about plans for the weekend and the concert next month.",
+        "The passport expires in two years; renew before booking long trips. It came up when "
+        "booking the last trip."]
+
+
+def test_a_fact_with_its_asides_is_one_part():
+    m = _memory("Plays the piano; currently learning a Bach invention. A steady hobby for many "
+                "years that they want to make more time for again this season. Said with obvious "
+                "enthusiasm while we talked about plans for the weekend and the concert next "
+                "month.", tags=["music"], entities=["Bach"])
+    assert len(suggest_split(m)) == 1
+
+
+def test_a_part_gets_only_the_entities_its_text_names():
+    m = _memory("Ana, the neighbour downstairs, looks after the plants.\n\n"
+                "The bike room code changed to 4711 in May.\n\n"
+                "The building manager, Mr Costa, wants the balcony drain cleared before the "
+                "first storms in October.\n\nDentist on Tuesday 3 July with Dr Silva.",
+                entities=["Ana", "Mr Costa"])
+    parts = suggest_split(m)
+    assert [p.entities for p in parts] == [["Ana"], [], ["Mr Costa"], ["Dr Silva"]]
+    # "manager" does not name Ana; May, October, Tuesday and July are dates, not entities
+
+
 def test_suggest_split_of_a_single_idea_is_one_part():
     m = _memory("One short thought about nothing much.", tags=["t"])
     parts = suggest_split(m)

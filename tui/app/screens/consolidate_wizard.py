@@ -33,6 +33,7 @@ from ...text import relative_time
 from ..messages import WizardChecked, WizardLoaded
 from ..service import MergePreview, VaultService
 from ..view import STATUS_STYLE, date_text, score_text
+from ..widgets.detail import no_gist_note
 from ..widgets.plan_preview import merge_summary
 from ..widgets.wizard import ChoiceList
 from .wizard import WizardScreen
@@ -298,8 +299,8 @@ class ConsolidateWizard(WizardScreen):
         if m.gist:
             text.append(m.gist, style="")
         else:
-            text.append("none: the content is short enough to be its own gist",
-                        style="dim italic")
+            text.append("none: " + no_gist_note(m.content, "the content is short enough to be its "
+                                                "own gist"), style="dim italic")
         gist.update(text)
 
     @on(TextArea.Changed, "#merge-content-text")

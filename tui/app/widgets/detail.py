@@ -31,6 +31,15 @@ from ..view import (
 FORECAST_DAYS = 30
 
 
+def no_gist_note(content: str, short: str = "showing the content") -> str:
+    """What the app says of a memory without a gist: why (core.gist.reasons), or ``short`` for
+    a note under the gist's minimum length."""
+    from core.gist import MIN_WORDS, word_count
+    from core.gist.reasons import no_gist_reason
+
+    return short if word_count(content) < MIN_WORDS else no_gist_reason(content)
+
+
 class DetailPane(VerticalScroll):
     """Shows a :class:`~tui.app.view.Row`; ``show_content`` picks the body."""
 
@@ -191,7 +200,7 @@ class DetailPane(VerticalScroll):
         body = self.query_one("#body", Static)
         if not m.gist:
             title.update(Text.assemble(("content", "bold"),
-                                       ("  (no gist: showing the content)", "dim italic")))
+                                       (f"  (no gist: {no_gist_note(m.content)})", "dim italic")))
             body.update(self.marked(m.content))
         elif self.show_content:
             title.update(Text.assemble(("content", "bold"), (f"  {self.toggle_key} shows the gist", "dim")))

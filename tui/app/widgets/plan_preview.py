@@ -13,6 +13,7 @@ from core.vault import first_words
 from ...text import relative_time
 from ..service import MergePreview, SplitPreview
 from ..view import BAND_STYLE, date_text
+from .detail import no_gist_note
 
 
 def split_preview(p: SplitPreview, now: int) -> Group:
@@ -45,7 +46,8 @@ def split_preview(p: SplitPreview, now: int) -> Group:
         edge.append(f"  split_index {relation.metadata.get('split_index', index)} of "
                     f"total_splits {relation.metadata.get('total_splits', n)}", style="dim")
         if not part.gist:
-            edge.append("  · no gist: short enough to be its own", style="dim italic")
+            edge.append(f"  · no gist: {no_gist_note(part.content, 'short enough to be its own')}",
+                        style="dim italic")
         grid.add_row("", "", edge)
         grid.add_row("", "text", Text(first_words(part.content, 240)))
         if part.gist and part.gist != part.content:
@@ -89,7 +91,8 @@ def merge_summary(p: MergePreview) -> Group:
     grid.add_row(Text(m.id[:8], style="bold green"), "", facts)
     grid.add_row("", "text", Text(first_words(m.content, 240)))
     grid.add_row("", "gist", Text(m.gist, style="italic") if m.gist else
-                 Text("none: short enough to be its own", style="dim italic"))
+                 Text(f"none: {no_gist_note(m.content, 'short enough to be its own')}",
+                      style="dim italic"))
     rels = Text()
     rels.append(f"{len(plan.relations)} consolidated_from relations", style="bold")
     rels.append(f" (cluster {plan.cluster_id}, cohesion {plan.cohesion:.2f})", style="dim")

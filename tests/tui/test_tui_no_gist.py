@@ -1,0 +1,35 @@
+"""A memory without a gist: the detail pane says why (core.gist.reasons), briefly."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import Memory, Vault
+from tui.app.widgets.detail import DetailPane
+
+from tui_support import FADING, NOW, SIZE, goto, make_app, settle, text_of
+from tui_support import tui_vault  # noqa: F401  (fixture)
+
+pytestmark = pytest.mark.asyncio
+
+FACT_BOUND_ID = "f0f0f0f0-0000-4000-8000-000000000001"
+FACT_BOUND = (
+    "The 'gzip' tool reads files ending in '.gz' and writes files of up to 4 GiB; it does not "
+    "keep the original unless '-k' is given, and 'gunzip -c' writes to stdout, never to a file "
+    "named in '$GZIP' or in '~/.gziprc'."
+)
+
+
+async def test_the_detail_pane_says_why_a_memory_has_no_gist(tui_vault):
+    vault = Vault.open(tui_vault)
+    vault.save(Memory(id=FACT_BOUND_ID, content=FACT_BOUND, created_at=NOW, last_used=NOW))
+    vault.close()
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        title = app.main_screen.query_one(DetailPane).query_one("#body-title")
+        await goto(pilot, FACT_BOUND_ID)
+        assert "(no gist: every clause holds a number, identifier or negation)" in " ".join(
+            text_of(title).split())
+        await goto(pilot, FADING)  # a short note: the content is its own gist, as before
+        assert "(no gist: showing the content)" in text_of(title)
