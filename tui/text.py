@@ -5,8 +5,12 @@ no textual), so either side may import it."""
 from __future__ import annotations
 
 import re
+import shlex
+import shutil
+import sys
 import time
 from datetime import datetime
+from pathlib import Path
 
 from core.textutil import neutralise_line
 
@@ -86,3 +90,14 @@ def operation_parts(subject: str) -> tuple[str, str]:
     if one := _ONE_MEMORY.fullmatch(rest):
         return f"{verb} of {one['id']}", one["words"] or ""
     return subject, ""
+
+
+def command_name() -> str:
+    """How to run the CLI from a shell here: ``memvault`` when it is on PATH, else this
+    interpreter's ``memvault`` script (a venv not activated), else ``python -m tui.cli``."""
+    if shutil.which("memvault"):
+        return "memvault"
+    script = Path(sys.executable).parent / "memvault"
+    if script.exists():
+        return shlex.quote(str(script))
+    return f"{shlex.quote(sys.executable)} -m tui.cli"

@@ -35,6 +35,7 @@ from ..service import MergePreview, VaultService
 from ..view import STATUS_STYLE, date_text, score_text
 from ..widgets.plan_preview import merge_summary
 from ..widgets.wizard import ChoiceList
+from ..widgets.lists import RowOptions
 from .wizard import WizardScreen
 
 THRESHOLDS = [DEFAULT_THRESHOLD, 0.75, 0.65, 0.55]
@@ -77,7 +78,7 @@ class ConsolidateWizard(WizardScreen):
                                   "ones at similarity ≥", style="dim"), id="merge-members-hint")
                 yield Select([(f"{t:g}", t) for t in THRESHOLDS], value=self.threshold,
                              allow_blank=False, id="merge-threshold", compact=True)
-            yield OptionList(id="merge-choices")
+            yield RowOptions(id="merge-choices")
             yield Static("", id="merge-members-detail", classes="step-detail")
         elif step_id == "merge-content":
             yield Static("", id="merge-facts", classes="step-hint")

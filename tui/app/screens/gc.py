@@ -17,6 +17,7 @@ from core.vault import GcReport, first_words
 from ...text import relative_time
 from ..service import VaultService
 from ..view import BAND_STYLE, band_of, score_bar
+from ..widgets.lists import RowTable
 from .confirm import ConfirmScreen
 
 
@@ -36,7 +37,7 @@ class GcScreen(Screen[str | None]):
         yield Header(icon="◆")
         with Vertical(id="gc-body"):
             yield Static(Text("gc preview: reading…", style="dim"), id="gc-title")
-            table = DataTable(id="gc-table", cursor_type="row", zebra_stripes=True)
+            table = RowTable(id="gc-table", cursor_type="row", zebra_stripes=True)
             table.add_columns("score", "", "id", "uses", "last used", "tags", "memory")
             yield table
             yield Static("", id="gc-relations")

@@ -28,6 +28,7 @@ from core.vault import first_words
 from ..graph import Drawing, draw_lineage
 from ..messages import JumpTo
 from ..view import BAND_STYLE, STATUS_STYLE, VaultView
+from .lists import RowOptions
 
 
 class ProvenanceGraph(Widget, can_focus=True):
@@ -130,7 +131,7 @@ class ProvenancePane(VerticalScroll):
                      id="prov-title")
         yield ProvenanceGraph(id="prov-graph")
         yield Static("", id="prov-relations-title")
-        yield OptionList(id="prov-relations")
+        yield RowOptions(id="prov-relations")
 
     def set_keys(self, split: str, consolidate: str) -> None:
         """The keys that open the wizards (as the keymap has them), for the buttons."""

@@ -20,6 +20,8 @@ from textual.widgets.option_list import Option
 
 from core.vault import first_words
 
+from .lists import RowOptions
+
 _keys = itertools.count(1)
 
 
@@ -353,7 +355,7 @@ class LabelsEditor(VerticalScroll):
 
 
 # -- a choice of a few (the original's or the sources' fate) -----------------------------------
-class ChoiceList(OptionList):
+class ChoiceList(RowOptions):
     """One of a few options: the highlighted one is the choice (● marks it)."""
 
     def __init__(self, choices: list[tuple[str, str, str]], *, id: str | None = None) -> None:
