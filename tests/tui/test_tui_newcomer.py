@@ -1,0 +1,82 @@
+"""What a newcomer hit on a second pass through the app, driven through Textual's pilot on the
+small test vault: each test failed before its fix."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tui.app.screens.gc import GcScreen
+
+from tui_support import (
+    SIZE,
+    STALE,
+    STALE2,
+    make_app,
+    settle,
+    until,
+    tui_vault,  # noqa: F401  (fixture)
+)
+
+pytestmark = pytest.mark.asyncio
+
+APP = Path(__file__).resolve().parents[2] / "tui" / "app"
+
+
+async def test_j_and_k_move_in_the_gc_preview_and_the_undo_list(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, GcScreen)
+                    and app.screen.query_one("#gc-table").row_count == 2)
+        table = app.screen.query_one("#gc-table")
+        assert table.cursor_row == 0
+        await pilot.press("j")
+        assert table.cursor_row == 1
+        await pilot.press("k")
+        assert table.cursor_row == 0
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("u")
+        await until(pilot, lambda: type(app.screen).__name__ == "UndoListScreen"
+                    and app.screen.query_one("#undo-list").option_count >= 2)
+        options = app.screen.query_one("#undo-list")
+        assert options.highlighted == 0
+        await pilot.press("j")
+        assert options.highlighted == 1
+        await pilot.press("k")
+        assert options.highlighted == 0
+
+
+def test_every_list_of_the_app_moves_with_j_and_k():
+    """No screen or widget makes a bare DataTable or OptionList (they move with arrows only):
+    each is a RowTable or RowOptions, or a subclass with its own j/k."""
+    bare = re.compile(r"(?<![\w.])(DataTable|OptionList)\(")
+    found = [f"{path.relative_to(APP)}: {line.strip()}"
+             for path in APP.rglob("*.py") if path.name != "lists.py"
+             for line in path.read_text().splitlines() if bare.search(line)
+             and not line.lstrip().startswith("class ")]
+    assert found == []
+
+
+async def test_go_to_an_ambiguous_prefix_lists_the_memories_to_pick_from(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i")
+        await until(pilot, lambda: type(app.screen).__name__ == "GoToScreen")
+        await pilot.press(*"e5f6")
+        choices = app.screen.query_one("#goto-choices")
+        await until(pilot, lambda: choices.display and choices.option_count == 2)
+        assert [choices.get_option_at_index(i).id for i in range(2)] == sorted([STALE, STALE2])
+        assert "standing desk" in str(choices.get_option_at_index(
+            sorted([STALE, STALE2]).index(STALE)).prompt)
+        await pilot.press("enter")  # into the list
+        assert app.focused is choices
+        target = choices.get_option_at_index(1).id
+        await pilot.press("j", "enter")
+        await until(pilot, lambda: app.screen is app.main_screen
+                    and app.main_screen.current == target)
