@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from core import Vault
+
 from tui.app.screens.gc import GcScreen
 
 from tui_support import (
@@ -80,3 +82,26 @@ async def test_go_to_an_ambiguous_prefix_lists_the_memories_to_pick_from(tui_vau
         await pilot.press("j", "enter")
         await until(pilot, lambda: app.screen is app.main_screen
                     and app.main_screen.current == target)
+
+
+def notes(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+async def test_archive_or_delete_on_a_deleted_memory_says_it_is_deleted(tui_vault):
+    with Vault.open(tui_vault) as vault:
+        vault.delete(STALE)
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.main_screen.jump(STALE)  # as "i" with its id does: only in history
+        await until(pilot, lambda: app.main_screen.current == STALE)
+        for key in ("a", "x"):
+            await pilot.press(key)
+            await until(pilot, lambda: any("is deleted" in n for n in notes(app)))
+            said = [n for n in notes(app) if "is deleted" in n][-1]
+            assert said.startswith(STALE[:8]) and "H shows its history" in said
+            assert "restores" in said
+            assert not any("Highlight a memory first" in n for n in notes(app))
+            app.clear_notifications()
+        assert app.screen is app.main_screen
