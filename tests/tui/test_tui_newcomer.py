@@ -17,6 +17,7 @@ from tui_support import (
     STALE,
     STALE2,
     make_app,
+    text_of,
     settle,
     until,
     tui_vault,  # noqa: F401  (fixture)
@@ -105,3 +106,13 @@ async def test_archive_or_delete_on_a_deleted_memory_says_it_is_deleted(tui_vaul
             assert not any("Highlight a memory first" in n for n in notes(app))
             app.clear_notifications()
         assert app.screen is app.main_screen
+
+
+async def test_a_filter_on_an_unknown_field_says_so_and_names_the_field_meant(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"tags:home")
+        error = app.main_screen.query_one("#filter-error")
+        await until(pilot, lambda: error.display and "tag:home" in text_of(error))
+        assert 'no field "tags" (did you mean tag:home?)' in text_of(error)
