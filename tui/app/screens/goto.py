@@ -4,8 +4,10 @@ of one that exists only in history. A prefix several memories share lists them t
 
 from __future__ import annotations
 
+import string
+
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -20,6 +22,7 @@ from ..view import VaultView
 from ..widgets.lists import RowOptions
 
 SHOWN = 50  # candidates listed at most
+ID_CHARACTERS = string.hexdigits + "-"
 
 
 class GoToScreen(ModalScreen[str | None]):
@@ -67,6 +70,15 @@ class GoToScreen(ModalScreen[str | None]):
             choices.focus()
             if choices.highlighted is None:
                 choices.highlighted = 0
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing an id's characters in the list types them in the box (j/k are no hex)."""
+        box = self.query_one("#goto-input", Input)
+        if self.focused is not box and event.character and event.character in ID_CHARACTERS:
+            event.stop()
+            event.prevent_default()
+            box.focus()
+            box.insert_text_at_cursor(event.character)
 
     @on(OptionList.OptionSelected, "#goto-choices")
     def _picked(self, event: OptionList.OptionSelected) -> None:

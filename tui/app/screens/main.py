@@ -55,6 +55,10 @@ from .main_views import MainViews
 
 
 
+#: The main screen's widgets whose keys are the screen's too (help and the palette read them).
+MAIN_WIDGETS: tuple[type, ...] = (MemoryTree,)
+
+
 class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, MainEdit, MainFollowing,
                  MainPanes, MainKeys, MainViews, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
