@@ -116,3 +116,64 @@ async def test_a_filter_on_an_unknown_field_says_so_and_names_the_field_meant(tu
         error = app.main_screen.query_one("#filter-error")
         await until(pilot, lambda: error.display and "tag:home" in text_of(error))
         assert 'no field "tags" (did you mean tag:home?)' in text_of(error)
+
+
+async def test_a_refused_secret_says_what_was_found_and_offers_redact_allow_or_edit(
+        tui_vault, monkeypatch):
+    from textual.widgets import TextArea
+
+    from tui.app.screens.new_memory import NewMemoryScreen
+
+    monkeypatch.delenv("MEMVAULT_SECRETS", raising=False)
+    key = "AKIAIOSFODNN7EXAMPLE"
+    text = f"The deploy bot's AWS key is {key} for the staging account."
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NewMemoryScreen))
+        form = app.screen
+        form.query_one("#new-content", TextArea).text = text
+        for attempt in range(2):
+            await pilot.press("ctrl+s")
+            await until(pilot, lambda: form.query_one("#new-secret-buttons").display)
+            error = text_of(form.query_one("#new-error"))
+            assert "This looks like a secret: aws-key in the content (character 29)" in error
+            assert "--allow-secret" not in error and "memory " not in error  # no made-up id
+            assert not form.query_one("#new-duplicates").display  # no "looking for…" left
+        assert key not in error
+        await pilot.click("#new-edit")
+        area = form.query_one("#new-content", TextArea)
+        await until(pilot, lambda: area.selected_text == key)
+        assert app.focused is area and not form.query_one("#new-secret-buttons").display
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: form.query_one("#new-secret-buttons").display)
+        await pilot.click("#new-redact")
+        await until(pilot, lambda: app.screen is app.main_screen)
+        with Vault.open(tui_vault) as vault:
+            [added] = [m for m in vault.memories.values() if "deploy bot" in m.content]
+        assert key not in added.content and "[REDACTED:aws-key]" in added.content
+
+
+async def test_a_refused_secret_can_be_added_as_it_is_once(tui_vault, monkeypatch):
+    from textual.widgets import TextArea
+
+    from tui.app.screens.new_memory import NewMemoryScreen
+
+    monkeypatch.delenv("MEMVAULT_SECRETS", raising=False)
+    text = "The deploy bot's AWS key is AKIAIOSFODNN7EXAMPLE for the staging account."
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, NewMemoryScreen))
+        form = app.screen
+        form.query_one("#new-content", TextArea).text = text
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: form.query_one("#new-secret-buttons").display)
+        await pilot.click("#new-allow")
+        await until(pilot, lambda: app.screen is app.main_screen)
+        with Vault.open(tui_vault) as vault:
+            assert any(m.content == text for m in vault.memories.values())
+            assert vault.secret_policy is None
+        assert app.service._vault_or_fail().secret_policy is None  # once: not kept
