@@ -76,6 +76,12 @@ def operation_label(subject: str) -> str:
     return operation_parts(subject)[0]
 
 
+def subject_line(message: str) -> str:
+    """A commit message's subject: its first line (trailers such as ``Memvault-Reverts:`` and
+    the body are left out), control characters escaped."""
+    return neutralise_line(message.strip().splitlines()[0] if message.strip() else "")
+
+
 def operation_parts(subject: str) -> tuple[str, str]:
     """(:func:`operation_label`, what the subject says beyond it: a memory's first words, the
     tags of a tag, or "")."""

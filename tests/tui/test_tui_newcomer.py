@@ -16,6 +16,8 @@ from tui_support import (
     SIZE,
     STALE,
     STALE2,
+    FADING,
+    goto,
     make_app,
     text_of,
     settle,
@@ -177,3 +179,26 @@ async def test_a_refused_secret_can_be_added_as_it_is_once(tui_vault, monkeypatc
             assert any(m.content == text for m in vault.memories.values())
             assert vault.secret_policy is None
         assert app.service._vault_or_fail().secret_policy is None  # once: not kept
+
+
+async def test_the_word_diff_header_and_the_history_show_the_subject_without_trailers(tui_vault):
+    from tui.app.screens.version_diff import VersionDiffScreen
+
+    with Vault.open(tui_vault) as vault:
+        vault.archive(FADING)
+        vault.undo()  # "undo: archive: ...", with the Memvault-Reverts trailer
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, FADING)
+        await pilot.press("H")
+        await settle(pilot)
+        await pilot.press("H")
+        pane = app.main_screen.query_one("#history")
+        await until(pilot, lambda: pane.info is not None)
+        shown = [str(pane.query_one("#history-table").get_cell_at((0, 4)))]
+        assert shown[0].startswith("undo: archive") and "Memvault" not in shown[0]
+        await pilot.press("D")
+        await until(pilot, lambda: isinstance(app.screen, VersionDiffScreen))
+        title = text_of(app.screen.query_one("#diff-title"))
+        assert "undo: archive" in title and "Memvault-Reverts" not in title

@@ -36,6 +36,16 @@ REGISTRY: dict[str, click.Command] = {}
 #: Vaults opened for writing by the running command: their notices (a file set aside in the
 #: quarantine...) are printed on stderr when it ends.
 _opened: list[Vault] = []
+#: Notes an open leaves for the end of the command (:func:`say_deferred_notes`).
+deferred_notes: list[str] = []
+
+
+def say_deferred_notes(error: str | None = None) -> None:
+    """Print the notes left for the end, but one the command's error already says."""
+    for note in deferred_notes:
+        if note != error:
+            stderr("note", note)
+    deferred_notes.clear()
 
 
 class UserError(Exception):
@@ -194,7 +204,8 @@ def open_writable(*, create: bool = False, announce_created: bool = True,
     if report.recovered:
         stderr("note", report.recovered)
     if report.writes_refused:  # HEAD detached, a rebase in progress...
-        stderr("note", report.writes_refused)
+        # said once the command ends: a write it then refused says the same as its error
+        deferred_notes.append(report.writes_refused)
     if report.external_commit:
         n = len(report.external_paths)
         stderr("note", f"committed {plural(n, 'file')} changed outside memvault "

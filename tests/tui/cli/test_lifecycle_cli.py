@@ -318,3 +318,13 @@ def test_overview_lists_the_verbs(run):
 def test_no_vault_is_a_user_error(run):
     assert "no vault at" in run.fails("split-candidates")
     assert "no vault at" in run.fails("lineage", "abcd")
+
+
+def test_a_write_on_a_detached_head_says_so_once(run, vdir):
+    import subprocess
+
+    a = run.add("the staging server rebuilds nightly")
+    run.add("the second memory")
+    subprocess.run(["git", "-C", str(vdir), "checkout", "-q", "--detach", "HEAD~1"], check=True)
+    err = run.fails("archive", a[:8])
+    assert err.count("HEAD is detached") == 1 and "error:" in err

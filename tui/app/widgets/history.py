@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 
 from core import HistoryEntry
 
-from ...text import relative_time
+from ...text import relative_time, subject_line
 from ..service import HistoryInfo
 
 ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
@@ -140,7 +140,7 @@ class HistoryPane(Vertical):
                 Text(e.commit[:8], style="bold"),
                 Text(when),
                 Text(e.action, style=ACTION_STYLE.get(e.action, "")),
-                Text(e.message, no_wrap=True, overflow="ellipsis"),
+                Text(subject_line(e.message), no_wrap=True, overflow="ellipsis"),
                 key=str(index),
             )
         if info.entries:
