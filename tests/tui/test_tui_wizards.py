@@ -202,6 +202,27 @@ async def test_split_wizard_end_to_end(wizard_vault):
         assert main.query_one("#right").active == "tab-provenance"
 
 
+async def test_one_key_moves_between_the_parts_and_ctrl_a_selects_a_part(wizard_vault):
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, GARDEN)
+        await press(pilot, "v")
+        await press(pilot, "enter")
+        assert app.screen.step_id == "split-parts" and len(parts(app)) == 4
+        await focus_part(pilot, 0)
+        await press(pilot, "tab")  # past the part's buttons: the next part's text
+        assert app.focused is editor(app, 1).area
+        await press(pilot, "ctrl+down")
+        assert app.focused is editor(app, 2).area
+        await press(pilot, "ctrl+up", "ctrl+up")
+        assert app.focused is editor(app, 0).area
+        await press(pilot, "shift+tab")  # (before the first part: the step's own widgets)
+        await focus_part(pilot, 1)
+        await press(pilot, "ctrl+a")
+        assert editor(app, 1).area.selected_text == parts(app)[1]
+
+
 async def test_split_undo_and_cancel_change_nothing(wizard_vault):
     app = make_app(wizard_vault)
     async with app.run_test(size=SIZE) as pilot:

@@ -33,9 +33,10 @@ from ...text import relative_time
 from ..messages import WizardChecked, WizardLoaded
 from ..service import MergePreview, VaultService
 from ..view import STATUS_STYLE, date_text, score_text
-from ..widgets.plan_preview import merge_summary
-from ..widgets.wizard import ChoiceList
 from ..widgets.lists import RowOptions
+from ..widgets.plan_preview import merge_summary
+from ..widgets.text_area import EditorArea
+from ..widgets.wizard import ChoiceList
 from .wizard import WizardScreen
 
 THRESHOLDS = [DEFAULT_THRESHOLD, 0.75, 0.65, 0.55]
@@ -83,7 +84,7 @@ class ConsolidateWizard(WizardScreen):
         elif step_id == "merge-content":
             yield Static("", id="merge-facts", classes="step-hint")
             yield Label(Text("content (edit freely; the gist follows it)", style="dim"))
-            yield TextArea("", id="merge-content-text", soft_wrap=True)
+            yield EditorArea("", id="merge-content-text", soft_wrap=True)
             yield Static("", id="merge-gist", classes="step-detail")
         elif step_id == "merge-sources":
             yield Static("", id="merge-sources-hint", classes="step-hint")

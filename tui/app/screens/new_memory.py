@@ -24,6 +24,7 @@ from core.vault import first_words
 
 from ..messages import LikelyDuplicatesFound, EditSaved
 from ..service import Change, VaultService
+from ..widgets.text_area import EditorArea
 
 
 class NewMemoryScreen(ModalScreen[Change | None]):
@@ -45,7 +46,7 @@ class NewMemoryScreen(ModalScreen[Change | None]):
         with Vertical(id="new-form", classes="dialog wide"):
             yield Static(Text("New memory", style="bold"), classes="dialog-title")
             yield Label("content", classes="edit-label")
-            yield TextArea("", id="new-content", soft_wrap=True)
+            yield EditorArea("", id="new-content", soft_wrap=True)
             with Horizontal(classes="edit-row"):
                 with Vertical():
                     yield Label("tags  (comma separated)", classes="edit-label")
