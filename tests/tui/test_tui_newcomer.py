@@ -202,3 +202,24 @@ async def test_the_word_diff_header_and_the_history_show_the_subject_without_tra
         await until(pilot, lambda: isinstance(app.screen, VersionDiffScreen))
         title = text_of(app.screen.query_one("#diff-title"))
         assert "undo: archive" in title and "Memvault-Reverts" not in title
+
+
+async def test_archive_leaves_the_cursor_on_the_next_row_and_space_moves_down(tui_vault):
+
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        await goto(pilot, FADING)
+        tree = main.tree
+        line = tree.cursor_line
+        group = tree.cursor_node.parent
+        following = tree.get_node_at_line(line + 1).data.memory_id
+        await pilot.press("a")
+        await until(pilot, lambda: main.view.rows[FADING].memory.status.value == "archived")
+        await settle(pilot)
+        assert main.current == following and tree.cursor_node.parent.data.key == group.data.key
+        assert tree.cursor_line == line  # stayed in place: the next row moved up into it
+        # space marks and moves down
+        await pilot.press("space")
+        assert list(tree.marks) == [following] and tree.cursor_line == line + 1

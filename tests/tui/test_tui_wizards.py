@@ -335,8 +335,10 @@ async def test_consolidate_marked_memories_end_to_end(wizard_vault):
             await press(pilot, "space")
         assert list(main.tree.marks) == DUPES[:2]
         assert main.tree.border_title == "memories 15 · 2 marked"
+        assert main.current != DUPES[1]  # space marks and goes to the next row, as in ranger
+        await press(pilot, "k")
         assert main.tree.cursor_node.label.plain.startswith("● ")
-        await press(pilot, "space")  # unmark, and mark again
+        await press(pilot, "space", "k")  # unmark, and mark again
         assert main.tree.border_title == "memories 15 · 1 marked"
         assert not main.tree.cursor_node.label.plain.startswith("●")
         await press(pilot, "space")
