@@ -18,7 +18,9 @@ from tui_support import (
     STALE2,
     FADING,
     goto,
+    log,
     make_app,
+    on_disk,
     text_of,
     settle,
     until,
@@ -223,3 +225,38 @@ async def test_archive_leaves_the_cursor_on_the_next_row_and_space_moves_down(tu
         # space marks and moves down
         await pilot.press("space")
         assert list(tree.marks) == [following] and tree.cursor_line == line + 1
+
+
+async def test_the_gc_preview_keeps_single_rows_out_or_pins_them(tui_vault):
+    from core.model.records import is_pinned
+
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, GcScreen)
+                    and app.screen.query_one("#gc-table").row_count == 2)
+        gc = app.screen
+        table = gc.query_one("#gc-table")
+        assert [str(k.value) for k in table.rows] == [STALE, STALE2]
+        await pilot.press("space")  # keep STALE out; the cursor goes on
+        assert gc.kept == {STALE} and table.cursor_row == 1
+        assert "1 kept out by you" in text_of(gc.query_one("#gc-title"))
+        assert "1 active memory" in text_of(gc.query_one("#gc-title"))
+        await pilot.press("x")
+        await until(pilot, lambda: type(app.screen).__name__ == "ConfirmScreen")
+        await pilot.press("y")
+        await until(pilot, lambda: STALE2 not in on_disk(tui_vault).memories)
+        await settle(pilot)
+        vault = on_disk(tui_vault)
+        assert STALE in vault.memories and log(tui_vault)[0] == "gc: prune 1 memory below 0.05"
+        # F pins a row: one commit, and the row leaves the preview
+        await pilot.press("C")
+        await until(pilot, lambda: isinstance(app.screen, GcScreen)
+                    and app.screen.query_one("#gc-table").row_count == 1)
+        await pilot.press("F")
+        await until(pilot, lambda: is_pinned(on_disk(tui_vault).get(STALE)))
+        title = app.screen.query_one("#gc-title")
+        await until(pilot, lambda: "Nothing to collect" in text_of(title))
+        assert "1 pinned memory below it is kept out (F on the main screen unpins)" \
+            in text_of(title)

@@ -86,11 +86,13 @@ class MainActions:
     def action_gc(self) -> None:
         from .gc import GcScreen
 
-        def done(how: str | None) -> None:
-            if how in ("delete", "archive"):
-                self.run_change(lambda: self.service.gc_apply(archive=how == "archive"))
+        def done(answer: tuple[str, list[str]] | None) -> None:
+            if answer is not None and answer[0] in ("delete", "archive"):
+                how, kept = answer
+                self.run_change(lambda: self.service.gc_apply(archive=how == "archive",
+                                                              keep=kept))
 
-        self.app.push_screen(GcScreen(self.service), done)
+        self.app.push_screen(GcScreen(self.service, on_change=self.apply_change), done)
 
     def action_split(self, memory_id: str | None = None) -> None:
         """The split wizard, on the highlighted memory (or ``memory_id``)."""
