@@ -202,9 +202,10 @@ async def test_archive_by_key_changes_the_vault(tui_vault):
         assert on_disk(tui_vault).get(DANGER).status == MemoryStatus.ARCHIVED
         assert log(tui_vault)[0].startswith(f"archive: {DANGER[:8]}")
         assert app.main_screen.view.rows[DANGER].memory.status == MemoryStatus.ARCHIVED
-        assert app.main_screen.current == DANGER  # the cursor followed it
+        assert app.main_screen.current != DANGER  # the cursor stayed: the next row
         assert top_labels(app) == ["active  7", "promoted  1", "archived  3"]
         # again: unarchive
+        await goto(pilot, DANGER)
         await pilot.press("a")
         await settle(pilot)
         assert on_disk(tui_vault).get(DANGER).status == MemoryStatus.ACTIVE
