@@ -260,3 +260,32 @@ async def test_the_gc_preview_keeps_single_rows_out_or_pins_them(tui_vault):
         await until(pilot, lambda: "Nothing to collect" in text_of(title))
         assert "1 pinned memory below it is kept out (F on the main screen unpins)" \
             in text_of(title)
+
+
+async def test_provenance_boxes_use_the_width_and_one_commit_consumed_is_one_line(
+        tui_vault):
+    from core.ops.consolidate import execute_consolidation
+    from tui.app.widgets.provenance import ProvenanceGraph, ProvenancePane
+
+    from tui_support import CRITICAL, DANGER
+
+    with Vault.open(tui_vault) as vault:
+        merged = execute_consolidation(vault, [FADING, DANGER, CRITICAL], force=True)
+    merged_id = merged.merged.id
+    app = make_app(tui_vault)
+    async with app.run_test(size=(200, 60)) as pilot:
+        await settle(pilot)
+        app.main_screen.jump(merged_id)
+        await settle(pilot, 1)
+        await pilot.press("p")  # the pane was hidden when it was first drawn
+        pane = app.main_screen.query_one(ProvenancePane)
+        graph = pane.query_one(ProvenanceGraph)
+        await until(pilot, lambda: graph.drawing is not None
+                    and merged_id in graph.drawing.boxes
+                    and graph.drawing.boxes[merged_id].w > 40)
+        sources = [graph.drawing.boxes[i].w for i in (FADING, DANGER, CRITICAL)]
+        assert min(sources) >= 25  # three share the pane's width, not 17 columns each
+        title = text_of(pane.query_one("#prov-title"))
+        consumed = [line for line in title.splitlines() if " consumed in " in line]
+        assert len(consumed) == 1  # one commit consumed all three: one line
+        assert all(i[:8] in consumed[0] for i in (FADING, DANGER, CRITICAL))
