@@ -289,3 +289,17 @@ async def test_provenance_boxes_use_the_width_and_one_commit_consumed_is_one_lin
         consumed = [line for line in title.splitlines() if " consumed in " in line]
         assert len(consumed) == 1  # one commit consumed all three: one line
         assert all(i[:8] in consumed[0] for i in (FADING, DANGER, CRITICAL))
+
+
+async def test_the_quit_key_shows_in_the_footer_at_80_columns(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+
+        def footer_keys():  # (the footer's key widgets, by their CSS type name)
+            return {k.key: k for k in app.main_screen.query("FooterKey")}
+
+        await until(pilot, lambda: "q" in footer_keys())
+        quit_key = footer_keys()["q"]
+        assert quit_key.description == "Quit"
+        assert quit_key.region.width > 0 and quit_key.region.right <= 80 - len("^p palette")

@@ -33,7 +33,7 @@ class MemvaultApp(App[None]):
     COMMANDS = App.COMMANDS | {MemoryCommands}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="memvault.help"),
-        Binding("q", "quit", "Quit", show=False, id="memvault.quit"),
+        Binding("q", "quit", "Quit", id="memvault.quit"),
     ]
 
     def __init__(self, service: VaultService, *, keymap: dict[str, str] | None = None,

@@ -72,7 +72,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         Binding("M", "consolidate", "Merge", id="memvault.consolidate"),
         # (the tree binds space to the same action, over Tree's own space)
         Binding("space", "mark", "Mark", show=False, id="memvault.mark"),
-        Binding("m", "cycle_mode", "Group", id="memvault.group"),
+        Binding("m", "cycle_mode", "Group", show=False, id="memvault.group"),
         Binding("s", "cycle_sort", "Sort", show=False, id="memvault.sort"),
         Binding("c", "toggle_body", "Gist/content", show=False, id="memvault.toggle_body"),
         Binding("i", "goto", "Go to id", show=False, id="memvault.goto"),
