@@ -20,7 +20,7 @@ import sys
 
 import click
 
-from core import VaultError
+from core import UnknownIdError, VaultError
 
 from ..terminal import neutralised_output
 from .common import (CONTEXT, PROG, REGISTRY, UserError, allow_secret_option, print_notices,
@@ -118,15 +118,18 @@ def _usage_error(exc: click.UsageError) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from .common import _opened, deferred_notes, say_deferred_notes
+    from .common import _opened, deferred_notes, deleted_hint, opened_paths, say_deferred_notes
 
     _opened.clear()
+    opened_paths.clear()
     deferred_notes.clear()
     error: str | None = None
     try:
         return _run_verb(argv)
     except (VaultError, UserError) as exc:
         error = str(exc)
+        if isinstance(exc, UnknownIdError):
+            error += deleted_hint(exc)
         stderr("error", error)
         return 1
     finally:
