@@ -223,6 +223,26 @@ async def test_one_key_moves_between_the_parts_and_ctrl_a_selects_a_part(wizard_
         assert editor(app, 1).area.selected_text == parts(app)[1]
 
 
+async def test_part_editors_are_made_with_their_parts_never_drawn_empty_first(
+        wizard_vault, monkeypatch):
+    made: list[tuple[str, int, int]] = []
+    real = PartEditor.__init__
+
+    def recording(self, part, index, total):  # type: ignore[no-untyped-def]
+        made.append((part.text, index, total))
+        real(self, part, index, total)
+
+    monkeypatch.setattr(PartEditor, "__init__", recording)
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, GARDEN)
+        await press(pilot, "v")
+        await press(pilot, "enter")
+        assert len(parts(app)) == 4
+        assert made == [(text, i, 4) for i, text in enumerate(parts(app))]
+
+
 async def test_split_undo_and_cancel_change_nothing(wizard_vault):
     app = make_app(wizard_vault)
     async with app.run_test(size=SIZE) as pilot:

@@ -213,7 +213,8 @@ class SplitWizard(WizardScreen):
                                  ("memvault.split.join_part", "join next"),
                                  ("memvault.split.remove_part", "remove"),
                                  ("memvault.split.part_up", "move up"),
-                                 ("memvault.split.part_down", "down")):
+                                 ("memvault.split.part_down", "down"),
+                                 ("memvault.split.next_part", "next part (or tab)")):
             hint.append(self.key_of(binding_id), style="bold")
             hint.append(f" {what}  ")
         self.query_one("#split-parts-hint", Static).update(hint)

@@ -220,7 +220,9 @@ class PartsEditor(VerticalScroll):
 
     async def _rebuild(self, focus: int | None) -> None:
         total = len(self.parts)
-        new = [PartEditor(DraftPart(""), 0, 1) for _ in range(total - len(self._pool))]
+        # (made with their own parts: an editor mounted empty is drawn as "part 1 of 1, 0
+        # characters" until it is bound)
+        new = [PartEditor(self.parts[i], i, total) for i in range(len(self._pool), total)]
         if new:
             self._pool.extend(new)
             await self.mount_all(new, before=self.query_one("#part-add"))
