@@ -92,7 +92,7 @@ class MemvaultApp(App[None]):
         self._settings_saved = now
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
-        """Save a screenshot (the palette's "Save screenshot"): in the Downloads folder, or in
+        """Save a screenshot (the palette's "Screenshot"): in the Downloads folder, or in
         the current folder when there is none (Textual's default would fail there)."""
         return super().deliver_screenshot(filename, path or str(screenshot_folder()),
                                           time_format)

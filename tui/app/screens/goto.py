@@ -59,7 +59,7 @@ class GoToScreen(ModalScreen[str | None]):
             if row is not None:
                 if row.memory.status.value != "active":
                     line.append(f" ({row.memory.status.value})", style="dim")
-                line.append(" " + first_words(row.memory.text, 60))
+                line.append(" " + first_words(row.memory.text, 44))
             options.append(Option(line, id=memory_id))
         choices.add_options(options)
         choices.display = bool(options)
