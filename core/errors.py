@@ -12,7 +12,13 @@ class InvalidIdError(VaultError):
 
 
 class UnknownIdError(VaultError):
-    """No memory (or relation) has this id or prefix."""
+    """No memory (or relation) has this id or prefix. ``key``: what was looked up (for a
+    memory: the CLI then says when it is one that was deleted), None when not said."""
+
+    def __init__(self, message: str, key: str | None = None, kind: str = "memory"):
+        super().__init__(message)
+        self.key = key
+        self.kind = kind
 
 
 class AmbiguousIdError(VaultError):

@@ -5,8 +5,12 @@ no textual), so either side may import it."""
 from __future__ import annotations
 
 import re
+import shlex
+import shutil
+import sys
 import time
 from datetime import datetime
+from pathlib import Path
 
 from core.textutil import neutralise_line
 
@@ -72,6 +76,12 @@ def operation_label(subject: str) -> str:
     return operation_parts(subject)[0]
 
 
+def subject_line(message: str) -> str:
+    """A commit message's subject: its first line (trailers such as ``Memvault-Reverts:`` and
+    the body are left out), control characters escaped."""
+    return neutralise_line(message.strip().splitlines()[0] if message.strip() else "")
+
+
 def operation_parts(subject: str) -> tuple[str, str]:
     """(:func:`operation_label`, what the subject says beyond it: a memory's first words, the
     tags of a tag, or "")."""
@@ -86,3 +96,14 @@ def operation_parts(subject: str) -> tuple[str, str]:
     if one := _ONE_MEMORY.fullmatch(rest):
         return f"{verb} of {one['id']}", one["words"] or ""
     return subject, ""
+
+
+def command_name() -> str:
+    """How to run the CLI from a shell here: ``memvault`` when it is on PATH, else this
+    interpreter's ``memvault`` script (a venv not activated), else ``python -m tui.cli``."""
+    if shutil.which("memvault"):
+        return "memvault"
+    script = Path(sys.executable).parent / "memvault"
+    if script.exists():
+        return shlex.quote(str(script))
+    return f"{shlex.quote(sys.executable)} -m tui.cli"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -22,6 +21,7 @@ from core import Memory, MemoryMetadata, Vault, VaultError
 from core.model.records import now_epoch
 
 from .cli import render
+from .text import command_name
 
 DAY = 86400
 
@@ -40,16 +40,6 @@ MEMORIES = [
     ("Decided to version the REST API by URL path (/v2/...), not by header.",
      ["decision", "api"], [], 10),
 ]
-
-
-def _command_name() -> str:
-    """How to call the CLI from here: ``memvault`` if it is on PATH, else the venv's script."""
-    if shutil.which("memvault"):
-        return "memvault"
-    script = Path(sys.executable).parent / "memvault"
-    if script.exists():
-        return shlex.quote(str(script))
-    return f"{shlex.quote(sys.executable)} -m tui.cli"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,12 +64,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def run(path: Path) -> Vault:
     out = render.console()
-    cli = _command_name()
+    cli = command_name()
     vault_arg = f"--vault {shlex.quote(str(path))}"
 
     def step(title: str, *commands: str) -> None:
         out.print()
-        out.print(Rule(title, align="left", style="cyan"))
+        out.print(Rule(title, align="left", style="cyan"), width=render.display_width(out))
         for command in commands:
             out.print(Text(f"$ memvault {command}", style="bold"), soft_wrap=True)
 

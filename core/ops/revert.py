@@ -173,8 +173,10 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
     if not changes:
         raise NothingToUndoError(f"{sha[:8]} ({commit.subject}) changed no vault file")
     subject = commit.subject
-    if verb == "redo":  # "redo: archive: ..." reads better than "redo: undo: archive: ..."
-        subject = subject.removeprefix("undo: ")
+    # "redo: archive: ..." reads better than "redo: undo: archive: ...", and the undo of that
+    # redo is "undo: archive: ..." again, never "undo: redo: archive: ..." (the trailer, not the
+    # subject, says which commit each takes back)
+    subject = subject.removeprefix("undo: " if verb == "redo" else "redo: ")
     report = RevertReport(None, sha, commit.subject)
 
     def build(v: Vault) -> Plan:

@@ -22,6 +22,7 @@ an FTS5 syntax error.
 
 from __future__ import annotations
 
+import difflib
 import fnmatch
 import operator
 import re
@@ -151,6 +152,21 @@ def parse(text: str) -> Query:
     return query
 
 
+#: What reads as a field's name before a colon (a word of two letters or more: ``tags:``);
+#: ``a:b``, ``10:30`` and ``http://`` stay words.
+_FIELD_NAME = re.compile(r"^[a-z]{2,20}$")
+
+
+def _unknown_field(name: str, value: str) -> str:
+    """``tags:python: no field "tags" (did you mean tag:python?) ...``."""
+    close = difflib.get_close_matches(name, FIELDS, n=1, cutoff=0.6)
+    close = close or [f for f in FIELDS if name.startswith(f) or f.startswith(name)][:1]
+    hint = f" (did you mean {close[0]}:{value}?)" if close else ""
+    return (f'{name}:{value}: no field "{name}"{hint}; the fields are '
+            f'{", ".join(f + ":" for f in FIELDS)}; quote it ("{name}:{value}") to find the '
+            "words")
+
+
 def _term(body: str, quoted: bool, negated: bool) -> Term:
     compare = None if quoted else _COMPARE.match(body.lower())
     if compare:
@@ -169,6 +185,9 @@ def _term(body: str, quoted: bool, negated: bool) -> Term:
         if name == "has" and value.lower() not in HAS:
             raise ValueError(f"has:{value}: choose one of {', '.join(HAS)}")
         return Term(name, value.lower() if name in ("has", "id") else value, negated)
+    if sep and not quoted and value.strip() and _FIELD_NAME.match(name) \
+            and not value.startswith("/"):
+        raise ValueError(_unknown_field(name, value))
     if not quoted and re.match(r"^(score|uses|strength|age|idle)(!=|[<>=])", body.lower()):
         # an operator with no number after it; "score!" (no operator) is a word, as "uses?" is
         raise ValueError(f"{body}: expected a number, like score<0.1 or uses>=3")

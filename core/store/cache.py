@@ -101,11 +101,11 @@ class Store:
             return key
         if len(key) < MIN_PREFIX:
             raise UnknownIdError(
-                f"no {kind} with id {key!r} (prefixes need at least {MIN_PREFIX} characters)"
-            )
+                f"no {kind} with id {key!r} (prefixes need at least {MIN_PREFIX} characters)",
+                key, kind)
         matches = [i for i in pool if i.startswith(key)]
         if not matches:
-            raise UnknownIdError(f"no {kind} with id or prefix {key!r}")
+            raise UnknownIdError(f"no {kind} with id or prefix {key!r}", key, kind)
         if len(matches) > 1:
             raise AmbiguousIdError(key, matches)
         return matches[0]

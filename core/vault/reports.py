@@ -48,6 +48,8 @@ class GcReport:
     commit: str | None = None
     #: pinned active memories below the threshold, kept out of gc (memory, score)
     pinned_kept: list[tuple[Memory, float]] = field(default_factory=list)
+    #: candidates the caller asked to keep out of this gc (``keep=``), left as they are
+    person_kept: list[tuple[Memory, float]] = field(default_factory=list)
 
 
 @dataclass

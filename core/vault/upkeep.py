@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..model.records import (
@@ -21,15 +21,17 @@ class Upkeep:
 
     def gc(self, *, dry_run: bool = False, archive: bool = False,
            threshold: float | None = None, now: int | None = None,
-           force: bool = False) -> GcReport:
+           force: bool = False, keep: Iterable[str] = ()) -> GcReport:
         """Active memories scoring below the forget threshold: listed (dry run), or deleted with
         the relations that go with them (lineage relations stay: core.model.relation_rule), or
         archived, in ONE commit that also records ``last_gc_at``. Pinned memories
         (:func:`core.model.records.is_pinned`) are never candidates: the report lists those it
         kept out (``pinned_kept``). Refused (MaintenanceRefused)
         on a machine that is not the vault's designated maintenance machine
-        (``core.ops.maintenance``), unless ``force``."""
+        (``core.ops.maintenance``), unless ``force``. ``keep``: ids a person chose to keep out
+        of this gc (the app's preview); they stay as they are, listed in ``person_kept``."""
         limit = self.config.forget_threshold if threshold is None else threshold
+        kept_ids = set(keep)
         at = now_epoch() if now is None else now
 
         def below() -> tuple[list[tuple[Memory, float]], list[tuple[Memory, float]]]:
@@ -39,15 +41,25 @@ class Upkeep:
             low = sorted(((m, s) for m, s in found if s < limit), key=lambda p: (p[1], p[0].id))
             return [p for p in low if not is_pinned(p[0])], [p for p in low if is_pinned(p[0])]
 
+        def chosen(found: list[tuple[Memory, float]]) -> tuple[list[tuple[Memory, float]],
+                                                               list[tuple[Memory, float]]]:
+            """(what gc takes, what the person kept out)."""
+            return ([p for p in found if p[0].id not in kept_ids],
+                    [p for p in found if p[0].id in kept_ids])
+
         if dry_run:
             found, pinned = below()
-            return GcReport(limit, found, applied=False, archived=archive, pinned_kept=pinned)
+            found, person = chosen(found)
+            return GcReport(limit, found, applied=False, archived=archive, pinned_kept=pinned,
+                            person_kept=person)
         with self.transaction():
             from ..ops.maintenance import check_maintenance, machine_id
 
             check_maintenance(self.meta, "gc", force=force)
             found, pinned = below()
-            report = GcReport(limit, found, applied=True, archived=archive, pinned_kept=pinned)
+            found, person = chosen(found)
+            report = GcReport(limit, found, applied=True, archived=archive, pinned_kept=pinned,
+                              person_kept=person)
             if not found:
                 return report
             ids = [m.id for m, _ in found]

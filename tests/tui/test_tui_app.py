@@ -202,9 +202,10 @@ async def test_archive_by_key_changes_the_vault(tui_vault):
         assert on_disk(tui_vault).get(DANGER).status == MemoryStatus.ARCHIVED
         assert log(tui_vault)[0].startswith(f"archive: {DANGER[:8]}")
         assert app.main_screen.view.rows[DANGER].memory.status == MemoryStatus.ARCHIVED
-        assert app.main_screen.current == DANGER  # the cursor followed it
+        assert app.main_screen.current != DANGER  # the cursor stayed: the next row
         assert top_labels(app) == ["active  7", "promoted  1", "archived  3"]
         # again: unarchive
+        await goto(pilot, DANGER)
         await pilot.press("a")
         await settle(pilot)
         assert on_disk(tui_vault).get(DANGER).status == MemoryStatus.ACTIVE
@@ -258,11 +259,11 @@ async def test_go_to_id_with_a_unique_prefix(tui_vault):
         await pilot.press(*list("e5f6"))
         await pilot.pause()
         hint = text_of(app.screen.query_one("#goto-hint"))
-        assert "2 match" in hint
-        await pilot.press("enter")  # ambiguous: stays open
+        assert "2 memories start with it" in hint
+        await pilot.press("enter")  # ambiguous: stays open, into the list of the two
         await pilot.pause()
         assert isinstance(app.screen, GoToScreen)
-        await pilot.press("a")  # e5f6a: unique
+        await pilot.press("a")  # e5f6a (typed in the box again): unique
         await pilot.press("enter")
         await settle(pilot, 1)
         assert app.main_screen.current == STALE
@@ -509,7 +510,7 @@ async def test_help_lists_keys_and_the_keymap_remaps_them(tui_vault):
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        text = text_of(app.screen.query_one("#help-body Static"))
+        text = "\n".join(text_of(s) for s in app.screen.query("#help-body Static"))
         assert "memvault.archive" in text and "Archive" in text
         await pilot.press("escape")
         await goto(pilot, FADING)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import io
+import json
+import os
+import shlex
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -128,3 +132,21 @@ def test_cli_demo_refuses_two_different_folders(tmp_path, capsys):
     assert cli.main(["demo", str(a), "--vault", str(b), "--no-open"]) == 1
     assert "two folders" in capsys.readouterr().err
     assert not a.exists() and not b.exists()
+
+
+def test_cli_demo_prints_a_command_that_runs_outside_the_venv(tmp_path, capsys, monkeypatch):
+    """With no ``memvault`` on PATH (a venv not activated), the command to open the demo again
+    is one that runs: the venv's own script."""
+    empty = os.path.dirname(shutil.which("git") or "/usr/bin/git")  # git, and no memvault
+    if shutil.which("memvault", path=empty):
+        pytest.skip(f"memvault is installed in {empty}")
+    monkeypatch.setenv("PATH", empty)
+    folder = tmp_path / "demo vault"
+    assert cli.main(["demo", str(folder), "--no-open"]) == 0
+    line = [x for x in capsys.readouterr().out.splitlines() if x.startswith("open it again")][0]
+    command = shlex.split(line.partition("with: ")[2])
+    assert command[0] != "memvault" and command[-2:] == ["--vault", str(folder)]
+    run = subprocess.run([*command, "tui", "--json"], capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "PATH": empty})
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["vault"] == str(folder)

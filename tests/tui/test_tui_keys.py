@@ -114,9 +114,10 @@ async def test_space_marks_and_y_copies_the_id(tui_vault):
         await settle(pilot, 1)
         await pilot.press("space")
         assert list(main.tree.marks) == [FRESH] and "1 marked" in main.tree.border_title
-        await pilot.press("space")
+        assert main.current != FRESH  # space goes on to the next row, as in ranger
+        await pilot.press("k", "space")
         assert not main.tree.marks
-        await pilot.press("y")
+        await pilot.press("k", "y")
         await settle(pilot, 1)
         assert app.clipboard == FRESH
 

@@ -95,6 +95,7 @@ async def test_archive_twice_keeps_a_promotion(tui_vault):
         await pilot.press("a")
         await settle(pilot)
         assert on_disk(tui_vault).get(PROMOTED).status == MemoryStatus.ARCHIVED
+        await goto(pilot, PROMOTED)  # (the cursor stayed where it was)
         await pilot.press("a")
         await settle(pilot)
         assert on_disk(tui_vault).get(PROMOTED).status == MemoryStatus.PROMOTED

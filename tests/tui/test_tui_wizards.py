@@ -202,6 +202,47 @@ async def test_split_wizard_end_to_end(wizard_vault):
         assert main.query_one("#right").active == "tab-provenance"
 
 
+async def test_one_key_moves_between_the_parts_and_ctrl_a_selects_a_part(wizard_vault):
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, GARDEN)
+        await press(pilot, "v")
+        await press(pilot, "enter")
+        assert app.screen.step_id == "split-parts" and len(parts(app)) == 4
+        await focus_part(pilot, 0)
+        await press(pilot, "tab")  # past the part's buttons: the next part's text
+        assert app.focused is editor(app, 1).area
+        await press(pilot, "ctrl+down")
+        assert app.focused is editor(app, 2).area
+        await press(pilot, "ctrl+up", "ctrl+up")
+        assert app.focused is editor(app, 0).area
+        await press(pilot, "shift+tab")  # (before the first part: the step's own widgets)
+        await focus_part(pilot, 1)
+        await press(pilot, "ctrl+a")
+        assert editor(app, 1).area.selected_text == parts(app)[1]
+
+
+async def test_part_editors_are_made_with_their_parts_never_drawn_empty_first(
+        wizard_vault, monkeypatch):
+    made: list[tuple[str, int, int]] = []
+    real = PartEditor.__init__
+
+    def recording(self, part, index, total):  # type: ignore[no-untyped-def]
+        made.append((part.text, index, total))
+        real(self, part, index, total)
+
+    monkeypatch.setattr(PartEditor, "__init__", recording)
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, GARDEN)
+        await press(pilot, "v")
+        await press(pilot, "enter")
+        assert len(parts(app)) == 4
+        assert made == [(text, i, 4) for i, text in enumerate(parts(app))]
+
+
 async def test_split_undo_and_cancel_change_nothing(wizard_vault):
     app = make_app(wizard_vault)
     async with app.run_test(size=SIZE) as pilot:
@@ -314,8 +355,10 @@ async def test_consolidate_marked_memories_end_to_end(wizard_vault):
             await press(pilot, "space")
         assert list(main.tree.marks) == DUPES[:2]
         assert main.tree.border_title == "memories 15 · 2 marked"
+        assert main.current != DUPES[1]  # space marks and goes to the next row, as in ranger
+        await press(pilot, "k")
         assert main.tree.cursor_node.label.plain.startswith("● ")
-        await press(pilot, "space")  # unmark, and mark again
+        await press(pilot, "space", "k")  # unmark, and mark again
         assert main.tree.border_title == "memories 15 · 1 marked"
         assert not main.tree.cursor_node.label.plain.startswith("●")
         await press(pilot, "space")

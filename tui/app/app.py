@@ -16,9 +16,11 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from .commands import MemoryCommands
-from .grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
+from .keys import KeyedAction, unknown_ids
+from .keys import actions as keyed_actions
+from .palette import main_commands
 from .screens.help import HelpScreen
-from .screens.main import MainScreen
+from .screens.main import MAIN_WIDGETS, MainScreen
 from .service import VaultService
 from .settings import Loaded, Settings
 from .settings import load as load_settings
@@ -31,7 +33,7 @@ class MemvaultApp(App[None]):
     COMMANDS = App.COMMANDS | {MemoryCommands}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="memvault.help"),
-        Binding("q", "quit", "Quit", show=False, id="memvault.quit"),
+        Binding("q", "quit", "Quit", id="memvault.quit"),
     ]
 
     def __init__(self, service: VaultService, *, keymap: dict[str, str] | None = None,
@@ -90,15 +92,42 @@ class MemvaultApp(App[None]):
         self._settings_saved = now
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
-        """Save a screenshot (the palette's "Save screenshot"): in the Downloads folder, or in
+        """Save a screenshot (the palette's "Screenshot"): in the Downloads folder, or in
         the current folder when there is none (Textual's default would fail there)."""
         return super().deliver_screenshot(filename, path or str(screenshot_folder()),
                                           time_format)
 
+    # -- keys: one source, the bindings (keys.py) ---------------------------------------------
+    def key_display_of(self, key: str) -> str:
+        """How the app shows ``key`` (the footer's way)."""
+        return self.get_key_display(Binding(key, ""))
+
+    def keyed_actions(self, screen: Screen | None = None) -> list[KeyedAction]:
+        """Every action of the focused widget, ``screen`` (default: the current one) and the
+        app, with its keys as the keymap leaves them."""
+        screen = screen or self.screen
+        parts: list[type] = []
+        focused = screen.focused
+        if focused is not None:
+            for node in focused.ancestors_with_self:
+                if node is screen:
+                    break
+                parts.append(type(node))
+        return keyed_actions([*parts, type(screen), type(self)], self.keymap)
+
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):
             return
-        self.push_screen(HelpScreen(self.screen.active_bindings, self.get_key_display))
+        screen = self.screen
+        self.push_screen(HelpScreen(self.keyed_actions(screen), screen.active_bindings,
+                                    self.get_key_display,
+                                    unknown_ids(self._keyed_parts(), self.keymap)))
+
+    def _keyed_parts(self) -> list[type]:
+        """Every class the app's keys are declared on (a keymap id none declares is a typo)."""
+        from .keys_doc import PLACES, place_classes
+
+        return [self.__class__, *place_classes(PLACES)]
 
     # -- the command palette: every action --------------------------------------------------
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
@@ -108,77 +137,10 @@ class MemvaultApp(App[None]):
             return
         # what the screen's keys cannot do now (while the vault opens: check_action), the
         # palette does not offer either
-        for command in self._main_commands(main):
+        keyed = keyed_actions([MainScreen, *MAIN_WIDGETS, type(self)], self.keymap)
+        for command in main_commands(self, main, keyed):
             if main.check_action(_action_of(command.callback), ()):
                 yield command
-
-    def _main_commands(self, main: MainScreen) -> Iterable[SystemCommand]:
-        yield SystemCommand("Archive / unarchive", "archive the marked memories, else the "
-                            "highlighted one (or make them active again)", main.action_archive)
-        yield SystemCommand("Delete", "delete the marked memories, else the highlighted one "
-                            "(asks first)", main.action_delete)
-        yield SystemCommand("Undo", "take back the newest operation not undone yet (a revert of "
-                            "its own changes; later touches are kept)", main.action_undo)
-        yield SystemCommand("Redo", "take back the newest undo", main.action_redo)
-        yield SystemCommand("Go to id", "go to a memory by id or unique prefix", main.action_goto)
-        yield SystemCommand("Edit…", "edit the highlighted memory's content, gist, tags, "
-                            "entities and strength in a form (ctrl+e)", main.action_edit_form)
-        yield SystemCommand("Edit in $EDITOR", "the highlighted memory as a text file in your "
-                            "editor (e)", main.action_edit_text)
-        yield SystemCommand("New memory…", "add a memory (likely duplicates shown first) (n)",
-                            main.action_new_memory)
-        yield SystemCommand("Pin / unpin", "a pinned memory is never deleted or archived by gc "
-                            "(F)", main.action_pin)
-        yield SystemCommand("Split…", "the split wizard: decompose the highlighted memory (or a "
-                            "split candidate) into atomic ones", main.action_split)
-        yield SystemCommand("Consolidate…", "the consolidate wizard: merge the marked memories "
-                            "(or a suggested cluster) into one", main.action_consolidate)
-        yield SystemCommand("Mark / unmark", "mark the highlighted memory for consolidation "
-                            "(space)", main.action_mark)
-        yield SystemCommand("Copy id", "copy the highlighted memory's id to the clipboard (y)",
-                            main.action_copy_id)
-        yield SystemCommand("Expand all", "open every group (*)", main.action_expand_all)
-        yield SystemCommand("Collapse all", "close every group (-)", main.action_collapse_all)
-        yield SystemCommand("Outside edits", "files changed outside memvault: what was "
-                            "committed, what is not valid (E)", main.action_outside_edits)
-        yield SystemCommand("Clear marks", "unmark every marked memory (U)",
-                            main.action_clear_marks)
-        # marks and bulk actions (tui/app/screens/main_marks.py, main_bulk.py) and the undo list
-        yield SystemCommand("Mark the group", "mark every memory of the highlighted group (A)",
-                            main.action_mark_group)
-        yield SystemCommand("Invert marks", "mark what is shown and unmarked, unmark the rest "
-                            "(~)", main.action_invert_marks)
-        yield SystemCommand("Visual range", "mark from here to where the cursor goes (V ends)",
-                            main.action_visual)
-        yield SystemCommand("Tag / untag…", "tag the marked memories, else the highlighted one "
-                            "(T; -tag takes it off)", main.action_tag)
-        yield SystemCommand("Promote", "promote the marked memories, else the highlighted one "
-                            "(P)", main.action_promote)
-        yield SystemCommand("Touch", "reinforce the marked memories, else the highlighted one "
-                            "(t)", main.action_touch)
-        yield SystemCommand("Undo list…", "what successive undos would take back; undo down "
-                            "to one of them (u)", main.action_undo_list)
-        yield SystemCommand("Filter", "focus the filter box", main.action_focus_filter)
-        yield SystemCommand("Toggle gist / content", "show the gist or the content",
-                            main.action_toggle_body)
-        yield SystemCommand("Flat list / tree", "a flat sortable list of the memories the filter "
-                            "keeps, or the grouped tree (f)", main.action_toggle_view)
-        for mode in MODES:
-            yield SystemCommand(f"Group by {MODE_NAMES[mode]}", "change how the tree groups",
-                                partial(main.set_mode, mode))
-        for sort in SORTS:
-            yield SystemCommand(f"Sort by {SORT_NAMES[sort]}", "change the order of memories",
-                                partial(main.set_sort, sort))
-        yield SystemCommand("Show detail", "the detail pane", partial(main.action_tab, "detail"))
-        yield SystemCommand("Show provenance", "ancestors and descendants of the memory",
-                            partial(main.action_tab, "provenance"))
-        yield SystemCommand("Show history", "the memory's git log", partial(main.action_tab, "history"))
-        yield SystemCommand("gc preview", "memories below the forget threshold", main.action_gc)
-        yield SystemCommand("Stats", "counts per status and a histogram of scores", main.action_stats)
-        yield SystemCommand("Review inbox", "what the assistant wrote since you last looked: "
-                            "accept or reject it", main.action_inbox)
-        yield SystemCommand("Reload", "read the vault again from disk", main.action_reload)
-        yield SystemCommand("Help", "keys, the filter language, group modes", self.action_help)
 
 
 #: The action a palette command runs, for those that call a screen method of another name.

@@ -27,7 +27,7 @@ _BOX_CHARS = {
     N: "╵", S: "╷", E: "╶", W: "╴",
 }
 BOX_W, BOX_H, GAP = 22, 4, 2
-MIN_BOX_W, MAX_BOX_W = 17, 40
+MIN_BOX_W, MAX_BOX_W = 17, 56
 EDGE_STYLE = "grey62"
 LABEL_STYLE = {"split": "italic cyan", "merge": "italic magenta"}
 
@@ -159,7 +159,7 @@ class _Group:
 def draw_lineage(lineage: Lineage, content: Callable[[str], tuple[Text, Text, str]],
                  width: int | None = None, gap: int = GAP) -> Drawing:
     """Lay out ``lineage``. ``content(id)`` gives a node's two lines and its border style.
-    Boxes share ``width`` columns when they can (between 18 and 40 columns each); a wider layer
+    Boxes share ``width`` columns when they can (between 17 and 56 columns each); a wider layer
     makes the drawing wider than ``width`` (the pane scrolls)."""
     depth = {i: n.depth for i, n in lineage.nodes.items()}
     layers: dict[int, list[str]] = {}

@@ -196,10 +196,13 @@ class EditSaved(Message):
     """A form's save (or add) finished: ``change`` (None: nothing changed, nothing written), or
     ``error`` (core's refusal: the form stays open with what was typed)."""
 
-    def __init__(self, change: Change | None, error: str | None = None) -> None:
+    def __init__(self, change: Change | None, error: str | None = None,
+                 secrets: list[tuple[str, str, int, int]] | None = None) -> None:
         super().__init__()
         self.change = change
         self.error = error
+        #: what looked like a secret when the write was refused for it: (kind, field, start, end)
+        self.secrets = secrets or []
 
 
 class LikelyDuplicatesFound(Message):

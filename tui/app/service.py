@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -247,10 +247,11 @@ class VaultService(EditService, BulkService, WizardService):
                 f"{designated_machine(meta)!r}; this machine is {machine_id()!r}, so "
                 f"{doing} here will be refused.")
 
-    def gc_apply(self, archive: bool = False) -> Change:
+    def gc_apply(self, archive: bool = False, keep: Sequence[str] = ()) -> Change:
+        """Apply gc (``keep``: candidates the person kept out of it in the preview)."""
         with self._lock:
             vault = self._vault_or_fail()
-            report = vault.gc(archive=archive, now=self.view.now)
+            report = vault.gc(archive=archive, now=self.view.now, keep=keep)
             ids = [m.id for m, _ in report.candidates]
             n = len(ids)
             noun = "memory" if n == 1 else "memories"

@@ -77,11 +77,19 @@ class EditService:
             memories = list(self._vault_or_fail().memories.values())
         return [(shown(m), s) for m, s in likely_duplicates(memories, content, tags, entities)]
 
-    def add(self, content: str, tags: Sequence[str] = (), entities: Sequence[str] = ()) -> Change:
-        """Add a memory (its gist made as ``memvault add`` makes it), one commit."""
+    def add(self, content: str, tags: Sequence[str] = (), entities: Sequence[str] = (), *,
+            secrets: str | None = None) -> Change:
+        """Add a memory (its gist made as ``memvault add`` makes it), one commit. ``secrets``:
+        the secrets policy for this add only (``redact`` or ``allow``; None: the vault's), as
+        the CLI's ``--allow-secret`` is for one command."""
         check_content(content)
         with self._lock:
-            m = self._vault_or_fail().add(content, tags=list(tags), entities=list(entities))
+            vault = self._vault_or_fail()
+            saved, vault.secret_policy = vault.secret_policy, secrets or vault.secret_policy
+            try:
+                m = vault.add(content, tags=list(tags), entities=list(entities))
+            finally:
+                vault.secret_policy = saved
             return Change(self._next_view([m.id]), [m.id], "add", f"Added {describe(m)}",
                           focus=m.id, undoable=True)
 

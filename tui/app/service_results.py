@@ -28,6 +28,7 @@ class Change:
     note: str  # one sentence for the notification
     focus: str | None = None  # where the cursor should go afterwards
     undoable: bool = False
+    stay_key: str | None = None  # the tree row the cursor goes to instead (the app sets it)
 
 
 @dataclass

@@ -20,7 +20,7 @@ import sys
 
 import click
 
-from core import VaultError
+from core import UnknownIdError, VaultError
 
 from ..terminal import neutralised_output
 from .common import (CONTEXT, PROG, REGISTRY, UserError, allow_secret_option, print_notices,
@@ -118,9 +118,25 @@ def _usage_error(exc: click.UsageError) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from .common import _opened
+    from .common import _opened, deferred_notes, deleted_hint, opened_paths, say_deferred_notes
 
     _opened.clear()
+    opened_paths.clear()
+    deferred_notes.clear()
+    error: str | None = None
+    try:
+        return _run_verb(argv)
+    except (VaultError, UserError) as exc:
+        error = str(exc)
+        if isinstance(exc, UnknownIdError):
+            error += deleted_hint(exc)
+        stderr("error", error)
+        return 1
+    finally:
+        say_deferred_notes(error)
+
+
+def _run_verb(argv: list[str]) -> int:
     try:
         code = memvault.main(argv, prog_name=PROG, standalone_mode=False)
     except click.UsageError as exc:
@@ -128,9 +144,6 @@ def _run(argv: list[str]) -> int:
     except click.ClickException as exc:  # a bad file argument...
         stderr("error", exc.format_message())
         return exc.exit_code
-    except (VaultError, UserError) as exc:
-        stderr("error", str(exc))
-        return 1
     except BrokenPipeError:  # `memvault list | head`
         try:  # keep Python's exit-time flush from raising again
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -5,12 +5,14 @@ starts."""
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import tempfile
 from pathlib import Path
 
 import click
 
+from ..text import command_name
 from .common import (
     UserError,
     given_vault_path,
@@ -73,7 +75,10 @@ def demo(folder: str | None, no_open: bool, as_json: bool) -> int:
     print(f"{report.memories} memories ({report.archived} archived, {report.promoted} promoted), "
           f"{report.splits} splits and {report.consolidations} merges, all in git: "
           f"{report.path}")
-    print(f"open it again with: memvault --vault {report.path}")
+    again = f"open it again with: {command_name()} --vault {shlex.quote(str(report.path))}"
+    print(again)
     if no_open or not interactive():
         return 0
-    return launch(report.path)
+    code = launch(report.path)
+    print(again)  # (the app's screen covered the first one)
+    return code

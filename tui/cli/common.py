@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import click
 
-from core import Memory, Relation, Vault, default_vault_path
+from core import Memory, Relation, UnknownIdError, Vault, VaultError, default_vault_path
 from core.model.records import now_epoch
 from core.store.layout import MAX_FILE_BYTES, Layout
 from core.vault import first_words
@@ -36,6 +36,16 @@ REGISTRY: dict[str, click.Command] = {}
 #: Vaults opened for writing by the running command: their notices (a file set aside in the
 #: quarantine...) are printed on stderr when it ends.
 _opened: list[Vault] = []
+#: Notes an open leaves for the end of the command (:func:`say_deferred_notes`).
+deferred_notes: list[str] = []
+
+
+def say_deferred_notes(error: str | None = None) -> None:
+    """Print the notes left for the end, but one the command's error already says."""
+    for note in deferred_notes:
+        if note != error:
+            stderr("note", note)
+    deferred_notes.clear()
 
 
 class UserError(Exception):
@@ -175,7 +185,29 @@ def open_readonly() -> Vault:
     """The fast path for verbs that only read: no git, nothing committed."""
     path = vault_path()
     require_vault(path)
+    opened_paths.append(path)
     return Vault.open(path, readonly=True)
+
+
+#: The vault folders this command opened (an unknown id is then looked up in their history).
+opened_paths: list[Path] = []
+
+
+def deleted_hint(exc: UnknownIdError) -> str:
+    """For an id that is not a living memory of the vault the command opened but one that
+    was deleted: what brings it back. "" otherwise (or when history cannot say)."""
+    if exc.key is None or exc.kind != "memory" or not opened_paths:
+        return ""
+    try:
+        vault = Vault.open(opened_paths[-1], readonly=True)
+        memory_id = vault.resolve_any(exc.key)
+    except VaultError:
+        return ""
+    if vault.find(memory_id) is not None:
+        return ""
+    short = memory_id[:8]
+    return (f"; {short} was deleted: `memvault restore {short}` brings it back "
+            f"(`memvault history {short}` lists its versions)")
 
 
 def open_writable(*, create: bool = False, announce_created: bool = True,
@@ -190,11 +222,13 @@ def open_writable(*, create: bool = False, announce_created: bool = True,
     allow = ctx is not None and bool(ctx.meta.get(_ALLOW_SECRET_KEY))  # shared by the chain
     vault = Vault.open(path, secrets="allow" if allow else None, layout=layout)
     _opened.append(vault)
+    opened_paths.append(path)
     report = vault.report
     if report.recovered:
         stderr("note", report.recovered)
     if report.writes_refused:  # HEAD detached, a rebase in progress...
-        stderr("note", report.writes_refused)
+        # said once the command ends: a write it then refused says the same as its error
+        deferred_notes.append(report.writes_refused)
     if report.external_commit:
         n = len(report.external_paths)
         stderr("note", f"committed {plural(n, 'file')} changed outside memvault "

@@ -12,6 +12,7 @@ last one whole.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
@@ -130,6 +131,18 @@ def on_terminal(out: Console) -> bool:
         return out.is_terminal and bool(out.file.isatty())
     except (AttributeError, ValueError):
         return False
+
+
+def display_width(out: Console) -> int:
+    """How wide something that fills a line (a rule) may be drawn: the terminal's width, else
+    ``$COLUMNS``, else 80 (a pipe's console is :data:`PIPE_WIDTH` wide so that no line is cut,
+    which a rule would fill)."""
+    if on_terminal(out):
+        return out.width
+    columns = os.environ.get("COLUMNS", "").strip()
+    if columns.isdigit() and 0 < int(columns) <= 1000:
+        return int(columns)
+    return 80
 
 
 def plain(text: str, **kwargs: Any) -> Text:

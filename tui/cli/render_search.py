@@ -36,21 +36,28 @@ def _line(piece: str) -> str:
     return neutralise_line(piece.replace("\n", " ").replace("\t", " "))
 
 
+#: The piped output's header (the terminal's output names the numbers on each hit's line).
+PIPED_HEADER = f"{'score':>5}  {'relevance':>9}  {'decay':>5}  {'id':<8}  {'status':<10}  memory"
+
+
 def print_hits(vault: Vault, result: SearchResult, offset: int) -> None:
     out = console()
     for error in result.query.errors:
         out.print(plain(f"ignored: {error}", style="yellow"))
     for note in result.notes:
         out.print(plain(f"note: {note}", style="dim"))
+    if result.query.errors and result.query.empty:  # every term was ignored: not "everything"
+        out.print("nothing searched: no term of the query could be read")
+        return
     if not result.hits:
         out.print("no memories match" if vault.memories else "the vault holds no memories yet")
         return
-    if not out.is_terminal:  # piped: one plain line a hit
+    if not out.is_terminal:  # piped: a header, then one plain line a hit
+        out.print(PIPED_HEADER, soft_wrap=True)
         for hit in result.hits:
-            out.print(Text("  ".join([f"{hit.score:.3f}", f"{hit.relevance:.3f}",
-                                      f"{hit.decay:.3f}", hit.memory.id[:8],
-                                      hit.memory.status.value])
-                           + "  " + snippet_text(hit.snippet, "").plain), soft_wrap=True)
+            out.print(Text(f"{hit.score:>5.3f}  {hit.relevance:>9.3f}  {hit.decay:>5.3f}  "
+                           f"{hit.memory.id[:8]}  {hit.memory.status.value:<10}  "
+                           + snippet_text(hit.snippet, "").plain), soft_wrap=True)
         return
     for n, hit in enumerate(result.hits, offset + 1):
         m = hit.memory

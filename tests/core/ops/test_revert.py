@@ -146,10 +146,10 @@ def test_the_undo_list_after_redos_and_undos_of_them_lists_each_change_once(v):
     v.redo()  # the tag again
     assert listed()[:2] == ["redo: tag: m1 the user prefers pytest (+x)", listed()[1]]
     assert listed()[1].startswith("relate:")  # the tag itself is not listed twice
-    v.undo()  # the redo: the tag is off again
+    v.undo()  # the redo: the tag is off again ("undo: tag: ...", never "undo: redo: ...")
     assert listed()[0].startswith("relate:") and v.get("m1").meta.tags == ["prefs"]
     v.redo()  # the undo of the redo, taken back: the tag is on again
-    assert listed()[0] == "redo: redo: tag: m1 the user prefers pytest (+x)"
+    assert listed()[0] == "redo: tag: m1 the user prefers pytest (+x)"  # subjects never nest
     assert listed()[1].startswith("relate:") and v.get("m1").meta.tags == ["prefs", "x"]
     v.redo()  # and the archive
     assert listed()[0].startswith("redo: archive: m1")

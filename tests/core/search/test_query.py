@@ -32,6 +32,18 @@ def test_terms_of_every_kind():
     assert fts_expression(q.text_terms) == '"pytest" AND "on call" AND "deploy"*'
 
 
+def test_an_unknown_field_is_an_error_that_names_the_field_meant():
+    q = parse("tags:python deploy")
+    assert [t.value for t in q.terms] == ["deploy"]
+    assert q.errors == ['tags:python: no field "tags" (did you mean tag:python?); the fields '
+                        'are tag:, status:, id:, entity:, has:; quote it ("tags:python") to '
+                        "find the words"]
+    assert "did you mean entity:Bob?" in parse("entities:Bob").errors[0]
+    assert "did you mean" not in parse("content:x").errors[0]
+    for word in ("a:b", "10:30", "http://example.org", '"tags:python"', "Tag:py"):
+        assert parse(word).errors == [], word
+
+
 def test_negated_phrase_and_status():
     q = parse('-"on call" -status:active')
     assert [(t.kind, t.value, t.negated) for t in q.terms] == [

@@ -318,3 +318,24 @@ def test_overview_lists_the_verbs(run):
 def test_no_vault_is_a_user_error(run):
     assert "no vault at" in run.fails("split-candidates")
     assert "no vault at" in run.fails("lineage", "abcd")
+
+
+def test_a_write_on_a_detached_head_says_so_once(run, vdir):
+    import subprocess
+
+    a = run.add("the staging server rebuilds nightly")
+    run.add("the second memory")
+    subprocess.run(["git", "-C", str(vdir), "checkout", "-q", "--detach", "HEAD~1"], check=True)
+    err = run.fails("archive", a[:8])
+    assert err.count("HEAD is detached") == 1 and "error:" in err
+
+
+def test_an_id_already_deleted_says_restore_brings_it_back(run):
+    a = run.add("the staging server rebuilds nightly")
+    run.ok("delete", a[:8], "--yes")
+    err = run.fails("delete", a[:8], "--yes")
+    assert f"{a[:8]} was deleted: `memvault restore {a[:8]}` brings it back" in err
+    assert "restore" in run.fails("archive", a)
+    assert "restore" not in run.fails("delete", "ffff0000", "--yes")  # never here: no hint
+    run.ok("restore", a[:8])
+    assert run.json("show", a)["id"] == a

@@ -69,7 +69,8 @@ def test_filters_and_paging(run):
 def test_piped_output_is_plain_full_width_lines(run):
     ids = _vault(run)
     out = run.ok("search", "pytest", "--mode", "bm25")
-    lines = out.strip().splitlines()
+    header, *lines = out.strip().splitlines()
+    assert header.split() == ["score", "relevance", "decay", "id", "status", "memory"]
     assert len(lines) == 2 and "\x1b[" not in out
     assert lines[0].split()[3] in (ids["fix"][:8], ids["ci"][:8])
     ci_line = next(line for line in lines if ids["ci"][:8] in line)
@@ -107,6 +108,14 @@ def test_list_query_takes_the_search_language(run):
     code, out, err = run("list", "--query", "pytest has:wings", "--json")
     assert code == 0 and "ignored: has:wings" in err
 
+
+def test_an_unknown_field_is_named_with_the_field_meant(run):
+    _vault(run)
+    out = run.ok("search", "tags:python")
+    assert 'no field "tags" (did you mean tag:python?)' in out
+    assert "nothing searched" in out and "score" not in out  # not the whole vault, unranked
+    code, _, err = run("list", "--query", "tags:py*", "--json")
+    assert code == 0 and "did you mean tag:py*?" in err
 
 
 def test_reindex_builds_the_index_anew_and_commits_nothing(run, vdir):

@@ -34,7 +34,9 @@ from ..messages import WizardChecked, WizardLoaded
 from ..service import MergePreview, VaultService
 from ..view import STATUS_STYLE, date_text, score_text
 from ..widgets.detail import no_gist_note
+from ..widgets.lists import RowOptions
 from ..widgets.plan_preview import merge_summary
+from ..widgets.text_area import EditorArea
 from ..widgets.wizard import ChoiceList
 from .wizard import WizardScreen
 
@@ -78,12 +80,12 @@ class ConsolidateWizard(WizardScreen):
                                   "ones at similarity ≥", style="dim"), id="merge-members-hint")
                 yield Select([(f"{t:g}", t) for t in THRESHOLDS], value=self.threshold,
                              allow_blank=False, id="merge-threshold", compact=True)
-            yield OptionList(id="merge-choices")
+            yield RowOptions(id="merge-choices")
             yield Static("", id="merge-members-detail", classes="step-detail")
         elif step_id == "merge-content":
             yield Static("", id="merge-facts", classes="step-hint")
             yield Label(Text("content (edit freely; the gist follows it)", style="dim"))
-            yield TextArea("", id="merge-content-text", soft_wrap=True)
+            yield EditorArea("", id="merge-content-text", soft_wrap=True)
             yield Static("", id="merge-gist", classes="step-detail")
         elif step_id == "merge-sources":
             yield Static("", id="merge-sources-hint", classes="step-hint")

@@ -33,6 +33,7 @@ from core.textutil import has_controls, neutralise_controls
 
 from ..messages import EditSaved
 from ..service import Change, VaultService
+from ..widgets.text_area import EditorArea
 
 
 class EditFormScreen(ModalScreen[Change | None]):
@@ -60,7 +61,7 @@ class EditFormScreen(ModalScreen[Change | None]):
             yield Label("content" + ("" if self.content_editable else
                                      "  (holds control characters, shown escaped: e edits it "
                                      "in $EDITOR)"), classes="edit-label")
-            yield TextArea(m.content if self.content_editable else neutralise_controls(m.content),
+            yield EditorArea(m.content if self.content_editable else neutralise_controls(m.content),
                            id="edit-content", soft_wrap=True, read_only=not self.content_editable)
             yield Label("gist  (empty: none; left as it is with a new content: made anew)",
                         classes="edit-label")

@@ -1,5 +1,6 @@
-"""Help: every key of the screen it was opened from (as remapped by the keymap, with the binding
-ids a keymap uses), the filter language, and the group modes."""
+"""Help: every action of the screen it was opened from with its keys now (as the keymap remaps
+them, with the binding ids a keymap uses; an action whose keys the keymap gave to another says
+so), the widgets' own moving keys, the filter language, and the group modes."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from textual.binding import ActiveBinding, Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from ..keys import KeyedAction
 
 FILTER_HELP = [
     ("pytest ci", "both words appear (content, gist, tags, entities or id)"),
@@ -51,15 +54,24 @@ VIEWS_HELP = [
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close", id="memvault.help.close")]
 
-    def __init__(self, bindings: dict[str, ActiveBinding], key_display) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, actions: list[KeyedAction], bindings: dict[str, ActiveBinding],
+                 key_display, unknown: list[str] | None = None) -> None:  # type: ignore[no-untyped-def]
+        """``actions``: memvault's own (every binding id of the focused widget, the screen and
+        the app, as :func:`tui.app.keys.actions` has them); ``bindings``: the screen's active
+        bindings, for the widgets' own keys; ``unknown``: keymap ids nothing declares."""
         super().__init__()
+        self.actions = actions
         self.bindings = bindings
         self.key_display = key_display
+        self.unknown = unknown or []
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog wide"):
             yield Static(Text("memvault keys", style="bold"), classes="dialog-title")
             with VerticalScroll(id="help-body"):
+                notice = self._keymap_notice()
+                if notice is not None:
+                    yield Static(notice, id="help-keymap")
                 yield Static(self._keys())
                 yield Static(self._table("the filter box", FILTER_HELP))
                 yield Static(self._table("group modes (m)", MODES_HELP))
@@ -68,33 +80,62 @@ class HelpScreen(ModalScreen[None]):
                     "Keys can be remapped: MEMVAULT_KEYMAP='memvault.archive=A;memvault.delete=D' "
                     "(binding id = keys). The command palette (ctrl+p) finds memories by id or "
                     "words and runs every action. The mouse works everywhere: click a group to "
-                    "open it, a tab to switch, a node of the provenance graph to go to it.",
+                    "open it, a tab to switch, a node of the provenance graph to go to it. "
+                    "docs/app.md lists the keys of every screen.",
                     style="dim"))
 
+    def _display(self, key: str) -> str:
+        return self.key_display(Binding(key, ""))
+
+    def _keymap_notice(self) -> Text | None:
+        """What the keymap took away (and what it names that does not exist)."""
+        names = {a.binding_id: a.description for a in self.actions}
+        text = Text()
+        for action in self.actions:
+            if not action.taken_by:
+                continue
+            takers = ", ".join(names.get(t, t) for t in action.taken_by)
+            old = " ".join(self._display(k) for k in action.default if k not in action.keys)
+            text.append(f"{action.description}", style="bold")
+            if action.lost:
+                text.append(" has no key now", style="bold red")
+            text.append(f": MEMVAULT_KEYMAP gave {old} to {takers}"
+                        f" (give it another: {action.binding_id}=KEY)\n")
+        for binding_id in self.unknown:
+            text.append(f"MEMVAULT_KEYMAP names {binding_id}, which no key here has (a typo?)\n",
+                        style="yellow")
+        text.rstrip()
+        return text if text.plain else None
+
     def _keys(self) -> Table:
-        """memvault's own keys first (with the binding ids a keymap uses), then the keys of
-        the focused widget for moving around."""
+        """memvault's own actions first (every one, with its keys now and its binding id),
+        then the keys of the focused widget for moving around."""
         table = Table(title="keys", title_justify="left", title_style="bold", box=None,
                       padding=(0, 2), show_header=False)
         table.add_column(no_wrap=True, style="bold cyan")
         table.add_column()
         table.add_column(style="dim", no_wrap=True)
-        by_action: dict[tuple[str, str], list[str]] = {}
-        ids: dict[tuple[str, str], str] = {}
+        ours = [a for a in self.actions if a.binding_id.startswith("memvault.")]
+        for action in ours:
+            keys = Text(" ".join(dict.fromkeys(self._display(k) for k in action.keys)))
+            if action.lost:
+                keys = Text("(none)", style="bold red")
+            table.add_row(keys, action.description, action.binding_id)
+        # the widgets' own keys (Textual's), for moving around
+        ids = {a.binding_id for a in ours}
+        others: dict[tuple[str, str, str], list[str]] = {}
         for _key, active in self.bindings.items():
             b = active.binding
-            if not b.description or b.system:
+            if not b.description or b.system or (b.id or "") in ids \
+                    or (b.id or "").startswith("memvault."):
                 continue
-            k = (b.id or b.action, b.description)  # one row a binding id (a widget may share it)
-            by_action.setdefault(k, []).append(self.key_display(b))
-            ids[k] = b.id or ""
-        ours = [k for k in by_action if ids[k].startswith("memvault.")]
-        others = [k for k in by_action if not ids[k].startswith("memvault.")]
-        for index, k in enumerate(ours + others):
-            if index == len(ours) and others:
-                table.add_row("", "")
-                table.add_row(Text("moving around", style="bold"), "")
-            table.add_row(" ".join(dict.fromkeys(by_action[k])), k[1], ids[k])
+            others.setdefault((b.id or b.action, b.description, b.id or ""), []).append(
+                self.key_display(b))
+        if others:
+            table.add_row("", "")
+            table.add_row(Text("moving around", style="bold"), "")
+            for (_, description, binding_id), keys in others.items():
+                table.add_row(" ".join(dict.fromkeys(keys)), description, binding_id)
         return table
 
     @staticmethod

@@ -27,6 +27,7 @@ from ..inbox_service import InboxService
 from ..messages import InboxActed, InboxLoaded
 from ...text import plural, relative_time, short_id
 from ..widgets.inbox_diff import OPERATION_STYLE, InboxDiff
+from ..widgets.lists import RowTable
 
 MARK = "●"
 CHANGE_WIDTH = 60  # the change column's cells are cut to this (the diff below shows all)
@@ -62,7 +63,7 @@ class InboxScreen(Screen[None]):
         yield Header(icon="◆")
         with Vertical(id="inbox-body"):
             yield Static(Text("inbox: reading git…", style="dim"), id="inbox-title")
-            table = DataTable(id="inbox-table", cursor_type="row", zebra_stripes=True)
+            table = RowTable(id="inbox-table", cursor_type="row", zebra_stripes=True)
             table.add_columns(" ", "id", "operation", "when", "client", "change")
             yield table
             yield InboxDiff(id="inbox-diff")

@@ -55,6 +55,10 @@ from .main_views import MainViews
 
 
 
+#: The main screen's widgets whose keys are the screen's too (help and the palette read them).
+MAIN_WIDGETS: tuple[type, ...] = (MemoryTree,)
+
+
 class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, MainEdit, MainFollowing,
                  MainPanes, MainKeys, MainViews, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
@@ -68,7 +72,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         Binding("M", "consolidate", "Merge", id="memvault.consolidate"),
         # (the tree binds space to the same action, over Tree's own space)
         Binding("space", "mark", "Mark", show=False, id="memvault.mark"),
-        Binding("m", "cycle_mode", "Group", id="memvault.group"),
+        Binding("m", "cycle_mode", "Group", show=False, id="memvault.group"),
         Binding("s", "cycle_sort", "Sort", show=False, id="memvault.sort"),
         Binding("c", "toggle_body", "Gist/content", show=False, id="memvault.toggle_body"),
         Binding("i", "goto", "Go to id", show=False, id="memvault.goto"),

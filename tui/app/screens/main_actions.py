@@ -45,7 +45,14 @@ class MainActions:
 
     def _need_memory(self) -> str | None:
         memory_id = self.current
-        if memory_id is None or self.view is None or memory_id not in self.view.rows:
+        if memory_id is not None and self.view is not None and memory_id not in self.view.rows:
+            # a "deleted (in history)" row, or a deleted memory gone to by id
+            history = self._key_for("pane('history')")
+            self.notify(f"{memory_id[:8]} is deleted: it lives in history only. {history} "
+                        f"shows its history; r there restores a version of it (one commit).",
+                        title="deleted", severity="warning", timeout=6, markup=False)
+            return None
+        if memory_id is None or self.view is None:
             self.notify("Highlight a memory first", severity="warning", timeout=2)
             return None
         return memory_id
@@ -79,11 +86,13 @@ class MainActions:
     def action_gc(self) -> None:
         from .gc import GcScreen
 
-        def done(how: str | None) -> None:
-            if how in ("delete", "archive"):
-                self.run_change(lambda: self.service.gc_apply(archive=how == "archive"))
+        def done(answer: tuple[str, list[str]] | None) -> None:
+            if answer is not None and answer[0] in ("delete", "archive"):
+                how, kept = answer
+                self.run_change(lambda: self.service.gc_apply(archive=how == "archive",
+                                                              keep=kept))
 
-        self.app.push_screen(GcScreen(self.service), done)
+        self.app.push_screen(GcScreen(self.service, on_change=self.apply_change), done)
 
     def action_split(self, memory_id: str | None = None) -> None:
         """The split wizard, on the highlighted memory (or ``memory_id``)."""

@@ -7,6 +7,7 @@ memories as its members: main_actions.py.)"""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from textual import work
@@ -41,20 +42,46 @@ class MainBulk:
         return [memory_id] if memory_id is not None else None
 
     @work(thread=True, group="write", exit_on_error=False)
-    def run_bulk(self, operation: Callable[[], Change], ids: list[str]) -> None:
-        """Run ``operation`` (a service call); once it succeeded, unmark ``ids``."""
+    def run_bulk(self, operation: Callable[[], Change], ids: list[str],
+                 stay_key: str | None = None) -> None:
+        """Run ``operation`` (a service call); once it succeeded, unmark ``ids``. ``stay_key``:
+        the tree row the cursor goes to afterwards (instead of following the memory)."""
         try:
             change = operation()
         except VaultError as exc:
             self.post_message(OperationFailed(str(exc)))
             return
+        if stay_key is not None:
+            change = dataclasses.replace(change, focus=None, stay_key=stay_key)
         self.app.call_from_thread(self.unmark, ids)
         self.post_message(MemoriesChanged(change))
+
+    def next_row_key(self, leaving: list[str]) -> str | None:
+        """The tree row that takes the highlighted one's place when ``leaving`` leave its group
+        (archived, deleted): the next memory row of the same group, else the one before, else
+        the group itself. The cursor stays there, as in lazygit and Anki, rather than following
+        the memory into another group far away."""
+        tree = self.tree
+        cursor = tree.cursor_node
+        if cursor is None or cursor.data is None or cursor.data.memory_id is None:
+            return None
+        gone = set(leaving)
+        parent = cursor.parent
+        siblings = list(parent.children) if parent is not None else []
+        index = siblings.index(cursor) if cursor in siblings else -1
+        for node in [*siblings[index + 1:], *reversed(siblings[:max(index, 0)])]:
+            data = node.data
+            if data is not None and data.kind == "memory" and data.memory_id not in gone:
+                return data.key
+        if parent is not None and parent.data is not None:
+            return parent.data.key
+        return None
 
     def action_archive(self) -> None:
         ids = self.targets()
         if ids is not None:
-            self.run_bulk(lambda: self.service.archive_many(ids), ids)
+            stay = self.next_row_key(ids) if self.tree.display else None
+            self.run_bulk(lambda: self.service.archive_many(ids), ids, stay)
 
     def action_touch(self) -> None:
         ids = self.targets()
@@ -81,9 +108,11 @@ class MainBulk:
             self.notify(str(exc), title="refused", severity="error", markup=False)
             return
 
+        stay = self.next_row_key(ids) if self.tree.display else None
+
         def done(confirmed: bool | None) -> None:
             if confirmed:
-                self.run_bulk(lambda: self.service.delete_many(ids), ids)
+                self.run_bulk(lambda: self.service.delete_many(ids), ids, stay)
 
         self.app.push_screen(DeleteScreen(preview), done)
 

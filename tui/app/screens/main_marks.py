@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.widgets.tree import TreeNode
 
 from ..grouping import sort_ids
+from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import NodeData
 
 #: The keys of this part, in the order help lists them (space and shift+up/down are the tree's).
@@ -45,13 +46,16 @@ class MainMarks:
 
     # -- one memory (space) -----------------------------------------------------------------
     def action_mark(self) -> None:
-        """Mark or unmark the highlighted memory."""
+        """Mark or unmark the highlighted memory, then go to the next row (as ranger does:
+        space space space marks three)."""
         memory_id = self._need_memory()
         if memory_id is None:
             return
         self.end_range()
         self.tree.toggle_mark(memory_id)
         self.marks_changed()
+        rows = self.tree if self.tree.display else self.query_one(MemoryList)
+        rows.action_cursor_down()
 
     # -- ranges -----------------------------------------------------------------------------
     def action_mark_down(self) -> None:

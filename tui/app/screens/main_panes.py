@@ -132,6 +132,7 @@ class MainPanes:
         panes (switching to ``tab`` first, if given)."""
         self.view = change.view
         focus = change.focus if change.focus in change.view.rows else None
+        self.tree.stay_key = change.stay_key
         if (tab is not None and focus is not None and not self.filter.empty
                 and not self.filter.matches(change.view.rows[focus], change.view.now)):
             # a wizard's new memory is where the person wants to look: show it

@@ -19,6 +19,7 @@ from core.vault import first_words
 
 from ..service_outside import OutsideEdits
 from ..view import VaultView
+from ..widgets.lists import RowOptions
 
 
 class OutsideEditsScreen(ModalScreen[str | None]):
@@ -35,7 +36,7 @@ class OutsideEditsScreen(ModalScreen[str | None]):
         with Vertical(id="dialog", classes="dialog wide"):
             yield Static(Text("Outside edits", style="bold"), classes="dialog-title")
             yield Static(self._summary(), classes="dialog-note")
-            yield OptionList(*self._options(), id="outside-list")
+            yield RowOptions(*self._options(), id="outside-list")
 
     def _summary(self) -> Text:
         e = self.edits

@@ -33,6 +33,7 @@ from ..service import SplitDraft, SplitPreview, VaultService
 from ..view import STATUS_STYLE
 from ..widgets.plan_preview import split_preview
 from ..widgets.wizard import ChoiceList, DraftPart, LabelsEditor, PartsEditor
+from ..widgets.lists import RowOptions
 from .wizard import WizardScreen
 
 FATES = [
@@ -66,7 +67,7 @@ class SplitWizard(WizardScreen):
             yield Static(Text("Which memory? The highlighted one, or one that looks composite "
                               "(most reasons first). Enter or Next continues.", style="dim"),
                          classes="step-hint")
-            yield OptionList(id="split-choices")
+            yield RowOptions(id="split-choices")
             yield Static("", id="split-memory-detail", classes="step-detail")
         elif step_id == "split-parts":
             yield Static("", id="split-parts-hint", classes="step-hint")
@@ -212,7 +213,8 @@ class SplitWizard(WizardScreen):
                                  ("memvault.split.join_part", "join next"),
                                  ("memvault.split.remove_part", "remove"),
                                  ("memvault.split.part_up", "move up"),
-                                 ("memvault.split.part_down", "down")):
+                                 ("memvault.split.part_down", "down"),
+                                 ("memvault.split.next_part", "next part (or tab)")):
             hint.append(self.key_of(binding_id), style="bold")
             hint.append(f" {what}  ")
         self.query_one("#split-parts-hint", Static).update(hint)

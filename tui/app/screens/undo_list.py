@@ -21,6 +21,7 @@ from core import VaultError
 
 from ...text import absolute_time, operation_parts, relative_time
 from ..service import VaultService
+from ..widgets.lists import RowOptions
 
 SHOWN = 50  # entries listed (core reads at most this many operations back)
 
@@ -46,7 +47,7 @@ class UndoListScreen(ModalScreen[list[str] | None]):
             yield Static(Text("Undo list", style="bold"), classes="dialog-title")
             yield Static(Text("reading the history…", style="dim"), id="undo-hint",
                          classes="dialog-note")
-            yield OptionList(id="undo-list")
+            yield RowOptions(id="undo-list")
             yield Static(Text("enter undoes the highlighted operation and every one above it "
                               "(each its own commit; ctrl+y redoes) · esc closes", style="dim"),
                          classes="dialog-note")

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from core import HistoryEntry, Memory, VaultError
 
+from ...text import subject_line
 from ..service import VaultService
 from ..view import STATUS_STYLE, date_text
 
@@ -37,7 +38,7 @@ class VersionScreen(ModalScreen[bool]):
             title.append(f"{self.memory_id[:8]}", style="bold")
             where = "before " if e.action == "deleted" else "at "
             title.append(f" as it was {where}{e.commit[:8]}", style="bold")
-            title.append(f"  {date_text(e.timestamp)}  {e.message}", style="dim")
+            title.append(f"  {date_text(e.timestamp)}  {subject_line(e.message)}", style="dim")
             yield Static(title, classes="dialog-title")
             with VerticalScroll(id="version-body"):
                 yield Static(Text("reading git…", style="dim"), id="version-fields")

@@ -19,7 +19,7 @@ from core import HistoryEntry, Memory, VaultError
 from core.ops.version_diff import FieldChange, version_changes
 from core.ops.word_diff import Piece
 
-from ...text import relative_time
+from ...text import relative_time, subject_line
 from ..service import VaultService
 
 #: how a diff draws what went and what came (fixed colours, readable on dark and light themes)
@@ -73,7 +73,7 @@ def side_text(entry: HistoryEntry | None, now: int | None) -> Text:
     text.append(f" {relative_time(entry.timestamp, now)} ", style="dim")
     if entry.action == "deleted":
         text.append("(deleted: nothing) ", style="red")
-    text.append(entry.message, style="dim")
+    text.append(subject_line(entry.message), style="dim")
     return text
 
 

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Static
 
 from core import HistoryEntry
 
-from ...text import relative_time
+from ...text import relative_time, subject_line
 from ..service import HistoryInfo
 
 ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
@@ -78,6 +78,8 @@ class HistoryPane(Vertical):
         self.info: HistoryInfo | None = None
         self.memory_id: str | None = None
         self.marked: int | None = None  # the row of the version marked to compare with
+        self.now = 0
+        self._drawn_width = 0  # the pane's width the table was filled for
 
     def compose(self) -> ComposeResult:
         yield Static(Text("Highlight a memory to see its history.", style="dim"),
@@ -109,24 +111,45 @@ class HistoryPane(Vertical):
                      "newest first · enter opens a version · r restores it · space marks one · "
                      "D diffs with the marked (or the previous) one", style="dim")
         self.query_one("#history-title", Static).update(title)
+        self.now = now
+        self._fill_table()
+
+    def _fill_table(self, cursor: int = 0) -> None:
+        """The rows, the "when" and "action" columns as wide as their longest cell and the
+        message as wide as what is left of the pane (an ellipsis where it is cut)."""
+        info = self.info
+        if info is None:
+            return
         table = self.query_one(HistoryTable)
         table.clear(columns=True)
-        # what the other columns (8 + 13 + 7), cell padding (2 a column) and a scrollbar leave
-        width = max(12, (table.size.width or self.size.width or 80) - 29 - 10 - 1)
+        whens = [relative_time(e.timestamp, self.now) for e in info.entries]
+        when_width = max([4, *map(len, whens)])
+        action_width = max([6, *(len(e.action) for e in info.entries)])
+        # the other columns, cell padding (2 a column) and a scrollbar
+        used = 1 + 8 + when_width + action_width + 2 * 5 + 2
+        width = max(12, (self.size.width or table.size.width or 80) - used)
+        self._drawn_width = self.size.width
         table.add_column(" ", width=1, key="mark")
         table.add_column("commit", width=8)
-        table.add_column("when", width=13)
-        table.add_column("action", width=7)
+        table.add_column("when", width=when_width)
+        table.add_column("action", width=action_width)
         table.add_column("message", width=width)
-        for index, e in enumerate(info.entries):
+        for index, (e, when) in enumerate(zip(info.entries, whens)):
             table.add_row(
-                Text(" "),
+                MARK if index == self.marked else Text(" "),
                 Text(e.commit[:8], style="bold"),
-                Text(relative_time(e.timestamp, now)),
+                Text(when),
                 Text(e.action, style=ACTION_STYLE.get(e.action, "")),
-                Text(e.message, no_wrap=True, overflow="ellipsis"),
+                Text(subject_line(e.message), no_wrap=True, overflow="ellipsis"),
                 key=str(index),
             )
+        if info.entries:
+            table.move_cursor(row=min(cursor, len(info.entries) - 1))
+
+    def on_resize(self) -> None:
+        """A wider or narrower pane: the message column takes what there is now."""
+        if self.info is not None and self.size.width != self._drawn_width:
+            self._fill_table(self.query_one(HistoryTable).cursor_row)
 
     def selected_entry(self) -> HistoryEntry | None:
         if self.info is None or not self.info.entries:

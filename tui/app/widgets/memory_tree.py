@@ -68,6 +68,8 @@ class MemoryTree(Tree[NodeData]):
         self.show_root = False
         self.guide_depth = 3
         self.auto_expand = True
+        #: the key of the row the cursor goes to at the next rebuild (over ``focus``)
+        self.stay_key: str | None = None
         self.view: VaultView | None = None
         self.mode = "status_tag"
         self.sort = "score"
@@ -133,8 +135,11 @@ class MemoryTree(Tree[NodeData]):
             if first is not None and first.data and first.data.kind == "group":
                 self.expand_node(first)
         self._built = True
-        target = None
-        if focus is not None:
+        target = self._find_key(self.stay_key) if self.stay_key is not None else None
+        if target is not None:  # the row that took an archived or deleted one's place
+            focus = None
+        self.stay_key = None
+        if target is None and focus is not None:
             target = self.find_memory(focus, open_groups=True)
         if target is None and cursor_key is not None:
             target = self._find_key(cursor_key)

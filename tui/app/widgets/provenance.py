@@ -28,6 +28,7 @@ from core.vault import first_words
 from ..graph import Drawing, draw_lineage
 from ..messages import JumpTo
 from ..view import BAND_STYLE, STATUS_STYLE, VaultView
+from .lists import RowOptions
 
 
 class ProvenanceGraph(Widget, can_focus=True):
@@ -119,6 +120,8 @@ class ProvenancePane(VerticalScroll):
         super().__init__(id=id)
         self.memory_id: str | None = None
         self.keys = ("v", "M")
+        self._drawn: tuple[VaultView, Lineage] | None = None  # what the graph shows
+        self._drawn_width = 0  # the width it was drawn for
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="prov-actions"):
@@ -130,7 +133,7 @@ class ProvenancePane(VerticalScroll):
                      id="prov-title")
         yield ProvenanceGraph(id="prov-graph")
         yield Static("", id="prov-relations-title")
-        yield OptionList(id="prov-relations")
+        yield RowOptions(id="prov-relations")
 
     def set_keys(self, split: str, consolidate: str) -> None:
         """The keys that open the wizards (as the keymap has them), for the buttons."""
@@ -164,10 +167,30 @@ class ProvenancePane(VerticalScroll):
         self.query_one("#prov-title", Static).update(
             Text(f"provenance of {memory_id[:8]}: reading…", style="dim"))
 
+    def on_resize(self) -> None:
+        """The pane is shown (a hidden one has no width) or resized: draw the graph again
+        for the width it has now."""
+        if self._drawn is not None and self._graph_width() != self._drawn_width:
+            self._draw(*self._drawn)
+
+    def _graph_width(self) -> int:
+        """The pane's width less a vertical scrollbar it may grow (0 while hidden)."""
+        return self.scrollable_content_region.width - 2
+
+    def _draw(self, view: VaultView, lineage: Lineage) -> None:
+        graph = self.query_one(ProvenanceGraph)
+        self._drawn = (view, lineage)
+        width = self._graph_width()
+        self._drawn_width = width
+        # (hidden: the drawing is made again when the pane gets its width)
+        graph.set_drawing(draw_lineage(lineage, lambda i: _node_lines(view, lineage, i),
+                                       max(20, width)), lineage.root)
+
     def show_message(self, message: str) -> None:
         self.memory_id = None
         self._actions(None, False)
         self.query_one("#prov-title", Static).update(Text(message, style="dim"))
+        self._drawn = None
         self.query_one(ProvenanceGraph).set_drawing(None, None)
         self.query_one("#prov-relations-title", Static).update("")
         self.query_one("#prov-relations", OptionList).clear_options()
@@ -198,22 +221,23 @@ class ProvenancePane(VerticalScroll):
             if absent:
                 parts.append(f"{absent} not in this vault")
             title.append("  " + ", ".join(parts), style="dim")
+            # what became of each, one line for those one commit consumed
+            fates: dict[str, list[str]] = {}
             for node in sorted((n for n in lineage.nodes.values() if n.gone),
-                               key=lambda n: (n.depth, n.id)):  # what became of each
+                               key=lambda n: (n.depth, n.id)):
+                fates.setdefault(_gone_label(node.end), []).append(node.id[:8])
+            for label, ids in fates.items():
                 title.append("\n")
-                title.append(node.id[:8], style="dim bold")
-                title.append(f" {_gone_label(node.end)}", style="dim italic")
+                title.append(", ".join(ids), style="dim bold")
+                title.append(f" {label}", style="dim italic")
             title.append("\nolder above, newer below · click or ←→ enter to go to a node",
                          style="dim italic")
         self.query_one("#prov-title", Static).update(title)
-        graph = self.query_one(ProvenanceGraph)
         if ancestors or descendants:
-            # the pane's width less a vertical scrollbar it may grow
-            width = max(20, self.scrollable_content_region.width - 2)
-            graph.set_drawing(draw_lineage(lineage, lambda i: _node_lines(view, lineage, i),
-                                           width), root)
+            self._draw(view, lineage)
         else:
-            graph.set_drawing(None, None)
+            self._drawn = None
+            self.query_one(ProvenanceGraph).set_drawing(None, None)
         options = self.query_one("#prov-relations", OptionList)
         options.clear_options()
         others = lineage.other_relations
@@ -273,7 +297,7 @@ def _node_lines(view: VaultView, lineage: Lineage, node_id: str) -> tuple[Text, 
         status = row.memory.status
         if status != MemoryStatus.ACTIVE:
             first.append(f" {status.value}", style=f"dim {STATUS_STYLE[status]}")
-        second = Text(first_words(row.memory.text, 60),
+        second = Text(first_words(row.memory.text, 120),
                       style="dim" if status == MemoryStatus.ARCHIVED else "")
         border = BAND_STYLE.get(row.band, "grey70")
         return first, second, f"bold {border}" if is_root else border

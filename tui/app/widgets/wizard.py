@@ -20,6 +20,9 @@ from textual.widgets.option_list import Option
 
 from core.vault import first_words
 
+from .lists import RowOptions
+from .text_area import EditorArea
+
 _keys = itertools.count(1)
 
 
@@ -84,10 +87,15 @@ class PartEditor(Vertical):
         Binding("ctrl+r", "part('remove')", "Remove this part", id="memvault.split.remove_part"),
         Binding("alt+up", "part('up')", "Move this part up", id="memvault.split.part_up"),
         Binding("alt+down", "part('down')", "Move this part down", id="memvault.split.part_down"),
+        Binding("ctrl+down", "part('next')", "To the next part (also tab)",
+                id="memvault.split.next_part"),
+        Binding("ctrl+up", "part('previous')", "To the previous part (also shift+tab)",
+                id="memvault.split.previous_part"),
     ]
 
     class Act(Message):
-        """The person asked for ``action`` on this part (add, cut, join, remove, up, down)."""
+        """The person asked for ``action`` on this part (add, cut, join, remove, up, down,
+        next, previous)."""
 
         def __init__(self, editor: PartEditor, action: str) -> None:
             super().__init__()
@@ -108,13 +116,16 @@ class PartEditor(Vertical):
     def compose(self) -> ComposeResult:
         with Horizontal(classes="part-head"):
             yield Static(self._heading(), classes="part-label")
-            yield Button("↑", classes="part-up", compact=True, tooltip="move up (alt+↑)")
-            yield Button("↓", classes="part-down", compact=True, tooltip="move down (alt+↓)")
-            yield Button("join ↓", classes="part-join", compact=True,
-                         tooltip="join with the next part (ctrl+g)")
-            yield Button("✕", classes="part-remove", compact=True,
-                         tooltip="remove this part (ctrl+r)")
-        area = TextArea(self.part.text, classes="part-text", soft_wrap=True,
+            # (the buttons are for the mouse and have keys: tab goes from a part's text to
+            # the next part's, not through four buttons)
+            for label, action, tooltip in (("↑", "up", "move up (alt+↑)"),
+                                           ("↓", "down", "move down (alt+↓)"),
+                                           ("join ↓", "join", "join with the next part (ctrl+g)"),
+                                           ("✕", "remove", "remove this part (ctrl+r)")):
+                button = Button(label, classes=f"part-{action}", compact=True, tooltip=tooltip)
+                button.can_focus = False
+                yield button
+        area = EditorArea(self.part.text, classes="part-text", soft_wrap=True,
                         show_line_numbers=False)
         yield area
 
@@ -209,7 +220,9 @@ class PartsEditor(VerticalScroll):
 
     async def _rebuild(self, focus: int | None) -> None:
         total = len(self.parts)
-        new = [PartEditor(DraftPart(""), 0, 1) for _ in range(total - len(self._pool))]
+        # (made with their own parts: an editor mounted empty is drawn as "part 1 of 1, 0
+        # characters" until it is bound)
+        new = [PartEditor(self.parts[i], i, total) for i in range(len(self._pool), total)]
         if new:
             self._pool.extend(new)
             await self.mount_all(new, before=self.query_one("#part-add"))
@@ -241,7 +254,8 @@ class PartsEditor(VerticalScroll):
 
     async def act(self, index: int, action: str, editor: PartEditor | None = None) -> None:
         """Do ``action`` to part ``index``: add (an empty part after it), cut (at the cursor:
-        the text after it becomes a new part), join (with the next), remove, up, down."""
+        the text after it becomes a new part), join (with the next), remove, up, down; next
+        and previous only move the cursor to that part."""
         parts = self.parts
         if not 0 <= index < len(parts):
             return
@@ -269,6 +283,15 @@ class PartsEditor(VerticalScroll):
         elif action == "remove":
             parts.pop(index)
             focus = min(index, len(parts) - 1)
+        elif action in ("next", "previous"):
+            other = index + 1 if action == "next" else index - 1
+            if not 0 <= other < len(parts):
+                self.app.bell()
+                return
+            target = self._pool[other]
+            target.area.focus()
+            self.scroll_to_widget(target, animate=False)
+            return
         elif action in ("up", "down"):
             other = index - 1 if action == "up" else index + 1
             if not 0 <= other < len(parts):
@@ -353,7 +376,7 @@ class LabelsEditor(VerticalScroll):
 
 
 # -- a choice of a few (the original's or the sources' fate) -----------------------------------
-class ChoiceList(OptionList):
+class ChoiceList(RowOptions):
     """One of a few options: the highlighted one is the choice (● marks it)."""
 
     def __init__(self, choices: list[tuple[str, str, str]], *, id: str | None = None) -> None:
