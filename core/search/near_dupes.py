@@ -1,0 +1,144 @@
+"""The near-duplicate rows of the derived index: for each memory, the keys of a MinHash
+locality-sensitive hash over its content tokens (the tokens :func:`core.ops.consolidate.similarity`
+compares: :func:`core.textutil.content_tokens`), so that the memories likely similar to one
+text, or every pair likely similar, are found without comparing every pair.
+
+A MinHash signature (``rensa``'s ``RMinHash``, :data:`PERMS` values) is cut into :data:`BANDS`
+bands of :data:`ROWS` values; each band is hashed into one 63-bit key. Two memories whose token
+sets have Jaccard ``J`` share at least one key with probability ``1 - (1 - J**ROWS)**BANDS``:
+0.99 at the 0.76 a link of the consolidate clusters needs at least, 0.68 at 0.6, one in ten
+thousand at the 0.13 two unrelated notes of a common vocabulary share. A key only names
+candidates: the caller computes the exact similarity of each (:mod:`core.ops.near_duplicates`).
+
+Tables (beside the search rows, written in the same transaction by
+:meth:`core.search.index.SearchIndex.sync`, keyed by the record's rowid):
+``dupe_docs(doc, keys)`` the keys of each memory, packed (what a change removes), and
+``dupe_bands(key, doc)`` the memories of each key. A memory without a content token has no row
+(nothing to be similar on). ``state('near_dupes')`` names the parameters the rows were made
+with; rows of other parameters (or none: an index written before these tables) are dropped and
+made again from the memories on the next sync, without touching the search rows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import struct
+from collections.abc import Iterable, Iterator
+
+from rensa import RMinHash
+
+from ..textutil import content_tokens
+
+PERMS, BANDS, ROWS = 144, 24, 6
+SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alike
+#: What the rows were made with; other rows are made again.
+PARAMS = f"rensa-rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}"
+STATE_KEY = "near_dupes"
+#: A key shared by more memories than this (copies of one text, one-word notes) gives pairs
+#: only between neighbours in id order, :data:`NEIGHBOURS` each: bounded work, and still
+#: enough links for clusters of at most a dozen.
+CROWDED, NEIGHBOURS = 64, 16
+#: At most this many candidates are read for one text.
+PROBE_LIMIT = 2000
+_MASK = (1 << 63) - 1
+_PACK = struct.Struct(f"<{BANDS}q")
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS dupe_docs (doc INTEGER PRIMARY KEY, keys BLOB NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS dupe_bands (key INTEGER NOT NULL, doc INTEGER NOT NULL, "
+    "PRIMARY KEY (key, doc)) WITHOUT ROWID",
+)
+
+
+def band_keys(tokens: Iterable[str]) -> list[int]:
+    """The :data:`BANDS` keys of a token set ([] for no token)."""
+    words = sorted(set(tokens))
+    if not words:
+        return []
+    sketch = RMinHash(num_perm=PERMS, seed=SEED)
+    sketch.update(words)
+    values = sketch.digest()
+    keys = []
+    for band in range(BANDS):
+        key = band + 1
+        for value in values[band * ROWS:(band + 1) * ROWS]:
+            key = ((key * 0x100000001B3) ^ value) & _MASK
+        keys.append(key)
+    return keys
+
+
+def keys_of_text(content: str) -> list[int]:
+    return band_keys(content_tokens(content))
+
+
+class NearDuplicateRows:
+    """The near-duplicate tables on one index connection (the caller holds the transaction
+    for the writes)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    # -- writing (inside SearchIndex.sync's transaction) ------------------------------------
+    def current(self) -> bool:
+        """True when the rows were made with :data:`PARAMS`."""
+        try:
+            row = self.conn.execute("SELECT value FROM state WHERE key = ?",
+                                    (STATE_KEY,)).fetchone()
+        except sqlite3.OperationalError:
+            return False
+        return row is not None and row[0] == PARAMS
+
+    def reset(self) -> None:
+        """Drop every row and mark the tables as made with :data:`PARAMS` (the caller fills
+        them in the same transaction)."""
+        conn = self.conn
+        conn.execute("DROP TABLE IF EXISTS dupe_docs")
+        conn.execute("DROP TABLE IF EXISTS dupe_bands")
+        for statement in _SCHEMA:
+            conn.execute(statement)
+        conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                     (STATE_KEY, PARAMS))
+
+    def remove(self, docs: Iterable[int]) -> None:
+        conn = self.conn
+        for doc in docs:
+            row = conn.execute("SELECT keys FROM dupe_docs WHERE doc = ?", (doc,)).fetchone()
+            if row is None:
+                continue
+            conn.executemany("DELETE FROM dupe_bands WHERE key = ? AND doc = ?",
+                             [(key, doc) for key in _PACK.unpack(row[0])])
+            conn.execute("DELETE FROM dupe_docs WHERE doc = ?", (doc,))
+
+    def put(self, rows: Iterable[tuple[int, str]]) -> None:
+        """Write the keys of ``(doc, content)`` rows whose doc has none (a changed memory is
+        removed first)."""
+        docs, bands = [], []
+        for doc, content in rows:
+            keys = keys_of_text(content)
+            if keys:
+                docs.append((doc, _PACK.pack(*keys)))
+                bands.extend((key, doc) for key in keys)
+        self.conn.executemany("INSERT INTO dupe_docs (doc, keys) VALUES (?, ?)", docs)
+        bands.sort()
+        self.conn.executemany("INSERT OR IGNORE INTO dupe_bands (key, doc) VALUES (?, ?)", bands)
+
+    # -- reading ----------------------------------------------------------------------------
+    def candidates(self, keys: list[int], limit: int = PROBE_LIMIT) -> list[int]:
+        """The docs sharing a key with ``keys`` (at most ``limit``, lowest first)."""
+        if not keys:
+            return []
+        marks = ", ".join("?" * len(keys))
+        return [doc for doc, in self.conn.execute(
+            f"SELECT DISTINCT doc FROM dupe_bands WHERE key IN ({marks}) ORDER BY doc LIMIT ?",
+            (*keys, limit))]
+
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        """Every pair of docs sharing a key (a pair may come more than once); a crowded key
+        (:data:`CROWDED`) pairs each doc with its :data:`NEIGHBOURS` next ones only."""
+        for group, in self.conn.execute(
+                "SELECT group_concat(doc) FROM dupe_bands GROUP BY key HAVING count(*) > 1"):
+            docs = sorted(int(d) for d in group.split(","))
+            reach = len(docs) if len(docs) <= CROWDED else NEIGHBOURS + 1
+            for x, a in enumerate(docs):
+                for b in docs[x + 1:x + reach]:
+                    yield a, b
