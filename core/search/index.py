@@ -34,6 +34,8 @@ import os
 import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import compress
+from operator import not_
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -264,8 +266,8 @@ class SearchIndex(IndexReading):
         if (self._synced is not None and self._synced[0] is known and self._synced[1] == values
                 and self._near_dupes_current()):
             return report  # the same memory objects as last time, no other writer since
-        wanted = {i: self._fingerprint(m) for i, m in memories.items()}
-        if not self._stale(wanted, known) and self._near_dupes_current():
+        wanted, gone_ids = self._changes(memories, values, known)
+        if not gone_ids and not self._stale(wanted, known) and self._near_dupes_current():
             report.rebuilt, self.rebuilt = self.rebuilt, None
             self._synced, self._generation = (self._known, values), self._generation + 1
             return report
@@ -276,8 +278,12 @@ class SearchIndex(IndexReading):
             # under the write lock: read again if another process wrote since (data_version
             # tells; reading every row for each write costs 0.3 s at 100k), and a copy, the
             # known rows once committed (a rollback leaves them as they were)
-            known = dict(self._load_known())
-            for memory_id in [i for i in known if i not in wanted]:
+            now_known = self._load_known()
+            if now_known is not known:  # another writer: compare every memory
+                self._synced = None
+                wanted, gone_ids = self._changes(memories, values, now_known)
+            known = dict(now_known)
+            for memory_id in gone_ids:
                 rowid, _ = known.pop(memory_id)
                 gone.append(rowid)
                 conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
@@ -362,10 +368,28 @@ class SearchIndex(IndexReading):
                                          f"({', '.join('?' * len(chunk))})", chunk))
         return out
 
+    def _changes(self, memories: Mapping[str, Memory], values: list[Memory],
+                 known: dict[str, tuple[int, str]]) -> tuple[dict[str, str], list[str]]:
+        """(id -> fingerprint of the memories that may differ from the rows ``known``, the ids
+        of rows whose memory is gone). When the last sync left the rows as ``known``, only the
+        memory objects it did not see are looked at (a few after a write: a loop over 100k
+        memories in Python costs more than the write), else every memory."""
+        last = self._synced
+        if last is not None and last[0] is known:
+            seen = set(map(id, last[1]))  # (alive: ``last`` holds them, so no id is reused)
+            fresh = list(compress(values, map(not_, map(seen.__contains__, map(id, values)))))
+            if len(fresh) * 4 <= len(values):
+                wanted = {m.id: self._fingerprint(m) for m in fresh}
+                added = sum(1 for i in wanted if i not in known)
+                if len(known) + added == len(values):  # (none gone: the counts tell)
+                    return wanted, []
+                return wanted, [i for i in known if i not in memories]
+        wanted = {i: self._fingerprint(m) for i, m in memories.items()}
+        return wanted, [i for i in known if i not in wanted]
+
     @staticmethod
     def _stale(wanted: dict[str, str], known: dict[str, tuple[int, str]]) -> bool:
-        if len(wanted) != len(known):
-            return True
+        """True when a fingerprint of ``wanted`` differs from its row's (or has none)."""
         for memory_id, fp in wanted.items():
             old = known.get(memory_id)
             if old is None or old[1] != fp:
