@@ -73,3 +73,19 @@ def duplicates_of(vault: Vault, memory_id: str, *, threshold: float = DUPLICATE_
     return indexed_duplicates(vault.root, vault.memories, memory.content, memory.meta.tags,
                               memory.entities, exclude={memory.id}, threshold=threshold,
                               limit=limit)
+
+
+def possible_duplicates(vault: Vault, memory_id: str) -> list[dict[str, object]]:
+    """:func:`duplicates_of` as plain data for an answer (MCP ``save_memory``): id, similarity
+    (4 places) and the first words of each. A failure to look (an index that cannot be read or
+    written) is no failure of the save it follows: nothing is named then."""
+    import sqlite3
+
+    from ..vault.reports import first_words
+
+    try:
+        found = duplicates_of(vault, memory_id)
+    except (sqlite3.Error, OSError):
+        return []
+    return [{"id": m.id, "similarity": round(score, 4), "preview": first_words(m.text, 80)}
+            for m, score in found]

@@ -14,7 +14,7 @@ from core import Memory
 from core.io.edit_files import new_edit_file, read_edit_file, remove_edit_file
 from core.io.edit_text import EditFields, check_content, parse
 from core.model.records import is_pinned
-from core.ops.duplicates import likely_duplicates
+from core.ops.duplicates import indexed_duplicates
 from core.ops.edit import apply_edit
 
 from .service_results import Change, describe
@@ -74,8 +74,9 @@ class EditService:
                    entities: Sequence[str] = ()) -> list[tuple[Memory, float]]:
         """Memories a new one with this text would likely duplicate (shown, never merged)."""
         with self._lock:
-            memories = list(self._vault_or_fail().memories.values())
-        return [(shown(m), s) for m, s in likely_duplicates(memories, content, tags, entities)]
+            vault = self._vault_or_fail()
+            found = indexed_duplicates(vault.root, vault.memories, content, tags, entities)
+        return [(shown(m), s) for m, s in found]
 
     def add(self, content: str, tags: Sequence[str] = (), entities: Sequence[str] = ()) -> Change:
         """Add a memory (its gist made as ``memvault add`` makes it), one commit."""
