@@ -14,7 +14,7 @@ from core import Memory
 from core.io.edit_files import new_edit_file, read_edit_file, remove_edit_file
 from core.io.edit_text import EditFields, check_content, parse
 from core.model.records import is_pinned
-from core.ops.duplicates import indexed_duplicates
+from core.ops.duplicates import duplicates_of, indexed_duplicates
 from core.ops.edit import apply_edit
 
 from .service_results import Change, describe
@@ -77,6 +77,20 @@ class EditService:
             vault = self._vault_or_fail()
             found = indexed_duplicates(vault.root, vault.memories, content, tags, entities)
         return [(shown(m), s) for m, s in found]
+
+    def duplicates_of_saved(self, ids: list[str]) -> dict[str, list[tuple[str, float]]]:
+        """For each of these saved memories that likely duplicates others: their ids and
+        similarities, most similar first (the review inbox's note)."""
+        out: dict[str, list[tuple[str, float]]] = {}
+        with self._lock:
+            vault = self._vault_or_fail()
+            for memory_id in ids:
+                if vault.find(memory_id) is None:
+                    continue
+                found = duplicates_of(vault, memory_id)
+                if found:
+                    out[memory_id] = [(m.id, s) for m, s in found]
+        return out
 
     def add(self, content: str, tags: Sequence[str] = (), entities: Sequence[str] = ()) -> Change:
         """Add a memory (its gist made as ``memvault add`` makes it), one commit."""
