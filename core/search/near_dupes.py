@@ -52,11 +52,11 @@ _SCHEMA = (
 
 def band_keys(tokens: Iterable[str]) -> list[int]:
     """The :data:`BANDS` keys of a token set ([] for no token)."""
-    words = sorted(set(tokens))
+    words = tokens if isinstance(tokens, (set, frozenset)) else set(tokens)
     if not words:
         return []
     sketch = RMinHash(num_perm=PERMS, seed=SEED)
-    sketch.update(words)
+    sketch.update(list(words))  # (a minimum over the tokens: their order does not matter)
     values = sketch.digest()
     keys = []
     for band in range(BANDS):
