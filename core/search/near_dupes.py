@@ -13,7 +13,9 @@ candidates: the caller computes the exact similarity of each (:mod:`core.ops.nea
 Tables (beside the search rows, written in the same transaction by
 :meth:`core.search.index.SearchIndex.sync`, keyed by the record's rowid):
 ``dupe_docs(doc, keys)`` the keys of each memory, packed (what a change removes), and
-``dupe_bands(key, doc)`` the memories of each key. A memory without a content token has no row
+``dupe_bands(key, doc)`` the memories of each key, and ``dupe_shared(key)`` the keys two memories
+or more share (what a search for every likely pair reads: a few thousand keys, not the table).
+A memory without a content token has no row
 (nothing to be similar on). ``state('near_dupes')`` names the parameters the rows were made
 with; rows of other parameters (or none: an index written before these tables) are dropped and
 made again from the memories on the next sync, without touching the search rows.
@@ -24,6 +26,8 @@ from __future__ import annotations
 import sqlite3
 import struct
 from collections.abc import Iterable, Iterator
+from itertools import groupby
+from operator import itemgetter
 
 from rensa import RMinHash
 
@@ -32,7 +36,7 @@ from ..textutil import content_tokens
 PERMS, BANDS, ROWS = 144, 24, 6
 SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alike
 #: What the rows were made with; other rows are made again.
-PARAMS = f"rensa-rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}"
+PARAMS = f"rensa-rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared"
 STATE_KEY = "near_dupes"
 #: A key shared by more memories than this (copies of one text, one-word notes) gives pairs
 #: only between neighbours in id order, :data:`NEIGHBOURS` each: bounded work, and still
@@ -43,10 +47,14 @@ PROBE_LIMIT = 2000
 _MASK = (1 << 63) - 1
 _PACK = struct.Struct(f"<{BANDS}q")
 
+#: A write of more memories than this finds the shared keys again with one pass over the table.
+BULK = 1000
+_TABLES = ("dupe_docs", "dupe_bands", "dupe_shared")
 _SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS dupe_docs (doc INTEGER PRIMARY KEY, keys BLOB NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS dupe_bands (key INTEGER NOT NULL, doc INTEGER NOT NULL, "
+    "CREATE TABLE dupe_docs (doc INTEGER PRIMARY KEY, keys BLOB NOT NULL)",
+    "CREATE TABLE dupe_bands (key INTEGER NOT NULL, doc INTEGER NOT NULL, "
     "PRIMARY KEY (key, doc)) WITHOUT ROWID",
+    "CREATE TABLE dupe_shared (key INTEGER PRIMARY KEY)",
 )
 
 
@@ -92,8 +100,8 @@ class NearDuplicateRows:
         """Drop every row and mark the tables as made with :data:`PARAMS` (the caller fills
         them in the same transaction)."""
         conn = self.conn
-        conn.execute("DROP TABLE IF EXISTS dupe_docs")
-        conn.execute("DROP TABLE IF EXISTS dupe_bands")
+        for table in _TABLES:
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
         for statement in _SCHEMA:
             conn.execute(statement)
         conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
@@ -105,22 +113,36 @@ class NearDuplicateRows:
             row = conn.execute("SELECT keys FROM dupe_docs WHERE doc = ?", (doc,)).fetchone()
             if row is None:
                 continue
+            keys = _PACK.unpack(row[0])
             conn.executemany("DELETE FROM dupe_bands WHERE key = ? AND doc = ?",
-                             [(key, doc) for key in _PACK.unpack(row[0])])
+                             [(key, doc) for key in keys])
             conn.execute("DELETE FROM dupe_docs WHERE doc = ?", (doc,))
+            for key in keys:  # a key left with one memory is shared no more
+                if len(conn.execute("SELECT doc FROM dupe_bands WHERE key = ? LIMIT 2",
+                                    (key,)).fetchall()) < 2:
+                    conn.execute("DELETE FROM dupe_shared WHERE key = ?", (key,))
 
     def put(self, rows: Iterable[tuple[int, str]]) -> None:
         """Write the keys of ``(doc, content)`` rows whose doc has none (a changed memory is
-        removed first)."""
+        removed first), and note the keys now shared by two memories or more."""
         docs, bands = [], []
         for doc, content in rows:
             keys = keys_of_text(content)
             if keys:
                 docs.append((doc, _PACK.pack(*keys)))
                 bands.extend((key, doc) for key in keys)
-        self.conn.executemany("INSERT INTO dupe_docs (doc, keys) VALUES (?, ?)", docs)
+        conn = self.conn
+        conn.executemany("INSERT INTO dupe_docs (doc, keys) VALUES (?, ?)", docs)
         bands.sort()
-        self.conn.executemany("INSERT OR IGNORE INTO dupe_bands (key, doc) VALUES (?, ?)", bands)
+        conn.executemany("INSERT OR IGNORE INTO dupe_bands (key, doc) VALUES (?, ?)", bands)
+        if len(docs) > BULK:  # one pass over the whole table
+            conn.execute("INSERT OR IGNORE INTO dupe_shared (key) SELECT key FROM dupe_bands "
+                         "GROUP BY key HAVING count(*) > 1")
+            return
+        for key, doc in bands:
+            if conn.execute("SELECT 1 FROM dupe_bands WHERE key = ? AND doc != ? LIMIT 1",
+                            (key, doc)).fetchone():
+                conn.execute("INSERT OR IGNORE INTO dupe_shared (key) VALUES (?)", (key,))
 
     # -- reading ----------------------------------------------------------------------------
     def candidates(self, keys: list[int], limit: int = PROBE_LIMIT) -> list[int]:
@@ -135,9 +157,10 @@ class NearDuplicateRows:
     def pairs(self) -> Iterator[tuple[int, int]]:
         """Every pair of docs sharing a key (a pair may come more than once); a crowded key
         (:data:`CROWDED`) pairs each doc with its :data:`NEIGHBOURS` next ones only."""
-        for group, in self.conn.execute(
-                "SELECT group_concat(doc) FROM dupe_bands GROUP BY key HAVING count(*) > 1"):
-            docs = sorted(int(d) for d in group.split(","))
+        rows = self.conn.execute("SELECT b.key, b.doc FROM dupe_shared s JOIN dupe_bands b "
+                                 "ON b.key = s.key ORDER BY b.key, b.doc")
+        for _key, group in groupby(rows, key=itemgetter(0)):
+            docs = [doc for _, doc in group]
             reach = len(docs) if len(docs) <= CROWDED else NEIGHBOURS + 1
             for x, a in enumerate(docs):
                 for b in docs[x + 1:x + reach]:

@@ -34,6 +34,11 @@ def _bands(index: SearchIndex) -> set[tuple[int, str]]:
     return {(key, ids[doc]) for key, doc in index.conn.execute("SELECT key, doc FROM dupe_bands")}
 
 
+def _pairs(index: SearchIndex) -> set[tuple[str, str]]:
+    ids = index.ids_of()
+    return {tuple(sorted((ids[a], ids[b]))) for a, b in index.near_duplicates().pairs()}
+
+
 def _memories(*texts: str) -> dict[str, Memory]:
     return {f"m{i}": Memory(id=f"m{i}", content=t) for i, t in enumerate(texts)}
 
@@ -55,17 +60,18 @@ def test_every_sync_keeps_the_rows_level_with_the_memories(tmp_path):
         assert set(rows) == {"m0", "m1", "m2"}  # "hi": no content token, no row
         assert rows["m0"] == tuple(keys_of_text(BASE))
         assert len(_bands(index)) == 3 * BANDS  # one row per (key, memory)
+        assert _pairs(index) == {("m0", "m1")}
         # changed, added, removed: the same rows as an index built from nothing
         memories = dict(memories)
         memories["m1"] = Memory(id="m1", content="a completely different note about coffee")
         memories["m4"] = Memory(id="m4", content=BASE + " again")
         del memories["m2"]
         index.sync(memories)
-        after = (_rows(index), _bands(index))
+        after = (_rows(index), _bands(index), _pairs(index))
     with SearchIndex(tmp_path / "fresh.sqlite") as fresh:
         fresh.sync(memories)
-        assert after == (_rows(fresh), _bands(fresh))
-    assert set(after[0]) == {"m0", "m1", "m4"}
+        assert after == (_rows(fresh), _bands(fresh), _pairs(fresh))
+    assert set(after[0]) == {"m0", "m1", "m4"} and after[2] == {("m0", "m4")}
 
 
 def test_a_sync_after_another_process_wrote_compares_every_memory(tmp_path):
