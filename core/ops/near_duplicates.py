@@ -3,8 +3,8 @@ the candidates a locality-sensitive hash names, then the exact similarity the co
 clusters use (:func:`core.ops.consolidate.similarity`) on those only, never on every pair.
 
 The index is the vault's search index file (``.git/memvault/index.sqlite``), brought level with
-the memories given before each question (its rows and the search rows, one transaction). One
-index is kept open per vault folder in this process. Only suggestions come out of here:
+the memories given before each question (its rows and the search rows, one transaction). An
+index is kept open for each of the last :data:`KEPT_OPEN` vault folders asked about. Only suggestions come out of here:
 nothing is merged or refused.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from collections import OrderedDict
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
@@ -23,8 +24,11 @@ from ..search.near_dupes import keys_of_text
 #: then rest on content tokens with Jaccard near 0.5, where the hash's recall falls off.
 INDEX_FROM = 0.7
 
+#: Indexes kept open (the vaults asked about last): each holds a SQLite connection.
+KEPT_OPEN = 4
+
 _lock = threading.Lock()
-_indexes: dict[Path, SearchIndex] = {}
+_indexes: OrderedDict[Path, SearchIndex] = OrderedDict()
 
 
 @contextlib.contextmanager
@@ -36,6 +40,9 @@ def synced_index(root: Path, memories: Mapping[str, Memory]) -> Iterator[SearchI
         index = _indexes.get(root)
         if index is None:
             index = _indexes[root] = SearchIndex.for_root(root)
+            while len(_indexes) > KEPT_OPEN:
+                _indexes.popitem(last=False)[1].close()
+        _indexes.move_to_end(root)
         index.sync(dict(memories.items()))  # a copy: another thread may write meanwhile
         yield index
 
