@@ -156,8 +156,9 @@ class InboxScreen(Screen[list[str] | None]):
         text.append("\na accepts, r rejects (the marked ones, else the highlighted one), space "
                     "marks, A accepts all.", style="dim")
         if self.likely:
-            text.append(f"\n{plural(len(self.likely), 'entry', 'entries')} likely duplicate "
-                        "another memory: c opens the consolidate wizard on the pair.",
+            n = len(self.likely)
+            text.append(f"\n{plural(n, 'entry', 'entries')} likely duplicate{'s' if n == 1 else ''}"
+                        " another memory: c opens the consolidate wizard on the pair.",
                         style="#e3c948")
         title.update(text)
 
