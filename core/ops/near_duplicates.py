@@ -4,8 +4,8 @@ clusters use (:func:`core.ops.consolidate.similarity`) on those only, never on e
 
 The index is the vault's search index file (``.git/memvault/index.sqlite``), brought level with
 the memories given before each question (its rows and the search rows, one transaction). An
-index is kept open for each of the last :data:`KEPT_OPEN` vault folders asked about. Only suggestions come out of here:
-nothing is merged or refused.
+index is kept open for each of the last :data:`KEPT_OPEN` vault folders asked about. Only
+suggestions come out of here: nothing is merged or refused.
 """
 
 from __future__ import annotations

@@ -29,14 +29,16 @@ from collections.abc import Iterable, Iterator
 from itertools import groupby
 from operator import itemgetter
 
+import rensa
 from rensa import RMinHash
 
 from ..textutil import content_tokens
 
 PERMS, BANDS, ROWS = 144, 24, 6
 SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alike
-#: What the rows were made with; other rows are made again.
-PARAMS = f"rensa-rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared"
+#: What the rows were made with (the library's version too: its hashing makes the stored keys);
+#: other rows are made again.
+PARAMS = f"rensa-{rensa.__version__}-rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared"
 STATE_KEY = "near_dupes"
 #: A key shared by more memories than this (copies of one text, one-word notes) gives pairs
 #: only between neighbours in id order, :data:`NEIGHBOURS` each: bounded work, and still

@@ -4,10 +4,11 @@ since the person last looked, one row a memory, the highlighted one's diff below
 ``a`` accepts and ``r`` rejects the marked entries (``space`` marks), or the highlighted one when
 none is marked; ``A`` accepts every entry shown. An entry whose memory likely duplicates another
 (:func:`core.ops.duplicates.duplicates_of`) says so, and ``c`` closes the inbox and opens the
-consolidate wizard on the pair (nothing is merged until the person applies it there). A reject is one commit per memory, refused
-(nothing written) where the person changed the same field since; ``ctrl+z`` on the main screen
-undoes it. Everything goes through :class:`tui.app.inbox_service.InboxService` in thread workers;
-the results come back as messages.
+consolidate wizard on the pair (nothing is merged until the person applies it there). A reject
+is one commit per memory, refused (nothing written) where the person changed the same field
+since; ``ctrl+z`` on the main screen undoes it. Everything goes through
+:class:`tui.app.inbox_service.InboxService` in thread workers; the results come back as
+messages.
 """
 
 from __future__ import annotations
