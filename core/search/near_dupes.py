@@ -23,22 +23,22 @@ made again from the memories on the next sync, without touching the search rows.
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import struct
 from collections.abc import Iterable, Iterator
 from itertools import groupby
 from operator import itemgetter
 
-import rensa
 from rensa import RMinHash
 
 from ..textutil import content_tokens
 
 PERMS, BANDS, ROWS = 144, 24, 6
 SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alike
-#: What the rows were made with (the library's version too: its hashing makes the stored keys);
-#: other rows are made again.
-PARAMS = f"rensa-{rensa.__version__}-rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared"
+#: What the rows were made with (with the library's version: its hashing makes the stored
+#: keys); other rows are made again.
+PARAMS = f"rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared"
 STATE_KEY = "near_dupes"
 #: A key shared by more memories than this (copies of one text, one-word notes) gives pairs
 #: only between neighbours in id order, :data:`NEIGHBOURS` each: bounded work, and still
@@ -58,6 +58,18 @@ _SCHEMA = (
     "PRIMARY KEY (key, doc)) WITHOUT ROWID",
     "CREATE TABLE dupe_shared (key INTEGER PRIMARY KEY)",
 )
+
+
+@functools.cache
+def params() -> str:
+    """:data:`PARAMS` and the version of ``rensa`` that makes the keys."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        made_by = version("rensa")
+    except PackageNotFoundError:  # (run from a source tree without its metadata)
+        made_by = "unknown"
+    return f"rensa-{made_by}/{PARAMS}"
 
 
 def band_keys(tokens: Iterable[str]) -> list[int]:
@@ -90,16 +102,16 @@ class NearDuplicateRows:
 
     # -- writing (inside SearchIndex.sync's transaction) ------------------------------------
     def current(self) -> bool:
-        """True when the rows were made with :data:`PARAMS`."""
+        """True when the rows were made with :func:`params`."""
         try:
             row = self.conn.execute("SELECT value FROM state WHERE key = ?",
                                     (STATE_KEY,)).fetchone()
         except sqlite3.OperationalError:
             return False
-        return row is not None and row[0] == PARAMS
+        return row is not None and row[0] == params()
 
     def reset(self) -> None:
-        """Drop every row and mark the tables as made with :data:`PARAMS` (the caller fills
+        """Drop every row and mark the tables as made with :func:`params` (the caller fills
         them in the same transaction)."""
         conn = self.conn
         for table in _TABLES:
@@ -107,7 +119,7 @@ class NearDuplicateRows:
         for statement in _SCHEMA:
             conn.execute(statement)
         conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
-                     (STATE_KEY, PARAMS))
+                     (STATE_KEY, params()))
 
     def remove(self, docs: Iterable[int]) -> None:
         conn = self.conn
