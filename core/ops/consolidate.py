@@ -5,7 +5,9 @@ Similarity of two memories: Jaccard on content tokens (lowercased, punctuation r
 than 2 characters) blended with tag and entity overlap (weights 0.7 / 0.15 / 0.15, over the
 signals either memory has); cosine on ``embed`` instead when every memory compared has one.
 Clusters: single linkage at a threshold (default 0.83, as CortexGraph), strongest links first,
-at most 12 members. Cohesion = mean pairwise similarity; >= 0.9 merge, >= 0.75 review, else keep
+at most 12 members. With a vault, the pairs compared are those its near-duplicate index names
+(:mod:`.near_duplicates`: near-linear in the vault's size), else every pair that can reach the
+threshold (prefix filtering: quadratic where many memories share words). Cohesion = mean pairwise similarity; >= 0.9 merge, >= 0.75 review, else keep
 separate.
 """
 
