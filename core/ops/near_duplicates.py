@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
@@ -24,6 +24,11 @@ from ..search.near_dupes import keys_of_text
 #: then rest on content tokens with Jaccard near 0.5, where the hash's recall falls off.
 INDEX_FROM = 0.7
 
+#: A pair is a candidate for the clusters when it shares this many keys: one shared key is
+#: mostly chance between short notes of common words (at 50k such notes, 125k pairs for 375
+#: sharing two), while a pair at the clusters' least Jaccard (0.76) shares two or more with
+#: probability 0.96, at 0.8 0.994 (see docs/duplicates.md). A single text's check takes one.
+MIN_SHARED = 2
 #: Indexes kept open (the vaults asked about last): each holds a SQLite connection.
 KEPT_OPEN = 4
 
@@ -57,17 +62,21 @@ def forget(root: Path) -> None:
 
 def candidate_pairs(root: Path, memories: Mapping[str, Memory],
                     pool: Collection[str]) -> set[tuple[str, str]]:
-    """The pairs of ids of ``pool`` the index names as likely similar (each once, lower id
-    first). A superset of the similar pairs up to the hash's recall; compare each exactly."""
+    """The pairs of ids of ``pool`` the index names as likely similar, sharing at least
+    :data:`MIN_SHARED` keys (each once, lower id first): the similar pairs up to the hash's
+    recall, and a few others; compare each exactly."""
     wanted = set(pool)
     pairs: set[tuple[str, str]] = set()
     with synced_index(root, memories) as index:
+        shared = Counter(index.near_duplicates().pairs())
         ids = index.ids_of()
-        for a, b in index.near_duplicates().pairs():
-            x, y = ids.get(a), ids.get(b)
-            if x is None or y is None or x == y or x not in wanted or y not in wanted:
-                continue
-            pairs.add((x, y) if x < y else (y, x))
+    for (a, b), keys in shared.items():
+        if keys < MIN_SHARED:
+            continue
+        x, y = ids.get(a), ids.get(b)
+        if x is None or y is None or x == y or x not in wanted or y not in wanted:
+            continue
+        pairs.add((x, y) if x < y else (y, x))
     return pairs
 
 

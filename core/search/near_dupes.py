@@ -169,8 +169,9 @@ class NearDuplicateRows:
             (*keys, limit))]
 
     def pairs(self) -> Iterator[tuple[int, int]]:
-        """Every pair of docs sharing a key (a pair may come more than once); a crowded key
-        (:data:`CROWDED`) pairs each doc with its :data:`NEIGHBOURS` next ones only."""
+        """Every pair of docs sharing a key, lower doc first, once for each key they share; a
+        crowded key (:data:`CROWDED`) pairs each doc with its :data:`NEIGHBOURS` next ones
+        only."""
         rows = self.conn.execute("SELECT b.key, b.doc FROM dupe_shared s JOIN dupe_bands b "
                                  "ON b.key = s.key ORDER BY b.key, b.doc")
         for _key, group in groupby(rows, key=itemgetter(0)):
