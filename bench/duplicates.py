@@ -182,6 +182,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="today's source tree for the cold open (default: this branch's "
                              "merge-base with main, extracted with git archive)")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--clusters-repeat", type=int, default=3,
+                        help="indexed clusters are timed this many times, the least kept")
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     print(f"machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; python "
@@ -196,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
             scale.build_vault_fast(root, layout, memories, [], layout.new_meta())
             vault = Vault.open(root)
             build, _ = timed(lambda: built(vault))
-            new_t, new = timed(lambda: find_clusters(vault))
+            runs = [timed(lambda: find_clusters(vault)) for _ in range(args.clusters_repeat)]
+            new_t, new = min(runs, key=lambda r: r[0])  # (the machine is shared: the least)
             r, p, w = quality(new, groups)
             old_t = None
             line_old = "skipped (--old-max)"
@@ -210,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n== {n:,} memories ==")
             print(f"index built from nothing (search + near-duplicate rows): {build:.2f} s")
             print(f"clusters, pairwise (today): {line_old}")
-            print(f"clusters, indexed:          {new_t:7.2f} s  recall {r:.3f} precision {p:.3f} "
+            print(f"clusters, indexed (least of {len(runs)}): {new_t:5.2f} s  recall {r:.3f} precision {p:.3f} "
                   f"groups whole {w}/{GROUPS}   (target: 100k < 10 s, whole >= today's)")
             if n == sizes[-1]:
                 check_overheads(vault, memories, groups, args.repeat)
