@@ -5,7 +5,9 @@ Similarity of two memories: Jaccard on content tokens (lowercased, punctuation r
 than 2 characters) blended with tag and entity overlap (weights 0.7 / 0.15 / 0.15, over the
 signals either memory has); cosine on ``embed`` instead when every memory compared has one.
 Clusters: single linkage at a threshold (default 0.83, as CortexGraph), strongest links first,
-at most 12 members. Cohesion = mean pairwise similarity; >= 0.9 merge, >= 0.75 review, else keep
+at most 12 members. With a vault, the pairs compared are those its near-duplicate index names
+(:mod:`.near_duplicates`: near-linear in the vault's size), else every pair that can reach the
+threshold (prefix filtering: quadratic where many memories share words). Cohesion = mean pairwise similarity; >= 0.9 merge, >= 0.75 review, else keep
 separate.
 """
 
@@ -137,9 +139,16 @@ def find_clusters(
         raise VaultError("find_clusters needs a vault or the memories to compare")
     pool = sorted((m for m in (memories if memories is not None else vault.memories.values())
                    if m.status == MemoryStatus.ACTIVE), key=lambda m: m.id)
-    feats = [_Features(m) for m in pool]
     embeds = bool(pool) and all(m.embed for m in pool)
-    edges = sorted(_linked_pairs(feats, threshold, embeds), key=lambda e: (-e[0], e[1], e[2]))
+    indexed = None if embeds else _indexed_pairs(vault, pool, memories is None, threshold)
+    if indexed is not None:  # only the memories in a candidate pair are compared
+        involved = sorted({k for pair in indexed for k in pair})
+        pool = [pool[k] for k in involved]
+        at = {old: new for new, old in enumerate(involved)}
+        indexed = {(at[a], at[b]) for a, b in indexed}
+    feats = [_Features(m) for m in pool]
+    edges = sorted(_linked_pairs(feats, threshold, embeds, indexed),
+                   key=lambda e: (-e[0], e[1], e[2]))
     parent = list(range(len(pool)))
     size = [1] * len(pool)
 
@@ -165,13 +174,32 @@ def find_clusters(
     return sorted(clusters, key=lambda c: (-c.cohesion, c.id))
 
 
-def _linked_pairs(feats: list[_Features], threshold: float, embeds: bool
-                  ) -> list[tuple[float, int, int]]:
-    """Pairs at or above the threshold. With text features only pairs that can reach it are
-    compared (prefix filtering, below), which keeps 10k memories tractable and misses none."""
+def _indexed_pairs(vault: Vault | None, pool: list[Memory], whole: bool, threshold: float
+                   ) -> set[tuple[int, int]] | None:
+    """The pairs of positions in ``pool`` the vault's near-duplicate index names as candidates
+    (:mod:`.near_duplicates`), or None when it cannot answer: no vault, a threshold below
+    :data:`.near_duplicates.INDEX_FROM`, or memories that are not the vault's own."""
+    from .near_duplicates import INDEX_FROM, candidate_pairs
+
+    if vault is None or threshold < INDEX_FROM:
+        return None
+    everything = vault.memories
+    if not whole and any(everything.get(m.id) is not m for m in pool):
+        return None
+    at = {m.id: k for k, m in enumerate(pool)}
+    return {(at[a], at[b]) for a, b in candidate_pairs(vault.root, everything, at)}
+
+
+def _linked_pairs(feats: list[_Features], threshold: float, embeds: bool,
+                  indexed: set[tuple[int, int]] | None = None) -> list[tuple[float, int, int]]:
+    """Pairs at or above the threshold: of the ``indexed`` candidates when given, else of the
+    pairs that can reach it (prefix filtering, below: it misses none, but is quadratic where
+    many memories share words)."""
     n = len(feats)
-    if embeds:
-        candidates: Iterable[tuple[int, int]] = ((i, j) for i in range(n) for j in range(i + 1, n))
+    if indexed is not None:
+        candidates: Iterable[tuple[int, int]] = indexed
+    elif embeds:
+        candidates = ((i, j) for i in range(n) for j in range(i + 1, n))
     else:
         candidates = _candidate_pairs(feats, threshold)
     found = []

@@ -21,7 +21,9 @@ memory without tags), written with the summaries, and an index of the summaries'
 the glance (:func:`core.vault.preview.read_glance`) counts memories by status and tag in
 milliseconds.
 And ``words`` and ``wordlists``: the best memories of each common word (:mod:`.wordlists`), kept
-level with the FTS rows by every sync. Reading is :mod:`.index_reading`.
+level with the FTS rows by every sync. And ``dupe_docs`` and ``dupe_bands``: the near-duplicate
+keys of each memory (:mod:`.near_dupes`), written in the same transaction as its FTS rows.
+Reading is :mod:`.index_reading`.
 """
 
 from __future__ import annotations
@@ -33,11 +35,15 @@ import sqlite3
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
 from .index_reading import TOKENIZER, IndexReading
 from .transaction import transaction
+
+if TYPE_CHECKING:
+    from .near_dupes import NearDuplicateRows
 
 #: 2: the files and state tables; 3: a summary of each memory file; 4: word lists; 5: a files
 #: row keeps its bytes only when they make a valid record of its id (an open holds them unparsed:
@@ -119,6 +125,7 @@ class SearchIndex(IndexReading):
         #: (the known-rows dict, the mapping, its mark: :func:`_mark`) of the last sync
         self._synced: tuple[dict[str, tuple[int, str]], Mapping[str, Memory], object] | None = None
         self._generation = 0
+        self._near_dupes: bool | None = None  # near-duplicate rows current? (None: not asked)
         self.rebuilt: str | None = None
         self.note: str | None = None  # why the index lives in memory only, if it must
         self._vectors: dict[str, dict[str, tuple[str, bytes]]] = {}  # model -> id -> (fp, v)
@@ -136,6 +143,7 @@ class SearchIndex(IndexReading):
         if self._conn is not None:
             self._conn.close()
         self._conn, self._known, self._synced = None, None, None
+        self._near_dupes = None
         self._generation += 1
         self._vectors, self._vectors_version = {}, None
         self.memo.clear()
@@ -266,15 +274,16 @@ class SearchIndex(IndexReading):
         if changed is not None:  # only these ids can differ: the cost follows the change
             wanted = {i: self._fingerprint(memories[i]) for i in changed if i in memories}
             gone = [i for i in changed if i not in memories and i in known]
-            if not gone and all(known.get(i, (0, None))[1] == fp for i, fp in wanted.items()):
+            if not gone and all(known.get(i, (0, None))[1] == fp for i, fp in wanted.items()) \
+                    and self._near_dupes_current():
                 self._synced = (known, memories, mark)  # (uses, statuses: no row to write)
                 return report
             return self._write(memories, wanted, gone, mark, report)
         if self._synced is not None and self._synced[0] is known and self._synced[1] is memories \
-                and self._synced[2] == mark:
+                and self._synced[2] == mark and self._near_dupes_current():
             return report  # the same memory objects as last time, no other writer since
         wanted = {i: self._fingerprint(m) for i, m in memories.items()}
-        if not self._stale(wanted, known):
+        if not self._stale(wanted, known) and self._near_dupes_current():
             report.rebuilt, self.rebuilt = self.rebuilt, None
             self._synced, self._generation = (self._known, memories, mark), self._generation + 1
             return report
@@ -333,6 +342,7 @@ class SearchIndex(IndexReading):
                              "VALUES (?, ?, ?, ?, ?)", (rowid, *row))
                 written.append((rowid, *row))
                 known[memory_id] = (rowid, fp)  # type: ignore[assignment]
+            self._keep_near_dupes(memories, known, gone, written)
             from . import wordlists
 
             bulk = len(written) + len(gone) >= wordlists.REWRITE_FROM
@@ -340,6 +350,7 @@ class SearchIndex(IndexReading):
                 wordlists.drop_all(conn)
             else:
                 self.words().keep_up(gone + [w[0] for w in written], written)
+        self._known = known
         self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
         self._synced, self._generation = (self._known, memories, mark), self._generation + 1
         report.rebuilt, self.rebuilt = self.rebuilt, None
@@ -347,8 +358,53 @@ class SearchIndex(IndexReading):
             self.words().build_common()
         return report
 
+    def _near_dupes_current(self) -> bool:
+        """True when the near-duplicate rows were made with today's parameters (asked once
+        a connection: a sync keeps them so)."""
+        if self._near_dupes is None:
+            from .near_dupes import NearDuplicateRows
+
+            self._near_dupes = NearDuplicateRows(self.conn).current()
+        return self._near_dupes
+
+    def _keep_near_dupes(self, memories: Mapping[str, Memory],
+                         known: dict[str, tuple[int, str]], gone: list[int],
+                         written: list[tuple[int, str, str, str, str]]) -> None:
+        """The near-duplicate rows (:mod:`.near_dupes`) follow the search rows, in their
+        transaction: those of the rows gone or rewritten go, those written come; rows made
+        with other parameters (or none yet) are made again from every memory."""
+        from .near_dupes import NearDuplicateRows
+
+        rows = NearDuplicateRows(self.conn)
+        if rows.current():
+            rows.remove(gone + [w[0] for w in written])
+            rows.put((w[0], w[1]) for w in written)
+        else:
+            rows.reset()
+            rows.put((rowid, memories[i].content) for i, (rowid, _) in known.items())
+        self._near_dupes = True
+
+    def near_duplicates(self) -> NearDuplicateRows:
+        """The near-duplicate rows, for reading (sync first)."""
+        from .near_dupes import NearDuplicateRows
+
+        return NearDuplicateRows(self.conn)
+
+    def ids_of(self, rowids: list[int] | None = None) -> dict[int, str]:
+        """rowid -> memory id of these rows (None: of every row)."""
+        if rowids is None:
+            return dict(self.conn.execute("SELECT rowid, id FROM records"))
+        out: dict[int, str] = {}
+        for start in range(0, len(rowids), 500):
+            chunk = rowids[start:start + 500]
+            out.update(self.conn.execute("SELECT rowid, id FROM records WHERE rowid IN "
+                                         f"({', '.join('?' * len(chunk))})", chunk))
+        return out
+
     @staticmethod
     def _stale(wanted: dict[str, str], known: dict[str, tuple[int, str]]) -> bool:
+        """True when a fingerprint of ``wanted`` differs from its row's (or has none), or a
+        row has no memory in ``wanted``."""
         if len(wanted) != len(known):
             return True
         for memory_id, fp in wanted.items():

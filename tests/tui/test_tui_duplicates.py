@@ -85,18 +85,19 @@ async def test_before_the_clusters_are_known_the_tree_says_it_is_looking(wizard_
         assert isinstance(main.view, VaultView)
 
 
-async def test_at_most_the_limit_of_highest_scoring_memories_are_compared(wizard_vault):
+async def test_every_active_memory_is_compared_as_the_pairwise_pass_would(wizard_vault):
+    from core.ops.consolidate import find_clusters
+
     app = make_app(wizard_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         view = app.main_screen.view
-        active = [r for r in view.rows.values() if r.memory.status.value == "active"]
-        found = duplicates.find_duplicates(view, limit=3)
-        assert (found.compared, found.active) == (3, len(active))
-        top = sorted(active, key=lambda r: (-r.score, r.id))[:3]
-        assert {i for _c, _s, _a, m in found.clusters for i in m} <= {r.id for r in top}
+        found = duplicates.find_duplicates(view, app.main_screen.service.clusters)
+        active = [r.memory for r in view.rows.values() if r.memory.status.value == "active"]
+        pairwise = find_clusters(None, memories=active)  # every pair, no index
+        assert pairwise
+        assert sorted(members for *_rest, members in found.clusters) == sorted(
+            [m.id for m in c.members] for c in pairwise)
         duplicates.remember(found)
         groups = duplicates.duplicate_groups(view, list(view.rows))
-        assert f"the 3 highest-scoring of {len(active)} active compared" in groups[0].note
-        everything = duplicates.find_duplicates(view)
-        assert everything.compared == everything.active == len(active)
+        assert "compared" not in groups[0].note  # no cap to mention

@@ -165,3 +165,38 @@ def test_inbox_screen(snap_compare, inbox_vault):
         await settle(pilot)
 
     assert snap_compare(make_app(inbox_vault), terminal_size=SIZE, run_before=run_before)
+
+
+async def test_an_entry_that_likely_duplicates_a_memory_says_so_and_c_opens_the_wizard(
+        tui_vault):
+    from tui.app.screens.consolidate_wizard import ConsolidateWizard
+
+    original = Vault.open(tui_vault).get(FRESH).content
+    words = original.split()
+    words[len(words) // 2] = "certainly"
+    copy = Vault.open(tui_vault, via="mcp/claude-code").add(" ".join(words))
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_inbox(pilot)
+        await pilot.wait_for_scheduled_animations()
+        assert [other for other, _score in screen.likely[copy.id]][0] == FRESH
+        row = screen.table.get_row(copy.id)[-1].plain
+        assert row.startswith(f"likely duplicates {FRESH[:8]}")
+        assert "c opens the consolidate wizard" in text_of(screen.query_one("#inbox-title"))
+        screen.table.move_cursor(row=screen.table.get_row_index(copy.id))
+        await pilot.press("c")
+        await settle(pilot)
+        wizard = app.screen
+        assert isinstance(wizard, ConsolidateWizard)
+        assert wizard.marked == [copy.id, FRESH]
+        assert Vault.open(tui_vault).find(copy.id) is not None  # nothing merged by itself
+
+
+async def test_c_on_an_entry_without_a_likely_duplicate_stays_in_the_inbox(inbox_vault):
+    app = make_app(inbox_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_inbox(pilot)
+        screen.table.move_cursor(row=screen.table.get_row_index(NEW))
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.screen is screen

@@ -1,62 +1,46 @@
-"""The tree's "possible duplicates" grouping: memories that look like duplicates of
-one another, as the consolidate wizard's clusters find them (:func:`core.ops.consolidate.find_clusters`:
-content, tag and entity similarity at its default threshold, active memories only). A
-suggestion only: nothing is merged unless the person marks them and runs the consolidate wizard.
-
-At most :data:`MAX_COMPARED` active memories are compared, the highest-scoring ones: the
-clustering is quadratic when many memories share words (measured on bench/run.py's generated
-10k vault: 4 s for 1,000 memories, 17 s for 2,000, 400 s for all of them, under load), and the
-worker shares the interpreter with the screen. The grouping says when it compared fewer than
-all.
+"""The tree's "possible duplicates" grouping: memories that look like duplicates of one another,
+as the consolidate wizard's clusters find them (:func:`core.ops.consolidate.find_clusters`:
+content, tag and entity similarity at its default threshold, active memories only, the pairs
+compared being those the vault's near-duplicate index names: seconds at 100k memories, so every
+active memory is compared). A suggestion only: nothing is merged unless the person marks them
+and runs the consolidate wizard.
 
 Pure Python (no textual). Finding the clusters reads every memory, so the screen does it in a
-worker (:func:`find_duplicates`) and keeps the newest answer for each vault folder here
-(:func:`remember`); until one is known the grouping says it is looking.
+worker (:func:`find_duplicates`, through the service) and keeps the newest answer for each vault
+folder here (:func:`remember`); until one is known the grouping says it is looking.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from core import MemoryStatus
-from core.ops.consolidate import find_clusters
+from core.ops.consolidate import Cluster
 from core.vault import first_words
 
 from .grouping import Group
 from .view import VaultView
 
 
-MAX_COMPARED = 1500
-
-
 @dataclass(frozen=True)
 class Duplicates:
-    """The clusters of one view: (cluster id, cohesion, suggested action, member ids), and how
-    many active memories were compared of how many."""
+    """The clusters of one view: (cluster id, cohesion, suggested action, member ids)."""
 
     view: VaultView
     clusters: list[tuple[str, float, str, list[str]]]
-    compared: int = 0
-    active: int = 0
 
 
 _lock = threading.Lock()
 _known: dict[Path, Duplicates] = {}  # vault folder -> the newest view's clusters
 
 
-def find_duplicates(view: VaultView, limit: int | None = None) -> Duplicates:
-    """The possible duplicates among the view's active memories (the ``limit``, default
-    :data:`MAX_COMPARED`, highest-scoring of them); slow: call it in a worker."""
-    limit = MAX_COMPARED if limit is None else limit
-    active = [row for row in view.rows.values() if row.memory.status == MemoryStatus.ACTIVE]
-    if len(active) > limit:
-        active = sorted(active, key=lambda r: (-r.score, r.id))[:limit]
-    clusters = find_clusters(None, memories=[r.memory for r in active])
-    total = sum(1 for r in view.rows.values() if r.memory.status == MemoryStatus.ACTIVE)
+def find_duplicates(view: VaultView, clusters: Callable[[], list[Cluster]]) -> Duplicates:
+    """The possible duplicates among the active memories (``clusters``: the service's, of the
+    vault the view shows); call it in a worker."""
     return Duplicates(view, [(c.id, c.cohesion, c.suggested_action, [m.id for m in c.members])
-                             for c in clusters], len(active), total)
+                             for c in clusters()])
 
 
 def remember(found: Duplicates) -> None:
@@ -99,17 +83,14 @@ def duplicate_groups(view: VaultView, ids: list[str]) -> list[Group]:
         subgroups.append(Group(f"dupes:{cluster_id}", first_words(first.text, 40), len(shown),
                                shown, style="", note=f"alike {cohesion:.2f} · {action}"))
     out: list[Group] = []
-    partial = (f" · the {found.compared:,} highest-scoring of {found.active:,} active compared"
-               if found.compared < found.active else "")
     if subgroups:
         n = len(subgroups)
         out.append(Group("dupes:found", "possible duplicates", len(in_cluster),
                          subgroups=lambda: subgroups, style="bold #e3c948",
-                         note=f"{n} group{'s' if n != 1 else ''} · space marks, M merges"
-                              f"{partial}"))
+                         note=f"{n} group{'s' if n != 1 else ''} · space marks, M merges"))
     else:
         out.append(Group("dupes:none", "no possible duplicates", 0, [], style="dim",
-                         note=f"(active memories compared{partial})"))
+                         note="(every active memory compared)"))
     rest = [i for i in ids if i not in in_cluster]
     if rest:
         out.append(Group("dupes:rest", "no likely duplicate", len(rest), rest, style="dim bold"))

@@ -165,12 +165,15 @@ class SyncChecked(Message):
 
 # -- the review inbox (tui/app/inbox_service.py) ---------------------------------------------------
 class InboxLoaded(Message):
-    """The inbox's entries (``view``: core's InboxView, texts neutralised), or ``error``."""
+    """The inbox's entries (``view``: core's InboxView, texts neutralised), or ``error``; and
+    ``likely``: memory id -> the (id, similarity) of the memories it likely duplicates."""
 
-    def __init__(self, view: Any = None, error: str | None = None) -> None:
+    def __init__(self, view: Any = None, error: str | None = None,
+                 likely: dict[str, list[tuple[str, float]]] | None = None) -> None:
         super().__init__()
         self.view = view
         self.error = error
+        self.likely = likely or {}
 
 
 class InboxCounted(Message):

@@ -14,7 +14,7 @@ from core import Memory
 from core.io.edit_files import new_edit_file, read_edit_file, remove_edit_file
 from core.io.edit_text import EditFields, check_content, parse
 from core.model.records import is_pinned
-from core.ops.duplicates import likely_duplicates
+from core.ops.duplicates import indexed_duplicates
 from core.ops.edit import apply_edit
 
 from .service_results import Change, describe
@@ -73,9 +73,31 @@ class EditService:
     def duplicates(self, content: str, tags: Sequence[str] = (),
                    entities: Sequence[str] = ()) -> list[tuple[Memory, float]]:
         """Memories a new one with this text would likely duplicate (shown, never merged)."""
+        root, memories = self._memories_now()
+        found = indexed_duplicates(root, memories, content, tags, entities)
+        return [(shown(m), s) for m, s in found]
+
+    def _memories_now(self) -> tuple[Path, dict[str, Memory]]:
+        """The vault's folder and a copy of its memories, taken under the lock; the checks run
+        without it (the first one on a large vault builds the index: the app goes on)."""
         with self._lock:
-            memories = list(self._vault_or_fail().memories.values())
-        return [(shown(m), s) for m, s in likely_duplicates(memories, content, tags, entities)]
+            vault = self._vault_or_fail()
+            return vault.root, dict(vault.memories.items())
+
+    def duplicates_of_saved(self, ids: list[str]) -> dict[str, list[tuple[str, float]]]:
+        """For each of these saved memories that likely duplicates others: their ids and
+        similarities, most similar first (the review inbox's note)."""
+        out: dict[str, list[tuple[str, float]]] = {}
+        root, memories = self._memories_now()
+        for memory_id in ids:
+            memory = memories.get(memory_id)
+            if memory is None:
+                continue
+            found = indexed_duplicates(root, memories, memory.content, memory.meta.tags,
+                                       memory.entities, exclude={memory_id})
+            if found:
+                out[memory_id] = [(m.id, s) for m, s in found]
+        return out
 
     def add(self, content: str, tags: Sequence[str] = (), entities: Sequence[str] = (), *,
             secrets: str | None = None) -> Change:

@@ -25,7 +25,7 @@ from .common import (IDS_ARGUMENT, POSITIVE, UserError, json_option, layout_hint
                      report_changed, say, stderr, verb, vault_exists, vault_path, warn_problems)
 
 if TYPE_CHECKING:
-    from core import Relation
+    from core import Relation, Vault
     from core.ops.provenance import EndState
 
 STATUSES = tuple(s.value for s in MemoryStatus)
@@ -75,11 +75,33 @@ def add(content: str, tags: tuple[str, ...], entities: tuple[str, ...], source: 
     vault = open_writable(create=True)
     memory = vault.add(text, tags=list(tags), entities=list(entities), source=source,
                        context=context, strength=strength)
+    likely = likely_duplicates_of(vault, memory.id)
     if as_json:
-        print_json(memory_json(vault, memory, now_epoch()))
+        print_json({**memory_json(vault, memory, now_epoch()), "likely_duplicates": likely})
     else:
         print(memory.id)
     return 0
+
+
+def likely_duplicates_of(vault: Vault, memory_id: str) -> list[dict[str, Any]]:
+    """The memories the new one likely duplicates (core.ops.duplicates), each named on stderr
+    with its short id and similarity, and how to merge them; never a reason to fail the add."""
+    from core.ops.duplicates import DUPLICATE_HINT, duplicates_of
+
+    try:
+        found = duplicates_of(vault, memory_id)
+    except Exception as exc:  # a suggestion: the memory is saved whatever happens here
+        stderr("note", f"could not look for likely duplicates: {exc}")
+        return []
+    for other, score in found:
+        stderr("warning", f"likely duplicate of {other.id[:8]} (similarity {score:.2f}): "
+                          f"{first_words(other.text, 60)}")
+    if found:
+        ids = " ".join([memory_id[:8], *(m.id[:8] for m, _ in found)])
+        stderr("hint", f"nothing was merged; to merge them into one memory: memvault "
+                       f"consolidate {ids} (likely duplicate: similarity >= {DUPLICATE_HINT:g}, "
+                       "see docs/duplicates.md)")
+    return [{"id": m.id, "similarity": round(score, 4)} for m, score in found]
 
 
 @verb("list")

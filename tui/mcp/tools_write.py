@@ -15,6 +15,7 @@ from pydantic import Field
 from core import KNOWN_RELATION_TYPES, Memory, MemoryMetadata, Relation, Vault
 from core.model.records import now_epoch
 from core.textutil import given_gist
+from core.ops.duplicates import possible_duplicates
 from core.vault import Plan, first_words
 
 from . import hints
@@ -62,7 +63,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         if not content.strip():
             raise ToolRefusal("refused: a memory needs non-empty content; nothing was written")
 
-        def save(vault: Vault) -> Memory:
+        def save(vault: Vault) -> tuple[Memory, list[dict[str, object]]]:
             now = now_epoch()
             memory = Memory(
                 id=str(uuid.uuid4()), content=content, created_at=now, last_used=now,
@@ -70,10 +71,11 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                 strength=1.0 if strength is None else strength, entities=_unique(entities),
                 meta=MemoryMetadata(tags=_unique(tags), source=source, context=context,
                                     extra=dict(meta or {})))
-            return vault.save(memory, message=_memory_message("save_memory", memory))
+            saved = vault.save(memory, message=_memory_message("save_memory", memory))
+            return saved, possible_duplicates(vault, saved.id)
 
-        memory = access.write("save_memory", save)
-        return {
+        memory, duplicates = access.write("save_memory", save)
+        answer = {
             "success": True,
             "memory_id": memory.id,
             "message": f"Memory saved with ID: {memory.id}",
@@ -83,6 +85,14 @@ def register(server: MCPServer, access: VaultAccess) -> None:
             "calculated_strength": memory.strength,
             "gist": memory.gist,
         }
+        if duplicates:  # a suggestion: nothing is merged here
+            ids = [memory.id, *(d["id"] for d in duplicates)]
+            answer["possible_duplicates"] = duplicates
+            answer["message"] += (f". It likely duplicates {len(duplicates)} existing "
+                                  f"memor{'y' if len(duplicates) == 1 else 'ies'}; nothing was "
+                                  f"merged. To merge: consolidate_memories(memory_ids={ids}) "
+                                  "(mode preview first, then apply)")
+        return answer
 
     @server.tool(**hints.writes("Reinforce a memory"))
     def touch_memory(memory_id: str, boost_strength: bool = False) -> dict[str, Any]:

@@ -77,6 +77,27 @@ def test_add_prints_only_the_new_id(run, vdir):
     assert last_message(vdir).startswith(f"add: {new_id[:8]}")
 
 
+def test_add_warns_of_likely_duplicates_on_stderr_and_json_carries_them(run, vdir):
+    first = run.add("The staging database is restored from the nightly snapshot every Monday")
+    other = run.add("Lunch orders go to the office manager before eleven")
+    code, out, err = run("add", "The staging database is restored from the nightly snapshot "
+                                "every Tuesday")
+    assert code == 0 and out.strip() != first
+    uuid.UUID(out.strip())  # stdout: only the new id
+    assert f"likely duplicate of {first[:8]} (similarity 0." in err
+    assert other[:8] not in err
+    assert f"memvault consolidate {out.strip()[:8]} {first[:8]}" in err
+    assert len(run.json("list")) == 3  # nothing merged
+    code, out, err = run("add", "--json", "The staging database is restored from the nightly "
+                                          "snapshot every Friday")
+    likely = json.loads(out)["likely_duplicates"]
+    assert {d["id"] for d in likely} == {first, *(m["id"] for m in run.json("list")
+                                                  if "Tuesday" in m["content"])}
+    assert all(0.6 <= d["similarity"] <= 1 for d in likely)
+    code, out, _ = run("add", "--json", "Completely unrelated words about gardening tools")
+    assert json.loads(out)["likely_duplicates"] == []
+
+
 def test_add_refuses_empty_content_and_bad_strength(run, vdir):
     code, out, err = run("add", "   ")
     assert code == 1 and out == ""

@@ -268,7 +268,13 @@ def test_promote_memory_refuses_below_the_criteria_and_forces(mcp_server):
 def test_cluster_then_consolidate_by_cluster_id(mcp_server):
     text = "Quarterly zeppelin maintenance requires helium top-up and envelope inspection"
     a = save(mcp_server, text + ".", tags=["zeppelin"])
-    b = save(mcp_server, text + " checks.", tags=["zeppelin"])
+    saved = mcp_server.call("save_memory", content=text + " checks.", tags=["zeppelin"]).data
+    b = saved["memory_id"]
+    # the save says what it likely duplicates, and how to merge (it merges nothing itself)
+    likely = saved["possible_duplicates"]
+    assert [d["id"] for d in likely] == [a] and 0.83 < likely[0]["similarity"] < 1
+    assert "consolidate_memories" in saved["message"] and a in saved["message"]
+    assert file_of(mcp_server, a)["status"] == file_of(mcp_server, b)["status"] == "active"
     duplicates = mcp_server.call("cluster_memories", find_duplicates=True).data["duplicates"]
     assert {a, b} in [{d["id1"], d["id2"]} for d in duplicates]
     clusters = mcp_server.call("cluster_memories", threshold=0.8).data["clusters"]

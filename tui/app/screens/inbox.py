@@ -2,10 +2,13 @@
 since the person last looked, one row a memory, the highlighted one's diff below.
 
 ``a`` accepts and ``r`` rejects the marked entries (``space`` marks), or the highlighted one when
-none is marked; ``A`` accepts every entry shown. A reject is one commit per memory, refused
-(nothing written) where the person changed the same field since; ``ctrl+z`` on the main screen
-undoes it. Everything goes through :class:`tui.app.inbox_service.InboxService` in thread workers;
-the results come back as messages.
+none is marked; ``A`` accepts every entry shown. An entry whose memory likely duplicates another
+(:func:`core.ops.duplicates.duplicates_of`) says so, and ``c`` closes the inbox and opens the
+consolidate wizard on the pair (nothing is merged until the person applies it there). A reject
+is one commit per memory, refused (nothing written) where the person changed the same field
+since; ``ctrl+z`` on the main screen undoes it. Everything goes through
+:class:`tui.app.inbox_service.InboxService` in thread workers; the results come back as
+messages.
 """
 
 from __future__ import annotations
@@ -38,22 +41,29 @@ def _cut(text: Text, width: int) -> Text:
     return text
 
 
-class InboxScreen(Screen[None]):
+class InboxScreen(Screen[list[str] | None]):
+    """Dismissed with None, or with the pair of ids to open the consolidate wizard on."""
+
     CSS_PATH = "inbox.tcss"
     BINDINGS = [
         Binding("a", "accept", "Accept", id="memvault.inbox.accept"),
         Binding("r", "reject", "Reject", id="memvault.inbox.reject"),
         Binding("space", "mark", "Mark", id="memvault.inbox.mark"),
         Binding("A", "accept_all", "Accept all", id="memvault.inbox.accept_all"),
+        Binding("c", "consolidate", "Consolidate duplicate", id="memvault.inbox.consolidate"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.inbox.reload"),
         Binding("escape,q", "back", "Back", id="memvault.inbox.back"),
     ]
 
-    def __init__(self, inbox: InboxService, *, on_change: Callable[[], None] | None = None
-                 ) -> None:
+    def __init__(self, inbox: InboxService, *, on_change: Callable[[], None] | None = None,
+                 duplicates: Callable[[list[str]], dict[str, list[tuple[str, float]]]]
+                 | None = None) -> None:
         super().__init__()
         self.inbox = inbox
         self.on_change = on_change  # the vault changed (a reject): the main screen reloads
+        #: memory ids -> the memories each likely duplicates (the service's, of the open vault)
+        self.duplicates = duplicates
+        self.likely: dict[str, list[tuple[str, float]]] = {}
         self.view: InboxView | None = None
         self.entries: dict[str, InboxEntry] = {}
         self.marks: set[str] = set()
@@ -86,7 +96,15 @@ class InboxScreen(Screen[None]):
         except VaultError as exc:
             self.post_message(InboxLoaded(error=str(exc)))
             return
-        self.post_message(InboxLoaded(view))
+        likely: dict[str, list[tuple[str, float]]] = {}
+        if self.duplicates is not None:
+            ids = [e.memory_id for e in view.entries
+                   if e.exists and e.operation in ("added", "changed")]
+            try:
+                likely = self.duplicates(ids)
+            except Exception:  # noqa: BLE001 - a suggestion: the entries show without it
+                likely = {}
+        self.post_message(InboxLoaded(view, likely=likely))
 
     @on(InboxLoaded)
     def _loaded(self, message: InboxLoaded) -> None:
@@ -95,6 +113,7 @@ class InboxScreen(Screen[None]):
             return
         view: InboxView = message.view
         self.view = view
+        self.likely = message.likely
         self.entries = {e.memory_id: e for e in view.entries}
         self.marks &= set(self.entries)
         table = self.table
@@ -113,6 +132,10 @@ class InboxScreen(Screen[None]):
         change = e.summary(60) or e.preview
         if e.blocked:
             change = "you changed it since · " + change
+        likely = self.likely.get(e.memory_id)
+        if likely:
+            other, score = likely[0]
+            change = f"likely duplicates {short_id(other)} ({score:.2f}) · " + change
         return [Text(MARK if e.memory_id in self.marks else " ", style="bold cyan"),
                 Text(short_id(e.memory_id), style="bold"),
                 Text(e.operation, style=OPERATION_STYLE.get(e.operation, "")),
@@ -134,6 +157,11 @@ class InboxScreen(Screen[None]):
             text.append(f"  {len(self.marks)} marked", style="bold cyan")
         text.append("\na accepts, r rejects (the marked ones, else the highlighted one), space "
                     "marks, A accepts all.", style="dim")
+        if self.likely:
+            n = len(self.likely)
+            text.append(f"\n{plural(n, 'entry', 'entries')} likely duplicate{'s' if n == 1 else ''}"
+                        " another memory: c opens the consolidate wizard on the pair.",
+                        style="#e3c948")
         title.update(text)
 
     def _highlighted(self) -> str | None:
@@ -233,6 +261,16 @@ class InboxScreen(Screen[None]):
             if message.title == "changed" and self.on_change is not None:
                 self.on_change()
         self.load()
+
+    def action_consolidate(self) -> None:
+        """Close the inbox and open the consolidate wizard on the highlighted entry's memory
+        and the memory it most likely duplicates."""
+        memory_id = self._highlighted()
+        likely = self.likely.get(memory_id or "")
+        if memory_id is None or not likely:
+            self.notify("This entry likely duplicates no other memory", timeout=3)
+            return
+        self.dismiss([memory_id, likely[0][0]])
 
     def action_reload(self) -> None:
         self.load()

@@ -139,8 +139,23 @@ class MainActions:
         def changed() -> None:
             self.reload_vault("")
 
-        self.app.push_screen(InboxScreen(self.inbox, on_change=changed),
-                             lambda _: self.count_inbox())
+        def closed(pair: list[str] | None) -> None:
+            self.count_inbox()
+            if pair:  # c on an entry that likely duplicates another memory
+                self.consolidate_members(pair)
+
+        self.app.push_screen(InboxScreen(self.inbox, on_change=changed,
+                                         duplicates=self.service.duplicates_of_saved), closed)
+
+    def consolidate_members(self, ids: list[str]) -> None:
+        """The consolidate wizard on these memories (as if marked), the first one focused."""
+        from .consolidate_wizard import ConsolidateWizard
+
+        def done(change: Change | None) -> None:
+            if change is not None:
+                self.apply_change(change, tab="provenance")
+
+        self.app.push_screen(ConsolidateWizard(self.service, ids, focus_id=ids[0]), done)
 
     @work(thread=True, group="inbox-count", exclusive=True, exit_on_error=False)
     def count_inbox(self) -> None:

@@ -1,0 +1,91 @@
+"""Likely duplicates through the derived near-duplicate index (:mod:`core.search.near_dupes`):
+the candidates a locality-sensitive hash names, then the exact similarity the consolidate
+clusters use (:func:`core.ops.consolidate.similarity`) on those only, never on every pair.
+
+The index is the vault's search index file (``.git/memvault/index.sqlite``), brought level with
+the memories given before each question (its rows and the search rows, one transaction). An
+index is kept open for each of the last :data:`KEPT_OPEN` vault folders asked about. Only
+suggestions come out of here: nothing is merged or refused.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Collection, Iterator, Mapping
+from pathlib import Path
+
+from ..model.records import Memory
+from ..search.index import SearchIndex
+from ..search.near_dupes import keys_of_text
+
+#: Below this similarity threshold the clusters compare pairs without the index: a link may
+#: then rest on content tokens with Jaccard near 0.5, where the hash's recall falls off.
+INDEX_FROM = 0.7
+
+#: A pair is a candidate for the clusters when it shares this many keys: one shared key is
+#: mostly chance between short notes of common words (at 50k such notes, 125k pairs for 375
+#: sharing two), while a pair at the clusters' least Jaccard (0.76) shares two or more with
+#: probability 0.96, at 0.8 0.994 (see docs/duplicates.md). A single text's check takes one.
+MIN_SHARED = 2
+#: Indexes kept open (the vaults asked about last): each holds a SQLite connection.
+KEPT_OPEN = 4
+
+_lock = threading.Lock()
+_indexes: OrderedDict[Path, SearchIndex] = OrderedDict()
+
+
+@contextlib.contextmanager
+def synced_index(root: Path, memories: Mapping[str, Memory]) -> Iterator[SearchIndex]:
+    """The index of the vault at ``root``, level with ``memories`` (every memory of the vault,
+    every status: the search rows mirror them too), held for this process's other callers
+    until the block ends."""
+    with _lock:
+        index = _indexes.get(root)
+        if index is None:
+            index = _indexes[root] = SearchIndex.for_root(root)
+            while len(_indexes) > KEPT_OPEN:
+                _indexes.popitem(last=False)[1].close()
+        _indexes.move_to_end(root)
+        index.sync(dict(memories.items()))  # a copy: another thread may write meanwhile
+        yield index
+
+
+def forget(root: Path) -> None:
+    """Close the index kept for ``root`` (a vault deleted, a test's end)."""
+    with _lock:
+        index = _indexes.pop(root, None)
+    if index is not None:
+        index.close()
+
+
+def candidate_pairs(root: Path, memories: Mapping[str, Memory],
+                    pool: Collection[str]) -> set[tuple[str, str]]:
+    """The pairs of ids of ``pool`` the index names as likely similar, sharing at least
+    :data:`MIN_SHARED` keys (each once, lower id first): the similar pairs up to the hash's
+    recall, and a few others; compare each exactly."""
+    wanted = set(pool)
+    pairs: set[tuple[str, str]] = set()
+    with synced_index(root, memories) as index:
+        shared = Counter(index.near_duplicates().pairs())
+        ids = index.ids_of()
+    for (a, b), keys in shared.items():
+        if keys < MIN_SHARED:
+            continue
+        x, y = ids.get(a), ids.get(b)
+        if x is None or y is None or x == y or x not in wanted or y not in wanted:
+            continue
+        pairs.add((x, y) if x < y else (y, x))
+    return pairs
+
+
+def candidates_for(root: Path, memories: Mapping[str, Memory], content: str) -> list[str]:
+    """Ids of the memories the index names as likely similar to a text (bounded:
+    :data:`core.search.near_dupes.PROBE_LIMIT`)."""
+    keys = keys_of_text(content)
+    if not keys:
+        return []
+    with synced_index(root, memories) as index:
+        docs = index.near_duplicates().candidates(keys)
+        return sorted(index.ids_of(docs).values())

@@ -1,0 +1,182 @@
+"""The near-duplicate rows of the derived index: for each memory, the keys of a MinHash
+locality-sensitive hash over its content tokens (the tokens :func:`core.ops.consolidate.similarity`
+compares: :func:`core.textutil.content_tokens`), so that the memories likely similar to one
+text, or every pair likely similar, are found without comparing every pair.
+
+A MinHash signature (``rensa``'s ``RMinHash``, :data:`PERMS` values) is cut into :data:`BANDS`
+bands of :data:`ROWS` values; each band is hashed into one 63-bit key. Two memories whose token
+sets have Jaccard ``J`` share at least one key with probability ``1 - (1 - J**ROWS)**BANDS``:
+0.99 at the 0.76 a link of the consolidate clusters needs at least, 0.68 at 0.6, one in ten
+thousand at the 0.13 two unrelated notes of a common vocabulary share. A key only names
+candidates: the caller computes the exact similarity of each (:mod:`core.ops.near_duplicates`).
+
+Tables (beside the search rows, written in the same transaction by
+:meth:`core.search.index.SearchIndex.sync`, keyed by the record's rowid):
+``dupe_docs(doc, keys)`` the keys of each memory, packed (what a change removes), and
+``dupe_bands(key, doc)`` the memories of each key, and ``dupe_shared(key)`` the keys two memories
+or more share (what a search for every likely pair reads: a few thousand keys, not the table).
+A memory without a content token has no row
+(nothing to be similar on). ``state('near_dupes')`` names the parameters the rows were made
+with; rows of other parameters (or none: an index written before these tables) are dropped and
+made again from the memories on the next sync, without touching the search rows.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+import struct
+from collections.abc import Iterable, Iterator
+from itertools import groupby
+from operator import itemgetter
+
+from rensa import RMinHash
+
+from ..textutil import content_tokens
+
+PERMS, BANDS, ROWS = 144, 24, 6
+SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alike
+#: What the rows were made with (with the library's version: its hashing makes the stored
+#: keys); other rows are made again.
+PARAMS = f"rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared"
+STATE_KEY = "near_dupes"
+#: A key shared by more memories than this (copies of one text, one-word notes) gives pairs
+#: only between neighbours in id order, :data:`NEIGHBOURS` each: bounded work, and still
+#: enough links for clusters of at most a dozen.
+CROWDED, NEIGHBOURS = 64, 16
+#: At most this many candidates are read for one text.
+PROBE_LIMIT = 2000
+_MASK = (1 << 63) - 1
+_PACK = struct.Struct(f"<{BANDS}q")
+
+#: A write of more memories than this finds the shared keys again with one pass over the table.
+BULK = 1000
+_TABLES = ("dupe_docs", "dupe_bands", "dupe_shared")
+_SCHEMA = (
+    "CREATE TABLE dupe_docs (doc INTEGER PRIMARY KEY, keys BLOB NOT NULL)",
+    "CREATE TABLE dupe_bands (key INTEGER NOT NULL, doc INTEGER NOT NULL, "
+    "PRIMARY KEY (key, doc)) WITHOUT ROWID",
+    "CREATE TABLE dupe_shared (key INTEGER PRIMARY KEY)",
+)
+
+
+@functools.cache
+def params() -> str:
+    """:data:`PARAMS` and the version of ``rensa`` that makes the keys."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        made_by = version("rensa")
+    except PackageNotFoundError:  # (run from a source tree without its metadata)
+        made_by = "unknown"
+    return f"rensa-{made_by}/{PARAMS}"
+
+
+def band_keys(tokens: Iterable[str]) -> list[int]:
+    """The :data:`BANDS` keys of a token set ([] for no token)."""
+    words = tokens if isinstance(tokens, (set, frozenset)) else set(tokens)
+    if not words:
+        return []
+    sketch = RMinHash(num_perm=PERMS, seed=SEED)
+    sketch.update(list(words))  # (a minimum over the tokens: their order does not matter)
+    values = sketch.digest()
+    keys = []
+    for band in range(BANDS):
+        key = band + 1
+        for value in values[band * ROWS:(band + 1) * ROWS]:
+            key = ((key * 0x100000001B3) ^ value) & _MASK
+        keys.append(key)
+    return keys
+
+
+def keys_of_text(content: str) -> list[int]:
+    return band_keys(content_tokens(content))
+
+
+class NearDuplicateRows:
+    """The near-duplicate tables on one index connection (the caller holds the transaction
+    for the writes)."""
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn = conn
+
+    # -- writing (inside SearchIndex.sync's transaction) ------------------------------------
+    def current(self) -> bool:
+        """True when the rows were made with :func:`params`."""
+        try:
+            row = self.conn.execute("SELECT value FROM state WHERE key = ?",
+                                    (STATE_KEY,)).fetchone()
+        except sqlite3.OperationalError:
+            return False
+        return row is not None and row[0] == params()
+
+    def reset(self) -> None:
+        """Drop every row and mark the tables as made with :func:`params` (the caller fills
+        them in the same transaction)."""
+        conn = self.conn
+        for table in _TABLES:
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in _SCHEMA:
+            conn.execute(statement)
+        conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                     (STATE_KEY, params()))
+
+    def remove(self, docs: Iterable[int]) -> None:
+        conn = self.conn
+        for doc in docs:
+            row = conn.execute("SELECT keys FROM dupe_docs WHERE doc = ?", (doc,)).fetchone()
+            if row is None:
+                continue
+            keys = _PACK.unpack(row[0])
+            conn.executemany("DELETE FROM dupe_bands WHERE key = ? AND doc = ?",
+                             [(key, doc) for key in keys])
+            conn.execute("DELETE FROM dupe_docs WHERE doc = ?", (doc,))
+            for key in keys:  # a key left with one memory is shared no more
+                if len(conn.execute("SELECT doc FROM dupe_bands WHERE key = ? LIMIT 2",
+                                    (key,)).fetchall()) < 2:
+                    conn.execute("DELETE FROM dupe_shared WHERE key = ?", (key,))
+
+    def put(self, rows: Iterable[tuple[int, str]]) -> None:
+        """Write the keys of ``(doc, content)`` rows whose doc has none (a changed memory is
+        removed first), and note the keys now shared by two memories or more."""
+        docs, bands = [], []
+        for doc, content in rows:
+            keys = keys_of_text(content)
+            if keys:
+                docs.append((doc, _PACK.pack(*keys)))
+                bands.extend((key, doc) for key in keys)
+        conn = self.conn
+        conn.executemany("INSERT INTO dupe_docs (doc, keys) VALUES (?, ?)", docs)
+        bands.sort()
+        conn.executemany("INSERT OR IGNORE INTO dupe_bands (key, doc) VALUES (?, ?)", bands)
+        if len(docs) > BULK:  # one pass over the whole table
+            conn.execute("INSERT OR IGNORE INTO dupe_shared (key) SELECT key FROM dupe_bands "
+                         "GROUP BY key HAVING count(*) > 1")
+            return
+        for key, doc in bands:
+            if conn.execute("SELECT 1 FROM dupe_bands WHERE key = ? AND doc != ? LIMIT 1",
+                            (key, doc)).fetchone():
+                conn.execute("INSERT OR IGNORE INTO dupe_shared (key) VALUES (?)", (key,))
+
+    # -- reading ----------------------------------------------------------------------------
+    def candidates(self, keys: list[int], limit: int = PROBE_LIMIT) -> list[int]:
+        """The docs sharing a key with ``keys`` (at most ``limit``, lowest first)."""
+        if not keys:
+            return []
+        marks = ", ".join("?" * len(keys))
+        return [doc for doc, in self.conn.execute(
+            f"SELECT DISTINCT doc FROM dupe_bands WHERE key IN ({marks}) ORDER BY doc LIMIT ?",
+            (*keys, limit))]
+
+    def pairs(self) -> Iterator[tuple[int, int]]:
+        """Every pair of docs sharing a key, lower doc first, once for each key they share; a
+        crowded key (:data:`CROWDED`) pairs each doc with its :data:`NEIGHBOURS` next ones
+        only."""
+        rows = self.conn.execute("SELECT b.key, b.doc FROM dupe_shared s JOIN dupe_bands b "
+                                 "ON b.key = s.key ORDER BY b.key, b.doc")
+        for _key, group in groupby(rows, key=itemgetter(0)):
+            docs = [doc for _, doc in group]
+            reach = len(docs) if len(docs) <= CROWDED else NEIGHBOURS + 1
+            for x, a in enumerate(docs):
+                for b in docs[x + 1:x + reach]:
+                    yield a, b

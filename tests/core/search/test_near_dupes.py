@@ -1,0 +1,127 @@
+"""The near-duplicate rows of the derived index (core/search/near_dupes.py): written with the
+search rows by every sync, following changes, made again when their parameters differ, and
+bounded where many memories share a key."""
+
+from __future__ import annotations
+
+from core import Memory
+from core.search.index import SearchIndex
+from core.search.near_dupes import (
+    BANDS,
+    NEIGHBOURS,
+    STATE_KEY,
+    NearDuplicateRows,
+    band_keys,
+    keys_of_text,
+)
+from core.textutil import content_tokens
+
+BASE = ("the quarterly report for the northern region must be filed with finance before the "
+        "end of march every single year by the regional manager")
+
+
+def _rows(index: SearchIndex) -> dict[str, tuple[int, ...]]:
+    """memory id -> its stored keys."""
+    import struct
+
+    ids = index.ids_of()
+    return {ids[doc]: struct.unpack(f"<{BANDS}q", blob)
+            for doc, blob in index.conn.execute("SELECT doc, keys FROM dupe_docs")}
+
+
+def _bands(index: SearchIndex) -> set[tuple[int, str]]:
+    ids = index.ids_of()
+    return {(key, ids[doc]) for key, doc in index.conn.execute("SELECT key, doc FROM dupe_bands")}
+
+
+def _pairs(index: SearchIndex) -> set[tuple[str, str]]:
+    ids = index.ids_of()
+    return {tuple(sorted((ids[a], ids[b]))) for a, b in index.near_duplicates().pairs()}
+
+
+def _memories(*texts: str) -> dict[str, Memory]:
+    return {f"m{i}": Memory(id=f"m{i}", content=t) for i, t in enumerate(texts)}
+
+
+def test_keys_follow_the_content_tokens_only():
+    assert band_keys([]) == [] and keys_of_text("a b ,,") == []  # no token longer than 2
+    keys = keys_of_text(BASE)
+    assert len(keys) == BANDS and keys == band_keys(content_tokens(BASE.upper() + " !"))
+    one_word = keys_of_text(BASE.replace("single", "calendar"))
+    assert 0 < len(set(keys) & set(one_word)) < BANDS  # likely similar, not the same
+
+
+def test_every_sync_keeps_the_rows_level_with_the_memories(tmp_path):
+    memories = _memories(BASE, BASE.replace("single", "calendar"), "an unrelated note on tea",
+                         "hi")
+    with SearchIndex(tmp_path / "index.sqlite") as index:
+        index.sync(memories)
+        rows = _rows(index)
+        assert set(rows) == {"m0", "m1", "m2"}  # "hi": no content token, no row
+        assert rows["m0"] == tuple(keys_of_text(BASE))
+        assert len(_bands(index)) == 3 * BANDS  # one row per (key, memory)
+        assert _pairs(index) == {("m0", "m1")}
+        # changed, added, removed: the same rows as an index built from nothing
+        memories = dict(memories)
+        memories["m1"] = Memory(id="m1", content="a completely different note about coffee")
+        memories["m4"] = Memory(id="m4", content=BASE + " again")
+        del memories["m2"]
+        index.sync(memories)
+        after = (_rows(index), _bands(index), _pairs(index))
+    with SearchIndex(tmp_path / "fresh.sqlite") as fresh:
+        fresh.sync(memories)
+        assert after == (_rows(fresh), _bands(fresh), _pairs(fresh))
+    assert set(after[0]) == {"m0", "m1", "m4"} and after[2] == {("m0", "m4")}
+
+
+def test_a_sync_after_another_process_wrote_compares_every_memory(tmp_path):
+    path = tmp_path / "index.sqlite"
+    memories = _memories(BASE, "an unrelated note on tea")
+    with SearchIndex(path) as mine, SearchIndex(path) as theirs:
+        mine.sync(memories)
+        other = dict(memories)
+        other["m1"] = Memory(id="m1", content="tea is brewed at eighty degrees for green leaves")
+        theirs.sync(other)  # the file now holds their m1
+        assert mine.sync(memories).changed == 1  # ours again: m1 rewritten, rows and keys
+        assert _rows(mine)["m1"] == tuple(keys_of_text("an unrelated note on tea"))
+
+
+def test_rows_of_other_parameters_are_made_again_without_touching_the_search_rows(tmp_path):
+    path = tmp_path / "index.sqlite"
+    memories = _memories(BASE, "an unrelated note on tea")
+    with SearchIndex(path) as index:
+        index.sync(memories)
+        records = index.fingerprints()
+        index.conn.execute("UPDATE state SET value = 'older' WHERE key = ?", (STATE_KEY,))
+        index.conn.execute("DELETE FROM dupe_docs")
+    with SearchIndex(path) as index:  # a later process
+        report = index.sync(memories)
+        assert (report.added, report.changed, report.removed) == (0, 0, 0)
+        assert index.fingerprints() == records
+        assert NearDuplicateRows(index.conn).current()
+        assert set(_rows(index)) == {"m0", "m1"}
+
+
+def test_an_index_written_before_the_rows_existed_gets_them_on_its_next_sync(tmp_path):
+    path = tmp_path / "index.sqlite"
+    memories = _memories(BASE)
+    with SearchIndex(path) as index:
+        index.sync(memories)
+        index.conn.execute("DROP TABLE dupe_docs")
+        index.conn.execute("DROP TABLE dupe_bands")
+        index.conn.execute("DELETE FROM state WHERE key = ?", (STATE_KEY,))
+    with SearchIndex(path) as index:
+        index.sync(memories)
+        assert set(_rows(index)) == {"m0"}
+
+
+def test_a_crowded_key_pairs_each_memory_with_its_neighbours_only(tmp_path):
+    n = 10_000  # copies of one text: every key shared by all of them
+    memories = {f"c{i:05d}": Memory(id=f"c{i:05d}", content=BASE) for i in range(n)}
+    with SearchIndex(None) as index:
+        index.sync(memories)
+        rows = index.near_duplicates()
+        pairs = set(rows.pairs())
+        assert len(pairs) <= n * NEIGHBOURS  # not n * (n - 1) / 2
+        assert {a for a, _ in pairs} | {b for _, b in pairs} == set(index.ids_of())
+        assert len(rows.candidates(keys_of_text(BASE), limit=50)) == 50
