@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Button, Input, Label, OptionList, Static, TextArea
+from textual.widgets import Button, Input, Label, Static, TextArea
 from textual.widgets.option_list import Option
 
 from core.vault import first_words
