@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import JournalError
 from ..store.layout import remove_file
+from ..store.private import make_paths_private
 from ..textutil import neutralise_controls
 from .intent import ABSENT, PathIntent
 
@@ -236,6 +237,7 @@ class Remote:
         try:
             self._fault("advance-read-tree")
             self._git("read-tree", "-m", "-u", pre, new)
+            make_paths_private(self.worktree, changed)  # git checks out 0644 under umask 022
             self._fault("advance-update-ref")
             self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre)

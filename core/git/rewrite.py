@@ -109,6 +109,16 @@ class Rewriting:
             self._git("reflog", "expire", "--expire=now", "--expire-unreachable=now", *logged)
         self._git("gc", "--prune=now", "--quiet")
 
+    def forget_fetch(self, ref: str, before: str | None) -> None:
+        """Put a remote-tracking ``ref`` back at ``before`` (None: delete it) and prune the
+        objects only the fetch since had brought: the entries of that ref's reflog no longer
+        reachable from it are expired (no other reflog is touched), then ``git gc
+        --prune=now``."""
+        self.set_ref(ref, before)
+        if before is not None and self._has_reflog(ref):
+            self._git("reflog", "expire", "--expire=now", "--expire-unreachable=now", ref)
+        self._git("gc", "--prune=now", "--quiet")
+
     def _has_reflog(self, ref: str) -> bool:
         """``ref`` has a reflog (a file under ``logs/``: HEAD's in this worktree's git
         directory, every other ref's in the common one)."""

@@ -194,7 +194,7 @@ class Layout:
         made when a memory is first written into one (:func:`write_atomic`)."""
         for d in (self.root, self.memories_dir, self.relations_dir):
             check_folder(d)
-            d.mkdir(parents=True, exist_ok=True)
+            d.mkdir(mode=0o700, parents=True, exist_ok=True)
 
     # -- encoding ---------------------------------------------------------------------------
     @staticmethod

@@ -21,6 +21,7 @@ from ..store.cache import Store
 from ..store.layout import (
     LoadProblem,
 )
+from ..store.private import make_paths_private, make_tree_private
 from ..store.quarantine import quarantine
 from ..textutil import neutralise_line
 from .indexed_open import IndexedOpening
@@ -39,6 +40,7 @@ class Opening(IndexedOpening):
             self._open = True
             return
         self.layout.ensure_dirs()
+        make_tree_private(self.root)  # a person's own clone, files a checkout left readable
         journal = self.journal
         journal.ensure_private()
         if journal.has_intent():
@@ -224,6 +226,7 @@ class Opening(IndexedOpening):
         if not rels:
             return
         self._commit_external(rels)
+        make_paths_private(self.root, rels)
         self._note_secrets_in(rels)
         self._reload_paths(rels)
         self.report.external_commit = self._head
