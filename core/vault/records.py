@@ -22,6 +22,7 @@ from ..model.records import (
     now_epoch,
 )
 from ..store.layout import (
+    check_record,
     MAX_FILE_BYTES,
     check_id,
 )
@@ -102,6 +103,7 @@ class Records:
                 raise VaultError(f"refused: {first_error(exc)}") from None
             if not new.content.strip():
                 raise VaultError("refused: a memory needs non-empty content")
+            check_record(new)  # before a gist is made of text that cannot be written
             if content_changed and new.gist is None:
                 new = self._with_gist(new)
             fields_changed = sorted(k for k in changes if before.get(k) != data[k])
@@ -307,6 +309,7 @@ class Records:
 
     def _checked(self, memory: Memory) -> Memory:
         check_id(memory.id)
+        check_record(memory)  # before a gist is made of text that cannot be written
         return memory
 
     @staticmethod
