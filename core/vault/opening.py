@@ -57,6 +57,7 @@ class Opening(IndexedOpening):
             changed = journal.finish_status(status)
             if stale is not None:
                 self._read_from_disk(stale | set(changed))
+                make_paths_private(self.root, stale)  # a `git pull` checks out 0644
             self._adopt_at_open(changed)
             if files is not None:
                 self._write_index(files)

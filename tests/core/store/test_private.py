@@ -67,3 +67,17 @@ def test_new_folders_and_the_gitattributes_are_private_whatever_the_umask(tmp_pa
     umask(0o077)
     install(vault)
     assert mode(tmp_path / "v" / ".gitattributes") == 0o600
+
+
+def test_files_a_persons_git_pull_brought_are_made_private_at_the_next_open(tmp_path, umask):
+    first = Vault.open(tmp_path / "first")
+    first.add("before the clone")
+    clone = tmp_path / "clone"
+    run_git(tmp_path, "clone", "-q", str(tmp_path / "first"), str(clone))
+    Vault.open(clone)  # private now, and its index written
+    later = first.add("pulled by hand later")
+    run_git(clone, "pull", "-q", "--ff-only")
+    pulled = clone / "memories" / f"{later.id}.json"
+    assert mode(pulled) == 0o644
+    assert later.id in Vault.open(clone).memories
+    assert mode(pulled) == 0o600
