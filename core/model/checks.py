@@ -1,8 +1,8 @@
 """The values a record may hold, whatever wrote it (CLI, app, MCP, import, migrate, sync): numbers
 finite and within 64 bits (JSON has no infinity, and pydantic would write ``null`` instead: a
 record every later reader skips), text that is valid UTF-8 (a lone surrogate from undecodable
-bytes cannot be written), and nesting at most :data:`MAX_NESTING` levels deep (memvault's own
-reader refuses a file nested 200 levels deep, so a deeper record would be saved and never read
+bytes cannot be written), and a record file nested at most :data:`MAX_NESTING` levels deep
+(memvault's own reader refuses a deeper file, so such a record would be saved and never read
 again). The models (:mod:`core.model.records`) apply it to what they are given, and
 :meth:`core.store.layout.Layout.encode`, the one place a record becomes file bytes, to every
 record written."""
@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-#: Levels of nesting a record's values may have below the record itself (the reader's limit is
-#: 200 for the whole file).
-MAX_NESTING = 100
+#: Levels of nesting a record's file may have, the record itself being the first (the JSON
+#: reader memvault loads files with refuses more than 201).
+MAX_NESTING = 200
 INT_LIMIT = 2 ** 63  # the search index (SQLite) and most JSON readers hold 64-bit integers
 
 
@@ -22,11 +22,12 @@ class RecordValueError(ValueError):
     """A value no record may hold; the message says where and why, for a person."""
 
 
-def check_value(value: Any, where: str) -> None:
-    """Raise :class:`RecordValueError` when ``value`` (a record's field, or the whole record as
-    plain data) holds a non-finite or out-of-range number, text that is not valid UTF-8, or is
-    nested more than :data:`MAX_NESTING` levels deep. Iterative: any depth is safe to check."""
-    stack: list[tuple[Any, str, int]] = [(value, where, 0)]
+def check_value(value: Any, where: str, depth: int = 0) -> None:
+    """Raise :class:`RecordValueError` when ``value`` (the whole record as plain data, or a
+    field at ``depth`` levels below the record's own: ``meta.extra`` is at 2) holds a
+    non-finite or out-of-range number, text that is not valid UTF-8, or makes the record's file
+    nest more than :data:`MAX_NESTING` levels. Iterative: any depth is safe to check."""
+    stack: list[tuple[Any, str, int]] = [(value, where, depth)]
     while stack:
         item, path, depth = stack.pop()
         at = _shown(path)
@@ -43,8 +44,9 @@ def check_value(value: Any, where: str) -> None:
                                        "must fit in 64 bits)")
         elif isinstance(item, dict | list | tuple):
             if depth >= MAX_NESTING:
-                raise RecordValueError(f"{at} is nested more than {MAX_NESTING} levels deep "
-                                       "(memvault could not read it back)")
+                raise RecordValueError(f"{at} is nested too deep: a record's file may nest "
+                                       f"{MAX_NESTING} levels (memvault could not read it "
+                                       "back)")
             if isinstance(item, dict):
                 for key, inner in item.items():
                     if isinstance(key, str):

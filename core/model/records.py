@@ -38,10 +38,10 @@ class MemoryMetadata(BaseModel):
 
     @model_validator(mode="after")
     def _values_a_record_may_hold(self) -> MemoryMetadata:
-        if self.extra:
-            check_value(self.extra, "meta.extra")
+        if self.extra:  # (depth: the record's file holds meta, which holds extra)
+            check_value(self.extra, "meta.extra", depth=2)
         if self.model_extra:
-            check_value(self.model_extra, "meta")
+            check_value(self.model_extra, "meta", depth=1)
         return self
 
 
@@ -102,7 +102,7 @@ class Relation(BaseModel):
     @model_validator(mode="after")
     def _values_a_record_may_hold(self) -> Relation:
         if self.metadata:
-            check_value(self.metadata, "metadata")
+            check_value(self.metadata, "metadata", depth=1)
         if self.model_extra:
             check_value(self.model_extra, "relation")
         return self

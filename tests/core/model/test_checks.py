@@ -1,5 +1,5 @@
 """Values no record may hold (core.model.checks): non-finite or out-of-range numbers, text that
-is not valid UTF-8, nesting 100+ levels deep. Refused by the models (so by every path that builds
+is not valid UTF-8, a file nested more than 200 levels deep. Refused by the models (so by every path that builds
 a record: add, update, MCP, import, migrate) and again where a record becomes bytes (so a record
 built by ``model_copy`` or ``model_construct`` cannot slip through); nothing is committed."""
 
@@ -11,7 +11,7 @@ import math
 import pytest
 from pydantic import ValidationError
 
-from core import Memory, MemoryMetadata, Relation, VaultError
+from core import Memory, MemoryMetadata, Relation, Vault, VaultError
 from core.errors import InvalidRecordError
 from core.io.migrate import migrate_jsonl
 from core.model.checks import MAX_NESTING, RecordValueError, check_value
@@ -45,7 +45,7 @@ def test_non_finite_numbers_are_refused_by_the_models(number):
 
 @pytest.mark.parametrize("value, why", [
     (10 ** 30, "out of range"), (-(2 ** 63) - 1, "out of range"),
-    (nested(MAX_NESTING + 1), "nested more than"), (nested(250), "nested more than"),
+    (nested(MAX_NESTING + 1), "nested too deep"), (nested(250), "nested too deep"),
     ("text \udcff", "not valid UTF-8"), ({"key \udc80": 1}, "not valid UTF-8"),
 ])
 def test_out_of_range_deep_and_undecodable_values_are_refused(value, why):
@@ -56,6 +56,14 @@ def test_out_of_range_deep_and_undecodable_values_are_refused(value, why):
     with pytest.raises(ValidationError, match=why):
         Relation(id="r", from_memory_id="a", to_memory_id="b", relation_type="related",
                  metadata={"v": value})
+
+
+def test_the_deepest_record_allowed_is_read_back(vault):
+    deepest = Memory(id="deep", content="x", meta={"extra": {"v": nested(MAX_NESTING - 4)}})
+    vault.save(deepest)
+    assert Vault.open(vault.root).get("deep") == vault.get("deep")
+    with pytest.raises(ValidationError, match="nested too deep"):
+        Memory(id="deeper", content="x", meta={"extra": {"v": nested(MAX_NESTING - 3)}})
 
 
 def test_ordinary_values_pass():
@@ -113,6 +121,6 @@ def test_migrate_reports_each_bad_line_and_migrates_the_rest(tmp_path, vault):
     assert set(vault.memories) == {"ok1", "ok2"}
     lines = {p.line: p.message for p in report.problems}
     assert set(lines) == {2, 3, 4, 6}, lines
-    assert "nested more than" in lines[2]
+    assert "nested too deep" in lines[2]
     assert "finite" in lines[3] and "finite" in lines[4]
     assert all(m.strength == 1.0 for m in vault.memories.values())

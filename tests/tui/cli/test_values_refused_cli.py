@@ -42,5 +42,5 @@ def test_migrate_reports_a_line_nested_too_deep_and_migrates_the_rest(run, tmp_p
     code, out, err = run("migrate", str(src))
     assert code == 0, err
     assert "Traceback" not in err and "memories.jsonl:2" in out + err
-    assert "nested more than" in out + err
+    assert "nested too deep" in out + err
     assert {m["id"] for m in run.json("list")} == {"ok1", "ok2"}
