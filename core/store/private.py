@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 FILE_MODE = 0o600
@@ -23,6 +23,15 @@ def private_mode(mode: int) -> int:
     if stat.S_ISDIR(mode) or mode & 0o111:
         return FOLDER_MODE
     return FILE_MODE
+
+
+def _loose(path: Path) -> bool:
+    """``path`` is a file or folder (not a link) others may reach."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return not stat.S_ISLNK(st.st_mode) and bool(st.st_mode & 0o077)
 
 
 def make_private(path: Path) -> bool:
@@ -52,23 +61,27 @@ def make_private(path: Path) -> bool:
         os.close(fd)
 
 
-def make_paths_private(root: Path, rels: Iterable[str]) -> None:
+def make_paths_private(root: Path, rels: Iterable[str],
+                       shared: Callable[[], bool] = lambda: False) -> None:
     """Make these paths under ``root`` (``/``-separated, relative) private, with every folder
-    between ``root`` and them."""
-    folders: set[str] = set()
+    between ``root`` and them, unless the person ``shared`` the repository on purpose (asked
+    only when one of them is not private: one ``lstat`` each otherwise)."""
+    paths: set[Path] = set()
     for rel in rels:
         parts = [p for p in rel.split("/") if p]
         if not parts or ".." in parts:
             continue
-        make_private(root.joinpath(*parts))
-        folders.update("/".join(parts[:i]) for i in range(1, len(parts)))
-    for folder in folders:
-        make_private(root.joinpath(*folder.split("/")))
+        paths.update(root.joinpath(*parts[:i]) for i in range(1, len(parts) + 1))
+    loose = [p for p in paths if _loose(p)]
+    if loose and not shared():
+        for path in loose:
+            make_private(path)
 
 
-def make_tree_private(root: Path) -> bool:
+def make_tree_private(root: Path, shared: Callable[[], bool] = lambda: False) -> bool:
     """Make ``root`` and everything under it private (the git directory aside: its own rule),
-    without following a link; True when a mode changed. Costs one ``lstat`` of ``root`` when it
+    without following a link, unless the person ``shared`` the repository on purpose; True when
+    a mode changed. Costs one ``lstat`` of ``root`` when it
     is private already (then what is under it cannot be reached by others anyway: the files
     a later ``sync`` checks out are made private as they come, :func:`make_paths_private`)."""
     try:
@@ -76,6 +89,8 @@ def make_tree_private(root: Path) -> bool:
     except OSError:
         return False
     if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode) or not st.st_mode & 0o077:
+        return False
+    if shared():  # (asked only now: a git call)
         return False
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs[:] = [d for d in dirs if d != _GIT]

@@ -40,9 +40,10 @@ class Opening(IndexedOpening):
             self._open = True
             return
         self.layout.ensure_dirs()
-        make_tree_private(self.root)  # a person's own clone, files a checkout left readable
         journal = self.journal
         journal.ensure_private()
+        # a person's own clone, files a checkout left readable
+        make_tree_private(self.root, journal.shared_on_purpose)
         if journal.has_intent():
             with journal.lock():
                 self._recover()
@@ -57,7 +58,8 @@ class Opening(IndexedOpening):
             changed = journal.finish_status(status)
             if stale is not None:
                 self._read_from_disk(stale | set(changed))
-                make_paths_private(self.root, stale)  # a `git pull` checks out 0644
+                # files a `git pull` checked out 0644
+                make_paths_private(self.root, stale, journal.shared_on_purpose)
             self._adopt_at_open(changed)
             if files is not None:
                 self._write_index(files)
@@ -227,7 +229,7 @@ class Opening(IndexedOpening):
         if not rels:
             return
         self._commit_external(rels)
-        make_paths_private(self.root, rels)
+        make_paths_private(self.root, rels, self.journal.shared_on_purpose)
         self._note_secrets_in(rels)
         self._reload_paths(rels)
         self.report.external_commit = self._head

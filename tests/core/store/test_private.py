@@ -81,3 +81,13 @@ def test_files_a_persons_git_pull_brought_are_made_private_at_the_next_open(tmp_
     assert mode(pulled) == 0o644
     assert later.id in Vault.open(clone).memories
     assert mode(pulled) == 0o600
+
+
+def test_a_repository_shared_on_purpose_keeps_its_modes(tmp_path, umask):
+    first = Vault.open(tmp_path / "first")
+    kept = first.add("shared with my group")
+    clone = tmp_path / "clone"
+    run_git(tmp_path, "clone", "-q", str(tmp_path / "first"), str(clone))
+    run_git(clone, "config", "core.sharedRepository", "group")
+    assert kept.id in Vault.open(clone).memories
+    assert mode(clone / "memories" / f"{kept.id}.json") == 0o644
