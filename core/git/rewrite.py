@@ -116,7 +116,7 @@ class Rewriting:
         --prune=now``."""
         self.set_ref(ref, before)
         if before is not None and self._has_reflog(ref):
-            self._git("reflog", "expire", "--expire=now", "--expire-unreachable=now", ref)
+            self._git("reflog", "expire", "--expire=never", "--expire-unreachable=now", ref)
         self._git("gc", "--prune=now", "--quiet")
 
     def _has_reflog(self, ref: str) -> bool:
