@@ -11,7 +11,7 @@ What counts, so that ordinary ids stay welcome:
   followed, after at most ``is``/``was``/``:``/``=`` (and ``for <a few words>``), by a
   **key-shaped value**: 16+ characters of letters, digits and ``_-+/=.``, with both letters and
   digits (a uuid or 40 hex digits included: named as a key, they are one);
-* a **password name** (``password``, ``passphrase``, ``passcode``, ``passwd``, ``pwd``, ``PIN``)
+* a **password name** (``password``, ``passphrase``, ``passcode``, ``passwd``, ``pwd``, ``PIN code``)
   followed the same way by a value of 6+ characters with a digit, a symbol or mixed case (so
   "the password is required" or "password was reset" are not secrets).
 
@@ -32,7 +32,7 @@ _KEY_WORDS = (
     rf"|apikey|client{_SEP}secret|(?:access|auth|api|bearer|refresh|session|personal{_SEP}"
     rf"access|app){_SEP}token|token|secret"
 )
-_PASSWORD_WORDS = r"pass(?:word|phrase|code|wd)|pwd|pin(?:[ _-]?code)?"
+_PASSWORD_WORDS = r"pass(?:word|phrase|code|wd)|pwd|pin[ _-]?code"  # not "pin": a verb here
 _ENV_NAME = r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|PAT)"
 #: between the name and its value: ``'s``, ``for <up to 4 words>``, then ``is``/``:``/``=``...
 _SAID = (r"(?:'s)?(?:\s+(?:for|of|to|on)\s+(?:[\w.@'-]+\s+){0,3}?)?"
@@ -47,7 +47,7 @@ _NAMED = re.compile(
     rf"|(?P<password>{_PASSWORD_WORDS})(?![\w-]){_SAID}{_OPEN}){_VALUE}", re.IGNORECASE)
 _ENV = re.compile(rf"(?<![\w-])(?P<env>{_ENV_NAME})(?![\w-]){_BRIDGE}{_VALUE}")
 _KEY_VALUE = re.compile(r"[A-Za-z0-9_\-+/=.]{16,}")
-HINT = re.compile(r"key|pass|pwd|pin|secret|token", re.IGNORECASE)
+HINT = re.compile(r"key|pass|pwd|pin|secret|token", re.IGNORECASE)  # (cheap: most text has none)
 
 
 def named_secrets(text: str) -> Iterator[tuple[str, int, int]]:

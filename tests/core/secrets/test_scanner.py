@@ -73,6 +73,7 @@ NOT_SAID = [
     "the secret to good coffee is freshly ground beans",
     "use the API key from https://vault.example.com/v1/secret/data/app",
     "password is [REDACTED:password-in-prose] now",
+    "pin: 3f2a1b4c keep this one",  # memvault's own commit messages
 ]
 
 
