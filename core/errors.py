@@ -32,6 +32,11 @@ class AmbiguousIdError(VaultError):
         super().__init__(f"id prefix {prefix!r} is ambiguous: {shown}{more}")
 
 
+class InvalidRecordError(VaultError):
+    """A record holding a value no record may hold (:mod:`core.model.checks`); nothing was
+    written."""
+
+
 class LockTimeoutError(VaultError):
     """Another process held the vault's write lock for longer than we were willing to wait."""
 

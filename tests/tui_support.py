@@ -141,16 +141,29 @@ def make_app(path: Path, *, open_now: bool = True, poll_interval: float = 0.0,
 
 
 async def settle(pilot, rounds: int = 2) -> None:
-    """Let timers fire, workers finish and their messages land."""
-    from textual.worker import WorkerCancelled
+    """Let timers fire, workers finish and their messages land: at least ``rounds`` rounds,
+    and then on until ``rounds`` rounds in a row start no worker (on a busy machine a message
+    that starts one, such as a tab's activation loading a pane, lands a round or two later
+    than on an idle one: a fixed count of pauses read a pane not drawn yet). A test that reads
+    one widget waits for that widget's own state with :func:`until`."""
+    from textual.worker import WorkerCancelled, WorkerState
 
-    for _ in range(rounds):
+    def busy() -> bool:
+        return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+                   for w in pilot.app.workers)
+
+    quiet = 0
+    for _ in range(rounds + 50):
         await pilot.pause(0.02)
+        was_busy = busy()
         try:
             await pilot.app.workers.wait_for_complete()
         except WorkerCancelled:  # a pane load overtaken by a newer one
             pass
         await pilot.pause()
+        quiet = 0 if was_busy or busy() else quiet + 1
+        if quiet >= rounds:
+            return
 
 
 async def until(pilot, condition, timeout: float = 10.0) -> None:
@@ -160,6 +173,17 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:
             return
         await pilot.pause(0.02)
     raise AssertionError("timed out")
+
+
+def pane_shows(app, pane_id: str, memory_id: str) -> bool:
+    """The provenance (``"provenance"``) or history (``"history"``) pane shows ``memory_id``
+    loaded (not "reading…"): what a test reading that pane waits for, with :func:`until`."""
+    panes = app.main_screen.query(f"#{pane_id}")
+    if not panes:
+        return False
+    pane = panes.first()
+    title = pane.query(f"#{'prov' if pane_id == 'provenance' else pane_id}-title")
+    return pane.memory_id == memory_id and bool(title) and "reading" not in text_of(title.first())
 
 
 def held_app(vault: Path, monkeypatch: pytest.MonkeyPatch, mode: str = "status_tag"):

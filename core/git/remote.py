@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import JournalError
 from ..store.layout import remove_file
+from ..store.private import make_paths_private
 from ..textutil import neutralise_controls
 from .intent import ABSENT, PathIntent
 
@@ -32,6 +33,12 @@ class Remote:
     def config_get(self, key: str) -> str | None:
         status, out, _ = self._git_rc("config", "--local", "--get", key)
         return out if status == 0 else None
+
+    def shared_on_purpose(self) -> bool:
+        """The person shares this repository with others on purpose (``core.sharedRepository``
+        group, all or a mode other than 0600): memvault then leaves modes as they are."""
+        shared = (self.config_get("core.sharedRepository") or "").strip().lower()
+        return shared not in ("", "0600", "false", "umask", "0", "no", "off")
 
     def config_set(self, key: str, value: str) -> None:
         """Set ``key`` in the clone's own git config (``.git/config``), never a global one."""
@@ -236,6 +243,8 @@ class Remote:
         try:
             self._fault("advance-read-tree")
             self._git("read-tree", "-m", "-u", pre, new)
+            # git checks out 0644 under umask 022
+            make_paths_private(self.worktree, changed, self.shared_on_purpose)
             self._fault("advance-update-ref")
             self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre)

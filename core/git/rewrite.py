@@ -101,8 +101,26 @@ class Rewriting:
             remove_file(git_dir / name)
 
     def expire_and_prune(self) -> None:
-        """Expire every reflog now (not ``refs/stash``'s: a person's stashes) and prune every
-        object no ref reaches any more (``git gc --prune=now``)."""
-        refs = [r for r in self.refs() if r != STASH]
-        self._git("reflog", "expire", "--expire=now", "--expire-unreachable=now", "HEAD", *refs)
+        """Expire every reflog now (not ``refs/stash``'s: a person's stashes; a ref without a
+        reflog has nothing to expire) and prune every object no ref reaches any more (``git gc
+        --prune=now``)."""
+        logged = [r for r in ["HEAD", *self.refs()] if r != STASH and self._has_reflog(r)]
+        if logged:  # `git reflog expire` fails on a ref without a reflog (a tag, by default)
+            self._git("reflog", "expire", "--expire=now", "--expire-unreachable=now", *logged)
         self._git("gc", "--prune=now", "--quiet")
+
+    def forget_fetch(self, ref: str, before: str | None) -> None:
+        """Put a remote-tracking ``ref`` back at ``before`` (None: delete it) and prune the
+        objects only the fetch since had brought: the entries of that ref's reflog no longer
+        reachable from it are expired (no other reflog is touched), then ``git gc
+        --prune=now``."""
+        self.set_ref(ref, before)
+        if before is not None and self._has_reflog(ref):
+            self._git("reflog", "expire", "--expire=never", "--expire-unreachable=now", ref)
+        self._git("gc", "--prune=now", "--quiet")
+
+    def _has_reflog(self, ref: str) -> bool:
+        """``ref`` has a reflog (a file under ``logs/``: HEAD's in this worktree's git
+        directory, every other ref's in the common one)."""
+        base = self.git_dir if ref == "HEAD" else self.common_dir
+        return (base / "logs" / ref).is_file()

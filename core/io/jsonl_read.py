@@ -172,6 +172,9 @@ def _replay(snap: JsonlSnapshot, name: str, kind: str, unknown: set[str],
             skip(lineno, f"not valid JSON ({getattr(exc, 'msg', exc)}, column "
                          f"{getattr(exc, 'colno', '?')})")
             continue
+        except RecursionError:
+            skip(lineno, "nested too deep to be read")
+            continue
         if not isinstance(data, dict):
             skip(lineno, f"not a JSON object (a {type(data).__name__})")
             continue

@@ -9,7 +9,9 @@ CortexGraph (``cortexgraph/config.py``) decides where ``JSONLStorage()`` lives l
 3. ``CORTEXGRAPH_STORAGE_PATH`` in the first ``.env`` file that exists of
    ``$XDG_CONFIG_HOME/cortexgraph/.env`` (``~/.config/cortexgraph/.env`` without
    ``XDG_CONFIG_HOME``) and ``./.env`` (only that first file is read; the environment wins over
-   it, as ``load_dotenv`` does not override);
+   it, as ``load_dotenv`` does not override). memvault departs from CortexGraph here: it
+   never reads ``./.env`` when the current folder is in a git work tree (a vault, a clone),
+   where a remote can commit one;
 4. its own default, ``<config dir>/jsonl``.
 
 :func:`configured_storage_path` answers steps 1-3 (the path a person *configured*) and None
@@ -40,11 +42,24 @@ def cortexgraph_config_dir(environ: Mapping[str, str]) -> Path:
 
 def env_file(environ: Mapping[str, str]) -> Path | None:
     """The one ``.env`` file CortexGraph loads: the first that exists of its config dir's and
-    the current directory's."""
-    for path in (cortexgraph_config_dir(environ) / ".env", Path(".env")):
-        if path.exists():
-            return path
+    the current directory's; the current directory's only when no remote can have written it
+    (:func:`remote_may_write`)."""
+    config = cortexgraph_config_dir(environ) / ".env"
+    if config.exists():
+        return config
+    here = Path(".env")
+    if here.exists() and not remote_may_write(Path.cwd()):
+        return here
     return None
+
+
+def remote_may_write(folder: Path) -> bool:
+    """``folder`` is in a git work tree (a vault, or any clone): a ``git pull`` or ``memvault
+    sync`` writes there what a remote committed, so configuration is never read from it."""
+    for at in (folder, *folder.parents):
+        if os.path.lexists(at / ".git"):
+            return True
+    return False
 
 
 def _expanded(value: str) -> Path:

@@ -11,7 +11,9 @@ import time
 from enum import Enum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from .checks import check_value
 
 
 def now_epoch() -> int:
@@ -27,16 +29,25 @@ class MemoryStatus(str, Enum):
 
 
 class MemoryMetadata(BaseModel):
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", allow_inf_nan=False)
 
     tags: list[str] = Field(default_factory=list, description="Tags for categorization")
     source: str | None = Field(default=None, description="Source of the memory")
     context: str | None = Field(default=None, description="Context when the memory was created")
     extra: dict[str, Any] = Field(default_factory=dict, description="Additional custom metadata")
 
+    @model_validator(mode="after")
+    def _values_a_record_may_hold(self) -> MemoryMetadata:
+        if self.extra:  # (depth: the record's file holds meta, which holds extra)
+            check_value(self.extra, "meta.extra", depth=2)
+        if self.model_extra:
+            check_value(self.model_extra, "meta", depth=1)
+        return self
+
 
 class Memory(BaseModel):
-    model_config = ConfigDict(extra="allow", validate_assignment=True)
+    # allow_inf_nan: JSON has no infinity (pydantic would write null: a record no one reads)
+    model_config = ConfigDict(extra="allow", validate_assignment=True, allow_inf_nan=False)
 
     id: str = Field(description="Unique identifier (file name without .json)")
     content: str = Field(description="Full verbatim memory content")
@@ -56,6 +67,12 @@ class Memory(BaseModel):
     review_count: int = Field(default=0, ge=0)
     cross_domain_count: int = Field(default=0, ge=0)
 
+    @model_validator(mode="after")
+    def _values_a_record_may_hold(self) -> Memory:
+        if self.model_extra:
+            check_value(self.model_extra, "memory")
+        return self
+
     @property
     def text(self) -> str:
         """What a reader sees first: the gist, or the content when there is none."""
@@ -72,7 +89,7 @@ def is_pinned(memory: Memory) -> bool:
 
 
 class Relation(BaseModel):
-    model_config = ConfigDict(extra="allow", validate_assignment=True)
+    model_config = ConfigDict(extra="allow", validate_assignment=True, allow_inf_nan=False)
 
     id: str
     from_memory_id: str
@@ -81,6 +98,14 @@ class Relation(BaseModel):
     strength: float = Field(default=1.0, ge=0, le=1)
     created_at: int = Field(default_factory=now_epoch)
     metadata: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _values_a_record_may_hold(self) -> Relation:
+        if self.metadata:
+            check_value(self.metadata, "metadata", depth=1)
+        if self.model_extra:
+            check_value(self.model_extra, "relation")
+        return self
 
 
 #: Relation types a person may create without ``force``: CortexGraph's own, the lifecycle edges,

@@ -13,6 +13,8 @@ prefix. So this module takes its regular expressions and heuristics, not its fil
 * password assignments (``password: x``, ``api_key = x``) use its config-file patterns
   (no quotes needed), cut at the first space, with its filters for templates (``{x}``,
   ``<x>``, ``${x}``), ``$variables`` and indirect references (``f(x)``, ``a[b]``);
+* secrets said in words, a value right after the keyword naming it (``HEROKU_API_KEY 3f8c...``,
+  ``her bank password is ...``): :mod:`core.secrets.prose`;
 * high entropy: tokens of 20+ base64 characters with Shannon entropy over 4.5 bits, and of 32+
   hex digits over 3.0 (the limits of ``detect-secrets``), that mix letters and digits, and that
   are not UUIDs, sequences (``abcdef...``), ids (``user_id=...``), git object names (40 or
@@ -29,6 +31,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from .prose import named_secrets
 
 #: the ``detect-secrets`` secret types scanned, by the short kind memvault shows
 #: (``[REDACTED:<kind>]``); its public-IP detector is left out (an address is not a secret)
@@ -152,6 +156,7 @@ def scan_text(text: str) -> list[Hit]:
                     hits.append(Hit(kind, start, end))
     if _KEYWORD_HINT.search(text):
         hits.extend(_passwords(text, keyword_patterns, heuristic))
+    hits.extend(Hit(kind, start, end) for kind, start, end in named_secrets(text))
     hits.extend(_high_entropy(text, heuristic))
     return _without_overlaps(hits)
 

@@ -116,7 +116,7 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
     except FileNotFoundError:  # a new shard folder, or one gone (a `git rm -r`, a person)
         check_folder(path.parent.parent)  # never create it through a link
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
     _fill_and_replace(fd, tmp, data, path, durable=durable)
 
@@ -166,7 +166,7 @@ def write_atomic_many(items: list[tuple[Path, bytes]],
                 fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
             except FileNotFoundError:  # a new shard folder
                 check_folder(path.parent.parent)
-                path.parent.mkdir(parents=True, exist_ok=True)
+                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
                 fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
             temps.append((tmp, path))
             with os.fdopen(fd, "wb") as fh:

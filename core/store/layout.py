@@ -33,7 +33,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from ..errors import InvalidIdError, VaultError
+from ..errors import InvalidIdError, InvalidRecordError, VaultError
+from ..model.checks import RecordValueError, check_value
 from ..model.records import Memory, Relation, now_epoch
 from .ids import MAX_ID_LENGTH, check_id  # noqa: F401  (re-exported)
 from .files import (  # noqa: F401  (re-exported: the vault's file helpers)
@@ -194,12 +195,15 @@ class Layout:
         made when a memory is first written into one (:func:`write_atomic`)."""
         for d in (self.root, self.memories_dir, self.relations_dir):
             check_folder(d)
-            d.mkdir(parents=True, exist_ok=True)
+            d.mkdir(mode=0o700, parents=True, exist_ok=True)
 
     # -- encoding ---------------------------------------------------------------------------
     @staticmethod
     def encode(record: BaseModel | dict[str, Any]) -> bytes:
-        """Pretty-printed JSON (indent=2) with a trailing newline; unknown keys included."""
+        """Pretty-printed JSON (indent=2) with a trailing newline; unknown keys included.
+        InvalidRecordError for a value no record may hold (:mod:`core.model.checks`: this is
+        the one place every record written becomes bytes, however it was built)."""
+        check_record(record)
         if isinstance(record, BaseModel):
             return record.model_dump_json(indent=2).encode("utf-8") + b"\n"
         return json.dumps(record, indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
@@ -380,6 +384,19 @@ class Layout:
             "migrated_from": migrated_from,
             LAYOUT_KEY: self.name,
         }
+
+
+def check_record(record: BaseModel | dict[str, Any]) -> None:
+    """InvalidRecordError when ``record`` holds a value no record may hold
+    (:func:`core.model.checks.check_value`), however it was built (``model_copy`` and
+    ``model_construct`` skip the models' own checks)."""
+    try:
+        check_value(record.model_dump() if isinstance(record, BaseModel) else record, "")
+    except RecordValueError as exc:
+        name = getattr(record, "id", None) if isinstance(record, BaseModel) else META_FILE
+        kind = type(record).__name__.lower() if isinstance(record, BaseModel) else "file"
+        raise InvalidRecordError(
+            f"refused: {kind} {str(name)[:40]!r}: {exc}; nothing was written") from None
 
 
 def _describe_validation_error(exc: ValidationError) -> str:

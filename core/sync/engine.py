@@ -24,7 +24,8 @@ What the driver never sees, sync settles (rename detection off: a file is its id
   file with conflict markers is put in ``{vault}/sync-conflicts/`` for a person; once it is
   edited into a valid record, the next sync uses it.
 
-A remote is not trusted (see docs/promises.md):
+A remote is not trusted (see docs/promises.md; what is refused before anything is checked
+out: :mod:`core.sync.foreign`):
 
 * git runs the driver by the absolute path of the installed ``memvault-merge-driver`` program,
   never ``python -m`` (which would import a ``core/`` or ``tui/`` package the remote committed
@@ -51,9 +52,7 @@ import time
 
 from ..errors import VaultError
 from ..ops.maintenance import META_KEY, designated_machine, machine_id, may_maintain
-from ..textutil import neutralise_line
 from ..vault import Plan, Vault
-from .conflicts import FOLDER as CONFLICTS_DIR
 from .install import (  # noqa: F401  (the install verbs are part of core.sync.engine's API)
     InstallReport,
     attribute_lines,
@@ -62,6 +61,7 @@ from .install import (  # noqa: F401  (the install verbs are part of core.sync.e
     installed,
 )
 
+from .foreign import ForeignCommitError, forget_refused, refuse_foreign
 from .merge import RecordMerge
 from .purged import PurgedHistoryError, forget_fetched, refuse_purged_history
 from .report import (  # noqa: F401  (last_sync and status are part of core.sync.engine's API)
@@ -125,6 +125,9 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
                 except PurgedHistoryError:  # the remote still holds purged memories
                     forget_fetched(vault, tracking, known)
                     raise
+                except ForeignCommitError:  # what sync never takes: none of it stays here
+                    forget_refused(vault, tracking, known)
+                    raise
             if report.outcome == "conflict":
                 break
             if theirs is not None and head == theirs:
@@ -166,7 +169,7 @@ def _integrate(vault: Vault, report: SyncReport, theirs: str | None, allow_unrel
         report.outcome = "up-to-date"
         clear_conflicts(vault, keep=[])
         return ours
-    _refuse_foreign(vault, theirs, target)
+    refuse_foreign(vault, ours, theirs, target)  # core.sync.foreign
     refuse_purged_history(vault, ours, theirs, target)  # core.sync.purged
     if journal.is_ancestor(ours, theirs):
         changes = journal.tree_changes(ours, theirs)
@@ -180,53 +183,6 @@ def _integrate(vault: Vault, report: SyncReport, theirs: str | None, allow_unrel
     merge = RecordMerge(vault, report, ours, theirs, target, allow_unrelated)
     return merge.run()
 
-
-
-def _refuse_foreign(vault: Vault, commit: str, target: str) -> None:
-    """What sync never checks out from a remote, refused before anything is checked out:
-
-    * anything in ``sync-conflicts/`` (memvault's own, never committed: a link there would
-      send the files waiting for a person, and their clearing, elsewhere on this machine);
-    * a symbolic link or a submodule where vault files go (``memories/``, ``relations/``,
-      ``.meta.json``): memvault never follows one, and a link to a file elsewhere would be
-      read and pushed back;
-    * a folder above the vault's (a vault in a folder of a larger repository) that is not a
-      folder in the commit: the vault's own path would lead elsewhere."""
-    journal = vault.journal
-    rel_root = journal.relpath(vault.root)
-    if rel_root != ".":
-        parts = rel_root.split("/")
-        above = ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        for path, mode in journal.entries_at(commit, above).items():
-            if mode != "040000":
-                raise VaultError(
-                    f"refused: in {target}, {neutralise_line(path)} (a folder above the vault's) is "
-                    "not a folder (a link to elsewhere?); nothing was brought in. Make it a "
-                    f"folder again on {target}, then sync again")
-    bad, conflicts = [], False
-    for path, (mode, _sha) in journal.ls_tree(commit, None if rel_root == "." else rel_root
-                                              ).items():
-        rel = vault_rel_of(journal, path) or ""
-        top = rel.split("/", 1)[0]
-        if top == CONFLICTS_DIR:
-            conflicts = True
-        elif top in ("memories", "relations", ".meta.json") and mode in ("120000", "160000"):
-            bad.append(path)
-    if conflicts:
-        raise VaultError(
-            f"refused: {target} has {neutralise_line(journal.relpath(conflicts_dir(vault)))} in its "
-            "commits, a folder memvault keeps for files waiting for a person and never commits "
-            "(it may be a link to elsewhere on this machine); nothing was brought in. Remove it "
-            f"from {target} (git rm -r --cached it there, commit, push), then sync again")
-    if bad:
-        shown = ", ".join(neutralise_line(p) for p in bad[:3]) + (
-            f" and {len(bad) - 3} more" if len(bad) > 3 else "")
-        raise VaultError(
-            f"refused: {target} has {len(bad)} symbolic link{'s' if len(bad) != 1 else ''} or "
-            f"submodule{'s' if len(bad) != 1 else ''} where vault files go ({shown}); memvault "
-            "never follows one (it may point at a file elsewhere on this machine) and nothing "
-            f"was brought in. Replace {'them' if len(bad) != 1 else 'it'} with regular files "
-            f"on {target}, then sync again")
 
 
 __all__ = ["InstallReport", "SyncReport", "attribute_lines", "designate", "driver_command",

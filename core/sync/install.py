@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
 import shutil
@@ -176,12 +175,6 @@ def install(vault: Vault) -> InstallReport:
         report.commit = journal.commit("sync: install merge driver", {path: text.encode()})
         vault.catch_up()
         report.added_lines = missing
-        with contextlib.suppress(OSError):  # a file all may read, like git's own checkout
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-            try:
-                os.fchmod(fd, 0o644)
-            finally:
-                os.close(fd)
     return report
 
 

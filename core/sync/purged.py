@@ -6,8 +6,10 @@ this side or the remote's. Before anything is brought in:
 * a remote whose commits (those this vault does not have) still hold a purged memory or
   relation is refused: merging would put them back into this vault's history. It needs the
   force push ``memvault purge`` printed;
-* a clone whose own history still holds records purged on another machine (the remote's list
-  says so) is refused too, until ``memvault purge`` is run here with those ids.
+* a clone whose own history still holds records only the remote's list calls purged is refused
+  too, saying so: memvault never purges on a remote's word (a hostile list could name this
+  vault's own memories); a person who knows another machine of theirs purged them runs
+  ``memvault purge`` here.
 
 And at the merge step, the merged tree never holds a purged record, nor a relation to a purged
 memory (:func:`drop_purged`), whatever either side's tree has."""
@@ -70,11 +72,19 @@ def refuse_purged_history(vault: Vault, ours: str, theirs: str, target: str) -> 
             f"push first (`memvault purge` printed the command: git push "
             f"--force-with-lease=<branch>:<commit before the purge> <remote> <branch>)")
     if journal.touches([ours], paths):
-        ids = " ".join(i[:8] for i in sorted(memories))
+        # Only the remote says they were purged: memvault never purges on a remote's word (a
+        # remote's list naming this vault's own memories would have them erased from history).
+        mine_m, _mine_r = purged_ids(vault.meta)
+        claimed = sorted(i for i in memories - mine_m if journal.touches(
+            [ours], [journal.relpath(vault.root / f"memories/{i}.json")]))
+        listed = ", ".join(i[:8] for i in claimed[:5]) + (
+            f" and {len(claimed) - 5} more" if len(claimed) > 5 else "")
         raise VaultError(
-            f"refused: this clone's history still holds memories purged on another machine "
-            f"({shown}); nothing was brought in. Run `memvault purge --yes {ids}` here first, "
-            "then sync again")
+            f"refused: {target}'s .meta.json lists as purged {len(claimed) or 'some'} "
+            f"memor{'y' if len(claimed) == 1 else 'ies'} this vault holds and never purged "
+            f"({listed or shown}); nothing was brought in and nothing was purged. memvault "
+            "never purges on a remote's word: see what they hold (`memvault show <id>`) and "
+            f"ask whoever pushed that list (`git log -p {target} -- .meta.json`)")
 
 
 def drop_purged(merge: RecordMerge) -> None:

@@ -21,6 +21,7 @@ from ..store.cache import Store
 from ..store.layout import (
     LoadProblem,
 )
+from ..store.private import make_paths_private, make_tree_private
 from ..store.quarantine import quarantine
 from ..textutil import neutralise_line
 from .indexed_open import IndexedOpening
@@ -41,6 +42,8 @@ class Opening(IndexedOpening):
         self.layout.ensure_dirs()
         journal = self.journal
         journal.ensure_private()
+        # a person's own clone, files a checkout left readable
+        make_tree_private(self.root, journal.shared_on_purpose)
         if journal.has_intent():
             with journal.lock():
                 self._recover()
@@ -55,6 +58,8 @@ class Opening(IndexedOpening):
             changed = journal.finish_status(status)
             if stale is not None:
                 self._read_from_disk(stale | set(changed))
+                # files a `git pull` checked out 0644
+                make_paths_private(self.root, stale, journal.shared_on_purpose)
             self._adopt_at_open(changed)
             if files is not None:
                 self._write_index(files)
@@ -224,6 +229,7 @@ class Opening(IndexedOpening):
         if not rels:
             return
         self._commit_external(rels)
+        make_paths_private(self.root, rels, self.journal.shared_on_purpose)
         self._note_secrets_in(rels)
         self._reload_paths(rels)
         self.report.external_commit = self._head

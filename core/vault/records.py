@@ -22,6 +22,7 @@ from ..model.records import (
     now_epoch,
 )
 from ..store.layout import (
+    check_record,
     MAX_FILE_BYTES,
     check_id,
 )
@@ -74,7 +75,7 @@ class Records:
                     for m in memories]
         if not memories:
             return []
-        with self.transaction():
+        with self.transaction(flush_use="lazy"):
             if message is None:
                 new = [m for m in memories if m.id not in self.store.memories]
                 verb = "add" if len(new) == len(memories) else "update"
@@ -87,7 +88,7 @@ class Records:
         without a new gist drops the old gist, which no longer describes it."""
         if "id" in changes:
             raise VaultError("refused: a memory's id cannot be changed")
-        with self.transaction():
+        with self.transaction(flush_use="lazy"):
             old = self.get(key)
             before = old.model_dump()
             if "meta" in changes and isinstance(changes["meta"], MemoryMetadata):
@@ -102,6 +103,7 @@ class Records:
                 raise VaultError(f"refused: {first_error(exc)}") from None
             if not new.content.strip():
                 raise VaultError("refused: a memory needs non-empty content")
+            check_record(new)  # before a gist is made of text that cannot be written
             if content_changed and new.gist is None:
                 new = self._with_gist(new)
             fields_changed = sorted(k for k in changes if before.get(k) != data[k])
@@ -180,7 +182,7 @@ class Records:
         if not keys:
             raise VaultError(f"{verb}: no memory ids given")
         sign = "+" if verb == "tag" else "-"
-        with self.transaction():
+        with self.transaction(flush_use="lazy"):
             ids = unique(self.resolve(k) for k in keys)
             self._take_outside_edits(self.layout.memory_path(i) for i in ids)
             new = []
@@ -218,7 +220,7 @@ class Records:
         keys = list(keys)
         if not keys:
             raise VaultError(f"{verb}: no memory ids given")
-        with self.transaction():
+        with self.transaction(flush_use="lazy"):
             ids = unique(self.resolve(k) for k in keys)
             self._take_outside_edits(self.layout.memory_path(i) for i in ids)
             now = now_epoch()
@@ -234,7 +236,7 @@ class Records:
         keys_list = list(keys)
         if not keys_list:
             raise VaultError("delete: no memory ids given")
-        with self.transaction():
+        with self.transaction(flush_use="lazy"):
             ids = unique(self.resolve(k) for k in keys_list)
             gone = [self.store.memories[i] for i in ids]
             fate = relations_going_with(self.store, ids)
@@ -268,7 +270,7 @@ class Records:
                 f"refused: unknown relation type {relation_type!r} (known: "
                 f"{', '.join(sorted(KNOWN_RELATION_TYPES))}; force to use it anyway)"
             )
-        with self.transaction():
+        with self.transaction(flush_use="lazy"):
             a, b = self.resolve(from_key), self.resolve(to_key)
             try:
                 relation = Relation(id=str(uuid.uuid4()), from_memory_id=a, to_memory_id=b,
@@ -285,7 +287,7 @@ class Records:
             return
         for r in relations:
             check_id(r.id, "relation")
-        with self.transaction():
+        with self.transaction(flush_use="lazy"):
             if message is None:
                 if len(relations) == 1:
                     r = relations[0]
@@ -297,7 +299,7 @@ class Records:
             self._commit(message, writes, relations=relations)
 
     def unrelate(self, relation_key: str) -> Relation:
-        with self.transaction():
+        with self.transaction(flush_use="lazy"):
             rid = self.store.resolve(relation_key, kind="relation")
             r = self.store.relations[rid]
             message = (f"relate: remove {neutralise_line(r.relation_type)} "
@@ -307,6 +309,7 @@ class Records:
 
     def _checked(self, memory: Memory) -> Memory:
         check_id(memory.id)
+        check_record(memory)  # before a gist is made of text that cannot be written
         return memory
 
     @staticmethod

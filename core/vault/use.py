@@ -127,12 +127,9 @@ class UseRecords:
             raise VaultError(f"could not record a use: {exc.strerror or exc}; nothing was "
                              "written") from None
 
-    def _commit_pending_use(self) -> str | None:
-        """Commit the pending use records whose files still hold what was recorded, then forget
-        the list. The cache is brought up to date by the caller's catch-up."""
-        record = self._read_pending_use()
-        if not record:
-            return None
+    def _pending_use_files(self, record: dict) -> list[tuple[Path, str]]:
+        """(path, memory id) of the pending use records whose files still hold what was
+        recorded."""
         adopt = []
         for rel, digest in sorted(record.get("paths", {}).items()):
             what = self.layout.classify(rel) if isinstance(rel, str) else None
@@ -145,6 +142,25 @@ class UseRecords:
                 continue
             if _digest(data) == digest:
                 adopt.append((path, what[1]))
+        return adopt
+
+    def _take_pending_use_into_cache(self) -> bool:
+        """The cache takes the pending use records (another process's too) without a commit;
+        True when there are some (see :meth:`Writing.transaction`'s lazy mode)."""
+        record = self._read_pending_use()
+        files = self._pending_use_files(record) if record else []
+        if files:
+            self._reload_paths(p.relative_to(self.root).as_posix() for p, _ in files)
+            self.layout.note(p for p, _ in files)
+        return bool(record)
+
+    def _commit_pending_use(self) -> str | None:
+        """Commit the pending use records whose files still hold what was recorded, then forget
+        the list. The cache is brought up to date by the caller's catch-up."""
+        record = self._read_pending_use()
+        if not record:
+            return None
+        adopt = self._pending_use_files(record)
         commit = None
         if adopt:
             via, self.journal.via = self.journal.via, record.get("via") or None

@@ -44,20 +44,38 @@ class Writing:
     """The one write path: the lock, catching up with other writers, one commit per operation."""
 
     @contextlib.contextmanager
-    def transaction(self, *, flush_use: bool = True) -> Iterator[None]:
+    def transaction(self, *, flush_use: bool | str = True) -> Iterator[None]:
         """Hold the write lock, up to date: finish what a crashed writer left, commit the use
         records waiting on disk (:mod:`core.vault.use`; unless ``flush_use`` is False), and catch
         up with commits other processes made since this vault last looked. Every write runs
-        inside one; so do callers that run git themselves (sync), calling :meth:`catch_up` after."""
+        inside one; so do callers that run git themselves (sync), calling :meth:`catch_up` after.
+
+        ``flush_use="lazy"`` (the record operations and :meth:`apply`): the cache takes the
+        use records at once, and they are committed only just before the operation's own
+        first commit or its look for a person's edits (:meth:`_settle_use`), so an operation
+        refused before it writes (an unknown id, a bad value) commits nothing at all."""
         if self.readonly:
             raise VaultError(f"the vault at {self.root} was opened read-only")
         with self.journal.lock():
             if self.journal.has_intent():  # a writer crashed: finish it before anything else
                 self._recover()
-            if flush_use:
+            if flush_use == "lazy":
+                self._use_due = self._take_pending_use_into_cache() or self._use_due
+            elif flush_use:
+                self._use_due = False
                 self._commit_pending_use()
             self.catch_up()
             yield
+
+    _use_due = False  # use records taken into the cache, not committed yet (lazy transaction)
+
+    def _settle_use(self) -> None:
+        """Commit the use records a lazy transaction took into the cache (before a commit, or
+        before files that changed on disk are taken for a person's edits)."""
+        if self._use_due:
+            self._use_due = False
+            self._commit_pending_use()
+            self.catch_up()
 
     def catch_up(self) -> None:
         """Reload what commits made since this vault last looked changed (another process, a
@@ -93,6 +111,7 @@ class Writing:
         (:meth:`~core.store.layout.Layout.complete_writes`).
         Every commit's files are checked for secrets first (:mod:`core.secrets.screen`:
         refused, redacted or allowed by the policy in force); the cache takes what was written."""
+        self._settle_use()
         dropped_memories = list(dropped_memories)
         dropped_relations = [*dropped_relations,
                              *self._drop_relations_of_gone(writes, dropped_memories)]
@@ -151,6 +170,7 @@ class Writing:
         ``reload`` (an operation that changes only some fields: touch, archive, a use record)
         the cache takes them too, so the operation applies on top of the edit instead of
         writing the old fields back over it. Returns the changed files that cannot be read."""
+        self._settle_use()
         changed = self.layout.changed_since_seen(paths)
         same = self._unchanged_since_open_many(changed)
         edited = [p.relative_to(self.root).as_posix() for p in changed if p not in same]
@@ -194,10 +214,11 @@ class Writing:
         when a commit since ``plan.base`` changed a record it writes or removes, or related a
         memory it removes (other than by a lineage relation, which outlives it). A callable instead is run under the lock on the up-to-date vault and
         returns the plan (it only reads; if it raises, nothing is changed)."""
-        with self.transaction():
+        with self.transaction(flush_use="lazy"):
             if callable(plan):
                 plan = plan(self)
             else:
+                self._settle_use()  # (a use commit since the plan's base is not a conflict)
                 self._check_fresh(plan)
             for check in plan.requires:
                 check(self)

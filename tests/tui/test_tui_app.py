@@ -38,6 +38,8 @@ from tui_support import (
     text_of,
     top_labels,
     tree_lines,
+    pane_shows,
+    until,
     tui_vault,  # noqa: F401  (fixture)
 )
 
@@ -349,7 +351,7 @@ async def test_history_view_an_earlier_version_and_restore_it(tui_vault):
         await settle(pilot)
         await goto(pilot, FADING)
         await pilot.press("H")
-        await settle(pilot)
+        await until(pilot, lambda: pane_shows(app, "history", FADING))
         pane = app.main_screen.query_one("#history")
         assert pane.info is not None and [e.action for e in pane.info.entries] == [
             "changed", "created"]
@@ -398,7 +400,7 @@ async def test_provenance_pane_shows_a_split_and_jumps(tui_vault):
         await settle(pilot)
         await goto(pilot, COMPOSITE)
         await pilot.press("p")
-        await settle(pilot)
+        await until(pilot, lambda: pane_shows(app, "provenance", COMPOSITE))
         pane = app.main_screen.query_one(ProvenancePane)
         graph = pane.query_one(ProvenanceGraph)
         assert graph.drawing is not None
@@ -423,7 +425,7 @@ async def test_provenance_click_jumps_and_lists_other_relations(tui_vault):
         await settle(pilot)
         await goto(pilot, PART_IDS[0])
         await pilot.press("p")
-        await settle(pilot)
+        await until(pilot, lambda: pane_shows(app, "provenance", PART_IDS[0]))
         graph = app.main_screen.query_one(ProvenanceGraph)
         box = graph.drawing.boxes[COMPOSITE]
         await pilot.click(ProvenanceGraph, offset=(box.x + 2, box.y + 1))

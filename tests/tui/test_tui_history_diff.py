@@ -22,6 +22,8 @@ from tui_support import (
     on_disk,
     settle,
     text_of,
+    pane_shows,
+    until,
     tui_vault,  # noqa: F401  (fixture)
 )
 
@@ -50,7 +52,7 @@ def _styled(static, style: str) -> list[str]:
 async def _history(pilot, memory_id: str):
     await goto(pilot, memory_id)
     await pilot.press("H")
-    await settle(pilot)
+    await until(pilot, lambda: pane_shows(pilot.app, "history", memory_id))
     await pilot.press("H")  # again: into the pane
     await settle(pilot)
     return pilot.app.main_screen.query_one("#history")
@@ -169,7 +171,7 @@ async def test_p_twice_moves_into_the_provenance_graph_and_j_k_esc_work(tui_vaul
         await settle(pilot)
         await goto(pilot, COMPOSITE)
         await pilot.press("p")
-        await settle(pilot)
+        await until(pilot, lambda: pane_shows(app, "provenance", COMPOSITE))
         await pilot.press("p")
         graph = app.main_screen.query_one(ProvenanceGraph)
         assert app.focused is graph

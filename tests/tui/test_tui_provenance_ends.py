@@ -19,8 +19,10 @@ from tui_support import (
     PART_IDS,
     SIZE,
     make_app,
+    on_disk,
     settle,
     text_of,
+    until,
     tui_vault,  # noqa: F401  (fixture)
 )
 
@@ -38,10 +40,21 @@ def _pane_text(pane: ProvenancePane) -> str:
 
 
 async def _provenance_of(app, pilot, memory_id: str) -> ProvenancePane:
+    """The provenance pane once it shows ``memory_id``'s lineage (drawn, not "reading…"):
+    on a busy machine its worker may land well after a fixed number of pauses."""
     app.main_screen.jump(memory_id)
     await settle(pilot, 1)
     await pilot.press("p")
-    await settle(pilot)
+
+    def shown() -> bool:
+        panes = app.main_screen.query(ProvenancePane)
+        if not panes:
+            return False
+        pane = panes.first()
+        return pane.memory_id == memory_id and pane.display and \
+            "reading…" not in text_of(pane.query_one("#prov-title"))
+
+    await until(pilot, shown)
     return app.main_screen.query_one(ProvenancePane)
 
 
@@ -97,14 +110,14 @@ async def test_delete_modal_says_the_lineage_relations_stay(tui_vault):
         app.main_screen.jump(COMPOSITE)
         await settle(pilot, 1)
         await pilot.press("x")
-        await settle(pilot)
+        await until(pilot, lambda: isinstance(app.screen, DeleteScreen)
+                    and app.screen.query(".dialog-note"))
         modal = app.screen
-        assert isinstance(modal, DeleteScreen)
         notes = " ".join(text_of(s) for s in modal.query(".dialog-note"))
         assert "No relations go with it." in notes
         assert "Its 2 lineage relations (split, merge) stay" in notes
         await pilot.press("y")
-        await settle(pilot)
+        await until(pilot, lambda: COMPOSITE not in on_disk(tui_vault).memories)
     after = Vault.open(tui_vault, readonly=True)
     assert COMPOSITE not in after.memories
     assert {r.relation_type for r in after.store.relations_of(COMPOSITE)} == {"split_from"}

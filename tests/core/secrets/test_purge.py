@@ -176,3 +176,35 @@ def test_a_vault_open_elsewhere_during_the_purge_goes_on_working(vault_path):
     purge(vault, plan_purge(vault, [bad.id]))
     assert app.touch(keep.id)[0].use_count == vault.get(keep.id).use_count + 1
     assert purged_ids(app.meta)[0] == {bad.id}
+
+
+def test_refs_without_a_reflog_are_rewritten_and_nothing_of_the_secret_stays(vault_path):
+    """Tags and ``refs/memvault/reviewed`` have no reflog: the purge finishes all the same, and
+    no object holding the secret is left, reachable or dangling."""
+    vault, keep, _other, bad, _doomed, _kept = build(vault_path)
+    run_git(vault_path, "tag", "light")
+    run_git(vault_path, "-c", "user.name=p", "-c", "user.email=p@x", "tag", "-a", "annotated",
+            "-m", "a release")
+    run_git(vault_path, "update-ref", "refs/memvault/reviewed", "HEAD")
+    assert not (vault_path / ".git" / "logs" / "refs" / "tags" / "light").exists()
+    purge(vault, plan_purge(vault, [bad.id]))
+    assert pending(vault) is None
+    assert AWS not in run_git(vault_path, "log", "--all", "-p")
+    unreachable = run_git(vault_path, "fsck", "--unreachable", "--no-reflogs", "--no-progress")
+    for line in unreachable.splitlines():
+        sha = line.split()[-1]
+        assert AWS not in run_git(vault_path, "cat-file", "-p", sha)
+    assert run_git(vault_path, "count-objects", "-v").find("count: 0") >= 0
+    run_git(vault_path, "fsck", "--strict", "--no-progress")
+    assert keep.id in Vault.open(vault_path).memories
+
+
+def test_a_vault_whose_reflogs_are_off_purges_too(vault_path):
+    vault, _keep, _other, bad, _doomed, _kept = build(vault_path)
+    run_git(vault_path, "config", "core.logAllRefUpdates", "false")
+    run_git(vault_path, "reflog", "expire", "--expire=now", "--all")
+    import shutil
+    shutil.rmtree(vault_path / ".git" / "logs")
+    purge(vault, plan_purge(vault, [bad.id]))
+    assert pending(vault) is None
+    assert AWS not in run_git(vault_path, "log", "--all", "-p")

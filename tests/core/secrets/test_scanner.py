@@ -59,3 +59,46 @@ def test_the_same_hex_without_a_digest_name_still_is():
     assert [h.kind for h in scan_text('"hash_of_nothing": "x", "token": '
                                       '"3f0c0f0d5d1b7b2f0a3e1c9d8b7a6f5e"')] == \
         ["high-entropy-hex"]
+
+
+# -- secrets said in words (core.secrets.prose) -------------------------------------------------
+UUID = "3f8c2a1e-9b7d-4c3e-8f1a-2b3c4d5e6f70"
+HEX40 = "9fceb02d0ae598e95dc970b74767f19372d61af8"
+SAID = [
+    ("named-key", f"HEROKU_API_KEY {UUID}", UUID),
+    ("named-key", f"the deploy key is {HEX40}, keep it safe", HEX40),
+    ("named-key", f"our api key: {HEX40[:32]}", HEX40[:32]),
+    ("named-key", "client secret is q8Zt3nR5vW7yB2mK9pL4.", "q8Zt3nR5vW7yB2mK9pL4"),
+    ("named-key", f"set STRIPE_WEBHOOK_SECRET to {UUID}", UUID),
+    ("password-in-prose", "her bank password is Tr0ub4dor&3", "Tr0ub4dor&3"),
+    ("password-in-prose", "the wifi password for the guest network is 'CoffeeShop2024'",
+     "CoffeeShop2024"),
+    ("password-in-prose", "DB_PASSWORD hunter22!", "hunter22!"),
+]
+NOT_SAID = [
+    f"memory {UUID} was merged into the parent",
+    f"fixed in commit {HEX40} (see the changelog)",
+    f"the request id was {UUID} and it timed out",
+    "the password is required for every login",
+    "password was reset on 2024-01-02 by the admin",
+    "bcrypt-based password hashes are slow on purpose",
+    "the token count is 123456 for this prompt",
+    "the primary key is the uuid column",
+    "the api key is stored in $HEROKU_API_KEY, never in the repo",
+    "rotate the deploy key every 90 days",
+    "the secret to good coffee is freshly ground beans",
+    "use the API key from https://vault.example.com/v1/secret/data/app",
+    "password is [REDACTED:password-in-prose] now",
+    "pin: 3f2a1b4c keep this one",  # memvault's own commit messages
+]
+
+
+@pytest.mark.parametrize("kind, text, secret", SAID, ids=[t[:24] for _k, t, _s in SAID])
+def test_a_secret_named_by_its_keyword_in_prose_is_found(kind, text, secret):
+    hits = scan_text(text)
+    assert [(h.kind, text[h.start:h.end]) for h in hits] == [(kind, secret)]
+
+
+@pytest.mark.parametrize("text", NOT_SAID)
+def test_ids_and_words_near_a_keyword_are_not_secrets(text):
+    assert scan_text(text) == []

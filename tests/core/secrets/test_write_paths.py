@@ -156,3 +156,21 @@ def test_outside_edits_are_committed_as_the_person_wrote_them(vault_path):
     [note] = [n for n in again.notices if "edited outside memvault" in n]
     assert f"memories/{other.id}.json" in note and "github-token in content" in note
     assert f"memvault purge {other.id[:8]}" in note and GITHUB not in note
+
+
+@pytest.mark.parametrize("text", [
+    "HEROKU_API_KEY 3f8c2a1e-9b7d-4c3e-8f1a-2b3c4d5e6f70",
+    "the deploy key is 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "her bank password is Tr0ub4dor&3",
+])
+def test_a_secret_said_in_words_is_refused_and_scan_finds_it(vault_path, text):
+    from core.secrets.history import scan_history
+
+    vault = Vault.open(vault_path)
+    refused(vault, lambda: vault.add(text), "nothing was written")
+    kept = vault.add("ids are fine: memory 3f8c2a1e-9b7d-4c3e-8f1a-2b3c4d5e6f70, commit "
+                     "9fceb02d0ae598e95dc970b74767f19372d61af8")
+    allowed = Vault.open(vault_path, secrets="allow")
+    allowed.add(text)
+    found = scan_history(Vault.open(vault_path)).findings
+    assert found and kept.id not in {getattr(f, "record", "") for f in found}

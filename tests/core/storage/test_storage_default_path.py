@@ -80,3 +80,21 @@ def test_a_configuration_cortexgraph_holds(home, monkeypatch, tmp_path):
     module._config = Config(tmp_path / "set", explicit=True)
     monkeypatch.setenv("CORTEXGRAPH_STORAGE_PATH", str(tmp_path / "env-now"))
     assert PerFileStorage().storage_path == tmp_path / "set"
+
+
+def test_an_env_file_in_a_git_work_tree_is_never_read(home, isolated_env, monkeypatch):
+    """A vault or any clone: a remote can commit a ``.env`` there (``git pull``, ``memvault
+    sync``), so the folder it names is never where memvault writes."""
+    import subprocess
+
+    clone = isolated_env / "clone"
+    (clone / "deeper").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(clone)], check=True)
+    for folder in (clone, clone / "deeper"):
+        (folder / ".env").write_text("CORTEXGRAPH_STORAGE_PATH=/planted/by/a/remote\n")
+        monkeypatch.chdir(folder)
+        assert configured_storage_path() is None
+        assert default_vault_path() == _ours(home)
+    monkeypatch.chdir(isolated_env)  # outside any work tree: read, as CortexGraph does
+    (isolated_env / ".env").write_text("CORTEXGRAPH_STORAGE_PATH=/from/cwd\n")
+    assert default_vault_path() == Path("/from/cwd")

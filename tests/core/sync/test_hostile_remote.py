@@ -16,54 +16,13 @@ from pathlib import Path
 
 import pytest
 from conftest import run_git
-from sync_support import LAYOUTS, T0, at, make_world, new
+from sync_support import LAYOUTS, T0, Attacker, at, make_world, new
 
 from core import Memory, VaultError
 from core.store.layout import MAX_FILE_BYTES, Layout
 from core.sync.merge_driver import has_conflict_markers
 from core.sync.engine import last_sync
 from tui import cli
-
-
-class Attacker:
-    """A plain git clone of the remote that commits whatever it likes and pushes it."""
-
-    def __init__(self, world, tmp_path: Path):
-        self.repo = tmp_path / "attacker"
-        run_git(tmp_path, "clone", "-q", str(world.remote), str(self.repo))
-        self.vault = self.repo if world.sub is None else self.repo / world.sub
-        self.prefix = "" if world.sub is None else f"{world.sub.as_posix()}/"
-        # the attacker's own clone ignores the attributes it commits for others
-        (self.repo / ".git" / "info").mkdir(exist_ok=True)
-        (self.repo / ".git" / "info" / "attributes").write_text(
-            "* -working-tree-encoding -text -filter\n")
-
-    def git(self, *args: str) -> str:
-        return run_git(self.repo, "-c", "user.name=Eve", "-c", "user.email=eve@example.com",
-                       *args)
-
-    def pull(self) -> None:
-        self.git("fetch", "-q", "origin")
-        self.git("reset", "-q", "--hard", "origin/main")
-
-    def push(self, message: str) -> None:
-        self.git("add", "-A")
-        self.git("commit", "-q", "-m", message)
-        self.git("push", "-q", "origin", "HEAD:main")
-
-    def memory(self, memory_id: str, content: str, name: str | None = None, **fields) -> Path:
-        fields.setdefault("created_at", T0)
-        fields.setdefault("last_used", T0)
-        path = self.vault / "memories" / (name or f"{memory_id}.json")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(Layout.encode(Memory(id=memory_id, content=content, **fields)))
-        return path
-
-    def touch(self, memory_id: str, when: int, **changes) -> None:
-        path = self.vault / "memories" / f"{memory_id}.json"
-        memory = Memory.model_validate_json(path.read_bytes())
-        changes = {"use_count": memory.use_count + 1, "last_used": when, **changes}
-        path.write_bytes(Layout.encode(memory.model_copy(update=changes)))
 
 
 @pytest.fixture(params=LAYOUTS)

@@ -40,9 +40,11 @@ def test_purged_memories_never_come_back(world):
     assert AWS not in run_git(world.remote, "log", "--all", "-p")
     a.vault.add("written after the purge")
     assert a.sync().pushed
-    # B still has the old history: refused until it purges too
-    with pytest.raises(VaultError, match=f"memvault purge --yes {bad.id[:8]}"):
+    # B still has the old history: refused, told what the remote says, never told to purge
+    with pytest.raises(VaultError, match=f"lists as purged 1 memory this vault holds and never "
+                       f"purged \\({bad.id[:8]}\\).*never purges on a remote's word") as refused:
         b.sync()
+    assert "purge --yes" not in str(refused.value)
     b.reopen()
     purge(b.vault, plan_purge(b.vault, [bad.id]))
     b.sync()
@@ -67,3 +69,25 @@ def test_the_purged_lists_of_both_sides_are_merged():
 
     assert json.loads(outcome.data)["purged"] == {"memories": ["a", "b", "x"],
                                                   "relations": ["r"]}
+
+
+def test_a_remote_purge_list_naming_my_own_memory_never_leads_to_purging_it(world):
+    """A remote's ``.meta.json`` lists one of A's own memories, never purged anywhere, as
+    purged: sync refuses, says what happened, and tells no one to purge it."""
+    a, b = world.a, world.b
+    mine = a.vault.add("my own memory, never purged")
+    assert a.sync().pushed
+    b.sync()
+    meta_path = b.vault_dir / ".meta.json"
+    import json
+
+    meta = json.loads(meta_path.read_text())
+    meta["purged"] = {"memories": [mine.id], "relations": []}
+    meta_path.write_text(json.dumps(meta, indent=2))
+    b.git("-c", "user.name=Eve", "-c", "user.email=e@x", "commit", "-q", "-am", "list")
+    b.git("push", "-q", "origin", "HEAD:main")
+    head = a.head()
+    with pytest.raises(VaultError, match="never purged.*never purges on a remote's word") as err:
+        a.sync()
+    assert "purge --yes" not in str(err.value) and mine.id[:8] in str(err.value)
+    assert a.head() == head and mine.id in a.reopen().memories

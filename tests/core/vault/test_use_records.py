@@ -117,3 +117,36 @@ def test_undo_skips_use_records_and_keeps_them(tmp_path):
     again = Vault.open(vault.root)
     assert again.get(ids[0]).status.value == "active"
     assert again.get(ids[0]).use_count == 1 and again.get(ids[1]).use_count == 1
+
+
+def test_a_refused_write_commits_no_use_record(tmp_path):
+    """An operation refused before it writes (a bad id, an unknown one, a bad value) changes
+    nothing: the use records stay pending, for the next write to commit."""
+    import pytest
+
+    from core import VaultError
+
+    vault, ids = _vault_with(tmp_path, 2)
+    head = _git(vault, "rev-parse", "HEAD")
+    vault.record_use([ids[0]])
+    for refused in (lambda: vault.promote("../../x"), lambda: vault.archive("ffffffff"),
+                    lambda: vault.update(ids[0], strength=-1),
+                    lambda: vault.relate(ids[0], "../../x", "related")):
+        with pytest.raises(VaultError):
+            refused()
+        assert _git(vault, "rev-parse", "HEAD") == head
+    assert vault.pending_use == 1
+    vault.archive(ids[1])  # the next write commits them first
+    assert [s.split(":")[0] for s in _subjects(vault)[:2]] == ["archive", "use"]
+    assert vault.pending_use == 0 and Vault.open(vault.root).get(ids[0]).use_count == 1
+
+
+def test_another_process_s_use_record_is_kept_by_a_write_of_the_same_memory(tmp_path):
+    vault, ids = _vault_with(tmp_path, 1)
+    assistant = Vault.open(vault.root)  # an MCP server, recording uses
+    assistant.record_use([ids[0]])
+    vault.update(ids[0], content="note number 0 about the garden, rewritten")
+    fresh = Vault.open(vault.root)
+    assert fresh.get(ids[0]).use_count == 1
+    assert fresh.get(ids[0]).content.endswith("rewritten")
+    assert [s.split(":")[0] for s in _subjects(fresh)[:2]] == ["update", "use"]
