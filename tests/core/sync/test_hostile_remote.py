@@ -18,8 +18,8 @@ import pytest
 from conftest import run_git
 from sync_support import LAYOUTS, T0, Attacker, at, make_world, new
 
-from core import Memory, VaultError
-from core.store.layout import MAX_FILE_BYTES, Layout
+from core import VaultError
+from core.store.layout import MAX_FILE_BYTES
 from core.sync.merge_driver import has_conflict_markers
 from core.sync.engine import last_sync
 from tui import cli
