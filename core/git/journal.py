@@ -92,6 +92,10 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         #: A read-only vault's journal: git runs with optional locks off (``git status``
         #: refreshes no stat data in git's index), so reading writes nothing under ``.git``.
         self.read_only = False
+        #: Build every commit's tree on the private index (the whole vault's paths), as memvault
+        #: did before trees were built from the parent commit's (:mod:`.trees`); tests compare
+        #: the two.
+        self.trees_from_index = False
 
     # -- repository -------------------------------------------------------------------------
     @functools.cached_property
@@ -181,6 +185,12 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         if head is not None:
             return "sha256" if len(head) == 64 else "sha1"
         return self.config_get("extensions.objectformat") or "sha1"
+
+    @functools.cached_property
+    def trust_executable_bit(self) -> bool:
+        """``core.fileMode``: whether git takes a file's executable bit for its mode."""
+        value = (self.config_get("core.filemode") or "true").strip().lower()
+        return value not in ("false", "no", "off", "0")
 
     def ensure_private(self) -> bool:
         """Keep everything under the git directory out of other local users' reach: the git

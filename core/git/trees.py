@@ -1,0 +1,232 @@
+"""A commit's tree built from its parent's trees: the cost of a commit follows the files it
+changes, not the size of the vault.
+
+A vault of 100,000 memories has an index of 100,000 entries; staging one file on it and writing
+the tree reads and writes all of them. The tree of a commit that changes a few files differs
+from its parent's only in those files' blobs and the trees on their paths (a shard of a few
+hundred entries, ``memories/``, the root). :class:`TreeWriter` reads exactly those trees (git's
+persistent ``cat-file --batch``, through GitPython), puts the new blobs and modes in, and has
+git write the changed trees (one ``mktree --batch``, bottom up), checking that git names each
+tree as computed here. Blobs are written by one ``hash-object -w --stdin-paths`` over the files
+in the work tree, so git applies the same attributes (filters, line endings) as
+``update-index`` does, and a file's mode is decided by git's own rule
+(:func:`mode_of`). The result is the very tree ``update-index`` + ``write-tree`` would have made
+on an index read from the parent commit.
+
+What this cannot do the same way as the index (a symbolic link, a folder, a submodule where a
+file goes, a file where a folder was, a path git would have to quote) is reported as :class:`NeedsIndex`; the journal then
+commits through the index as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FILE = "100644"
+EXECUTABLE = "100755"
+TREE = "40000"
+SUBMODULE = "160000"
+LINK = "120000"
+
+#: (mode, object id) of one tree entry
+Entry = tuple[str, str]
+
+
+class NeedsIndex(Exception):
+    """The change cannot be made from the parent's trees the way the index would make it."""
+
+
+def mode_of(st: os.stat_result, old_mode: str | None, trust_executable_bit: bool) -> str:
+    """The mode ``update-index`` gives a regular file (git's ``ce_mode_from_stat``): 100755 when
+    its owner may execute it, else 100644; with ``core.fileMode`` off, the mode it had."""
+    if not trust_executable_bit:
+        return old_mode if old_mode in (FILE, EXECUTABLE) else FILE
+    return EXECUTABLE if st.st_mode & stat.S_IXUSR else FILE
+
+
+def parse_tree(data: bytes, id_length: int) -> dict[bytes, Entry]:
+    """A raw tree object as {name: (mode, object id)}."""
+    entries: dict[bytes, Entry] = {}
+    i, end = 0, len(data)
+    while i < end:
+        space = data.index(b" ", i)
+        nul = data.index(b"\0", space)
+        mode = data[i:space].decode()
+        entries[data[space + 1:nul]] = (mode, data[nul + 1:nul + 1 + id_length].hex())
+        i = nul + 1 + id_length
+    return entries
+
+
+def _sort_key(item: tuple[bytes, Entry]) -> bytes:
+    name, (mode, _) = item
+    return name + b"/" if mode == TREE else name  # git's order: a folder sorts as "name/"
+
+
+def tree_bytes(entries: dict[bytes, Entry]) -> bytes:
+    return b"".join(mode.encode() + b" " + name + b"\0" + bytes.fromhex(oid)
+                    for name, (mode, oid) in sorted(entries.items(), key=_sort_key))
+
+
+def object_id(kind: str, data: bytes, object_format: str) -> str:
+    digest = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
+    return digest(b"%s %d\0" % (kind.encode(), len(data)) + data).hexdigest()
+
+
+@dataclass
+class _Folder:
+    """One tree on the path of a change: its entries (read from the parent), the changes below."""
+
+    entries: dict[bytes, Entry]
+    files: dict[bytes, Entry | None] = field(default_factory=dict)
+    folders: dict[bytes, "_Folder"] = field(default_factory=dict)
+
+
+class TreeWriter:
+    """Builds new trees from a parent tree and the changed paths.
+
+    ``read_tree(oid)`` gives a tree object's raw bytes; ``write_trees(texts)`` has git write the
+    trees (``mktree --batch -z`` input, one tree a text, in order) and returns their ids;
+    ``hash_files(rels)`` writes the work tree's files as blobs (``hash-object -w``) and returns
+    their ids."""
+
+    def __init__(self, read_tree: Callable[[str], bytes],
+                 write_trees: Callable[[list[bytes]], list[str]],
+                 hash_files: Callable[[list[str]], list[str]],
+                 object_format: str = "sha1", trust_executable_bit: bool = True):
+        self.read_tree = read_tree
+        self.write_trees = write_trees
+        self.hash_files = hash_files
+        self.object_format = object_format
+        self.id_length = 32 if object_format == "sha256" else 20
+        self.trust_executable_bit = trust_executable_bit
+        self._cache: dict[str, dict[bytes, Entry]] = {}
+
+    def entries(self, tree: str | None) -> dict[bytes, Entry]:
+        """A tree's entries (a copy the caller may change)."""
+        return dict(self._read(tree))
+
+    def _read(self, tree: str | None) -> dict[bytes, Entry]:
+        if tree is None:
+            return {}
+        found = self._cache.get(tree)
+        if found is None:
+            found = self._cache[tree] = parse_tree(self.read_tree(tree), self.id_length)
+        return found
+
+    def lookup(self, tree: str | None, rels: Iterable[str]) -> dict[str, Entry]:
+        """Repository path -> (mode, id) in ``tree`` for those of ``rels`` it holds (reading
+        only the trees on their paths)."""
+        found: dict[str, Entry] = {}
+        for rel in rels:
+            current: str | None = tree
+            parts = os.fsencode(rel).split(b"/")
+            for depth, part in enumerate(parts):
+                entry = self._read(current).get(part)
+                if entry is None:
+                    break
+                if depth == len(parts) - 1:
+                    found[rel] = entry
+                elif entry[0] != TREE:
+                    break
+                else:
+                    current = entry[1]
+        return found
+
+    def build(self, base_tree: str | None, worktree: Path, rels: Iterable[str]) -> str:
+        """The id of ``base_tree`` with each of ``rels`` (repository paths) taken as it is in
+        the work tree now: a regular file's content and mode, or removed when absent. The new
+        blobs and trees are written to git's object database. NeedsIndex when the index would
+        do something this does not (see the module docstring)."""
+        old = self.lookup(base_tree, rels)
+        changes: dict[str, Entry | None] = {}
+        present: list[tuple[str, os.stat_result]] = []
+        for rel in dict.fromkeys(rels):
+            if "\n" in rel or rel.startswith('"'):
+                raise NeedsIndex(rel)  # hash-object would read it as a quoted path
+            try:
+                st = os.lstat(worktree / rel)
+            except (FileNotFoundError, NotADirectoryError):
+                changes[rel] = None
+                continue
+            if not stat.S_ISREG(st.st_mode):
+                raise NeedsIndex(rel)  # a link or a folder: the index's rules
+            present.append((rel, st))
+        blobs = self.hash_files([rel for rel, _ in present]) if present else []
+        for (rel, st), blob in zip(present, blobs, strict=True):
+            before = old.get(rel)
+            changes[rel] = (mode_of(st, before[0] if before else None, self.trust_executable_bit),
+                            blob)
+        return self.build_entries(base_tree, changes)
+
+    def build_entries(self, base_tree: str | None, changes: dict[str, Entry | None]) -> str:
+        """The id of ``base_tree`` with each repository path set to (mode, object id) or removed
+        (None); the new trees are written. NeedsIndex where a file meets a folder."""
+        root = _Folder(self.entries(base_tree))
+        for rel, entry in changes.items():
+            parts = os.fsencode(rel).split(b"/")
+            if any(p in (b"", b".", b"..") for p in parts) or parts[0] == b".git":
+                raise NeedsIndex(rel)
+            folder = root
+            for part in parts[:-1]:
+                child = folder.folders.get(part)
+                if child is None:
+                    if part in folder.files and folder.files[part] is not None:
+                        raise NeedsIndex(rel)  # a file where a folder goes
+                    found = folder.entries.get(part)
+                    if found is not None and found[0] != TREE:
+                        raise NeedsIndex(rel)  # a file (or submodule) where a folder goes
+                    child = _Folder(self.entries(found[1] if found else None))
+                    folder.folders[part] = child
+                folder = child
+            name = parts[-1]
+            found = folder.entries.get(name)
+            if (found is not None and found[0] in (TREE, SUBMODULE)) or name in folder.folders:
+                raise NeedsIndex(rel)  # a folder (or submodule) where a file goes
+            folder.files[name] = entry
+        new: dict[str, dict[bytes, Entry]] = {}
+        tree = self._new_tree(root, new)
+        if tree is None:  # nothing left at all: the empty tree
+            tree = object_id("tree", b"", self.object_format)
+            new[tree] = {}
+        if new:
+            written = self.write_trees([_mktree_text(entries) for entries in new.values()])
+            if written != list(new):
+                raise NeedsIndex(f"git wrote trees {written} where {list(new)} were computed")
+            self._cache.update(new)
+        return tree
+
+    def _new_tree(self, folder: _Folder, new: dict[str, dict[bytes, Entry]]) -> str | None:
+        """The folder's tree id; the trees git does not hold yet go into ``new``, children
+        before their parent (the order they are written in). None when the folder ends up
+        empty (git keeps no empty folder)."""
+        entries = folder.entries
+        for name, child in folder.folders.items():
+            oid = self._new_tree(child, new)
+            _set(entries, name, None if oid is None else (TREE, oid))
+        for name, entry in folder.files.items():
+            _set(entries, name, entry)
+        if not entries:
+            return None
+        oid = object_id("tree", tree_bytes(entries), self.object_format)
+        if oid not in self._cache and oid not in new:
+            new[oid] = entries
+        return oid
+
+
+def _set(entries: dict[bytes, Entry], name: bytes, entry: Entry | None) -> None:
+    if entry is None:
+        entries.pop(name, None)
+    else:
+        entries[name] = entry
+
+
+def _mktree_text(entries: dict[bytes, Entry]) -> bytes:
+    """One tree as ``mktree -z`` input: ``mode type id<TAB>name`` records, NUL-terminated."""
+    kinds = {TREE: b"tree", SUBMODULE: b"commit"}
+    return b"".join(b"%s %s %s\t%s\0" % (mode.encode(), kinds.get(mode, b"blob"), oid.encode(), name)
+                    for name, (mode, oid) in entries.items())
