@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -117,9 +119,8 @@ class Committing:
                 raise JournalError(f"git object {oid} is a {kind.decode()}, not a tree")
             return data
 
-        def write_trees(texts: list[bytes]) -> list[str]:
-            with self._stdin(b"".join(t + b"\0" for t in texts)) as fh:
-                return self._git("mktree", "--batch", "-z", istream=fh).split()
+        def write_trees(trees: list[bytes]) -> list[str]:
+            return self._write_objects("tree", trees)
 
         def hash_files(rels: list[str]) -> list[str]:
             with self._stdin("".join(f"{rel}\n" for rel in rels).encode(
@@ -127,6 +128,23 @@ class Committing:
                 return self._git("hash-object", "-w", "--stdin-paths", istream=fh).split()
 
         return TreeWriter(read_tree, write_trees, hash_files, "sha1", self.trust_executable_bit)
+
+    def _write_objects(self, kind: str, objects: list[bytes]) -> list[str]:
+        """Store objects (``hash-object -w -t kind``; git checks a tree's format), in order:
+        one git process over scratch files in memvault's folder of the git directory."""
+        scratch = Path(tempfile.mkdtemp(prefix="objects-", dir=self.state_dir))
+        try:
+            names = []
+            for i, data in enumerate(objects):
+                name = scratch / f"{i}"
+                with open(name, "wb") as fh:
+                    fh.write(data)
+                names.append(f"{name}\n")
+            with self._stdin("".join(names).encode("utf-8", "surrogateescape")) as fh:
+                return self._git("hash-object", "-w", "-t", kind, "--stdin-paths",
+                                 istream=fh).split()
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
 
     def _read_object(self, oid: str) -> tuple[bytes, bytes]:
         """(type, content) of one object, through GitPython's persistent ``cat-file --batch``

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -49,27 +50,30 @@ def mode_of(st: os.stat_result, old_mode: str | None, trust_executable_bit: bool
     return EXECUTABLE if st.st_mode & stat.S_IXUSR else FILE
 
 
-def parse_tree(data: bytes, id_length: int) -> dict[bytes, Entry]:
-    """A raw tree object as {name: (mode, object id)}."""
-    entries: dict[bytes, Entry] = {}
-    i, end = 0, len(data)
-    while i < end:
-        space = data.index(b" ", i)
-        nul = data.index(b"\0", space)
-        mode = data[i:space].decode()
-        entries[data[space + 1:nul]] = (mode, data[nul + 1:nul + 1 + id_length].hex())
-        i = nul + 1 + id_length
+#: One tree entry as git stores it: (mode, raw object id), both bytes.
+Raw = tuple[bytes, bytes]
+_TREE_B = TREE.encode()
+_SUBMODULE_B = SUBMODULE.encode()
+
+
+def parse_tree(data: bytes, id_length: int) -> dict[bytes, Raw]:
+    """A raw tree object as {name: (mode, raw id)}, in the tree's own (git's) order."""
+    entry = re.compile(rb"([0-7]+) ([^\0]+)\0(.{%d})" % id_length, re.S)
+    entries = {name: (mode, oid) for mode, name, oid in entry.findall(data)}
+    if sum(len(m) + len(n) + 2 + id_length for n, (m, _) in entries.items()) != len(data):
+        raise ValueError("not a tree object (or one with a name twice)")
     return entries
 
 
-def _sort_key(item: tuple[bytes, Entry]) -> bytes:
+def _sort_key(item: tuple[bytes, Raw]) -> bytes:
     name, (mode, _) = item
-    return name + b"/" if mode == TREE else name  # git's order: a folder sorts as "name/"
+    return name + b"/" if mode == _TREE_B else name  # git's order: a folder sorts as "name/"
 
 
-def tree_bytes(entries: dict[bytes, Entry]) -> bytes:
-    return b"".join(mode.encode() + b" " + name + b"\0" + bytes.fromhex(oid)
-                    for name, (mode, oid) in sorted(entries.items(), key=_sort_key))
+def tree_bytes(entries: dict[bytes, Raw], in_order: bool = False) -> bytes:
+    """The tree object of ``entries`` (``in_order``: they are in git's order already)."""
+    items = entries.items() if in_order else sorted(entries.items(), key=_sort_key)
+    return b"".join(b"%s %s\0%s" % (mode, name, oid) for name, (mode, oid) in items)
 
 
 def object_id(kind: str, data: bytes, object_format: str) -> str:
@@ -81,16 +85,16 @@ def object_id(kind: str, data: bytes, object_format: str) -> str:
 class _Folder:
     """One tree on the path of a change: its entries (read from the parent), the changes below."""
 
-    entries: dict[bytes, Entry]
-    files: dict[bytes, Entry | None] = field(default_factory=dict)
+    entries: dict[bytes, Raw]
+    files: dict[bytes, Raw | None] = field(default_factory=dict)
     folders: dict[bytes, "_Folder"] = field(default_factory=dict)
 
 
 class TreeWriter:
     """Builds new trees from a parent tree and the changed paths.
 
-    ``read_tree(oid)`` gives a tree object's raw bytes; ``write_trees(texts)`` has git write the
-    trees (``mktree --batch -z`` input, one tree a text, in order) and returns their ids;
+    ``read_tree(oid)`` gives a tree object's raw bytes; ``write_trees(trees)`` has git write the
+    trees (raw tree objects, in order: children first) and returns their ids;
     ``hash_files(rels)`` writes the work tree's files as blobs (``hash-object -w``) and returns
     their ids."""
 
@@ -104,13 +108,14 @@ class TreeWriter:
         self.object_format = object_format
         self.id_length = 32 if object_format == "sha256" else 20
         self.trust_executable_bit = trust_executable_bit
-        self._cache: dict[str, dict[bytes, Entry]] = {}
+        #: trees known to be in git's object database, by id (a writer lives for one commit)
+        self._cache: dict[str, dict[bytes, Raw]] = {}
 
-    def entries(self, tree: str | None) -> dict[bytes, Entry]:
+    def entries(self, tree: str | None) -> dict[bytes, Raw]:
         """A tree's entries (a copy the caller may change)."""
         return dict(self._read(tree))
 
-    def _read(self, tree: str | None) -> dict[bytes, Entry]:
+    def _read(self, tree: str | None) -> dict[bytes, Raw]:
         if tree is None:
             return {}
         found = self._cache.get(tree)
@@ -130,11 +135,11 @@ class TreeWriter:
                 if entry is None:
                     break
                 if depth == len(parts) - 1:
-                    found[rel] = entry
-                elif entry[0] != TREE:
+                    found[rel] = (entry[0].decode(), entry[1].hex())
+                elif entry[0] != _TREE_B:
                     break
                 else:
-                    current = entry[1]
+                    current = entry[1].hex()
         return found
 
     def build(self, base_tree: str | None, worktree: Path, rels: Iterable[str]) -> str:
@@ -178,55 +183,54 @@ class TreeWriter:
                     if part in folder.files and folder.files[part] is not None:
                         raise NeedsIndex(rel)  # a file where a folder goes
                     found = folder.entries.get(part)
-                    if found is not None and found[0] != TREE:
+                    if found is not None and found[0] != _TREE_B:
                         raise NeedsIndex(rel)  # a file (or submodule) where a folder goes
-                    child = _Folder(self.entries(found[1] if found else None))
+                    child = _Folder(self.entries(found[1].hex() if found else None))
                     folder.folders[part] = child
                 folder = child
             name = parts[-1]
             found = folder.entries.get(name)
-            if (found is not None and found[0] in (TREE, SUBMODULE)) or name in folder.folders:
+            if (found is not None and found[0] in (_TREE_B, _SUBMODULE_B)) \
+                    or name in folder.folders:
                 raise NeedsIndex(rel)  # a folder (or submodule) where a file goes
-            folder.files[name] = entry
-        new: dict[str, dict[bytes, Entry]] = {}
+            folder.files[name] = None if entry is None else (entry[0].encode(),
+                                                             bytes.fromhex(entry[1]))
+        new: dict[str, bytes] = {}
         tree = self._new_tree(root, new)
         if tree is None:  # nothing left at all: the empty tree
             tree = object_id("tree", b"", self.object_format)
-            new[tree] = {}
+            new[tree] = b""
         if new:
-            written = self.write_trees([_mktree_text(entries) for entries in new.values()])
+            written = self.write_trees(list(new.values()))
             if written != list(new):
                 raise NeedsIndex(f"git wrote trees {written} where {list(new)} were computed")
-            self._cache.update(new)
         return tree
 
-    def _new_tree(self, folder: _Folder, new: dict[str, dict[bytes, Entry]]) -> str | None:
-        """The folder's tree id; the trees git does not hold yet go into ``new``, children
-        before their parent (the order they are written in). None when the folder ends up
-        empty (git keeps no empty folder)."""
+    def _new_tree(self, folder: _Folder, new: dict[str, bytes]) -> str | None:
+        """The folder's tree id; the trees git does not hold yet go into ``new`` (id -> tree
+        object), children before their parent (the order they are written in). None when the
+        folder ends up empty (git keeps no empty folder)."""
         entries = folder.entries
+        in_order = True  # a name only replaced or removed keeps git's order
         for name, child in folder.folders.items():
             oid = self._new_tree(child, new)
-            _set(entries, name, None if oid is None else (TREE, oid))
+            in_order &= _set(entries, name, None if oid is None else (_TREE_B, bytes.fromhex(oid)))
         for name, entry in folder.files.items():
-            _set(entries, name, entry)
+            in_order &= _set(entries, name, entry)
         if not entries:
             return None
-        oid = object_id("tree", tree_bytes(entries), self.object_format)
+        data = tree_bytes(entries, in_order)
+        oid = object_id("tree", data, self.object_format)
         if oid not in self._cache and oid not in new:
-            new[oid] = entries
+            new[oid] = data
         return oid
 
 
-def _set(entries: dict[bytes, Entry], name: bytes, entry: Entry | None) -> None:
+def _set(entries: dict[bytes, Raw], name: bytes, entry: Raw | None) -> bool:
+    """Set or remove one entry; False when it adds a name (the order must be made again)."""
     if entry is None:
         entries.pop(name, None)
-    else:
-        entries[name] = entry
-
-
-def _mktree_text(entries: dict[bytes, Entry]) -> bytes:
-    """One tree as ``mktree -z`` input: ``mode type id<TAB>name`` records, NUL-terminated."""
-    kinds = {TREE: b"tree", SUBMODULE: b"commit"}
-    return b"".join(b"%s %s %s\t%s\0" % (mode.encode(), kinds.get(mode, b"blob"), oid.encode(), name)
-                    for name, (mode, oid) in entries.items())
+        return True
+    known = name in entries
+    entries[name] = entry
+    return known
