@@ -18,6 +18,8 @@ every file, as without an index.
 
 from __future__ import annotations
 
+import contextlib
+
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -209,36 +211,43 @@ class IndexedOpening:
             rows[rel] = (sha, kind, record_id, body)
         files.update(base, head, rows, replace=base is None)
 
-    def _unchanged_since_open(self, path: Path) -> bool:
-        """For a file the open took from the index (never read, so never stat'ed): True when it
-        still holds the blob the index has for it (one query, one read and a hash); it is then
-        noted as seen. (A commit since the open that changed the file made the vault read it,
-        so the index's row, even one moved to a later commit since, is what the vault shows.)"""
-        if not self._opened_from_index or str(path) in self.layout.seen:
-            return False
+    def _unchanged_since_open(self, paths: list[Path]) -> set[Path]:
+        """Of files the open took from the index (never read, so never stat'ed), those that
+        still hold the blob the index has for them (the index opened once, one query, one read
+        and a hash a file); they are then noted as seen. (A commit since the open that changed
+        a file made the vault read it, so the index's row, even one moved to a later commit
+        since, is what the vault shows.)"""
+        if not self._opened_from_index:
+            return set()
+        todo = [p for p in paths if str(p) not in self.layout.seen]
+        if not todo:
+            return set()
         import sqlite3
 
         from ..search.indexed_files import blob_id
 
         files = self._files_index()
         if files is None:
-            return False
+            return set()
+        known: dict[Path, str] = {}
         try:
-            blob = files.blob_of(path.relative_to(self.root).as_posix())
-        except sqlite3.Error:
-            blob = None
+            for path in todo:
+                with contextlib.suppress(sqlite3.Error):
+                    blob = files.blob_of(path.relative_to(self.root).as_posix())
+                    if blob is not None:
+                        known[path] = blob
         finally:
             files.close()
-        if blob is None:
-            return False
-        try:
-            data, _ = read_vault_file(path)
-        except (OSError, RefusedFileError):
-            return False
-        if blob_id(data, len(blob)) != blob:
-            return False
-        self.layout.note([path])
-        return True
+        same = set()
+        for path, blob in known.items():
+            try:
+                data, _ = read_vault_file(path)
+            except (OSError, RefusedFileError):
+                continue
+            if blob_id(data, len(blob)) == blob:
+                same.add(path)
+        self.layout.note(same)
+        return same
 
 
 def _valid_id(kind: str, record_id: str) -> bool:

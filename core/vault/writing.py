@@ -151,8 +151,9 @@ class Writing:
         ``reload`` (an operation that changes only some fields: touch, archive, a use record)
         the cache takes them too, so the operation applies on top of the edit instead of
         writing the old fields back over it. Returns the changed files that cannot be read."""
-        edited = [p.relative_to(self.root).as_posix() for p in self.layout.changed_since_seen(paths)
-                  if not self._unchanged_since_open(p)]
+        changed = self.layout.changed_since_seen(paths)
+        same = self._unchanged_since_open(changed)
+        edited = [p.relative_to(self.root).as_posix() for p in changed if p not in same]
         adopt, unreadable = self._sort_outside_edits(edited)
         if adopt:
             self._commit_external(adopt, "while the vault was open")
