@@ -24,6 +24,8 @@ from .trees import SUBMODULE, TREE, NeedsIndex, TreeWriter
 
 #: More files than this in one commit are written with one flush for all (write_atomic_many).
 BATCH_WRITES = 64
+#: git's own index is kept split from this size on (about 120 bytes an entry: 70,000 files).
+SPLIT_INDEX_FROM = 8 * 1024 * 1024
 
 
 class Committing:
@@ -123,15 +125,14 @@ class Committing:
             return self._write_objects("tree", trees)
 
         def hash_files(rels: list[str]) -> list[str]:
-            with self._stdin("".join(f"{rel}\n" for rel in rels).encode(
-                    "utf-8", "surrogateescape")) as fh:
-                return self._git("hash-object", "-w", "--stdin-paths", istream=fh).split()
+            return self.object_writer.write("blob", rels)
 
         return TreeWriter(read_tree, write_trees, hash_files, "sha1", self.trust_executable_bit)
 
     def _write_objects(self, kind: str, objects: list[bytes]) -> list[str]:
-        """Store objects (``hash-object -w -t kind``; git checks a tree's format), in order:
-        one git process over scratch files in memvault's folder of the git directory."""
+        """Store objects (git checks a tree's format), in order, through the long-lived
+        ``hash-object`` of that type, from scratch files in memvault's folder of the git
+        directory."""
         scratch = Path(tempfile.mkdtemp(prefix="objects-", dir=self.state_dir))
         try:
             names = []
@@ -139,10 +140,8 @@ class Committing:
                 name = scratch / f"{i}"
                 with open(name, "wb") as fh:
                     fh.write(data)
-                names.append(f"{name}\n")
-            with self._stdin("".join(names).encode("utf-8", "surrogateescape")) as fh:
-                return self._git("hash-object", "-w", "-t", kind, "--stdin-paths",
-                                 istream=fh).split()
+                names.append(str(name))
+            return self.object_writer.write(kind, names)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
@@ -334,7 +333,23 @@ class Committing:
                     self._git("read-tree", base, env=env)
                 else:
                     self._git("read-tree", "--empty", env=env)
-        self._with_paths(["update-index", "--add", "--remove", "--replace"], rels, env=env)
+        split = [] if private or not self._split_git_index() else ["-c", "core.splitIndex=true"]
+        self._with_paths([*split, "update-index", "--add", "--remove", "--replace"], rels, env=env)
+
+    def _split_git_index(self) -> bool:
+        """Whether git's own index is to be kept split (``core.splitIndex``): when it is big
+        (:data:`SPLIT_INDEX_FROM` bytes, some 50,000 files) and the person's git config does not
+        say otherwise. A split index is written as the few entries that changed beside a shared
+        index of the rest, so staging one file no longer rewrites (and hashes) every entry."""
+        if self._split_index_setting is None:
+            status, out, _ = self._run("config", "--get", "core.splitIndex", check=False)
+            self._split_index_setting = out.strip().lower() if status == 0 else ""
+        if self._split_index_setting:
+            return False  # the person's choice, either way: git follows it without us
+        try:
+            return os.stat(self.git_dir / "index").st_size >= SPLIT_INDEX_FROM
+        except OSError:
+            return False
 
 
 

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import JournalError, LockTimeoutError
 from .gitdir import read_head
 from .intent import IntentLog
+from .objects import ObjectWriter
 from .lock import process_lock
 from .runner import GitRunner, Location, locate
 
@@ -96,6 +97,7 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         #: did before trees were built from the parent commit's (:mod:`.trees`); tests compare
         #: the two.
         self.trees_from_index = False
+        self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
 
     # -- repository -------------------------------------------------------------------------
     @functools.cached_property
@@ -185,6 +187,36 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         if head is not None:
             return "sha256" if len(head) == 64 else "sha1"
         return self.config_get("extensions.objectformat") or "sha1"
+
+    @functools.cached_property
+    def object_writer(self) -> ObjectWriter:
+        """Long-lived ``hash-object`` processes for the objects of a commit (:mod:`.objects`),
+        started through GitPython's ``repo.git`` on first use."""
+        return ObjectWriter(self._start_piped)
+
+    def _start_piped(self, args: list[str]) -> Any:
+        import subprocess
+
+        import git
+
+        try:
+            return self.repo.git.execute(["git", *args], as_process=True,
+                                         istream=subprocess.PIPE)
+        except (git.GitCommandError, git.GitCommandNotFound, OSError) as exc:
+            raise JournalError(f"git {args[0]} could not be started: {exc}") from None
+
+    def close(self) -> None:
+        """Stop the long-lived git processes (object writers, GitPython's ``cat-file``); the
+        next write starts them again. Skipped while another thread writes."""
+        if not self._thread_lock.acquire(blocking=False):
+            return
+        try:
+            if "object_writer" in self.__dict__:
+                self.object_writer.stop()
+            if self._repo is not None:
+                self._repo.git.clear_cache()
+        finally:
+            self._thread_lock.release()
 
     @functools.cached_property
     def trust_executable_bit(self) -> bool:
@@ -304,7 +336,9 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         if old is None:
             out = self._git("ls-tree", "-r", "-z", "--name-only", new, *spec)
         else:
-            out = self._git("diff", "--name-status", "--no-renames", "-z", old, new, *spec)
+            # plumbing: no person's diff settings; identical subtrees are skipped unread
+            out = self._git("diff-tree", "-r", "--name-status", "--no-renames", "-z", old, new,
+                            *spec)
             parts = out.split("\0")
             pairs = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
             return [self._vault_rel(p) for status, p in sorted(pairs, key=lambda x: x[0] != "D")]
