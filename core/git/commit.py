@@ -127,7 +127,11 @@ class Committing:
         def hash_files(rels: list[str]) -> list[str]:
             return self.object_writer.write("blob", rels)
 
-        return TreeWriter(read_tree, write_trees, hash_files, "sha1", self.trust_executable_bit)
+        def read_trees(oids: list[str]) -> dict[str, bytes]:
+            return self.read_blobs(oids, limit=None)  # one ``cat-file --batch`` for them all
+
+        return TreeWriter(read_tree, write_trees, hash_files, "sha1", self.trust_executable_bit,
+                          read_trees)
 
     def _write_objects(self, kind: str, objects: list[bytes]) -> list[str]:
         """Store objects (git checks a tree's format), in order, through the long-lived

@@ -93,7 +93,8 @@ class _Folder:
 class TreeWriter:
     """Builds new trees from a parent tree and the changed paths.
 
-    ``read_tree(oid)`` gives a tree object's raw bytes; ``write_trees(trees)`` has git write the
+    ``read_tree(oid)`` gives a tree object's raw bytes (``read_trees(oids)`` several at once,
+    {id: bytes}); ``write_trees(trees)`` has git write the
     trees (raw tree objects, in order: children first) and returns their ids;
     ``hash_files(rels)`` writes the work tree's files as blobs (``hash-object -w``) and returns
     their ids."""
@@ -101,8 +102,10 @@ class TreeWriter:
     def __init__(self, read_tree: Callable[[str], bytes],
                  write_trees: Callable[[list[bytes]], list[str]],
                  hash_files: Callable[[list[str]], list[str]],
-                 object_format: str = "sha1", trust_executable_bit: bool = True):
+                 object_format: str = "sha1", trust_executable_bit: bool = True,
+                 read_trees: Callable[[list[str]], dict[str, bytes]] | None = None):
         self.read_tree = read_tree
+        self.read_trees = read_trees
         self.write_trees = write_trees
         self.hash_files = hash_files
         self.object_format = object_format
@@ -124,23 +127,33 @@ class TreeWriter:
         return found
 
     def lookup(self, tree: str | None, rels: Iterable[str]) -> dict[str, Entry]:
-        """Repository path -> (mode, id) in ``tree`` for those of ``rels`` it holds (reading
-        only the trees on their paths)."""
+        """Repository path -> (mode, id) in ``tree`` for those of ``rels`` it holds, reading
+        only the trees on their paths, one depth at a time (all the trees of a depth in one
+        request: a gc touches most of 256 shard folders)."""
         found: dict[str, Entry] = {}
-        for rel in rels:
-            current: str | None = tree
-            parts = os.fsencode(rel).split(b"/")
-            for depth, part in enumerate(parts):
-                entry = self._read(current).get(part)
+        pending = [(rel, os.fsencode(rel).split(b"/"), tree) for rel in dict.fromkeys(rels)]
+        depth = 0
+        while pending:
+            self._prefetch({current for _, _, current in pending})
+            deeper = []
+            for rel, parts, current in pending:
+                entry = self._read(current).get(parts[depth])
                 if entry is None:
-                    break
+                    continue
                 if depth == len(parts) - 1:
                     found[rel] = (entry[0].decode(), entry[1].hex())
-                elif entry[0] != _TREE_B:
-                    break
-                else:
-                    current = entry[1].hex()
+                elif entry[0] == _TREE_B:
+                    deeper.append((rel, parts, entry[1].hex()))
+            pending, depth = deeper, depth + 1
         return found
+
+    def _prefetch(self, trees: set[str | None]) -> None:
+        missing = [t for t in trees if t is not None and t not in self._cache]
+        if len(missing) < 2 or self.read_trees is None:
+            return
+        for oid, data in self.read_trees(missing).items():
+            if oid not in self._cache:
+                self._cache[oid] = parse_tree(data, self.id_length)
 
     def build(self, base_tree: str | None, worktree: Path, rels: Iterable[str]) -> str:
         """The id of ``base_tree`` with each of ``rels`` (repository paths) taken as it is in
