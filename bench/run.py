@@ -424,12 +424,12 @@ def measure_archive(root: Path, candidates: list[str], n: int) -> dict[str, Any]
 
 
 class UnlinkMeter:
-    """Counts the time ``core.git.journal`` spends in ``remove_file`` (one ``unlink`` per deleted
+    """Counts the time ``core.git.commit`` spends in ``remove_file`` (one ``unlink`` per deleted
     vault file) while active: how much of a gc is the filesystem deleting files. Measures
     nothing (and says so) if core no longer has that hook."""
 
     def __init__(self) -> None:
-        import core.git.journal as journal
+        import core.git.commit as journal
 
         self.module = journal
         self.original = getattr(journal, "remove_file", None)
