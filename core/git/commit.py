@@ -112,9 +112,10 @@ class Committing:
     def _tree_writer(self) -> TreeWriter | None:
         """A :class:`~.trees.TreeWriter` for one commit (its trees are read through GitPython's
         persistent ``cat-file``), or None when commits go through the private index: a sha256
-        repository (GitPython's reader knows sha1 only) or :attr:`trees_from_index` set."""
-        if self.trees_from_index or self.object_format != "sha1":
-            return None
+        repository (GitPython's reader knows sha1 only), ``core.symlinks`` off, or
+        :attr:`trees_from_index` set."""
+        if self.trees_from_index or self.object_format != "sha1" or not self.has_symlinks:
+            return None  # (without symbolic links git keeps a link's mode on a file: the index)
         def read_tree(oid: str) -> bytes:
             kind, data = self._read_object(oid)
             if kind != b"tree":

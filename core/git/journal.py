@@ -219,10 +219,25 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
             self._thread_lock.release()
 
     @functools.cached_property
+    def _file_modes(self) -> dict[str, bool]:
+        """``core.fileMode`` and ``core.symlinks`` as git reads them (any scope; one process):
+        whether git takes a file's executable bit, and symbolic links, for modes."""
+        status, out, _ = self._run("config", "-z", "--get-regexp", r"^core\.(filemode|symlinks)$",
+                                   check=False)
+        found = {"core.filemode": True, "core.symlinks": True}
+        for item in (out.split("\0") if status == 0 else []):
+            key, _, value = item.partition("\n")
+            if key in found:
+                found[key] = value.strip().lower() not in ("false", "no", "off", "0")
+        return found
+
+    @property
     def trust_executable_bit(self) -> bool:
-        """``core.fileMode``: whether git takes a file's executable bit for its mode."""
-        value = (self.config_get("core.filemode") or "true").strip().lower()
-        return value not in ("false", "no", "off", "0")
+        return self._file_modes["core.filemode"]
+
+    @property
+    def has_symlinks(self) -> bool:
+        return self._file_modes["core.symlinks"]
 
     def ensure_private(self) -> bool:
         """Keep everything under the git directory out of other local users' reach: the git

@@ -5,14 +5,17 @@ kind of object, on every commit, costs more than the writing. :class:`ObjectWrit
 ``hash-object`` process per object type (``blob``: files of the work tree, with git's
 attributes applied as ``git add`` would; ``tree``: raw tree objects from scratch files, checked
 by git) and hands it paths on stdin, one line each, reading back one object id a line. Paths go
-in chunks small enough that neither pipe can fill while the other waits. A process that fails
-(or answers anything but an object id) is stopped and JournalError raised; the next call starts
-a new one.
+in chunks small enough that neither pipe can fill while the other waits; what git says on
+stderr (a line-ending warning a file, a filter's chatter) is read as it comes by a thread, so
+that pipe never fills either. A process that fails (or answers anything but an object id) is
+stopped and JournalError raised, with git's last words; the next call starts a new one.
 """
 
 from __future__ import annotations
 
+import collections
 import re
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +33,8 @@ class ObjectWriter:
     def __init__(self, start: Callable[[list[str]], Any]):
         self._start = start
         self._running: dict[str, Any] = {}
+        self._said: dict[str, collections.deque[bytes]] = {}
+        self._drains: dict[str, threading.Thread] = {}
 
     def write(self, kind: str, paths: list[str]) -> list[str]:
         """Store the file at each path (relative to the work tree, or absolute) as an object of
@@ -48,7 +53,7 @@ class ObjectWriter:
                 for _ in chunk:
                     line = process.stdout.readline()
                     if not _OID.fullmatch(line):
-                        raise JournalError(_failure(process, line))
+                        raise JournalError(self._failure(kind, process, line))
                     found.append(line[:-1].decode())
             except (OSError, ValueError, JournalError) as exc:
                 self.stop(kind)
@@ -64,7 +69,26 @@ class ObjectWriter:
             handle = self._start(["hash-object", "-w", "-t", kind, "--stdin-paths"])
             self._running[kind] = handle
             process = getattr(handle, "proc", handle)
+            said = self._said[kind] = collections.deque(maxlen=20)
+            if process.stderr is not None:
+                drain = self._drains[kind] = threading.Thread(
+                    target=_drain, args=(process.stderr, said), daemon=True,
+                    name=f"git hash-object {kind} stderr")
+                drain.start()
         return process
+
+    def _failure(self, kind: str, process: Any, line: bytes) -> str:
+        """What git said when it answered ``line`` instead of an object id."""
+        try:
+            process.stdin.close()
+            process.wait(timeout=5)
+            if kind in self._drains:
+                self._drains[kind].join(timeout=5)
+        except Exception:  # noqa: BLE001 - the message is a courtesy; stop() ends it
+            pass
+        err = b"".join(self._said.get(kind, ())).decode("utf-8", "replace").strip()
+        said = err or line.decode("utf-8", "replace").strip() or "no answer"
+        return f"git hash-object failed: {said.splitlines()[-1] if said else said}"
 
     def stop(self, kind: str | None = None) -> None:
         """End the process for ``kind`` (every one when None)."""
@@ -84,13 +108,10 @@ class ObjectWriter:
                 process.wait()
 
 
-def _failure(process: Any, line: bytes) -> str:
-    """What git said when it answered ``line`` instead of an object id."""
-    process.stdin.close()
+def _drain(stream: Any, said: collections.deque[bytes]) -> None:
+    """Read a process's stderr to its end, keeping the last lines."""
     try:
-        process.wait(timeout=5)
-        err = process.stderr.read().decode("utf-8", "replace").strip() if process.stderr else ""
-    except Exception:  # noqa: BLE001 - the message is a courtesy
-        err = ""
-    said = err or line.decode("utf-8", "replace").strip() or "no answer"
-    return f"git hash-object failed: {said}"
+        for line in iter(stream.readline, b""):
+            said.append(line)
+    except (OSError, ValueError):
+        pass

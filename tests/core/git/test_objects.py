@@ -57,6 +57,23 @@ def test_a_failing_process_raises_and_the_next_write_starts_a_new_one(tmp_path):
     writer.stop()
 
 
+def test_what_git_says_on_stderr_never_blocks_it(tmp_path):
+    """A filter that talks on stderr for each file says more than a pipe holds over many
+    files: read as it comes, the process keeps answering."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    _git(tmp_path, "config", "filter.noisy.clean", f"sh -c 'echo {'x' * 150} >&2; cat'")
+    (tmp_path / ".gitattributes").write_text("*.txt filter=noisy\n")
+    names = []
+    for i in range(600):  # 600 x 151 bytes: more than a 64 KiB pipe
+        (tmp_path / f"{i:04d}.txt").write_bytes(b"line\n")
+        names.append(f"{i:04d}.txt")
+    assert "xxxx" in subprocess.run(["git", "hash-object", names[0]], cwd=tmp_path,
+                                    capture_output=True, text=True).stderr
+    writer = ObjectWriter(_starter(tmp_path, []))
+    assert len(writer.write("blob", names)) == 600
+    writer.stop()
+
+
 def test_close_ends_the_vaults_git_processes(tmp_path):
     v = Vault.open(tmp_path / "vault")
     v.add("One memory.")
