@@ -13,9 +13,12 @@ stopped and JournalError raised, with git's last words; the next call starts a n
 
 from __future__ import annotations
 
+import atexit
 import collections
+import os
 import re
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +38,7 @@ class ObjectWriter:
         self._running: dict[str, Any] = {}
         self._said: dict[str, collections.deque[bytes]] = {}
         self._drains: dict[str, threading.Thread] = {}
+        _WRITERS.add(self)
 
     def write(self, kind: str, paths: list[str]) -> list[str]:
         """Store the file at each path (relative to the work tree, or absolute) as an object of
@@ -109,9 +113,25 @@ class ObjectWriter:
 
 
 def _drain(stream: Any, said: collections.deque[bytes]) -> None:
-    """Read a process's stderr to its end, keeping the last lines."""
+    """Read a process's stderr to its end, keeping the last lines. Straight from the file
+    descriptor: the stream's own buffer (and its lock) is never held by this thread, so closing
+    it at exit never waits for it."""
     try:
-        for line in iter(stream.readline, b""):
-            said.append(line)
+        fd = stream.fileno()
+        while chunk := os.read(fd, 4096):
+            said.append(chunk)
     except (OSError, ValueError):
         pass
+
+
+#: Every writer, for ending their processes at exit (before the interpreter shuts down).
+_WRITERS: weakref.WeakSet[ObjectWriter] = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_all() -> None:
+    for writer in list(_WRITERS):
+        try:
+            writer.stop()
+        except Exception:  # noqa: BLE001 - at exit, nothing more to do
+            pass
