@@ -35,8 +35,12 @@ def build_vault_fast(root: Path, layout: Any, memories: list[Any], relations: li
     repository as a long-lived one would be, and let git's index settle."""
     t = time.perf_counter()
     layout.ensure_dirs()
+    folders: set[Path] = set()
     for m in memories:
         path = layout.memory_path(m.id)
+        if path.parent not in folders:  # a shard folder in the sharded layout
+            path.parent.mkdir(exist_ok=True)
+            folders.add(path.parent)
         path.write_bytes(layout.encode(m))
         os.chmod(path, 0o600)
     for r in relations:

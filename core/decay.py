@@ -35,6 +35,19 @@ def score_at(
     return (use_count + 1) ** config.decay_beta * decay_function(config)(dt) * strength
 
 
+def scorer(config: DecayConfig, now: int | None = None) -> Callable[[Memory], float]:
+    """:func:`score` at one moment for many memories (gc scores every one): the decay function
+    made once; the same arithmetic, so the same scores."""
+    at = now_epoch() if now is None else now
+    f, beta = decay_function(config), config.decay_beta
+
+    def score_of(memory: Memory) -> float:
+        dt = max(0.0, float(at - memory.last_used))
+        return (memory.use_count + 1) ** beta * f(dt) * memory.strength
+
+    return score_of
+
+
 def score(memory: Memory, config: DecayConfig, now: int | None = None) -> float:
     """The memory's decay score now (or at ``now``)."""
     at = now_epoch() if now is None else now

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,10 +19,13 @@ from .intent import ABSENT, Intent, PathIntent, read_state, rollback_rule, state
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     pass
 from .entries import TOOL_TRAILER, VIA_TRAILER, with_trailer
-from .plumbing import ARGV_PATH_LIMIT, ZERO_OID, reason
+from .plumbing import ARGV_PATH_LIMIT, ZERO_OID, one_line, reason
+from .trees import SUBMODULE, TREE, NeedsIndex, TreeWriter
 
 #: More files than this in one commit are written with one flush for all (write_atomic_many).
 BATCH_WRITES = 64
+#: git's own index is kept split from this size on (about 120 bytes an entry: 70,000 files).
+SPLIT_INDEX_FROM = 8 * 1024 * 1024
 
 
 class Committing:
@@ -57,7 +62,8 @@ class Committing:
                                for p, d in writes.items()):
             return self.head()  # nothing would change: no empty commit
         pre = self.head()
-        intent = self._begin(pre, message, writes, previous, adopted)
+        trees = self._tree_writer()
+        intent = self._begin(pre, message, writes, previous, adopted, trees)
         rels = [w.path for w in intent.writes] + intent.adopt
         try:
             if len(writes) > BATCH_WRITES:  # one flush for all the files (write_atomic_many)
@@ -71,11 +77,8 @@ class Committing:
                     remove_file(path)
                 else:
                     write_atomic(path, data)
-            self._fault("stage")
-            self._stage(rels, private=True, base=pre)
-            self._fault("write-tree")
-            tree = self._git("write-tree", env=self._private_env())
-            if not writes and pre is not None and tree == self._git("rev-parse", f"{pre}^{{tree}}"):
+            tree, base_tree = self._new_tree(pre, rels, trees)
+            if not writes and pre is not None and tree == base_tree:
                 self.intents.finish(intent)  # adopted files that already match HEAD: no commit
                 return pre
             self._fault("commit-tree")
@@ -92,7 +95,8 @@ class Committing:
         stale = sorted(self._index_stale.union(rels))
         try:
             self._fault("index")
-            write_atomic(self.state_dir / "index.head", new.encode())
+            if trees is None:  # the private index holds the new commit's tree
+                write_atomic(self.state_dir / "index.head", new.encode())
             self._stage(stale, private=False)
         except Exception:
             # Nothing is lost, but git's index lags behind HEAD for these paths (a person's
@@ -105,8 +109,93 @@ class Committing:
             self.intents.finish(intent)
         return new
 
+    def _tree_writer(self) -> TreeWriter | None:
+        """A :class:`~.trees.TreeWriter` for one commit (its trees are read through GitPython's
+        persistent ``cat-file``), or None when commits go through the private index: a sha256
+        repository (GitPython's reader knows sha1 only), ``core.symlinks`` off, or
+        :attr:`trees_from_index` set."""
+        if self.trees_from_index or self.object_format != "sha1" or not self.has_symlinks:
+            return None  # (without symbolic links git keeps a link's mode on a file: the index)
+        def read_tree(oid: str) -> bytes:
+            kind, data = self._read_object(oid)
+            if kind != b"tree":
+                raise JournalError(f"git object {oid} is a {kind.decode()}, not a tree")
+            return data
+
+        def write_trees(trees: list[bytes]) -> list[str]:
+            return self._write_objects("tree", trees)
+
+        def hash_files(rels: list[str]) -> list[str]:
+            return self.object_writer.write("blob", rels)
+
+        def read_trees(oids: list[str]) -> dict[str, bytes]:
+            return self.read_blobs(oids, limit=None)  # one ``cat-file --batch`` for them all
+
+        return TreeWriter(read_tree, write_trees, hash_files, "sha1", self.trust_executable_bit,
+                          read_trees)
+
+    def _write_objects(self, kind: str, objects: list[bytes]) -> list[str]:
+        """Store objects (git checks a tree's format), in order, through the long-lived
+        ``hash-object`` of that type, from scratch files in memvault's folder of the git
+        directory."""
+        scratch = Path(tempfile.mkdtemp(prefix="objects-", dir=self.state_dir))
+        try:
+            names = []
+            for i, data in enumerate(objects):
+                name = scratch / f"{i}"
+                with open(name, "wb") as fh:
+                    fh.write(data)
+                names.append(str(name))
+            return self.object_writer.write(kind, names)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+
+    def _read_object(self, oid: str) -> tuple[bytes, bytes]:
+        """(type, content) of one object, through GitPython's persistent ``cat-file --batch``
+        (started on first use, kept for the next commits); JournalError when it cannot be
+        read, and the process is stopped (the next read starts a new one)."""
+        import git
+
+        cmd = self.repo.git
+        try:
+            _, kind, _, data = cmd.get_object_data(oid)
+        except (git.GitCommandError, ValueError, OSError) as exc:
+            cmd.clear_cache()
+            raise JournalError(f"git cat-file could not read {oid}: "
+                               f"{one_line(str(exc)) or type(exc).__name__}") from None
+        return kind, data
+
+    def _new_tree(self, pre: str | None, rels: list[str], trees: TreeWriter | None
+                  ) -> tuple[str, str | None]:
+        """The tree of the new commit (``pre``'s with ``rels`` as the work tree has them) and
+        ``pre``'s tree. Built from ``pre``'s trees when it can be (cost: the changed files and
+        the trees on their paths), else on the private index (cost: the whole vault)."""
+        base_tree = self._commit_tree_of(pre, trees)
+        self._fault("stage")
+        tree = None
+        if trees is not None:
+            with contextlib.suppress(NeedsIndex):
+                tree = trees.build(base_tree, self.worktree, rels)
+        if tree is None:
+            self._stage(rels, private=True, base=pre)
+        self._fault("write-tree")
+        if tree is None:
+            tree = self._git("write-tree", env=self._private_env())
+        return tree, base_tree
+
+    def _commit_tree_of(self, commit: str | None, trees: TreeWriter | None) -> str | None:
+        if commit is None:
+            return None
+        if trees is None:
+            return self._git("rev-parse", f"{commit}^{{tree}}")
+        kind, data = self._read_object(commit)
+        if kind != b"commit" or not data.startswith(b"tree "):
+            raise JournalError(f"git object {commit} is not a commit")
+        return data[5:data.index(b"\n")].decode()
+
     def _begin(self, pre: str | None, message: str, writes: dict[Path, bytes | None],
-               previous: dict[Path, tuple[str, bytes | None]], adopted: list[Path]) -> Intent:
+               previous: dict[Path, tuple[str, bytes | None]], adopted: list[Path],
+               trees: TreeWriter | None = None) -> Intent:
         """Record the intent (before any vault file is touched). Every earlier state must be
         restorable from git: a state that is not the one at ``pre`` is stored as a blob first."""
         fmt = self.object_format
@@ -116,7 +205,12 @@ class Committing:
             after = ABSENT if data is None else state_id("file", data, fmt)
             entries.append(PathIntent(self.relpath(path), state_id(kind, old, fmt), after))
         try:
-            at_pre = self._blob_ids(pre, [e.path for e in entries if e.before != ABSENT])
+            known = [e.path for e in entries if e.before != ABSENT]
+            if trees is not None and pre is not None:
+                at_pre = {rel: oid for rel, (mode, oid) in trees.lookup(
+                    self._commit_tree_of(pre, trees), known).items() if mode not in (TREE, SUBMODULE)}
+            else:
+                at_pre = self._blob_ids(pre, known)
             for entry, (path, _) in zip(entries, writes.items()):
                 kind, old = previous[path]
                 if kind in ("file", "link") and entry.before.split(":", 1)[1] != at_pre.get(entry.path):
@@ -244,7 +338,23 @@ class Committing:
                     self._git("read-tree", base, env=env)
                 else:
                     self._git("read-tree", "--empty", env=env)
-        self._with_paths(["update-index", "--add", "--remove", "--replace"], rels, env=env)
+        split = [] if private or not self._split_git_index() else ["-c", "core.splitIndex=true"]
+        self._with_paths([*split, "update-index", "--add", "--remove", "--replace"], rels, env=env)
+
+    def _split_git_index(self) -> bool:
+        """Whether git's own index is to be kept split (``core.splitIndex``): when it is big
+        (:data:`SPLIT_INDEX_FROM` bytes, some 50,000 files) and the person's git config does not
+        say otherwise. A split index is written as the few entries that changed beside a shared
+        index of the rest, so staging one file no longer rewrites (and hashes) every entry."""
+        if self._split_index_setting is None:
+            status, out, _ = self._run("config", "--get", "core.splitIndex", check=False)
+            self._split_index_setting = out.strip().lower() if status == 0 else ""
+        if self._split_index_setting:
+            return False  # the person's choice, either way: git follows it without us
+        try:
+            return os.stat(self.git_dir / "index").st_size >= SPLIT_INDEX_FROM
+        except OSError:
+            return False
 
 
 

@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import JournalError, LockTimeoutError
 from .gitdir import read_head
 from .intent import IntentLog
+from .objects import ObjectWriter
 from .lock import process_lock
 from .runner import GitRunner, Location, locate
 
@@ -92,6 +93,11 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         #: A read-only vault's journal: git runs with optional locks off (``git status``
         #: refreshes no stat data in git's index), so reading writes nothing under ``.git``.
         self.read_only = False
+        #: Build every commit's tree on the private index (the whole vault's paths), as memvault
+        #: did before trees were built from the parent commit's (:mod:`.trees`); tests compare
+        #: the two.
+        self.trees_from_index = False
+        self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
 
     # -- repository -------------------------------------------------------------------------
     @functools.cached_property
@@ -181,6 +187,57 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         if head is not None:
             return "sha256" if len(head) == 64 else "sha1"
         return self.config_get("extensions.objectformat") or "sha1"
+
+    @functools.cached_property
+    def object_writer(self) -> ObjectWriter:
+        """Long-lived ``hash-object`` processes for the objects of a commit (:mod:`.objects`),
+        started through GitPython's ``repo.git`` on first use."""
+        return ObjectWriter(self._start_piped)
+
+    def _start_piped(self, args: list[str]) -> Any:
+        import subprocess
+
+        import git
+
+        try:
+            return self.repo.git.execute(["git", *args], as_process=True,
+                                         istream=subprocess.PIPE)
+        except (git.GitCommandError, git.GitCommandNotFound, OSError) as exc:
+            raise JournalError(f"git {args[0]} could not be started: {exc}") from None
+
+    def close(self) -> None:
+        """Stop the long-lived git processes (object writers, GitPython's ``cat-file``); the
+        next write starts them again. Skipped while another thread writes."""
+        if not self._thread_lock.acquire(blocking=False):
+            return
+        try:
+            if "object_writer" in self.__dict__:
+                self.object_writer.stop()
+            if self._repo is not None:
+                self._repo.git.clear_cache()
+        finally:
+            self._thread_lock.release()
+
+    @functools.cached_property
+    def _file_modes(self) -> dict[str, bool]:
+        """``core.fileMode`` and ``core.symlinks`` as git reads them (any scope; one process):
+        whether git takes a file's executable bit, and symbolic links, for modes."""
+        status, out, _ = self._run("config", "-z", "--get-regexp", r"^core\.(filemode|symlinks)$",
+                                   check=False)
+        found = {"core.filemode": True, "core.symlinks": True}
+        for item in (out.split("\0") if status == 0 else []):
+            key, _, value = item.partition("\n")
+            if key in found:
+                found[key] = value.strip().lower() not in ("false", "no", "off", "0")
+        return found
+
+    @property
+    def trust_executable_bit(self) -> bool:
+        return self._file_modes["core.filemode"]
+
+    @property
+    def has_symlinks(self) -> bool:
+        return self._file_modes["core.symlinks"]
 
     def ensure_private(self) -> bool:
         """Keep everything under the git directory out of other local users' reach: the git
@@ -302,7 +359,9 @@ class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
         if old == new:
             return []
         spec = [] if self._rel_root == "." else ["--", self._rel_root]
-        out = self._git("diff", "--name-status", "--no-renames", "-z", old, new, *spec)
+        # plumbing: no person's diff settings; identical subtrees are skipped unread
+        out = self._git("diff-tree", "-r", "--name-status", "--no-renames", "-z", old, new,
+                        *spec)
         parts = out.split("\0")
         pairs = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
         return [(status, self._vault_rel(p))

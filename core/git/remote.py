@@ -19,6 +19,7 @@ from .intent import ABSENT, PathIntent
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     pass
 from .entries import MergeTreeResult, TreeChange
+from .trees import NeedsIndex
 from .plumbing import ZERO_OID, one_line, reason
 
 
@@ -187,10 +188,17 @@ class Remote:
             return self._git("hash-object", "-w", "--no-filters", "--stdin", istream=fh)
 
     def build_tree(self, base_tree: str, entries: dict[str, tuple[str, str] | None]) -> str:
-        """``base_tree`` with each repository path set to (mode, blob) or removed (None), built
-        on a scratch index in the git directory; the new tree's id."""
+        """``base_tree`` with each repository path set to (mode, blob) or removed (None); the
+        new tree's id. Built from ``base_tree``'s own trees (:mod:`.trees`: the cost follows the
+        paths set), or on a scratch index in the git directory when only the index can do it."""
         if not entries:
             return base_tree
+        trees = self._tree_writer()
+        if trees is not None:
+            try:
+                return trees.build_entries(base_tree, entries)
+            except NeedsIndex:
+                pass
         env = {"GIT_INDEX_FILE": str(self.state_dir / "merge-index")}
         try:
             self._git("read-tree", base_tree, env=env)

@@ -84,8 +84,10 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         vault.load()
         return vault
     def close(self) -> None:
-        """Every operation commits as it goes, so closing leaves nothing uncommitted."""
+        """Every operation commits as it goes, so closing leaves nothing uncommitted; the
+        journal's long-lived git processes end (a later write starts them again)."""
         self._open = False
+        self.journal.close()
 
     def __enter__(self) -> Vault:
         if not self._open:

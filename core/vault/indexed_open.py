@@ -18,6 +18,8 @@ every file, as without an index.
 
 from __future__ import annotations
 
+import contextlib
+
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING

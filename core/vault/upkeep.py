@@ -12,6 +12,7 @@ from ..model.records import (
     is_pinned,
     now_epoch,
 )
+from ..decay import scorer
 from ..textutil import make_gist
 from .reports import GcReport, GistBackfill, op_message, relations_going_with
 
@@ -36,7 +37,8 @@ class Upkeep:
 
         def below() -> tuple[list[tuple[Memory, float]], list[tuple[Memory, float]]]:
             """(candidates, pinned ones kept out), lowest score first."""
-            found = [(m, self.score(m, at)) for m in self.store.memories.values()
+            score_of = scorer(self.config, at)
+            found = [(m, score_of(m)) for m in self.store.memories.values()
                      if m.status == MemoryStatus.ACTIVE]
             low = sorted(((m, s) for m, s in found if s < limit), key=lambda p: (p[1], p[0].id))
             return [p for p in low if not is_pinned(p[0])], [p for p in low if is_pinned(p[0])]

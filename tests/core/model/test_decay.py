@@ -225,3 +225,17 @@ def test_should_promote_by_use_count_within_window():
     assert decay.should_promote(
         mem(days_ago=30, use_count=1, created_days_ago=100), DecayConfig(promote_threshold=0.1),
         NOW)
+
+
+@pytest.mark.parametrize("model", ["power_law", "exponential", "two_component"])
+def test_scorer_gives_the_very_scores_of_score(model):
+    """gc scores every memory with one scorer: the same floats as score, memory by memory."""
+    from core.decay import score, scorer
+
+    config = DecayConfig(decay_model=model)
+    at = 1_800_000_000
+    score_of = scorer(config, at)
+    for i in range(200):
+        memory = Memory(id=f"m{i}", content="x", use_count=i % 17, strength=0.1 + (i % 19) / 10,
+                        last_used=at - i * 7919 * 13 + (i % 3) * 10**6)
+        assert score_of(memory) == score(memory, config, at)

@@ -1,0 +1,149 @@
+"""Commits whose tree is built from the parent commit's trees (core/git/trees.py) are the very
+commits the private index made: the same operations run through both paths on two copies of a
+vault, with the same clock, ids and commit dates, give the same commit ids (so the same trees,
+messages, trailers and parents), and git's own index ends the same."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import fault_support as fs
+from core import Memory, Vault
+from core.git.trees import NeedsIndex, TreeWriter, parse_tree, tree_bytes
+
+DATE = "1700000000 +0000"
+
+
+def _git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def _history(root: Path) -> list[str]:
+    return _git(root, "log", "--format=%H %T %P%n%B%x1e").split("\x1e")
+
+
+def _index(root: Path) -> str:
+    return _git(root, "ls-files", "-s", "--debug")
+
+
+def _index_entries(root: Path) -> str:
+    return _git(root, "ls-files", "-s")
+
+
+def _sequence(v: Vault, root: Path) -> None:
+    """Every kind of operation, one after the other, with person's edits between."""
+    for op in ("add", "update", "touch", "restore", "split"):
+        fs.run_op(v, op)
+    v.undo()
+    fs.run_op(v, "archive")
+    v.undo()
+    fs.run_op(v, "consolidate")
+    v.undo()
+    fs.run_op(v, "delete")
+    v.undo()
+    fs.run_op(v, "gc")
+    fs.person_edits(root)
+    (root / "memories" / "runnable.json").write_text(
+        (root / "memories" / f"{fs.PERSON_MEMORY_ID}.json").read_text().replace(
+            fs.PERSON_MEMORY_ID, "runnable"))
+    os.chmod(root / "memories" / "runnable.json", 0o700)  # adopted with git's mode 100755
+    v.load()
+    v.migrate_layout("sharded")  # every memory moves into a new shard folder
+    v.add("A memory in the sharded layout.", tags=["sharded"])
+    v.save_many([Memory(id=f"bulk{i}", content=f"Bulk memory number {i}.") for i in range(30)])
+    v.archive(*[f"bulk{i}" for i in range(30)])
+    v.delete(*[f"bulk{i}" for i in range(30)])  # their shard folders go again
+    v.undo()
+    v.migrate_layout("flat")
+    v.journal.via = "mcp/test-client"
+    v.journal.tool = "save_memory"
+    v.add("A memory an assistant saved.")
+    v.journal.via = v.journal.tool = None
+    v.undo()
+
+
+def _run(template: Path, now: int, dest: Path, from_index: bool) -> Path:
+    root = fs.fresh_copy(template, dest)
+    with fs.deterministic(now):
+        v = fs.open_vault(root)
+        v.journal.trees_from_index = from_index
+        try:
+            _sequence(v, root)
+        finally:
+            fs.release(v)
+    return root
+
+
+def test_trees_from_parent_make_the_same_commits_as_the_index(tmp_path, monkeypatch):
+    for var in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.setenv(var, DATE)
+    template = tmp_path / "template"
+    now = fs.build_template(template)
+    old = _run(template, now, tmp_path / "index", from_index=True)
+    new = _run(template, now, tmp_path / "trees", from_index=False)
+    old_history, new_history = _history(old), _history(new)
+    assert len(old_history) > 20
+    assert new_history == old_history
+    assert _index_entries(new) == _index_entries(old)
+    assert " 100755 " in _git(new, "log", "--raw", "--format=")  # the executable file adopted
+    for root in (old, new):
+        assert _git(root, "status", "--porcelain", "--untracked-files=all") == ""
+        assert fs.fsck_problems(root) == ""
+
+
+def test_an_operation_reads_only_the_trees_on_its_paths(tmp_path):
+    """A commit of one file in the sharded layout reads the root, ``memories/`` and one shard
+    (and writes those three trees), whatever else the vault holds."""
+    v = Vault.open(tmp_path / "vault")
+    v.migrate_layout("sharded")
+    v.save_many([Memory(id=f"{i:02x}{i}", content=f"Memory {i}.") for i in range(200)])
+    read: list[str] = []
+    written: list[int] = []
+    make = v.journal._tree_writer
+
+    def counting() -> TreeWriter:
+        writer = make()
+        original_read, original_write = writer.read_tree, writer.write_trees
+        writer.read_tree = lambda oid: read.append(oid) or original_read(oid)
+        writer.write_trees = lambda trees: written.append(len(trees)) or original_write(trees)
+        return writer
+
+    v.journal._tree_writer = counting
+    v.archive("0a10")
+    assert len(read) == 3 and written == [3]
+    assert _git(v.root, "status", "--porcelain") == ""
+    v.close()
+
+
+def test_a_link_goes_through_the_index(tmp_path):
+    """What the trees cannot do as the index does (a symbolic link adopted) is committed
+    through the private index, and lands the same."""
+    v = Vault.open(tmp_path / "vault")
+    v.add("One memory.")
+    (tmp_path / "vault" / "link").symlink_to("memories")
+    writer = v.journal._tree_writer()
+    with pytest.raises(NeedsIndex):
+        writer.build(None, v.journal.worktree, ["link"])
+    with v.journal.lock():
+        v.journal.commit("external: a link", adopt=[tmp_path / "vault" / "link"])
+    assert _git(v.root, "ls-tree", "HEAD", "link").startswith("120000 blob")
+    v.close()
+
+
+def test_a_tree_read_is_written_back_byte_for_byte(tmp_path):
+    v = Vault.open(tmp_path / "vault")
+    v.save_many([Memory(id=f"m{i}", content=f"Memory {i}.") for i in range(50)])
+    tree = _git(v.root, "rev-parse", "HEAD:memories").strip()
+    data = subprocess.run(["git", "cat-file", "tree", tree], cwd=v.root, capture_output=True,
+                          check=True).stdout
+    entries = parse_tree(data, 20)
+    assert len(entries) == 50
+    assert tree_bytes(entries, in_order=True) == data == tree_bytes(entries)
+    with pytest.raises(ValueError):
+        parse_tree(data[:-3], 20)
+    v.close()
