@@ -18,7 +18,6 @@ every file, as without an index.
 
 from __future__ import annotations
 
-import contextlib
 
 import os
 from pathlib import Path
