@@ -16,11 +16,14 @@ from tui_support import (  # noqa: F401  (tui_vault: a fixture)
     make_app,
     settle,
     tui_vault,
+    until,
 )
 
 
-def _steps(*steps: tuple[str | None, tuple[str, ...]]):
-    """(memory to go to first or None, keys to press) in turn; input cursors do not blink."""
+def _steps(*steps: tuple[str | None, tuple[str, ...]], quiet: bool = False):
+    """(memory to go to first or None, keys to press) in turn; input cursors do not blink.
+    ``quiet``: the picture waits until every notice has gone (a notice stays for seconds of real
+    time, so whether it is still drawn would depend on how fast the machine ran the steps)."""
     async def run_before(pilot) -> None:
         await settle(pilot)
         for memory_id, keys in steps:
@@ -32,6 +35,9 @@ def _steps(*steps: tuple[str | None, tuple[str, ...]]):
                 await settle(pilot)
         for box in pilot.app.screen.query(Input):
             box.cursor_blink = False
+        if quiet:
+            await until(pilot, lambda: not any(screen.query("Toast")
+                                               for screen in pilot.app.screen_stack), timeout=30)
         await settle(pilot)
 
     return run_before
@@ -39,7 +45,7 @@ def _steps(*steps: tuple[str | None, tuple[str, ...]]):
 
 def test_undo_list(snap_compare, tui_vault):
     steps = _steps((FADING, ("a",)), (STALE, ("space",)), (CRITICAL, ("space", "a")),
-                   (None, ("u", "down")))
+                   (None, ("u", "down")), quiet=True)
     assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=steps)
 
 

@@ -32,6 +32,10 @@ def counted_ids(monkeypatch):
 
 
 def _still(app) -> None:
+    """No cursor is drawn: whether a text area's cursor shows depends on when its focus event
+    landed and on the blink's phase, which vary with the machine's load; so the focus is taken
+    away before the picture (as in the edit snapshots) and nothing blinks."""
+    app.screen.set_focus(None)
     for widget in app.screen.query(TextArea):
         widget.cursor_blink = False
     for widget in app.screen.query(Input):
