@@ -17,7 +17,14 @@ import click
 
 from ..text import plural as _plural
 from .common import json_option, layout_hint, open_readonly, print_json, verb
-from .migrate import DRY_RUN, _console, _open_for, _problems, _progress, _record_counts
+from .migrate import (
+    DRY_RUN,
+    open_for_import,
+    print_problems,
+    print_record_counts,
+    progress_bar,
+    summary_console,
+)
 
 SOURCES = ("mcp-memory", "basic-memory", "mem0")
 TARGETS = ("mcp-memory", "basic-memory")
@@ -56,18 +63,18 @@ def import_(source_format: str, path: str, dry_run: bool, skip_bad: bool, force:
     from core.io.foreign_import import ImportRefusedError, import_snapshot
 
     show = not as_json and sys.stderr.isatty()
-    with _progress(show) as progress:
+    with progress_bar(show) as progress:
         snap = read_source(source_format, path, progress)  # before a vault is made for it
-    vault = _open_for(dry_run)
+    vault = open_for_import(dry_run)
     try:
-        with _progress(show) as progress:
+        with progress_bar(show) as progress:
             report = import_snapshot(vault, snap, dry_run=dry_run, skip_bad=skip_bad,
                                      force=force, progress=progress)
     except ImportRefusedError as exc:
         if as_json:
             print_json(exc.report.to_json())
         else:
-            _problems(_console(), f"{_plural(len(exc.report.problems), 'bad record')}",
+            print_problems(summary_console(), f"{_plural(len(exc.report.problems), 'bad record')}",
                       exc.report.problems)
         raise
     if vault is not None and not dry_run:
@@ -80,7 +87,7 @@ def import_(source_format: str, path: str, dry_run: bool, skip_bad: bool, force:
 
 
 def print_import(report: Any) -> None:
-    con = _console()
+    con = summary_console()
     what = (f"{_plural(report.memories, 'memory', 'memories')} and "
             f"{_plural(report.relations, 'relation')}")
     source = f"{report.source} ({report.format})"
@@ -96,7 +103,7 @@ def print_import(report: Any) -> None:
     else:
         con.print(f"nothing to change: the vault already holds the {what} of {source}",
                   markup=False)
-    _record_counts(con, report)
+    print_record_counts(con, report)
     if report.import_time:
         con.print(f"  {_plural(report.import_time, 'memory', 'memories')} without a time in "
                   "the source: given the import time", markup=False)
@@ -109,16 +116,16 @@ def print_import(report: Any) -> None:
         where = "would be copied to" if report.dry_run else "backed up, committed, in"
         con.print(f"  source files {where} {report.backup}/", markup=False)
     if report.secrets:
-        _problems(con, "what looks like a secret (the secrets policy would refuse the import: "
+        print_problems(con, "what looks like a secret (the secrets policy would refuse the import: "
                        "take it out, or see `memvault secrets-policy`)", report.secrets)
     if report.refused:
-        _problems(con, f"{_plural(len(report.problems), 'bad record')} (the import would "
+        print_problems(con, f"{_plural(len(report.problems), 'bad record')} (the import would "
                        "refuse: fix them, or pass --skip-bad to import the rest)",
                   report.problems)
     else:
-        _problems(con, f"skipped {_plural(len(report.problems), 'bad record')}",
+        print_problems(con, f"skipped {_plural(len(report.problems), 'bad record')}",
                   report.problems)
-    _problems(con, "read with a change", report.notes)
+    print_problems(con, "read with a change", report.notes)
 
 
 def export_to(target: str, path: str, force: bool, as_json: bool) -> int:
@@ -137,7 +144,7 @@ def export_to(target: str, path: str, force: bool, as_json: bool) -> int:
     if as_json:
         print_json(report.to_json())
         return 0
-    con = _console()
+    con = summary_console()
     con.print(f"exported {_plural(report.entities, 'memory', 'memories')} and "
               f"{_plural(report.relations, 'relation')} to {report.path} ({how})", markup=False)
     if report.renamed:

@@ -33,7 +33,7 @@ PHASES = {"memory": "reading memories.jsonl", "relation": "reading relations.jso
 
 
 @contextmanager
-def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
+def progress_bar(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
     """A rich progress bar, one task per phase, gone when done (nothing when not a terminal)."""
     if not enabled:
         yield None
@@ -53,7 +53,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]
         yield update
 
 
-def _open_for(dry_run: bool):
+def open_for_import(dry_run: bool):
     """The vault to migrate or import into: created if missing; on a dry run the existing
     vault read-only, or None when there is none yet."""
     if dry_run:
@@ -64,14 +64,14 @@ def _open_for(dry_run: bool):
     return open_writable(create=True)
 
 
-def _console():
+def summary_console():
     """A console on the current stdout that never wraps a summary line."""
     from .render import console
 
     return console(soft_wrap=True)
 
 
-def _problems(con: Any, title: str, problems: list[Any]) -> None:
+def print_problems(con: Any, title: str, problems: list[Any]) -> None:
     if not problems:
         return
     con.print(f"{title}:", markup=False)
@@ -82,7 +82,7 @@ def _problems(con: Any, title: str, problems: list[Any]) -> None:
                   markup=False)
 
 
-def _record_counts(con: Any, report: MigrationReport | MarkdownImportReport) -> None:
+def print_record_counts(con: Any, report: MigrationReport | MarkdownImportReport) -> None:
     for noun, new, updated, unchanged in (
             ("memories: ", report.new_memories, report.updated_memories,
              report.unchanged_memories),
@@ -109,8 +109,8 @@ def migrate(source_format: str, folder: str, dry_run: bool, force: bool, as_json
     from core.io.migrate import check_source
 
     check_source(folder)  # before a vault is created for it
-    vault = _open_for(dry_run)
-    with _progress(not as_json and sys.stderr.isatty()) as progress:
+    vault = open_for_import(dry_run)
+    with progress_bar(not as_json and sys.stderr.isatty()) as progress:
         report = migrate_jsonl(vault, folder, dry_run=dry_run, force=force, progress=progress)
     if vault is not None and not dry_run:
         layout_hint(vault)  # a flat vault now above 50,000 memories: migrate-layout
@@ -122,7 +122,7 @@ def migrate(source_format: str, folder: str, dry_run: bool, force: bool, as_json
 
 
 def print_migration(report: MigrationReport) -> None:
-    con = _console()
+    con = summary_console()
     what = (f"{_plural(report.memories, 'memory', 'memories')} and "
             f"{_plural(report.relations, 'relation')}")
     if report.already_migrated:
@@ -137,7 +137,7 @@ def print_migration(report: MigrationReport) -> None:
     else:
         con.print(f"nothing to change: the vault already holds the {what} of {report.source}",
                   markup=False)
-    _record_counts(con, report)
+    print_record_counts(con, report)
     con.print(f"  replayed: {_plural(report.tombstones, 'deletion marker')}, "
               f"{_plural(report.replaced, 'older version')} replaced by a later line, "
               f"{_plural(len(report.resurrected), 'memory', 'memories')} back after deletion, "
@@ -160,8 +160,8 @@ def print_migration(report: MigrationReport) -> None:
     if report.without_gist and not report.already_migrated:
         con.print(f"  {_plural(report.without_gist, 'memory', 'memories')} without a gist: "
                   "`memvault backfill-gists` makes them, in one commit", markup=False)
-    _problems(con, f"skipped {_plural(len(report.problems), 'line')}", report.problems)
-    _problems(con, "read with a change", report.notes)
+    print_problems(con, f"skipped {_plural(len(report.problems), 'line')}", report.problems)
+    print_problems(con, "read with a change", report.notes)
 
 
 # -- export ----------------------------------------------------------------------------------
@@ -185,7 +185,7 @@ def export(file_format: str, folder: str, force: bool, as_json: bool) -> int:
     if as_json:
         print_json(report.to_json())
         return 0
-    con = _console()
+    con = summary_console()
     con.print(f"exported {_plural(report.memories, 'memory', 'memories')} and "
               f"{_plural(report.relations, 'relation')} to {report.folder} "
               "(memories.jsonl, relations.jsonl; CortexGraph 1.2.1 loads them)", markup=False)
@@ -209,8 +209,8 @@ def import_markdown_(folder: str, dry_run: bool, as_json: bool) -> int:
     from core.io.markdown_import import check_source
 
     check_source(folder)  # before a vault is created for it
-    vault = _open_for(dry_run)
-    with _progress(not as_json and sys.stderr.isatty()) as progress:
+    vault = open_for_import(dry_run)
+    with progress_bar(not as_json and sys.stderr.isatty()) as progress:
         report = import_markdown(vault, folder, dry_run=dry_run, progress=progress)
     if as_json:
         print_json(report.to_json())
@@ -220,7 +220,7 @@ def import_markdown_(folder: str, dry_run: bool, as_json: bool) -> int:
 
 
 def print_import(report: MarkdownImportReport) -> None:
-    con = _console()
+    con = summary_console()
     what = (f"{_plural(report.memories, 'memory', 'memories')} and "
             f"{_plural(report.relations, 'relation')}")
     files = _plural(len(report.files), "file")
@@ -233,7 +233,7 @@ def print_import(report: MarkdownImportReport) -> None:
     else:
         con.print(f"nothing to change: the vault already holds the {what} of {report.source}",
                   markup=False)
-    _record_counts(con, report)
+    print_record_counts(con, report)
     if report.dangling:
         con.print(f"  {_plural(len(report.dangling), 'relation')} to ids not in the vault kept",
                   markup=False)
@@ -243,9 +243,9 @@ def print_import(report: MarkdownImportReport) -> None:
     if report.without_gist:
         con.print(f"  {_plural(report.without_gist, 'memory', 'memories')} without a gist: "
                   "`memvault backfill-gists` makes them, in one commit", markup=False)
-    _problems(con, f"skipped {_plural(len(report.skipped), 'entry', 'entries')}",
+    print_problems(con, f"skipped {_plural(len(report.skipped), 'entry', 'entries')}",
               report.skipped)
-    _problems(con, "ignored", [p for p in report.problems if not p.skipped])
+    print_problems(con, "ignored", [p for p in report.problems if not p.skipped])
 
 
 # -- log -------------------------------------------------------------------------------------

@@ -84,20 +84,12 @@ class NewMemoryScreen(ModalScreen[Change | None]):
     def action_add(self) -> None:
         """The first press looks for likely duplicates (and adds when there are none); with
         duplicates listed for this very text, the next press adds anyway."""
-        if self.busy:
+        values = self._start()
+        if values is None:
             return
-        try:
-            values = self.values()
-        except VaultError as exc:
-            self.set_error(str(exc))
-            return
-        self.set_error(None)
-        self._hide_secret_offer()
-        self.busy = True
         if values == self.checked:
             self.add(values)
         else:
-            self.set_error(None)
             box = self.query_one("#new-duplicates", Static)
             box.update(Text("looking for likely duplicates…", style="dim"))
             box.display = True
@@ -189,17 +181,24 @@ class NewMemoryScreen(ModalScreen[Change | None]):
         self._add_with("allow")
 
     def _add_with(self, policy: str) -> None:
+        values = self._start()
+        if values is not None:
+            self.add(values, policy)
+
+    def _start(self) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
+        """The form's values, the form now busy with them; None (and the error shown) when it
+        is busy already or a value is wrong."""
         if self.busy:
-            return
+            return None
         try:
             values = self.values()
         except VaultError as exc:
             self.set_error(str(exc))
-            return
-        self._hide_secret_offer()
+            return None
         self.set_error(None)
+        self._hide_secret_offer()
         self.busy = True
-        self.add(values, policy)
+        return values
 
     @on(Button.Pressed, "#new-edit")
     def _edit(self) -> None:
