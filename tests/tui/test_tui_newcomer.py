@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
 
 from core import Vault
 
@@ -27,7 +26,6 @@ from tui_support import (
     tui_vault,  # noqa: F401  (fixture)
 )
 
-pytestmark = pytest.mark.asyncio
 
 APP = Path(__file__).resolve().parents[2] / "tui" / "app"
 

@@ -96,7 +96,10 @@ def test_reads_answer_in_cortexgraph_shapes_without_a_commit(mcp_server):
     assert set(first) >= {"id", "content", "tags", "score", "similarity", "use_count",
                           "last_used", "age_days", "review_priority"}
     assert len(first["content"]) <= 23 and first["content"].endswith("...")
-    paged = mcp_server.call("search_memory", query="staging", page=2, page_size=1).data
+    # The server is shared by the session: other tests save "staging" too, so
+    # the paged search keeps to this test's tag.
+    paged = mcp_server.call("search_memory", query="staging", tags=["staging"], page=2,
+                            page_size=1).data
     assert paged["count"] == 1 and paged["pagination"]["total_count"] == 2
     assert paged["pagination"]["has_previous"] is True
 
