@@ -110,8 +110,9 @@ class Writing:
         A memory's file at the other layout's path goes in the same commit
         (:meth:`~core.store.layout.Layout.complete_writes`).
         Every commit's files are checked for secrets first (:mod:`core.secrets.screen`:
-        refused, redacted or allowed by the policy in force); the cache takes what was written."""
-        self._settle_use()
+        refused, redacted or allowed by the policy in force); the cache takes what was written.
+        The use records a lazy transaction took are committed only once the operation's files
+        passed the screen and the size check: a refused write commits nothing at all."""
         dropped_memories = list(dropped_memories)
         dropped_relations = [*dropped_relations,
                              *self._drop_relations_of_gone(writes, dropped_memories)]
@@ -122,6 +123,7 @@ class Writing:
         message, writes = screened.message, screened.writes
         memories, relations = screened.memories, screened.relations
         self._check_sizes(writes)
+        self._settle_use()
         unreadable = self._take_outside_edits(writes, reload=False)
         unreadable += [p for p in self.problems if p.path in writes]
         if self.layout.meta_path in writes:

@@ -120,8 +120,9 @@ def test_undo_skips_use_records_and_keeps_them(tmp_path):
 
 
 def test_a_refused_write_commits_no_use_record(tmp_path):
-    """An operation refused before it writes (a bad id, an unknown one, a bad value) changes
-    nothing: the use records stay pending, for the next write to commit."""
+    """An operation refused before it writes (a bad id, an unknown one, a bad value, a secret,
+    a record too large) changes nothing: the use records stay pending, for the next write to
+    commit."""
     import pytest
 
     from core import VaultError
@@ -129,9 +130,13 @@ def test_a_refused_write_commits_no_use_record(tmp_path):
     vault, ids = _vault_with(tmp_path, 2)
     head = _git(vault, "rev-parse", "HEAD")
     vault.record_use([ids[0]])
+    key = "AKIA" + "IOSFODNN7EXAMPLQ"
     for refused in (lambda: vault.promote("../../x"), lambda: vault.archive("ffffffff"),
                     lambda: vault.update(ids[0], strength=-1),
-                    lambda: vault.relate(ids[0], "../../x", "related")):
+                    lambda: vault.relate(ids[0], "../../x", "related"),
+                    # refused by the secret screen, and by the size check, inside the commit
+                    lambda: vault.save(Memory(id=str(uuid.uuid4()), content=f"the deploy key is {key}")),
+                    lambda: vault.update(ids[1], content="x" * (17 * 1024 * 1024))):
         with pytest.raises(VaultError):
             refused()
         assert _git(vault, "rev-parse", "HEAD") == head
