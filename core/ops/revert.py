@@ -91,7 +91,7 @@ def _history(vault: Vault, limit: int = 1000) -> list[_Commit]:
     journal = vault.journal
     if journal.head() is None:
         return []
-    out = journal._git("log", "--first-parent", f"-n{limit}",
+    out = journal.commands.output("log", "--first-parent", f"-n{limit}",
                        "--format=%H%x1f%P%x1f%at%x1f%B%x1e", "HEAD")
     commits = []
     for chunk in out.split("\x1e"):
@@ -214,7 +214,7 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
             if kept:
                 report.kept_touches.append(record_id)
         if conflicts:
-            later = journal._git("log", "--format=%h %s", f"{sha}..HEAD", "--",
+            later = journal.commands.output("log", "--format=%h %s", f"{sha}..HEAD", "--",
                                  *[p for p in paths][:50]).splitlines()
             raise RevertRefusedError(
                 f"cannot {verb} {sha[:8]} ({commit.subject}): changed since by a later commit: "
@@ -229,7 +229,7 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
 
 
 def _one(vault: Vault, sha: str) -> _Commit:
-    out = vault.journal._git("log", "-1", "--format=%P%x1f%at%x1f%s", sha)
+    out = vault.journal.commands.output("log", "-1", "--format=%P%x1f%at%x1f%s", sha)
     parents, ts, subject = out.split("\x1f", 2)
     return _Commit(sha, tuple(parents.split()), int(ts), subject, None)
 

@@ -134,7 +134,7 @@ class Writing:
             if os.path.lexists(problem.path):
                 self._set_aside(problem.path, problem.reason)
         try:
-            self._head = self.journal.commit(message, writes)
+            self._head = self.journal.commit(message, writes, via=self.via, tool=self.tool)
         finally:
             self.layout.note(writes)
         self.problems = [p for p in self.problems if p.path not in writes]

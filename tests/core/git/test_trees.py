@@ -60,10 +60,10 @@ def _sequence(v: Vault, root: Path) -> None:
     v.delete(*[f"bulk{i}" for i in range(30)])  # their shard folders go again
     v.undo()
     v.migrate_layout("flat")
-    v.journal.via = "mcp/test-client"
-    v.journal.tool = "save_memory"
+    v.via = "mcp/test-client"
+    v.tool = "save_memory"
     v.add("A memory an assistant saved.")
-    v.journal.via = v.journal.tool = None
+    v.via = v.tool = None
     v.undo()
 
 
@@ -104,7 +104,7 @@ def test_an_operation_reads_only_the_trees_on_its_paths(tmp_path):
     v.save_many([Memory(id=f"{i:02x}{i}", content=f"Memory {i}.") for i in range(200)])
     read: list[str] = []
     written: list[int] = []
-    make = v.journal._tree_writer
+    make = v.journal.committer.tree_writer
 
     def counting() -> TreeWriter:
         writer = make()
@@ -113,7 +113,7 @@ def test_an_operation_reads_only_the_trees_on_its_paths(tmp_path):
         writer.write_trees = lambda trees: written.append(len(trees)) or original_write(trees)
         return writer
 
-    v.journal._tree_writer = counting
+    v.journal.committer.tree_writer = counting
     v.archive("0a10")
     assert len(read) == 3 and written == [3]
     assert _git(v.root, "status", "--porcelain") == ""
@@ -126,7 +126,7 @@ def test_a_link_goes_through_the_index(tmp_path):
     v = Vault.open(tmp_path / "vault")
     v.add("One memory.")
     (tmp_path / "vault" / "link").symlink_to("memories")
-    writer = v.journal._tree_writer()
+    writer = v.journal.committer.tree_writer()
     with pytest.raises(NeedsIndex):
         writer.build(None, v.journal.worktree, ["link"])
     with v.journal.lock():

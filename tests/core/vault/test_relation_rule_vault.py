@@ -15,7 +15,7 @@ def lineage_rel(rid: str, new: str, old: str, kind: str = "split_from") -> Relat
 
 
 def subject(vault: Vault) -> str:
-    return vault.journal._git("log", "-1", "--format=%s")
+    return vault.journal.commands.output("log", "-1", "--format=%s")
 
 
 def test_delete_keeps_lineage_and_removes_the_rest_in_one_commit(vault, git_tools):
@@ -86,7 +86,7 @@ def test_any_removal_takes_the_non_lineage_relations_along(vault):
     vault.save_relations([lineage_rel("lin", part.id, b.id)])
     head = vault.journal.head()
     vault.revert(adding)  # takes back the add of b
-    assert vault.journal._git("rev-list", "--count", f"{head}..HEAD") == "1"
+    assert vault.journal.commands.output("rev-list", "--count", f"{head}..HEAD") == "1"
     assert b.id not in vault.memories
     assert set(vault.relations) == {"lin"}
     assert not (vault.root / "relations" / f"{side.id}.json").exists()

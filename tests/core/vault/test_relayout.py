@@ -136,10 +136,10 @@ def test_a_migration_that_fails_half_way_puts_every_file_back(vault_path, consis
     vault = Vault.open(vault_path)
     ids = [_new(vault, n).id for n in range(70)]
     before, head = vault_files(vault_path), run_git(vault_path, "rev-parse", "HEAD")
-    vault.journal.fault_hook = fault_hook(step, occurrence)
+    vault.journal.faults.hook = fault_hook(step, occurrence)
     with pytest.raises(Exception, match="injected fault"):
         vault.migrate_layout("sharded")
-    vault.journal.fault_hook = None
+    vault.journal.faults.hook = None
     assert run_git(vault_path, "rev-parse", "HEAD") == head
     assert vault_files(vault_path) == before  # no temp file left, nothing moved
     again = Vault.open(vault_path)
