@@ -16,7 +16,7 @@ from ..model.relation_rule import is_lineage, relations_of_gone
 from ..textutil import neutralise_line
 from ..vault import Vault
 from .conflicts import ConflictFolder
-from .purged import drop_purged
+from .purged import purged_on_either_side, purged_paths
 from .merge_driver import LOG_ENV, conflict_text, has_conflict_markers, read_log
 from .moves import follow_moves
 from .report import (
@@ -91,6 +91,13 @@ class RecordMerge:
         except ValueError:
             return None
         return data if isinstance(data, dict) else None
+
+    def drop_purged(self) -> None:
+        """Never a record `memvault purge` removed, on either side (:mod:`core.sync.purged`)."""
+        memories, relations = purged_on_either_side(self.vault, self.theirs)
+        for path in purged_paths(memories, relations, list(self.view), self.classify,
+                                 self.relations_in_view):
+            self.set(path, None)
 
     def relations_in_view(self) -> dict[str, dict[str, Any]]:
         """Every relation of the merged tree (path -> record), read once."""
@@ -186,7 +193,7 @@ class RecordMerge:
         for item in relation_md:
             self.settle_relation(*item)
         self.settle_dangling(ours_changes, theirs_changes)
-        drop_purged(self)  # never a record `memvault purge` removed (core.sync.purged)
+        self.drop_purged()
         tree = journal.build_tree(merged.tree, self.final)
         message = self.message()
         commit = journal.commit_tree(tree, [self.ours, self.theirs], message)
