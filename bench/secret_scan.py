@@ -115,6 +115,7 @@ def per_save(root: Path, policy: str, saves: int, seed: int) -> list[float]:
 
 def check_cost(root: Path, saves: int, seed: int) -> list[float]:
     """The check alone, as ``_commit`` runs it for a save of one new 40-word memory."""
+    from core.secrets.policy import policy_in_force
     from core.secrets.screen import screen
 
     rng = random.Random(seed)
@@ -125,7 +126,8 @@ def check_cost(root: Path, saves: int, seed: int) -> list[float]:
                    content=text(rng, 40), meta=MemoryMetadata(tags=[rng.choice(TAGS)]))
         writes = {vault.layout.memory_path(m.id): vault.layout.encode(m)}
         started = time.perf_counter()
-        screen(vault, f"add: {m.id[:8]} {m.content[:40]}", writes, [m], [])
+        screen(f"add: {m.id[:8]} {m.content[:40]}", writes, [m], [], layout=vault.layout,
+               store=vault.store, policy=policy_in_force(vault.secret_policy, vault.meta))
         times.append(time.perf_counter() - started)
     return times
 

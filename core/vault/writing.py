@@ -117,9 +117,13 @@ class Writing:
         dropped_relations = [*dropped_relations,
                              *self._drop_relations_of_gone(writes, dropped_memories)]
         writes = self.layout.complete_writes(writes)
+        from ..secrets.policy import policy_in_force
         from ..secrets.screen import screen as screen_secrets  # only a write screens
 
-        screened = screen_secrets(self, message, writes, memories, relations)
+        screened = screen_secrets(message, writes, memories, relations, layout=self.layout,
+                                  store=self.store,
+                                  policy=policy_in_force(self.secret_policy, self.meta))
+        self.notices.extend(screened.notices)
         message, writes = screened.message, screened.writes
         memories, relations = screened.memories, screened.relations
         self._check_sizes(writes)
@@ -187,9 +191,11 @@ class Writing:
     def _note_secrets_in(self, rels: Iterable[str]) -> None:
         """A person's edits just committed as they wrote them (``external:``) are never
         rewritten; one that holds what looks like a secret is said in :attr:`notices`."""
+        from ..secrets.policy import policy_in_force
         from ..secrets.screen import outside_edit_notices
 
-        self.notices.extend(outside_edit_notices(self, rels))
+        policy = policy_in_force(self.secret_policy, self.meta)
+        self.notices.extend(outside_edit_notices(self.layout, policy, rels))
 
     def _check_sizes(self, writes: dict[Path, bytes | None]) -> None:
         """The one size limit, on every write path: no record or metadata file larger than
