@@ -14,6 +14,7 @@ import pytest
 import fault_support as fs
 from core import Memory, Vault
 from core.git.trees import NeedsIndex, TreeWriter, parse_tree, tree_bytes
+from core.ops.revert import undo
 
 DATE = "1700000000 +0000"
 
@@ -39,13 +40,13 @@ def _sequence(v: Vault, root: Path) -> None:
     """Every kind of operation, one after the other, with person's edits between."""
     for op in ("add", "update", "touch", "restore", "split"):
         fs.run_op(v, op)
-    v.undo()
+    undo(v)
     fs.run_op(v, "archive")
-    v.undo()
+    undo(v)
     fs.run_op(v, "consolidate")
-    v.undo()
+    undo(v)
     fs.run_op(v, "delete")
-    v.undo()
+    undo(v)
     fs.run_op(v, "gc")
     fs.person_edits(root)
     (root / "memories" / "runnable.json").write_text(
@@ -58,13 +59,13 @@ def _sequence(v: Vault, root: Path) -> None:
     v.save_many([Memory(id=f"bulk{i}", content=f"Bulk memory number {i}.") for i in range(30)])
     v.archive(*[f"bulk{i}" for i in range(30)])
     v.delete(*[f"bulk{i}" for i in range(30)])  # their shard folders go again
-    v.undo()
+    undo(v)
     v.migrate_layout("flat")
     v.via = "mcp/test-client"
     v.tool = "save_memory"
     v.add("A memory an assistant saved.")
     v.via = v.tool = None
-    v.undo()
+    undo(v)
 
 
 def _run(template: Path, now: int, dest: Path, from_index: bool) -> Path:
