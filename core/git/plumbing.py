@@ -11,7 +11,7 @@ import os
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ..errors import JournalError
 from ..store.files import remove_file
@@ -201,7 +201,8 @@ class GitCommands:
 
         cmd = self.repository.gitpython.git
         try:
-            _, kind, _, data = cmd.get_object_data(oid)
+            # (GitPython's stubs say the type is text; it hands the bytes of git's header)
+            _, kind, _, data = cast(tuple[str, bytes, int, bytes], cmd.get_object_data(oid))
         except (git.GitCommandError, ValueError, OSError) as exc:
             cmd.clear_cache()
             raise JournalError(f"git cat-file could not read {oid}: "

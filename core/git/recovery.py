@@ -95,7 +95,8 @@ class Recovery:
             return False
         for chunk in out.split("\x1e"):
             parents, _, body = chunk.strip().partition("\x1f")
-            if (parents.split()[:1] or [None]) == [pre] and body.strip() == intent.message.strip():
+            first_parent = parents.split()[0] if parents.split() else None
+            if first_parent == pre and body.strip() == intent.message.strip():
                 return True
         return False
 

@@ -60,7 +60,7 @@ class Rewriting:
         git-filter-repo fails (the refs were not moved)."""
         import git_filter_repo as fr
 
-        class Rewrite(fr.RepoFilter):
+        class Rewrite(fr.RepoFilter):  # type: ignore[misc]  # git-filter-repo has no types
             def cleanup(self, *args: Any, **kwargs: Any) -> None:  # no `git reset --hard`
                 return None
 

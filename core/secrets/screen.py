@@ -164,12 +164,15 @@ def _redacted(layout: Layout, result: Screened, new: dict[Path, tuple[str, Any, 
     replaced: dict[tuple[str, str], Memory | Relation] = {}
     for path, (name, record, findings) in new.items():
         if record is None:  # a plain file: its text with the new secrets replaced
-            text = writes[path].decode("utf-8", "replace")  # type: ignore[union-attr]
+            text = (writes[path] or b"").decode("utf-8", "replace")
             writes[path] = redact_text(text, [_hit(f) for f in findings]).encode("utf-8")
         else:
-            kind, record_id = layout.classify(path.relative_to(layout.root).as_posix())
-            model = Memory if kind == "memory" else Relation
-            clean = model.model_validate(_redact_new(record, known))
+            what = layout.classify(path.relative_to(layout.root).as_posix())
+            if what is None:  # (a record: ``screen`` classified it)
+                raise ValueError(f"{path} is no record")
+            kind, record_id = what
+            clean: Memory | Relation = (Memory if kind == "memory" else Relation).model_validate(
+                _redact_new(record, known))
             writes[path] = layout.encode(clean)
             replaced[(kind, record_id)] = clean
         result.redacted[name] = findings
@@ -177,13 +180,13 @@ def _redacted(layout: Layout, result: Screened, new: dict[Path, tuple[str, Any, 
     if message_new or new:
         message = redact_text(message, [h for h in scan_text(message)
                                         if message[h.start:h.end] not in known])
-    memories = [replaced.get(("memory", m.id), m) for m in result.memories]  # type: ignore[misc]
-    relations = [replaced.get(("relation", r.id), r) for r in result.relations]  # type: ignore[misc]
-    for (kind, record_id), clean in replaced.items():
-        if kind == "memory" and all(m.id != record_id for m in memories):
-            memories.append(clean)  # type: ignore[arg-type]
-        if kind == "relation" and all(r.id != record_id for r in relations):
-            relations.append(clean)  # type: ignore[arg-type]
+    new_memories = {m.id: m for m in replaced.values() if isinstance(m, Memory)}
+    new_relations = {r.id: r for r in replaced.values() if isinstance(r, Relation)}
+    memories = [new_memories.get(m.id, m) for m in result.memories]
+    relations = [new_relations.get(r.id, r) for r in result.relations]
+    # (records the commit writes without their objects)
+    memories += [m for i, m in new_memories.items() if all(k.id != i for k in memories)]
+    relations += [r for i, r in new_relations.items() if all(k.id != i for k in relations)]
     notice = "redacted before writing (secrets policy redact): " + "; ".join(
         f"{name} ({describe(findings)})" for name, findings in result.redacted.items())
     return Screened(message, writes, memories, relations, result.redacted, [notice])
@@ -203,7 +206,8 @@ def _redact_new(record: dict[str, Any], known: set[str]) -> dict[str, Any]:
     if redacted is record:
         return record
     # keep the values that were there before: redact again, field by field, sparing them
-    return _spare(record, redacted, known)
+    spared: dict[str, Any] = _spare(record, redacted, known)
+    return spared
 
 
 def _spare(original: Any, redacted: Any, known: set[str]) -> Any:

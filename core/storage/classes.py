@@ -53,7 +53,7 @@ def _kept_from(stored: Memory | Relation, data: dict[str, Any]) -> dict[str, Any
         merged["meta"] = {**{k: v for k, v in old["meta"].items() if k not in data["meta"]},
                           **data["meta"]}
     status = data.get("status")
-    shown_as = _STATUS_FOR_CORTEXGRAPH.get(old.get("status"))
+    shown_as = _STATUS_FOR_CORTEXGRAPH.get(str(old.get("status")))
     if shown_as is not None and getattr(status, "value", status) == shown_as:
         merged["status"] = old["status"]
     return merged
