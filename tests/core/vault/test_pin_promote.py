@@ -7,7 +7,7 @@ import pytest
 
 from core import Memory, MemoryStatus, Vault, VaultError
 from core.model.records import is_pinned
-from core.storage.classes import as_record
+from core.cortexgraph_storage.classes import as_record
 from core.ops.revert import undo
 
 from conftest import commit_count, head_subject

@@ -1,5 +1,5 @@
-"""The boundary of :class:`~core.storage.PerFileStorage`: what it takes in, and in which classes
-it answers (the rule is in :mod:`core.storage`'s docstring).
+"""The boundary of :class:`~core.cortexgraph_storage.PerFileStorage`: what it takes in, and in which classes
+it answers (the rule is in :mod:`core.cortexgraph_storage`'s docstring).
 
 In: any object with CortexGraph's field names (memvault's records, CortexGraph's pydantic models,
 dicts) becomes memvault's record through its JSON form; keys memvault does not know are kept.
