@@ -1,5 +1,5 @@
-"""The secret check on the one write path: :meth:`core.vault.writing.Writing._commit` hands
-every commit's files to :func:`screen` before anything is written, so every way into the vault
+"""The write-time secret check, on the one write path: :meth:`core.vault.writing.Writing._commit` hands
+every commit's files to :func:`check_commit` before anything is written, so every way into the vault
 (add, update, save, import, migrate, split, consolidate, restore, the MCP tools, the app)
 gets it without a line of its own.
 
@@ -40,7 +40,7 @@ MESSAGE = "the commit message"
 
 
 @dataclass
-class Screened:
+class CheckedCommit:
     """One commit's files after the check (redacted under ``redact``)."""
 
     message: str
@@ -56,14 +56,14 @@ def _text_fields(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k not in _NOT_TEXT}
 
 
-def screen(message: str, writes: dict[Path, bytes | None], memories: Iterable[Memory],
+def check_commit(message: str, writes: dict[Path, bytes | None], memories: Iterable[Memory],
            relations: Iterable[Relation], *, layout: Layout, store: Store, policy: str
-           ) -> Screened:
+           ) -> CheckedCommit:
     """Check one commit's files (see the module docstring) under ``policy``
     (:func:`~.policy.policy_in_force`); ``layout`` says what each file is, ``store`` holds the
     records as HEAD has them. Raises SecretRefusedError."""
     memories, relations = list(memories), list(relations)
-    result = Screened(message, writes, memories, relations)
+    result = CheckedCommit(message, writes, memories, relations)
     if policy == ALLOW:
         return result
     objects: dict[tuple[str, str], Memory | Relation] = {
@@ -158,8 +158,8 @@ def _on_disk(path: Path) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _redacted(layout: Layout, result: Screened, new: dict[Path, tuple[str, Any, list[Finding]]],
-              message_new: list[Finding], known: set[str]) -> Screened:
+def _redacted(layout: Layout, result: CheckedCommit, new: dict[Path, tuple[str, Any, list[Finding]]],
+              message_new: list[Finding], known: set[str]) -> CheckedCommit:
     writes = dict(result.writes)
     replaced: dict[tuple[str, str], Memory | Relation] = {}
     for path, (name, record, findings) in new.items():
@@ -168,7 +168,7 @@ def _redacted(layout: Layout, result: Screened, new: dict[Path, tuple[str, Any, 
             writes[path] = redact_text(text, [_hit(f) for f in findings]).encode("utf-8")
         else:
             what = layout.classify(path.relative_to(layout.root).as_posix())
-            if what is None:  # (a record: ``screen`` classified it)
+            if what is None:  # (a record: ``check_commit`` classified it)
                 raise ValueError(f"{path} is no record")
             kind, record_id = what
             clean: Memory | Relation = (Memory if kind == "memory" else Relation).model_validate(
@@ -189,7 +189,7 @@ def _redacted(layout: Layout, result: Screened, new: dict[Path, tuple[str, Any, 
     relations += [r for i, r in new_relations.items() if all(k.id != i for k in relations)]
     notice = "redacted before writing (secrets policy redact): " + "; ".join(
         f"{name} ({describe(findings)})" for name, findings in result.redacted.items())
-    return Screened(message, writes, memories, relations, result.redacted, [notice])
+    return CheckedCommit(message, writes, memories, relations, result.redacted, [notice])
 
 
 def _hit(finding: Finding) -> Any:
