@@ -64,7 +64,7 @@ def make_gist(content: str, tags: Sequence[str] = (), entities: Sequence[str] = 
     """A gist for new content (see :mod:`core.gist`); None when the content is short, and never
     an exception: a gist must not block a save."""
     try:
-        from .gist.pipeline import generate_gist
+        from .gist import generate_gist
     except ImportError:
         return None
     try:
