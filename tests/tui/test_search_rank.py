@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.search import query as language
-from tui.app.grouping import sort_ids
+from tui.app.groups import sort_ids
 from tui.app.search_rank import close_all, rank_ids
 from tui.app.service import VaultService
 from tui.app.view import MATCH_STYLE, leaf_label

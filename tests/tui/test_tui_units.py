@@ -10,7 +10,8 @@ from rich.text import Text
 from core import DecayConfig, Memory, MemoryStatus, Relation, Vault
 from core.ops.provenance import Lineage, LineageNode
 from tui.app.graph import draw_lineage
-from tui.app.grouping import groups_for, prepare, sort_ids
+from tui.app.grouping import groups_for, prepare
+from tui.app.groups import sort_ids
 from tui.app.query import parse
 from tui.app.service import VaultService
 from tui.app.view import VaultView, band_keys, band_of, bands, leaf_label, score_bar

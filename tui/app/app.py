@@ -138,7 +138,7 @@ class MemvaultApp(App[None]):
         # what the screen's keys cannot do now (while the vault opens: check_action), the
         # palette does not offer either
         keyed = keyed_actions([MainScreen, *MAIN_WIDGETS, type(self)], self.keymap)
-        for command in main_commands(self, main, keyed):
+        for command in main_commands(main, keyed, self.key_display_of, self):
             if main.check_action(_action_of(command.callback), ()):
                 yield command
 

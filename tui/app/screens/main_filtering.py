@@ -8,7 +8,8 @@ import time
 
 from textual import work
 
-from ..grouping import MODE_NAMES, SORT_NAMES, Group, LineageRoot, prepare
+from ..groups import Group, LineageRoot
+from ..grouping import MODE_NAMES, SORT_NAMES, prepare
 from ..messages import Filtered, OperationFailed, Ranked
 from ..query import Query
 from ..view import VaultView

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from textual.binding import Binding
 from textual.widgets.tree import TreeNode
 
-from ..grouping import sort_ids
+from ..groups import sort_ids
 from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import NodeData
 
