@@ -30,14 +30,15 @@ from core import (
     DecayConfig,
     HistoryEntry,
     Memory,
-    MemoryStatus,
     Relation,
     Vault,
     VaultError,
     relations_of_gone,
 )
 from core.model.records import now_epoch
+from core.ops.maintenance import designated_machine, machine_id, may_maintain
 from core.ops.provenance import Lineage, lineage
+from core.sync.engine import last_sync as read_last_sync
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
 from core.vault.preview import read_glance, read_preview
@@ -164,20 +165,6 @@ class VaultService(EditService, BulkService, WizardService):
             return self._view
 
     # -- operations -------------------------------------------------------------------------
-    def archive(self, key: str) -> Change:
-        """Archive a memory, or make an archived one active again."""
-        with self._lock:
-            vault = self._vault_or_fail()
-            memory = vault.get(key)
-            if memory.status == MemoryStatus.ARCHIVED:
-                [new] = vault.unarchive(memory.id)
-                title, verb = "unarchive", "Unarchived"
-            else:
-                [new] = vault.archive(memory.id)
-                title, verb = "archive", "Archived"
-            return Change(self._next_view([memory.id]), [memory.id], title,
-                          f"{verb} {describe(new)}", focus=memory.id, undoable=True)
-
     def delete_preview(self, key: str) -> DeletePreview:
         """What deleting the memory takes with it, and which of its relations stay (lineage:
         core's one rule); read from the current view, no lock."""
@@ -193,18 +180,6 @@ class VaultService(EditService, BulkService, WizardService):
             return out
 
         return DeletePreview(view.rows[memory_id], ends(fate.removed), ends(fate.kept))
-
-    def delete(self, key: str) -> Change:
-        with self._lock:
-            vault = self._vault_or_fail()
-            report = vault.delete(key)
-            [memory] = report.memories
-            n = len(report.relations)
-            extra = f" and {n} relation{'s' if n != 1 else ''}" if n else ""
-            ids = [memory.id] + [r.from_memory_id for r in report.relations] + \
-                [r.to_memory_id for r in report.relations]
-            return Change(self._next_view(ids), [memory.id], "delete",
-                          f"Deleted {describe(memory)}{extra}", undoable=True)
 
     def restore_version(self, key: str, entry: HistoryEntry) -> Change:
         """Make the version of history ``entry`` the current one (for a "deleted" entry: the
@@ -231,14 +206,6 @@ class VaultService(EditService, BulkService, WizardService):
     def maintenance_note(self, operation: str = "gc") -> str | None:
         """Why gc (or consolidate) would be refused on this machine (a synced vault names one
         maintenance machine), or None."""
-        try:
-            from core.ops.maintenance import (
-                designated_machine,
-                machine_id,
-                may_maintain,
-            )
-        except ImportError:  # a core without the maintenance rule
-            return None
         meta = self._vault_or_fail().meta
         if may_maintain(meta):
             return None
@@ -334,13 +301,9 @@ class VaultService(EditService, BulkService, WizardService):
 
     def last_sync(self) -> dict[str, Any] | None:
         """The last ``memvault sync`` on this clone (core.sync.engine's record: outcome, time, counts,
-        ``conflicts`` waiting for a person), or None (never synced, or a core without sync)."""
-        try:
-            from core.sync.engine import last_sync
-        except ImportError:
-            return None
+        ``conflicts`` waiting for a person), or None (never synced)."""
         with self._lock:
-            return last_sync(self._vault_or_fail())
+            return read_last_sync(self._vault_or_fail())
 
     # -- following the vault ---------------------------------------------------------------
     def _disk_signature(self) -> tuple[Any, ...]:
