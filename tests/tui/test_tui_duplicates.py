@@ -92,7 +92,7 @@ async def test_every_active_memory_is_compared_as_the_pairwise_pass_would(wizard
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         view = app.main_screen.view
-        found = duplicates.find_duplicates(view, app.main_screen.service.clusters)
+        found = duplicates.find_duplicates(view, app.main_screen.service.wizards.clusters)
         active = [r.memory for r in view.rows.values() if r.memory.status.value == "active"]
         pairwise = find_clusters(None, memories=active)  # every pair, no index
         assert pairwise

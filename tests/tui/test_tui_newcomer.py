@@ -178,7 +178,7 @@ async def test_a_refused_secret_can_be_added_as_it_is_once(tui_vault, monkeypatc
         with Vault.open(tui_vault) as vault:
             assert any(m.content == text for m in vault.memories.values())
             assert vault.secret_policy is None
-        assert app.service._vault_or_fail().secret_policy is None  # once: not kept
+        assert app.service.state.vault_or_fail().secret_policy is None  # once: not kept
 
 
 async def test_the_word_diff_header_and_the_history_show_the_subject_without_trailers(tui_vault):

@@ -197,10 +197,10 @@ def test_edges_that_skip_a_layer_are_listed():
 def test_service_undo_stack_and_views(tui_vault):
     service = VaultService(tui_vault, clock=lambda: NOW)
     first = service.open()
-    change = service.archive_many([FRESH])
+    change = service.bulk.archive_many([FRESH])
     assert change.view is not first and change.view.rows[FRESH].memory.status == "archived"
     assert first.rows[FRESH].memory.status == "active"  # views are snapshots
-    change = service.delete_many([DANGER])
+    change = service.bulk.delete_many([DANGER])
     assert DANGER not in change.view.rows and change.note.endswith("and 1 relation")
     assert [subject.split(":")[0] for _, subject, _ in service.undo_list()][:2] == \
         ["delete", "archive"]
@@ -223,7 +223,7 @@ def test_service_notices_changes_on_disk(tui_vault):
     view = service.reload()
     assert view.rows[FADING].memory.status == MemoryStatus.ARCHIVED
     assert not service.changed_on_disk()
-    service.archive_many([STALE])  # our own change is not "a change underneath"
+    service.bulk.archive_many([STALE])  # our own change is not "a change underneath"
     assert not service.changed_on_disk()
 
 

@@ -117,7 +117,7 @@ class ConsolidateWizard(WizardScreen):
 
         def run() -> None:
             try:
-                found = self.service.clusters(threshold)
+                found = self.service.wizards.clusters(threshold)
             except VaultError as exc:
                 self.post_message(WizardLoaded("clusters", [], str(exc), key=threshold))
                 return
@@ -376,7 +376,7 @@ class ConsolidateWizard(WizardScreen):
     def plan(self, serial: int, step_id: str, ids: list[str], content: str | None,
              fate: str) -> None:
         try:
-            preview = self.service.plan_consolidation(ids, content, fate)
+            preview = self.service.wizards.plan_consolidation(ids, content, fate)
         except VaultError as exc:
             self.post_message(WizardChecked(serial, step_id, error=str(exc)))
             return
@@ -404,4 +404,4 @@ class ConsolidateWizard(WizardScreen):
         if p is None or not self.members:
             self.failed("nothing to merge yet")
             return
-        self.run_operation(lambda: self.service.consolidate(p), self.serial)
+        self.run_operation(lambda: self.service.wizards.consolidate(p), self.serial)

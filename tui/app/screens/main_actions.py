@@ -70,7 +70,7 @@ class MainActions:
 
         def done(commits: list[str] | None) -> None:
             if commits:
-                self.run_change(lambda: self.service.undo_through(commits))
+                self.run_change(lambda: self.service.bulk.undo_through(commits))
 
         self.app.push_screen(UndoListScreen(self.service), done)
 
@@ -145,7 +145,7 @@ class MainActions:
                 self.consolidate_members(pair)
 
         self.app.push_screen(InboxScreen(self.inbox, on_change=changed,
-                                         duplicates=self.service.duplicates_of_saved), closed)
+                                         duplicates=self.service.edits.duplicates_of_saved), closed)
 
     def consolidate_members(self, ids: list[str]) -> None:
         """The consolidate wizard on these memories (as if marked), the first one focused."""

@@ -138,7 +138,7 @@ class MainViews:
     @work(thread=True, group="duplicates", exclusive=True, exit_on_error=False)
     def find_duplicates(self, view: VaultView) -> None:
         try:
-            found = duplicates.find_duplicates(view, self.service.clusters)
+            found = duplicates.find_duplicates(view, self.service.wizards.clusters)
         except Exception as exc:  # a suggestion: its failure is said, never fatal
             self.post_message(OperationFailed(f"cannot look for duplicates: {exc}",
                                               "duplicates"))
