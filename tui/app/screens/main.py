@@ -46,7 +46,7 @@ from .main_bulk import BULK_BINDINGS, MainBulk
 from .main_edit import EDIT_BINDINGS, MainEdit
 from .main_filtering import MainFiltering
 from .main_follow import MainFollowing
-from .main_keys import MOVING_BINDINGS, MainKeys
+from .main_keys import MOVING_BINDINGS, TreeMoves
 from .main_marks import MARK_BINDINGS, MainMarks
 from .main_opening import MainOpening
 from .main_panes import TABS, MainPanes
@@ -60,7 +60,7 @@ MAIN_WIDGETS: tuple[type, ...] = (MemoryTree,)
 
 
 class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, MainEdit, MainFollowing,
-                 MainPanes, MainKeys, MainViews, Screen):
+                 MainPanes, MainViews, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
@@ -114,6 +114,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.inbox = InboxService(service.path, clock=service.clock, config=service.config,
                                   lock_timeout=service.lock_timeout)
         self.inbox_count = 0
+        self.moves = TreeMoves(lambda: self.tree, self.set_timer)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -204,6 +205,44 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
+        self.tree.focus()
+
+    # -- the moving keys (main_keys.py) ------------------------------------------------------
+    def action_tree(self, action: str) -> None:
+        self.moves.move(action)
+
+    def action_top(self) -> None:
+        self.moves.top()
+
+    def action_bottom(self) -> None:
+        self.moves.bottom()
+
+    def action_open_node(self) -> None:
+        self.moves.open_node()
+
+    def action_close_node(self) -> None:
+        self.moves.close_node()
+
+    def action_expand_all(self) -> None:
+        self.tree.expand_all()
+
+    def action_collapse_all(self) -> None:
+        self.tree.collapse_all()
+
+    def action_copy_id(self) -> None:
+        memory_id = self.current
+        if memory_id is None:
+            self.notify("Highlight a memory first", severity="warning", timeout=2)
+            return
+        self.app.copy_to_clipboard(memory_id)
+        self.notify(f"copied {memory_id} (the terminal's clipboard, OSC 52)", title="id",
+                    timeout=3, markup=False)
+
+    def action_clear_filter(self) -> None:
+        """esc: clear the filter (ctrl+z in the box brings it back) and go to the tree."""
+        box = self.query_one("#filter", Input)
+        if box.value:
+            box.value = ""  # the box's Changed event refilters
         self.tree.focus()
 
     def action_focus_filter(self) -> None:
