@@ -148,9 +148,9 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         # not Textual's animated loading indicator: at 100k memories its frames take the
         # interpreter from the worker reading the first look, and the first paint comes ~0.4 s later
         self.tree.border_title = "memories · opening…"
-        self.detail.toggle_key = self._key_for("toggle_body")
-        self.query_one(ProvenancePane).set_keys(self._key_for("split"),
-                                                self._key_for("consolidate"))
+        self.detail.toggle_key = self.key_for("toggle_body")
+        self.query_one(ProvenancePane).set_keys(self.key_for("split"),
+                                                self.key_for("consolidate"))
         self._title_path = _short_path(self.service.root)
         self.app.sub_title = self._title_path
         if getattr(self.app, "settings", None) is not None:
@@ -185,7 +185,8 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         ago = f" ({relative_time(when, self.view.now if self.view else None)})" if when else ""
         self.notify(f"The last sync{ago} stopped at {n} conflict{'s' if n != 1 else ''} "
                     f"waiting for you: {files}{more}. Edit the copies in sync-conflicts/ into "
-                    "valid records, then run `memvault sync` again (S shows the details).",
+                    f"valid records, then run `memvault sync` again ({self.key_for('stats')} "
+                    "shows the details).",
                     title="sync", severity="warning", timeout=12, markup=False)
 
     @on(Input.Changed, "#filter")

@@ -9,16 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual import work
-from textual.binding import Binding
 
 from core import VaultError
 
+from ..keys import key_for
 from ..messages import (
     InboxCounted,
     MemoriesChanged,
     OperationFailed,
 )
 from ..service import Change
+from ..widgets.history import HistoryTable
 
 
 class MainActions:
@@ -34,22 +35,19 @@ class MainActions:
             return
         self.post_message(MemoriesChanged(change))
 
-    def _key_for(self, action: str) -> str:
-        """The first key bound to ``action``, as the keymap has it now."""
-        for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.action == action:
-                keymap = getattr(self.app, "keymap", {}) or {}
-                key = keymap.get(binding.id or "", binding.key).split(",")[0].strip()
-                return self.app.get_key_display(Binding(key, action))
-        return action
+    def key_for(self, action: str) -> str:
+        """The first key bound to ``action`` on this screen, as the keymap has it now."""
+        return key_for(self.app, type(self), action)
 
     def _need_memory(self) -> str | None:
         memory_id = self.current
         if memory_id is not None and self.view is not None and memory_id not in self.view.rows:
             # a "deleted (in history)" row, or a deleted memory gone to by id
-            history = self._key_for("pane('history')")
+            history = self.key_for("pane('history')")
+            restore = key_for(self.app, HistoryTable, "restore")
             self.notify(f"{memory_id[:8]} is deleted: it lives in history only. {history} "
-                        f"shows its history; r there restores a version of it (one commit).",
+                        f"shows its history; {restore} there restores a version of it (one "
+                        "commit).",
                         title="deleted", severity="warning", timeout=6, markup=False)
             return None
         if memory_id is None or self.view is None:

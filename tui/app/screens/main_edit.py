@@ -93,7 +93,7 @@ class MainEdit:
         except SuspendNotSupported:
             self.service.edits.drop_edit(session)
             self.notify("This terminal cannot hand itself to an editor: use the form "
-                        f"({self._key_for('edit_form')}).", title="edit", severity="error")
+                        f"({self.key_for('edit_form')}).", title="edit", severity="error")
             return
         except EditorError as exc:
             if session.path.read_bytes() == before:

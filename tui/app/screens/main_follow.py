@@ -72,7 +72,7 @@ class MainFollowing:
             return
         self._outside_told = service.outside_edits_found
         edits = service.outside_edits
-        for note in edits.notes(self._key_for("outside_edits")):
+        for note in edits.notes(self.key_for("outside_edits")):
             self.notify(note, title="outside edits", timeout=10, markup=False,
                         severity="warning" if "not valid" in note else "information")
 

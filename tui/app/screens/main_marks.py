@@ -133,7 +133,8 @@ class MainMarks:
         while node is not None and not (node.data is not None and node.data.kind == "group"):
             node = node.parent
         if node is None or node.data is None or node.data.group is None:
-            self.notify("No group here: the lineage grouping has none (m changes it)",
+            self.notify("No group here: the lineage grouping has none "
+                        f"({self.key_for('cycle_mode')} changes it)",
                         severity="warning", timeout=3)
             return
         self.end_range()
@@ -194,7 +195,7 @@ class MainMarks:
             parts.append(f"{len(marks)} marked" + (f" ({hidden} hidden by the filter)"
                                                     if hidden else ""))
         if self.mark_range is not None and self.mark_range.visual:
-            parts.append(f"visual ({self._key_for('visual')} ends)")
+            parts.append(f"visual ({self.key_for('visual')} ends)")
         return " · ".join(parts)
 
     def show_subtitle(self) -> None:
@@ -207,5 +208,5 @@ class MainMarks:
             parts.append(f"{len(self.tree.marks)} marked")
         n = getattr(self, "inbox_count", 0)
         if n:
-            parts.append(f"inbox: {n} to review ({self._key_for('inbox')})")
+            parts.append(f"inbox: {n} to review ({self.key_for('inbox')})")
         self.app.sub_title = " · ".join(parts)

@@ -145,7 +145,7 @@ class MainPanes:
             self.tree.focus()
         note = change.note
         if change.undoable:
-            note += f"  ({self._key_for('undo')} undoes)"
+            note += f"  ({self.key_for('undo')} undoes)"
         self.notify(note, title=change.title, markup=False)
         if tab is not None:
             self.action_tab(tab)
