@@ -211,7 +211,7 @@ async def test_archive_leaves_the_cursor_on_the_next_row_and_space_moves_down(tu
         await settle(pilot)
         main = app.main_screen
         await goto(pilot, FADING)
-        tree = main.tree
+        tree = main.memory_tree
         line = tree.cursor_line
         group = tree.cursor_node.parent
         following = tree.get_node_at_line(line + 1).data.memory_id

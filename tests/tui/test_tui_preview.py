@@ -51,7 +51,7 @@ async def test_the_tree_paints_from_the_index_while_the_vault_opens(tui_vault, m
         assert main.view.partial
         first_look = top_labels(app)
         assert first_look and "opening" in app.sub_title
-        tree = main.tree
+        tree = main.memory_tree
         for _ in range(30):  # moving works: down to the first memory
             if tree.cursor_node is not None and tree.cursor_node.data.kind == "memory":
                 break
@@ -131,10 +131,10 @@ async def test_a_big_vault_makes_its_groups_in_a_worker(tui_vault, monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         main = app.main_screen
-        assert top_labels(app) and main.tree.root.children[0].is_expanded
+        assert top_labels(app) and main.memory_tree.root.children[0].is_expanded
         main.set_filter("tag:python")
         await settle(pilot)
         main.set_filter("")
         await settle(pilot)
         assert on_ui == []
-        assert any(n.is_expanded and n.children for n in main.tree.root.children)
+        assert any(n.is_expanded and n.children for n in main.memory_tree.root.children)

@@ -44,7 +44,7 @@ class MemvaultApp(App[None]):
         self.settings: Settings = loaded.settings
         self._settings_extra = loaded.extra
         self._settings_notice = loaded.notice
-        self._settings_saved = repr(self.settings)
+        self._settings_saved: str | None = repr(self.settings)
         self.service = service
         self.keymap = dict(keymap or {})
         self.poll_interval = poll_interval

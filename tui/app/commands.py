@@ -25,10 +25,10 @@ class HoldsMainScreen(Protocol):
 class MemoryCommands(Provider):
     async def search(self, query: str) -> Hits:
         main = cast(HoldsMainScreen, self.app).main_screen
-        view = main.view if main is not None else None
         text = query.strip().lower()
-        if view is None or not text:
+        if main is None or main.view is None or not text:
             return
+        view = main.view
         words = text.split()
         matcher = self.matcher(query)
         found = 0

@@ -8,6 +8,7 @@ its subgroups), and the tree asks for them only when a person expands it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 
 from core import MemoryStatus
 from core.vault.preview import Glance
@@ -88,8 +89,8 @@ def glance_groups(glance: Glance, mode: str) -> list[Group | LineageRoot]:
         if not count:
             continue
         tags = {tag: n for (status, tag), n in glance.tags.items() if status is member}
-        out.append(_status_group(member.value, count, [], lambda t=tags, s=member.value:
-                                 by_tag(t, f"status:{s}/")))
+        out.append(_status_group(member.value, count, [],
+                                 partial(by_tag, tags, f"status:{member.value}/")))
     return out
 
 
@@ -102,10 +103,10 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
     if mode == "tag":
         return list(_by_tag(view, ids, ""))
     if mode == "band":
-        members: dict[str, list[str]] = {b.key: [] for b in view.band_table}
+        in_band: dict[str, list[str]] = {b.key: [] for b in view.band_table}
         for i in ids:
-            members[rows[i].band].append(i)
-        return [Group(f"band:{b.key}", b.name, len(members[b.key]), members[b.key],
+            in_band[rows[i].band].append(i)
+        return [Group(f"band:{b.key}", b.name, len(in_band[b.key]), in_band[b.key],
                       style=f"bold {b.style}", note=b.range_text)
                 for b in view.band_table]
     if mode == "lineage":
@@ -122,8 +123,8 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
         status = member.value
         if not members:
             continue
-        out.append(_status_group(status, len(members), members, lambda m=members, s=status:
-                                 _by_tag(view, m, f"status:{s}/")))
+        out.append(_status_group(status, len(members), members,
+                                 partial(_by_tag, view, members, f"status:{status}/")))
     return out
 
 

@@ -63,15 +63,17 @@ def actions(parts: Sequence[type], keymap: Mapping[str, str] | None = None) -> l
         for binding in bindings_of(part):
             if not binding.id:
                 continue
-            _, keys = by_id.setdefault(binding.id, (binding, []))
+            _, bound = by_id.setdefault(binding.id, (binding, []))
             for key in _split(binding.key):
-                if key not in keys:
-                    keys.append(key)
+                if key not in bound:
+                    bound.append(key)
     remapped = {binding_id: _split(keymap[binding_id]) for binding_id in by_id
                 if _split(keymap.get(binding_id, ""))}
     taker = {key: binding_id for binding_id, keys in remapped.items() for key in keys}
     result = []
     for binding_id, (binding, default) in by_id.items():
+        keys: tuple[str, ...]
+        taken: tuple[str, ...]
         if binding_id in remapped:
             keys, taken = remapped[binding_id], ()
         else:

@@ -61,7 +61,7 @@ async def test_the_filter_ranks_rows_in_the_app(tui_vault):
         main = app.main_screen
         await app.workers.wait_for_complete()
         await settle(pilot, 1)
-        tree = main.tree
+        tree = main.memory_tree
         assert set(tree.rank) <= set(main.matched) and tree.rank
         assert tree.border_subtitle.endswith("sort: rank")
         assert [t.value for t in tree.terms] == ["ci"]

@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
@@ -204,7 +205,7 @@ class InboxScreen(Screen[list[str] | None]):
         self.marks ^= {memory_id}
         table = self.table
         row = table.get_row_index(memory_id)
-        table.update_cell_at((row, 0), Text(MARK if memory_id in self.marks else " ",
+        table.update_cell_at(Coordinate(row, 0), Text(MARK if memory_id in self.marks else " ",
                                             style="bold cyan"))
         if row + 1 < table.row_count:
             table.move_cursor(row=row + 1)

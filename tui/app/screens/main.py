@@ -34,6 +34,7 @@ from ..messages import (
 )
 from ..query import Query, parse
 from ..service import VaultService, waiting_conflicts
+from ..settings import Settings
 from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
@@ -114,7 +115,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.inbox = InboxService(service.path, clock=service.clock, config=service.config,
                                   lock_timeout=service.lock_timeout)
         self.inbox_count = 0
-        self.moves = TreeMoves(lambda: self.tree, self.set_timer)
+        self.moves = TreeMoves(lambda: self.memory_tree, self.set_timer)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -136,7 +137,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         yield Footer(compact=True)
 
     @property
-    def tree(self) -> MemoryTree:
+    def memory_tree(self) -> MemoryTree:
         return self.query_one(MemoryTree)
 
     @property
@@ -147,14 +148,15 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.query_one("#filter-error").display = False
         # not Textual's animated loading indicator: at 100k memories its frames take the
         # interpreter from the worker reading the first look, and the first paint comes ~0.4 s later
-        self.tree.border_title = "memories · opening…"
+        self.memory_tree.border_title = "memories · opening…"
         self.detail.toggle_key = self.key_for("toggle_body")
         self.query_one(ProvenancePane).set_keys(self.key_for("split"),
                                                 self.key_for("consolidate"))
         self._title_path = _short_path(self.service.root)
         self.app.sub_title = self._title_path
-        if getattr(self.app, "settings", None) is not None:
-            self.apply_settings(self.app.settings)
+        settings = getattr(self.app, "settings", None)  # (the app's: MemvaultApp.settings)
+        if isinstance(settings, Settings):
+            self.apply_settings(settings)
         if self.service.is_open:
             self._opened(self.service.view, self.service.open_notes)
         else:
@@ -206,7 +208,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
-        self.tree.focus()
+        self.memory_tree.focus()
 
     # -- the moving keys (main_keys.py) ------------------------------------------------------
     def action_tree(self, action: str) -> None:
@@ -225,10 +227,10 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.moves.close_node()
 
     def action_expand_all(self) -> None:
-        self.tree.expand_all()
+        self.memory_tree.expand_all()
 
     def action_collapse_all(self) -> None:
-        self.tree.collapse_all()
+        self.memory_tree.collapse_all()
 
     def action_copy_id(self) -> None:
         memory_id = self.current
@@ -244,7 +246,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         box = self.query_one("#filter", Input)
         if box.value:
             box.value = ""  # the box's Changed event refilters
-        self.tree.focus()
+        self.memory_tree.focus()
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
@@ -336,7 +338,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
     @on(OperationFailed)
     def _failed(self, message: OperationFailed) -> None:
         if self.view is None:
-            self.tree.border_title = "memories"
+            self.memory_tree.border_title = "memories"
         self.notify(message.message, title=message.title or "refused", severity="error",
                     markup=False)
 

@@ -113,13 +113,13 @@ class MainActions:
 
         if self.view is None:
             return
-        marked = list(self.tree.marks)
+        marked = list(self.memory_tree.marks)
         if memory_id is not None and marked and memory_id not in marked:
             marked.append(memory_id)  # (nothing marked: its clusters come first instead)
 
         def done(change: Change | None) -> None:
             if change is not None:
-                self.tree.clear_marks(change.ids)
+                self.memory_tree.clear_marks(change.ids)
                 self.apply_change(change, tab="provenance")
 
         self.app.push_screen(ConsolidateWizard(self.service, marked,

@@ -35,7 +35,7 @@ class MainBulk:
         """The marked memories still in the vault (in the order they were marked), else the
         highlighted one; None (and a warning) when there is neither."""
         view = self.view
-        marked = [i for i in self.tree.marks if view is not None and i in view.rows]
+        marked = [i for i in self.memory_tree.marks if view is not None and i in view.rows]
         if marked:
             return marked
         memory_id = self._need_memory()
@@ -61,7 +61,7 @@ class MainBulk:
         (archived, deleted): the next memory row of the same group, else the one before, else
         the group itself. The cursor stays there, as in lazygit and Anki, rather than following
         the memory into another group far away."""
-        tree = self.tree
+        tree = self.memory_tree
         cursor = tree.cursor_node
         if cursor is None or cursor.data is None or cursor.data.memory_id is None:
             return None
@@ -80,7 +80,7 @@ class MainBulk:
     def action_archive(self) -> None:
         ids = self.targets()
         if ids is not None:
-            stay = self.next_row_key(ids) if self.tree.display else None
+            stay = self.next_row_key(ids) if self.memory_tree.display else None
             self.run_bulk(lambda: self.service.bulk.archive_many(ids), ids, stay)
 
     def action_touch(self) -> None:
@@ -108,7 +108,7 @@ class MainBulk:
             self.notify(str(exc), title="refused", severity="error", markup=False)
             return
 
-        stay = self.next_row_key(ids) if self.tree.display else None
+        stay = self.next_row_key(ids) if self.memory_tree.display else None
 
         def done(confirmed: bool | None) -> None:
             if confirmed:

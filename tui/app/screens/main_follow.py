@@ -36,11 +36,11 @@ class MainFollowing:
                 self.query_one("#filter", Input).value = ""
             self.set_filter("")
             self.notify("Filter cleared to show it", timeout=2)
-        node = self.tree.find_memory(memory_id)
+        node = self.memory_tree.find_memory(memory_id)
         if node is not None:
-            self.tree.move_cursor(node)
-            self.tree.scroll_to_node(node, animate=False)
-            self.tree.focus()
+            self.memory_tree.move_cursor(node)
+            self.memory_tree.scroll_to_node(node, animate=False)
+            self.memory_tree.focus()
             self._show_node(node.data)
 
     @work(thread=True, group="resolve", exclusive=True, exit_on_error=False)

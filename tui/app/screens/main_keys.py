@@ -33,12 +33,12 @@ class TreeMoves:
 
     def __init__(self, tree: Callable[[], MemoryTree],
                  set_timer: Callable[[float, Callable[[], None]], object]) -> None:
-        self.tree = tree
+        self.memory_tree = tree
         self.set_timer = set_timer
         self.g_pending = False
 
     def move(self, action: str) -> None:
-        tree = self.tree()
+        tree = self.memory_tree()
         tree.focus()
         getattr(tree, f"action_{action}")()
 
@@ -49,7 +49,7 @@ class TreeMoves:
             self.set_timer(1.0, self.forget_g)
             return
         self.g_pending = False
-        tree = self.tree()
+        tree = self.memory_tree()
         tree.focus()
         tree.action_scroll_home()
         tree.cursor_line = 0
@@ -58,7 +58,7 @@ class TreeMoves:
         self.g_pending = False
 
     def bottom(self) -> None:
-        tree = self.tree()
+        tree = self.memory_tree()
         tree.focus()
         tree.cursor_line = tree.last_line
         tree.scroll_to_line(tree.last_line)
@@ -66,7 +66,7 @@ class TreeMoves:
     def open_node(self) -> None:
         """l / right: open a closed group (or lineage node); on an open one, go to its first
         child; on a "… more" row, show the next memories."""
-        tree = self.tree()
+        tree = self.memory_tree()
         node = tree.cursor_node
         if node is None:
             return
@@ -80,7 +80,7 @@ class TreeMoves:
 
     def close_node(self) -> None:
         """h / left: close an open group; elsewhere go to the parent."""
-        tree = self.tree()
+        tree = self.memory_tree()
         node = tree.cursor_node
         if node is None:
             return

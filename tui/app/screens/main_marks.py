@@ -52,9 +52,9 @@ class MainMarks:
         if memory_id is None:
             return
         self.end_range()
-        self.tree.toggle_mark(memory_id)
+        self.memory_tree.toggle_mark(memory_id)
         self.marks_changed()
-        rows = self.tree if self.tree.display else self.query_one(MemoryList)
+        rows = self.memory_tree if self.memory_tree.display else self.query_one(MemoryList)
         rows.action_cursor_down()
 
     # -- ranges -----------------------------------------------------------------------------
@@ -65,7 +65,7 @@ class MainMarks:
         self._extend("cursor_up")
 
     def _extend(self, move: str) -> None:
-        tree = self.tree
+        tree = self.memory_tree
         if tree.cursor_node is None:
             return
         if not self._range_alive():
@@ -76,7 +76,7 @@ class MainMarks:
 
     def action_visual(self) -> None:
         """``V``: start a range at the cursor (the cursor's moves extend it), or end it."""
-        tree = self.tree
+        tree = self.memory_tree
         if self.mark_range is not None and self.mark_range.visual and self._range_alive():
             self.end_range()
             self.marks_changed()
@@ -93,7 +93,7 @@ class MainMarks:
         r = self.mark_range
         if r is None:
             return
-        if not self._range_alive() or (not r.visual and self.tree.cursor_line != r.cursor):
+        if not self._range_alive() or (not r.visual and self.memory_tree.cursor_line != r.cursor):
             self.end_range()
             self.marks_changed()
         elif r.visual:
@@ -101,7 +101,7 @@ class MainMarks:
 
     def draw_range(self) -> None:
         r = self.mark_range
-        tree = self.tree
+        tree = self.memory_tree
         if r is None or not self._range_alive():
             return
         low, high = sorted((r.anchor.line, tree.cursor_line))
@@ -123,13 +123,13 @@ class MainMarks:
         if r is None:
             return False
         line = r.anchor.line
-        return line >= 0 and self.tree.get_node_at_line(line) is r.anchor
+        return line >= 0 and self.memory_tree.get_node_at_line(line) is r.anchor
 
     # -- many at once -----------------------------------------------------------------------
     def action_mark_group(self) -> None:
         """``A``: mark every memory of the highlighted group (the cursor's group, on a memory);
         when all of them are marked already, unmark them."""
-        node = self.tree.cursor_node
+        node = self.memory_tree.cursor_node
         while node is not None and not (node.data is not None and node.data.kind == "group"):
             node = node.parent
         if node is None or node.data is None or node.data.group is None:
@@ -143,27 +143,27 @@ class MainMarks:
             return
         # in the order the tree shows them (a group's ids come in no particular order)
         ids = sort_ids(view, [i for i in node.data.group.ids if i in view.rows], self.sort,
-                       self.tree.rank)
-        marks = list(self.tree.marks)
-        if ids and all(i in self.tree.marks for i in ids):
+                       self.memory_tree.rank)
+        marks = list(self.memory_tree.marks)
+        if ids and all(i in self.memory_tree.marks for i in ids):
             gone = set(ids)
-            self.tree.set_marks([i for i in marks if i not in gone])
+            self.memory_tree.set_marks([i for i in marks if i not in gone])
         else:
-            self.tree.set_marks([*marks, *ids])
+            self.memory_tree.set_marks([*marks, *ids])
         self.marks_changed()
 
     def action_invert_marks(self) -> None:
         """``~``: every memory the filter shows changes its mark (hidden marks stay)."""
         self.end_range()
-        marks = self.tree.marks
+        marks = self.memory_tree.marks
         shown = self.shown_set()
         kept = [i for i in marks if i not in shown]
-        self.tree.set_marks([*kept, *(i for i in self.matched if i not in marks)])
+        self.memory_tree.set_marks([*kept, *(i for i in self.matched if i not in marks)])
         self.marks_changed()
 
     def action_clear_marks(self) -> None:
         self.end_range()
-        self.tree.clear_marks()
+        self.memory_tree.clear_marks()
         self.marks_changed()
 
     _shown: tuple[list[str], set[str]] | None = None
@@ -181,13 +181,13 @@ class MainMarks:
         self._tree_title()
 
     def unmark(self, ids: list[str]) -> None:
-        self.tree.clear_marks(ids)
+        self.memory_tree.clear_marks(ids)
         self.marks_changed()
 
     def marks_note(self) -> str:
         """``3 marked``, ``3 marked (1 hidden by the filter)``, with `` · visual`` while ``V``
         draws a range; "" when nothing is marked and no range is drawn."""
-        marks = self.tree.marks
+        marks = self.memory_tree.marks
         parts = []
         if marks:
             shown = self.shown_set()
@@ -204,8 +204,8 @@ class MainMarks:
         parts = [getattr(self, "_title_path", "")]
         if self.view is not None and self.view.partial:
             parts.append("opening…")
-        if self.tree.marks:
-            parts.append(f"{len(self.tree.marks)} marked")
+        if self.memory_tree.marks:
+            parts.append(f"{len(self.memory_tree.marks)} marked")
         n = getattr(self, "inbox_count", 0)
         if n:
             parts.append(f"inbox: {n} to review ({self.key_for('inbox')})")

@@ -27,7 +27,7 @@ class MainPanes:
     methods, actions and workers only: the message handlers stay on the screen."""
 
     def _show_cursor(self) -> None:
-        node = self.tree.cursor_node
+        node = self.memory_tree.cursor_node
         self._show_node(node.data if node is not None else None)
 
     def _show_node(self, data: NodeData | None) -> None:
@@ -132,7 +132,7 @@ class MainPanes:
         panes (switching to ``tab`` first, if given)."""
         self.view = change.view
         focus = change.focus if change.focus in change.view.rows else None
-        self.tree.stay_key = change.stay_key
+        self.memory_tree.stay_key = change.stay_key
         if (tab is not None and focus is not None and not self.filter.empty
                 and not self.filter.matches(change.view.rows[focus], change.view.now)):
             # a wizard's new memory is where the person wants to look: show it
@@ -142,7 +142,7 @@ class MainPanes:
             self.query_one("#filter-error").display = False
         self.refilter(focus=focus)
         if focus is not None:
-            self.tree.focus()
+            self.memory_tree.focus()
         note = change.note
         if change.undoable:
             note += f"  ({self.key_for('undo')} undoes)"

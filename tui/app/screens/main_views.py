@@ -40,7 +40,7 @@ class MainViews:
             self.query_one(ProvenanceGraph).focus()
 
     def action_focus_tree(self) -> None:
-        self.tree.focus()
+        self.memory_tree.focus()
 
     def open_diff(self, memory_id: str, old: HistoryEntry | None, new: HistoryEntry) -> None:
         from .version_diff import VersionDiffScreen
@@ -65,18 +65,18 @@ class MainViews:
         """``f``: the grouped tree or the flat list (the cursor stays on its memory)."""
         show_list = not self.showing_list
         self.memory_list.display = show_list
-        self.tree.display = not show_list
+        self.memory_tree.display = not show_list
         self._left_width()
         if show_list:
             self.refresh_list()
             self.memory_list.focus()
         else:
             if self.current is not None and self.view is not None and self.current in self.view.rows:
-                node = self.tree.find_memory(self.current)
+                node = self.memory_tree.find_memory(self.current)
                 if node is not None:
-                    self.tree.move_cursor(node)
-                    self.tree.scroll_to_node(node, animate=False)
-            self.tree.focus()
+                    self.memory_tree.move_cursor(node)
+                    self.memory_tree.scroll_to_node(node, animate=False)
+            self.memory_tree.focus()
         self.remember()
 
     def after_refilter(self) -> None:
@@ -119,7 +119,7 @@ class MainViews:
     def redirect_focus(self, widget: object) -> None:
         """The tree was focused (esc, a jump, an operation) while the list shows: the list
         takes the focus, its cursor on the memory the panes show."""
-        if widget is self.tree and self.showing_list:
+        if widget is self.memory_tree and self.showing_list:
             if self.current is not None:
                 self.memory_list.go_to(self.current)
             self.memory_list.focus()
@@ -150,9 +150,9 @@ class MainViews:
         if found.view is not self.view or self.mode != "duplicates":
             return
         self.refilter(focus=self.current)
-        first = self.tree.root.children[0] if self.tree.root.children else None
+        first = self.memory_tree.root.children[0] if self.memory_tree.root.children else None
         if first is not None and first.data is not None and first.data.key == "dupes:found":
-            self.tree.expand_node(first)
+            self.memory_tree.expand_node(first)
 
     # -- settings (tui/app/settings.py) --------------------------------------------------------
     def apply_settings(self, settings: Settings) -> None:
@@ -162,7 +162,7 @@ class MainViews:
         memory_list = self.memory_list
         memory_list.sort, memory_list.descending = settings.list_sort, settings.list_descending
         memory_list.display = settings.view == "list"
-        self.tree.display = settings.view != "list"
+        self.memory_tree.display = settings.view != "list"
         self._left_width()
 
     def _left_width(self) -> None:
