@@ -150,7 +150,7 @@ async def test_C_opens_gc_and_H_the_history(tui_vault):
         await settle(pilot, 1)
         await pilot.press("H")
         await settle(pilot)
-        assert app.main_screen._active_tab() == "history"
+        assert app.main_screen.git_panes.active_tab() == "history"
         await pilot.press("C")
         await settle(pilot)
         assert isinstance(app.screen, GcScreen)

@@ -12,7 +12,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 from textual.widgets import Tree
 
@@ -50,7 +49,7 @@ from .main_follow import MainFollowing
 from .main_keys import MOVING_BINDINGS, TreeMoves
 from .main_marks import MARK_BINDINGS, MainMarks
 from .main_opening import MainOpening
-from .main_panes import TABS, MainPanes
+from .main_panes import TABS, GitPanes, MainPanes
 from .main_views import MainViews
 
 
@@ -110,12 +109,12 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.current: str | None = None  # the memory the panes show
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
-        self._pane_timer: Timer | None = None
         self.timings: dict[str, float] = {}  # for the bench: last tree rebuild, etc.
         self.inbox = InboxService(service.path, clock=service.clock, config=service.config,
                                   lock_timeout=service.lock_timeout)
         self.inbox_count = 0
         self.moves = TreeMoves(lambda: self.memory_tree, self.set_timer)
+        self.git_panes = GitPanes(self, service, lambda: self.current)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -292,7 +291,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
 
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:
-        self._load_panes()
+        self.git_panes.load()
 
     @on(LineageLoaded)
     def _lineage_loaded(self, message: LineageLoaded) -> None:
@@ -377,7 +376,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
     def _reloaded(self, message: VaultReloaded) -> None:
         self.view = message.view
         self.refilter()
-        self._reload_panes()
+        self.git_panes.reload()
         self.count_inbox()
         if message.reason:
             self.check_sync()

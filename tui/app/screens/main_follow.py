@@ -59,7 +59,7 @@ class MainFollowing:
         self.current = memory_id
         self.detail.show_gone(memory_id)
         self.action_tab("history")
-        self._load_panes()
+        self.git_panes.load()
 
     # -- outside edits (tui/app/service_outside.py) ------------------------------------------
     _outside_told = 0
