@@ -258,7 +258,7 @@ async def test_marks_of_deleted_memories_are_not_acted_on(tui_vault):
         await mark(pilot, STALE, CRITICAL)
         with Vault.open(tui_vault) as other:
             other.delete(STALE)
-        app.main_screen.reload_vault("")
+        app.main_screen.follower.reload("")
         await settle(pilot)
         assert list(app.main_screen.memory_tree.marks) == [CRITICAL]
         await pilot.press("a")

@@ -9,7 +9,7 @@ worker posts them back to the UI as messages (:mod:`tui.app.messages`).
 Undo and redo are core's (``Vault.undo`` / ``Vault.redo``: a revert of exactly one operation's
 own changes, read from the log; a later change by another process is never written over).
 
-Following the vault: :meth:`VaultService.poll` compares git's HEAD and the modification times of
+Following the vault: :meth:`VaultService.changed_on_disk` compares git's HEAD and the modification times of
 the memories and relations folders with what the service last saw (cheap: three small reads,
 no git process) and, when they moved, catches up: a new HEAD (another process, a git pull) by
 re-reading the files that changed between the two commits, files changed without a commit (an

@@ -45,7 +45,7 @@ from .main_actions import MainActions
 from .main_bulk import BULK_BINDINGS, MainBulk
 from .main_edit import EDIT_BINDINGS, MainEdit
 from .main_filtering import MainFiltering
-from .main_follow import MainFollowing
+from .main_follow import MainFollowing, VaultFollower
 from .main_keys import MOVING_BINDINGS, TreeMoves
 from .main_marks import MARK_BINDINGS, MainMarks
 from .main_opening import MainOpening
@@ -115,6 +115,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.inbox_count = 0
         self.moves = TreeMoves(lambda: self.memory_tree, self.set_timer)
         self.git_panes = GitPanes(self, service, lambda: self.current)
+        self.follower = VaultFollower(self, service, self.key_for)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -161,7 +162,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         else:
             self.open_vault()
         if self.poll_interval > 0:
-            self.set_interval(self.poll_interval, self.poll)
+            self.set_interval(self.poll_interval, self.follower.poll)
         if self.rescore_interval > 0:
             self.set_interval(self.rescore_interval, self.rescore)
 
@@ -385,7 +386,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
                         title="vault", timeout=3, markup=False)
             for note in message.notes:
                 self.notify(note, title="vault", markup=False)
-        self.tell_outside_edits()
+        self.follower.tell_outside_edits()
 
 
 def _short_path(path: object) -> str:

@@ -135,7 +135,7 @@ class MainActions:
         from .inbox import InboxScreen
 
         def changed() -> None:
-            self.reload_vault("")
+            self.follower.reload("")
 
         def closed(pair: list[str] | None) -> None:
             self.count_inbox()

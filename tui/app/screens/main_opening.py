@@ -124,7 +124,7 @@ class MainOpening:
         self.memory_tree.focus()
         for note in notes:
             self.notify(note, title="vault", markup=False)
-        self.tell_outside_edits()
+        self.follower.tell_outside_edits()
         self.check_sync()
         self.count_inbox()
 
