@@ -50,7 +50,7 @@ from .main_keys import MOVING_BINDINGS, TreeMoves
 from .main_marks import MARK_BINDINGS, MainMarks
 from .main_opening import MainOpening
 from .main_panes import TABS, GitPanes, MainPanes
-from .main_views import MainViews
+from .main_views import DuplicateSearch, MainViews
 
 
 
@@ -116,6 +116,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.moves = TreeMoves(lambda: self.memory_tree, self.set_timer)
         self.git_panes = GitPanes(self, service, lambda: self.current)
         self.follower = VaultFollower(self, service, self.key_for)
+        self.duplicate_search = DuplicateSearch(self, service)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:

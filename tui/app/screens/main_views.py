@@ -5,13 +5,16 @@ tree (``f``), the left pane's width (``<`` / ``>``) and the settings that persis
 
 from __future__ import annotations
 
-from textual import work
+from functools import partial
+
+from textual.screen import Screen
 from textual.widgets import TabbedContent
 
 from core import HistoryEntry
 
 from .. import duplicates
 from ..messages import DuplicatesFound, OperationFailed
+from ..service import VaultService
 from ..settings import LEFT_MAX, LEFT_MIN, Settings
 from ..view import VaultView
 from ..widgets.history import HistoryTable
@@ -19,6 +22,33 @@ from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import NodeData
 from ..widgets.provenance import ProvenanceGraph
 from .main_panes import TABS
+
+
+class DuplicateSearch:
+    """The search the "possible duplicates" grouping shows, in a worker of ``screen``: once a
+    view (its answer is kept by :mod:`tui.app.duplicates`). Owns which view it last searched."""
+
+    def __init__(self, screen: Screen[object], service: VaultService) -> None:
+        self.screen = screen
+        self.service = service
+        self.searched: VaultView | None = None
+
+    def start(self, view: VaultView) -> None:
+        if duplicates.known(view) is not None or self.searched is view:
+            return
+        self.searched = view
+        self.screen.run_worker(partial(self.find, view), thread=True, group="duplicates",
+                               exclusive=True, exit_on_error=False)
+
+    def find(self, view: VaultView) -> None:
+        """(In a worker.) Posts :class:`DuplicatesFound`, or says why it could not look."""
+        try:
+            found = duplicates.find_duplicates(view, self.service.wizards.clusters)
+        except Exception as exc:  # a suggestion: its failure is said, never fatal
+            self.screen.post_message(OperationFailed(f"cannot look for duplicates: {exc}",
+                                                     "duplicates"))
+            return
+        self.screen.post_message(DuplicatesFound(found))
 
 
 class MainViews:
@@ -125,25 +155,10 @@ class MainViews:
             self.memory_list.focus()
 
     # -- the "possible duplicates" grouping (tui/app/duplicates.py) ----------------------------
-    _duplicates_for: object = None  # the view a search was started for
-
     def look_for_duplicates(self) -> None:
         view = self.view
-        if self.mode != "duplicates" or view is None or duplicates.known(view) is not None:
-            return
-        if self._duplicates_for is not view:
-            self._duplicates_for = view
-            self.find_duplicates(view)
-
-    @work(thread=True, group="duplicates", exclusive=True, exit_on_error=False)
-    def find_duplicates(self, view: VaultView) -> None:
-        try:
-            found = duplicates.find_duplicates(view, self.service.wizards.clusters)
-        except Exception as exc:  # a suggestion: its failure is said, never fatal
-            self.post_message(OperationFailed(f"cannot look for duplicates: {exc}",
-                                              "duplicates"))
-            return
-        self.post_message(DuplicatesFound(found))
+        if self.mode == "duplicates" and view is not None:
+            self.duplicate_search.start(view)
 
     def duplicates_found(self, found: duplicates.Duplicates) -> None:
         duplicates.remember(found)
