@@ -296,7 +296,7 @@ async def test_the_palette_runs_the_bulk_and_marking_actions(tui_vault):
         await pilot.press("escape")
         commands["Visual range"].callback()
         await settle(pilot, 1)
-        assert main.mark_range is not None and list(main.memory_tree.marks) == [STALE]
+        assert main.ranges.range is not None and list(main.memory_tree.marks) == [STALE]
 
 
 async def test_the_tag_prompt_shows_and_offers_tags_with_control_characters_escaped(tui_vault):

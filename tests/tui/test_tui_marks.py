@@ -180,4 +180,4 @@ async def test_space_during_a_visual_range_ends_it(tui_vault):
         await pilot.press("space")  # unmarks the row under the cursor, and the range ends
         await settle(pilot, 1)
         assert marks(app) == [FADING]
-        assert app.main_screen.mark_range is None
+        assert app.main_screen.ranges.range is None

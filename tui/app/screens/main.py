@@ -47,7 +47,7 @@ from .main_edit import EDIT_BINDINGS, MainEdit
 from .main_filtering import MainFiltering
 from .main_follow import MainFollowing, VaultFollower
 from .main_keys import MOVING_BINDINGS, TreeMoves
-from .main_marks import MARK_BINDINGS, MainMarks
+from .main_marks import MARK_BINDINGS, MainMarks, MarkRanges
 from .main_opening import MainOpening
 from .main_panes import TABS, GitPanes, MainPanes
 from .main_views import DuplicateSearch, MainViews
@@ -117,6 +117,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.git_panes = GitPanes(self, service, lambda: self.current)
         self.follower = VaultFollower(self, service, self.key_for)
         self.duplicate_search = DuplicateSearch(self, service)
+        self.ranges = MarkRanges(lambda: self.memory_tree)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:

@@ -8,6 +8,7 @@ that leaves the vault loses its mark."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual.binding import Binding
@@ -15,7 +16,7 @@ from textual.widgets.tree import TreeNode
 
 from ..groups import sort_ids
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import NodeData
+from ..widgets.memory_tree import MemoryTree, NodeData
 
 #: The keys of this part, in the order help lists them (space and shift+up/down are the tree's).
 MARK_BINDINGS = [
@@ -38,72 +39,58 @@ class MarkRange:
     cursor: int = -1  # the cursor line the range was last drawn for
 
 
-class MainMarks:
-    """A part of :class:`~tui.app.screens.main.MainScreen` (its tree, view and title); actions
-    and plain methods only."""
+class MarkRanges:
+    """Marking a range of the tree's rows (``tree``: how to find it now): from where the cursor
+    was to where a shift move takes it, or following the cursor until ``V`` again. Owns the
+    range being marked; each method says whether the marks changed."""
 
-    mark_range: MarkRange | None = None
+    def __init__(self, tree: Callable[[], MemoryTree]) -> None:
+        self.tree = tree
+        self.range: MarkRange | None = None
 
-    # -- one memory (space) -----------------------------------------------------------------
-    def action_mark(self) -> None:
-        """Mark or unmark the highlighted memory, then go to the next row (as ranger does:
-        space space space marks three)."""
-        memory_id = self._need_memory()
-        if memory_id is None:
-            return
-        self.end_range()
-        self.memory_tree.toggle_mark(memory_id)
-        self.marks_changed()
-        rows = self.memory_tree if self.memory_tree.display else self.query_one(MemoryList)
-        rows.action_cursor_down()
+    @property
+    def visual(self) -> bool:
+        return self.range is not None and self.range.visual
 
-    # -- ranges -----------------------------------------------------------------------------
-    def action_mark_down(self) -> None:
-        self._extend("cursor_down")
-
-    def action_mark_up(self) -> None:
-        self._extend("cursor_up")
-
-    def _extend(self, move: str) -> None:
-        tree = self.memory_tree
+    def extend(self, move: str) -> bool:
+        """Move the cursor (``cursor_down`` / ``cursor_up``) and mark what the move covered."""
+        tree = self.tree()
         if tree.cursor_node is None:
-            return
-        if not self._range_alive():
-            self.mark_range = MarkRange(tree.cursor_node, list(tree.marks), visual=False)
+            return False
+        if not self.alive():
+            self.range = MarkRange(tree.cursor_node, list(tree.marks), visual=False)
         tree.focus()
         getattr(tree, f"action_{move}")()
-        self.draw_range()
+        return self.draw()
 
-    def action_visual(self) -> None:
+    def toggle_visual(self) -> bool:
         """``V``: start a range at the cursor (the cursor's moves extend it), or end it."""
-        tree = self.memory_tree
-        if self.mark_range is not None and self.mark_range.visual and self._range_alive():
-            self.end_range()
-            self.marks_changed()
-            return
+        tree = self.tree()
+        if self.visual and self.alive():
+            self.end()
+            return True
         if tree.cursor_node is None:
-            return
-        self.mark_range = MarkRange(tree.cursor_node, list(tree.marks), visual=True)
+            return False
+        self.range = MarkRange(tree.cursor_node, list(tree.marks), visual=True)
         tree.focus()
-        self.draw_range()
+        return self.draw()
 
-    def follow_range(self) -> None:
-        """The cursor moved (the screen's highlight handler calls this): a visual range
-        follows it; a shift range ends unless the move was its own."""
-        r = self.mark_range
+    def follow(self) -> bool:
+        """The cursor moved: a visual range follows it; a shift range ends unless the move was
+        its own."""
+        r = self.range
         if r is None:
-            return
-        if not self._range_alive() or (not r.visual and self.memory_tree.cursor_line != r.cursor):
-            self.end_range()
-            self.marks_changed()
-        elif r.visual:
-            self.draw_range()
+            return False
+        if not self.alive() or (not r.visual and self.tree().cursor_line != r.cursor):
+            self.end()
+            return True
+        return r.visual and self.draw()
 
-    def draw_range(self) -> None:
-        r = self.mark_range
-        tree = self.memory_tree
-        if r is None or not self._range_alive():
-            return
+    def draw(self) -> bool:
+        r = self.range
+        tree = self.tree()
+        if r is None or not self.alive():
+            return False
         low, high = sorted((r.anchor.line, tree.cursor_line))
         covered = []
         for line in range(low, high + 1):
@@ -112,18 +99,54 @@ class MainMarks:
                 covered.append(node.data.memory_id)
         r.cursor = tree.cursor_line
         tree.set_marks([*r.base, *covered])
-        self.marks_changed()
+        return True
 
-    def end_range(self) -> None:
-        self.mark_range = None
+    def end(self) -> None:
+        self.range = None
 
-    def _range_alive(self) -> bool:
+    def alive(self) -> bool:
         """Is the range's anchor still a row of the tree (a rebuild replaces every node)?"""
-        r = self.mark_range
+        r = self.range
         if r is None:
             return False
         line = r.anchor.line
-        return line >= 0 and self.memory_tree.get_node_at_line(line) is r.anchor
+        return line >= 0 and self.tree().get_node_at_line(line) is r.anchor
+
+
+class MainMarks:
+    """A part of :class:`~tui.app.screens.main.MainScreen` (its tree, view and title); actions
+    and plain methods only. A range being marked is its :class:`MarkRanges`'s."""
+
+    # -- one memory (space) -----------------------------------------------------------------
+    def action_mark(self) -> None:
+        """Mark or unmark the highlighted memory, then go to the next row (as ranger does:
+        space space space marks three)."""
+        memory_id = self._need_memory()
+        if memory_id is None:
+            return
+        self.ranges.end()
+        self.memory_tree.toggle_mark(memory_id)
+        self.marks_changed()
+        rows = self.memory_tree if self.memory_tree.display else self.query_one(MemoryList)
+        rows.action_cursor_down()
+
+    # -- ranges (MarkRanges) -----------------------------------------------------------------
+    def action_mark_down(self) -> None:
+        if self.ranges.extend("cursor_down"):
+            self.marks_changed()
+
+    def action_mark_up(self) -> None:
+        if self.ranges.extend("cursor_up"):
+            self.marks_changed()
+
+    def action_visual(self) -> None:
+        if self.ranges.toggle_visual():
+            self.marks_changed()
+
+    def follow_range(self) -> None:
+        """The cursor moved (the screen's highlight handler calls this)."""
+        if self.ranges.follow():
+            self.marks_changed()
 
     # -- many at once -----------------------------------------------------------------------
     def action_mark_group(self) -> None:
@@ -137,7 +160,7 @@ class MainMarks:
                         f"({self.key_for('cycle_mode')} changes it)",
                         severity="warning", timeout=3)
             return
-        self.end_range()
+        self.ranges.end()
         view = self.view
         if view is None:
             return
@@ -154,7 +177,7 @@ class MainMarks:
 
     def action_invert_marks(self) -> None:
         """``~``: every memory the filter shows changes its mark (hidden marks stay)."""
-        self.end_range()
+        self.ranges.end()
         marks = self.memory_tree.marks
         shown = self.shown_set()
         kept = [i for i in marks if i not in shown]
@@ -162,7 +185,7 @@ class MainMarks:
         self.marks_changed()
 
     def action_clear_marks(self) -> None:
-        self.end_range()
+        self.ranges.end()
         self.memory_tree.clear_marks()
         self.marks_changed()
 
@@ -194,7 +217,7 @@ class MainMarks:
             hidden = sum(1 for i in marks if i not in shown)
             parts.append(f"{len(marks)} marked" + (f" ({hidden} hidden by the filter)"
                                                     if hidden else ""))
-        if self.mark_range is not None and self.mark_range.visual:
+        if self.ranges.visual:
             parts.append(f"visual ({self.key_for('visual')} ends)")
         return " · ".join(parts)
 
