@@ -92,11 +92,12 @@ class MarkRanges:
         if r is None or not self.alive():
             return False
         low, high = sorted((r.anchor.line, tree.cursor_line))
-        covered = []
+        covered: list[str] = []
         for line in range(low, high + 1):
             node = tree.get_node_at_line(line)
-            if node is not None and node.data is not None and node.data.kind == "memory":
-                covered.append(node.data.memory_id)
+            data = node.data if node is not None else None
+            if data is not None and data.kind == "memory" and data.memory_id is not None:
+                covered.append(data.memory_id)
         r.cursor = tree.cursor_line
         tree.set_marks([*r.base, *covered])
         return True
