@@ -71,7 +71,7 @@ class UseRecords:
                 self._commit(_use_message(new), writes, memories=new)
                 return new
             self._append_pending_use({
-                "via": self.journal.via,
+                "via": self.via,
                 "paths": {path.relative_to(self.root).as_posix(): _digest(data or b"")
                           for path, data in writes.items()}})
             try:  # (no flush to disk each: a killed process loses nothing, the commit keeps them)
@@ -181,14 +181,11 @@ class UseRecords:
         adopt = self._pending_use_files(record)
         commit = None
         if adopt:
-            via, self.journal.via = self.journal.via, record.get("via") or None
-            tool, self.journal.tool = self.journal.tool, None  # (not the tool running now)
-            try:
-                before = self.journal.head()
-                commit = self.journal.commit(_use_message_ids([i for _, i in adopt]),
-                                             adopt=[p for p, _ in adopt])
-            finally:
-                self.journal.via, self.journal.tool = via, tool
+            before = self.journal.head()
+            # who recorded the uses, not the tool running now
+            commit = self.journal.commit(_use_message_ids([i for _, i in adopt]),
+                                         adopt=[p for p, _ in adopt],
+                                         via=record.get("via") or None)
             if commit == before:
                 commit = None
             self.layout.note(p for p, _ in adopt)
