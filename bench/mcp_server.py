@@ -19,9 +19,10 @@ queries, top 10, what the server calls) and **a bare git add + commit of one fil
 
 The targets (issue "The assistant's door") are printed with their verdict: search p95 <= 0.5x
 CortexGraph's and <= 3x core's in-process search; save p95 <= 0.5x the bare git add+commit;
-spawn -> initialize <= 0.7x CortexGraph's. Latency is wall time at the client, round trip
-included; the load average is printed before and after (the figures are noisy above ~1 on a
-2-core machine). Nothing here asserts. The peer needs ``cortexgraph==1.2.1`` with ``mcp<2``
+spawn -> initialize <= 0.7x CortexGraph's (beside it, the same spawn of an empty server on the
+same ``mcp`` 2.x: the SDK's import alone, under which no server built on it starts). Latency is
+wall time at the client, round trip included; the load average is printed before and after (the
+figures are noisy above ~1 on a 2-core machine). Nothing here asserts. The peer needs ``cortexgraph==1.2.1`` with ``mcp<2``
 (its server imports ``mcp.server.fastmcp``): ``bench/run.py`` installs it into
 ``bench/.cache/peer-venv`` on first use.
 """
@@ -124,6 +125,31 @@ async def drive(command: list[str], env: dict[str, str], cwd: Path, args: argpar
     return out
 
 
+FLOOR_SERVER = "from mcp.server.mcpserver import MCPServer; MCPServer('floor').run()"
+
+
+async def sdk_floor(env: dict[str, str], cwd: Path, starts: int) -> list[float]:
+    """Spawn -> initialize of an empty server on the same SDK (no tool, no vault): what any
+    server built on ``mcp`` 2.x pays before it can answer, memvault's code aside."""
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.types import Implementation
+
+    params = StdioServerParameters(command=sys.executable, args=["-c", FLOOR_SERVER], env=env,
+                                   cwd=str(cwd))
+    samples = []
+    with open(os.devnull, "w") as errlog:
+        for _ in range(starts):
+            began = time.perf_counter()
+            async with stdio_client(params, errlog=errlog) as (read, write):
+                async with ClientSession(read, write,
+                                         client_info=Implementation(name="bench", version="1")
+                                         ) as session:
+                    await session.initialize()
+                    samples.append(time.perf_counter() - began)
+    return samples
+
+
 def core_search(vault: Path, queries: list[str]) -> list[float]:
     """core's ranked search in this process, on the vault the server used: what it calls."""
     from core import Vault
@@ -224,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
             peer_env = {**env, "CORTEXGRAPH_STORAGE_PATH": str(peer_dir)}
             results["peer_samples"] = asyncio.run(drive(
                 [peer, "-m", "cortexgraph.server"], peer_env, tmp, args, queries, contents))
+        results["sdk_floor"] = asyncio.run(sdk_floor(env, tmp, args.starts))
         results["core_search"] = core_search(vault, queries)
         results["git_add_commit"] = git_add_commit(vault, memories, min(args.calls, 50))
     load_after = os.getloadavg()
@@ -249,6 +276,9 @@ def report(results: dict[str, Any], args: argparse.Namespace, load_before: tuple
     spawn_ratio = spawn / spawn_peer if spawn_peer else None
     print(row("spawn -> initialize, p50", spawn, spawn_peer, "<= 0.7x cortexgraph",
               verdict(spawn_ratio, TARGETS["spawn_vs_peer"])))
+    floor = percentile(results["sdk_floor"], 50)
+    print(row("  the SDK's floor: empty server, p50", floor, spawn_peer,
+              "(mcp 2.x import alone)"))
     print(row("first search_memory at once, p50", p(ours, "first_calls", 50),
               p(theirs, "first_calls", 50)))
     for q in (50, 95):

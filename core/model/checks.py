@@ -28,29 +28,28 @@ def check_value(value: Any, where: str, depth: int = 0) -> None:
     non-finite or out-of-range number, text that is not valid UTF-8, or makes the record's file
     nest more than :data:`MAX_NESTING` levels. Iterative: any depth is safe to check."""
     stack: list[tuple[Any, str, int]] = [(value, where, depth)]
-    while stack:
+    while stack:  # (where a value is, as a person reads it, is worked out only for a refusal)
         item, path, depth = stack.pop()
-        at = _shown(path)
         if isinstance(item, str):
-            _check_text(item, at)
+            _check_text(item, path)
         elif isinstance(item, bool) or item is None:
             continue
         elif isinstance(item, float):
             if not math.isfinite(item):
-                raise RecordValueError(f"{at} is {item}: a number must be finite")
+                raise RecordValueError(f"{_shown(path)} is {item}: a number must be finite")
         elif isinstance(item, int):
             if not -INT_LIMIT <= item < INT_LIMIT:
-                raise RecordValueError(f"{at} is {_short(item)}: out of range (a whole number "
-                                       "must fit in 64 bits)")
+                raise RecordValueError(f"{_shown(path)} is {_short(item)}: out of range (a whole "
+                                       "number must fit in 64 bits)")
         elif isinstance(item, dict | list | tuple):
             if depth >= MAX_NESTING:
-                raise RecordValueError(f"{at} is nested too deep: a record's file may nest "
-                                       f"{MAX_NESTING} levels (memvault could not read it "
+                raise RecordValueError(f"{_shown(path)} is nested too deep: a record's file may "
+                                       f"nest {MAX_NESTING} levels (memvault could not read it "
                                        "back)")
             if isinstance(item, dict):
                 for key, inner in item.items():
                     if isinstance(key, str):
-                        _check_text(key, f"{at} (a key)")
+                        _check_text(key, path, key=True)
                     stack.append((inner, f"{path}.{key}", depth + 1))
             else:
                 stack.extend((inner, f"{path}[{i}]", depth + 1) for i, inner in enumerate(item))
@@ -63,10 +62,11 @@ def _shown(path: str) -> str:
     return path if len(path) <= 60 else f"{path[:30]}…{path[-20:]}"
 
 
-def _check_text(text: str, at: str) -> None:
+def _check_text(text: str, path: str, *, key: bool = False) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:
+        at = _shown(path) + (" (a key)" if key else "")
         raise RecordValueError(f"{at} holds text that is not valid UTF-8 (character "
                                f"{exc.start + 1}: undecodable bytes?)") from None
 

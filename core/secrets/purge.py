@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ..io.edit_files import EDITS_DIR, edited_memory
 from ..errors import UnknownIdError, VaultError, AmbiguousIdError
 from ..store.layout import remove_file, write_atomic
+from ..vault.use import PENDING_USE_FILE, parse_pending_use
 from .scanner import redact_text, scan_text
 
 if TYPE_CHECKING:
@@ -262,14 +263,15 @@ def _forget_state(vault: Vault, plan: PurgePlan) -> None:
                 if found.is_file() and not found.is_symlink():
                     remove_file(found)
     ids = set(plan.memories)
-    for name, key in (("inbox-accepted.json", "accepted"), ("pending-use.json", "paths")):
+    for name, key in (("inbox-accepted.json", "accepted"), (PENDING_USE_FILE, "paths")):
         path = state / name
         try:
-            data = json.loads(path.read_bytes())
+            raw = path.read_bytes()
+            data: Any = parse_pending_use(raw) if name == PENDING_USE_FILE else json.loads(raw)
         except (OSError, ValueError):
             continue
         entries = data.get(key) if isinstance(data, dict) else None
-        if isinstance(entries, dict):
+        if isinstance(data, dict) and isinstance(entries, dict):
             data[key] = {k: v for k, v in entries.items()
                          if k not in ids and k not in rels
                          and not any(i in k for i in ids)}

@@ -5,7 +5,9 @@ An MCP server records every memory a search, a recall or an open returns (``last
 writes the records to the memory files at once (so ``kill -9`` loses none: the bytes are in the
 kernel when it returns; they are not flushed to disk one file at a time, which cost more than
 the search itself, and reach it with the system's next flush or the commit) and notes them in
-``.git/memvault/pending-use.json``; :meth:`UseRecords.flush_use` commits every pending record
+``.git/memvault/pending-use.json``, one line appended for each record_use (rewriting the whole
+list each time cost more the longer it grew: 2-10 ms a search with 1,000 records pending);
+:meth:`UseRecords.flush_use` commits every pending record
 as ONE ``use:`` commit. Nothing else is needed for safety: every writer, in any process,
 commits the pending records first when it takes the lock (:meth:`Writing.transaction`), and so
 does the next open, so they are never mistaken for a person's outside edits.
@@ -13,8 +15,9 @@ does the next open, so they are never mistaken for a person's outside edits.
 The pending file names each path with the SHA-256 of the bytes written. A file that no longer
 holds those bytes when the records are committed was changed by someone else since: it is left
 out (a person's edit is then committed by the outside-edit rules, never as a use record).
-The file is written before the memory files, so a crash in between leaves at most a record of
-a write that did not happen, which the digest check skips.
+The line is written before the memory files, so a crash in between leaves at most a record of
+a write that did not happen, which the digest check skips, and a line a crash cut short is one
+whose memory files were never written: it is left out (:func:`parse_pending_use`).
 
 Undo never takes a ``use:`` commit back, and later use records never block an undo
 (:data:`core.ops.revert.USE_RECORDS`)."""
@@ -25,6 +28,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 
 from ..errors import VaultError
@@ -66,12 +70,10 @@ class UseRecords:
                 # (moving: a file at the other layout's path goes in the same commit)
                 self._commit(_use_message(new), writes, memories=new)
                 return new
-            pending = self._read_pending_use()
-            pending["via"] = self.via
-            paths = pending.setdefault("paths", {})
-            for path, data in writes.items():
-                paths[path.relative_to(self.root).as_posix()] = _digest(data or b"")
-            self._write_pending_use(pending, durable=False)
+            self._append_pending_use({
+                "via": self.via,
+                "paths": {path.relative_to(self.root).as_posix(): _digest(data or b"")
+                          for path, data in writes.items()}})
             try:  # (no flush to disk each: a killed process loses nothing, the commit keeps them)
                 for path, data in writes.items():
                     write_atomic(path, data or b"", durable=False)
@@ -104,25 +106,41 @@ class UseRecords:
     def _read_pending_use(self) -> dict:
         try:
             data, _ = read_vault_file(self._pending_use_path())
-            record = json.loads(data)
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError):
+        except OSError:
+            record = None
+        else:
+            record = parse_pending_use(data)
+        if record is None:
             self.notices.append("the list of pending use records was unreadable and was "
                                 "discarded; the records stay in the files and are committed "
                                 "as outside edits")
             with contextlib.suppress(OSError):
                 remove_file(self._pending_use_path())
             return {}
-        if not isinstance(record, dict) or not isinstance(record.get("paths", {}), dict):
-            return {}
         return record
 
-    def _write_pending_use(self, record: dict, *, durable: bool = True) -> None:
+    def _append_pending_use(self, entry: dict) -> None:
+        """One line at the end of the pending list (made 0600 if absent; a symbolic link or a
+        file linked from elsewhere is refused). Not flushed to disk, as the memory files."""
+        line = json.dumps(entry, sort_keys=True).encode() + b"\n"
         try:
             os.makedirs(self.journal.state_dir, mode=0o700, exist_ok=True)
-            write_atomic(self._pending_use_path(),
-                         json.dumps(record, indent=2, sort_keys=True).encode(), durable=durable)
+            fd = os.open(self._pending_use_path(),
+                         os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
+                         0o600)
+            try:
+                status = os.fstat(fd)
+                if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:
+                    raise OSError("not a regular file of its own")
+                if status.st_size and os.pread(fd, 1, status.st_size - 1) != b"\n":
+                    line = b"\n" + line  # (after a line a killed process cut short)
+                view = memoryview(line)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
         except OSError as exc:
             raise VaultError(f"could not record a use: {exc.strerror or exc}; nothing was "
                              "written") from None
@@ -174,6 +192,43 @@ class UseRecords:
         with contextlib.suppress(FileNotFoundError):
             remove_file(self._pending_use_path())
         return commit
+
+
+def parse_pending_use(data: bytes) -> dict | None:
+    """The pending list from its file: ``{"via": ..., "paths": {path: digest}}``, merged from
+    its entries in order (one line for each record_use; a later digest of a path replaces an
+    earlier one, the last via is the one committed); a list written as one pretty-printed
+    object (by an earlier memvault, or by purge) is an entry too. A line that cannot be read is
+    one a process was killed while writing (before it wrote any memory file): it is left out.
+    None when nothing in it can be read."""
+    text, decoder = data.decode("utf-8", errors="replace"), json.JSONDecoder()
+    via, paths, readable, at = None, {}, False, 0
+    while True:
+        while at < len(text) and text[at] in " \t\r\n":
+            at += 1
+        if at >= len(text):
+            break
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except ValueError:
+            value, end = None, text.find("\n", at)
+            end = len(text) if end < 0 else end
+        at = end
+        entry = _pending_entry(value)
+        if entry is None:
+            continue
+        readable = True
+        paths.update(entry.get("paths", {}))
+        via = entry.get("via") or via
+    if not readable:
+        return None
+    return {"via": via, "paths": paths}
+
+
+def _pending_entry(value: object) -> dict | None:
+    if not isinstance(value, dict) or not isinstance(value.get("paths", {}), dict):
+        return None
+    return value
 
 
 def _use_message(memories: list[Memory]) -> str:

@@ -17,22 +17,25 @@ stops waiting) and the server goes on serving:
 - params that are not an object, a lone surrogate inside them: ``-32602`` Invalid params.
 
 A line the SDK takes as it is costs one extra validation by the SDK's own message model (a few
-microseconds for a search); only a refused line is looked at further.
+microseconds for a search); only a refused line is looked at further. The server itself runs on
+the SDK's public stdio entry (``MCPServer.run_stdio_async``), reading and writing through
+:class:`WireIn` and :class:`WireOut`.
 """
 
 from __future__ import annotations
 
+import fcntl
+import io
 import json
 import os
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-import anyio
 import mcp_types as types
 from mcp.server.mcpserver import MCPServer
-from mcp.server.stdio import stdio_server
-from mcp.shared.message import SessionMessage
 
 #: Deeper than this, a message is refused (the SDK's JSON parser stops at 200 levels; no MCP
 #: message needs more than a few, and a memory's meta is stored far below it).
@@ -149,51 +152,114 @@ def _plain(exc: ValueError) -> str:
     return text.encode("ascii", "backslashreplace").decode("ascii")
 
 
-class _Lines:
-    """The client's lines as the SDK's stdio transport reads them (``async for line in
-    stdin``): only the lines it can serve; the others are answered on ``replies``."""
+class WireOut(io.RawIOBase):
+    """The client's end of stdout: the SDK's answers and this module's error answers, each
+    written whole (a line at a time, under one lock), so two writers never tear a frame."""
 
-    def __init__(self, wire_in: int):
-        self._file = anyio.wrap_file(os.fdopen(wire_in, "rb", buffering=1 << 16))
-        self.replies: Any = None
-        self.ready = anyio.Event()
+    def __init__(self, fd: int):
+        super().__init__()
+        self._fd = fd
+        self._lock = threading.Lock()
+        self._partial = b""  # the SDK's message being written, not yet ended by a newline
 
-    async def __aiter__(self) -> AsyncIterator[str]:
-        async for raw in self._file:
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:  # (the SDK's writes: its text layer's buffer)
+        chunk = bytes(data)
+        with self._lock:
+            self._partial += chunk
+            end = self._partial.rfind(b"\n") + 1
+            if end:
+                whole, self._partial = self._partial[:end], self._partial[end:]
+                self._write_all(whole)
+        return len(chunk)
+
+    def reply(self, message: types.JSONRPCError) -> None:
+        """Answer a refused line (one whole line, between two of the SDK's messages)."""
+        line = message.model_dump_json(by_alias=True, exclude_unset=True).encode() + b"\n"
+        with self._lock:
+            self._write_all(line)
+
+    def close(self) -> None:
+        with self._lock:  # (the descriptor is closed after this: nothing is written to it later)
+            self._fd = -1
+        super().close()
+
+    def _write_all(self, data: bytes) -> None:
+        if self._fd < 0:
+            raise ValueError("the wire is closed")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self._fd, view):]
+
+
+class WireIn(io.RawIOBase):
+    """The client's end of stdin as the SDK's stdio transport reads it: only the lines it can
+    serve; each of the others is answered on ``out`` (:func:`check_line`)."""
+
+    def __init__(self, fd: int, out: WireOut):
+        super().__init__()
+        # (never closed: the SDK's reader thread may still wait on it when the server stops)
+        self._file = os.fdopen(fd, "rb", buffering=1 << 16, closefd=False)
+        self._out = out
+        self._ready = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        while not self._ready:
+            raw = self._file.readline()
+            if not raw:
+                return 0  # the client closed the connection
             text, errors = check_line(raw)
             for reply in errors:
-                await self.ready.wait()
-                try:
-                    await self.replies.send(SessionMessage(reply))
-                except (anyio.ClosedResourceError, anyio.BrokenResourceError):
-                    return
+                self._out.reply(reply)
             if text is not None:
-                yield text
+                self._ready = raw if raw.endswith(b"\n") else raw + b"\n"
+        size = min(len(buffer), len(self._ready))
+        buffer[:size] = self._ready[:size]
+        self._ready = self._ready[size:]
+        return size
 
 
-@asynccontextmanager
-async def _claimed_stdin() -> AsyncIterator[int]:
-    """The wire's stdin on a private descriptor while fd 0 reads the null device (a child
-    process, git, never reads the client's bytes), as the SDK does for a stdin it owns."""
-    wire = os.dup(0)
+@contextmanager
+def _claimed_stdio() -> Iterator[tuple[int, int]]:
+    """The wire's stdin and stdout on private descriptors while fd 0 reads the null device (a
+    child process, git, never reads the client's bytes) and fd 1 writes to stderr (no stray
+    output reaches the wire), as the SDK does for the streams it owns."""
+    wire_in = fcntl.fcntl(0, fcntl.F_DUPFD_CLOEXEC, 3)
+    wire_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 3)
+    saved_in, saved_out = os.dup(0), os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
-    saved = os.dup(0)
     os.dup2(null, 0)
     os.close(null)
+    os.dup2(2, 1)
     try:
-        yield wire
+        yield wire_in, wire_out
     finally:
-        os.dup2(saved, 0)
-        os.close(saved)
+        os.dup2(saved_in, 0)
+        os.dup2(saved_out, 1)
+        os.close(saved_in)
+        os.close(saved_out)
+        os.close(wire_out)
 
 
 async def serve_stdio(server: MCPServer) -> None:
-    """Serve ``server`` over stdin/stdout until the client closes the connection."""
-    async with _claimed_stdin() as wire_in:
-        lines = _Lines(wire_in)
-        stdin: Any = lines  # (an async iterable of lines is all the transport reads)
-        async with stdio_server(stdin=stdin) as (read_stream, write_stream):
-            lines.replies = write_stream
-            lines.ready.set()
-            lowlevel = server._lowlevel_server  # (the SDK runs a server on given streams only so)
-            await lowlevel.run(read_stream, write_stream, lowlevel.create_initialization_options())
+    """Serve ``server`` over stdin/stdout until the client closes the connection.
+
+    The SDK's own stdio transport (``MCPServer.run_stdio_async``) serves ``sys.stdin`` and
+    ``sys.stdout`` as they are when they are not the process's descriptors 0 and 1: here they
+    are the checked lines of :class:`WireIn` and the whole-line writer :class:`WireOut`, for
+    as long as the server runs."""
+    saved = sys.stdin, sys.stdout
+    with _claimed_stdio() as (wire_in, wire_out):
+        out = WireOut(wire_out)
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(WireIn(wire_in, out)), encoding="utf-8")
+        sys.stdout = io.TextIOWrapper(io.BufferedWriter(out), encoding="utf-8")
+        try:
+            await server.run_stdio_async()
+        finally:
+            sys.stdin, sys.stdout = saved
+            out.close()

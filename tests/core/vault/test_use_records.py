@@ -156,3 +156,53 @@ def test_another_process_s_use_record_is_kept_by_a_write_of_the_same_memory(tmp_
     assert fresh.get(ids[0]).use_count == 1
     assert fresh.get(ids[0]).content.endswith("rewritten")
     assert [s.split(":")[0] for s in _subjects(fresh)[:2]] == ["update", "use"]
+
+
+def test_each_use_appends_one_line_and_the_list_stays_private(tmp_path):
+    """The pending list grows by one line a record_use (never rewritten whole: the cost of a
+    search does not grow with what is pending), mode 0600."""
+    vault, ids = _vault_with(tmp_path, 3)
+    path = vault.journal.state_dir / "pending-use.json"
+    vault.record_use(ids[:2])
+    first = path.read_bytes()
+    vault.record_use(ids[2:])
+    assert path.read_bytes().startswith(first) and path.read_bytes().count(b"\n") == 2
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert vault.pending_use == 3
+
+
+def test_a_line_cut_short_by_a_killed_process_is_left_out_and_the_rest_committed(tmp_path):
+    """A process killed while appending its line wrote none of its memory files (the line comes
+    first): the line is left out, the lines before and after it are committed as use records."""
+    vault, ids = _vault_with(tmp_path, 3)
+    path = vault.journal.state_dir / "pending-use.json"
+    vault.record_use([ids[0]])
+    with open(path, "ab") as f:
+        f.write(b'{"paths": {"memories/x.json": "ab')  # cut short, no newline
+    vault.record_use([ids[1]])
+    assert vault.pending_use == 2 and not vault.notices
+    assert vault.flush_use() is not None
+    assert _subjects(vault)[0].startswith("use: 2 memories")
+    assert _git(vault, "status", "--porcelain") == ""
+
+
+def test_a_list_written_whole_by_an_earlier_version_is_read_with_the_lines_after_it(tmp_path):
+    vault, ids = _vault_with(tmp_path, 2)
+    path = vault.journal.state_dir / "pending-use.json"
+    vault.record_use([ids[0]])
+    whole = json.loads(path.read_bytes())  # as an earlier memvault wrote it: one pretty object
+    path.write_text(json.dumps(whole, indent=2, sort_keys=True))
+    vault.record_use([ids[1]])
+    assert vault.pending_use == 2
+    vault.flush_use()
+    assert _subjects(vault)[0].startswith("use: 2 memories")
+    assert Vault.open(vault.root).get(ids[1]).use_count == 1
+
+
+def test_a_pending_list_nothing_can_be_read_from_is_discarded_with_a_notice(tmp_path):
+    vault, ids = _vault_with(tmp_path, 1)
+    path = vault.journal.state_dir / "pending-use.json"
+    vault.record_use(ids)
+    path.write_bytes(b"not a list\n")
+    assert vault.pending_use == 0
+    assert any("pending use records was unreadable" in n for n in vault.notices)
