@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
@@ -37,19 +37,29 @@ _indexes: OrderedDict[Path, SearchIndex] = OrderedDict()
 
 
 @contextlib.contextmanager
-def synced_index(root: Path, memories: Mapping[str, Memory]) -> Iterator[SearchIndex]:
+def synced_index(root: Path, memories: Mapping[str, Memory],
+                 index: SearchIndex | None = None) -> Iterator[SearchIndex]:
     """The index of the vault at ``root``, level with ``memories`` (every memory of the vault,
-    every status: the search rows mirror them too), held for this process's other callers
-    until the block ends."""
+    every status: the search rows mirror them too): ``index`` when the caller keeps one open
+    (the MCP server's search index: one index, one sync for both), else one kept here for
+    this process's other callers, held until the block ends.
+
+    ``memories`` is synced as it is, not copied: a mapping that logs its changes
+    (:class:`core.store.lazy.LazyRecords`, ``vault.memories``) then costs what changed since
+    the last sync, not the vault's size."""
+    if index is not None:
+        index.sync(memories)
+        yield index
+        return
     with _lock:
-        index = _indexes.get(root)
-        if index is None:
-            index = _indexes[root] = SearchIndex.for_root(root)
+        kept = _indexes.get(root)
+        if kept is None:
+            kept = _indexes[root] = SearchIndex.for_root(root)
             while len(_indexes) > KEPT_OPEN:
                 _indexes.popitem(last=False)[1].close()
         _indexes.move_to_end(root)
-        index.sync(dict(memories.items()))  # a copy: another thread may write meanwhile
-        yield index
+        kept.sync(memories)
+        yield kept
 
 
 def forget(root: Path) -> None:
@@ -66,13 +76,11 @@ def candidate_pairs(root: Path, memories: Mapping[str, Memory],
     :data:`MIN_SHARED` keys (each once, lower id first): the similar pairs up to the hash's
     recall, and a few others; compare each exactly."""
     wanted = set(pool)
-    pairs: set[tuple[str, str]] = set()
     with synced_index(root, memories) as index:
-        shared = Counter(index.near_duplicates().pairs())
-        ids = index.ids_of()
-    for (a, b), keys in shared.items():
-        if keys < MIN_SHARED:
-            continue
+        docs = index.near_duplicates().pairs(MIN_SHARED)
+        ids = index.ids_of(sorted({d for pair in docs for d in pair}))
+    pairs: set[tuple[str, str]] = set()
+    for a, b in docs:
         x, y = ids.get(a), ids.get(b)
         if x is None or y is None or x == y or x not in wanted or y not in wanted:
             continue
@@ -80,12 +88,15 @@ def candidate_pairs(root: Path, memories: Mapping[str, Memory],
     return pairs
 
 
-def candidates_for(root: Path, memories: Mapping[str, Memory], content: str) -> list[str]:
-    """Ids of the memories the index names as likely similar to a text (bounded:
-    :data:`core.search.near_dupes.PROBE_LIMIT`)."""
+def candidates_for(root: Path, memories: Mapping[str, Memory], content: str,
+                   index: SearchIndex | None = None) -> list[str]:
+    """Ids of the memories the index names as likely similar to a text, those sharing the
+    most keys with it first (at most :data:`core.search.near_dupes.COMPARED`). ``index``: the
+    caller's own (see :func:`synced_index`)."""
     keys = keys_of_text(content)
     if not keys:
         return []
-    with synced_index(root, memories) as index:
-        docs = index.near_duplicates().candidates(keys)
-        return sorted(index.ids_of(docs).values())
+    with synced_index(root, memories, index) as synced:
+        docs = synced.near_duplicates().candidates(keys)
+        ids = synced.ids_of(docs)
+    return [ids[d] for d in docs if d in ids]
