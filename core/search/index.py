@@ -310,11 +310,14 @@ class SearchIndex(IndexReading):
         written: list[tuple[int, str, str, str, str]] = []
         with transaction(conn):
             before = self._known
-            self._known = None  # read again under the write lock: another process may have synced
+            # under the write lock: read again when another connection wrote since (its
+            # data_version moved), else the rows held are the file's and a change costs itself
             known = self._load_known()
             if gone_ids is not None and known is not before:  # written meanwhile: compare all
                 wanted = {i: self._fingerprint(m) for i, m in memories.items()}
                 gone_ids = None
+            if known is before:  # a new dict for each write: what is kept by it (ids_by_rowid)
+                known = self._known = dict(known)  # sees the change
             for memory_id in [i for i in (known if gone_ids is None else gone_ids)
                               if i not in wanted and i in known]:
                 rowid, _ = known.pop(memory_id)
