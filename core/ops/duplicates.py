@@ -54,16 +54,18 @@ def likely_duplicates(memories: Iterable[Memory], content: str, tags: Sequence[s
 def indexed_duplicates(root: Path, memories: Mapping[str, Memory], content: str,
                        tags: Sequence[str] = (), entities: Sequence[str] = (), *,
                        exclude: Collection[str] = (), threshold: float = DUPLICATE_HINT,
-                       limit: int = SHOWN, index: SearchIndex | None = None
-                       ) -> list[tuple[Memory, float]]:
+                       limit: int = SHOWN, index: SearchIndex | None = None,
+                       vault: Vault | None = None) -> list[tuple[Memory, float]]:
     """:func:`likely_duplicates` among ``memories`` (every memory of the vault at ``root``),
     compared only with the candidates the near-duplicate index names
     (:mod:`core.ops.near_duplicates`): milliseconds at 100k memories. ``exclude``: ids not to
     name (the memory itself, when it is already saved); ``index``: the caller's own search
-    index of the vault, kept open and synced with ``memories`` (else one kept for the vault)."""
+    index of the vault, kept open and synced with ``memories`` (else one kept for the vault);
+    ``vault``: the vault whose ``memories`` they are (its index then follows its commits:
+    :func:`core.ops.near_duplicates.synced_index`)."""
     from .near_duplicates import candidates_for
 
-    pool = [memories[i] for i in candidates_for(root, memories, content, index)
+    pool = [memories[i] for i in candidates_for(root, memories, content, index, vault)
             if i in memories and i not in exclude]
     return likely_duplicates(pool, content, tags, entities, threshold=threshold, limit=limit)
 
@@ -77,7 +79,7 @@ def duplicates_of(vault: Vault, memory_id: str, *, threshold: float = DUPLICATE_
     memory = vault.get(memory_id)
     return indexed_duplicates(vault.root, vault.memories, memory.content, memory.meta.tags,
                               memory.entities, exclude={memory.id}, threshold=threshold,
-                              limit=limit, index=index)
+                              limit=limit, index=index, vault=vault)
 
 
 def possible_duplicates(vault: Vault, memory_id: str, index: SearchIndex | None = None

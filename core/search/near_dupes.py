@@ -41,6 +41,8 @@ SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alik
 #: keys); other rows are made again.
 PARAMS = f"rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared"
 STATE_KEY = "near_dupes"
+#: The commit whose tree the rows (these and the search rows) are level with, when known.
+LEVEL_KEY = "near_dupes_level_at"
 #: A key shared by more memories than this (copies of one text, one-word notes) gives pairs
 #: only between neighbours in id order, :data:`NEIGHBOURS` each: bounded work, and still
 #: enough links for clusters of at most a dozen.
@@ -123,6 +125,20 @@ class NearDuplicateRows:
             conn.execute(statement)
         conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
                      (STATE_KEY, params()))
+
+    def level_at(self) -> str | None:
+        """The commit the rows were noted level with (:meth:`note_level_at`), if any."""
+        row = self.conn.execute("SELECT value FROM state WHERE key = ?", (LEVEL_KEY,)).fetchone()
+        return None if row is None else row[0]
+
+    def note_level_at(self, commit: str | None) -> None:
+        """Note (in the caller's transaction) that the rows are level with the vault's
+        memories at ``commit``; None: that is not known (a sync of memories of no commit)."""
+        if commit is None:
+            self.conn.execute("DELETE FROM state WHERE key = ?", (LEVEL_KEY,))
+        else:
+            self.conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                              (LEVEL_KEY, commit))
 
     def remove(self, docs: Iterable[int]) -> None:
         conn = self.conn
