@@ -90,11 +90,11 @@ def fingerprint(memory: Memory) -> str:
 
 def _mark(memories: Mapping[str, Memory]) -> object:
     """What a sync remembers of ``memories``: ("version", n) for a mapping that logs its changes
-    (:class:`core.store.lazy.LazyRecords`), else ("objects", the memory objects)."""
+    (:class:`core.store.lazy.LazyRecords`), else ("objects", its ids and memory objects)."""
     version = getattr(memories, "version", None)
     if isinstance(version, int):
         return ("version", version)
-    return ("objects", list(memories.values()))
+    return ("objects", list(memories), list(memories.values()))  # (no tuple for each)
 
 
 def index_path(root: Path) -> Path | None:
@@ -285,9 +285,12 @@ class SearchIndex(IndexReading):
                 self._synced = (known, memories, mark)  # (uses, statuses: no row to write)
                 return report
             return self._write(memories, wanted, gone, mark, report, at)
-        if self._synced is not None and self._synced[0] is known and self._synced[1] is memories \
-                and self._synced[2] == mark and self._near_dupes_current():
-            return report  # the same memory objects as last time, no other writer since
+        if self._synced is not None and self._synced[0] is known and self._synced[2] == mark \
+                and (self._synced[1] is memories or mark[0] == "objects") \
+                and self._near_dupes_current():
+            # the same memory objects as last time (in the same mapping, or in a copy of the
+            # same ids: the app's checks take one each time), no other writer since
+            return report
         wanted = {i: self._fingerprint(m) for i, m in memories.items()}
         if not self._stale(wanted, known) and self._near_dupes_current():
             report.rebuilt, self.rebuilt = self.rebuilt, None

@@ -181,3 +181,22 @@ def test_a_crowded_key_and_a_plain_one_together_make_two_shared_keys():
     # in the crowded key to count it); 2 and 3: neighbours in the crowded key only
     assert rows.pairs(2) == {(1, 2)}
     assert {(1, 40), (2, 40), (2, 3)} <= rows.pairs(1)
+
+
+def test_a_copy_of_the_same_memories_is_not_compared_again(tmp_path, monkeypatch):
+    from core.search import index as index_module
+
+    memories = _memories(BASE, "an unrelated note on tea")
+    with SearchIndex(tmp_path / "index.sqlite") as index:
+        index.sync(memories)
+
+        def compared(memory):
+            raise AssertionError("compared again")
+
+        monkeypatch.setattr(index_module, "fingerprint", compared)
+        index._seen.clear()  # (no fingerprint kept either: only the objects can say)
+        assert index.sync(dict(memories)).added == 0  # the app's checks take a copy each time
+        changed = dict(memories)
+        changed["m2"] = Memory(id="m2", content="a third note")
+        monkeypatch.undo()
+        assert index.sync(changed).added == 1
