@@ -276,7 +276,7 @@ class SearchIndex(IndexReading):
         report = SyncReport()
         known = self._load_known()
         mark = _mark(memories)
-        changed = self._changed_since_sync(memories, known)
+        changed = self._changed_since_sync(memories, known, mark)
         if changed is not None:  # only these ids can differ: the cost follows the change
             wanted = {i: self._fingerprint(memories[i]) for i in changed if i in memories}
             gone = [i for i in changed if i not in memories and i in known]
@@ -299,14 +299,25 @@ class SearchIndex(IndexReading):
         return self._write(memories, wanted, None, mark, report, at)
 
     def _changed_since_sync(self, memories: Mapping[str, Memory],
-                            known: dict[str, tuple[int, str]]) -> set[str] | None:
+                            known: dict[str, tuple[int, str]],
+                            mark: object = None) -> set[str] | None:
         """The ids changed in ``memories`` since the last sync, when it keeps a log of its
-        changes (:class:`core.store.lazy.LazyRecords`) and no other process wrote the index
-        since; None: compare every memory."""
+        changes (:class:`core.store.lazy.LazyRecords`), or when both it and the last synced
+        mapping are plain mappings (``mark``: :func:`_mark`; the app's checks take a copy of
+        the vault's memories each time): the ids whose memory object is not the same one; and
+        no other process wrote the index since. None: compare every memory."""
         synced = self._synced
+        if synced is None or synced[0] is not known or not isinstance(synced[2], tuple):
+            return None
+        if synced[2][0] == "objects" and isinstance(mark, tuple) and mark[0] == "objects":
+            if synced[2] == mark:  # (the same objects: compared by identity, at once)
+                return set()
+            before = dict(zip(synced[2][1], synced[2][2]))
+            changed = {i for i, m in zip(mark[1], mark[2]) if before.get(i) is not m}
+            changed.update(i for i in before if i not in memories)
+            return changed
         since = getattr(memories, "changed_since", None)
-        if synced is None or since is None or synced[0] is not known or synced[1] is not memories \
-                or not isinstance(synced[2], tuple) or synced[2][0] != "version":
+        if since is None or synced[1] is not memories or synced[2][0] != "version":
             return None
         return since(synced[2][1])
 

@@ -200,3 +200,28 @@ def test_a_copy_of_the_same_memories_is_not_compared_again(tmp_path, monkeypatch
         changed["m2"] = Memory(id="m2", content="a third note")
         monkeypatch.undo()
         assert index.sync(changed).added == 1
+
+
+def test_a_copy_after_a_change_is_compared_only_where_its_objects_differ(tmp_path, monkeypatch):
+    from core.search import index as index_module
+
+    memories = _memories(BASE, "an unrelated note on tea", "a third note on coffee")
+    with SearchIndex(tmp_path / "index.sqlite") as index:
+        index.sync(memories)
+        changed = dict(memories)
+        changed["m1"] = Memory(id="m1", content="tea is brewed at eighty degrees")
+        del changed["m2"]
+        changed["m3"] = Memory(id="m3", content=BASE + " again")
+        seen: list[str] = []
+        real = index_module.fingerprint
+
+        def counted(memory):
+            seen.append(memory.id)
+            return real(memory)
+
+        monkeypatch.setattr(index_module, "fingerprint", counted)
+        index._seen.clear()  # (so that only a compare can ask for a fingerprint)
+        report = index.sync(changed)
+        assert sorted(seen) == ["m1", "m3"]
+        assert (report.added, report.changed, report.removed) == (1, 1, 1)
+        assert _pairs(index) == {("m0", "m3")}
