@@ -166,7 +166,7 @@ async def measure(path: Path, repeat: int) -> dict[str, list[float]]:
                     await pilot.pause()
                 main.query_one("#filter").value = ""  # clear it (not timed)
                 await pilot.pause()
-                main.tree.focus()
+                main.memory_tree.focus()
                 await pilot.pause()
                 if main.current is None:
                     await pilot.press("down")

@@ -224,7 +224,7 @@ def text_of(static) -> str:
 
 def tree_lines(app) -> list[str]:
     """The tree's visible lines as plain text (labels only, no guides)."""
-    tree = app.main_screen.tree
+    tree = app.main_screen.memory_tree
     out = []
     for line in tree._tree_lines:
         node = line.node
@@ -233,7 +233,7 @@ def tree_lines(app) -> list[str]:
 
 
 def top_labels(app) -> list[str]:
-    return [n.label.plain for n in app.main_screen.tree.root.children]
+    return [n.label.plain for n in app.main_screen.memory_tree.root.children]
 
 
 # -- for the split and consolidate wizards ---------------------------------------------------

@@ -58,8 +58,8 @@ async def test_tree_shows_groups_and_counts(tui_vault):
         # the first group is open, showing its tags with counts
         lines = tree_lines(app)
         assert "  ci  3" in lines and "  home  2" in lines and "  work  2" in lines
-        assert main.tree.border_title == "memories 11"
-        assert "group: status → tag" in main.tree.border_subtitle
+        assert main.memory_tree.border_title == "memories 11"
+        assert "group: status → tag" in main.memory_tree.border_subtitle
         # opening a tag shows leaves: score, bar, short id, first words
         await pilot.press("down")  # first tag: admin
         await pilot.press("enter")
@@ -99,9 +99,9 @@ async def test_group_modes(tui_vault):
         labels = top_labels(app)
         assert COMPOSITE[:8] in labels[0] and labels[0].endswith("+2")
         assert labels[-1] == "no lineage  8"
-        app.main_screen.tree.expand_node(app.main_screen.tree.root.children[0])
+        app.main_screen.memory_tree.expand_node(app.main_screen.memory_tree.root.children[0])
         await settle(pilot, 1)
-        children = [n.label.plain for n in app.main_screen.tree.root.children[0].children]
+        children = [n.label.plain for n in app.main_screen.memory_tree.root.children[0].children]
         assert all(c.startswith("split ") for c in children) and len(children) == 2
         await pilot.press("m")
         await settle(pilot, 1)
@@ -118,7 +118,7 @@ async def test_sort_orders(tui_vault):
         main = app.main_screen
         main.set_mode("band")
         await settle(pilot, 1)
-        tree = main.tree
+        tree = main.memory_tree
         group = tree.root.children[-1]  # below the forget threshold: STALE2, STALE, ARCHIVED
         tree.expand_node(group)
         by_score = [n.data.memory_id for n in group.children]
@@ -154,9 +154,9 @@ async def test_filter_terms(tui_vault, text, expected):
         await settle(pilot, 1)
         main = app.main_screen
         assert set(main.matched) == expected
-        assert main.tree.border_title == f"memories {len(expected)} of 11"
+        assert main.memory_tree.border_title == f"memories {len(expected)} of 11"
         await pilot.press("enter")  # back to the tree
-        assert app.focused is main.tree
+        assert app.focused is main.memory_tree
 
 
 async def test_filter_reports_terms_it_cannot_read(tui_vault):
@@ -269,7 +269,7 @@ async def test_go_to_id_with_a_unique_prefix(tui_vault):
         await pilot.press("enter")
         await settle(pilot, 1)
         assert app.main_screen.current == STALE
-        assert app.main_screen.tree.cursor_memory == STALE
+        assert app.main_screen.memory_tree.cursor_memory == STALE
 
 
 async def test_go_to_clears_a_filter_that_hides_the_memory(tui_vault):

@@ -62,8 +62,8 @@ async def test_a_archives_every_marked_memory_in_one_commit(tui_vault):
         vault = on_disk(tui_vault)
         assert {vault.get(i).status for i in (FADING, STALE, DANGER)} == {MemoryStatus.ARCHIVED}
         assert vault.get(FRESH).status == MemoryStatus.ACTIVE
-        assert not app.main_screen.tree.marks  # acted on: unmarked
-        assert "marked" not in app.sub_title and "marked" not in app.main_screen.tree.border_title
+        assert not app.main_screen.memory_tree.marks  # acted on: unmarked
+        assert "marked" not in app.sub_title and "marked" not in app.main_screen.memory_tree.border_title
         assert any(n.startswith("Archived 3 memories (b2c3d4e5, e5f6a7b8, c3d4e5f6)")
                    for n in notes(app))
 
@@ -100,7 +100,7 @@ async def test_x_asks_listing_the_marked_memories_then_deletes_them_in_one_commi
         before = commits(tui_vault)
         await pilot.press("n")
         await settle(pilot)
-        assert commits(tui_vault) == before and len(app.main_screen.tree.marks) == 2
+        assert commits(tui_vault) == before and len(app.main_screen.memory_tree.marks) == 2
         await pilot.press("x")
         await settle(pilot, 1)
         await pilot.press("y")
@@ -110,7 +110,7 @@ async def test_x_asks_listing_the_marked_memories_then_deletes_them_in_one_commi
             log(tui_vault)[0]
         vault = on_disk(tui_vault)
         assert FRESH not in vault.memories and FADING not in vault.memories
-        assert not app.main_screen.tree.marks
+        assert not app.main_screen.memory_tree.marks
 
 
 async def test_x_without_marks_deletes_the_highlighted_memory_as_before(tui_vault):
@@ -142,7 +142,7 @@ async def test_T_tags_the_marked_memories_in_one_commit(tui_vault):
             log(tui_vault)[0].endswith("(+urgent)")
         vault = on_disk(tui_vault)
         assert "urgent" in vault.get(STALE).meta.tags and "urgent" in vault.get(CRITICAL).meta.tags
-        assert not app.main_screen.tree.marks
+        assert not app.main_screen.memory_tree.marks
 
 
 async def test_T_with_a_minus_untags_and_refuses_a_tag_none_carries(tui_vault):
@@ -183,7 +183,7 @@ async def test_T_then_esc_writes_nothing_and_keeps_the_marks(tui_vault):
         await pilot.press(*"x", "escape")
         await settle(pilot)
         assert app.screen is app.main_screen
-        assert commits(tui_vault) == before and list(app.main_screen.tree.marks) == [STALE]
+        assert commits(tui_vault) == before and list(app.main_screen.memory_tree.marks) == [STALE]
 
 
 async def test_T_tags_the_highlighted_memory_without_marks(tui_vault):
@@ -246,7 +246,7 @@ async def test_a_refused_bulk_action_keeps_the_marks(tui_vault):
         await mark(pilot, PROMOTED)
         await pilot.press("P")
         await settle(pilot)
-        assert list(app.main_screen.tree.marks) == [PROMOTED]
+        assert list(app.main_screen.memory_tree.marks) == [PROMOTED]
         assert any(n.severity == "error" for n in app._notifications)
 
 
@@ -258,9 +258,9 @@ async def test_marks_of_deleted_memories_are_not_acted_on(tui_vault):
         await mark(pilot, STALE, CRITICAL)
         with Vault.open(tui_vault) as other:
             other.delete(STALE)
-        app.main_screen.reload_vault("")
+        app.main_screen.follower.reload("")
         await settle(pilot)
-        assert list(app.main_screen.tree.marks) == [CRITICAL]
+        assert list(app.main_screen.memory_tree.marks) == [CRITICAL]
         await pilot.press("a")
         await settle(pilot)
         assert log(tui_vault)[0].startswith(f"archive: {CRITICAL[:8]} ")
@@ -275,10 +275,10 @@ async def test_the_palette_runs_the_bulk_and_marking_actions(tui_vault):
         await goto(pilot, FADING)
         commands["Mark the group"].callback()  # the ci group
         await settle(pilot, 1)
-        assert set(main.tree.marks) == {FADING, DANGER, CRITICAL}
+        assert set(main.memory_tree.marks) == {FADING, DANGER, CRITICAL}
         commands["Invert marks"].callback()
         commands["Invert marks"].callback()
-        assert set(main.tree.marks) == {FADING, DANGER, CRITICAL}
+        assert set(main.memory_tree.marks) == {FADING, DANGER, CRITICAL}
         commands["Promote"].callback()
         await settle(pilot)
         assert log(tui_vault)[0].startswith("promote: 3 memories")
@@ -296,7 +296,7 @@ async def test_the_palette_runs_the_bulk_and_marking_actions(tui_vault):
         await pilot.press("escape")
         commands["Visual range"].callback()
         await settle(pilot, 1)
-        assert main.mark_range is not None and list(main.tree.marks) == [STALE]
+        assert main.ranges.range is not None and list(main.memory_tree.marks) == [STALE]
 
 
 async def test_the_tag_prompt_shows_and_offers_tags_with_control_characters_escaped(tui_vault):

@@ -39,18 +39,18 @@ async def test_m_reaches_the_possible_duplicates_and_they_come_from_a_worker(wiz
         await _to_duplicates(pilot)
         main = app.main_screen
         assert main.mode == "duplicates"
-        assert "group: possible duplicates" in main.tree.border_subtitle
+        assert "group: possible duplicates" in main.memory_tree.border_subtitle
         found = duplicates.known(main.view)
         assert found is not None
         assert [sorted(members) for _c, _s, _a, members in found.clusters] == [sorted(DUPES)]
         labels = top_labels(app)
         assert labels[0].startswith("possible duplicates  3")
         assert labels[1].startswith("no likely duplicate")
-        first = main.tree.root.children[0]
+        first = main.memory_tree.root.children[0]
         assert first.is_expanded
         cluster = first.children[0]
         assert "alike" in cluster.label.plain
-        main.tree.expand_node(cluster)
+        main.memory_tree.expand_node(cluster)
         await settle(pilot)
         shown = {c.data.memory_id for c in cluster.children}
         assert shown == set(DUPES)
@@ -92,7 +92,7 @@ async def test_every_active_memory_is_compared_as_the_pairwise_pass_would(wizard
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         view = app.main_screen.view
-        found = duplicates.find_duplicates(view, app.main_screen.service.clusters)
+        found = duplicates.find_duplicates(view, app.main_screen.service.wizards.clusters)
         active = [r.memory for r in view.rows.values() if r.memory.status.value == "active"]
         pairwise = find_clusters(None, memories=active)  # every pair, no index
         assert pairwise

@@ -253,7 +253,7 @@ def failed_session(app, path: Path):
 
     from tui_support import FRESH as memory_id
 
-    base = app.service.memory(memory_id)
+    base = app.service.edits.memory(memory_id)
     return EditSession(memory_id, base, path)
 
 

@@ -43,7 +43,7 @@ async def _vault_as_opened(vault, mode: str):
     app.settings.mode = mode
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        tree = app.main_screen.tree
+        tree = app.main_screen.memory_tree
         return _groups(tree), tree.border_title
 
 
@@ -64,7 +64,7 @@ async def test_the_glance_paints_the_top_level_the_vault_shows(tui_vault, monkey
             main = app.main_screen
             await until(pilot, lambda: _on_glance(main))
             await pilot.pause()
-            tree = main.tree
+            tree = main.memory_tree
             assert not main.view.rows and main.view.partial
             assert _groups(tree) == opened  # titles, counts, which is open, the subgroups
             assert tree.border_title == title  # "memories N": the glance's total
@@ -109,11 +109,11 @@ async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch
             await pilot.pause()
             assert _on_glance(main) and app.screen is main
             assert main.mode == "status_tag" and main.sort == "score"
-            assert main.tree.has_focus and not main.tree.marks and main.query_text == ""
+            assert main.memory_tree.has_focus and not main.memory_tree.marks and main.query_text == ""
             await pilot.press("minus")  # folding works
-            assert not any(n.is_expanded for n in main.tree.root.children)
+            assert not any(n.is_expanded for n in main.memory_tree.root.children)
             await pilot.press("asterisk")
-            assert all(n.is_expanded for n in main.tree.root.children)
+            assert all(n.is_expanded for n in main.memory_tree.root.children)
             gates["preview"].set()
             await until(pilot, lambda: main.view.glance is None)
             assert main.check_action("focus_filter", ()) is True  # the first look's keys
@@ -143,7 +143,7 @@ async def test_a_group_opened_on_the_glance_stays_open_when_its_memories_land(
     try:
         async with app.run_test(size=SIZE) as pilot:
             main = app.main_screen
-            tree = main.tree
+            tree = main.memory_tree
             await until(pilot, lambda: _on_glance(main))
             await pilot.pause()
             await pilot.press("j", "l")  # the first tag group of the first status: open it
@@ -224,7 +224,7 @@ async def test_a_glance_that_cannot_be_read_holds_nothing_up(tui_vault, monkeypa
         main = app.main_screen
         await until(pilot, lambda: main.view is not None and not main.view.partial)
         await settle(pilot)
-        assert main.tree.root.children and main.check_action("archive", ()) is True
+        assert main.memory_tree.root.children and main.check_action("archive", ()) is True
 
 
 def test_the_glance_of_a_small_vault_is_none(tui_vault):

@@ -72,7 +72,7 @@ async def test_H_twice_moves_into_the_history_and_esc_goes_back(tui_vault):
         assert table.cursor_row == 1
         assert app.main_screen.current == FADING  # the tree did not move
         await pilot.press("escape")
-        assert app.focused is app.main_screen.tree
+        assert app.focused is app.main_screen.memory_tree
 
 
 async def test_D_diffs_the_highlighted_version_with_the_one_before(tui_vault):
@@ -181,7 +181,7 @@ async def test_p_twice_moves_into_the_provenance_graph_and_j_k_esc_work(tui_vaul
         await pilot.press("k")
         assert graph.highlighted == first
         await pilot.press("escape")
-        assert app.focused is app.main_screen.tree
+        assert app.focused is app.main_screen.memory_tree
 
 
 async def test_the_footer_fits_80_columns_in_the_history_pane(tui_vault):

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.asyncio
 
 
 def cursor_label(app) -> str:
-    node = app.main_screen.tree.cursor_node
+    node = app.main_screen.memory_tree.cursor_node
     return node.label.plain if node is not None else ""
 
 
@@ -33,7 +33,7 @@ async def test_j_k_and_the_arrows_move_the_cursor(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        tree = app.main_screen.tree
+        tree = app.main_screen.memory_tree
         assert tree.cursor_line == 0
         await pilot.press("j", "j")
         assert tree.cursor_line == 2
@@ -47,7 +47,7 @@ async def test_g_g_goes_to_the_top_and_G_to_the_bottom(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        tree = app.main_screen.tree
+        tree = app.main_screen.memory_tree
         await pilot.press("G")
         assert tree.cursor_line == tree.last_line > 3
         assert not isinstance(app.screen, GcScreen)  # G is no longer gc
@@ -61,7 +61,7 @@ async def test_h_l_and_left_right_collapse_and_expand(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        tree = app.main_screen.tree
+        tree = app.main_screen.memory_tree
         first = tree.root.children[0]
         assert first.is_expanded and tree.cursor_node is first
         await pilot.press("h")
@@ -84,7 +84,7 @@ async def test_left_and_right_are_the_trees_close_and_open_not_a_sideways_scroll
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert app.focused is app.main_screen.tree
+        assert app.focused is app.main_screen.memory_tree
         active = app.screen.active_bindings
         assert active["left"].binding.action == "screen.close_node"
         assert active["right"].binding.action == "screen.open_node"
@@ -94,7 +94,7 @@ async def test_star_expands_all_and_minus_collapses_all(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        tree = app.main_screen.tree
+        tree = app.main_screen.memory_tree
         await pilot.press("j", "j")  # inside the first group
         await pilot.press("asterisk")
         groups = [n for n in tree._tree_nodes.values()
@@ -113,10 +113,10 @@ async def test_space_marks_and_y_copies_the_id(tui_vault):
         main.jump(FRESH)
         await settle(pilot, 1)
         await pilot.press("space")
-        assert list(main.tree.marks) == [FRESH] and "1 marked" in main.tree.border_title
+        assert list(main.memory_tree.marks) == [FRESH] and "1 marked" in main.memory_tree.border_title
         assert main.current != FRESH  # space goes on to the next row, as in ranger
         await pilot.press("k", "space")
-        assert not main.tree.marks
+        assert not main.memory_tree.marks
         await pilot.press("k", "y")
         await settle(pilot, 1)
         assert app.clipboard == FRESH
@@ -133,10 +133,10 @@ async def test_esc_clears_the_filter(tui_vault):
         await pilot.press("escape")
         await settle(pilot, 1)
         assert main.query_one("#filter").value == "" and len(main.matched) == 11
-        assert app.focused is main.tree
+        assert app.focused is main.memory_tree
         await pilot.press("slash", *list("tag:ci"), "enter")  # on the tree, esc clears too
         await settle(pilot, 1)
-        assert app.focused is main.tree and len(main.matched) == 3
+        assert app.focused is main.memory_tree and len(main.matched) == 3
         await pilot.press("escape")
         await settle(pilot, 1)
         assert len(main.matched) == 11
@@ -150,7 +150,7 @@ async def test_C_opens_gc_and_H_the_history(tui_vault):
         await settle(pilot, 1)
         await pilot.press("H")
         await settle(pilot)
-        assert app.main_screen._active_tab() == "history"
+        assert app.main_screen.git_panes.active_tab() == "history"
         await pilot.press("C")
         await settle(pilot)
         assert isinstance(app.screen, GcScreen)

@@ -83,3 +83,21 @@ def test_the_readme_keeps_no_key_table_and_links_the_keys():
     assert "| key | does |" not in readme
     assert "[docs/app.md](docs/app.md)" in readme
     assert not re.search(r"`>` promotes|`P` pins|`T` also raises", readme)
+
+
+def test_sentences_that_name_a_key_name_the_one_the_keymap_gives(tui_vault):
+    """The inbox's title, the sync notice, the deleted-memory notice and the wizard's prompt
+    name keys through key_for: a remapped key is named as remapped."""
+    from tui.app.keys import key_for
+    from tui.app.screens.inbox import InboxScreen
+    from tui.app.widgets.history import HistoryTable
+    from tui.app.widgets.memory_tree import MemoryTree
+
+    app = make_app(tui_vault, open_now=False, keymap={
+        "memvault.inbox.accept": "y", "memvault.stats": "ctrl+t", "memvault.mark": "comma,space"})
+    assert key_for(app, InboxScreen, "accept") == "y"
+    assert key_for(app, InboxScreen, "reject") == "r"
+    assert key_for(app, MainScreen, "stats") == "^t"
+    assert key_for(app, MemoryTree, "screen.mark") == ","
+    assert key_for(app, HistoryTable, "restore") == "r"
+    assert key_for(app, MainScreen, "no_such_action") == "no_such_action"

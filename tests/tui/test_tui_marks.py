@@ -29,7 +29,7 @@ def memory_at(tree, line: int) -> str | None:
 
 
 def marks(app) -> list[str]:
-    return list(app.main_screen.tree.marks)
+    return list(app.main_screen.memory_tree.marks)
 
 
 async def test_shift_down_and_up_extend_the_mark_from_the_cursor(tui_vault):
@@ -37,7 +37,7 @@ async def test_shift_down_and_up_extend_the_mark_from_the_cursor(tui_vault):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await goto(pilot, FADING)
-        tree = app.main_screen.tree
+        tree = app.main_screen.memory_tree
         start = tree.cursor_line
         below = [memory_at(tree, start + 1), memory_at(tree, start + 2)]
         assert None not in below
@@ -54,7 +54,7 @@ async def test_shift_down_and_up_extend_the_mark_from_the_cursor(tui_vault):
         await pilot.press("shift+down")  # a new range starts here, on top of the marks
         await settle(pilot, 1)
         assert set(marks(app)) == {FADING, *below, memory_at(tree, start + 3)} - {None}
-        assert app.main_screen.tree.border_title.endswith(f"· {len(marks(app))} marked")
+        assert app.main_screen.memory_tree.border_title.endswith(f"· {len(marks(app))} marked")
 
 
 async def test_V_starts_a_visual_range_that_follows_the_cursor_and_V_ends_it(tui_vault):
@@ -63,7 +63,7 @@ async def test_V_starts_a_visual_range_that_follows_the_cursor_and_V_ends_it(tui
         await settle(pilot)
         await goto(pilot, FADING)
         main = app.main_screen
-        tree = main.tree
+        tree = main.memory_tree
         start = tree.cursor_line
         await pilot.press("V")
         await settle(pilot, 1)
@@ -126,7 +126,7 @@ async def test_invert_over_the_memories_shown_and_U_clears(tui_vault):
         await pilot.press("U")
         await settle(pilot, 1)
         assert not marks(app) and "marked" not in app.sub_title
-        assert "marked" not in main.tree.border_title
+        assert "marked" not in main.memory_tree.border_title
 
 
 async def test_invert_keeps_the_marks_the_filter_hides(tui_vault):
@@ -141,7 +141,7 @@ async def test_invert_keeps_the_marks_the_filter_hides(tui_vault):
         await pilot.press("tilde")
         await settle(pilot, 1)
         assert set(marks(app)) == {STALE, FADING, DANGER, CRITICAL}
-        assert "4 marked (1 hidden by the filter)" in main.tree.border_title
+        assert "4 marked (1 hidden by the filter)" in main.memory_tree.border_title
 
 
 async def test_marks_survive_a_refilter_a_new_grouping_and_sort(tui_vault):
@@ -154,18 +154,18 @@ async def test_marks_survive_a_refilter_a_new_grouping_and_sort(tui_vault):
         await goto(pilot, STALE)
         await pilot.press("space")
         await settle(pilot, 1)
-        assert "2 marked" in app.sub_title and main.tree.border_title.endswith("· 2 marked")
+        assert "2 marked" in app.sub_title and main.memory_tree.border_title.endswith("· 2 marked")
         main.set_filter("tag:ci")  # FADING still shown, STALE hidden
         await settle(pilot, 1)
         assert marks(app) == [FADING, STALE]
-        assert "2 marked (1 hidden by the filter)" in main.tree.border_title
-        node = main.tree.find_memory(FADING)
+        assert "2 marked (1 hidden by the filter)" in main.memory_tree.border_title
+        node = main.memory_tree.find_memory(FADING)
         assert node is not None and node.label.plain.startswith("● ")
         main.set_filter("")
         await pilot.press("m", "s")
         await settle(pilot, 1)
         assert marks(app) == [FADING, STALE]
-        node = main.tree.find_memory(STALE)
+        node = main.memory_tree.find_memory(STALE)
         assert node is not None and node.label.plain.startswith("● ")
 
 
@@ -180,4 +180,4 @@ async def test_space_during_a_visual_range_ends_it(tui_vault):
         await pilot.press("space")  # unmarks the row under the cursor, and the range ends
         await settle(pilot, 1)
         assert marks(app) == [FADING]
-        assert app.main_screen.mark_range is None
+        assert app.main_screen.ranges.range is None

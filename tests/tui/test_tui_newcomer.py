@@ -8,6 +8,7 @@ from pathlib import Path
 
 
 from core import Vault
+from core.ops.revert import undo
 
 from tui.app.screens.gc import GcScreen
 
@@ -178,7 +179,7 @@ async def test_a_refused_secret_can_be_added_as_it_is_once(tui_vault, monkeypatc
         with Vault.open(tui_vault) as vault:
             assert any(m.content == text for m in vault.memories.values())
             assert vault.secret_policy is None
-        assert app.service._vault_or_fail().secret_policy is None  # once: not kept
+        assert app.service.state.vault_or_fail().secret_policy is None  # once: not kept
 
 
 async def test_the_word_diff_header_and_the_history_show_the_subject_without_trailers(tui_vault):
@@ -186,7 +187,7 @@ async def test_the_word_diff_header_and_the_history_show_the_subject_without_tra
 
     with Vault.open(tui_vault) as vault:
         vault.archive(FADING)
-        vault.undo()  # "undo: archive: ...", with the Memvault-Reverts trailer
+        undo(vault)  # "undo: archive: ...", with the Memvault-Reverts trailer
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -211,7 +212,7 @@ async def test_archive_leaves_the_cursor_on_the_next_row_and_space_moves_down(tu
         await settle(pilot)
         main = app.main_screen
         await goto(pilot, FADING)
-        tree = main.tree
+        tree = main.memory_tree
         line = tree.cursor_line
         group = tree.cursor_node.parent
         following = tree.get_node_at_line(line + 1).data.memory_id

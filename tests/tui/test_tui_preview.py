@@ -51,7 +51,7 @@ async def test_the_tree_paints_from_the_index_while_the_vault_opens(tui_vault, m
         assert main.view.partial
         first_look = top_labels(app)
         assert first_look and "opening" in app.sub_title
-        tree = main.tree
+        tree = main.memory_tree
         for _ in range(30):  # moving works: down to the first memory
             if tree.cursor_node is not None and tree.cursor_node.data.kind == "memory":
                 break
@@ -113,28 +113,28 @@ async def test_a_big_vault_makes_its_groups_in_a_worker(tui_vault, monkeypatch):
     """At 100k memories grouping (a pass over every memory) and ordering a group's members take
     tenths of a second: for a big vault the worker that filters makes them too, with what the
     tree opens at once, and the UI thread only adds the rows."""
-    from tui.app import grouping
+    from tui.app import grouping, groups
     from tui.app.screens import main_filtering as main_module
 
     monkeypatch.setattr(main_module, "FILTER_IN_WORKER_FROM", 0)
     on_ui: list[str] = []
-    for name in ("_by_tag", "sort_ids", "groups_for"):
-        real = getattr(grouping, name)
+    for module, name in ((grouping, "_by_tag"), (groups, "sort_ids"), (grouping, "groups_for")):
+        real = getattr(module, name)
 
         def spy(*args, _real=real, _name=name, **kwargs):
             if threading.current_thread() is threading.main_thread():
                 on_ui.append(_name)
             return _real(*args, **kwargs)
 
-        monkeypatch.setattr(grouping, name, spy)
+        monkeypatch.setattr(module, name, spy)
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         main = app.main_screen
-        assert top_labels(app) and main.tree.root.children[0].is_expanded
+        assert top_labels(app) and main.memory_tree.root.children[0].is_expanded
         main.set_filter("tag:python")
         await settle(pilot)
         main.set_filter("")
         await settle(pilot)
         assert on_ui == []
-        assert any(n.is_expanded and n.children for n in main.tree.root.children)
+        assert any(n.is_expanded and n.children for n in main.memory_tree.root.children)

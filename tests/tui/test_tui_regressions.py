@@ -46,15 +46,15 @@ async def test_detail_follows_the_row_the_filter_puts_under_the_cursor(tui_vault
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         main = app.main_screen
-        main.tree.CHUNK = 1  # "… more" rows everywhere, as in a large vault
+        main.memory_tree.CHUNK = 1  # "… more" rows everywhere, as in a large vault
         main.refilter()
         await goto(pilot, STALE)  # the cursor on a row the filters below move or drop
         await pilot.press("slash")
         for key in query:
             await pilot.press(key)
             await settle(pilot, 2)
-            node = main.tree.cursor_node
-            assert main.current == main.tree.cursor_memory
+            node = main.memory_tree.cursor_node
+            assert main.current == main.memory_tree.cursor_memory
             detail = shown_id(app)
             if main.current is not None:
                 assert main.current in detail

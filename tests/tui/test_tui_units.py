@@ -10,7 +10,8 @@ from rich.text import Text
 from core import DecayConfig, Memory, MemoryStatus, Relation, Vault
 from core.ops.provenance import Lineage, LineageNode
 from tui.app.graph import draw_lineage
-from tui.app.grouping import groups_for, prepare, sort_ids
+from tui.app.grouping import groups_for, prepare
+from tui.app.groups import sort_ids
 from tui.app.query import parse
 from tui.app.service import VaultService
 from tui.app.view import VaultView, band_keys, band_of, bands, leaf_label, score_bar
@@ -196,10 +197,10 @@ def test_edges_that_skip_a_layer_are_listed():
 def test_service_undo_stack_and_views(tui_vault):
     service = VaultService(tui_vault, clock=lambda: NOW)
     first = service.open()
-    change = service.archive(FRESH)
+    change = service.bulk.archive_many([FRESH])
     assert change.view is not first and change.view.rows[FRESH].memory.status == "archived"
     assert first.rows[FRESH].memory.status == "active"  # views are snapshots
-    change = service.delete(DANGER)
+    change = service.bulk.delete_many([DANGER])
     assert DANGER not in change.view.rows and change.note.endswith("and 1 relation")
     assert [subject.split(":")[0] for _, subject, _ in service.undo_list()][:2] == \
         ["delete", "archive"]
@@ -222,7 +223,7 @@ def test_service_notices_changes_on_disk(tui_vault):
     view = service.reload()
     assert view.rows[FADING].memory.status == MemoryStatus.ARCHIVED
     assert not service.changed_on_disk()
-    service.archive(STALE)  # our own change is not "a change underneath"
+    service.bulk.archive_many([STALE])  # our own change is not "a change underneath"
     assert not service.changed_on_disk()
 
 

@@ -198,7 +198,7 @@ async def test_split_wizard_end_to_end(wizard_vault):
         assert all(p.strength == 1.0 and p.use_count == 3 for p in new)
         # the tree shows the new memories with the cursor on the first; provenance shows the split
         main = app.main_screen
-        assert main.current == new[0].id and main.tree.cursor_memory == new[0].id
+        assert main.current == new[0].id and main.memory_tree.cursor_memory == new[0].id
         assert main.query_one("#right").active == "tab-provenance"
 
 
@@ -353,14 +353,14 @@ async def test_consolidate_marked_memories_end_to_end(wizard_vault):
         for memory_id in DUPES[:2]:
             await goto(pilot, memory_id)
             await press(pilot, "space")
-        assert list(main.tree.marks) == DUPES[:2]
-        assert main.tree.border_title == "memories 15 · 2 marked"
+        assert list(main.memory_tree.marks) == DUPES[:2]
+        assert main.memory_tree.border_title == "memories 15 · 2 marked"
         assert main.current != DUPES[1]  # space marks and goes to the next row, as in ranger
         await press(pilot, "k")
-        assert main.tree.cursor_node.label.plain.startswith("● ")
+        assert main.memory_tree.cursor_node.label.plain.startswith("● ")
         await press(pilot, "space", "k")  # unmark, and mark again
-        assert main.tree.border_title == "memories 15 · 1 marked"
-        assert not main.tree.cursor_node.label.plain.startswith("●")
+        assert main.memory_tree.border_title == "memories 15 · 1 marked"
+        assert not main.memory_tree.cursor_node.label.plain.startswith("●")
         await press(pilot, "space")
         await press(pilot, "M")
         await wait_clusters(pilot)
@@ -412,7 +412,7 @@ async def test_consolidate_marked_memories_end_to_end(wizard_vault):
         graph = main.query_one(ProvenanceGraph)
         assert graph.drawing is not None and set(graph.drawing.boxes) == {merged.id, *DUPES[:2]}
         assert "merge" in "\n".join(line.plain for line in graph.drawing.lines())
-        assert not main.tree.marks and main.tree.border_title == "memories 14"
+        assert not main.memory_tree.marks and main.memory_tree.border_title == "memories 14"
     assert commits(wizard_vault) == before + 1
     assert subjects(wizard_vault, 1) == [
         f"consolidate: merge 2 health memories into {merged.id[:8]} (d0d0e001, d0d0e002)"]
@@ -483,7 +483,7 @@ async def test_consolidate_validation_back_cancel_and_a_cluster(wizard_vault):
         await press(pilot, "y")
         assert app.screen is app.main_screen
         assert files(wizard_vault) == state and commits(wizard_vault) == before
-        assert list(app.main_screen.tree.marks) == [ARCHIVED, FRESH]  # cancel keeps the marks
+        assert list(app.main_screen.memory_tree.marks) == [ARCHIVED, FRESH]  # cancel keeps the marks
         app.main_screen.action_clear_marks()
         # from the provenance pane: its memory's cluster first, archive the sources
         await goto(pilot, DUPES[2])
@@ -561,6 +561,6 @@ async def test_wizards_open_from_the_palette_the_pane_and_remapped_keys(wizard_v
         assert isinstance(app.screen, SplitWizard) and app.screen.chosen_id == GARDEN
         await press(pilot, "escape")
         await press(pilot, "K")  # remapped mark key
-        assert list(main.tree.marks) == [GARDEN]
+        assert list(main.memory_tree.marks) == [GARDEN]
         commands["Clear marks"].callback()
-        assert not main.tree.marks
+        assert not main.memory_tree.marks

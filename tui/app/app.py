@@ -44,7 +44,7 @@ class MemvaultApp(App[None]):
         self.settings: Settings = loaded.settings
         self._settings_extra = loaded.extra
         self._settings_notice = loaded.notice
-        self._settings_saved = repr(self.settings)
+        self._settings_saved: str | None = repr(self.settings)
         self.service = service
         self.keymap = dict(keymap or {})
         self.poll_interval = poll_interval
@@ -138,7 +138,7 @@ class MemvaultApp(App[None]):
         # what the screen's keys cannot do now (while the vault opens: check_action), the
         # palette does not offer either
         keyed = keyed_actions([MainScreen, *MAIN_WIDGETS, type(self)], self.keymap)
-        for command in main_commands(self, main, keyed):
+        for command in main_commands(main, keyed, self.key_display_of, self):
             if main.check_action(_action_of(command.callback), ()):
                 yield command
 

@@ -4,26 +4,31 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from textual.command import Hit, Hits, Provider
 
 from core.vault import first_words
 
 if TYPE_CHECKING:
-    from .app import MemvaultApp
+    from .screens.main import MainScreen
 
 MAX_HITS = 40
 
 
+class HoldsMainScreen(Protocol):
+    """What the finder needs of the app: its main screen (None before it is made)."""
+
+    main_screen: MainScreen | None
+
+
 class MemoryCommands(Provider):
     async def search(self, query: str) -> Hits:
-        app: MemvaultApp = self.app  # type: ignore[assignment]
-        main = app.main_screen
-        view = main.view if main is not None else None
+        main = cast(HoldsMainScreen, self.app).main_screen
         text = query.strip().lower()
-        if view is None or not text:
+        if main is None or main.view is None or not text:
             return
+        view = main.view
         words = text.split()
         matcher = self.matcher(query)
         found = 0

@@ -20,7 +20,7 @@ from pathlib import Path
 from core.ops.consolidate import Cluster
 from core.vault import first_words
 
-from .grouping import Group
+from .groups import Group
 from .view import VaultView
 
 

@@ -1,18 +1,20 @@
-"""How the tree groups memories: the four modes, the sort orders, and the groups themselves.
+"""How the tree groups memories: the modes and the sort orders.
 
 Pure Python over a :class:`~tui.app.view.VaultView`: a mode turns the memories that pass the filter
-into top-level :class:`Group` objects; a group knows its members (or how to make its subgroups),
-and the tree asks for them only when a person expands it.
+into top-level :class:`~tui.app.groups.Group` objects; a group knows its members (or how to make
+its subgroups), and the tree asks for them only when a person expands it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from functools import partial
 
 from core import MemoryStatus
 from core.vault.preview import Glance
 
+from .duplicates import duplicate_groups
+from .groups import Group, LineageRoot
 from .view import VaultView
 
 MODES = ("status_tag", "tag", "band", "lineage", "duplicates")
@@ -23,66 +25,6 @@ SORT_NAMES = {"score": "score", "last_used": "last used", "created": "created"}
 NO_TAG = "(no tags)"
 STATUS_ORDER = [s.value for s in MemoryStatus]
 STATUSES = [MemoryStatus(s) for s in STATUS_ORDER]
-
-
-@dataclass
-class Group:
-    key: str  # stable across rebuilds: which groups were expanded survives a refresh
-    title: str
-    count: int
-    ids: list[str] = field(default_factory=list)  # member memory ids, in no particular order
-    subgroups: Callable[[], list[Group]] | None = None
-    style: str = "bold"
-    note: str = ""  # shown dim after the count (a band's range)
-    # what opening the group shows, made once (by a worker for a big vault: :func:`prepare`)
-    _children: list[Group] | None = field(default=None, repr=False, compare=False)
-    _ordered: dict[str, tuple[Mapping[str, float] | None, list[str]]] = field(
-        default_factory=dict, repr=False, compare=False)
-
-    def children(self) -> list[Group] | None:
-        """The subgroups (made on first use), or None for a group of memories."""
-        if self.subgroups is None:
-            return None
-        if self._children is None:
-            self._children = self.subgroups()
-        return self._children
-
-    def ordered(self, view: VaultView, sort: str, rank: Mapping[str, float] | None = None
-                ) -> list[str]:
-        """The members in the order ``sort`` (and ``rank``), made once per order."""
-        rank = rank or None
-        found = self._ordered.get(sort)
-        if found is None or found[0] is not rank:
-            found = self._ordered[sort] = (rank, sort_ids(view, self.ids, sort, rank))
-        return found[1]
-
-
-@dataclass
-class LineageRoot:
-    """A top-level lineage entry: a provenance root (a memory, living or gone, with descendants
-    but no ancestors) with its descendants beneath, or, for a merge of memories that came from
-    nowhere else, the merged memory with its sources beneath (``merged``)."""
-
-    key: str
-    memory_id: str
-    descendants: int
-    merged: bool = False
-
-
-def sort_ids(view: VaultView, ids: Iterable[str], sort: str,
-             rank: Mapping[str, float] | None = None) -> list[str]:
-    """``ids`` in the order ``sort``; with ``rank`` (a search's scores: the filter has words),
-    the ranked memories first, best first, then the others in the order ``sort``."""
-    rows = view.rows
-    if rank:
-        ids = list(ids)
-        rest = sort_ids(view, [i for i in ids if i not in rank], sort)
-        return sorted((i for i in ids if i in rank), key=lambda i: (-rank[i], i)) + rest
-    if sort == "last_used":
-        return sorted(ids, key=lambda i: (-rows[i].memory.last_used, i))
-    if sort == "created":
-        return sorted(ids, key=lambda i: (-rows[i].memory.created_at, i))
-    return sorted(ids, key=lambda i: (-rows[i].score, i))
 
 
 def _by_tag(view: VaultView, ids: Iterable[str], key_prefix: str) -> list[Group]:
@@ -147,8 +89,8 @@ def glance_groups(glance: Glance, mode: str) -> list[Group | LineageRoot]:
         if not count:
             continue
         tags = {tag: n for (status, tag), n in glance.tags.items() if status is member}
-        out.append(_status_group(member.value, count, [], lambda t=tags, s=member.value:
-                                 by_tag(t, f"status:{s}/")))
+        out.append(_status_group(member.value, count, [],
+                                 partial(by_tag, tags, f"status:{member.value}/")))
     return out
 
 
@@ -161,16 +103,15 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
     if mode == "tag":
         return list(_by_tag(view, ids, ""))
     if mode == "band":
-        members: dict[str, list[str]] = {b.key: [] for b in view.band_table}
+        in_band: dict[str, list[str]] = {b.key: [] for b in view.band_table}
         for i in ids:
-            members[rows[i].band].append(i)
-        return [Group(f"band:{b.key}", b.name, len(members[b.key]), members[b.key],
+            in_band[rows[i].band].append(i)
+        return [Group(f"band:{b.key}", b.name, len(in_band[b.key]), in_band[b.key],
                       style=f"bold {b.style}", note=b.range_text)
                 for b in view.band_table]
     if mode == "lineage":
         return lineage_groups(view, ids)
     if mode == "duplicates":  # found in a worker (tui/app/duplicates.py)
-        from .duplicates import duplicate_groups
 
         return list(duplicate_groups(view, ids))
     # keyed by the member itself: an enum's ``.value`` is a Python-level property, a cost at 100k
@@ -182,8 +123,8 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
         status = member.value
         if not members:
             continue
-        out.append(_status_group(status, len(members), members, lambda m=members, s=status:
-                                 _by_tag(view, m, f"status:{s}/")))
+        out.append(_status_group(status, len(members), members,
+                                 partial(_by_tag, view, members, f"status:{status}/")))
     return out
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from textual.app import App
 from textual.binding import Binding
 from textual.keys import format_key
 
@@ -62,15 +63,17 @@ def actions(parts: Sequence[type], keymap: Mapping[str, str] | None = None) -> l
         for binding in bindings_of(part):
             if not binding.id:
                 continue
-            _, keys = by_id.setdefault(binding.id, (binding, []))
+            _, bound = by_id.setdefault(binding.id, (binding, []))
             for key in _split(binding.key):
-                if key not in keys:
-                    keys.append(key)
+                if key not in bound:
+                    bound.append(key)
     remapped = {binding_id: _split(keymap[binding_id]) for binding_id in by_id
                 if _split(keymap.get(binding_id, ""))}
     taker = {key: binding_id for binding_id, keys in remapped.items() for key in keys}
     result = []
     for binding_id, (binding, default) in by_id.items():
+        keys: tuple[str, ...]
+        taken: tuple[str, ...]
         if binding_id in remapped:
             keys, taken = remapped[binding_id], ()
         else:
@@ -90,3 +93,15 @@ def unknown_ids(parts: Sequence[type], keymap: Mapping[str, str]) -> list[str]:
     """Binding ids of ``keymap`` no part declares (a typo remaps nothing)."""
     known = {b.id for part in parts for b in bindings_of(part) if b.id}
     return [binding_id for binding_id in keymap if binding_id not in known]
+
+
+def key_for(app: App[object], part: type, action: str) -> str:
+    """The first key ``part`` (a screen or widget class) binds to ``action``, as the app's
+    keymap (``MEMVAULT_KEYMAP``) has it now and as the app shows keys: what a sentence names
+    when it tells a person which key to press. The action's name when nothing binds it."""
+    keymap: Mapping[str, str] = getattr(app, "keymap", None) or {}
+    for binding in bindings_of(part, own=True):
+        if binding.action == action:
+            key = keymap.get(binding.id or "", binding.key).split(",")[0].strip()
+            return app.get_key_display(Binding(key, action))
+    return action

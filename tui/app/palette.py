@@ -19,7 +19,6 @@ from .grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
 from .keys import KeyedAction, keys_text
 
 if TYPE_CHECKING:
-    from .app import MemvaultApp
     from .screens.main import MainScreen
 
 #: binding id -> (title, what it does), in the order the palette lists them
@@ -94,12 +93,12 @@ def action_callback(target: object, action: str) -> Callable[[], object]:
     return partial(method, *args) if args else method
 
 
-def main_commands(app: MemvaultApp, main: MainScreen,
-                  keyed: list[KeyedAction]) -> Iterator[SystemCommand]:
+def main_commands(main: MainScreen, keyed: list[KeyedAction], display: Callable[[str], str],
+                  app: object) -> Iterator[SystemCommand]:
     """The palette's commands for the main screen: one a binding of :data:`PALETTE` (with its
-    keys now), then a command for each grouping and sort."""
+    keys now, shown with ``display``), then a command for each grouping and sort. The app's own
+    bindings (help) run on ``app``, the others on ``main``."""
     by_id = {a.binding_id: a for a in keyed}
-    display = app.key_display_of
     for binding_id, (title, help_text) in PALETTE.items():
         action = by_id.get(binding_id)
         if action is None:

@@ -9,7 +9,7 @@ worker posts them back to the UI as messages (:mod:`tui.app.messages`).
 Undo and redo are core's (``Vault.undo`` / ``Vault.redo``: a revert of exactly one operation's
 own changes, read from the log; a later change by another process is never written over).
 
-Following the vault: :meth:`VaultService.poll` compares git's HEAD and the modification times of
+Following the vault: :meth:`VaultService.changed_on_disk` compares git's HEAD and the modification times of
 the memories and relations folders with what the service last saw (cheap: three small reads,
 no git process) and, when they moved, catches up: a new HEAD (another process, a git pull) by
 re-reading the files that changed between the two commits, files changed without a commit (an
@@ -21,7 +21,6 @@ announces them), and refused files are copied into the quarantine (:mod:`.servic
 from __future__ import annotations
 
 import dataclasses
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,6 @@ from core import (
     DecayConfig,
     HistoryEntry,
     Memory,
-    MemoryStatus,
     Relation,
     Vault,
     VaultError,
@@ -38,6 +36,8 @@ from core import (
 )
 from core.model.records import now_epoch
 from core.ops.provenance import Lineage, lineage
+from core.ops.revert import redo, undo, undo_list
+from core.sync.engine import last_sync as read_last_sync
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
 from core.vault.preview import read_glance, read_preview
@@ -51,9 +51,11 @@ from .service_results import (  # noqa: F401  (part of tui.app.service's API)
     SplitDraft,
     SplitPreview,
     describe,
+    maintenance_note,
 )
 from .service_edit import EditService, EditSession  # noqa: F401  (EditSession: part of the API)
 from .service_bulk import BulkDeletePreview, BulkService  # noqa: F401  (part of the API)
+from .open_vault import OpenVault
 from .service_outside import OutsideEdits, Quarantined
 from .service_wizards import WizardService
 from .view import Row, VaultView, shown
@@ -63,9 +65,13 @@ from .view import Row, VaultView, shown
 PREVIEW_FROM = 20_000
 
 
-class VaultService(EditService, BulkService, WizardService):
+class VaultService:
     """Thread-safe access to one vault. ``clock`` gives "now" in epoch seconds (tests and
-    screenshots pass a fixed one); every score the app shows is computed at ``view.now``."""
+    screenshots pass a fixed one); every score the app shows is computed at ``view.now``.
+
+    Its parts share its :class:`~tui.app.open_vault.OpenVault` (the vault, the view, the lock):
+    :attr:`edits` (one memory: the form, ``$EDITOR``, a new memory, pin), :attr:`bulk` (many
+    memories at once, the undo list) and :attr:`wizards` (split and consolidate)."""
 
     def __init__(self, path: Path | str, *, clock: Callable[[], int] | None = None,
                  config: DecayConfig | None = None, lock_timeout: float = 30.0):
@@ -73,10 +79,10 @@ class VaultService(EditService, BulkService, WizardService):
         self.clock = clock or now_epoch
         self.config = config
         self.lock_timeout = lock_timeout
-        self._lock = threading.RLock()
-        self._vault: Vault | None = None
-        self._view: VaultView | None = None
-        self._signature: tuple[Any, ...] | None = None
+        self.state = OpenVault(self.clock)
+        self.edits = EditService(self.state)
+        self.bulk = BulkService(self.state)
+        self.wizards = WizardService(self.state)
         self.open_notes: list[str] = []
         #: the outside edits the last open found, and how many opens found some (the screen
         #: announces each once); refused files are copied into the quarantine, once each
@@ -87,35 +93,34 @@ class VaultService(EditService, BulkService, WizardService):
     # -- opening and the current view ------------------------------------------------------
     @property
     def is_open(self) -> bool:
-        return self._view is not None
+        return self.state.is_open
 
     @property
     def view(self) -> VaultView:
-        if self._view is None:
-            raise VaultError("the vault is not open yet")
-        return self._view
+        return self.state.view
 
     @property
     def root(self) -> Path:
-        return self._vault.root if self._vault is not None else self.path.resolve()
+        vault = self.state.vault
+        return vault.root if vault is not None else self.path.resolve()
 
     def open(self) -> VaultView:
         """Open the vault (blocking: call from a worker) and build the first view."""
-        with self._lock:
+        with self.state.lock:
             vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout)
-            self._vault = vault
+            self.state.vault = vault
             self.config = vault.config
             self.open_notes = _report_notes(vault)
             self._take_outside_edits(vault)
-            self._view = self._build_view(vault)
-            self._signature = self._disk_signature()
-            return self._view
+            view = self.state.rebuild()
+            self.state.remember_disk()
+            return view
 
     def preview(self) -> VaultView | None:
         """A first look at the vault from its derived index, to paint while :meth:`open` runs
         (``VaultView.preview``): None once open, when the index has no summaries, or for a vault
         of fewer than :data:`PREVIEW_FROM` memories (it opens about as fast)."""
-        if self._vault is not None:
+        if self.state.vault is not None:
             return None
         found = read_preview(self.path, at_least=PREVIEW_FROM)
         if found is None:
@@ -127,7 +132,7 @@ class VaultService(EditService, BulkService, WizardService):
         """Before even the first look, a glance (``VaultView.glanced``): the index's counts of
         the memories by status and tag, read in milliseconds, for the tree's groups. None as
         for :meth:`preview`."""
-        if self._vault is not None:
+        if self.state.vault is not None:
             return None
         found = read_glance(self.path, at_least=PREVIEW_FROM)
         if found is None:
@@ -135,49 +140,16 @@ class VaultService(EditService, BulkService, WizardService):
         return VaultView.glanced(self.root, found, self.config or DecayConfig.from_env(),
                                  self.clock())
 
-    def _build_view(self, vault: Vault, now: int | None = None) -> VaultView:
-        return VaultView.build(vault.root, vault.memories.values(), vault.relations, vault.config,
-                               self.clock() if now is None else now, head=vault.journal.head(),
-                               problems=[str(p) for p in vault.problems])
-
-    def _vault_or_fail(self) -> Vault:
-        if self._vault is None:
-            raise VaultError("the vault is not open yet")
-        return self._vault
-
-    def _next_view(self, ids: list[str]) -> VaultView:
-        vault = self._vault_or_fail()
-        self._view = self.view.changed(vault.memories, vault.relations, ids,
-                                       head=vault.journal.head(),
-                                       problems=[str(p) for p in vault.problems])
-        self._signature = self._disk_signature()
-        return self._view
-
     def rescore(self) -> VaultView | None:
         """A view with every score recomputed at the clock's now (None if it has not moved)."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            self.state.vault_or_fail()
             now = self.clock()
             if now == self.view.now:
                 return None
-            self._view = self._build_view(vault, now)
-            return self._view
+            return self.state.rebuild(now)
 
     # -- operations -------------------------------------------------------------------------
-    def archive(self, key: str) -> Change:
-        """Archive a memory, or make an archived one active again."""
-        with self._lock:
-            vault = self._vault_or_fail()
-            memory = vault.get(key)
-            if memory.status == MemoryStatus.ARCHIVED:
-                [new] = vault.unarchive(memory.id)
-                title, verb = "unarchive", "Unarchived"
-            else:
-                [new] = vault.archive(memory.id)
-                title, verb = "archive", "Archived"
-            return Change(self._next_view([memory.id]), [memory.id], title,
-                          f"{verb} {describe(new)}", focus=memory.id, undoable=True)
-
     def delete_preview(self, key: str) -> DeletePreview:
         """What deleting the memory takes with it, and which of its relations stay (lineage:
         core's one rule); read from the current view, no lock."""
@@ -194,23 +166,11 @@ class VaultService(EditService, BulkService, WizardService):
 
         return DeletePreview(view.rows[memory_id], ends(fate.removed), ends(fate.kept))
 
-    def delete(self, key: str) -> Change:
-        with self._lock:
-            vault = self._vault_or_fail()
-            report = vault.delete(key)
-            [memory] = report.memories
-            n = len(report.relations)
-            extra = f" and {n} relation{'s' if n != 1 else ''}" if n else ""
-            ids = [memory.id] + [r.from_memory_id for r in report.relations] + \
-                [r.to_memory_id for r in report.relations]
-            return Change(self._next_view(ids), [memory.id], "delete",
-                          f"Deleted {describe(memory)}{extra}", undoable=True)
-
     def restore_version(self, key: str, entry: HistoryEntry) -> Change:
         """Make the version of history ``entry`` the current one (for a "deleted" entry: the
         version it deleted), as a new commit."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             memory_id = vault.resolve_any(key)
             at = f"{entry.commit}^" if entry.action == "deleted" else entry.commit
             report = vault.restore(memory_id, at=at)
@@ -220,37 +180,22 @@ class VaultService(EditService, BulkService, WizardService):
                 [r.to_memory_id for r in report.relations]
             rels = len(report.relations)
             extra = f" with {rels} relation{'s' if rels != 1 else ''}" if rels else ""
-            return Change(self._next_view(ids), [memory_id], "restore",
+            return Change(self.state.next_view(ids), [memory_id], "restore",
                           f"Restored {describe(report.memory)} from {report.source_commit[:8]}"
                           f"{extra}", focus=memory_id, undoable=True)
 
     def gc_preview(self) -> GcReport:
-        with self._lock:
-            return self._vault_or_fail().gc(dry_run=True, now=self.view.now)
+        with self.state.lock:
+            return self.state.vault_or_fail().gc(dry_run=True, now=self.view.now)
 
     def maintenance_note(self, operation: str = "gc") -> str | None:
-        """Why gc (or consolidate) would be refused on this machine (a synced vault names one
-        maintenance machine), or None."""
-        try:
-            from core.ops.maintenance import (
-                designated_machine,
-                machine_id,
-                may_maintain,
-            )
-        except ImportError:  # a core without the maintenance rule
-            return None
-        meta = self._vault_or_fail().meta
-        if may_maintain(meta):
-            return None
-        doing = "applying it" if operation == "gc" else "consolidating"
-        return (f"{operation} runs on this vault's maintenance machine "
-                f"{designated_machine(meta)!r}; this machine is {machine_id()!r}, so "
-                f"{doing} here will be refused.")
+        """Why gc (or consolidate) would be refused on this machine, or None."""
+        return maintenance_note(self.state.vault_or_fail(), operation)
 
     def gc_apply(self, archive: bool = False, keep: Sequence[str] = ()) -> Change:
         """Apply gc (``keep``: candidates the person kept out of it in the preview)."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             report = vault.gc(archive=archive, now=self.view.now, keep=keep)
             ids = [m.id for m, _ in report.candidates]
             n = len(ids)
@@ -265,27 +210,27 @@ class VaultService(EditService, BulkService, WizardService):
                 note = f"gc deleted {n} {noun}{extra} scoring below {report.threshold:g}"
             touched = ids + [e for r in report.relations_removed
                              for e in (r.from_memory_id, r.to_memory_id)]
-            return Change(self._next_view(touched), ids, "gc", note, undoable=True)
+            return Change(self.state.next_view(touched), ids, "gc", note, undoable=True)
 
     # -- undo -------------------------------------------------------------------------------
     def undo(self) -> Change:
-        """Undo the newest operation not undone yet (``Vault.undo``: a revert of exactly its own
+        """Undo the newest operation not undone yet (:func:`core.ops.revert.undo`: a revert of exactly its own
         changes, read from the log, so it also takes back what another process did and works
         after a restart; later touches are kept)."""
-        return self._revert(lambda v: v.undo(), "undo", "Undid")
+        return self._revert(undo, "undo", "Undid")
 
     def redo(self) -> Change:
-        return self._revert(lambda v: v.redo(), "redo", "Redid")
+        return self._revert(redo, "redo", "Redid")
 
     def undo_list(self, limit: int = 20) -> list[tuple[str, str, int]]:
         """(commit, subject, time) of what successive undos would take back, newest first."""
-        with self._lock:
+        with self.state.lock:
             return [(e.commit, e.subject, e.timestamp)
-                    for e in self._vault_or_fail().undo_list(limit)]
+                    for e in undo_list(self.state.vault_or_fail(), limit)]
 
     def _revert(self, run: Callable[[Vault], Any], title: str, done: str) -> Change:
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             report = run(vault)
             relations = [r for rid in report.relations if (r := vault.relations.get(rid))]
             ids = [*report.memories,
@@ -297,17 +242,17 @@ class VaultService(EditService, BulkService, WizardService):
                 n = len(report.kept_touches)
                 note += f" (later use of {n} memor{'y' if n == 1 else 'ies'} kept)"
             focus = next((i for i in report.memories if vault.find(i)), None)
-            return Change(self._next_view(ids), ids, title, note, focus=focus)
+            return Change(self.state.next_view(ids), ids, title, note, focus=focus)
 
     # -- reading history and provenance ----------------------------------------------------
     def resolve_any(self, key: str) -> str:
         """A living memory's id, or the id of one that exists only in history."""
-        with self._lock:
-            return self._vault_or_fail().resolve_any(key)
+        with self.state.lock:
+            return self.state.vault_or_fail().resolve_any(key)
 
     def history(self, key: str) -> HistoryInfo:
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             memory_id = vault.resolve_any(key)
             entries = [dataclasses.replace(e, message=neutralise_controls(e.message),
                                            author=neutralise_line(e.author))
@@ -316,67 +261,59 @@ class VaultService(EditService, BulkService, WizardService):
 
     def version(self, key: str, entry: HistoryEntry) -> Memory:
         """The memory as history ``entry`` left it (for a deletion: as it was before)."""
-        with self._lock:
+        with self.state.lock:
             at = f"{entry.commit}^" if entry.action == "deleted" else entry.commit
-            return shown(self._vault_or_fail().version(key, at))
+            return shown(self.state.vault_or_fail().version(key, at))
 
     def lineage(self, key: str) -> Lineage:
-        with self._lock:
-            found = lineage(self._vault_or_fail(), key)
+        with self.state.lock:
+            found = lineage(self.state.vault_or_fail(), key)
             for node in found.nodes.values():
                 if node.memory is not None:
                     node.memory = shown(node.memory)
             return found
 
     def stats(self) -> dict[str, Any]:
-        with self._lock:
-            return self._vault_or_fail().stats(self.view.now)
+        with self.state.lock:
+            return self.state.vault_or_fail().stats(self.view.now)
 
     def last_sync(self) -> dict[str, Any] | None:
         """The last ``memvault sync`` on this clone (core.sync.engine's record: outcome, time, counts,
-        ``conflicts`` waiting for a person), or None (never synced, or a core without sync)."""
-        try:
-            from core.sync.engine import last_sync
-        except ImportError:
-            return None
-        with self._lock:
-            return last_sync(self._vault_or_fail())
+        ``conflicts`` waiting for a person), or None (never synced)."""
+        with self.state.lock:
+            return read_last_sync(self.state.vault_or_fail())
 
     # -- following the vault ---------------------------------------------------------------
-    def _disk_signature(self) -> tuple[Any, ...]:
-        vault = self._vault_or_fail()
-        return (vault.journal.head(), *vault.layout.folder_stamps())
-
     def changed_on_disk(self) -> bool:
         """Did HEAD or the vault's folders move since the service last looked? (Cheap; never
         waits for an operation in progress: then it answers False.)"""
-        if not self._lock.acquire(blocking=False):
+        if not self.state.lock.acquire(blocking=False):
             return False
         try:
-            if self._vault is None:
+            if self.state.vault is None:
                 return False
-            return self._disk_signature() != self._signature
+            return self.state.disk_signature() != self.state.seen_on_disk
         finally:
-            self._lock.release()
+            self.state.lock.release()
 
     def reload(self) -> VaultView:
         """Catch up with the vault on disk and return the new view (always a fresh one)."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             head = vault.journal.head()
-            seen = self._signature or (None,)
+            seen = self.state.seen_on_disk or (None,)
             if head != seen[0] and self._only_head_moved():
                 # A commit made elsewhere: re-read the files that differ between our HEAD and
                 # the new one (under the write lock; nothing is committed).
                 vault.refresh()
             else:
                 vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout)
-                self._vault = vault
+                self.state.vault = vault
                 self.open_notes = _report_notes(vault)
                 self._take_outside_edits(vault)
-            self._view = self._build_view(vault, self.clock())
-            self._signature = self._disk_signature()
-            return self._view
+            view = self.state.rebuild()
+            self.state.remember_disk()
+            return view
 
     def _take_outside_edits(self, vault: Vault) -> None:
         found = self._quarantined.take(vault)
@@ -387,7 +324,7 @@ class VaultService(EditService, BulkService, WizardService):
 
     def _only_head_moved(self) -> bool:
         """True unless files differ from HEAD without a commit (then a full open adopts them)."""
-        vault = self._vault_or_fail()
+        vault = self.state.vault_or_fail()
         journal = vault.journal
         status = journal.finish_status(journal.start_status(vault.layout.vault_paths()))
         return not status

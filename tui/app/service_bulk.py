@@ -9,8 +9,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core import Memory, MemoryStatus, Relation, VaultError, relations_of_gone
+from core.ops.revert import revert
 
 from ..text import operation_label, plural
+from .open_vault import OpenVault
 from .service_results import Change, describe
 from .view import Row
 
@@ -40,11 +42,14 @@ def _skipped(counts: dict[str, int]) -> str:
 
 
 class BulkService:
-    """Operations on many memories for :class:`~tui.app.service.VaultService` (its lock,
-    vault and views). Every method takes a list of ids (one is fine)."""
+    """Operations on many memories, on the vault ``state`` holds (its lock, vault and views).
+    Every method takes a list of ids (one is fine)."""
+
+    def __init__(self, state: OpenVault) -> None:
+        self.state = state
 
     def _living(self, ids: Iterable[str]) -> list[Memory]:
-        vault = self._vault_or_fail()
+        vault = self.state.vault_or_fail()
         found = [vault.get(i) for i in dict.fromkeys(ids)]
         if not found:
             raise VaultError("no memory marked or highlighted")
@@ -53,8 +58,8 @@ class BulkService:
     def archive_many(self, ids: list[str]) -> Change:
         """Archive the memories; when every one is archived already, make them what they were
         before instead (``unarchive``: a promotion survives)."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             memories = self._living(ids)
             archived = [m for m in memories if m.status == MemoryStatus.ARCHIVED]
             if len(archived) == len(memories):
@@ -68,8 +73,8 @@ class BulkService:
 
     def promote_many(self, ids: list[str]) -> Change:
         """Promote the active ones; promoted and archived ones are left as they are (said)."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             memories = self._living(ids)
             active = [m.id for m in memories if m.status == MemoryStatus.ACTIVE]
             counts: dict[str, int] = {}
@@ -89,8 +94,8 @@ class BulkService:
     def touch_many(self, ids: list[str]) -> Change:
         """Reinforce them (use count + 1, last used now). A touch is a use record: undo passes
         over it (core.ops.revert), so the change is not offered for undo."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             changed = vault.touch(*[m.id for m in self._living(ids)])
             change = self._changed(changed, "touch", f"Touched {_what(changed)}")
             change.undoable = False
@@ -103,8 +108,8 @@ class BulkService:
         return self._retag(ids, tag, "untag")
 
     def _retag(self, ids: list[str], tag: str, verb: str) -> Change:
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             memories = self._living(ids)
             changed = getattr(vault, verb)(*[m.id for m in memories], tags=[tag])
             tag = tag.strip()  # as core took it
@@ -116,7 +121,7 @@ class BulkService:
 
     def delete_many_preview(self, ids: list[str]) -> BulkDeletePreview:
         """What deleting them takes along (read from the current view, no lock)."""
-        view = self.view
+        view = self.state.view
         rows = [view.rows[view.resolve(i)] for i in dict.fromkeys(ids)]
         gone = {r.memory.id for r in rows}
         touching = {rel.id: rel for i in gone for rel in view.relations_of(i)}
@@ -124,20 +129,20 @@ class BulkService:
         return BulkDeletePreview(rows, list(fate.removed), list(fate.kept))
 
     def delete_many(self, ids: list[str]) -> Change:
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             report = vault.delete(*[m.id for m in self._living(ids)])
             n = len(report.relations)
             extra = f" and {plural(n, 'relation')}" if n else ""
             gone = [m.id for m in report.memories]
             ends = [e for r in report.relations for e in (r.from_memory_id, r.to_memory_id)]
-            return Change(self._next_view(gone + ends), gone, "delete",
+            return Change(self.state.next_view(gone + ends), gone, "delete",
                           f"Deleted {_what(report.memories)}{extra}", undoable=True)
 
     def _changed(self, changed: list[Memory], title: str, note: str) -> Change:
         ids = [m.id for m in changed]
         # one memory: the cursor follows it (as archive always did); several: it stays put
-        return Change(self._next_view(ids), ids, title, note,
+        return Change(self.state.next_view(ids), ids, title, note,
                       focus=ids[0] if len(ids) == 1 else None, undoable=True)
 
     # -- the undo list ---------------------------------------------------------------------
@@ -150,11 +155,11 @@ class BulkService:
         done: list[str] = []
         ids: list[str] = []
         refused = ""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             for commit in commits:
                 try:  # (``undo: <its subject>`` with the revert trailer, as Vault.undo writes)
-                    report = vault.revert(commit)
+                    report = revert(vault, commit)
                 except VaultError as exc:
                     refused = str(exc)
                     break
@@ -171,5 +176,5 @@ class BulkService:
                         f"{refused}"
             ids = list(dict.fromkeys(ids))
             focus = next((i for i in ids if vault.find(i)), None)
-            return Change(self._next_view(ids), ids, "undo", note, focus=focus)
+            return Change(self.state.next_view(ids), ids, "undo", note, focus=focus)
 

@@ -17,6 +17,7 @@ from core.model.records import is_pinned
 from core.ops.duplicates import indexed_duplicates
 from core.ops.edit import apply_edit
 
+from .open_vault import OpenVault
 from .service_results import Change, describe
 from .view import shown
 
@@ -31,29 +32,32 @@ class EditSession:
 
 
 class EditService:
-    """Edits for :class:`~tui.app.service.VaultService` (its lock, vault and views)."""
+    """Edits of one memory, on the vault ``state`` holds (its lock, vault and views)."""
+
+    def __init__(self, state: OpenVault) -> None:
+        self.state = state
 
     def memory(self, key: str) -> Memory:
         """The memory as stored (control characters and all: for editing, never for showing)."""
-        with self._lock:
-            return self._vault_or_fail().get(key)
+        with self.state.lock:
+            return self.state.vault_or_fail().get(key)
 
     # -- the form and $EDITOR -----------------------------------------------------------------
     def edit_fields(self, key: str, base: Memory, fields: EditFields) -> Change | None:
         """Write what the form changed (None: nothing changed, nothing written)."""
-        with self._lock:
-            result = apply_edit(self._vault_or_fail(), key, base, fields)
+        with self.state.lock:
+            result = apply_edit(self.state.vault_or_fail(), key, base, fields)
             if not result.written:
                 return None
             m = result.memory
-            return Change(self._next_view([m.id]), [m.id], "edit",
+            return Change(self.state.next_view([m.id]), [m.id], "edit",
                           f"Edited {', '.join(result.changed)} of {describe(m)}", focus=m.id,
                           undoable=True)
 
     def start_edit(self, key: str) -> EditSession:
         """A private file holding the memory as text (core/io/edit_text.py), for ``$EDITOR``."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             memory = vault.get(key)
             return EditSession(memory.id, memory, new_edit_file(vault, memory))
 
@@ -80,8 +84,8 @@ class EditService:
     def _memories_now(self) -> tuple[Path, dict[str, Memory]]:
         """The vault's folder and a copy of its memories, taken under the lock; the checks run
         without it (the first one on a large vault builds the index: the app goes on)."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             return vault.root, dict(vault.memories.items())
 
     def duplicates_of_saved(self, ids: list[str]) -> dict[str, list[tuple[str, float]]]:
@@ -105,23 +109,23 @@ class EditService:
         the secrets policy for this add only (``redact`` or ``allow``; None: the vault's), as
         the CLI's ``--allow-secret`` is for one command."""
         check_content(content)
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             saved, vault.secret_policy = vault.secret_policy, secrets or vault.secret_policy
             try:
                 m = vault.add(content, tags=list(tags), entities=list(entities))
             finally:
                 vault.secret_policy = saved
-            return Change(self._next_view([m.id]), [m.id], "add", f"Added {describe(m)}",
+            return Change(self.state.next_view([m.id]), [m.id], "add", f"Added {describe(m)}",
                           focus=m.id, undoable=True)
 
     # -- pin (touch and promote of many: service_bulk.py) ----------------------------------
     def toggle_pin(self, key: str) -> Change:
         """Pin the memory (gc never takes it), or unpin a pinned one."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             pinned = is_pinned(vault.get(key))
             [m] = vault.unpin(key) if pinned else vault.pin(key)
             verb = "Unpinned" if pinned else "Pinned (gc keeps it)"
-            return Change(self._next_view([m.id]), [m.id], "unpin" if pinned else "pin",
+            return Change(self.state.next_view([m.id]), [m.id], "unpin" if pinned else "pin",
                           f"{verb} {describe(m)}", focus=m.id, undoable=True)

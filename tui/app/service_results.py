@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core import HistoryEntry, Memory, Relation
+from core import HistoryEntry, Memory, Relation, Vault
 from core.ops.consolidate import (
     ConsolidationPreview,
 )
+from core.ops.maintenance import designated_machine, machine_id, may_maintain
 from core.ops.split import (
     SuggestedPart,
 )
@@ -82,3 +83,15 @@ class MergePreview:
 
 def describe(memory: Memory, words: int = 48) -> str:
     return f"{memory.id[:8]} {first_words(memory.text, words)}"
+
+
+def maintenance_note(vault: Vault, operation: str = "gc") -> str | None:
+    """Why gc (or consolidate) would be refused on this machine (a synced vault names one
+    maintenance machine), or None."""
+    meta = vault.meta
+    if may_maintain(meta):
+        return None
+    doing = "applying it" if operation == "gc" else "consolidating"
+    return (f"{operation} runs on this vault's maintenance machine "
+            f"{designated_machine(meta)!r}; this machine is {machine_id()!r}, so "
+            f"{doing} here will be refused.")

@@ -27,22 +27,33 @@ from core.ops.split import (
     suggest_split,
 )
 
-from .service_results import Change, MergePreview, SplitDraft, SplitPreview, describe
+from .open_vault import OpenVault
+from .service_results import (
+    Change,
+    MergePreview,
+    SplitDraft,
+    SplitPreview,
+    describe,
+    maintenance_note,
+)
 
 
 class WizardService:
-    """Split and consolidate for :class:`~tui.app.service.VaultService` (its lock and vault)."""
+    """Split and consolidate, on the vault ``state`` holds (its lock, vault and views)."""
+
+    def __init__(self, state: OpenVault) -> None:
+        self.state = state
 
     def split_candidates(self) -> list[SplitCandidate]:
         """Active memories that look composite, most reasons first (core's ranking)."""
-        with self._lock:
-            return split_candidates(self._vault_or_fail())
+        with self.state.lock:
+            return split_candidates(self.state.vault_or_fail())
 
     def split_draft(self, key: str) -> SplitDraft:
         """The memory to split and core's suggested parts. Refused (VaultError, core's words)
         when the memory cannot be split at all."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             memory = vault.get(key)
             if memory.status != MemoryStatus.ACTIVE:
                 # the same refusal plan_split gives, before any part is looked at
@@ -60,11 +71,11 @@ class WizardService:
                    original: str = "archive") -> SplitPreview:
         """Validate a split with core's rules (``plan_split``) and say what it would do;
         writes nothing. Raises VaultError with core's message."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             memory = vault.get(key)
             change = plan_split(vault, memory.id, parts, tags, entities,
-                                original=original, now=self.view.now)  # type: ignore[arg-type]
+                                original=original, now=self.state.view.now)  # type: ignore[arg-type]
             n = len(change.put_relations)
             dropped = [vault.relations[r] for r in change.drop_relations if r in vault.relations]
             return SplitPreview(memory, change.put_memories[:n], list(change.put_relations),
@@ -74,14 +85,14 @@ class WizardService:
         """Commit the split the person saw (core's ``apply_split``: one commit, the ids shown);
         refused (StalePlanError, nothing written) if the memory changed since. The cursor goes
         to the first new memory."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             result = apply_split(vault, preview.plan)
             memory_id = result.original.id
             new_ids = [m.id for m in result.parts]
             ids = [memory_id, *new_ids]  # (the next view adds the other ends of relations)
             verb = "archived" if result.original_fate == "archive" else "deleted"
-            return Change(self._next_view(ids), new_ids, "split",
+            return Change(self.state.next_view(ids), new_ids, "split",
                           f"Split {memory_id[:8]} into {len(new_ids)} memories "
                           f"({', '.join(i[:8] for i in new_ids)}); the original is {verb}",
                           focus=new_ids[0], undoable=True)
@@ -91,8 +102,8 @@ class WizardService:
 
         The memories are taken under the lock, the clustering runs without it: on a large
         vault of look-alike memories it can take minutes, and the app must go on meanwhile."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             pool = [m for m in vault.memories.values() if m.status == MemoryStatus.ACTIVE]
         return find_clusters(vault, threshold=threshold, memories=pool)
 
@@ -100,28 +111,28 @@ class WizardService:
                            sources: str = "delete") -> MergePreview:
         """Validate a consolidation with core's rules and say what it would do; writes
         nothing. Raises VaultError with core's message."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             plan = plan_consolidation(vault, ids, content, sources,  # type: ignore[arg-type]
-                                      now=self.view.now)
+                                      now=self.state.view.now)
             # what the plan itself removes (core's one rule: lineage relations stay)
             dropped = [vault.relations[r] for r in (plan.plan.drop_relations if plan.plan else [])
                        if r in vault.relations]
             return MergePreview(plan, sources, dropped, plan.message,
-                                self.maintenance_note("consolidate"))
+                                maintenance_note(vault, "consolidate"))
 
     def consolidate(self, preview: MergePreview) -> Change:
         """Commit the merge the person saw (core's ``apply_consolidation``: one commit, the
         merged id shown); refused (StalePlanError, nothing written) if a source changed since.
         The cursor goes to the merged memory."""
-        with self._lock:
-            vault = self._vault_or_fail()
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
             result = apply_consolidation(vault, preview.plan)
             merged = result.merged.id
             source_ids = [m.id for m in result.sources]
             touched = [merged, *source_ids]  # (the next view adds the other ends of relations)
             verb = "archived" if preview.fate == "archive" else "deleted"
-            return Change(self._next_view(touched), [merged, *source_ids], "consolidate",
+            return Change(self.state.next_view(touched), [merged, *source_ids], "consolidate",
                           f"Merged {len(source_ids)} memories into {describe(result.merged)}; "
                           f"the sources are {verb}", focus=merged, undoable=True)
 

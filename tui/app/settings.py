@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import asdict, dataclass, fields
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ class Loaded:
     extra: dict[str, Any] | None = None  # keys this version does not know (kept on save)
 
 
-def config_dir(env: dict[str, str] | None = None) -> Path:
+def config_dir(env: Mapping[str, str] | None = None) -> Path:
     env = os.environ if env is None else env
     if env.get(ENV):
         return Path(env[ENV]).expanduser()
@@ -60,7 +61,7 @@ def config_dir(env: dict[str, str] | None = None) -> Path:
     return user_config_path("memvault", appauthor=False)
 
 
-def settings_path(env: dict[str, str] | None = None) -> Path:
+def settings_path(env: Mapping[str, str] | None = None) -> Path:
     return config_dir(env) / FILE
 
 

@@ -12,7 +12,7 @@ leaf label), so the tree, the detail and the provenance graph draw a memory the 
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
@@ -193,7 +193,7 @@ class VaultView:
 
     # -- building ---------------------------------------------------------------------------
     @classmethod
-    def build(cls, root: Path, memories: Iterable[Memory], relations: dict[str, Relation],
+    def build(cls, root: Path, memories: Iterable[Memory], relations: Mapping[str, Relation],
               config: DecayConfig, now: int, head: str | None = None,
               problems: Iterable[str] = ()) -> VaultView:
         view = cls(root, now, config, {}, dict(relations), head=head, problems=list(problems),
@@ -241,7 +241,7 @@ class VaultView:
         """How many memories the vault has (a glance's count, or the rows)."""
         return self.glance.total if self.glance is not None else len(self.rows)
 
-    def changed(self, memories: dict[str, Memory], relations: dict[str, Relation],
+    def changed(self, memories: Mapping[str, Memory], relations: Mapping[str, Relation],
                 ids: Iterable[str], head: str | None, now: int | None = None,
                 problems: Iterable[str] | None = None) -> VaultView:
         """A new view where the memories ``ids`` are taken again from ``memories`` (dropped if

@@ -17,7 +17,7 @@ import click
 
 from ..text import plural as _plural
 from .common import json_option, layout_hint, open_readonly, print_json, verb
-from .migrate import (
+from .importing import (
     DRY_RUN,
     open_for_import,
     print_problems,

@@ -10,10 +10,7 @@ Human output is a rich progress bar (on a terminal) and a summary; ``--json`` pr
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
 
 import click
 
@@ -24,76 +21,16 @@ from core.io.migrate import MigrationReport, migrate_jsonl
 
 from ..terminal import json_text
 from ..text import plural as _plural
-from .common import (json_option, layout_hint, open_readonly, open_writable, print_json,
-                     vault_exists, vault_path, verb)
-
-MAX_LISTED = 20  # problems listed in the human summary (--json lists them all)
-PHASES = {"memory": "reading memories.jsonl", "relation": "reading relations.jsonl",
-          "commit": "committing", "files": "reading markdown files", "read": "reading"}
-
-
-@contextmanager
-def progress_bar(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
-    """A rich progress bar, one task per phase, gone when done (nothing when not a terminal)."""
-    if not enabled:
-        yield None
-        return
-    from rich.progress import Progress
-
-    from .render import console
-
-    with Progress(console=console(stderr=True), transient=True) as bar:
-        tasks: dict[str, Any] = {}
-
-        def update(phase: str, done: int, total: int) -> None:
-            if phase not in tasks:
-                tasks[phase] = bar.add_task(PHASES.get(phase, phase), total=total or None)
-            bar.update(tasks[phase], completed=done, total=total or None)
-
-        yield update
-
-
-def open_for_import(dry_run: bool):
-    """The vault to migrate or import into: created if missing; on a dry run the existing
-    vault read-only, or None when there is none yet."""
-    if dry_run:
-        from . import common
-
-        path = vault_path()
-        return common.Vault.open(path, readonly=True) if vault_exists(path) else None
-    return open_writable(create=True)
-
-
-def summary_console():
-    """A console on the current stdout that never wraps a summary line."""
-    from .render import console
-
-    return console(soft_wrap=True)
-
-
-def print_problems(con: Any, title: str, problems: list[Any]) -> None:
-    if not problems:
-        return
-    con.print(f"{title}:", markup=False)
-    for p in problems[:MAX_LISTED]:
-        con.print(f"  {p}", markup=False)
-    if len(problems) > MAX_LISTED:
-        con.print(f"  ... and {len(problems) - MAX_LISTED} more (--json lists them all)",
-                  markup=False)
-
-
-def print_record_counts(con: Any, report: MigrationReport | MarkdownImportReport) -> None:
-    for noun, new, updated, unchanged in (
-            ("memories: ", report.new_memories, report.updated_memories,
-             report.unchanged_memories),
-            ("relations:", report.new_relations, report.updated_relations,
-             report.unchanged_relations)):
-        con.print(f"  {noun} {len(new)} new, {len(updated)} updated, {unchanged} unchanged",
-                  markup=False)
-
-
-# -- migrate ---------------------------------------------------------------------------------
-DRY_RUN = click.option("--dry-run", is_flag=True, help="say what would change, change nothing")
+from .common import json_option, layout_hint, open_readonly, open_writable, print_json, verb
+from .importing import (
+    DRY_RUN,
+    open_for_import,
+    print_problems,
+    print_record_counts,
+    progress_bar,
+    summary_console,
+)
+from .interchange import export_to
 
 
 @verb("migrate")
@@ -177,8 +114,6 @@ def export(file_format: str, folder: str, force: bool, as_json: bool) -> int:
     """PATH is the folder to write memories.jsonl and relations.jsonl in (jsonl), the file
     (mcp-memory) or the folder of notes (basic-memory)."""
     if file_format != "jsonl":
-        from .interchange import export_to
-
         return export_to(file_format, folder, force, as_json)
     vault = open_readonly()
     report = export_jsonl(vault, folder, force=force)

@@ -30,11 +30,13 @@ from core.ops.consolidate import DEFAULT_THRESHOLD, Cluster, suggested_action
 from core.vault import first_words
 
 from ...text import relative_time
+from ..keys import key_for
 from ..messages import WizardChecked, WizardLoaded
 from ..service import MergePreview, VaultService
 from ..view import STATUS_STYLE, date_text, score_text
 from ..widgets.detail import no_gist_note
 from ..widgets.lists import RowOptions
+from ..widgets.memory_tree import MemoryTree
 from ..widgets.plan_preview import merge_summary
 from ..widgets.text_area import EditorArea
 from ..widgets.wizard import ChoiceList
@@ -117,7 +119,7 @@ class ConsolidateWizard(WizardScreen):
 
         def run() -> None:
             try:
-                found = self.service.clusters(threshold)
+                found = self.service.wizards.clusters(threshold)
             except VaultError as exc:
                 self.post_message(WizardLoaded("clusters", [], str(exc), key=threshold))
                 return
@@ -181,7 +183,8 @@ class ConsolidateWizard(WizardScreen):
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("marked in the tree", style="bold cyan")
         if not n:
-            text.append("  none yet: press space on memories in the tree to mark them",
+            mark = key_for(self.app, MemoryTree, "screen.mark")
+            text.append(f"  none yet: press {mark} on memories in the tree to mark them",
                         style="dim")
             return text
         text.append(f"  {n} memor{'y' if n == 1 else 'ies'}", style="dim")
@@ -376,7 +379,7 @@ class ConsolidateWizard(WizardScreen):
     def plan(self, serial: int, step_id: str, ids: list[str], content: str | None,
              fate: str) -> None:
         try:
-            preview = self.service.plan_consolidation(ids, content, fate)
+            preview = self.service.wizards.plan_consolidation(ids, content, fate)
         except VaultError as exc:
             self.post_message(WizardChecked(serial, step_id, error=str(exc)))
             return
@@ -404,4 +407,4 @@ class ConsolidateWizard(WizardScreen):
         if p is None or not self.members:
             self.failed("nothing to merge yet")
             return
-        self.run_operation(lambda: self.service.consolidate(p), self.serial)
+        self.run_operation(lambda: self.service.wizards.consolidate(p), self.serial)

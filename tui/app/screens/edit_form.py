@@ -134,7 +134,7 @@ class EditFormScreen(ModalScreen[Change | None]):
     @work(thread=True, group="edit-form", exit_on_error=False)
     def save(self, fields: EditFields) -> None:
         try:
-            change = self.service.edit_fields(self.memory.id, self.memory, fields)
+            change = self.service.edits.edit_fields(self.memory.id, self.memory, fields)
         except VaultError as exc:
             self.post_message(EditSaved(None, str(exc)))
             return

@@ -159,7 +159,7 @@ class GcScreen(Screen[tuple[str, list[str]] | None]):
     @work(thread=True, group="gc-pin", exit_on_error=False)
     def pin(self, memory_id: str) -> None:
         try:
-            change = self.service.toggle_pin(memory_id)
+            change = self.service.edits.toggle_pin(memory_id)
             report = self.service.gc_preview()
         except VaultError as exc:
             self.app.call_from_thread(self.notify, str(exc), severity="error", markup=False)

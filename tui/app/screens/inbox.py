@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.coordinate import Coordinate
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
@@ -27,6 +28,7 @@ from core import VaultError
 from core.ops.inbox import InboxEntry, InboxView
 
 from ..inbox_service import InboxService
+from ..keys import key_for
 from ..messages import InboxActed, InboxLoaded
 from ...text import plural, relative_time, short_id
 from ..widgets.inbox_diff import OPERATION_STYLE, InboxDiff
@@ -155,14 +157,21 @@ class InboxScreen(Screen[list[str] | None]):
         text.append(" the assistant added, changed or removed since you last reviewed.")
         if self.marks:
             text.append(f"  {len(self.marks)} marked", style="bold cyan")
-        text.append("\na accepts, r rejects (the marked ones, else the highlighted one), space "
-                    "marks, A accepts all.", style="dim")
+        key = self.key_for
+        text.append(f"\n{key('accept')} accepts, {key('reject')} rejects (the marked ones, else "
+                    f"the highlighted one), {key('mark')} marks, {key('accept_all')} accepts "
+                    "all.", style="dim")
         if self.likely:
             n = len(self.likely)
             text.append(f"\n{plural(n, 'entry', 'entries')} likely duplicate{'s' if n == 1 else ''}"
-                        " another memory: c opens the consolidate wizard on the pair.",
+                        f" another memory: {self.key_for('consolidate')} opens the consolidate "
+                        "wizard on the pair.",
                         style="#e3c948")
         title.update(text)
+
+    def key_for(self, action: str) -> str:
+        """The first key bound to ``action`` here, as the keymap has it now."""
+        return key_for(self.app, type(self), action)
 
     def _highlighted(self) -> str | None:
         table = self.table
@@ -196,7 +205,7 @@ class InboxScreen(Screen[list[str] | None]):
         self.marks ^= {memory_id}
         table = self.table
         row = table.get_row_index(memory_id)
-        table.update_cell_at((row, 0), Text(MARK if memory_id in self.marks else " ",
+        table.update_cell_at(Coordinate(row, 0), Text(MARK if memory_id in self.marks else " ",
                                             style="bold cyan"))
         if row + 1 < table.row_count:
             table.move_cursor(row=row + 1)
@@ -236,10 +245,10 @@ class InboxScreen(Screen[list[str] | None]):
         if self.busy:
             return
         self.busy = True
-        self.run_action(operation, title, changed)
+        self.act_in_worker(operation, title, changed)
 
     @work(thread=True, group="inbox-write", exit_on_error=False)
-    def run_action(self, operation: Callable[[], object], title: str, changed: bool) -> None:
+    def act_in_worker(self, operation: Callable[[], object], title: str, changed: bool) -> None:
         try:
             result = operation()
         except VaultError as exc:

@@ -12,7 +12,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 from textual.widgets import Tree
 
@@ -34,6 +33,7 @@ from ..messages import (
 )
 from ..query import Query, parse
 from ..service import VaultService, waiting_conflicts
+from ..settings import Settings
 from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
@@ -45,12 +45,12 @@ from .main_actions import MainActions
 from .main_bulk import BULK_BINDINGS, MainBulk
 from .main_edit import EDIT_BINDINGS, MainEdit
 from .main_filtering import MainFiltering
-from .main_follow import MainFollowing
-from .main_keys import MOVING_BINDINGS, MainKeys
-from .main_marks import MARK_BINDINGS, MainMarks
+from .main_follow import MainFollowing, VaultFollower
+from .main_keys import MOVING_BINDINGS, TreeMoves
+from .main_marks import MARK_BINDINGS, MainMarks, MarkRanges
 from .main_opening import MainOpening
-from .main_panes import TABS, MainPanes
-from .main_views import MainViews
+from .main_panes import TABS, GitPanes, MainPanes
+from .main_views import DuplicateSearch, MainViews
 
 
 
@@ -60,7 +60,7 @@ MAIN_WIDGETS: tuple[type, ...] = (MemoryTree,)
 
 
 class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, MainEdit, MainFollowing,
-                 MainPanes, MainKeys, MainViews, Screen):
+                 MainPanes, MainViews, Screen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS = [
         Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
@@ -109,11 +109,15 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.current: str | None = None  # the memory the panes show
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
-        self._pane_timer: Timer | None = None
         self.timings: dict[str, float] = {}  # for the bench: last tree rebuild, etc.
         self.inbox = InboxService(service.path, clock=service.clock, config=service.config,
                                   lock_timeout=service.lock_timeout)
         self.inbox_count = 0
+        self.moves = TreeMoves(lambda: self.memory_tree, self.set_timer)
+        self.git_panes = GitPanes(self, service, lambda: self.current)
+        self.follower = VaultFollower(self, service, self.key_for)
+        self.duplicate_search = DuplicateSearch(self, service)
+        self.ranges = MarkRanges(lambda: self.memory_tree)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -135,7 +139,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         yield Footer(compact=True)
 
     @property
-    def tree(self) -> MemoryTree:
+    def memory_tree(self) -> MemoryTree:
         return self.query_one(MemoryTree)
 
     @property
@@ -146,20 +150,21 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.query_one("#filter-error").display = False
         # not Textual's animated loading indicator: at 100k memories its frames take the
         # interpreter from the worker reading the first look, and the first paint comes ~0.4 s later
-        self.tree.border_title = "memories · opening…"
-        self.detail.toggle_key = self._key_for("toggle_body")
-        self.query_one(ProvenancePane).set_keys(self._key_for("split"),
-                                                self._key_for("consolidate"))
+        self.memory_tree.border_title = "memories · opening…"
+        self.detail.toggle_key = self.key_for("toggle_body")
+        self.query_one(ProvenancePane).set_keys(self.key_for("split"),
+                                                self.key_for("consolidate"))
         self._title_path = _short_path(self.service.root)
         self.app.sub_title = self._title_path
-        if getattr(self.app, "settings", None) is not None:
-            self.apply_settings(self.app.settings)
+        settings = getattr(self.app, "settings", None)  # (the app's: MemvaultApp.settings)
+        if isinstance(settings, Settings):
+            self.apply_settings(settings)
         if self.service.is_open:
             self._opened(self.service.view, self.service.open_notes)
         else:
             self.open_vault()
         if self.poll_interval > 0:
-            self.set_interval(self.poll_interval, self.poll)
+            self.set_interval(self.poll_interval, self.follower.poll)
         if self.rescore_interval > 0:
             self.set_interval(self.rescore_interval, self.rescore)
 
@@ -184,7 +189,8 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         ago = f" ({relative_time(when, self.view.now if self.view else None)})" if when else ""
         self.notify(f"The last sync{ago} stopped at {n} conflict{'s' if n != 1 else ''} "
                     f"waiting for you: {files}{more}. Edit the copies in sync-conflicts/ into "
-                    "valid records, then run `memvault sync` again (S shows the details).",
+                    f"valid records, then run `memvault sync` again ({self.key_for('stats')} "
+                    "shows the details).",
                     title="sync", severity="warning", timeout=12, markup=False)
 
     @on(Input.Changed, "#filter")
@@ -204,7 +210,45 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
 
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
-        self.tree.focus()
+        self.memory_tree.focus()
+
+    # -- the moving keys (main_keys.py) ------------------------------------------------------
+    def action_tree(self, action: str) -> None:
+        self.moves.move(action)
+
+    def action_top(self) -> None:
+        self.moves.top()
+
+    def action_bottom(self) -> None:
+        self.moves.bottom()
+
+    def action_open_node(self) -> None:
+        self.moves.open_node()
+
+    def action_close_node(self) -> None:
+        self.moves.close_node()
+
+    def action_expand_all(self) -> None:
+        self.memory_tree.expand_all()
+
+    def action_collapse_all(self) -> None:
+        self.memory_tree.collapse_all()
+
+    def action_copy_id(self) -> None:
+        memory_id = self.current
+        if memory_id is None:
+            self.notify("Highlight a memory first", severity="warning", timeout=2)
+            return
+        self.app.copy_to_clipboard(memory_id)
+        self.notify(f"copied {memory_id} (the terminal's clipboard, OSC 52)", title="id",
+                    timeout=3, markup=False)
+
+    def action_clear_filter(self) -> None:
+        """esc: clear the filter (ctrl+z in the box brings it back) and go to the tree."""
+        box = self.query_one("#filter", Input)
+        if box.value:
+            box.value = ""  # the box's Changed event refilters
+        self.memory_tree.focus()
 
     def action_focus_filter(self) -> None:
         self.query_one("#filter", Input).focus()
@@ -250,7 +294,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
 
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:
-        self._load_panes()
+        self.git_panes.load()
 
     @on(LineageLoaded)
     def _lineage_loaded(self, message: LineageLoaded) -> None:
@@ -296,7 +340,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
     @on(OperationFailed)
     def _failed(self, message: OperationFailed) -> None:
         if self.view is None:
-            self.tree.border_title = "memories"
+            self.memory_tree.border_title = "memories"
         self.notify(message.message, title=message.title or "refused", severity="error",
                     markup=False)
 
@@ -335,7 +379,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
     def _reloaded(self, message: VaultReloaded) -> None:
         self.view = message.view
         self.refilter()
-        self._reload_panes()
+        self.git_panes.reload()
         self.count_inbox()
         if message.reason:
             self.check_sync()
@@ -344,7 +388,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
                         title="vault", timeout=3, markup=False)
             for note in message.notes:
                 self.notify(note, title="vault", markup=False)
-        self.tell_outside_edits()
+        self.follower.tell_outside_edits()
 
 
 def _short_path(path: object) -> str:

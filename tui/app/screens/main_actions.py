@@ -9,16 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual import work
-from textual.binding import Binding
 
 from core import VaultError
 
+from ..keys import key_for
 from ..messages import (
     InboxCounted,
     MemoriesChanged,
     OperationFailed,
 )
 from ..service import Change
+from ..widgets.history import HistoryTable
 
 
 class MainActions:
@@ -34,22 +35,19 @@ class MainActions:
             return
         self.post_message(MemoriesChanged(change))
 
-    def _key_for(self, action: str) -> str:
-        """The first key bound to ``action``, as the keymap has it now."""
-        for binding in self.BINDINGS:
-            if isinstance(binding, Binding) and binding.action == action:
-                keymap = getattr(self.app, "keymap", {}) or {}
-                key = keymap.get(binding.id or "", binding.key).split(",")[0].strip()
-                return self.app.get_key_display(Binding(key, action))
-        return action
+    def key_for(self, action: str) -> str:
+        """The first key bound to ``action`` on this screen, as the keymap has it now."""
+        return key_for(self.app, type(self), action)
 
     def _need_memory(self) -> str | None:
         memory_id = self.current
         if memory_id is not None and self.view is not None and memory_id not in self.view.rows:
             # a "deleted (in history)" row, or a deleted memory gone to by id
-            history = self._key_for("pane('history')")
+            history = self.key_for("pane('history')")
+            restore = key_for(self.app, HistoryTable, "restore")
             self.notify(f"{memory_id[:8]} is deleted: it lives in history only. {history} "
-                        f"shows its history; r there restores a version of it (one commit).",
+                        f"shows its history; {restore} there restores a version of it (one "
+                        "commit).",
                         title="deleted", severity="warning", timeout=6, markup=False)
             return None
         if memory_id is None or self.view is None:
@@ -70,7 +68,7 @@ class MainActions:
 
         def done(commits: list[str] | None) -> None:
             if commits:
-                self.run_change(lambda: self.service.undo_through(commits))
+                self.run_change(lambda: self.service.bulk.undo_through(commits))
 
         self.app.push_screen(UndoListScreen(self.service), done)
 
@@ -115,13 +113,13 @@ class MainActions:
 
         if self.view is None:
             return
-        marked = list(self.tree.marks)
+        marked = list(self.memory_tree.marks)
         if memory_id is not None and marked and memory_id not in marked:
             marked.append(memory_id)  # (nothing marked: its clusters come first instead)
 
         def done(change: Change | None) -> None:
             if change is not None:
-                self.tree.clear_marks(change.ids)
+                self.memory_tree.clear_marks(change.ids)
                 self.apply_change(change, tab="provenance")
 
         self.app.push_screen(ConsolidateWizard(self.service, marked,
@@ -137,7 +135,7 @@ class MainActions:
         from .inbox import InboxScreen
 
         def changed() -> None:
-            self.reload_vault("")
+            self.follower.reload("")
 
         def closed(pair: list[str] | None) -> None:
             self.count_inbox()
@@ -145,7 +143,7 @@ class MainActions:
                 self.consolidate_members(pair)
 
         self.app.push_screen(InboxScreen(self.inbox, on_change=changed,
-                                         duplicates=self.service.duplicates_of_saved), closed)
+                                         duplicates=self.service.edits.duplicates_of_saved), closed)
 
     def consolidate_members(self, ids: list[str]) -> None:
         """The consolidate wizard on these memories (as if marked), the first one focused."""

@@ -35,7 +35,7 @@ class MainBulk:
         """The marked memories still in the vault (in the order they were marked), else the
         highlighted one; None (and a warning) when there is neither."""
         view = self.view
-        marked = [i for i in self.tree.marks if view is not None and i in view.rows]
+        marked = [i for i in self.memory_tree.marks if view is not None and i in view.rows]
         if marked:
             return marked
         memory_id = self._need_memory()
@@ -61,7 +61,7 @@ class MainBulk:
         (archived, deleted): the next memory row of the same group, else the one before, else
         the group itself. The cursor stays there, as in lazygit and Anki, rather than following
         the memory into another group far away."""
-        tree = self.tree
+        tree = self.memory_tree
         cursor = tree.cursor_node
         if cursor is None or cursor.data is None or cursor.data.memory_id is None:
             return None
@@ -80,18 +80,18 @@ class MainBulk:
     def action_archive(self) -> None:
         ids = self.targets()
         if ids is not None:
-            stay = self.next_row_key(ids) if self.tree.display else None
-            self.run_bulk(lambda: self.service.archive_many(ids), ids, stay)
+            stay = self.next_row_key(ids) if self.memory_tree.display else None
+            self.run_bulk(lambda: self.service.bulk.archive_many(ids), ids, stay)
 
     def action_touch(self) -> None:
         ids = self.targets()
         if ids is not None:
-            self.run_bulk(lambda: self.service.touch_many(ids), ids)
+            self.run_bulk(lambda: self.service.bulk.touch_many(ids), ids)
 
     def action_promote(self) -> None:
         ids = self.targets()
         if ids is not None:
-            self.run_bulk(lambda: self.service.promote_many(ids), ids)
+            self.run_bulk(lambda: self.service.bulk.promote_many(ids), ids)
 
     def action_delete(self) -> None:
         """Asks first (the delete modal): one memory with what goes with it, or the list of the
@@ -103,16 +103,16 @@ class MainBulk:
             return
         try:
             preview = (self.service.delete_preview(ids[0]) if len(ids) == 1
-                       else self.service.delete_many_preview(ids))
+                       else self.service.bulk.delete_many_preview(ids))
         except VaultError as exc:
             self.notify(str(exc), title="refused", severity="error", markup=False)
             return
 
-        stay = self.next_row_key(ids) if self.tree.display else None
+        stay = self.next_row_key(ids) if self.memory_tree.display else None
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
-                self.run_bulk(lambda: self.service.delete_many(ids), ids, stay)
+                self.run_bulk(lambda: self.service.bulk.delete_many(ids), ids, stay)
 
         self.app.push_screen(DeleteScreen(preview), done)
 
@@ -131,7 +131,7 @@ class MainBulk:
             if answer is None:
                 return
             verb, tag = answer
-            run = self.service.tag_many if verb == "tag" else self.service.untag_many
+            run = self.service.bulk.tag_many if verb == "tag" else self.service.bulk.untag_many
             self.run_bulk(lambda: run(ids, tag), ids)
 
         self.app.push_screen(TagScreen(len(ids), present, every), done)

@@ -47,7 +47,7 @@ class MainEdit:
         from .edit_form import EditFormScreen
 
         try:
-            memory = self.service.memory(memory_id)
+            memory = self.service.edits.memory(memory_id)
         except VaultError as exc:
             self.post_message(OperationFailed(str(exc), "edit"))
             return
@@ -71,7 +71,7 @@ class MainEdit:
     @work(thread=True, group="edit-text", exit_on_error=False)
     def start_edit(self, memory_id: str) -> None:
         try:
-            session = self.service.start_edit(memory_id)
+            session = self.service.edits.start_edit(memory_id)
         except (VaultError, OSError) as exc:
             self.post_message(EditorReady(error=str(exc)))
             return
@@ -91,13 +91,13 @@ class MainEdit:
             with self.app.suspend():
                 run_editor(session.path)
         except SuspendNotSupported:
-            self.service.drop_edit(session)
+            self.service.edits.drop_edit(session)
             self.notify("This terminal cannot hand itself to an editor: use the form "
-                        f"({self._key_for('edit_form')}).", title="edit", severity="error")
+                        f"({self.key_for('edit_form')}).", title="edit", severity="error")
             return
         except EditorError as exc:
             if session.path.read_bytes() == before:
-                self.service.drop_edit(session)
+                self.service.edits.drop_edit(session)
                 self.notify(f"{exc}; nothing written", title="edit", severity="warning",
                             markup=False)
             else:
@@ -109,7 +109,7 @@ class MainEdit:
     @work(thread=True, group="edit-text", exit_on_error=False)
     def finish_edit(self, session: EditSession) -> None:
         try:
-            change = self.service.finish_edit(session)
+            change = self.service.edits.finish_edit(session)
         except EditConflict as exc:
             self.post_message(EditFinished(session, error=str(exc), retry=False))
             return
@@ -133,7 +133,7 @@ class MainEdit:
             if what == "again" and message.retry:
                 self.run_editor_on(session)
             elif what == "discard":
-                self.service.drop_edit(session)
+                self.service.edits.drop_edit(session)
                 self.notify("Discarded; nothing written", title="edit", timeout=3)
             else:
                 self.notify(f"Nothing written; your text is kept in {session.path}",
@@ -146,4 +146,4 @@ class MainEdit:
     def action_pin(self) -> None:
         memory_id = self._need_memory()
         if memory_id is not None:
-            self.run_change(lambda: self.service.toggle_pin(memory_id))
+            self.run_change(lambda: self.service.edits.toggle_pin(memory_id))

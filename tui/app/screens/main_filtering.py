@@ -8,7 +8,8 @@ import time
 
 from textual import work
 
-from ..grouping import MODE_NAMES, SORT_NAMES, Group, LineageRoot, prepare
+from ..groups import Group, LineageRoot
+from ..grouping import MODE_NAMES, SORT_NAMES, prepare
 from ..messages import Filtered, OperationFailed, Ranked
 from ..query import Query
 from ..view import VaultView
@@ -36,9 +37,9 @@ class MainFiltering:
         query = self.filter
         if len(view.rows) >= FILTER_IN_WORKER_FROM and not (view.partial and query.empty):
             # (a first look from the index is painted at once: there is nothing else to show)
-            rank = self.tree.rank if query.ranked else {}
+            rank = self.memory_tree.rank if query.ranked else {}
             self._match(view, query, focus, self.mode, self.sort, rank,
-                        self.tree.opening(self.mode))
+                        self.memory_tree.opening(self.mode))
         elif query.empty:
             self._show_matched(view, query, list(view.rows), focus)
         else:
@@ -66,7 +67,7 @@ class MainFiltering:
                       focus: str | None, groups: list[Group | LineageRoot] | None = None) -> None:
         started = time.perf_counter()
         self.matched = matched
-        tree = self.tree
+        tree = self.memory_tree
         tree.terms = query.parsed.text_terms
         if not query.ranked:
             tree.rank = {}
@@ -81,8 +82,8 @@ class MainFiltering:
         self.after_refilter()
 
     def _tree_subtitle(self) -> None:
-        order = "rank" if self.tree.rank else SORT_NAMES[self.sort]
-        self.tree.border_subtitle = f"group: {MODE_NAMES[self.mode]} · sort: {order}"
+        order = "rank" if self.memory_tree.rank else SORT_NAMES[self.sort]
+        self.memory_tree.border_subtitle = f"group: {MODE_NAMES[self.mode]} · sort: {order}"
 
     @work(thread=True, group="rank", exclusive=True, exit_on_error=False,
           description="rank the filter's results")  # (not named by its arguments: 10k ids)
@@ -100,7 +101,7 @@ class MainFiltering:
     def on_ranked(self, message: Ranked) -> None:
         if message.view is not self.view or message.query_text != self.query_text:
             return  # a later keystroke or reload: its own ranking follows
-        tree = self.tree
+        tree = self.memory_tree
         tree.rank = message.scores
         tree.show(message.view, self.matched, self.mode, self.sort)
         self._tree_subtitle()
@@ -109,7 +110,7 @@ class MainFiltering:
         view = self.view
         if view is None:
             return
-        tree = self.tree
+        tree = self.memory_tree
         total = view.total
         shown = total if view.glance is not None else len(self.matched)  # (a glance: no ids)
         title = f"memories {total}" if shown == total else f"memories {shown} of {total}"

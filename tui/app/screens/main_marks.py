@@ -8,14 +8,15 @@ that leaves the vault loses its mark."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual.binding import Binding
 from textual.widgets.tree import TreeNode
 
-from ..grouping import sort_ids
+from ..groups import sort_ids
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import NodeData
+from ..widgets.memory_tree import MemoryTree, NodeData
 
 #: The keys of this part, in the order help lists them (space and shift+up/down are the tree's).
 MARK_BINDINGS = [
@@ -38,11 +39,84 @@ class MarkRange:
     cursor: int = -1  # the cursor line the range was last drawn for
 
 
+class MarkRanges:
+    """Marking a range of the tree's rows (``tree``: how to find it now): from where the cursor
+    was to where a shift move takes it, or following the cursor until ``V`` again. Owns the
+    range being marked; each method says whether the marks changed."""
+
+    def __init__(self, tree: Callable[[], MemoryTree]) -> None:
+        self.tree = tree
+        self.range: MarkRange | None = None
+
+    @property
+    def visual(self) -> bool:
+        return self.range is not None and self.range.visual
+
+    def extend(self, move: str) -> bool:
+        """Move the cursor (``cursor_down`` / ``cursor_up``) and mark what the move covered."""
+        tree = self.tree()
+        if tree.cursor_node is None:
+            return False
+        if not self.alive():
+            self.range = MarkRange(tree.cursor_node, list(tree.marks), visual=False)
+        tree.focus()
+        getattr(tree, f"action_{move}")()
+        return self.draw()
+
+    def toggle_visual(self) -> bool:
+        """``V``: start a range at the cursor (the cursor's moves extend it), or end it."""
+        tree = self.tree()
+        if self.visual and self.alive():
+            self.end()
+            return True
+        if tree.cursor_node is None:
+            return False
+        self.range = MarkRange(tree.cursor_node, list(tree.marks), visual=True)
+        tree.focus()
+        return self.draw()
+
+    def follow(self) -> bool:
+        """The cursor moved: a visual range follows it; a shift range ends unless the move was
+        its own."""
+        r = self.range
+        if r is None:
+            return False
+        if not self.alive() or (not r.visual and self.tree().cursor_line != r.cursor):
+            self.end()
+            return True
+        return r.visual and self.draw()
+
+    def draw(self) -> bool:
+        r = self.range
+        tree = self.tree()
+        if r is None or not self.alive():
+            return False
+        low, high = sorted((r.anchor.line, tree.cursor_line))
+        covered: list[str] = []
+        for line in range(low, high + 1):
+            node = tree.get_node_at_line(line)
+            data = node.data if node is not None else None
+            if data is not None and data.kind == "memory" and data.memory_id is not None:
+                covered.append(data.memory_id)
+        r.cursor = tree.cursor_line
+        tree.set_marks([*r.base, *covered])
+        return True
+
+    def end(self) -> None:
+        self.range = None
+
+    def alive(self) -> bool:
+        """Is the range's anchor still a row of the tree (a rebuild replaces every node)?"""
+        r = self.range
+        if r is None:
+            return False
+        line = r.anchor.line
+        return line >= 0 and self.tree().get_node_at_line(line) is r.anchor
+
+
 class MainMarks:
     """A part of :class:`~tui.app.screens.main.MainScreen` (its tree, view and title); actions
-    and plain methods only."""
-
-    mark_range: MarkRange | None = None
+    and plain methods only. A range being marked is its :class:`MarkRanges`'s."""
 
     # -- one memory (space) -----------------------------------------------------------------
     def action_mark(self) -> None:
@@ -51,118 +125,69 @@ class MainMarks:
         memory_id = self._need_memory()
         if memory_id is None:
             return
-        self.end_range()
-        self.tree.toggle_mark(memory_id)
+        self.ranges.end()
+        self.memory_tree.toggle_mark(memory_id)
         self.marks_changed()
-        rows = self.tree if self.tree.display else self.query_one(MemoryList)
+        rows = self.memory_tree if self.memory_tree.display else self.query_one(MemoryList)
         rows.action_cursor_down()
 
-    # -- ranges -----------------------------------------------------------------------------
+    # -- ranges (MarkRanges) -----------------------------------------------------------------
     def action_mark_down(self) -> None:
-        self._extend("cursor_down")
+        if self.ranges.extend("cursor_down"):
+            self.marks_changed()
 
     def action_mark_up(self) -> None:
-        self._extend("cursor_up")
-
-    def _extend(self, move: str) -> None:
-        tree = self.tree
-        if tree.cursor_node is None:
-            return
-        if not self._range_alive():
-            self.mark_range = MarkRange(tree.cursor_node, list(tree.marks), visual=False)
-        tree.focus()
-        getattr(tree, f"action_{move}")()
-        self.draw_range()
+        if self.ranges.extend("cursor_up"):
+            self.marks_changed()
 
     def action_visual(self) -> None:
-        """``V``: start a range at the cursor (the cursor's moves extend it), or end it."""
-        tree = self.tree
-        if self.mark_range is not None and self.mark_range.visual and self._range_alive():
-            self.end_range()
+        if self.ranges.toggle_visual():
             self.marks_changed()
-            return
-        if tree.cursor_node is None:
-            return
-        self.mark_range = MarkRange(tree.cursor_node, list(tree.marks), visual=True)
-        tree.focus()
-        self.draw_range()
 
     def follow_range(self) -> None:
-        """The cursor moved (the screen's highlight handler calls this): a visual range
-        follows it; a shift range ends unless the move was its own."""
-        r = self.mark_range
-        if r is None:
-            return
-        if not self._range_alive() or (not r.visual and self.tree.cursor_line != r.cursor):
-            self.end_range()
+        """The cursor moved (the screen's highlight handler calls this)."""
+        if self.ranges.follow():
             self.marks_changed()
-        elif r.visual:
-            self.draw_range()
-
-    def draw_range(self) -> None:
-        r = self.mark_range
-        tree = self.tree
-        if r is None or not self._range_alive():
-            return
-        low, high = sorted((r.anchor.line, tree.cursor_line))
-        covered = []
-        for line in range(low, high + 1):
-            node = tree.get_node_at_line(line)
-            if node is not None and node.data is not None and node.data.kind == "memory":
-                covered.append(node.data.memory_id)
-        r.cursor = tree.cursor_line
-        tree.set_marks([*r.base, *covered])
-        self.marks_changed()
-
-    def end_range(self) -> None:
-        self.mark_range = None
-
-    def _range_alive(self) -> bool:
-        """Is the range's anchor still a row of the tree (a rebuild replaces every node)?"""
-        r = self.mark_range
-        if r is None:
-            return False
-        line = r.anchor.line
-        return line >= 0 and self.tree.get_node_at_line(line) is r.anchor
 
     # -- many at once -----------------------------------------------------------------------
     def action_mark_group(self) -> None:
         """``A``: mark every memory of the highlighted group (the cursor's group, on a memory);
         when all of them are marked already, unmark them."""
-        node = self.tree.cursor_node
+        node = self.memory_tree.cursor_node
         while node is not None and not (node.data is not None and node.data.kind == "group"):
             node = node.parent
         if node is None or node.data is None or node.data.group is None:
-            self.notify("No group here: the lineage grouping has none (m changes it)",
+            self.notify("No group here: the lineage grouping has none "
+                        f"({self.key_for('cycle_mode')} changes it)",
                         severity="warning", timeout=3)
             return
-        self.end_range()
+        self.ranges.end()
         view = self.view
         if view is None:
             return
         # in the order the tree shows them (a group's ids come in no particular order)
         ids = sort_ids(view, [i for i in node.data.group.ids if i in view.rows], self.sort,
-                       self.tree.rank)
-        marks = list(self.tree.marks)
-        if ids and all(i in self.tree.marks for i in ids):
+                       self.memory_tree.rank)
+        marks = list(self.memory_tree.marks)
+        if ids and all(i in self.memory_tree.marks for i in ids):
             gone = set(ids)
-            self.tree.set_marks([i for i in marks if i not in gone])
+            self.memory_tree.set_marks([i for i in marks if i not in gone])
         else:
-            self.tree.set_marks([*marks, *ids])
+            self.memory_tree.set_marks([*marks, *ids])
         self.marks_changed()
 
     def action_invert_marks(self) -> None:
         """``~``: every memory the filter shows changes its mark (hidden marks stay)."""
-        self.end_range()
-        marks = self.tree.marks
+        self.ranges.end()
+        marks = self.memory_tree.marks
         shown = self.shown_set()
         kept = [i for i in marks if i not in shown]
-        self.tree.set_marks([*kept, *(i for i in self.matched if i not in marks)])
+        self.memory_tree.set_marks([*kept, *(i for i in self.matched if i not in marks)])
         self.marks_changed()
 
     def action_clear_marks(self) -> None:
-        self.end_range()
-        self.tree.clear_marks()
+        self.ranges.end()
+        self.memory_tree.clear_marks()
         self.marks_changed()
 
     _shown: tuple[list[str], set[str]] | None = None
@@ -180,21 +205,21 @@ class MainMarks:
         self._tree_title()
 
     def unmark(self, ids: list[str]) -> None:
-        self.tree.clear_marks(ids)
+        self.memory_tree.clear_marks(ids)
         self.marks_changed()
 
     def marks_note(self) -> str:
         """``3 marked``, ``3 marked (1 hidden by the filter)``, with `` · visual`` while ``V``
         draws a range; "" when nothing is marked and no range is drawn."""
-        marks = self.tree.marks
+        marks = self.memory_tree.marks
         parts = []
         if marks:
             shown = self.shown_set()
             hidden = sum(1 for i in marks if i not in shown)
             parts.append(f"{len(marks)} marked" + (f" ({hidden} hidden by the filter)"
                                                     if hidden else ""))
-        if self.mark_range is not None and self.mark_range.visual:
-            parts.append(f"visual ({self._key_for('visual')} ends)")
+        if self.ranges.visual:
+            parts.append(f"visual ({self.key_for('visual')} ends)")
         return " · ".join(parts)
 
     def show_subtitle(self) -> None:
@@ -203,9 +228,9 @@ class MainMarks:
         parts = [getattr(self, "_title_path", "")]
         if self.view is not None and self.view.partial:
             parts.append("opening…")
-        if self.tree.marks:
-            parts.append(f"{len(self.tree.marks)} marked")
+        if self.memory_tree.marks:
+            parts.append(f"{len(self.memory_tree.marks)} marked")
         n = getattr(self, "inbox_count", 0)
         if n:
-            parts.append(f"inbox: {n} to review ({self._key_for('inbox')})")
+            parts.append(f"inbox: {n} to review ({self.key_for('inbox')})")
         self.app.sub_title = " · ".join(parts)

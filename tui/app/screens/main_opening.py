@@ -99,7 +99,7 @@ class MainOpening:
         self.query_one("#filter", Input).disabled = view.glance is not None
         self.show_subtitle()
         self.refilter()
-        self.tree.focus()
+        self.memory_tree.focus()
         self.refresh_bindings()
         self.call_after_refresh(painted.set)
 
@@ -121,10 +121,10 @@ class MainOpening:
             self.show_subtitle()
             self.refresh_bindings()
         self.refilter()
-        self.tree.focus()
+        self.memory_tree.focus()
         for note in notes:
             self.notify(note, title="vault", markup=False)
-        self.tell_outside_edits()
+        self.follower.tell_outside_edits()
         self.check_sync()
         self.count_inbox()
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from textual import work
+from collections.abc import Callable
+from functools import partial
+
+from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Input, TabbedContent
 
 from core import VaultError
@@ -13,7 +17,7 @@ from ..messages import (
     OperationFailed,
 )
 from ..query import parse
-from ..service import Change
+from ..service import Change, VaultService
 from ..widgets.history import HistoryPane
 from ..widgets.memory_tree import NodeData
 from ..widgets.provenance import ProvenancePane
@@ -22,12 +26,84 @@ TABS = {"detail": "tab-detail", "provenance": "tab-provenance", "history": "tab-
 PANE_DELAY = 0.12  # seconds the cursor rests on a memory before git-backed panes load
 
 
+class GitPanes:
+    """Provenance and history, which read git: loaded (in workers of ``screen``) for the memory
+    ``current`` names once the cursor rests on it, and again after the vault changed. Owns the
+    resting timer."""
+
+    def __init__(self, screen: Screen[object], service: VaultService,
+                 current: Callable[[], str | None]) -> None:
+        self.screen = screen
+        self.service = service
+        self.current = current
+        self.timer: Timer | None = None
+
+    def active_tab(self) -> str:
+        active = self.screen.query_one(TabbedContent).active
+        return next((k for k, v in TABS.items() if v == active), "detail")
+
+    def schedule(self) -> None:
+        """Load the panes once the cursor rests (the app's ``pane_delay``; 0: at once)."""
+        if self.timer is not None:
+            self.timer.stop()
+        delay = getattr(self.screen.app, "pane_delay", PANE_DELAY)
+        if delay <= 0:
+            self.load()
+        else:
+            self.timer = self.screen.set_timer(delay, self.load)
+
+    def load(self) -> None:
+        """Load the active pane for the current memory, unless it shows that one already."""
+        tab = self.active_tab()
+        memory_id = self.current()
+        if tab == "provenance":
+            provenance = self.screen.query_one(ProvenancePane)
+            if memory_id is None:
+                provenance.show_message("Highlight a memory to see where it came from.")
+            elif provenance.memory_id != memory_id:
+                provenance.show_loading(memory_id)
+                self.screen.run_worker(partial(self.read_lineage, memory_id), thread=True,
+                                       group="lineage", exclusive=True, exit_on_error=False)
+        elif tab == "history":
+            history = self.screen.query_one(HistoryPane)
+            if memory_id is None:
+                history.show_message("Highlight a memory to see its history.")
+            elif history.memory_id != memory_id:
+                history.show_loading(memory_id)
+                self.screen.run_worker(partial(self.read_history, memory_id), thread=True,
+                                       group="history", exclusive=True, exit_on_error=False)
+
+    def reload(self) -> None:
+        """The vault changed: provenance and history of the current memory may have too."""
+        self.screen.query_one(ProvenancePane).memory_id = None
+        self.screen.query_one(HistoryPane).memory_id = None
+        self.schedule()
+
+    def read_lineage(self, memory_id: str) -> None:
+        """(In a worker.) The memory's lineage, posted as :class:`LineageLoaded`."""
+        try:
+            found = self.service.lineage(memory_id)
+        except VaultError as exc:
+            self.screen.post_message(LineageLoaded(memory_id, None, str(exc)))
+            return
+        self.screen.post_message(LineageLoaded(memory_id, found))
+
+    def read_history(self, memory_id: str) -> None:
+        """(In a worker.) The memory's history, posted as :class:`HistoryLoaded`."""
+        try:
+            info = self.service.history(memory_id)
+        except VaultError as exc:
+            self.screen.post_message(OperationFailed(str(exc), "history"))
+            return
+        self.screen.post_message(HistoryLoaded(info))
+
+
 class MainPanes:
     """A part of :class:`~tui.app.screens.main.MainScreen` (its widgets, service and view); plain
     methods, actions and workers only: the message handlers stay on the screen."""
 
     def _show_cursor(self) -> None:
-        node = self.tree.cursor_node
+        node = self.memory_tree.cursor_node
         self._show_node(node.data if node is not None else None)
 
     def _show_node(self, data: NodeData | None) -> None:
@@ -48,7 +124,7 @@ class MainPanes:
         if data.kind == "group" and data.group is not None:
             self.current = None
             detail.show_group(view, data.group)
-            self._schedule_panes()
+            self.git_panes.schedule()
             return
         if data.kind == "more" or data.memory_id is None:
             # a "… more" row: nothing to show but what it holds (never the row shown before)
@@ -56,7 +132,7 @@ class MainPanes:
             n = len(data.remaining)
             detail.clear_detail(f"{n} more memor{'y' if n == 1 else 'ies'} in this group: "
                                 "enter shows them.")
-            self._schedule_panes()
+            self.git_panes.schedule()
             return
         self.current = data.memory_id
         detail.terms = self.filter.parsed.text_terms  # highlighted there too
@@ -65,38 +141,7 @@ class MainPanes:
             detail.show_gone(data.memory_id)
         else:
             detail.show_row(view, row)
-        self._schedule_panes()
-
-    def _schedule_panes(self) -> None:
-        if self._pane_timer is not None:
-            self._pane_timer.stop()
-        delay = getattr(self.app, "pane_delay", PANE_DELAY)
-        if delay <= 0:
-            self._load_panes()
-        else:
-            self._pane_timer = self.set_timer(delay, self._load_panes)
-
-    def _active_tab(self) -> str:
-        active = self.query_one(TabbedContent).active
-        return next((k for k, v in TABS.items() if v == active), "detail")
-
-    def _load_panes(self) -> None:
-        tab = self._active_tab()
-        memory_id = self.current
-        if tab == "provenance":
-            pane = self.query_one(ProvenancePane)
-            if memory_id is None:
-                pane.show_message("Highlight a memory to see where it came from.")
-            elif pane.memory_id != memory_id:
-                pane.show_loading(memory_id)
-                self.load_lineage(memory_id)
-        elif tab == "history":
-            pane = self.query_one(HistoryPane)
-            if memory_id is None:
-                pane.show_message("Highlight a memory to see its history.")
-            elif pane.memory_id != memory_id:
-                pane.show_loading(memory_id)
-                self.load_history(memory_id)
+        self.git_panes.schedule()
 
     def action_tab(self, name: str) -> None:
         self.query_one(TabbedContent).active = TABS[name]
@@ -106,24 +151,6 @@ class MainPanes:
         self.refresh_list()  # its text column follows: gist or content first
         self.remember()
 
-    @work(thread=True, group="lineage", exclusive=True, exit_on_error=False)
-    def load_lineage(self, memory_id: str) -> None:
-        try:
-            found = self.service.lineage(memory_id)
-        except VaultError as exc:
-            self.post_message(LineageLoaded(memory_id, None, str(exc)))
-            return
-        self.post_message(LineageLoaded(memory_id, found))
-
-    @work(thread=True, group="history", exclusive=True, exit_on_error=False)
-    def load_history(self, memory_id: str) -> None:
-        try:
-            info = self.service.history(memory_id)
-        except VaultError as exc:
-            self.post_message(OperationFailed(str(exc), "history"))
-            return
-        self.post_message(HistoryLoaded(info))
-
     def _restore(self, memory_id: str, entry: object) -> None:
         self.run_change(lambda: self.service.restore_version(memory_id, entry))  # type: ignore[arg-type]
 
@@ -132,7 +159,7 @@ class MainPanes:
         panes (switching to ``tab`` first, if given)."""
         self.view = change.view
         focus = change.focus if change.focus in change.view.rows else None
-        self.tree.stay_key = change.stay_key
+        self.memory_tree.stay_key = change.stay_key
         if (tab is not None and focus is not None and not self.filter.empty
                 and not self.filter.matches(change.view.rows[focus], change.view.now)):
             # a wizard's new memory is where the person wants to look: show it
@@ -142,17 +169,11 @@ class MainPanes:
             self.query_one("#filter-error").display = False
         self.refilter(focus=focus)
         if focus is not None:
-            self.tree.focus()
+            self.memory_tree.focus()
         note = change.note
         if change.undoable:
-            note += f"  ({self._key_for('undo')} undoes)"
+            note += f"  ({self.key_for('undo')} undoes)"
         self.notify(note, title=change.title, markup=False)
         if tab is not None:
             self.action_tab(tab)
-        self._reload_panes()
-
-    def _reload_panes(self) -> None:
-        """The vault changed: provenance and history of the current memory may have too."""
-        self.query_one(ProvenancePane).memory_id = None
-        self.query_one(HistoryPane).memory_id = None
-        self._schedule_panes()
+        self.git_panes.reload()

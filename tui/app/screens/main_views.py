@@ -5,13 +5,16 @@ tree (``f``), the left pane's width (``<`` / ``>``) and the settings that persis
 
 from __future__ import annotations
 
-from textual import work
+from functools import partial
+
+from textual.screen import Screen
 from textual.widgets import TabbedContent
 
 from core import HistoryEntry
 
 from .. import duplicates
 from ..messages import DuplicatesFound, OperationFailed
+from ..service import VaultService
 from ..settings import LEFT_MAX, LEFT_MIN, Settings
 from ..view import VaultView
 from ..widgets.history import HistoryTable
@@ -19,6 +22,33 @@ from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import NodeData
 from ..widgets.provenance import ProvenanceGraph
 from .main_panes import TABS
+
+
+class DuplicateSearch:
+    """The search the "possible duplicates" grouping shows, in a worker of ``screen``: once a
+    view (its answer is kept by :mod:`tui.app.duplicates`). Owns which view it last searched."""
+
+    def __init__(self, screen: Screen[object], service: VaultService) -> None:
+        self.screen = screen
+        self.service = service
+        self.searched: VaultView | None = None
+
+    def start(self, view: VaultView) -> None:
+        if duplicates.known(view) is not None or self.searched is view:
+            return
+        self.searched = view
+        self.screen.run_worker(partial(self.find, view), thread=True, group="duplicates",
+                               exclusive=True, exit_on_error=False)
+
+    def find(self, view: VaultView) -> None:
+        """(In a worker.) Posts :class:`DuplicatesFound`, or says why it could not look."""
+        try:
+            found = duplicates.find_duplicates(view, self.service.wizards.clusters)
+        except Exception as exc:  # a suggestion: its failure is said, never fatal
+            self.screen.post_message(OperationFailed(f"cannot look for duplicates: {exc}",
+                                                     "duplicates"))
+            return
+        self.screen.post_message(DuplicatesFound(found))
 
 
 class MainViews:
@@ -40,7 +70,7 @@ class MainViews:
             self.query_one(ProvenanceGraph).focus()
 
     def action_focus_tree(self) -> None:
-        self.tree.focus()
+        self.memory_tree.focus()
 
     def open_diff(self, memory_id: str, old: HistoryEntry | None, new: HistoryEntry) -> None:
         from .version_diff import VersionDiffScreen
@@ -65,18 +95,18 @@ class MainViews:
         """``f``: the grouped tree or the flat list (the cursor stays on its memory)."""
         show_list = not self.showing_list
         self.memory_list.display = show_list
-        self.tree.display = not show_list
+        self.memory_tree.display = not show_list
         self._left_width()
         if show_list:
             self.refresh_list()
             self.memory_list.focus()
         else:
             if self.current is not None and self.view is not None and self.current in self.view.rows:
-                node = self.tree.find_memory(self.current)
+                node = self.memory_tree.find_memory(self.current)
                 if node is not None:
-                    self.tree.move_cursor(node)
-                    self.tree.scroll_to_node(node, animate=False)
-            self.tree.focus()
+                    self.memory_tree.move_cursor(node)
+                    self.memory_tree.scroll_to_node(node, animate=False)
+            self.memory_tree.focus()
         self.remember()
 
     def after_refilter(self) -> None:
@@ -119,40 +149,25 @@ class MainViews:
     def redirect_focus(self, widget: object) -> None:
         """The tree was focused (esc, a jump, an operation) while the list shows: the list
         takes the focus, its cursor on the memory the panes show."""
-        if widget is self.tree and self.showing_list:
+        if widget is self.memory_tree and self.showing_list:
             if self.current is not None:
                 self.memory_list.go_to(self.current)
             self.memory_list.focus()
 
     # -- the "possible duplicates" grouping (tui/app/duplicates.py) ----------------------------
-    _duplicates_for: object = None  # the view a search was started for
-
     def look_for_duplicates(self) -> None:
         view = self.view
-        if self.mode != "duplicates" or view is None or duplicates.known(view) is not None:
-            return
-        if self._duplicates_for is not view:
-            self._duplicates_for = view
-            self.find_duplicates(view)
-
-    @work(thread=True, group="duplicates", exclusive=True, exit_on_error=False)
-    def find_duplicates(self, view: VaultView) -> None:
-        try:
-            found = duplicates.find_duplicates(view, self.service.clusters)
-        except Exception as exc:  # a suggestion: its failure is said, never fatal
-            self.post_message(OperationFailed(f"cannot look for duplicates: {exc}",
-                                              "duplicates"))
-            return
-        self.post_message(DuplicatesFound(found))
+        if self.mode == "duplicates" and view is not None:
+            self.duplicate_search.start(view)
 
     def duplicates_found(self, found: duplicates.Duplicates) -> None:
         duplicates.remember(found)
         if found.view is not self.view or self.mode != "duplicates":
             return
         self.refilter(focus=self.current)
-        first = self.tree.root.children[0] if self.tree.root.children else None
+        first = self.memory_tree.root.children[0] if self.memory_tree.root.children else None
         if first is not None and first.data is not None and first.data.key == "dupes:found":
-            self.tree.expand_node(first)
+            self.memory_tree.expand_node(first)
 
     # -- settings (tui/app/settings.py) --------------------------------------------------------
     def apply_settings(self, settings: Settings) -> None:
@@ -162,7 +177,7 @@ class MainViews:
         memory_list = self.memory_list
         memory_list.sort, memory_list.descending = settings.list_sort, settings.list_descending
         memory_list.display = settings.view == "list"
-        self.tree.display = settings.view != "list"
+        self.memory_tree.display = settings.view != "list"
         self._left_width()
 
     def _left_width(self) -> None:

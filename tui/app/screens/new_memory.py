@@ -99,7 +99,7 @@ class NewMemoryScreen(ModalScreen[Change | None]):
     @work(thread=True, group="new-memory", exit_on_error=False)
     def look_for_duplicates(self, values: tuple[str, tuple[str, ...], tuple[str, ...]]) -> None:
         try:
-            found = self.service.duplicates(*values)
+            found = self.service.edits.duplicates(*values)
         except VaultError as exc:
             self.post_message(EditSaved(None, str(exc)))
             return
@@ -133,7 +133,7 @@ class NewMemoryScreen(ModalScreen[Change | None]):
     def add(self, values: tuple[str, tuple[str, ...], tuple[str, ...]],
             secrets: str | None = None) -> None:
         try:
-            change = self.service.add(*values, secrets=secrets)
+            change = self.service.edits.add(*values, secrets=secrets)
         except SecretRefusedError as exc:
             found = [(f.kind, f.field, f.start, f.end) for fs in exc.found.values() for f in fs]
             self.post_message(EditSaved(None, str(exc), secrets=found))

@@ -106,7 +106,7 @@ class SplitWizard(WizardScreen):
     @work(thread=True, group="wizard-load", exit_on_error=False)
     def load_candidates(self) -> None:
         try:
-            found = self.service.split_candidates()
+            found = self.service.wizards.split_candidates()
         except VaultError as exc:
             self.post_message(WizardLoaded("candidates", [], str(exc)))
             return
@@ -239,7 +239,7 @@ class SplitWizard(WizardScreen):
         as it is now (core's rule, ``label_parts``): edits of the text at step 2 count."""
         if self.draft is None:
             return
-        derived = self.service.split_labels(self.draft.memory, self._texts())
+        derived = self.service.wizards.split_labels(self.draft.memory, self._texts())
         for part, labels in zip(self.parts, derived):
             if not part.labels_typed:
                 part.tags, part.entities = list(labels.tags), list(labels.entities)
@@ -294,7 +294,7 @@ class SplitWizard(WizardScreen):
     @work(thread=True, group="wizard-check", exit_on_error=False)
     def load_draft(self, memory_id: str, serial: int) -> None:
         try:
-            draft = self.service.split_draft(memory_id)
+            draft = self.service.wizards.split_draft(memory_id)
         except VaultError as exc:
             self.post_message(WizardChecked(serial, "split-memory", error=str(exc)))
             return
@@ -304,7 +304,7 @@ class SplitWizard(WizardScreen):
     def plan(self, serial: int, step_id: str, texts: list[str], tags: list[list[str]] | None,
              entities: list[list[str]] | None, fate: str) -> None:
         try:
-            preview = self.service.plan_split(self._memory_id, texts, tags, entities, fate)
+            preview = self.service.wizards.plan_split(self._memory_id, texts, tags, entities, fate)
         except VaultError as exc:
             self.post_message(WizardChecked(serial, step_id, error=str(exc)))
             return
@@ -350,4 +350,4 @@ class SplitWizard(WizardScreen):
         if p is None or self.draft is None:
             self.failed("nothing to split yet")
             return
-        self.run_operation(lambda: self.service.split(p), self.serial)
+        self.run_operation(lambda: self.service.wizards.split(p), self.serial)

@@ -15,7 +15,7 @@ from core import MemoryStatus, decay
 from core.model.records import is_pinned
 from core.search.query import Term, match_spans
 
-from ..grouping import Group
+from ..groups import Group
 from ...text import relative_time, span
 from ..view import (
     BAND_STYLE,

@@ -5,6 +5,8 @@ before it); j/k move, esc goes back to the tree."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -16,6 +18,7 @@ from textual.widgets import DataTable, Static
 from core import HistoryEntry
 
 from ...text import relative_time, subject_line
+from ..keys import key_for
 from ..service import HistoryInfo
 
 ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
@@ -107,9 +110,11 @@ class HistoryPane(Vertical):
         title.append(info.memory_id[:8], style="bold")
         if not info.live:
             title.append("  deleted", style="red")
+        key = partial(key_for, self.app, HistoryTable)
         title.append(f"  {len(info.entries)} commit{'s' if len(info.entries) != 1 else ''}, "
-                     "newest first · enter opens a version · r restores it · space marks one · "
-                     "D diffs with the marked (or the previous) one", style="dim")
+                     f"newest first · enter opens a version · {key('restore')} restores it · "
+                     f"{key('mark_version')} marks one · {key('diff')} diffs with the marked "
+                     "(or the previous) one", style="dim")
         self.query_one("#history-title", Static).update(title)
         self.now = now
         self._fill_table()

@@ -4,10 +4,10 @@ arrows. Every list of a screen or modal is one of these (a test looks for the ot
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, OptionList
 
-ROW_BINDINGS = [
+ROW_BINDINGS: list[BindingType] = [
     Binding("j", "cursor_down", "Down", show=False, id="memvault.rows.down"),
     Binding("k", "cursor_up", "Up", show=False, id="memvault.rows.up"),
 ]

@@ -19,7 +19,8 @@ from textual.widgets.tree import TreeNode
 
 from core.search.query import Term
 
-from ..grouping import Group, LineageRoot, groups_for
+from ..grouping import groups_for
+from ..groups import Group, LineageRoot
 from ..view import VaultView, gone_label, leaf_label
 
 #: What a group of memories opened on a glance shows until the memories are read

@@ -25,8 +25,8 @@ def test_split_commits_the_ids_the_preview_showed(tmp_path):
     memory = Vault.open(tmp_path / "v").add(TEXT)
     service = VaultService(tmp_path / "v")
     service.open()
-    preview = service.plan_split(memory.id, PARTS)
-    change = service.split(preview)
+    preview = service.wizards.plan_split(memory.id, PARTS)
+    change = service.wizards.split(preview)
     assert change.focus == preview.parts[0].id
     assert set(change.ids) >= {p.id for p in preview.parts}
     assert all(p.id in Vault.open(tmp_path / "v").memories for p in preview.parts)
@@ -38,13 +38,13 @@ def test_a_merge_planned_before_another_process_changed_a_source_is_refused(tmp_
     b = vault.add("Staging database: db-2, restored nightly from production backups.")
     service = VaultService(tmp_path / "v")
     service.open()
-    preview = service.plan_consolidation([a.id, b.id])
+    preview = service.wizards.plan_consolidation([a.id, b.id])
     Vault.open(tmp_path / "v").update(b.id, content="Staging database moved to db-3.")
     before = _head(tmp_path / "v")
     with pytest.raises(StalePlanError, match=f"memory {b.id[:8]}"):
-        service.consolidate(preview)
+        service.wizards.consolidate(preview)
     assert _head(tmp_path / "v") == before
-    fresh = service.plan_consolidation([a.id, b.id])  # planning again shows the change
+    fresh = service.wizards.plan_consolidation([a.id, b.id])  # planning again shows the change
     assert "db-3" in fresh.plan.merged.content
-    change = service.consolidate(fresh)
+    change = service.wizards.consolidate(fresh)
     assert change.focus == fresh.plan.merged.id

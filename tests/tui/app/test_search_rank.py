@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from core.search import query as language
-from tui.app.grouping import sort_ids
+from tui.app.groups import sort_ids
 from tui.app.search_rank import close_all, rank_ids
 from tui.app.service import VaultService
 from tui.app.view import MATCH_STYLE, leaf_label
@@ -61,7 +61,7 @@ async def test_the_filter_ranks_rows_in_the_app(tui_vault):
         main = app.main_screen
         await app.workers.wait_for_complete()
         await settle(pilot, 1)
-        tree = main.tree
+        tree = main.memory_tree
         assert set(tree.rank) <= set(main.matched) and tree.rank
         assert tree.border_subtitle.endswith("sort: rank")
         assert [t.value for t in tree.terms] == ["ci"]

@@ -47,7 +47,7 @@ async def test_f_switches_to_the_list_and_back(tui_vault):
     async with app.run_test(size=SIZE) as pilot:
         main = app.main_screen
         table = await _list(pilot)
-        assert main.showing_list and table.display and not main.tree.display
+        assert main.showing_list and table.display and not main.memory_tree.display
         assert app.focused is table
         view = main.view
         assert sorted(listed(app)) == sorted(view.rows)
@@ -63,8 +63,8 @@ async def test_f_switches_to_the_list_and_back(tui_vault):
         chosen = main.current
         await pilot.press("f")  # back to the tree, on the same memory
         await settle(pilot)
-        assert main.tree.display and not table.display and app.focused is main.tree
-        assert main.tree.cursor_node.data.memory_id == chosen
+        assert main.memory_tree.display and not table.display and app.focused is main.memory_tree
+        assert main.memory_tree.cursor_node.data.memory_id == chosen
 
 
 async def test_s_o_and_a_header_click_sort_the_list(tui_vault):
@@ -189,5 +189,5 @@ async def test_the_palette_switches_between_the_list_and_the_tree(tui_vault):
         assert main.showing_list and app.focused is main.memory_list
         commands["Flat list / tree"].callback()
         await settle(pilot)
-        assert not main.showing_list and app.focused is main.tree
+        assert not main.showing_list and app.focused is main.memory_tree
         assert "Group by possible duplicates" in commands

@@ -1,0 +1,80 @@
+"""The type checker runs with the suite: mypy, configured in pyproject.toml ([tool.mypy]).
+
+- core, strict: every module is clean but those the configuration lists as work remaining.
+- the app (tui/app and the import verbs), mypy's default strictness, each module checked on its
+  own terms (what it imports is read, its errors are its own module's business). The main
+  screen's parts still built as mixins of one class are not typed yet: :data:`NOT_TYPED_YET`
+  names them, an ALLOW-LIST THAT ONLY SHRINKS (a module that passes must leave it; a new module
+  must pass)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_mypy_finds_nothing_in_core(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "mypy", "--cache-dir", str(tmp_path / "mypy-cache"),
+         "--no-error-summary"],
+        cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_modules_left_unchecked_are_named_and_exist() -> None:
+    """Every module the configuration leaves unchecked is one that exists (a module renamed
+    or made clean leaves the list with it) and core's own packages are checked strictly."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
+    assert config["strict"] is True and config["files"] == ["core"]
+    unchecked = [name for override in config["overrides"] if override.get("ignore_errors")
+                 for name in override["module"]]
+    for name in unchecked:
+        path = ROOT / Path(*name.split("."))
+        assert path.with_suffix(".py").is_file() or (path / "__init__.py").is_file(), name
+    assert not any(name.startswith(("core.git", "core.sync", "core.store", "core.model",
+                                    "core.secrets", "core.ops")) for name in unchecked)
+
+
+CHECKED = ("tui/app", "tui/cli/importing.py", "tui/cli/migrate.py", "tui/cli/interchange.py")
+
+NOT_TYPED_YET = {
+    "tui/app/query.py",
+    "tui/app/screens/consolidate_wizard.py",
+    "tui/app/screens/help.py",
+    "tui/app/screens/main.py",
+    "tui/app/screens/main_actions.py",
+    "tui/app/screens/main_bulk.py",
+    "tui/app/screens/main_edit.py",
+    "tui/app/screens/main_filtering.py",
+    "tui/app/screens/main_follow.py",
+    "tui/app/screens/main_marks.py",
+    "tui/app/screens/main_opening.py",
+    "tui/app/screens/main_panes.py",
+    "tui/app/screens/main_views.py",
+    "tui/app/screens/new_memory.py",
+    "tui/app/screens/version_diff.py",
+    "tui/app/widgets/detail.py",
+    "tui/app/widgets/memory_list.py",
+    "tui/app/widgets/memory_tree.py",
+}
+
+
+def test_the_app_type_checks(tmp_path: Path) -> None:
+    files = sorted({str(p.relative_to(ROOT)) for where in CHECKED
+                    for p in ([ROOT / where] if where.endswith(".py")
+                              else (ROOT / where).rglob("*.py"))})
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--follow-imports=silent", "--no-error-summary",
+         "--cache-dir", str(tmp_path / "mypy-cache"), *files],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert "error:" in result.stdout or result.returncode == 0, result.stderr
+    failing = {m.group(1) for m in re.finditer(r"^(\S+\.py):\d+: error:", result.stdout, re.M)}
+    assert failing - NOT_TYPED_YET == set(), \
+        "\n".join(line for line in result.stdout.splitlines()
+                  if line.split(":")[0] in failing - NOT_TYPED_YET)
+    assert NOT_TYPED_YET - failing == set(), \
+        f"these pass now: take them out of NOT_TYPED_YET: {sorted(NOT_TYPED_YET - failing)}"
