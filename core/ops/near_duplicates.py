@@ -75,12 +75,12 @@ def synced_index(root: Path, memories: Mapping[str, Memory], index: SearchIndex 
 
 def _sync(index: SearchIndex, memories: Mapping[str, Memory], vault: Vault | None) -> None:
     at = _tree_of(vault, memories)
-    if at is not None and not index.follows(memories):
-        assert vault is not None
+    if vault is not None and at is not None and not index.follows(memories):
         since = index.near_duplicates().level_at()
-        ids = None if since is None else _changed_memories(vault, since, at)
-        if ids is not None and index.sync_changed(memories, ids, since, at) is not None:
-            return
+        if since is not None:
+            ids = _changed_memories(vault, since, at)
+            if ids is not None and index.sync_changed(memories, ids, since, at) is not None:
+                return
     index.sync(memories, at=at)
 
 
