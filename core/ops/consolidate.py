@@ -190,7 +190,7 @@ def _indexed_pairs(vault: Vault | None, pool: list[Memory], whole: bool, thresho
     if not whole and any(everything.get(m.id) is not m for m in pool):
         return None
     at = {m.id: k for k, m in enumerate(pool)}
-    return {(at[a], at[b]) for a, b in candidate_pairs(vault.root, everything, at)}
+    return {(at[a], at[b]) for a, b in candidate_pairs(vault.root, everything, at, vault)}
 
 
 def _linked_pairs(feats: list[_Features], threshold: float, embeds: bool,

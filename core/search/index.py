@@ -32,7 +32,7 @@ import contextlib
 import hashlib
 import os
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -90,11 +90,11 @@ def fingerprint(memory: Memory) -> str:
 
 def _mark(memories: Mapping[str, Memory]) -> object:
     """What a sync remembers of ``memories``: ("version", n) for a mapping that logs its changes
-    (:class:`core.store.lazy.LazyRecords`), else ("objects", the memory objects)."""
+    (:class:`core.store.lazy.LazyRecords`), else ("objects", its ids and memory objects)."""
     version = getattr(memories, "version", None)
     if isinstance(version, int):
         return ("version", version)
-    return ("objects", list(memories.values()))
+    return ("objects", list(memories), list(memories.values()))  # (no tuple for each)
 
 
 def index_path(root: Path) -> Path | None:
@@ -254,23 +254,29 @@ class SearchIndex(IndexReading):
             self._data_version = version
         return self._known
 
-    def sync(self, memories: Mapping[str, Memory]) -> SyncReport:
+    def sync(self, memories: Mapping[str, Memory], at: str | None = None) -> SyncReport:
         """Bring the index level with ``memories`` (every status): rows whose fingerprint
         differs are rewritten, rows of memories that are gone removed, in one transaction.
-        An index SQLite cannot read is built again."""
+        An index SQLite cannot read is built again. ``at``: the commit whose tree
+        ``memories`` are (a read-write vault's head), noted with the rows so that another
+        process brings them level with what changed since (:meth:`sync_changed`); a sync
+        without it that writes rows drops the note."""
         try:
-            return self._sync(memories)
+            report = self._sync(memories, at)
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
                 raise
             self.rebuild(f"unreadable ({exc})")
-            return self._sync(memories)
+            report = self._sync(memories, at)
+        if at is not None and not (report.added or report.changed or report.removed):
+            self._note_level_at(at)
+        return report
 
-    def _sync(self, memories: Mapping[str, Memory]) -> SyncReport:
+    def _sync(self, memories: Mapping[str, Memory], at: str | None = None) -> SyncReport:
         report = SyncReport()
         known = self._load_known()
         mark = _mark(memories)
-        changed = self._changed_since_sync(memories, known)
+        changed = self._changed_since_sync(memories, known, mark)
         if changed is not None:  # only these ids can differ: the cost follows the change
             wanted = {i: self._fingerprint(memories[i]) for i in changed if i in memories}
             gone = [i for i in changed if i not in memories and i in known]
@@ -278,78 +284,62 @@ class SearchIndex(IndexReading):
                     and self._near_dupes_current():
                 self._synced = (known, memories, mark)  # (uses, statuses: no row to write)
                 return report
-            return self._write(memories, wanted, gone, mark, report)
-        if self._synced is not None and self._synced[0] is known and self._synced[1] is memories \
-                and self._synced[2] == mark and self._near_dupes_current():
-            return report  # the same memory objects as last time, no other writer since
+            return self._write(memories, wanted, gone, mark, report, at)
+        if self._synced is not None and self._synced[0] is known and self._synced[2] == mark \
+                and (self._synced[1] is memories or mark[0] == "objects") \
+                and self._near_dupes_current():
+            # the same memory objects as last time (in the same mapping, or in a copy of the
+            # same ids: the app's checks take one each time), no other writer since
+            return report
         wanted = {i: self._fingerprint(m) for i, m in memories.items()}
         if not self._stale(wanted, known) and self._near_dupes_current():
             report.rebuilt, self.rebuilt = self.rebuilt, None
             self._synced, self._generation = (self._known, memories, mark), self._generation + 1
             return report
-        return self._write(memories, wanted, None, mark, report)
+        return self._write(memories, wanted, None, mark, report, at)
 
     def _changed_since_sync(self, memories: Mapping[str, Memory],
-                            known: dict[str, tuple[int, str]]) -> set[str] | None:
+                            known: dict[str, tuple[int, str]],
+                            mark: object = None) -> set[str] | None:
         """The ids changed in ``memories`` since the last sync, when it keeps a log of its
-        changes (:class:`core.store.lazy.LazyRecords`) and no other process wrote the index
-        since; None: compare every memory."""
+        changes (:class:`core.store.lazy.LazyRecords`), or when both it and the last synced
+        mapping are plain mappings (``mark``: :func:`_mark`; the app's checks take a copy of
+        the vault's memories each time): the ids whose memory object is not the same one; and
+        no other process wrote the index since. None: compare every memory."""
         synced = self._synced
+        if synced is None or synced[0] is not known or not isinstance(synced[2], tuple):
+            return None
+        if synced[2][0] == "objects" and isinstance(mark, tuple) and mark[0] == "objects":
+            if synced[2] == mark:  # (the same objects: compared by identity, at once)
+                return set()
+            before = dict(zip(synced[2][1], synced[2][2]))
+            changed = {i for i, m in zip(mark[1], mark[2]) if before.get(i) is not m}
+            changed.update(i for i in before if i not in memories)
+            return changed
         since = getattr(memories, "changed_since", None)
-        if synced is None or since is None or synced[0] is not known or synced[1] is not memories \
-                or not isinstance(synced[2], tuple) or synced[2][0] != "version":
+        if since is None or synced[1] is not memories or synced[2][0] != "version":
             return None
         return since(synced[2][1])
 
     def _write(self, memories: Mapping[str, Memory], wanted: dict[str, str],
-               gone_ids: list[str] | None, mark: object, report: SyncReport) -> SyncReport:
+               gone_ids: list[str] | None, mark: object, report: SyncReport,
+               at: str | None = None) -> SyncReport:
         """Rewrite the rows of ``wanted`` (id -> fingerprint) that differ and remove those of
         ``gone_ids`` (None: every row not in ``wanted``), in one transaction."""
         conn = self.conn
-        gone: list[int] = []
-        written: list[tuple[int, str, str, str, str]] = []
         with transaction(conn):
             before = self._known
-            self._known = None  # read again under the write lock: another process may have synced
+            # under the write lock: read again when another connection wrote since (its
+            # data_version moved), else the rows held are the file's and a change costs itself
             known = self._load_known()
             if gone_ids is not None and known is not before:  # written meanwhile: compare all
                 wanted = {i: self._fingerprint(m) for i, m in memories.items()}
                 gone_ids = None
-            for memory_id in [i for i in (known if gone_ids is None else gone_ids)
-                              if i not in wanted and i in known]:
-                rowid, _ = known.pop(memory_id)
-                gone.append(rowid)
-                conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
-                conn.execute("DELETE FROM records WHERE rowid = ?", (rowid,))
-                conn.execute("DELETE FROM embeddings WHERE id = ?", (memory_id,))
-                report.removed += 1
-            for memory_id, fp in wanted.items():
-                old = known.get(memory_id)
-                if old is not None and old[1] == fp:
-                    continue
-                m = memories[memory_id]
-                row = (m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
-                if old is None:
-                    rowid = conn.execute("INSERT INTO records (id, fingerprint) VALUES (?, ?)",
-                                         (memory_id, fp)).lastrowid
-                    report.added += 1
-                else:
-                    rowid = old[0]
-                    conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
-                    conn.execute("UPDATE records SET fingerprint = ? WHERE rowid = ?", (fp, rowid))
-                    report.changed += 1
-                conn.execute("INSERT INTO fts (rowid, content, gist, tags, entities) "
-                             "VALUES (?, ?, ?, ?, ?)", (rowid, *row))
-                written.append((rowid, *row))
-                known[memory_id] = (rowid, fp)  # type: ignore[assignment]
-            self._keep_near_dupes(memories, known, gone, written)
-            from . import wordlists
-
-            bulk = len(written) + len(gone) >= wordlists.REWRITE_FROM
-            if bulk:
-                wordlists.drop_all(conn)
-            else:
-                self.words().keep_up(gone + [w[0] for w in written], written)
+            if known is before:  # a new dict for each write: what is kept by it (ids_by_rowid)
+                known = self._known = dict(known)  # sees the change
+            gone, written = self._put_rows(memories, wanted, gone_ids, known, report)
+            self._keep_near_dupes(memories, known, gone, written, at)
+            bulk = self._keep_words(gone, written)
         self._known = known
         self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
         self._synced, self._generation = (self._known, memories, mark), self._generation + 1
@@ -357,6 +347,56 @@ class SearchIndex(IndexReading):
         if bulk:
             self.words().build_common()
         return report
+
+    def _put_rows(self, memories: Mapping[str, Memory], wanted: dict[str, str],
+                  gone_ids: Iterable[str] | None, known: dict[str, tuple[int, str]],
+                  report: SyncReport) -> tuple[list[int], list[tuple[int, str, str, str, str]]]:
+        """Inside the caller's transaction: remove the rows of ``gone_ids`` (None: of every id
+        of ``known`` not in ``wanted``) and rewrite those of ``wanted`` whose fingerprint
+        differs; ``known`` (id -> (rowid, fingerprint) of the rows concerned) follows. Returns
+        the rowids removed and the rows written."""
+        conn = self.conn
+        gone: list[int] = []
+        written: list[tuple[int, str, str, str, str]] = []
+        for memory_id in [i for i in (known if gone_ids is None else gone_ids)
+                          if i not in wanted and i in known]:
+            rowid, _ = known.pop(memory_id)
+            gone.append(rowid)
+            conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
+            conn.execute("DELETE FROM records WHERE rowid = ?", (rowid,))
+            conn.execute("DELETE FROM embeddings WHERE id = ?", (memory_id,))
+            report.removed += 1
+        for memory_id, fp in wanted.items():
+            old = known.get(memory_id)
+            if old is not None and old[1] == fp:
+                continue
+            m = memories[memory_id]
+            row = (m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
+            if old is None:
+                rowid = conn.execute("INSERT INTO records (id, fingerprint) VALUES (?, ?)",
+                                     (memory_id, fp)).lastrowid
+                report.added += 1
+            else:
+                rowid = old[0]
+                conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
+                conn.execute("UPDATE records SET fingerprint = ? WHERE rowid = ?", (fp, rowid))
+                report.changed += 1
+            conn.execute("INSERT INTO fts (rowid, content, gist, tags, entities) "
+                         "VALUES (?, ?, ?, ?, ?)", (rowid, *row))
+            written.append((rowid, *row))
+            known[memory_id] = (rowid, fp)  # type: ignore[assignment]
+        return gone, written
+
+    def _keep_words(self, gone: list[int], written: list[tuple[int, str, str, str, str]]) -> bool:
+        """The word lists follow the rows (in the caller's transaction); True when they were
+        dropped, to be built again once it ends."""
+        from . import wordlists
+
+        if len(written) + len(gone) >= wordlists.REWRITE_FROM:
+            wordlists.drop_all(self.conn)
+            return True
+        self.words().keep_up(gone + [w[0] for w in written], written)
+        return False
 
     def _near_dupes_current(self) -> bool:
         """True when the near-duplicate rows were made with today's parameters (asked once
@@ -369,10 +409,12 @@ class SearchIndex(IndexReading):
 
     def _keep_near_dupes(self, memories: Mapping[str, Memory],
                          known: dict[str, tuple[int, str]], gone: list[int],
-                         written: list[tuple[int, str, str, str, str]]) -> None:
+                         written: list[tuple[int, str, str, str, str]],
+                         at: str | None) -> None:
         """The near-duplicate rows (:mod:`.near_dupes`) follow the search rows, in their
         transaction: those of the rows gone or rewritten go, those written come; rows made
-        with other parameters (or none yet) are made again from every memory."""
+        with other parameters (or none yet) are made again from every memory. The commit the
+        rows are level with is noted (``at``), or forgotten (None: not known)."""
         from .near_dupes import NearDuplicateRows
 
         rows = NearDuplicateRows(self.conn)
@@ -382,7 +424,64 @@ class SearchIndex(IndexReading):
         else:
             rows.reset()
             rows.put((rowid, memories[i].content) for i, (rowid, _) in known.items())
+        rows.note_level_at(at)
         self._near_dupes = True
+
+    def _note_level_at(self, at: str) -> None:
+        """After a sync that wrote nothing: note that the rows are level with the tree of
+        ``at``, unless another connection wrote since they were compared."""
+        from .near_dupes import NearDuplicateRows
+
+        rows = NearDuplicateRows(self.conn)
+        if rows.level_at() == at:
+            return
+        with transaction(self.conn):
+            if self.conn.execute("PRAGMA data_version").fetchone()[0] == self._data_version:
+                rows.note_level_at(at)
+
+    def sync_changed(self, memories: Mapping[str, Memory], ids: Collection[str], since: str,
+                     at: str) -> SyncReport | None:
+        """Bring the rows level with ``memories``, the tree of commit ``at``, when they were
+        level with the tree of ``since`` and only ``ids`` changed between the two (what git
+        says): the cost follows the change, not the vault, in a process that never synced
+        (a ``memvault add``). None (nothing written) when the rows are no longer noted as
+        level with ``since`` (another process wrote them meanwhile): sync everything."""
+        from .near_dupes import NearDuplicateRows
+
+        conn = self.conn
+        report = SyncReport()
+        rows = NearDuplicateRows(conn)
+        with transaction(conn):
+            if rows.level_at() != since or not rows.current():
+                return None
+            part: dict[str, tuple[int, str]] = {}
+            listed = sorted(ids)
+            for start in range(0, len(listed), 500):
+                chunk = listed[start:start + 500]
+                part.update((i, (rowid, fp)) for rowid, i, fp in conn.execute(
+                    "SELECT rowid, id, fingerprint FROM records WHERE id IN "
+                    f"({', '.join('?' * len(chunk))})", chunk))
+            wanted = {i: self._fingerprint(memories[i]) for i in listed if i in memories}
+            gone, written = self._put_rows(memories, wanted, [i for i in listed
+                                                              if i not in memories], part,
+                                           report)
+            rows.remove(gone + [w[0] for w in written])
+            rows.put((w[0], w[1]) for w in written)
+            rows.note_level_at(at)
+            bulk = self._keep_words(gone, written)
+        # (the rows held here, if any, are no longer the file's: read again when needed)
+        self._known, self._synced, self._generation = None, None, self._generation + 1
+        if bulk:
+            self.words().build_common()
+        return report
+
+    def follows(self, memories: Mapping[str, Memory]) -> bool:
+        """True when a sync of ``memories`` would cost only what changed in them since the
+        last one (the same mapping, its change log still covering it); False when it would
+        compare every memory."""
+        if self._synced is None or self._synced[1] is not memories:
+            return False
+        return self._changed_since_sync(memories, self._load_known()) is not None
 
     def near_duplicates(self) -> NearDuplicateRows:
         """The near-duplicate rows, for reading (sync first)."""

@@ -26,8 +26,9 @@ from __future__ import annotations
 import functools
 import sqlite3
 import struct
-from collections.abc import Iterable, Iterator
-from itertools import groupby
+from collections import Counter
+from collections.abc import Iterable
+from itertools import combinations, groupby
 from operator import itemgetter
 
 from rensa import RMinHash
@@ -40,12 +41,16 @@ SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alik
 #: keys); other rows are made again.
 PARAMS = f"rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared"
 STATE_KEY = "near_dupes"
+#: The commit whose tree the rows (these and the search rows) are level with, when known.
+LEVEL_KEY = "near_dupes_level_at"
 #: A key shared by more memories than this (copies of one text, one-word notes) gives pairs
 #: only between neighbours in id order, :data:`NEIGHBOURS` each: bounded work, and still
 #: enough links for clusters of at most a dozen.
 CROWDED, NEIGHBOURS = 64, 16
-#: At most this many candidates are read for one text.
-PROBE_LIMIT = 2000
+#: At most this many candidates of one text are compared with it: those sharing the most keys
+#: (a memory of Jaccard 0.8 with the text shares 6 keys of 24 on average, one of 0.6 about one,
+#: an unrelated note of common words one at most, by chance).
+COMPARED = 200
 _MASK = (1 << 63) - 1
 _PACK = struct.Struct(f"<{BANDS}q")
 
@@ -121,6 +126,20 @@ class NearDuplicateRows:
         conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
                      (STATE_KEY, params()))
 
+    def level_at(self) -> str | None:
+        """The commit the rows were noted level with (:meth:`note_level_at`), if any."""
+        row = self.conn.execute("SELECT value FROM state WHERE key = ?", (LEVEL_KEY,)).fetchone()
+        return None if row is None else row[0]
+
+    def note_level_at(self, commit: str | None) -> None:
+        """Note (in the caller's transaction) that the rows are level with the vault's
+        memories at ``commit``; None: that is not known (a sync of memories of no commit)."""
+        if commit is None:
+            self.conn.execute("DELETE FROM state WHERE key = ?", (LEVEL_KEY,))
+        else:
+            self.conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                              (LEVEL_KEY, commit))
+
     def remove(self, docs: Iterable[int]) -> None:
         conn = self.conn
         for doc in docs:
@@ -159,24 +178,55 @@ class NearDuplicateRows:
                 conn.execute("INSERT OR IGNORE INTO dupe_shared (key) VALUES (?)", (key,))
 
     # -- reading ----------------------------------------------------------------------------
-    def candidates(self, keys: list[int], limit: int = PROBE_LIMIT) -> list[int]:
-        """The docs sharing a key with ``keys`` (at most ``limit``, lowest first)."""
+    def candidates(self, keys: list[int], limit: int = COMPARED) -> list[int]:
+        """The docs sharing a key with ``keys``, those sharing the most first (ties: the
+        newest row first), at most ``limit``."""
         if not keys:
             return []
         marks = ", ".join("?" * len(keys))
         return [doc for doc, in self.conn.execute(
-            f"SELECT DISTINCT doc FROM dupe_bands WHERE key IN ({marks}) ORDER BY doc LIMIT ?",
-            (*keys, limit))]
+            f"SELECT doc FROM dupe_bands WHERE key IN ({marks}) GROUP BY doc "
+            "ORDER BY count(*) DESC, doc DESC LIMIT ?", (*keys, limit))]
 
-    def pairs(self) -> Iterator[tuple[int, int]]:
-        """Every pair of docs sharing a key, lower doc first, once for each key they share; a
-        crowded key (:data:`CROWDED`) pairs each doc with its :data:`NEIGHBOURS` next ones
-        only."""
-        rows = self.conn.execute("SELECT b.key, b.doc FROM dupe_shared s JOIN dupe_bands b "
-                                 "ON b.key = s.key ORDER BY b.key, b.doc")
+    def pairs(self, min_shared: int = 1) -> set[tuple[int, int]]:
+        """The pairs of docs sharing at least ``min_shared`` keys (lower doc first); within a
+        crowded key (:data:`CROWDED`) a doc shares it only with its :data:`NEIGHBOURS` next ones.
+
+        Pairs sharing one key are mostly chance between short notes of common words, and their
+        number grows with the square of the vault; so they are never listed for
+        ``min_shared`` > 1: each doc's keys of at most :data:`CROWDED` docs are cut into their
+        subsets of ``min_shared`` keys, and the docs holding one subset are paired (two docs
+        share ``min_shared`` such keys exactly when they hold one subset alike). The work
+        follows the docs, at most C(:data:`BANDS`, ``min_shared``) subsets each, not the
+        pairs."""
+        # (CROSS JOIN: the shared keys first, then each one's rows; without it SQLite scans
+        # every row of dupe_bands, 17 times slower at 50k)
+        rows = self.conn.execute("SELECT s.key, b.doc FROM dupe_shared s CROSS JOIN dupe_bands b "
+                                 "ON b.key = s.key ORDER BY s.key, b.doc")
+        keys_of: dict[int, list[int]] = {}  # doc -> its shared keys of a few docs, ascending
+        crowded: Counter[tuple[int, int]] = Counter()
         for _key, group in groupby(rows, key=itemgetter(0)):
             docs = [doc for _, doc in group]
-            reach = len(docs) if len(docs) <= CROWDED else NEIGHBOURS + 1
+            if len(docs) > CROWDED:
+                for x, a in enumerate(docs):
+                    for b in docs[x + 1:x + 1 + NEIGHBOURS]:
+                        crowded[(a, b)] += 1
+            else:
+                for doc in docs:
+                    keys_of.setdefault(doc, []).append(_key)
+        holders: dict[tuple[int, ...], list[int]] = {}
+        need = max(1, min_shared)
+        for doc, keys in keys_of.items():
+            if len(keys) >= need:
+                for subset in combinations(keys, need):
+                    holders.setdefault(subset, []).append(doc)
+        found: set[tuple[int, int]] = set()
+        for docs in {tuple(sorted(d)) for d in holders.values() if len(d) > 1}:
             for x, a in enumerate(docs):
-                for b in docs[x + 1:x + reach]:
-                    yield a, b
+                found.update((a, b) for b in docs[x + 1:])
+        for (a, b), count in crowded.items():
+            if count < need:
+                count += len(set(keys_of.get(a, ())).intersection(keys_of.get(b, ())))
+            if count >= need:
+                found.add((a, b))
+        return found

@@ -73,7 +73,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                 meta=MemoryMetadata(tags=_unique(tags), source=source, context=context,
                                     extra=dict(meta or {})))
             saved = vault.save(memory, message=_memory_message("save_memory", memory))
-            return saved, possible_duplicates(vault, saved.id)
+            return saved, possible_duplicates(vault, saved.id, access.finder.index(vault))
 
         memory, duplicates = access.write("save_memory", save)
         answer = {

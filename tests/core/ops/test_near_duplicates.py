@@ -122,3 +122,67 @@ def test_many_identical_memories_give_bounded_clusters(vault):
     assert all(len(c.members) <= 12 for c in clusters)
     assert sum(len(c.members) for c in clusters) == n  # every copy is in a suggestion
     assert len(duplicates_of(vault, memories[0].id)) == 5  # the shown limit
+
+
+def _level_at(root) -> str | None:
+    from core.search.index import SearchIndex
+
+    with SearchIndex.for_root(root) as index:
+        return index.near_duplicates().level_at()
+
+
+def test_a_new_process_follows_only_the_commits_made_since_the_rows_were_level(vault, monkeypatch):
+    from core.search.index import SearchIndex
+
+    rng = random.Random(11)
+    texts = [_text(rng) for _ in range(30)]
+    memories = _fill(vault, texts)
+    assert duplicates_of(vault, memories[0].id) == []
+    assert _level_at(vault.root) == vault.head  # the rows noted as level with the vault's head
+    # another process writes without looking for duplicates: a paraphrase, a change, a delete
+    other = Vault.open(vault.root)
+    twin = other.add(_reworded(rng, texts[4], 1))
+    other.update(memories[9].id, content=_reworded(rng, texts[12], 1))
+    other.delete(memories[20].id)
+    forget(vault.root)  # (this process as a new one: no index open)
+    fresh = Vault.open(vault.root)
+
+    def compare_all(self, *args, **kwargs):
+        raise AssertionError("a new process compared every memory")
+
+    monkeypatch.setattr(SearchIndex, "sync", compare_all)
+    new = fresh.add(_reworded(rng, texts[4], 2))
+    found = {m.id for m, _ in duplicates_of(fresh, new.id)}
+    assert {memories[4].id, twin.id} <= found  # the other process's paraphrase too
+    changed = {m.id for m, _ in duplicates_of(fresh, memories[12].id)}
+    assert memories[9].id in changed  # its new words, not its old ones
+    assert memories[20].id not in fresh.memories
+    assert _level_at(vault.root) == fresh.head
+    monkeypatch.undo()
+    with SearchIndex.for_root(vault.root) as index:  # the rows equal a sync of every memory
+        before = index.fingerprints()
+        report = index.sync(fresh.memories)
+        assert (report.added, report.changed, report.removed) == (0, 0, 0)
+        assert before == index.fingerprints() and memories[20].id not in before
+
+
+def test_a_sync_that_cannot_say_which_commit_it_mirrors_drops_the_note(vault):
+    from core.search.index import SearchIndex
+
+    rng = random.Random(12)
+    texts = [_text(rng) for _ in range(10)]
+    memories = _fill(vault, texts)
+    duplicates_of(vault, memories[0].id)
+    assert _level_at(vault.root) == vault.head
+    with SearchIndex.for_root(vault.root) as index:  # e.g. a search over other memories
+        changed = dict(vault.memories)
+        changed[memories[1].id] = memories[1].model_copy(update={"content": "other words now"})
+        index.sync(changed)
+        assert index.near_duplicates().level_at() is None
+        # a follow from the old note is refused: the caller then compares every memory
+        assert index.sync_changed(vault.memories, set(), vault.head, vault.head) is None
+    forget(vault.root)
+    fresh = Vault.open(vault.root)
+    found = indexed_duplicates(fresh.root, fresh.memories, texts[1], vault=fresh)
+    assert [m.id for m, _ in found] == [memories[1].id]  # its row holds its own words again
+    assert _level_at(vault.root) == fresh.head

@@ -125,3 +125,103 @@ def test_a_crowded_key_pairs_each_memory_with_its_neighbours_only(tmp_path):
         assert len(pairs) <= n * NEIGHBOURS  # not n * (n - 1) / 2
         assert {a for a, _ in pairs} | {b for _, b in pairs} == set(index.ids_of())
         assert len(rows.candidates(keys_of_text(BASE), limit=50)) == 50
+
+
+def _counted_pairs(index: SearchIndex) -> dict[tuple[int, int], int]:
+    """How many keys each pair of docs shares, counted pair by pair (a crowded key only between
+    neighbours): what pairs(n) must agree with."""
+    from collections import Counter
+    from itertools import groupby
+
+    from core.search.near_dupes import CROWDED
+
+    rows = index.conn.execute("SELECT key, doc FROM dupe_bands ORDER BY key, doc")
+    counts: Counter[tuple[int, int]] = Counter()
+    for _key, group in groupby(rows, key=lambda r: r[0]):
+        docs = [doc for _, doc in group]
+        reach = len(docs) if len(docs) <= CROWDED else NEIGHBOURS + 1
+        for x, a in enumerate(docs):
+            for b in docs[x + 1:x + reach]:
+                counts[(a, b)] += 1
+    return counts
+
+
+def test_pairs_sharing_several_keys_are_those_counted_pair_by_pair():
+    import random
+
+    rng = random.Random(5)
+    words = [f"word{n}" for n in range(60)]  # a small vocabulary: many keys shared by chance
+    texts = [" ".join(rng.choice(words) for _ in range(rng.randint(3, 12))) for _ in range(300)]
+    texts += [BASE] * 70  # a crowded key: more copies than CROWDED
+    texts += [BASE.replace("single", "calendar")] * 3  # shares keys with the crowded copies
+    memories = _memories(*texts)
+    with SearchIndex(None) as index:
+        index.sync(memories)
+        counts = _counted_pairs(index)
+        rows = index.near_duplicates()
+        for need in (1, 2, 3):
+            assert rows.pairs(need) == {p for p, n in counts.items() if n >= need}
+        assert len(rows.pairs(2)) < len(rows.pairs(1))
+
+
+def test_a_crowded_key_and_a_plain_one_together_make_two_shared_keys():
+    import sqlite3
+
+    from core.search.near_dupes import CROWDED
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+    rows = NearDuplicateRows(conn)
+    rows.reset()
+    crowd = range(1, CROWDED + 10)  # key 7: crowded; key 8: docs 1, 2 and 40 only
+    bands = [(7, d) for d in crowd] + [(8, 1), (8, 2), (8, 40)]
+    conn.executemany("INSERT INTO dupe_bands (key, doc) VALUES (?, ?)", bands)
+    conn.executemany("INSERT INTO dupe_shared (key) VALUES (?)", [(7,), (8,)])
+    # 1 and 2: neighbours in the crowded key, and key 8; 1 and 40: key 8 only (too far apart
+    # in the crowded key to count it); 2 and 3: neighbours in the crowded key only
+    assert rows.pairs(2) == {(1, 2)}
+    assert {(1, 40), (2, 40), (2, 3)} <= rows.pairs(1)
+
+
+def test_a_copy_of_the_same_memories_is_not_compared_again(tmp_path, monkeypatch):
+    from core.search import index as index_module
+
+    memories = _memories(BASE, "an unrelated note on tea")
+    with SearchIndex(tmp_path / "index.sqlite") as index:
+        index.sync(memories)
+
+        def compared(memory):
+            raise AssertionError("compared again")
+
+        monkeypatch.setattr(index_module, "fingerprint", compared)
+        index._seen.clear()  # (no fingerprint kept either: only the objects can say)
+        assert index.sync(dict(memories)).added == 0  # the app's checks take a copy each time
+        changed = dict(memories)
+        changed["m2"] = Memory(id="m2", content="a third note")
+        monkeypatch.undo()
+        assert index.sync(changed).added == 1
+
+
+def test_a_copy_after_a_change_is_compared_only_where_its_objects_differ(tmp_path, monkeypatch):
+    from core.search import index as index_module
+
+    memories = _memories(BASE, "an unrelated note on tea", "a third note on coffee")
+    with SearchIndex(tmp_path / "index.sqlite") as index:
+        index.sync(memories)
+        changed = dict(memories)
+        changed["m1"] = Memory(id="m1", content="tea is brewed at eighty degrees")
+        del changed["m2"]
+        changed["m3"] = Memory(id="m3", content=BASE + " again")
+        seen: list[str] = []
+        real = index_module.fingerprint
+
+        def counted(memory):
+            seen.append(memory.id)
+            return real(memory)
+
+        monkeypatch.setattr(index_module, "fingerprint", counted)
+        index._seen.clear()  # (so that only a compare can ask for a fingerprint)
+        report = index.sync(changed)
+        assert sorted(seen) == ["m1", "m3"]
+        assert (report.added, report.changed, report.removed) == (1, 1, 1)
+        assert _pairs(index) == {("m0", "m3")}
