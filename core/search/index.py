@@ -327,7 +327,25 @@ class SearchIndex(IndexReading):
         """Rewrite the rows of ``wanted`` (id -> fingerprint) that differ and remove those of
         ``gone_ids`` (None: every row not in ``wanted``), in one transaction."""
         conn = self.conn
-        with transaction(conn):
+        try:
+            gone, written, bulk = self._write_rows(memories, wanted, gone_ids, report, at)
+        except BaseException:
+            # the transaction was rolled back: what this object holds of the rows (updated as
+            # they were put) is no longer the file's, so the next sync reads them again
+            self._known, self._synced, self._generation = None, None, self._generation + 1
+            raise
+        self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
+        self._synced, self._generation = (self._known, memories, mark), self._generation + 1
+        report.rebuilt, self.rebuilt = self.rebuilt, None
+        if bulk:
+            self.words().build_common()
+        return report
+
+    def _write_rows(self, memories: Mapping[str, Memory], wanted: dict[str, str],
+                    gone_ids: list[str] | None, report: SyncReport, at: str | None
+                    ) -> tuple[list[int], list[tuple[int, str, str, str, str]], bool]:
+        """:meth:`_write`'s transaction: the rows, the near-duplicate keys and the word lists."""
+        with transaction(self.conn):
             before = self._known
             # under the write lock: read again when another connection wrote since (its
             # data_version moved), else the rows held are the file's and a change costs itself
@@ -341,12 +359,7 @@ class SearchIndex(IndexReading):
             self._keep_near_dupes(memories, known, gone, written, at)
             bulk = self._keep_words(gone, written)
         self._known = known
-        self._data_version = conn.execute("PRAGMA data_version").fetchone()[0]
-        self._synced, self._generation = (self._known, memories, mark), self._generation + 1
-        report.rebuilt, self.rebuilt = self.rebuilt, None
-        if bulk:
-            self.words().build_common()
-        return report
+        return gone, written, bulk
 
     def _put_rows(self, memories: Mapping[str, Memory], wanted: dict[str, str],
                   gone_ids: Iterable[str] | None, known: dict[str, tuple[int, str]],

@@ -47,3 +47,28 @@ def test_a_kept_searcher_follows_every_kind_of_change(vault):
                                                                                   limit=None))
         assert _ids(kept.search("kiwis", limit=None)) == ["m3", "m4", "m5", "m9"]
         assert _ids(kept.search("kiwis", statuses=["archived"], limit=None)) == ["m0"]
+
+
+def test_a_write_that_fails_leaves_the_next_sync_to_write_the_rows(vault, monkeypatch):
+    """A sync whose transaction fails (a full disk) is rolled back: the searcher must not take
+    the rows it was putting for the file's, or the memory stays out of every later search."""
+    import sqlite3
+
+    import pytest
+
+    from core.search.index import SearchIndex
+
+    vault.save(Memory(id="m0", content="orchard kiwis note"))
+    with Searcher(vault) as kept:
+        assert _ids(kept.search("kiwis", limit=None)) == ["m0"]
+        vault.save(Memory(id="m1", content="kiwis from the new orchard"))
+        real = SearchIndex._keep_words
+
+        def full_disk(self, *args):
+            raise sqlite3.OperationalError("database or disk is full")
+
+        monkeypatch.setattr(SearchIndex, "_keep_words", full_disk)
+        with pytest.raises(sqlite3.OperationalError):
+            kept.search("kiwis", limit=None)
+        monkeypatch.setattr(SearchIndex, "_keep_words", real)
+        assert _ids(kept.search("kiwis", limit=None)) == ["m0", "m1"]
