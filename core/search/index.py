@@ -43,6 +43,7 @@ from .index_reading import TOKENIZER, IndexReading
 from .transaction import transaction
 
 if TYPE_CHECKING:
+    from .first_build import Progress
     from .near_dupes import NearDuplicateRows
 
 #: 2: the files and state tables; 3: a summary of each memory file; 4: word lists; 5: a files
@@ -111,6 +112,9 @@ class SyncReport:
     changed: int = 0
     removed: int = 0
     rebuilt: str | None = None  # why the index was built anew (missing, unreadable, schema)
+    #: (done, total): another process (or connection) is building the index for the first
+    #: time; nothing was written, the rows so far answer (:mod:`.first_build`)
+    building: tuple[int, int] | None = None
 
 
 class SearchIndex(IndexReading):
@@ -254,20 +258,28 @@ class SearchIndex(IndexReading):
             self._data_version = version
         return self._known
 
-    def sync(self, memories: Mapping[str, Memory]) -> SyncReport:
+    def sync(self, memories: Mapping[str, Memory],
+             progress: Progress | None = None) -> SyncReport:
         """Bring the index level with ``memories`` (every status): rows whose fingerprint
         differs are rewritten, rows of memories that are gone removed, in one transaction.
-        An index SQLite cannot read is built again."""
+        An index SQLite cannot read is built again. An index with none of many memories is
+        built in chunks, ``progress(what, done, total)`` told after each
+        (:mod:`.first_build`); while another is building it, nothing is written
+        (``report.building``): the rows so far answer."""
         try:
-            return self._sync(memories)
+            return self._sync(memories, progress)
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
                 raise
             self.rebuild(f"unreadable ({exc})")
-            return self._sync(memories)
+            return self._sync(memories, progress)
 
-    def _sync(self, memories: Mapping[str, Memory]) -> SyncReport:
+    def _sync(self, memories: Mapping[str, Memory],
+              progress: Progress | None = None) -> SyncReport:
         report = SyncReport()
+        known = self._load_known()
+        if self._first_build_waits(memories, known, progress, report):
+            return report
         known = self._load_known()
         mark = _mark(memories)
         changed = self._changed_since_sync(memories, known)
@@ -288,6 +300,30 @@ class SearchIndex(IndexReading):
             self._synced, self._generation = (self._known, memories, mark), self._generation + 1
             return report
         return self._write(memories, wanted, None, mark, report)
+
+    def _first_build_waits(self, memories: Mapping[str, Memory],
+                           known: dict[str, tuple[int, str]], progress: Progress | None,
+                           report: SyncReport) -> bool:
+        """A first build (:mod:`.first_build`): True when another is under way (nothing to do
+        but answer from its rows); runs one when the index lacks rows for many memories
+        (the sync then goes on for whatever else differs)."""
+        from . import first_build
+
+        missing = len(memories) - len(known)
+        if self.path is None or missing <= 0:
+            return False
+        under_way = first_build.building(self.conn)
+        if under_way is not None:
+            report.building = (under_way.done, under_way.total)
+            return True
+        if missing < first_build.FIRST_BUILD_FROM:
+            return False
+        if known and not self._near_dupes_current():
+            return False  # (the rows written so far need their keys made again: one sync)
+        report.added = first_build.Builder(self, self._fingerprint, progress).run(memories)
+        self._known, self._synced, self._near_dupes = None, None, True
+        self._generation += 1
+        return False
 
     def _changed_since_sync(self, memories: Mapping[str, Memory],
                             known: dict[str, tuple[int, str]]) -> set[str] | None:

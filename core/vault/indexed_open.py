@@ -167,9 +167,15 @@ class IndexedOpening:
                 return True
         return False
 
-    def _write_index(self, files: IndexedFiles, head: str | None = None) -> None:
+    def _write_index(self, files: IndexedFiles, head: str | None = None,
+                     read: dict[str, bytes] | None = None) -> None:
         """Move the index's rows to HEAD (from their commit, or anew), with the blobs git holds.
-        Never fails the open: the index is only a cache."""
+        ``read``: vault path -> the bytes the open just read there and loaded as a valid record
+        of its id; a path whose bytes are the very blob git holds at HEAD takes them (so a
+        first open reads each file once, not once more from git). Never fails the open: the
+        index is only a cache."""
+        from ..search.indexed_files import blob_id
+
         head = head or self._head
         if head is None:
             return
@@ -195,8 +201,14 @@ class IndexedOpening:
             what = self.layout.classify(rel)
             if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
                 wanted[rel] = (sha, *what)
-        shas = list(dict.fromkeys(sha for sha, _, _ in wanted.values()))
         bodies: dict[str, bytes] = {}
+        trusted: set[str] = set()  # paths whose bytes loaded as a record of their id just now
+        for rel, (sha, _kind, _id) in wanted.items() if read else ():
+            data = read.get(rel)  # type: ignore[union-attr]
+            if data is not None and blob_id(data, len(sha)) == sha:
+                bodies[sha] = data
+                trusted.add(rel)
+        shas = list(dict.fromkeys(sha for sha, _, _ in wanted.values() if sha not in bodies))
         try:
             for start in range(0, len(shas), BLOB_BATCH):
                 bodies.update(self.journal.read_blobs(shas[start:start + BLOB_BATCH],
@@ -205,7 +217,8 @@ class IndexedOpening:
             return
         for rel, (sha, kind, record_id) in wanted.items():
             body = bodies.get(sha)
-            if body is not None and not _makes_record(kind, record_id, body):
+            if body is not None and rel not in trusted and not _makes_record(kind, record_id,
+                                                                              body):
                 body = None  # the open reads the file from disk, which reports what is wrong
             rows[rel] = (sha, kind, record_id, body)
         files.update(base, head, rows, replace=base is None)
