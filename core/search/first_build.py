@@ -58,15 +58,19 @@ class BuildState:
 
     @property
     def note(self) -> str:
-        return (f"the search index is being built ({self.done:,} of {self.total:,} memories "
-                "so far): these results are from those; search again when it is done")
+        return building_note(self.done, self.total)
 
 
-def building(conn: sqlite3.Connection, own: bool = False) -> BuildState | None:
-    """The first build under way in the index of ``conn``, if one is (its process alive and its
-    record moved on within :data:`STALE_AFTER`); ``own``: counting one of this process (else
-    only another process's, or another connection's of this one, is, see
-    :class:`Builder`)."""
+def building_note(done: int, total: int) -> str:
+    """What a search says while a first build runs elsewhere."""
+    return (f"the search index is being built ({done:,} of {total:,} memories so far): "
+            "these results are from those; search again when it is done")
+
+
+def building(conn: sqlite3.Connection) -> BuildState | None:
+    """The first build under way in the index of ``conn``, if one is: its process alive and its
+    record moved on within :data:`STALE_AFTER` (a build of this very process counts: a search
+    on another connection answers from its rows too)."""
     try:
         row = conn.execute("SELECT value FROM state WHERE key = ?", (BUILD_KEY,)).fetchone()
     except sqlite3.Error:

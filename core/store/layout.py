@@ -279,20 +279,20 @@ class Layout:
         :func:`~core.store.shards.newer_copy` picks; the other is a load problem."""
         seen: dict[str, int] = {}
         kept: list[Any] = []
-        kept_paths: list[Path] = []
+        kept_paths: list[str] = []  # (made Paths only for the rare second file: 100k at open)
         for record, found in zip(records, paths):
             at = seen.get(record.id)
             if at is None:
                 seen[record.id] = len(kept)
                 kept.append(record)
-                kept_paths.append(Path(found))
+                kept_paths.append(found)
                 continue
-            first, second = kept_paths[at], Path(found)
+            first, second = Path(kept_paths[at]), Path(found)
             if newer_copy(kept[at], record, self.is_home(first)):
                 winner, loser = first, second
             else:
                 winner, loser = second, first
-                kept[at], kept_paths[at] = record, second
+                kept[at], kept_paths[at] = record, found
             problems.append(LoadProblem(loser, (
                 f"a second file for memory {record.id} (also at "
                 f"{winner.relative_to(self.root).as_posix()}, the copy loaded: used later, or "

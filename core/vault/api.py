@@ -27,6 +27,7 @@ from ..store.layout import (
     LoadProblem,
 )
 from .history import History
+from .index_writer import OpenIndexWriter
 from .opening import Opening
 from .records import Records
 from .relayout import Relayout
@@ -76,6 +77,9 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         self._open = False
         #: True when the open took unchanged files from the derived index (never read them)
         self._opened_from_index = False
+        #: The open index's rows a first open is writing in the background, if any
+        #: (:mod:`core.vault.index_writer`; ``wait_for_open_index``)
+        self._index_writer: OpenIndexWriter | None = None
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
@@ -87,6 +91,7 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         """Every operation commits as it goes, so closing leaves nothing uncommitted; the
         journal's long-lived git processes end (a later write starts them again)."""
         self._open = False
+        self.wait_for_open_index()
         self.journal.close()
 
     def __enter__(self) -> Vault:

@@ -37,6 +37,8 @@ from ..store.layout import (
     read_vault_file,
 )
 
+from .index_writer import BACKGROUND_FROM, OpenIndexWriter, Rows
+
 if TYPE_CHECKING:
     from ..search.indexed_files import IndexedFiles
 
@@ -142,6 +144,7 @@ class IndexedOpening:
         """Bring the derived index's rows of files level with HEAD now (``memvault reindex``;
         every read-write open does it by itself). Returns how many rows there are for this
         vault, or None when the index cannot be written (no repository, a read-only disk)."""
+        self.wait_for_open_index()
         files = self._files_index()
         if files is None:
             return None
@@ -187,7 +190,7 @@ class IndexedOpening:
         except JournalError:  # the rows' commit is gone: write them all anew
             base, changes = None, self.journal.tree_changes(None, head, under=files.folder)
         cut = 0 if files.folder in ("", ".") else len(files.folder.rstrip("/")) + 1
-        rows: dict[str, tuple[str, str | None, str | None, bytes | None] | None] = {}
+        rows: Rows = {}
         wanted: dict[str, tuple[str, str, str]] = {}
         for repo_path, change in changes.items():
             rel = repo_path[cut:]
@@ -201,6 +204,9 @@ class IndexedOpening:
             what = self.layout.classify(rel)
             if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
                 wanted[rel] = (sha, *what)
+        if read is not None and len(wanted) >= BACKGROUND_FROM and self._write_later(
+                files, base, head, rows, wanted, read):
+            return
         bodies: dict[str, bytes] = {}
         trusted: set[str] = set()  # paths whose bytes loaded as a record of their id just now
         for rel, (sha, _kind, _id) in wanted.items() if read else ():
@@ -222,6 +228,29 @@ class IndexedOpening:
                 body = None  # the open reads the file from disk, which reports what is wrong
             rows[rel] = (sha, kind, record_id, body)
         files.update(base, head, rows, replace=base is None)
+
+    def _write_later(self, files: IndexedFiles, base: str | None, head: str, rows: Rows,
+                     wanted: dict[str, tuple[str, str, str]], read: dict[str, bytes]) -> bool:
+        """Hand the rows of a first open to a thread (:mod:`core.vault.index_writer`); False
+        when the index is in memory only (nothing to write)."""
+        from ..search.index import index_path
+        from ..search.indexed_files import blob_id
+
+        path = index_path(self.root)
+        if path is None or files.readonly:
+            return False
+        self._index_writer = OpenIndexWriter(path, files.folder, base, head, rows, wanted, read,
+                                             blob_id)
+        self._index_writer.start()
+        return True
+
+    def wait_for_open_index(self) -> None:
+        """Wait until the rows a first open writes in the background are written (see
+        :mod:`core.vault.index_writer`); at once when there are none."""
+        writer = getattr(self, "_index_writer", None)
+        if writer is not None:
+            writer.wait()
+            self._index_writer = None
 
     def _unchanged_since_open(self, path: Path) -> bool:
         """For a file the open took from the index (never read, so never stat'ed): True when it
