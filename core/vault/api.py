@@ -50,10 +50,16 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         via: str | None = None,
         secrets: str | None = None,
         layout: str | None = None,
+        keep_read: bool = False,
     ):
         """``layout``: where a vault created by this open writes its memories ("flat", the
         default, or "sharded"; see :mod:`core.store.shards`); an existing vault keeps its own."""
         self.root = Path(path).expanduser().resolve()
+        #: A read-only open that reads every file keeps their bytes until :meth:`index_files`
+        #: writes the open index from them (the first search after a clone: each file read
+        #: once); other opens keep nothing.
+        self.keep_read = keep_read
+        self._read_at_open: dict[str, bytes] | None = None
         self.layout = Layout(self.root, layout)
         self.config = config or DecayConfig.from_env()
         self.readonly = readonly

@@ -140,16 +140,24 @@ class IndexedOpening:
             return
         self._reload_paths(sorted(rels))
 
+    @property
+    def kept_read(self) -> bool:
+        """Whether a read-only open kept the bytes of every file it read (``keep_read``, a vault
+        of :data:`READONLY_INDEX_FROM` files or more whose index had no rows for it): then
+        :meth:`index_files` writes the rows from them."""
+        return bool(self._read_at_open)
+
     def index_files(self) -> int | None:
         """Bring the derived index's rows of files level with HEAD now (``memvault reindex``;
         every read-write open does it by itself). Returns how many rows there are for this
         vault, or None when the index cannot be written (no repository, a read-only disk)."""
         self.wait_for_open_index()
+        read, self._read_at_open = self._read_at_open, None
         files = self._files_index()
         if files is None:
             return None
         try:
-            self._write_index(files, self.journal.head())
+            self._write_index(files, self.journal.head(), read=read)
             return None if files.commit() is None else files.count()
         finally:
             files.close()
@@ -237,8 +245,8 @@ class IndexedOpening:
         from ..search.indexed_files import blob_id
 
         path = index_path(self.root)
-        if path is None or files.readonly:
-            return False
+        if path is None or files.readonly or self.readonly:
+            return False  # (a read-only vault: the caller asked for the rows, and waits)
         self._index_writer = OpenIndexWriter(path, files.folder, base, head, rows, wanted, read,
                                              blob_id)
         self._index_writer.start()

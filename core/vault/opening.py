@@ -24,7 +24,7 @@ from ..store.layout import (
 from ..store.private import make_paths_private, make_tree_private
 from ..store.quarantine import quarantine
 from ..textutil import neutralise_line
-from .indexed_open import IndexedOpening
+from .indexed_open import READONLY_INDEX_FROM, IndexedOpening
 
 
 class Opening(IndexedOpening):
@@ -143,7 +143,10 @@ class Opening(IndexedOpening):
         for _attempt in range(5):
             before = _read_head_or_none(found, read_head)
             if before is None or not self._load_indexed_readonly(before):
-                self._load_files()
+                keep: dict[str, bytes] | None = {} if self.keep_read else None
+                self._load_files(keep)
+                if keep is not None and len(keep) >= READONLY_INDEX_FROM:
+                    self._read_at_open = self._vault_relative(keep)
             if found is None:
                 return
             pending = IntentLog(found[0] / "memvault").pending()

@@ -47,7 +47,7 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
     score (see --json)."""
     from core.search import Searcher
 
-    vault = open_readonly()
+    vault = open_readonly(keep_read=True)
     warn_problems(vault)
     now = now_epoch()
     with progress_bar(on_terminal(as_json), SEARCH_BUILD) as update, \
@@ -55,6 +55,10 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
         result = searcher.search(" ".join(words), statuses=statuses or None, tags=tags or None,
                                  limit=limit, offset=offset, now=now)
         note = searcher.index.note
+        if vault.kept_read:  # every file was read (after a clone): the open index from them too
+            if update is not None:
+                update("open index", 0, 0)
+            vault.index_files()
     if note:
         result.notes.append(note)
     if as_json:
@@ -84,7 +88,7 @@ def reindex(as_json: bool) -> int:
     older schema, and keeps it level with the files; deleting it loses nothing."""
     from core.search import SearchIndex
 
-    vault = open_readonly()
+    vault = open_readonly(keep_read=True)
     warn_problems(vault)
     index = SearchIndex.for_root(vault.root)
     try:
