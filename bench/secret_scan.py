@@ -115,7 +115,8 @@ def per_save(root: Path, policy: str, saves: int, seed: int) -> list[float]:
 
 def check_cost(root: Path, saves: int, seed: int) -> list[float]:
     """The check alone, as ``_commit`` runs it for a save of one new 40-word memory."""
-    from core.secrets.screen import screen
+    from core.secrets.policy import policy_in_force
+    from core.secrets.write_check import check_commit
 
     rng = random.Random(seed)
     vault = Vault.open(root, readonly=True)
@@ -125,7 +126,8 @@ def check_cost(root: Path, saves: int, seed: int) -> list[float]:
                    content=text(rng, 40), meta=MemoryMetadata(tags=[rng.choice(TAGS)]))
         writes = {vault.layout.memory_path(m.id): vault.layout.encode(m)}
         started = time.perf_counter()
-        screen(vault, f"add: {m.id[:8]} {m.content[:40]}", writes, [m], [])
+        check_commit(f"add: {m.id[:8]} {m.content[:40]}", writes, [m], [], layout=vault.layout,
+                     store=vault.store, policy=policy_in_force(vault.secret_policy, vault.meta))
         times.append(time.perf_counter() - started)
     return times
 
@@ -178,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         times = check_cost(root, max(args.saves, 200), args.seed)
         figures["check_per_save_ms"] = {"p50": ms(times, 0.5), "p95": ms(times, 0.95)}
         print(f"the check per save: p50 {ms(times, 0.5)} ms, p95 {ms(times, 0.95)} ms "
-              "(screen() on a new 40-word memory)")
+              "(check_commit() on a new 40-word memory)")
         for policy in ("allow", "refuse"):
             times = per_save(root, policy, args.saves, args.seed)
             figures[f"save_{policy}_ms"] = {"p50": ms(times, 0.5), "p95": ms(times, 0.95)}

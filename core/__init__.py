@@ -30,7 +30,7 @@ try:
         Relation,
     )
     from .model.relation_rule import LINEAGE_RELATION_TYPES, is_lineage, relations_of_gone
-    from .storage import PerFileStorage
+    from .cortexgraph_storage import PerFileStorage
     from .vault import DeleteReport, GcReport, OpenReport, RestoreReport, Vault
 finally:
     if _collecting:

@@ -32,7 +32,7 @@ def score_at(
     use_count: int, last_used: int, strength: float, at: int, config: DecayConfig
 ) -> float:
     dt = max(0.0, float(at - last_used))
-    return (use_count + 1) ** config.decay_beta * decay_function(config)(dt) * strength
+    return float((use_count + 1) ** config.decay_beta * decay_function(config)(dt) * strength)
 
 
 def scorer(config: DecayConfig, now: int | None = None) -> Callable[[Memory], float]:
@@ -43,7 +43,7 @@ def scorer(config: DecayConfig, now: int | None = None) -> Callable[[Memory], fl
 
     def score_of(memory: Memory) -> float:
         dt = max(0.0, float(at - memory.last_used))
-        return (memory.use_count + 1) ** beta * f(dt) * memory.strength
+        return float((memory.use_count + 1) ** beta * f(dt) * memory.strength)
 
     return score_of
 

@@ -68,7 +68,8 @@ def make_gist(content: str, tags: Sequence[str] = (), entities: Sequence[str] = 
     except ImportError:
         return None
     try:
-        return generate_gist(content, level=level, tags=tags, entities=entities)
+        gist: str | None = generate_gist(content, level=level, tags=tags, entities=entities)
+        return gist
     except Exception:
         return None
 

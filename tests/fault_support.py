@@ -1,4 +1,4 @@
-"""Shared pieces of the fault-injection tests (split, consolidate, gc): a ``Journal.fault_hook``
+"""Shared pieces of the fault-injection tests (split, consolidate, gc): a ``Journal.faults.hook``
 that raises at the n-th occurrence of a step, and a snapshot of everything a failed operation
 must leave as it was. Below them, the machinery of tests/core/git/test_faults.py."""
 
@@ -310,7 +310,7 @@ def die() -> None:
 
 def install_hook(v: Vault, hook: Callable[[str], None]) -> None:
     """The one place a test reaches the journal's fault hook."""
-    v.journal.fault_hook = hook
+    v.journal.faults.hook = hook
 
 
 # -- patched primitives ----------------------------------------------------------------------------

@@ -37,6 +37,8 @@ gist corpus and the demo's notes (``python bench/gists.py``): ``docs/gists.md``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .levels import (
     BANDS,
     GUARD_RATIO,
@@ -51,7 +53,7 @@ from .levels import (
 _LAZY = {"format_memory_for_context", "generate_gist"}
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> Any:
     """The pipeline is imported when first used (PEP 562): opening a vault, the app's first
     paint and ``memvault list`` never make a gist, and the pipeline's word tables cost start-up."""
     if name in _LAZY:

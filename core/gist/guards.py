@@ -39,3 +39,6 @@ def is_corrupted(gist: str, content: str) -> bool:
             continue
         if content_cores is None:
             content_cores = {strip_token(t) for t in content.split()}
+        if core not in content_cores and core not in content:
+            return True
+    return False

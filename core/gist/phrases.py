@@ -137,7 +137,7 @@ def find_phrase_edits(toks: list[tuple[str, int, int]]) -> list[tuple[int, int, 
     i = 0
     while i < n:
         w = low[i]
-        hit = None
+        hit: tuple[int, int, str | None] | None = None
         if w in _REWRITE_IDX:
             for ph in _REWRITE_IDX[w]:
                 if tuple(low[i : i + len(ph)]) == ph:

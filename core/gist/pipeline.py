@@ -198,8 +198,8 @@ def build_gist(
         for u in units:
             if not keep[u.order] or u.kind == "code" or not masked_ok[u.order]:
                 continue
-            for m in ASIDE_CUT.finditer(u.masked):
-                cands.append((u.order, Cut(m.start(), m.end(), "", "aside")))
+            for aside in ASIDE_CUT.finditer(u.masked):
+                cands.append((u.order, Cut(aside.start(), aside.end(), "", "aside")))
             for s, e in clause_candidates(u.masked):
                 if not leaves_dangling(u.masked, e):
                     cands.append((u.order, Cut(s, e, "", "clause")))
@@ -238,11 +238,11 @@ def build_gist(
                 continue
             if too_far(current - saved):
                 continue
-            lost = {n: cut.names.count(n) for n in cut.names}
-            if any(said.get(n, 0) - k < 1 for n, k in lost.items()):
+            lost = {name: cut.names.count(name) for name in cut.names}
+            if any(said.get(name, 0) - k < 1 for name, k in lost.items()):
                 continue  # a name the gist would no longer say
-            for n, k in lost.items():
-                said[n] -= k
+            for name, k in lost.items():
+                said[name] -= k
             chosen.append(cut)
             saved_by[id(cut)] = saved
             current -= saved

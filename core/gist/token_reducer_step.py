@@ -114,7 +114,7 @@ def _deletion_as_rewrite(low: list[str], s: int, e: int) -> tuple[int, int, str]
 
 def load_compress_text() -> Any:
     try:
-        from token_reducer import compress_text  # type: ignore[import-not-found]
+        from token_reducer import compress_text
     except Exception:  # noqa: BLE001 - ImportError, or a broken install
         return None
     return compress_text

@@ -1,5 +1,6 @@
-"""Committing: one operation, one commit, through a private index; a failure before the commit point
-puts every path back (see the journal's module docstring for the steps)."""
+"""Committing: one operation, one commit, through a private index or trees built from the parent
+commit's; a failure before the commit point puts every path back (see :mod:`core.git.journal`
+for the steps)."""
 
 from __future__ import annotations
 
@@ -9,17 +10,18 @@ import shutil
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import JournalError
-from ..store.layout import remove_file, write_atomic, write_atomic_many
+from ..store.files import remove_file, write_atomic, write_atomic_many
 from ..textutil import neutralise_controls, neutralise_line
-from .intent import ABSENT, Intent, PathIntent, read_state, rollback_rule, state_id
-
-if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
-    pass
+from .blobs import ObjectStore
 from .entries import TOOL_TRAILER, VIA_TRAILER, with_trailer
-from .plumbing import ARGV_PATH_LIMIT, ZERO_OID, one_line, reason
+from .faults import FaultPoints
+from .intent import ABSENT, Intent, PathIntent, read_state, rollback_rule, state_id
+from .lock import WriteLock
+from .plumbing import ZERO_OID, GitCommands, reason
+from .repository import Repository
+from .status import WorkTree
 from .trees import SUBMODULE, TREE, NeedsIndex, TreeWriter
 
 #: More files than this in one commit are written with one flush for all (write_atomic_many).
@@ -28,29 +30,50 @@ BATCH_WRITES = 64
 SPLIT_INDEX_FROM = 8 * 1024 * 1024
 
 
-class Committing:
-    """``commit`` and putting the vault back when it fails."""
+class Committer:
+    """``commit`` and putting the vault back when it fails. Holds what one commit leaves for
+    the next: the paths git's index could not be updated for."""
+
+    def __init__(self, repository: Repository, commands: GitCommands, objects: ObjectStore,
+                 work_tree: WorkTree, lock: WriteLock, faults: FaultPoints):
+        self.repository = repository
+        self.commands = commands
+        self.objects = objects
+        self.work_tree = work_tree
+        self.lock = lock
+        self.faults = faults
+        #: Build every commit's tree on the private index (the whole vault's paths), as memvault
+        #: did before trees were built from the parent commit's (:mod:`.trees`); tests compare
+        #: the two.
+        self.trees_from_index = False
+        self._index_stale: set[str] = set()  # paths git's index could not be updated for
+        self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
 
     def commit(
         self,
         message: str,
         writes: dict[Path, bytes | None] | None = None,
         adopt: Iterable[Path] = (),
+        *,
+        via: str | None = None,
+        tool: str | None = None,
     ) -> str | None:
         """Write (bytes) or remove (None) each path in ``writes``, take ``adopt`` paths as they are
-        in the work tree, and record all of it as ONE commit. Returns the new HEAD, or the old one
+        in the work tree, and record all of it as ONE commit. ``via`` (who writes: ``mcp/<client>``)
+        and ``tool`` (which of its tools: ``save_memory``) become the commit's trailers
+        ``Memvault-Via`` and ``Memvault-Tool``. Returns the new HEAD, or the old one
         when nothing changed. On failure before the commit point every written path is put back
         (never a path that was only adopted) and JournalError is raised; if putting back fails
         too (a full disk), the intent record stays and the next writer finishes the rollback.
         The caller holds :meth:`lock`."""
-        if not self.locked:
+        if not self.lock.held:
             raise RuntimeError("Journal.commit called without holding the lock")
-        self.check_writable()
+        self.work_tree.check_writable()
         message = neutralise_controls(message, single_line=False)
-        if self.via:
-            message = with_trailer(message, VIA_TRAILER, neutralise_line(self.via))
-        if self.tool:
-            message = with_trailer(message, TOOL_TRAILER, neutralise_line(self.tool))
+        if via:
+            message = with_trailer(message, VIA_TRAILER, neutralise_line(via))
+        if tool:
+            message = with_trailer(message, TOOL_TRAILER, neutralise_line(tool))
         writes = dict(writes or {})
         adopted = [p for p in adopt if p not in writes]
         try:
@@ -60,43 +83,43 @@ class Committing:
                                f"it: {exc.strerror or exc}; nothing was changed") from None
         if not adopted and all(previous[p] == (("file", d) if d is not None else (ABSENT, None))
                                for p, d in writes.items()):
-            return self.head()  # nothing would change: no empty commit
-        pre = self.head()
-        trees = self._tree_writer()
+            return self.commands.head()  # nothing would change: no empty commit
+        pre = self.commands.head()
+        trees = self.tree_writer()
         intent = self._begin(pre, message, writes, previous, adopted, trees)
         rels = [w.path for w in intent.writes] + intent.adopt
         try:
             if len(writes) > BATCH_WRITES:  # one flush for all the files (write_atomic_many)
                 write_atomic_many([(p, d) for p, d in writes.items() if d is not None],
-                                  before_each=lambda: self._fault("write"))
+                                  before_each=lambda: self.faults.reached("write"))
             for path, data in writes.items():
                 if len(writes) > BATCH_WRITES and data is not None:
                     continue
-                self._fault("write")
+                self.faults.reached("write")
                 if data is None:
                     remove_file(path)
                 else:
                     write_atomic(path, data)
             tree, base_tree = self._new_tree(pre, rels, trees)
             if not writes and pre is not None and tree == base_tree:
-                self.intents.finish(intent)  # adopted files that already match HEAD: no commit
+                self.repository.intents.finish(intent)  # adopted files that already match HEAD: no commit
                 return pre
-            self._fault("commit-tree")
+            self.faults.reached("commit-tree")
             parents = ["-p", pre] if pre else []
-            new = self._git("commit-tree", "--no-gpg-sign", tree, *parents, "-m", message,
-                            env=self._identity())
-            self._fault("update-ref")
-            self._git("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
+            new = self.commands.output("commit-tree", "--no-gpg-sign", tree, *parents, "-m", message,
+                            env=self.commands.identity())
+            self.faults.reached("update-ref")
+            self.commands.output("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre or ZERO_OID)
         except BaseException as exc:
-            self._undo(intent, exc)
-            raise self._as_journal_error(exc) from exc
+            self.undo(intent, exc)
+            raise as_journal_error(exc) from exc
         # The commit landed. What follows only makes git's own index agree with it.
         stale = sorted(self._index_stale.union(rels))
         try:
-            self._fault("index")
+            self.faults.reached("index")
             if trees is None:  # the private index holds the new commit's tree
-                write_atomic(self.state_dir / "index.head", new.encode())
+                write_atomic(self.repository.state_dir / "index.head", new.encode())
             self._stage(stale, private=False)
         except Exception:
             # Nothing is lost, but git's index lags behind HEAD for these paths (a person's
@@ -106,18 +129,19 @@ class Committing:
             return new
         self._index_stale = set()
         with contextlib.suppress(OSError):
-            self.intents.finish(intent)
+            self.repository.intents.finish(intent)
         return new
 
-    def _tree_writer(self) -> TreeWriter | None:
+    def tree_writer(self) -> TreeWriter | None:
         """A :class:`~.trees.TreeWriter` for one commit (its trees are read through GitPython's
         persistent ``cat-file``), or None when commits go through the private index: a sha256
         repository (GitPython's reader knows sha1 only), ``core.symlinks`` off, or
         :attr:`trees_from_index` set."""
-        if self.trees_from_index or self.object_format != "sha1" or not self.has_symlinks:
+        commands = self.commands
+        if self.trees_from_index or commands.object_format != "sha1" or not commands.has_symlinks:
             return None  # (without symbolic links git keeps a link's mode on a file: the index)
         def read_tree(oid: str) -> bytes:
-            kind, data = self._read_object(oid)
+            kind, data = self.commands.read_object(oid)
             if kind != b"tree":
                 raise JournalError(f"git object {oid} is a {kind.decode()}, not a tree")
             return data
@@ -126,19 +150,19 @@ class Committing:
             return self._write_objects("tree", trees)
 
         def hash_files(rels: list[str]) -> list[str]:
-            return self.object_writer.write("blob", rels)
+            return self.commands.object_writer.write("blob", rels)
 
         def read_trees(oids: list[str]) -> dict[str, bytes]:
-            return self.read_blobs(oids, limit=None)  # one ``cat-file --batch`` for them all
+            return self.objects.read_blobs(oids, limit=None)  # one ``cat-file --batch`` for them all
 
-        return TreeWriter(read_tree, write_trees, hash_files, "sha1", self.trust_executable_bit,
+        return TreeWriter(read_tree, write_trees, hash_files, "sha1", commands.trust_executable_bit,
                           read_trees)
 
     def _write_objects(self, kind: str, objects: list[bytes]) -> list[str]:
         """Store objects (git checks a tree's format), in order, through the long-lived
         ``hash-object`` of that type, from scratch files in memvault's folder of the git
         directory."""
-        scratch = Path(tempfile.mkdtemp(prefix="objects-", dir=self.state_dir))
+        scratch = Path(tempfile.mkdtemp(prefix="objects-", dir=self.repository.state_dir))
         try:
             names = []
             for i, data in enumerate(objects):
@@ -146,24 +170,9 @@ class Committing:
                 with open(name, "wb") as fh:
                     fh.write(data)
                 names.append(str(name))
-            return self.object_writer.write(kind, names)
+            return self.commands.object_writer.write(kind, names)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
-
-    def _read_object(self, oid: str) -> tuple[bytes, bytes]:
-        """(type, content) of one object, through GitPython's persistent ``cat-file --batch``
-        (started on first use, kept for the next commits); JournalError when it cannot be
-        read, and the process is stopped (the next read starts a new one)."""
-        import git
-
-        cmd = self.repo.git
-        try:
-            _, kind, _, data = cmd.get_object_data(oid)
-        except (git.GitCommandError, ValueError, OSError) as exc:
-            cmd.clear_cache()
-            raise JournalError(f"git cat-file could not read {oid}: "
-                               f"{one_line(str(exc)) or type(exc).__name__}") from None
-        return kind, data
 
     def _new_tree(self, pre: str | None, rels: list[str], trees: TreeWriter | None
                   ) -> tuple[str, str | None]:
@@ -171,24 +180,24 @@ class Committing:
         ``pre``'s tree. Built from ``pre``'s trees when it can be (cost: the changed files and
         the trees on their paths), else on the private index (cost: the whole vault)."""
         base_tree = self._commit_tree_of(pre, trees)
-        self._fault("stage")
+        self.faults.reached("stage")
         tree = None
         if trees is not None:
             with contextlib.suppress(NeedsIndex):
-                tree = trees.build(base_tree, self.worktree, rels)
+                tree = trees.build(base_tree, self.repository.worktree, rels)
         if tree is None:
             self._stage(rels, private=True, base=pre)
-        self._fault("write-tree")
+        self.faults.reached("write-tree")
         if tree is None:
-            tree = self._git("write-tree", env=self._private_env())
+            tree = self.commands.output("write-tree", env=self.commands.private_env())
         return tree, base_tree
 
     def _commit_tree_of(self, commit: str | None, trees: TreeWriter | None) -> str | None:
         if commit is None:
             return None
         if trees is None:
-            return self._git("rev-parse", f"{commit}^{{tree}}")
-        kind, data = self._read_object(commit)
+            return self.commands.output("rev-parse", f"{commit}^{{tree}}")
+        kind, data = self.commands.read_object(commit)
         if kind != b"commit" or not data.startswith(b"tree "):
             raise JournalError(f"git object {commit} is not a commit")
         return data[5:data.index(b"\n")].decode()
@@ -198,66 +207,38 @@ class Committing:
                trees: TreeWriter | None = None) -> Intent:
         """Record the intent (before any vault file is touched). Every earlier state must be
         restorable from git: a state that is not the one at ``pre`` is stored as a blob first."""
-        fmt = self.object_format
+        fmt = self.commands.object_format
         entries = []
         for path, data in writes.items():
             kind, old = previous[path]
             after = ABSENT if data is None else state_id("file", data, fmt)
-            entries.append(PathIntent(self.relpath(path), state_id(kind, old, fmt), after))
+            entries.append(PathIntent(self.repository.relpath(path), state_id(kind, old, fmt), after))
         try:
             known = [e.path for e in entries if e.before != ABSENT]
             if trees is not None and pre is not None:
                 at_pre = {rel: oid for rel, (mode, oid) in trees.lookup(
                     self._commit_tree_of(pre, trees), known).items() if mode not in (TREE, SUBMODULE)}
             else:
-                at_pre = self._blob_ids(pre, known)
+                at_pre = self.objects.blob_ids(pre, known)
             for entry, (path, _) in zip(entries, writes.items()):
                 kind, old = previous[path]
                 if kind in ("file", "link") and entry.before.split(":", 1)[1] != at_pre.get(entry.path):
-                    self.write_blob(old or b"")  # e.g. a file that was never committed
-            return self.intents.begin("commit", pre, message, entries,
-                                      [self.relpath(p) for p in adopted])
+                    self.objects.write_blob(old or b"")  # e.g. a file that was never committed
+            return self.repository.intents.begin("commit", pre, message, entries,
+                                      [self.repository.relpath(p) for p in adopted])
         except (OSError, JournalError) as exc:
             raise JournalError(f"could not record the operation before starting it "
                                f"({reason(exc)}); nothing was changed") from None
 
-    def _blob_ids(self, rev: str | None, rels: list[str]) -> dict[str, str]:
-        """Repository path -> blob id at ``rev`` (absent paths left out); one git process. A few
-        paths are looked up one by one (``cat-file --batch-check``, each lookup reads the tree);
-        many are picked out of one listing of their folders (``ls-tree``)."""
-        if rev is None or not rels:
-            return {}
-        if len(rels) > 20:
-            folders = sorted({rel.rpartition("/")[0] or rel for rel in rels})
-            spec = folders if len(folders) <= ARGV_PATH_LIMIT else []
-            wanted = set(rels)
-            return {path: sha for path, (mode, sha) in self.ls_tree(rev, None, spec).items()
-                    if path in wanted and mode != "160000"}
-        with self._stdin("".join(f"{rev}:{rel}\n" for rel in rels).encode(
-                "utf-8", "surrogateescape")) as fh:
-            out = self._git("cat-file", "--batch-check=%(objectname) %(objecttype)", istream=fh)
-        found = {}
-        for rel, line in zip(rels, out.splitlines()):
-            sha, _, kind = line.partition(" ")
-            if kind == "blob":
-                found[rel] = sha
-        return found
-
-    def files_at(self, rev: str, rels: list[str]) -> dict[str, bytes]:
-        """Repository path -> content at ``rev`` for those of ``rels`` that exist there."""
-        ids = self._blob_ids(rev, list(dict.fromkeys(rels)))
-        blobs = self.read_blobs(ids.values())
-        return {rel: blobs[sha] for rel, sha in ids.items() if sha in blobs}
-
-    def _undo(self, intent: Intent, cause: BaseException | None = None) -> list[str]:
+    def undo(self, intent: Intent, cause: BaseException | None = None) -> list[str]:
         """Put back what the operation of ``intent`` wrote (see :func:`core.git.intent.rollback_rule`)
         and remove the record. On failure the record stays (the next writer finishes it) and
         JournalError says so. Returns the paths kept because someone else changed them since."""
         try:
             kept = self._put_back(intent)
             if intent.kind == "sync":  # git's index followed the work tree: bring it back too
-                self._reset_index(intent.pre_head, [w.path for w in intent.writes])
-            self.intents.finish(intent)
+                self.reset_index(intent.pre_head, [w.path for w in intent.writes])
+            self.repository.intents.finish(intent)
         except BaseException as exc:
             before = f"{reason(cause)}; " if cause is not None else ""
             raise JournalError(
@@ -267,23 +248,23 @@ class Committing:
         return kept
 
     def _put_back(self, intent: Intent) -> list[str]:
-        fmt = self.object_format
+        fmt = self.commands.object_format
         restore: dict[str, str] = {}
         kept = []
         for entry in intent.writes:
-            self._fault("rollback")
-            path = self.worktree / entry.path
+            self.faults.reached("rollback")
+            path = self.repository.worktree / entry.path
             kind, data = read_state(path)
             action = rollback_rule(entry, state_id(kind, data, fmt))
             if action == "restore":
                 restore[entry.path] = entry.before
             elif action == "foreign":
                 kept.append(entry.path)
-        blobs = self.read_blobs((b.split(":", 1)[1] for b in restore.values() if b != ABSENT),
+        blobs = self.objects.read_blobs((b.split(":", 1)[1] for b in restore.values() if b != ABSENT),
                                 limit=None)
         for rel, before in restore.items():
-            self._fault("rollback-write")
-            path = self.worktree / rel
+            self.faults.reached("rollback-write")
+            path = self.repository.worktree / rel
             if before == ABSENT:
                 remove_file(path)
                 continue
@@ -296,35 +277,21 @@ class Committing:
                 write_atomic(path, blobs[sha])
         return kept
 
-    def _reset_index(self, rev: str | None, rels: list[str]) -> None:
+    def reset_index(self, rev: str | None, rels: list[str]) -> None:
         if not rels:
             return
         if rev is None:
-            self._with_paths(["update-index", "--force-remove"], rels)
+            self.commands.with_paths(["update-index", "--force-remove"], rels)
             return
-        with self._stdin("\0".join(rels).encode("utf-8", "surrogateescape") + b"\0") as fh:
-            self._git("reset", "-q", rev, "--pathspec-from-file=-", "--pathspec-file-nul",
+        with self.commands.stdin("\0".join(rels).encode("utf-8", "surrogateescape") + b"\0") as fh:
+            self.commands.output("reset", "-q", rev, "--pathspec-from-file=-", "--pathspec-file-nul",
                       istream=fh)
-
-    @staticmethod
-    def _as_journal_error(exc: BaseException) -> BaseException:
-        if isinstance(exc, JournalError) or not isinstance(exc, Exception):
-            return exc
-        if isinstance(exc, OSError):
-            where = f" ({exc.filename})" if exc.filename else ""
-            return JournalError(f"writing the vault failed: {exc.strerror or exc}{where}; "
-                                "nothing was changed")
-        return exc
-
-    def _fault(self, step: str) -> None:
-        if self.fault_hook is not None:
-            self.fault_hook(step)
 
     def _stage(self, rels: list[str], *, private: bool, base: str | None = None) -> None:
         env = None
         if private:
-            env = self._private_env()
-            state = self.state_dir / "index.head"
+            env = self.commands.private_env()
+            state = self.repository.state_dir / "index.head"
             try:
                 known = state.read_text().strip()
             except FileNotFoundError:
@@ -332,14 +299,14 @@ class Committing:
             # ``index.head`` says which commit the private index holds; it is removed before the
             # index is changed and written again only once a commit has landed, so a crash
             # half-way can never leave it vouching for an index that holds other paths.
-            self._forget_private_index()
-            if known != (base or "unborn") or not (self.state_dir / "index").exists():
+            self.commands.forget_private_index()
+            if known != (base or "unborn") or not (self.repository.state_dir / "index").exists():
                 if base:
-                    self._git("read-tree", base, env=env)
+                    self.commands.output("read-tree", base, env=env)
                 else:
-                    self._git("read-tree", "--empty", env=env)
+                    self.commands.output("read-tree", "--empty", env=env)
         split = [] if private or not self._split_git_index() else ["-c", "core.splitIndex=true"]
-        self._with_paths([*split, "update-index", "--add", "--remove", "--replace"], rels, env=env)
+        self.commands.with_paths([*split, "update-index", "--add", "--remove", "--replace"], rels, env=env)
 
     def _split_git_index(self) -> bool:
         """Whether git's own index is to be kept split (``core.splitIndex``): when it is big
@@ -347,14 +314,24 @@ class Committing:
         say otherwise. A split index is written as the few entries that changed beside a shared
         index of the rest, so staging one file no longer rewrites (and hashes) every entry."""
         if self._split_index_setting is None:
-            status, out, _ = self._run("config", "--get", "core.splitIndex", check=False)
+            status, out, _ = self.commands.run("config", "--get", "core.splitIndex", check=False)
             self._split_index_setting = out.strip().lower() if status == 0 else ""
         if self._split_index_setting:
             return False  # the person's choice, either way: git follows it without us
         try:
-            return os.stat(self.git_dir / "index").st_size >= SPLIT_INDEX_FROM
+            return os.stat(self.repository.git_dir / "index").st_size >= SPLIT_INDEX_FROM
         except OSError:
             return False
+
+
+def as_journal_error(exc: BaseException) -> BaseException:
+    if isinstance(exc, JournalError) or not isinstance(exc, Exception):
+        return exc
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        return JournalError(f"writing the vault failed: {exc.strerror or exc}{where}; "
+                            "nothing was changed")
+    return exc
 
 
 

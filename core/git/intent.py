@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..store.layout import write_atomic
+from ..store.files import write_atomic
 
 ABSENT = "absent"
 OTHER = "other"  # a directory, a fifo...: never the operation's own result

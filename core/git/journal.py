@@ -1,11 +1,12 @@
 """The git journal: the only code that runs git.
 
 Every change to the vault is one commit that touches only the vault's own paths. The hot path is
-git plumbing through GitPython's ``repo.git`` command interface, on a private index kept in the
-repository's git directory, so a person's own staged work in the same repository is never
-committed and git's porcelain (hooks, status summaries) stays out of the way:
+git plumbing through GitPython's ``repo.git`` command interface, the new tree built from the
+parent commit's trees (or on a private index kept in the repository's git directory), so a
+person's own staged work in the same repository is never committed and git's porcelain (hooks,
+status summaries) stays out of the way:
 
-    intent recorded -> files written -> update-index (private) -> write-tree -> commit-tree
+    intent recorded -> files written -> hash-object / trees -> commit-tree
     -> update-ref HEAD new old (the commit point, compare-and-swap) -> update-index (real index)
 
 An inter-process lock (``flock`` on a file in the git directory) is held by the caller across
@@ -14,37 +15,29 @@ opener tell a crashed operation (roll it back, or forward if its commit landed) 
 edit (commit it as ``external:``).
 
 Reading needs no GitPython: the repository is found by ``git rev-parse`` and the commands run
-outside the write lock (opening a vault: HEAD, status, diff; history; show) go through
-``runner.py``'s own runner; while the lock is held (every write) git runs through ``repo.git``
-(:meth:`~.plumbing.Plumbing._runner` is the one place that decides).
+outside the write lock go through ``runner.py``'s own runner; while the lock is held (every
+write) git runs through ``repo.git`` (:meth:`.plumbing.GitCommands.runner` decides).
 
-:class:`Journal` is composed of one part per job: ``plumbing.py`` (running git, paths on stdin),
-``commit.py`` (one operation, one commit; putting back on failure), ``recovery.py`` (finishing
-crashed operations), ``reading.py`` (history and the one blob reader), ``remote.py`` (what sync
-needs), ``rewrite.py`` (rewriting history: ``memvault purge``). This module holds the repository, its privacy, the lock, HEAD and the status of the
-vault's own paths. ``entries.py`` holds what is read out of git.
+:class:`Journal` owns one part per job, each given the parts it uses when it is made:
+:class:`~.repository.Repository` (where), :class:`~.lock.WriteLock`,
+:class:`~.plumbing.GitCommands` (running git), :class:`~.blobs.ObjectStore` (blobs and trees),
+:class:`~.reading.HistoryReader`, :class:`~.status.WorkTree` (may we write; what changed),
+:class:`~.commit.Committer` (one operation, one commit; putting back on failure),
+:class:`~.recovery.Recovery` (finishing crashed operations), :class:`~.remote.Remote` (what sync
+needs), :class:`~.rewrite.Rewriting` (``memvault purge``) and :class:`~.faults.FaultPoints`.
+Its methods hand each call to the part that does it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import os
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import JournalError, LockTimeoutError
-from .gitdir import read_head
-from .intent import IntentLog
-from .objects import ObjectWriter
-from .lock import process_lock
-from .runner import GitRunner, Location, locate
-
-if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
-    import git
-from .commit import Committing
+from ..store.files import MAX_FILE_BYTES
+from .blobs import ObjectStore
+from .commit import Committer
 from .entries import (
     TOOL_TRAILER,
     VIA_TRAILER,
@@ -56,360 +49,299 @@ from .entries import (
     operation_of,
     with_trailer,
 )
-from .plumbing import (
-    ARGV_PATH_LIMIT,
-    DEFAULT_LOCK_TIMEOUT,
-    PRIVATE_MODE,
-    ZERO_OID,
-    Plumbing,
-    finish,
-)
-from .reading import Reading
+from .faults import FaultPoints
+from .intent import IntentLog
+from .lock import WriteLock
+from .objects import ObjectWriter
+from .plumbing import DEFAULT_LOCK_TIMEOUT, ZERO_OID, GitCommands
+from .reading import HistoryReader
 from .recovery import Recovery
 from .remote import Remote
+from .repository import Repository
 from .rewrite import Rewriting
+from .runner import Location
+from .status import WorkTree
+
+if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
+    import git
 
 
-class Journal(Plumbing, Committing, Recovery, Reading, Remote, Rewriting):
+class Journal:
     """Git history of one vault folder, which may sit anywhere inside a repository."""
 
-    def __init__(self, root: Path, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT):
-        self.root = Path(root).resolve()
-        self.lock_timeout = lock_timeout
-        self._repo: git.Repo | None = None
-        self._own_runner: GitRunner | None = None
-        self._identity_env: dict[str, str] | None = None
-        self._lock_depth = 0
-        self._thread_lock = threading.RLock()
-        self._index_stale: set[str] = set()  # paths git's index could not be updated for
-        #: Who writes through this journal (``mcp/claude-code``): every commit it makes carries
-        #: the trailer ``Memvault-Via: <via>``, so history tells an assistant's writes apart.
-        self.via: str | None = None
-        #: Which tool of that door makes the commits now (``save_memory``): the trailer
-        #: ``Memvault-Tool: <tool>``; set around one operation, None otherwise.
-        self.tool: str | None = None
-        #: Tests set this to raise at a named step of ``commit`` (fault injection).
-        self.fault_hook: Callable[[str], None] | None = None
-        #: A read-only vault's journal: git runs with optional locks off (``git status``
-        #: refreshes no stat data in git's index), so reading writes nothing under ``.git``.
-        self.read_only = False
-        #: Build every commit's tree on the private index (the whole vault's paths), as memvault
-        #: did before trees were built from the parent commit's (:mod:`.trees`); tests compare
-        #: the two.
-        self.trees_from_index = False
-        self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
+    def __init__(self, root: Path, *, lock_timeout: float = DEFAULT_LOCK_TIMEOUT,
+                 read_only: bool = False, faults: FaultPoints | None = None):
+        self.repository = Repository(root)
+        self.root = self.repository.root
+        self.write_lock = WriteLock(lambda: self.repository.state_dir, lock_timeout)
+        self.commands = GitCommands(self.repository, self.write_lock, read_only=read_only)
+        #: Tests set ``faults.hook`` to raise at a named step of a write (fault injection).
+        self.faults = faults or FaultPoints()
+        self.objects = ObjectStore(self.commands)
+        self.history = HistoryReader(self.repository, self.commands, self.objects)
+        self.work_tree = WorkTree(self.repository, self.commands)
+        self.committer = Committer(self.repository, self.commands, self.objects, self.work_tree,
+                                   self.write_lock, self.faults)
+        self.recovery = Recovery(self.repository, self.commands, self.history, self.committer,
+                                 self.faults)
+        self.remote = Remote(self.repository, self.commands, self.history, self.work_tree,
+                             self.committer, self.write_lock, self.faults)
+        self.rewriting = Rewriting(self.repository, self.commands)
 
-    # -- repository -------------------------------------------------------------------------
-    @functools.cached_property
+    # -- the repository ---------------------------------------------------------------------
+    @property
     def location(self) -> Location:
-        """Where the repository is (found by git, :func:`~.runner.locate`; no GitPython). A
-        folder in no repository gets one (``git init`` at the vault folder); a bare repository
-        is refused."""
-        found = locate(self.root) if self.root.is_dir() else None
-        if found is None:
-            self._repo = self._init_repo()
-            found = locate(self.root)
-        if found is None:
-            raise JournalError(f"git finds no repository at {self.root} after creating one there")
-        if found.bare or found.worktree is None:
-            where = "a bare git repository" if found.bare else "a git directory"
-            raise JournalError(f"{self.root} is inside {where}; a vault needs a work tree")
-        return found
+        return self.repository.location
 
     @property
     def git_dir(self) -> Path:
-        return self.location.git_dir
+        return self.repository.git_dir
 
     @property
     def common_dir(self) -> Path:
-        return self.location.common_dir
+        return self.repository.common_dir
+
+    @property
+    def worktree(self) -> Path:
+        return self.repository.worktree
+
+    @property
+    def state_dir(self) -> Path:
+        return self.repository.state_dir
+
+    @property
+    def intents(self) -> IntentLog:
+        return self.repository.intents
 
     @property
     def repo(self) -> git.Repo:
-        """GitPython's view of the repository, opened (and GitPython imported) on first use:
-        by the commands of a write (:meth:`_runner`)."""
-        if self._repo is None:
-            self._repo = self._open_repo()
-        return self._repo
+        """GitPython's view of the repository (opened on first use)."""
+        return self.repository.gitpython
 
-    def _open_repo(self) -> git.Repo:
-        import git
+    def relpath(self, path: Path) -> str:
+        return self.repository.relpath(path)
 
-        location = self.location  # creates the repository when there is none
-        if self._repo is not None:
-            return self._repo
-        try:
-            repo = git.Repo(self.root, search_parent_directories=True)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError) as exc:
-            raise JournalError(f"GitPython cannot open the repository at {self.root}: {exc}") from None
-        if Path(repo.git_dir).resolve() != location.git_dir:
-            raise JournalError(f"git and GitPython find different repositories for {self.root}: "
-                               f"{location.git_dir} and {repo.git_dir}")
-        return repo
+    def vault_rel(self, repo_rel: str) -> str:
+        return self.repository.vault_rel(repo_rel)
 
-    def _init_repo(self) -> git.Repo:
-        """``git init`` at the vault folder, made in a scratch folder and renamed into place: a
-        second process creating the same new vault at the same moment never sees (or collides
-        with) a half-made ``.git``. One rename wins; the other process uses the winner's."""
-        import shutil
-        import tempfile
+    @property
+    def read_only(self) -> bool:
+        """A read-only vault's journal: git writes nothing under ``.git`` (no optional locks)."""
+        return self.commands.read_only
 
-        import git
+    @read_only.setter
+    def read_only(self, value: bool) -> None:
+        self.commands.read_only = value
 
-        self.root.mkdir(parents=True, exist_ok=True)
-        scratch = Path(tempfile.mkdtemp(prefix=".memvault-init-", dir=self.root))
-        try:
-            git.Repo.init(scratch, shared=PRIVATE_MODE)
-            with contextlib.suppress(OSError):
-                os.rename(scratch / ".git", self.root / ".git")
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
-        return git.Repo(self.root)
+    @property
+    def trees_from_index(self) -> bool:
+        """Build every commit's tree on the private index (tests compare the two ways)."""
+        return self.committer.trees_from_index
 
-    @functools.cached_property
-    def worktree(self) -> Path:
-        return self.location.worktree  # type: ignore[return-value]  (never None: refused)
+    @trees_from_index.setter
+    def trees_from_index(self, value: bool) -> None:
+        self.committer.trees_from_index = value
 
-    @functools.cached_property
-    def state_dir(self) -> Path:
-        """memvault's own files in the git directory: lock, intent record, private index."""
-        d = self.git_dir / "memvault"
-        d.mkdir(mode=0o700, exist_ok=True)
-        return d
-
-    @functools.cached_property
-    def intents(self) -> IntentLog:
-        return IntentLog(self.state_dir)
-
-    @functools.cached_property
-    def object_format(self) -> str:
-        head = self.head()
-        if head is not None:
-            return "sha256" if len(head) == 64 else "sha1"
-        return self.config_get("extensions.objectformat") or "sha1"
-
-    @functools.cached_property
+    @property
     def object_writer(self) -> ObjectWriter:
-        """Long-lived ``hash-object`` processes for the objects of a commit (:mod:`.objects`),
-        started through GitPython's ``repo.git`` on first use."""
-        return ObjectWriter(self._start_piped)
+        return self.commands.object_writer
 
-    def _start_piped(self, args: list[str]) -> Any:
-        import subprocess
+    @property
+    def object_format(self) -> str:
+        return self.commands.object_format
 
-        import git
+    def head(self) -> str | None:
+        """The commit HEAD points at, or None on an unborn branch."""
+        return self.commands.head()
 
-        try:
-            return self.repo.git.execute(["git", *args], as_process=True,
-                                         istream=subprocess.PIPE)
-        except (git.GitCommandError, git.GitCommandNotFound, OSError) as exc:
-            raise JournalError(f"git {args[0]} could not be started: {exc}") from None
+    def config_get(self, key: str) -> str | None:
+        return self.commands.config_get(key)
 
     def close(self) -> None:
         """Stop the long-lived git processes (object writers, GitPython's ``cat-file``); the
         next write starts them again. Skipped while another thread writes."""
-        if not self._thread_lock.acquire(blocking=False):
-            return
-        try:
-            if "object_writer" in self.__dict__:
-                self.object_writer.stop()
-            if self._repo is not None:
-                self._repo.git.clear_cache()
-        finally:
-            self._thread_lock.release()
+        with self.write_lock.unless_busy() as free:
+            if free:
+                self.commands.stop_processes()
 
-    @functools.cached_property
-    def _file_modes(self) -> dict[str, bool]:
-        """``core.fileMode`` and ``core.symlinks`` as git reads them (any scope; one process):
-        whether git takes a file's executable bit, and symbolic links, for modes."""
-        status, out, _ = self._run("config", "-z", "--get-regexp", r"^core\.(filemode|symlinks)$",
-                                   check=False)
-        found = {"core.filemode": True, "core.symlinks": True}
-        for item in (out.split("\0") if status == 0 else []):
-            key, _, value = item.partition("\n")
-            if key in found:
-                found[key] = value.strip().lower() not in ("false", "no", "off", "0")
-        return found
-
-    @property
-    def trust_executable_bit(self) -> bool:
-        return self._file_modes["core.filemode"]
-
-    @property
-    def has_symlinks(self) -> bool:
-        return self._file_modes["core.symlinks"]
-
-    def ensure_private(self) -> bool:
-        """Keep everything under the git directory out of other local users' reach: the git
-        directory is made 0700 (one ``stat`` when it already is), so its objects, refs and
-        memvault's own files cannot be read whatever their own modes. Not when the person shares
-        the repository on purpose (``core.sharedRepository`` group, all or an octal mode other
-        than 0600). A repository memvault creates is also made with ``--shared=0600`` (git
-        then creates its files 0600 and folders 0700). Returns True when it changed a mode."""
-        git_dir = self.common_dir
-        mode = os.stat(git_dir).st_mode
-        if not mode & 0o077:
-            return False
-        shared = (self.config_get("core.sharedRepository") or "").strip().lower()
-        if shared not in ("", PRIVATE_MODE, "false", "umask", "0", "no", "off"):
-            return False  # shared on purpose: the person's choice
-        os.chmod(git_dir, mode & 0o700)
-        return True
-
-    def write_refusal(self) -> str | None:
-        """Why git's state forbids a write now (HEAD detached, a merge, rebase, cherry-pick,
-        revert or bisect in progress), naming the git command that ends it; None when writing
-        is safe. A commit made then would be lost when the person's operation ends."""
-        git_dir = self.git_dir
-        for name, what, ends in (
-            ("rebase-merge", "a git rebase", "`git rebase --continue` or `git rebase --abort`"),
-            ("rebase-apply", "a git rebase or am",
-             "`git rebase --continue`/`--abort` (or `git am --continue`/`--abort`)"),
-            ("MERGE_HEAD", "a git merge", "`git commit` or `git merge --abort`"),
-            ("CHERRY_PICK_HEAD", "a git cherry-pick",
-             "`git cherry-pick --continue` or `git cherry-pick --abort`"),
-            ("REVERT_HEAD", "a git revert", "`git revert --continue` or `git revert --abort`"),
-            ("BISECT_LOG", "a git bisect", "`git bisect reset`"),
-        ):
-            if os.path.lexists(git_dir / name):
-                return (f"{what} is in progress in {self.worktree}: memvault does not write "
-                        f"until it ends; run {ends}, then try again")
-        try:
-            text = (git_dir / "HEAD").read_text().strip()
-        except OSError:
-            return None
-        if not text.startswith("ref: "):
-            return (f"HEAD is detached (at {text[:8]}) in {self.worktree}: memvault writes only "
-                    "on a branch; run `git switch <branch>` (or `git switch -c <new-branch>` to "
-                    "keep this commit), then try again")
-        return None
-
-    def check_writable(self) -> None:
-        refusal = self.write_refusal()
-        if refusal:
-            raise JournalError(refusal)
-
-
-    # -- lock -------------------------------------------------------------------------------
-    @contextlib.contextmanager
-    def lock(self, timeout: float | None = None) -> Iterator[None]:
-        """Hold the repository's memvault write lock: first this object's thread lock (so threads
-        of one process take turns), then ``flock`` (so processes do). Re-entrant."""
-        wait = self.lock_timeout if timeout is None else timeout
-        if not self._thread_lock.acquire(timeout=wait):
-            raise LockTimeoutError(
-                f"the vault is being written by another thread of this process; gave up after "
-                f"{wait:g} s")
-        try:
-            if self._lock_depth:
-                self._lock_depth += 1
-                try:
-                    yield
-                finally:
-                    self._lock_depth -= 1
-            else:
-                with self._process_lock(wait):
-                    yield
-        finally:
-            self._thread_lock.release()
-
-    @contextlib.contextmanager
-    def _process_lock(self, wait: float) -> Iterator[None]:
-        with process_lock(self.state_dir, wait):
-            self._lock_depth = 1
-            try:
-                yield
-            finally:
-                self._lock_depth = 0
+    # -- the lock ---------------------------------------------------------------------------
+    def lock(self, timeout: float | None = None) -> AbstractContextManager[None]:
+        """Hold the repository's memvault write lock (:class:`~.lock.WriteLock`). Re-entrant."""
+        return self.write_lock.hold(timeout)
 
     @property
     def locked(self) -> bool:
-        return self._lock_depth > 0
+        return self.write_lock.held
 
-    # -- HEAD -------------------------------------------------------------------------------
-    def head(self) -> str | None:
-        """The commit HEAD points at, or None on an unborn branch. Reads the ref files directly
-        when it can (no process), else asks ``git rev-parse``."""
-        with contextlib.suppress(OSError):
-            found = read_head(self.git_dir, self.common_dir)
-            if found is not None:
-                return found
-        try:
-            return self._git("rev-parse", "--verify", "-q", "HEAD")
-        except JournalError:
-            return None
+    # -- the work tree and the git directory -----------------------------------------------
+    def ensure_private(self) -> bool:
+        return self.work_tree.ensure_private()
 
-    def changed_between(self, old: str | None, new: str | None) -> list[str]:
-        """Vault paths (relative to the vault root) that differ between two commits; the paths
-        ``new`` no longer has come first, so a reader reloading them in order sees a record
-        that moved (a memory's file in the other layout) go, then come back at its new path."""
-        if old == new:
-            return []
-        if new is None:
-            return []
-        spec = [] if self._rel_root == "." else ["--", self._rel_root]
-        if old is None:
-            out = self._git("ls-tree", "-r", "-z", "--name-only", new, *spec)
-            return [self._vault_rel(p) for p in out.split("\0") if p]
-        return [p for _status, p in self.changes_between(old, new)]
+    def shared_on_purpose(self) -> bool:
+        return self.work_tree.shared_on_purpose()
 
-    def changes_between(self, old: str, new: str) -> list[tuple[str, str]]:
-        """(git's status letter: A, M, D or T; vault path) of each path that differs between two
-        commits, the deleted ones first (see :meth:`changed_between`)."""
-        if old == new:
-            return []
-        spec = [] if self._rel_root == "." else ["--", self._rel_root]
-        # plumbing: no person's diff settings; identical subtrees are skipped unread
-        out = self._git("diff-tree", "-r", "--name-status", "--no-renames", "-z", old, new,
-                        *spec)
-        parts = out.split("\0")
-        pairs = [(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
-        return [(status, self._vault_rel(p))
-                for status, p in sorted(pairs, key=lambda x: x[0] != "D")]
+    def write_refusal(self) -> str | None:
+        return self.work_tree.write_refusal()
 
-    def vault_rel(self, repo_rel: str) -> str:
-        """A repository path as a path relative to the vault root."""
-        return self._vault_rel(repo_rel)
+    def check_writable(self) -> None:
+        return self.work_tree.check_writable()
 
-    def _vault_rel(self, repo_rel: str) -> str:
-        rel_root = self._rel_root
-        if rel_root == ".":
-            return repo_rel
-        return repo_rel[len(rel_root) + 1:] if repo_rel.startswith(rel_root + "/") else repo_rel
+    def operation_in_progress(self) -> bool:
+        return self.work_tree.operation_in_progress()
 
-    # -- status of the vault's own paths ----------------------------------------------------
     def start_status(self, paths: list[Path]) -> Any:
-        """Start ``git status`` for the vault paths in the background; pass the handle to
-        :meth:`finish_status`. Lets git stat the files while Python reads them. Many paths are
-        never put on the command line: git looks at the whole vault and the answer is filtered."""
-        rels = [self.relpath(p) for p in paths]
-        spec = rels if len(rels) <= ARGV_PATH_LIMIT else [self._rel_root]
-        started = self._start("status", "--porcelain=v1", "-z", "--untracked-files=all",
-                              "--no-renames", "--ignored=no", "--", *spec)
-        return started, (None if spec is rels else set(rels))
+        return self.work_tree.start_status(paths)
 
     def finish_status(self, handle: Any) -> list[str]:
-        """Vault paths (relative to the vault root) whose work-tree content differs from HEAD."""
-        started, wanted = handle
-        out = finish(started).decode("utf-8", "surrogateescape")
-        candidates = {entry[3:] for entry in out.split("\0") if len(entry) > 3}
-        if wanted is not None:
-            candidates &= wanted
-        if not candidates:
-            return []
-        # The index can lag behind HEAD (a crash between commit and index update); compare the
-        # work tree with HEAD itself before calling anything a change.
-        head = self.head()
-        if head is None:
-            return sorted(self._vault_rel(c) for c in candidates)
-        spec = sorted(candidates) if len(candidates) <= ARGV_PATH_LIMIT else [self._rel_root]
-        out = self._git("diff", "--name-only", "--no-renames", "-z", head, "--", *spec)
-        tracked = {p for p in out.split("\0") if p}
-        untracked = self._git("ls-files", "--others", "-z", "--", *spec)
-        changed = (tracked | {p for p in untracked.split("\0") if p}) & candidates
-        return sorted(self._vault_rel(p) for p in changed)
+        return self.work_tree.finish_status(handle)
+
+    # -- committing and recovery ----------------------------------------------------------
+    def commit(
+        self,
+        message: str,
+        writes: dict[Path, bytes | None] | None = None,
+        adopt: Iterable[Path] = (),
+        *,
+        via: str | None = None,
+        tool: str | None = None,
+    ) -> str | None:
+        return self.committer.commit(message, writes, adopt, via=via, tool=tool)
+
+    def has_intent(self) -> bool:
+        return self.recovery.has_intent()
+
+    def pending_paths(self) -> list[str]:
+        return self.recovery.pending_paths()
+
+    def recover(self) -> str | None:
+        return self.recovery.recover()
+
+    # -- history -------------------------------------------------------------------------
+    def log(self, path: Path | list[Path], limit: int | None = None) -> list[HistoryEntry]:
+        return self.history.log(path, limit)
+
+    def show(self, rev: str, path: Path) -> bytes | None:
+        return self.history.show(rev, path)
+
+    def resolve_rev(self, rev: str) -> str:
+        return self.history.resolve_rev(rev)
+
+    def rev_parse(self, rev: str) -> str | None:
+        return self.history.rev_parse(rev)
+
+    def files_in_commit(self, rev: str, folder: Path) -> list[tuple[str, str]]:
+        return self.history.files_in_commit(rev, folder)
+
+    def names_ever(self, folder: Path) -> set[str]:
+        return self.history.names_ever(folder)
+
+    def commits_with_changes(self, since: str | None = None, *, all_refs: bool = False
+                             ) -> list[CommitChanges]:
+        return self.history.commits_with_changes(since, all_refs=all_refs)
+
+    def changed_between(self, old: str | None, new: str | None) -> list[str]:
+        return self.history.changed_between(old, new)
+
+    def changes_between(self, old: str, new: str) -> list[tuple[str, str]]:
+        return self.history.changes_between(old, new)
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        return self.history.is_ancestor(ancestor, descendant)
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        return self.history.merge_base(a, b)
+
+    def count_commits(self, tip: str, exclude: str | None) -> int:
+        return self.history.count_commits(tip, exclude)
+
+    def deleting_subjects(self, path: str, tip: str, exclude: str | None) -> list[str]:
+        return self.history.deleting_subjects(path, tip, exclude)
+
+    # -- objects -------------------------------------------------------------------------
+    def blob(self, sha: str) -> bytes:
+        return self.objects.blob(sha)
+
+    def read_blob(self, sha: str, limit: int | None = MAX_FILE_BYTES) -> bytes:
+        return self.objects.read_blob(sha, limit)
+
+    def read_blobs(self, shas: Iterable[str], limit: int | None = MAX_FILE_BYTES
+                   ) -> dict[str, bytes]:
+        return self.objects.read_blobs(shas, limit)
+
+    def files_at(self, rev: str, rels: list[str]) -> dict[str, bytes]:
+        return self.objects.files_at(rev, rels)
+
+    def ls_tree(self, rev: str, under: str | None = None, paths: Iterable[str] = ()
+                ) -> dict[str, tuple[str, str]]:
+        return self.objects.ls_tree(rev, under, paths)
+
+    def entries_at(self, rev: str, paths: Iterable[str]) -> dict[str, str]:
+        return self.objects.entries_at(rev, paths)
+
+    def tree_changes(self, old: str | None, new: str, under: str | None = None
+                     ) -> dict[str, TreeChange]:
+        return self.objects.tree_changes(old, new, under)
+
+    def write_blob(self, data: bytes) -> str:
+        return self.objects.write_blob(data)
+
+    # -- sync ----------------------------------------------------------------------------
+    def config_set(self, key: str, value: str) -> None:
+        return self.remote.config_set(key, value)
+
+    def current_branch(self) -> str | None:
+        return self.remote.current_branch()
+
+    def upstream(self, branch: str) -> tuple[str, str] | None:
+        return self.remote.upstream(branch)
+
+    def remotes(self) -> list[str]:
+        return self.remote.remotes()
+
+    def fetch(self, remote: str, branch: str) -> str | None:
+        return self.remote.fetch(remote, branch)
+
+    def push(self, remote: str, commit: str, branch: str) -> str:
+        return self.remote.push(remote, commit, branch)
+
+    def merge_tree(self, ours: str, theirs: str, *, env: dict[str, str] | None = None,
+                   allow_unrelated: bool = False) -> MergeTreeResult:
+        return self.remote.merge_tree(ours, theirs, env=env, allow_unrelated=allow_unrelated)
+
+    def build_tree(self, base_tree: str, entries: dict[str, tuple[str, str] | None]) -> str:
+        return self.remote.build_tree(base_tree, entries)
+
+    def commit_tree(self, tree: str, parents: list[str], message: str) -> str:
+        return self.remote.commit_tree(tree, parents, message)
+
+    def advance(self, pre: str, new: str, message: str) -> list[str]:
+        return self.remote.advance(pre, new, message)
+
+    # -- rewriting history ---------------------------------------------------------------
+    def refs(self) -> dict[str, str]:
+        return self.rewriting.refs()
+
+    def set_ref(self, ref: str, sha: str | None) -> None:
+        return self.rewriting.set_ref(ref, sha)
+
+    def touches(self, revs: list[str], paths: list[str]) -> bool:
+        return self.rewriting.touches(revs, paths)
+
+    def rewrite_without(self, paths: list[str], message: Callable[[str], str]) -> None:
+        return self.rewriting.rewrite_without(paths, message)
+
+    def drop_from_index(self, paths: list[str]) -> None:
+        return self.rewriting.drop_from_index(paths)
+
+    def forget_transient_heads(self) -> None:
+        return self.rewriting.forget_transient_heads()
+
+    def expire_and_prune(self) -> None:
+        return self.rewriting.expire_and_prune()
+
+    def forget_fetch(self, ref: str, before: str | None) -> None:
+        return self.rewriting.forget_fetch(ref, before)
 
 
-
-__all__ = ["CommitChanges", "FileChange", "HistoryEntry", "Journal", "MergeTreeResult", "TreeChange",
-           "TOOL_TRAILER", "VIA_TRAILER", "ZERO_OID", "operation_of", "with_trailer"]
+__all__ = ["CommitChanges", "FaultPoints", "FileChange", "HistoryEntry", "Journal", "MergeTreeResult",
+           "TreeChange", "TOOL_TRAILER", "VIA_TRAILER", "ZERO_OID", "operation_of", "with_trailer"]

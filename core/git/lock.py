@@ -19,8 +19,9 @@ import fcntl
 import os
 import secrets
 import sys
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..errors import JournalError, LockTimeoutError
@@ -88,6 +89,55 @@ def process_lock(state_dir: Path, wait: float) -> Iterator[None]:
         with contextlib.suppress(OSError):
             os.unlink(ticket)
         os.close(fd)
+
+
+class WriteLock:
+    """The write lock of one journal: first a thread lock (threads of one process take turns),
+    then :func:`process_lock` (processes do). Re-entrant within a thread."""
+
+    def __init__(self, state_dir: Callable[[], Path], timeout: float):
+        self.timeout = timeout
+        self._state_dir = state_dir
+        self._threads = threading.RLock()
+        self._depth = 0
+
+    @contextlib.contextmanager
+    def hold(self, timeout: float | None = None) -> Iterator[None]:
+        wait = self.timeout if timeout is None else timeout
+        if not self._threads.acquire(timeout=wait):
+            raise LockTimeoutError(
+                f"the vault is being written by another thread of this process; gave up after "
+                f"{wait:g} s")
+        try:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+            else:
+                with process_lock(self._state_dir(), wait):
+                    self._depth = 1
+                    try:
+                        yield
+                    finally:
+                        self._depth = 0
+        finally:
+            self._threads.release()
+
+    @property
+    def held(self) -> bool:
+        return self._depth > 0
+
+    @contextlib.contextmanager
+    def unless_busy(self) -> Iterator[bool]:
+        """The thread lock if no other thread holds it (True), else nothing (False)."""
+        taken = self._threads.acquire(blocking=False)
+        try:
+            yield taken
+        finally:
+            if taken:
+                self._threads.release()
 
 
 def _take_ticket(state_dir: Path) -> tuple[int, Path]:

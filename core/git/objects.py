@@ -94,6 +94,10 @@ class ObjectWriter:
         said = err or line.decode("utf-8", "replace").strip() or "no answer"
         return f"git hash-object failed: {said.splitlines()[-1] if said else said}"
 
+    def running(self) -> list[Any]:
+        """The handles of the processes running now (one a kind of object)."""
+        return list(self._running.values())
+
     def stop(self, kind: str | None = None) -> None:
         """End the process for ``kind`` (every one when None)."""
         for name in [kind] if kind else list(self._running):

@@ -5,29 +5,40 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import JournalError
-from ..store.layout import remove_file
+from ..store.files import remove_file
+from ..store.quarantine import quarantine
+from .commit import Committer
+from .faults import FaultPoints
 from .intent import ABSENT, Intent, IntentLog, read_state, state_id
-
-if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
-    pass
-from .plumbing import reason
+from .plumbing import GitCommands, reason
+from .reading import HistoryReader
+from .repository import Repository
 
 
 class Recovery:
-    """Finishing what a crashed writer left."""
+    """Finishing what a crashed writer left: through ``committer`` (putting paths back, git's
+    index), reading ``history`` (did its commit land?)."""
+
+    def __init__(self, repository: Repository, commands: GitCommands, history: HistoryReader,
+                 committer: Committer, faults: FaultPoints):
+        self.repository = repository
+        self.commands = commands
+        self.history = history
+        self.objects = history.objects
+        self.committer = committer
+        self.faults = faults
 
     def has_intent(self) -> bool:
         """An operation did not finish (crashed, or could not put the vault back)."""
-        return bool(IntentLog(self.git_dir / "memvault").pending())
+        return bool(IntentLog(self.repository.git_dir / "memvault").pending())
 
     def pending_paths(self) -> list[str]:
         """Repository paths of unfinished operations (for a read-only view of a vault that is
         being written: those files may be half-way)."""
         found: list[str] = []
-        for record in IntentLog(self.git_dir / "memvault").pending():
+        for record in IntentLog(self.repository.git_dir / "memvault").pending():
             with contextlib.suppress(OSError, ValueError):
                 found.extend(IntentLog.read(record).paths)
         return found
@@ -39,9 +50,9 @@ class Recovery:
         The caller holds :meth:`lock`. If finishing fails, the record stays: JournalError."""
         notes = []
         try:
-            self._forget_private_index()  # it may hold a crashed operation's half-staged paths
-            for record in self.intents.pending():
-                self._fault("recover")
+            self.commands.forget_private_index()  # it may hold a crashed operation's half-staged paths
+            for record in self.repository.intents.pending():
+                self.faults.reached("recover")
                 notes.append(self._recover_one(record))
         except OSError as exc:
             raise JournalError(f"finishing an unfinished operation failed ({reason(exc)}); its "
@@ -52,21 +63,19 @@ class Recovery:
         try:
             intent = IntentLog.read(record)
         except (OSError, ValueError) as exc:
-            from ..store.quarantine import quarantine
-
-            copy = quarantine(self.state_dir, self.git_dir, record,
+            copy = quarantine(self.repository.state_dir, self.repository.git_dir, record,
                               f"unreadable intent record: {reason(exc)}")
             remove_file(record)
             return f"set aside an unreadable intent record ({copy}); files left as they are"
         message = intent.message.strip()
         if self._landed(intent):
             rels = intent.paths
-            self._reset_index("HEAD", rels)
-            self.intents.finish(intent)
+            self.committer.reset_index("HEAD", rels)
+            self.repository.intents.finish(intent)
             return f"completed an operation whose commit had landed ({message!r})"
         if intent.legacy:
             self._fill_legacy(intent)
-        kept = self._undo(intent)
+        kept = self.committer.undo(intent)
         note = f"rolled back an unfinished operation ({message!r})"
         if kept:
             note += (f"; kept {len(kept)} file{'s' if len(kept) != 1 else ''} changed after it "
@@ -75,36 +84,34 @@ class Recovery:
 
     def _landed(self, intent: Intent) -> bool:
         """The intent's own commit is HEAD or in HEAD's history."""
-        head, pre = self.head(), intent.pre_head
+        head, pre = self.commands.head(), intent.pre_head
         if head is None or head == pre:
             return False
         if intent.target:
-            return head == intent.target or self.is_ancestor(intent.target, head)
+            return head == intent.target or self.history.is_ancestor(intent.target, head)
         rng = [f"{pre}..{head}"] if pre else [head]
-        status, out, _ = self._git_rc("log", "-n", "200", "--format=%P%x1f%B%x1e", *rng)
+        status, out, _ = self.commands.try_run("log", "-n", "200", "--format=%P%x1f%B%x1e", *rng)
         if status != 0:
             return False
         for chunk in out.split("\x1e"):
             parents, _, body = chunk.strip().partition("\x1f")
-            if (parents.split()[:1] or [None]) == [pre] and body.strip() == intent.message.strip():
+            first_parent = parents.split()[0] if parents.split() else None
+            if first_parent == pre and body.strip() == intent.message.strip():
                 return True
         return False
 
     def _fill_legacy(self, intent: Intent) -> None:
         """A record of an older memvault names paths only. Each path goes back to ``pre``; what
         is on disk first goes to the quarantine when it differs (nothing is lost)."""
-        from ..store.quarantine import quarantine
-
-        fmt = self.object_format
-        at_pre = self._blob_ids(intent.pre_head, [w.path for w in intent.writes])
+        fmt = self.commands.object_format
+        at_pre = self.objects.blob_ids(intent.pre_head, [w.path for w in intent.writes])
         for entry in intent.writes:
-            path = self.worktree / entry.path
+            path = self.repository.worktree / entry.path
             kind, data = read_state(path)
             now = state_id(kind, data, fmt)
             entry.before = f"file:{at_pre[entry.path]}" if entry.path in at_pre else ABSENT
             entry.after = now
             if now not in (entry.before, ABSENT):
-                quarantine(self.state_dir, self.worktree, path,
+                quarantine(self.repository.state_dir, self.repository.worktree, path,
                            f"on disk when an older memvault's unfinished operation "
                            f"({intent.message.strip()!r}) was rolled back")
-

@@ -17,8 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import JournalError
-from ..store.layout import remove_file, write_atomic
-from .plumbing import ARGV_PATH_LIMIT
+from ..store.files import remove_file, write_atomic
+from .plumbing import ARGV_PATH_LIMIT, GitCommands
+from .repository import Repository
 
 STASH = "refs/stash"
 
@@ -26,27 +27,28 @@ STASH = "refs/stash"
 class Rewriting:
     """History rewriting and the ref and object bookkeeping around it."""
 
+    def __init__(self, repository: Repository, commands: GitCommands):
+        self.repository = repository
+        self.commands = commands
+
     def refs(self) -> dict[str, str]:
         """Every ref (full name) -> the object it points at."""
-        out = self._git("for-each-ref", "--format=%(objectname) %(refname)")
+        out = self.commands.output("for-each-ref", "--format=%(objectname) %(refname)")
         return {ref: sha for sha, _, ref in (line.partition(" ") for line in out.splitlines())
                 if ref}
-
-    def remotes(self) -> list[str]:
-        return [r for r in self._git("remote").split() if r]
 
     def set_ref(self, ref: str, sha: str | None) -> None:
         """Point ``ref`` at ``sha`` (None: delete it)."""
         if sha is None:
-            self._git("update-ref", "-d", ref)
+            self.commands.output("update-ref", "-d", ref)
         else:
-            self._git("update-ref", ref, sha)
+            self.commands.output("update-ref", ref, sha)
 
     def touches(self, revs: list[str], paths: list[str]) -> bool:
         """A commit of ``revs`` (``git rev-list`` arguments) changed one of these repository
         paths."""
         for at in range(0, len(paths), ARGV_PATH_LIMIT):
-            out = self._git("rev-list", "--max-count=1", *revs, "--", *paths[at:at + ARGV_PATH_LIMIT])
+            out = self.commands.output("rev-list", "--max-count=1", *revs, "--", *paths[at:at + ARGV_PATH_LIMIT])
             if out.strip():
                 return True
         return False
@@ -58,13 +60,13 @@ class Rewriting:
         git-filter-repo fails (the refs were not moved)."""
         import git_filter_repo as fr
 
-        class Rewrite(fr.RepoFilter):
+        class Rewrite(fr.RepoFilter):  # type: ignore[misc]  # git-filter-repo has no types
             def cleanup(self, *args: Any, **kwargs: Any) -> None:  # no `git reset --hard`
                 return None
 
-        git_dir = self.git_dir
+        git_dir = self.repository.git_dir
         shutil.rmtree(git_dir / "filter-repo", ignore_errors=True)
-        listing = self.state_dir / "rewrite-paths.txt"
+        listing = self.repository.state_dir / "rewrite-paths.txt"
         write_atomic(listing, "".join(f"literal:{p}\n" for p in paths).encode(
             "utf-8", "surrogateescape"))
 
@@ -77,7 +79,7 @@ class Rewriting:
              str(listing), "--replace-refs", "delete-no-add"], error_on_empty=False)
         old = os.getcwd()
         try:
-            os.chdir(self.worktree)
+            os.chdir(self.repository.worktree)
             with contextlib.redirect_stdout(io.StringIO()):
                 Rewrite(args, message_callback=callback).run()
         except SystemExit as exc:
@@ -90,13 +92,13 @@ class Rewriting:
     def drop_from_index(self, paths: list[str]) -> None:
         """These repository paths out of git's index; memvault's private index is made anew
         from HEAD by the next commit."""
-        self._with_paths(["update-index", "--force-remove"], paths)
-        self._forget_private_index()
-        remove_file(self.state_dir / "index")
+        self.commands.with_paths(["update-index", "--force-remove"], paths)
+        self.commands.forget_private_index()
+        remove_file(self.repository.state_dir / "index")
 
     def forget_transient_heads(self) -> None:
         """``ORIG_HEAD`` and ``FETCH_HEAD`` may name commits of a history rewritten since."""
-        git_dir = self.git_dir
+        git_dir = self.repository.git_dir
         for name in ("ORIG_HEAD", "FETCH_HEAD"):
             remove_file(git_dir / name)
 
@@ -106,8 +108,8 @@ class Rewriting:
         --prune=now``)."""
         logged = [r for r in ["HEAD", *self.refs()] if r != STASH and self._has_reflog(r)]
         if logged:  # `git reflog expire` fails on a ref without a reflog (a tag, by default)
-            self._git("reflog", "expire", "--expire=now", "--expire-unreachable=now", *logged)
-        self._git("gc", "--prune=now", "--quiet")
+            self.commands.output("reflog", "expire", "--expire=now", "--expire-unreachable=now", *logged)
+        self.commands.output("gc", "--prune=now", "--quiet")
 
     def forget_fetch(self, ref: str, before: str | None) -> None:
         """Put a remote-tracking ``ref`` back at ``before`` (None: delete it) and prune the
@@ -116,11 +118,11 @@ class Rewriting:
         --prune=now``."""
         self.set_ref(ref, before)
         if before is not None and self._has_reflog(ref):
-            self._git("reflog", "expire", "--expire=never", "--expire-unreachable=now", ref)
-        self._git("gc", "--prune=now", "--quiet")
+            self.commands.output("reflog", "expire", "--expire=never", "--expire-unreachable=now", ref)
+        self.commands.output("gc", "--prune=now", "--quiet")
 
     def _has_reflog(self, ref: str) -> bool:
         """``ref`` has a reflog (a file under ``logs/``: HEAD's in this worktree's git
         directory, every other ref's in the common one)."""
-        base = self.git_dir if ref == "HEAD" else self.common_dir
+        base = self.repository.git_dir if ref == "HEAD" else self.repository.common_dir
         return (base / "logs" / ref).is_file()

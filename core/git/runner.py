@@ -105,14 +105,13 @@ class GitRunner:
                                   capture_output=True)
         except OSError as exc:
             raise not_started(exc) from None
-        out: str | bytes = done.stdout
-        if strip and out.endswith(b"\n"):
-            out = out[:-1]
-        if not binary:
-            out = out.decode("utf-8", "surrogateescape")
+        raw: bytes = done.stdout
+        if strip and raw.endswith(b"\n"):
+            raw = raw[:-1]
+        out: str | bytes = raw if binary else raw.decode("utf-8", "surrogateescape")
         return done.returncode, out, _text(done.stderr)
 
-    def start(self, args: list[str]) -> subprocess.Popen:
+    def start(self, args: list[str]) -> subprocess.Popen[bytes]:
         """Start ``git <args>`` in the background; read its ``stdout``, then ``wait()``."""
         try:
             return subprocess.Popen(["git", *args], cwd=self.cwd, env=self._env(None),
@@ -133,9 +132,11 @@ class GitPythonRunner:
         import git
 
         try:
-            return self.git.execute(["git", *args], env=env, istream=istream,
-                                    with_exceptions=False, with_extended_output=True,
-                                    stdout_as_string=not binary, strip_newline_in_stdout=strip)
+            result: Result = self.git.execute(
+                ["git", *args], env=env, istream=istream, with_exceptions=False,
+                with_extended_output=True, stdout_as_string=not binary,
+                strip_newline_in_stdout=strip)
+            return result
         except git.GitCommandNotFound as exc:
             raise not_started(exc) from None
 

@@ -135,7 +135,7 @@ class TreeWriter:
         depth = 0
         while pending:
             self._prefetch({current for _, _, current in pending})
-            deeper = []
+            deeper: list[tuple[str, list[bytes], str | None]] = []
             for rel, parts, current in pending:
                 entry = self._read(current).get(parts[depth])
                 if entry is None:

@@ -108,7 +108,7 @@ def parse_value(text: str, what: str = "value", line: int | None = None) -> str:
         return text
     try:
         value = json.loads(text)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         raise EditTextError(f"{what}: a value starting with \" must be one JSON string "
                             f"({exc.msg} at column {exc.colno})", line) from None
     if not isinstance(value, str):
@@ -131,7 +131,7 @@ def parse_list(text: str, what: str = "list", line: int | None = None) -> tuple[
     if text.startswith("["):
         try:
             value = json.loads(text)
-        except ValueError as exc:
+        except json.JSONDecodeError as exc:
             raise EditTextError(f"{what}: a list starting with [ must be a JSON array of "
                                 f"strings ({exc.msg} at column {exc.colno})", line) from None
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..errors import VaultError
 from ..store.layout import write_atomic
-from .migrate import (
+from .jsonl_read import (
     MEMORIES_FILE,
     MEMORY_KEYS,
     META_KEYS,

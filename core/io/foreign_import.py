@@ -17,7 +17,7 @@ the way ``migrate`` commits a CortexGraph store (:func:`core.io.migrate.run_plan
   status, gist while its content is the same, and the time it got on its first import when the
   source has no time of its own);
 - a secret in the source meets the vault's policy on the one write path
-  (:mod:`core.secrets.screen`): refused by default, named, nothing written;
+  (:mod:`core.secrets.write_check`): refused by default, named, nothing written;
 - with ``dry_run`` the same plan is built and nothing is written.
 """
 

@@ -115,8 +115,8 @@ def parse_file(text: str, relfile: str, long_term: bool,
             sections[-1][2].append((n, line))
     entries: list[Entry] = []
     ranks: dict[tuple[Any, str], int] = {}
-    for n, heading, rows in sections:
-        entry = _parse_section(relfile, n, heading, rows, day, long_term, problems)
+    for n, title, rows in sections:
+        entry = _parse_section(relfile, n, title, rows, day, long_term, problems)
         if entry is None:
             continue
         key = (entry.clock, entry.title)

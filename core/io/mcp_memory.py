@@ -123,7 +123,7 @@ def _parse(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"a number that is not finite at {where}"
     kind = item.get("type")
     needs = {"entity": ("name", "entityType"), "relation": ("from", "to", "relationType")}
-    for key in needs.get(kind, ()):
+    for key in needs.get(kind if isinstance(kind, str) else "", ()):
         if not isinstance(item.get(key), str):
             return None, f"a {kind} without a text {key!r}"
     if kind == "entity":

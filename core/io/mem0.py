@@ -75,8 +75,9 @@ def memory_id(item: dict[str, Any]) -> str:
 
 def _text(item: dict[str, Any]) -> str | None:
     for key in ("memory", "content"):
-        if isinstance(item.get(key), str):
-            return item[key]
+        value = item.get(key)
+        if isinstance(value, str):
+            return value
     return None
 
 

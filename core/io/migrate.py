@@ -44,10 +44,11 @@ CortexGraph had.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -185,7 +186,20 @@ def migrate_jsonl(
     return run_plan(vault, plan, report, dry_run, progress)
 
 
-def run_plan(vault: Any, plan: Any, report: Any, dry_run: bool, progress: Any) -> Any:
+class _Filled(Protocol):
+    """What an import's report has that :func:`run_plan` fills."""
+
+    commit: str | None
+
+    @property
+    def changed(self) -> bool: ...
+
+
+Report = TypeVar("Report", bound=_Filled)
+
+
+def run_plan(vault: Any, plan: Callable[[Any], Any], report: Report, dry_run: bool,
+             progress: Callable[[str, int, int], Any] | None) -> Report:
     """Run an import ``plan`` (a Vault.apply builder that fills ``report``): only to fill the
     report on a dry run, else as ONE commit, with the "commit" phase reported to ``progress``."""
     if dry_run:

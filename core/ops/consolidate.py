@@ -19,7 +19,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from ..errors import VaultError
 from .maintenance import check_maintenance
@@ -135,12 +135,15 @@ def find_clusters(
     ``vault`` may be None), most cohesive first."""
     if not 0 < threshold <= 1:
         raise VaultError(f"refused: threshold must be in (0, 1], got {threshold}")
-    if memories is None and vault is None:
-        raise VaultError("find_clusters needs a vault or the memories to compare")
-    pool = sorted((m for m in (memories if memories is not None else vault.memories.values())
+    whole_vault = memories is None  # then the vault's near-duplicate index names the pairs
+    if memories is None:
+        if vault is None:
+            raise VaultError("find_clusters needs a vault or the memories to compare")
+        memories = vault.memories.values()
+    pool = sorted((m for m in memories
                    if m.status == MemoryStatus.ACTIVE), key=lambda m: m.id)
     embeds = bool(pool) and all(m.embed for m in pool)
-    indexed = None if embeds else _indexed_pairs(vault, pool, memories is None, threshold)
+    indexed = None if embeds else _indexed_pairs(vault, pool, whole_vault, threshold)
     if indexed is not None:  # only the memories in a candidate pair are compared
         involved = sorted({k for pair in indexed for k in pair})
         pool = [pool[k] for k in involved]
@@ -314,7 +317,7 @@ def plan_consolidation(
     text = content.strip() if content is not None else merged_content(members)
     tags = _union(m.meta.tags for m in ordered)
     entities = _union(m.entities for m in ordered)
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     for m in reversed(ordered):
         extra.update(m.meta.extra)
     max_strength = max(m.strength for m in members)

@@ -26,7 +26,7 @@ commit, ``reject: <id> <first words> (...)``; the memory is then reviewed.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Any, TYPE_CHECKING
 
 from ..errors import AmbiguousIdError, UnknownIdError, VaultError
 from ..git.journal import VIA_TRAILER, CommitChanges
@@ -55,8 +55,8 @@ class _Step:
     commit: CommitChanges
     path: str  # vault-relative
     kind: str  # memory, relation
-    old: dict | None
-    new: dict | None
+    old: dict[str, Any] | None
+    new: dict[str, Any] | None
 
 
 @dataclass
@@ -65,7 +65,7 @@ class _Gathered:
     steps: dict[str, list[_Step]] = field(default_factory=dict)  # memory id -> assistant steps
     rel_steps: dict[str, list[_Step]] = field(default_factory=dict)  # memory id -> relations
     later: dict[str, list[_Step]] = field(default_factory=dict)  # memory id -> person steps
-    now: dict[str, dict | None] = field(default_factory=dict)  # vault path -> record at head
+    now: dict[str, dict[str, Any] | None] = field(default_factory=dict)  # vault path -> record at head
     order: dict[str, int] = field(default_factory=dict)  # commit -> position, oldest first
 
 
@@ -75,7 +75,7 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
     since = _start(vault, head, state)
     if since is False:
         return got  # no assistant commit since the mark: nothing to read
-    commits = journal.commits_with_changes(since=since or None)
+    commits = journal.commits_with_changes(since=since if isinstance(since, str) else None)
     covered = reviewed_commits(journal, state)
 
     def reviewed(memory_id: str, sha: str) -> bool:
@@ -95,8 +95,8 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
 
     def needed(path: str) -> bool:
         what = layout.classify(path)
-        return bool(what) and (what[0] == "relation" and relations
-                               or what[0] == "memory" and what[1] in wanted)
+        return what is not None and (what[0] == "relation" and relations
+                                     or what[0] == "memory" and what[1] in wanted)
 
     blobs = journal.read_blobs({b for c in commits for ch in c.changes if needed(ch.path)
                                 for b in (ch.old_blob, ch.new_blob) if b})
@@ -145,8 +145,8 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
     homes = {_memory_rel(vault, mid): [journal.relpath(f) for f in layout.memory_paths(mid)]
              for mid in (*got.steps, *got.rel_steps)}  # a memory: where it is now, either layout
     repo = {p: journal.relpath(layout.root / p) for p in paths}
-    wanted = [*repo.values(), *(r for found in homes.values() for r in found)]
-    raw = journal.files_at(head, wanted) if wanted else {}
+    to_read = [*repo.values(), *(r for found in homes.values() for r in found)]
+    raw = journal.files_at(head, to_read) if to_read else {}
     got.now = {p: parse(raw.get(r)) for p, r in repo.items()}
     got.now.update({p: parse(next((raw[r] for r in found if r in raw), None))
                     for p, found in homes.items()})
@@ -244,7 +244,7 @@ def _entry(mid: str, path: str, got: _Gathered) -> InboxEntry | None:
     return entry
 
 
-def _first_old(steps: list[_Step], path: str) -> dict | None:
+def _first_old(steps: list[_Step], path: str) -> dict[str, Any] | None:
     return next(s.old for s in steps if s.path == path)
 
 
@@ -279,8 +279,8 @@ def _blocked_message(mid: str, later: list[LaterChange]) -> str:
 
 # -- rejecting ------------------------------------------------------------------------------
 def _plan_reject(path: str, steps: list[_Step], rel_steps: list[_Step],
-                 now: dict[str, dict | None]
-                 ) -> tuple[dict[str, tuple[str, dict | None]], list[tuple[str, str]], bool,
+                 now: dict[str, dict[str, Any] | None]
+                 ) -> tuple[dict[str, tuple[str, dict[str, Any] | None]], list[tuple[str, str]], bool,
                             list[str]]:
     """Take the steps back newest first, by the undo rule, from the records as they are now:
     (vault path -> (kind, record to write, None to delete) for those that change; conflicts as
@@ -290,7 +290,7 @@ def _plan_reject(path: str, steps: list[_Step], rel_steps: list[_Step],
         lst = per_path.setdefault(s.path, [])
         if all(x.commit.commit != s.commit.commit for x in lst):
             lst.append(s)
-    writes: dict[str, tuple[str, dict | None]] = {}
+    writes: dict[str, tuple[str, dict[str, Any] | None]] = {}
     conflicts: list[tuple[str, str]] = []
     kept_use = False
     for p, lst in per_path.items():

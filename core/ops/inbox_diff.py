@@ -24,7 +24,7 @@ class FieldChange:
     after: Any
 
 
-def parse(data: bytes | None) -> dict | None:
+def parse(data: bytes | None) -> dict[str, Any] | None:
     try:
         value = json.loads(data) if data is not None else None
     except ValueError:
@@ -32,14 +32,14 @@ def parse(data: bytes | None) -> dict | None:
     return value if isinstance(value, dict) else None
 
 
-def without_use(record: dict | None) -> dict | None:
+def without_use(record: dict[str, Any] | None) -> dict[str, Any] | None:
     """The record without its use fields (what a use record changes)."""
     if record is None:
         return None
     return {k: v for k, v in record.items() if k not in USE_FIELDS}
 
 
-def _value(record: dict | None, name: str) -> Any:
+def _value(record: dict[str, Any] | None, name: str) -> Any:
     if record is None:
         return None
     if name in ("tags", "source"):
@@ -48,7 +48,7 @@ def _value(record: dict | None, name: str) -> Any:
     return record.get(name)
 
 
-def changed_fields(a: dict | None, b: dict | None) -> list[str]:
+def changed_fields(a: dict[str, Any] | None, b: dict[str, Any] | None) -> list[str]:
     """Names of the fields that differ (use fields left out): the shown ones first, then any
     other top-level key (``meta`` only for what is not tags or source)."""
     out = [f for f in SHOWN_FIELDS if _value(a, f) != _value(b, f)]
@@ -57,7 +57,7 @@ def changed_fields(a: dict | None, b: dict | None) -> list[str]:
     return out
 
 
-def _rest(record: dict | None) -> dict:
+def _rest(record: dict[str, Any] | None) -> dict[str, Any]:
     if record is None:
         return {}
     rest = {k: v for k, v in record.items() if k not in (*SHOWN_FIELDS, *USE_FIELDS, "meta")}
@@ -67,7 +67,7 @@ def _rest(record: dict | None) -> dict:
     return rest
 
 
-def field_changes(before: dict | None, after: dict | None) -> list[FieldChange]:
+def field_changes(before: dict[str, Any] | None, after: dict[str, Any] | None) -> list[FieldChange]:
     """Each changed field with its value before and after (an added memory: its non-empty
     fields; a removed one: what it held)."""
     changes = []
@@ -84,7 +84,7 @@ def field_changes(before: dict | None, after: dict | None) -> list[FieldChange]:
     return changes
 
 
-def operation(before: dict | None, after: dict | None) -> str:
+def operation(before: dict[str, Any] | None, after: dict[str, Any] | None) -> str:
     """added, removed, archived, unarchived, promoted, superseded or changed."""
     if before is None:
         return "added"
@@ -137,7 +137,7 @@ def _plain(value: Any) -> str:
         if not isinstance(value, str | int | float) else str(value)
 
 
-def relation_label(record: dict | None) -> str:
+def relation_label(record: dict[str, Any] | None) -> str:
     if not record:
         return "?"
     frm, to = str(record.get("from_memory_id", "?")), str(record.get("to_memory_id", "?"))

@@ -41,7 +41,7 @@ class ReviewState:
 
 def git_text(journal: Journal, *args: str) -> str:
     """git's output through the journal (its one way of running git); VaultError on failure."""
-    return journal._git(*args)
+    return journal.commands.output(*args)
 
 
 def read_state(journal: Journal) -> ReviewState:

@@ -55,7 +55,9 @@ class Recall:
 
 
 def _context_line(memory: Memory, full: bool) -> str:
-    return format_memory_for_context(memory.model_copy(update={"gist": None}) if full else memory)
+    line: str = format_memory_for_context(
+        memory.model_copy(update={"gist": None}) if full else memory)
+    return line
 
 
 def recall(vault: Vault, query: str, budget: int | None = None, full: bool = False,

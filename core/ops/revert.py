@@ -91,7 +91,7 @@ def _history(vault: Vault, limit: int = 1000) -> list[_Commit]:
     journal = vault.journal
     if journal.head() is None:
         return []
-    out = journal._git("log", "--first-parent", f"-n{limit}",
+    out = journal.commands.output("log", "--first-parent", f"-n{limit}",
                        "--format=%H%x1f%P%x1f%at%x1f%B%x1e", "HEAD")
     commits = []
     for chunk in out.split("\x1e"):
@@ -197,7 +197,8 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
         homes = {what: [journal.relpath(p) for p in v.layout.memory_paths(what[1])]
                  for what in groups if what[0] == "memory"}
         before, after = (journal.files_at(rev_, paths) for rev_ in (parent, sha))
-        now = journal.files_at(head, sorted({*paths, *(p for h in homes.values() for p in h)}))
+        now = journal.files_at(head, sorted({*paths, *(p for h in homes.values() for p in h)})
+                               ) if head is not None else {}
         change = Plan(f"{verb}: {subject}\n\n{TRAILER}: {sha}")
         conflicts: list[str] = []
         for (kind, record_id), group in groups.items():
@@ -214,7 +215,7 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
             if kept:
                 report.kept_touches.append(record_id)
         if conflicts:
-            later = journal._git("log", "--format=%h %s", f"{sha}..HEAD", "--",
+            later = journal.commands.output("log", "--format=%h %s", f"{sha}..HEAD", "--",
                                  *[p for p in paths][:50]).splitlines()
             raise RevertRefusedError(
                 f"cannot {verb} {sha[:8]} ({commit.subject}): changed since by a later commit: "
@@ -229,7 +230,7 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
 
 
 def _one(vault: Vault, sha: str) -> _Commit:
-    out = vault.journal._git("log", "-1", "--format=%P%x1f%at%x1f%s", sha)
+    out = vault.journal.commands.output("log", "-1", "--format=%P%x1f%at%x1f%s", sha)
     parents, ts, subject = out.split("\x1f", 2)
     return _Commit(sha, tuple(parents.split()), int(ts), subject, None)
 
@@ -258,7 +259,7 @@ def _merged(kind: str, old: bytes | None, new: bytes | None, cur: bytes | None
 CONFLICT = _MISSING  # what revert_record returns for a field changed since by a later commit
 
 
-def revert_record(kind: str, old: dict | None, new: dict | None, cur: dict | None
+def revert_record(kind: str, old: dict[str, Any] | None, new: dict[str, Any] | None, cur: dict[str, Any] | None
                   ) -> tuple[Any, bool]:
     """The undo rule for one record, on parsed records (None: absent): what to write to take
     back the change ``old`` -> ``new`` from ``cur`` (a dict, None to delete, or CONFLICT), and
@@ -278,7 +279,7 @@ def revert_record(kind: str, old: dict | None, new: dict | None, cur: dict | Non
     return merged, later_use and merged is not CONFLICT
 
 
-def _merge_dicts(o: dict, n: dict, c: dict, *, top: bool, lenient: bool) -> Any:
+def _merge_dicts(o: dict[str, Any], n: dict[str, Any], c: dict[str, Any], *, top: bool, lenient: bool) -> Any:
     result = dict(c)
     for key in {*o, *n, *c}:
         ov, nv, cv = o.get(key, _MISSING), n.get(key, _MISSING), c.get(key, _MISSING)
@@ -305,11 +306,11 @@ def _merge_dicts(o: dict, n: dict, c: dict, *, top: bool, lenient: bool) -> Any:
     return result
 
 
-def _only_use_fields_differ(a: dict, b: dict) -> bool:
+def _only_use_fields_differ(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return all(a.get(k) == b.get(k) for k in {*a, *b} if k not in (*COUNTERS, *LATEST))
 
 
-def _load(data: bytes | None) -> dict | None:
+def _load(data: bytes | None) -> dict[str, Any] | None:
     try:
         value = json.loads(data) if data is not None else None
     except ValueError:

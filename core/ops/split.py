@@ -111,8 +111,10 @@ def plan_split(
     total = len(texts)
     new_memories, relations = [], []
     for index, text in enumerate(texts):
-        part_tags = list(tags[index]) if tags is not None and tags[index] is not None else list(source.meta.tags)
-        part_entities = (list(entities[index]) if entities is not None and entities[index] is not None
+        given_tags = tags[index] if tags is not None else None
+        given_entities = entities[index] if entities is not None else None
+        part_tags = list(given_tags) if given_tags is not None else list(source.meta.tags)
+        part_entities = (list(given_entities) if given_entities is not None
                          else list(source.entities))
         written = gists[index] if gists is not None else None
         try:

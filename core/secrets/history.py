@@ -78,11 +78,11 @@ def scan_history(vault: Vault) -> ScanReport:
             where = introduced[sha]
             what = layout.classify(where[0][1])
             findings = _scan_blob(data, what)
-            for commit, path in where:
+            for sha_of_commit, path in where:
                 what = layout.classify(path)
                 record_kind, record_id = (what if what is not None else ("file", path))
                 for f in findings:
-                    report.findings.append(HistoryFinding(record_kind, record_id, path, commit,
+                    report.findings.append(HistoryFinding(record_kind, record_id, path, sha_of_commit,
                                                           f.kind, f.field, f.start, f.end))
     report.seconds = time.perf_counter() - started
     return report

@@ -124,8 +124,9 @@ def plan_purge(vault: Vault, keys: Iterable[str]) -> PurgePlan:
     for sha, data in journal.read_blobs(list(relation_blobs)).items():
         with contextlib.suppress(ValueError, AttributeError):
             record = json.loads(data)
-            if {record.get("from_memory_id"), record.get("to_memory_id")} & wanted:
-                relations.add(layout.classify(relation_blobs[sha])[1])
+            what = layout.classify(relation_blobs[sha])
+            if what and {record.get("from_memory_id"), record.get("to_memory_id")} & wanted:
+                relations.add(what[1])
     rels = sorted([f"memories/{i}.json" for i in ids] + [f"relations/{i}.json" for i in relations])
     touching = set(rels)
     count = sum(1 for c in commits if any(ch.path in touching for ch in c.changes))
@@ -150,7 +151,8 @@ def _resolve(key: str, known: set[str]) -> str:
 def pending(vault: Vault) -> dict[str, Any] | None:
     """The record of a purge that did not finish, or None."""
     try:
-        return json.loads((vault.journal.state_dir / RECORD_FILE).read_bytes())
+        record: dict[str, Any] = json.loads((vault.journal.state_dir / RECORD_FILE).read_bytes())
+        return record
     except FileNotFoundError:
         return None
     except (OSError, ValueError):

@@ -121,7 +121,8 @@ def _detectors() -> tuple[list[tuple[str, Any]], Any, Any]:
     from detect_secrets.plugins.base import RegexBasedDetector
 
     patterns: list[tuple[str, Any]] = []
-    for secret_type, plugin_class in sorted(get_mapping_from_secret_type_to_class().items()):
+    detectors: dict[str, Any] = get_mapping_from_secret_type_to_class()  # (no types)
+    for secret_type, plugin_class in sorted(detectors.items()):
         kind = KINDS.get(secret_type)
         if kind is None or not issubclass(plugin_class, RegexBasedDetector):
             continue
@@ -149,7 +150,8 @@ def scan_text(text: str) -> list[Hit]:
                 start, end = _span(match)
                 start, end = start + low, end + low
                 if kind == "jwt":
-                    end = _JWT_TAIL.match(text, end).end()
+                    tail = _JWT_TAIL.match(text, end)
+                    end = tail.end() if tail is not None else end
                 elif kind == "private-key":
                     start, end = _key_block(text, start, end)
                 if end > start:
@@ -207,7 +209,7 @@ def _passwords(text: str, patterns: dict[Any, int], heuristic: Any) -> Iterator[
     for line_start, line in _lines(text):
         if not _KEYWORD_HINT.search(line):
             continue
-        segments = []
+        segments: list[tuple[int, int]] = []
         for keyword in _KEYWORD_HINT.finditer(line):
             low = max(0, keyword.start() - _AROUND_KEYWORD)
             if segments and low < segments[-1][1]:

@@ -194,4 +194,6 @@ def _status_set(status: object) -> set[MemoryStatus] | None:
         return None
     if isinstance(status, (str, MemoryStatus)):
         return {MemoryStatus(status)}
-    return {MemoryStatus(s) for s in status}  # type: ignore[union-attr]
+    if not isinstance(status, Iterable):
+        raise TypeError(f"status: a status or several, not {type(status).__name__}")
+    return {MemoryStatus(s) for s in status}

@@ -18,7 +18,7 @@ from ..errors import VaultError
 MAX_FILE_BYTES = 16 * 1024 * 1024  # the one size limit: larger files are never read or written
 TEMP_PREFIX = ".tmp-"  # atomic-write temp files; never loaded, never committed
 
-_SYMLINK = "is a symbolic link (refused: vault files must be regular files)"
+SYMLINK_REFUSED = "is a symbolic link (refused: vault files must be regular files)"
 
 
 class RefusedFileError(Exception):
@@ -54,7 +54,7 @@ def read_vault_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES
         raise
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: O_NOFOLLOW on FreeBSD
-            raise RefusedFileError(_SYMLINK) from None
+            raise RefusedFileError(SYMLINK_REFUSED) from None
         if exc.errno == errno.ENXIO:  # a socket
             raise RefusedFileError("is not a regular file") from None
         raise RefusedFileError(f"cannot be read: {exc.strerror or exc}") from None

@@ -36,20 +36,20 @@ from pydantic import BaseModel, ValidationError
 from ..errors import InvalidIdError, InvalidRecordError, VaultError
 from ..model.checks import RecordValueError, check_value
 from ..model.records import Memory, Relation, now_epoch
-from .ids import MAX_ID_LENGTH, check_id  # noqa: F401  (re-exported)
-from .files import (  # noqa: F401  (re-exported: the vault's file helpers)
-    _SYMLINK,
-    MAX_FILE_BYTES,
-    TEMP_PREFIX,
-    RecordTooLargeError,
-    RefusedFileError,
-    UnsafeFolderError,
-    check_folder,
-    read_vault_file,
-    remove_file,
-    write_atomic,
-    write_atomic_many,
+from .files import (
+    MAX_FILE_BYTES as MAX_FILE_BYTES,  # (``X as X``: re-exported, the vault's file helpers)
+    SYMLINK_REFUSED,
+    TEMP_PREFIX as TEMP_PREFIX,
+    RecordTooLargeError as RecordTooLargeError,
+    RefusedFileError as RefusedFileError,
+    UnsafeFolderError as UnsafeFolderError,
+    check_folder as check_folder,
+    read_vault_file as read_vault_file,
+    remove_file as remove_file,
+    write_atomic as write_atomic,
+    write_atomic_many as write_atomic_many,
 )
+from .ids import MAX_ID_LENGTH as MAX_ID_LENGTH, check_id as check_id
 from .shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARDED, is_shard_name, layout_in, newer_copy, shard_of
 
 MEMORIES_DIR = "memories"
@@ -179,7 +179,7 @@ class Layout:
         folders = [self.memories_dir, self.relations_dir, self.meta_path]
         if self.name == SHARDED:
             with contextlib.suppress(OSError):
-                folders += sorted(e.path for e in os.scandir(self.memories_dir)
+                folders += sorted(Path(e.path) for e in os.scandir(self.memories_dir)
                                   if is_shard_name(e.name))
         stamps: list[int | None] = []
         for folder in folders:
@@ -255,10 +255,10 @@ class Layout:
                         and entry.is_dir(follow_symlinks=False):
                     shards.append(entry)
                     continue
-                problem: str | None = (_SYMLINK if shard is None and is_shard_name(name)
+                problem: str | None = (SYMLINK_REFUSED if shard is None and is_shard_name(name)
                                        and entry.is_symlink() else "not a .json file (ignored)")
             elif entry.is_symlink():
-                problem = _SYMLINK
+                problem = SYMLINK_REFUSED
             elif not entry.is_file(follow_symlinks=False):
                 problem = "is not a regular file"
             elif shard is not None and shard != shard_of(name[: -len(SUFFIX)]):

@@ -150,11 +150,11 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     def __len__(self) -> int:
         return len(self._items)
 
-    def values(self) -> ValuesView[R]:  # type: ignore[override]
+    def values(self) -> ValuesView[R]:
         self.parse_all()
         return self._items.values()  # type: ignore[return-value]
 
-    def items(self) -> ItemsView[str, R]:  # type: ignore[override]
+    def items(self) -> ItemsView[str, R]:
         self.parse_all()
         return self._items.items()  # type: ignore[return-value]
 

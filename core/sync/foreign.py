@@ -9,6 +9,7 @@ import json
 from typing import TYPE_CHECKING
 
 from ..errors import VaultError
+from ..git.entries import TreeChange
 from ..store.layout import META_FILE
 from ..store.shards import LAYOUT_KEY, LAYOUTS
 from ..textutil import neutralise_line
@@ -78,7 +79,7 @@ def refuse_foreign(vault: Vault, ours: str, commit: str, target: str) -> None:
     _check_vault_paths(vault, commit, target, rel_root)
 
 
-def _check_meta(vault: Vault, commit: str, target: str, changes: dict) -> None:
+def _check_meta(vault: Vault, commit: str, target: str, changes: dict[str, TreeChange]) -> None:
     journal = vault.journal
     meta_path = journal.relpath(vault.root / META_FILE)
     change = changes.get(meta_path)

@@ -16,7 +16,7 @@ from ..model.relation_rule import is_lineage, relations_of_gone
 from ..textutil import neutralise_line
 from ..vault import Vault
 from .conflicts import ConflictFolder
-from .purged import drop_purged
+from .purged import purged_on_either_side, purged_paths
 from .merge_driver import LOG_ENV, conflict_text, has_conflict_markers, read_log
 from .moves import follow_moves
 from .report import (
@@ -92,6 +92,13 @@ class RecordMerge:
             return None
         return data if isinstance(data, dict) else None
 
+    def drop_purged(self) -> None:
+        """Never a record `memvault purge` removed, on either side (:mod:`core.sync.purged`)."""
+        memories, relations = purged_on_either_side(self.vault, self.theirs)
+        for path in purged_paths(memories, relations, list(self.view), self.classify,
+                                 self.relations_in_view):
+            self.set(path, None)
+
     def relations_in_view(self) -> dict[str, dict[str, Any]]:
         """Every relation of the merged tree (path -> record), read once."""
         if self._relations is None:
@@ -128,7 +135,9 @@ class RecordMerge:
         for old_path in follow_moves(self.classify, ours_changes, theirs_changes):
             self.set(old_path, None)  # a memory moved into the other layout: one record
         waiting: list[dict[str, Any]] = []
-        memory_md, relation_md = [], []
+        Settle = tuple[str, tuple[str, str], TreeChange, TreeChange]
+        memory_md: list[Settle] = []
+        relation_md: list[Settle] = []
         driven: set[str] = set()  # files changed on both sides: git ran the driver on them
         for path in sorted(ours_changes.keys() | theirs_changes.keys()):
             what = self.classify(path)
@@ -181,12 +190,12 @@ class RecordMerge:
         for path, data in sorted(resolutions.items()):
             self.set(path, ("100644", journal.write_blob(data)))
             report.resolved.append(path)
-        for item in memory_md:
-            self.settle_memory(*item, base)
+        for path, what, o, t in memory_md:
+            self.settle_memory(path, what, o, t, base)
         for item in relation_md:
             self.settle_relation(*item)
         self.settle_dangling(ours_changes, theirs_changes)
-        drop_purged(self)  # never a record `memvault purge` removed (core.sync.purged)
+        self.drop_purged()
         tree = journal.build_tree(merged.tree, self.final)
         message = self.message()
         commit = journal.commit_tree(tree, [self.ours, self.theirs], message)
@@ -212,7 +221,8 @@ class RecordMerge:
                  tree: str, without_driver: str | None = None) -> dict[str, Any]:
         """A file the driver could not merge: a person's resolution from an earlier sync, or
         the file with conflict markers written for a person."""
-        decision = next((d for d in reversed(self.decisions) if d.get("path") == path), {})
+        decision: dict[str, Any] = next(
+            (d for d in reversed(self.decisions) if d.get("path") == path), {})
         reason = without_driver or decision.get("reason") or "git could not merge it"
         item = self.waiting(path, reason, o, t)
         folder, rel = ConflictFolder(self.vault.root), item["vault_path"]
@@ -363,9 +373,10 @@ class RecordMerge:
             return
         successors: dict[str, set[str]] = {}
         for record in self.relations_in_view().values():
+            heir = record.get("from_memory_id")
             if record.get("relation_type") == "consolidated_from" and \
-                    record.get("to_memory_id") in gone:
-                successors.setdefault(record["to_memory_id"], set()).add(record.get("from_memory_id"))
+                    record.get("to_memory_id") in gone and isinstance(heir, str):
+                successors.setdefault(record["to_memory_id"], set()).add(heir)
         touched = {p for c in (ours_changes, theirs_changes) for p, ch in c.items()
                    if ch.new is not None}
         added = sorted((p, r) for p, r in self.relations_in_view().items() if p in touched)
@@ -377,11 +388,14 @@ class RecordMerge:
             ends = {"from_memory_id": record.get("from_memory_id"),
                     "to_memory_id": record.get("to_memory_id")}
             lost = {k: v for k, v in ends.items() if isinstance(v, str) and v in gone}
-            rid = self.classify(path)[1]  # type: ignore[index]
-            moved = dict(record)
+            what = self.classify(path)
+            if what is None:  # (``added`` holds relations only)
+                continue
+            rid = what[1]
+            moved: dict[str, Any] | None = dict(record)
             for key, old_id in lost.items():
                 heirs = successors.get(old_id, set())
-                if len(heirs) != 1:
+                if len(heirs) != 1 or moved is None:
                     moved = None
                     break
                 moved[key] = next(iter(heirs))

@@ -12,11 +12,12 @@ this side or the remote's. Before anything is brought in:
   ``memvault purge`` here.
 
 And at the merge step, the merged tree never holds a purged record, nor a relation to a purged
-memory (:func:`drop_purged`), whatever either side's tree has."""
+memory (:func:`purged_paths`), whatever either side's tree has."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import VaultError
@@ -25,7 +26,6 @@ from ..store.layout import META_FILE
 
 if TYPE_CHECKING:
     from ..vault import Vault
-    from .merge import RecordMerge
 
 
 def purged_on_either_side(vault: Vault, theirs: str) -> tuple[set[str], set[str]]:
@@ -87,19 +87,26 @@ def refuse_purged_history(vault: Vault, ours: str, theirs: str, target: str) -> 
             f"ask whoever pushed that list (`git log -p {target} -- .meta.json`)")
 
 
-def drop_purged(merge: RecordMerge) -> None:
-    """The merged tree without purged records or relations to purged memories."""
-    memories, relations = purged_on_either_side(merge.vault, merge.theirs)
+def purged_paths(memories: set[str], relations: set[str], paths: Iterable[str],
+                 classify: Callable[[str], tuple[str, str] | None],
+                 relations_of: Callable[[], Mapping[str, Mapping[str, Any]]]) -> list[str]:
+    """The paths of a merged tree to drop so it holds no purged record (``memories``,
+    ``relations``: the purged ids, :func:`purged_on_either_side`) nor a relation to a purged
+    memory. ``paths``: the merged tree's paths; ``classify``: a path's (kind, id), or None for
+    a path that is no record; ``relations_of``: the tree's relation records by path, asked
+    only when something was purged."""
     if not memories and not relations:
-        return
-    for path in list(merge.view):
-        what = merge.classify(path)
+        return []
+    dropped = []
+    for path in paths:
+        what = classify(path)
         if what is None:
             continue
         kind, record_id = what
         if (kind == "memory" and record_id in memories) or (
                 kind == "relation" and record_id in relations):
-            merge.set(path, None)
-    for path, record in list(merge.relations_in_view().items()):
+            dropped.append(path)
+    for path, record in relations_of().items():
         if {record.get("from_memory_id"), record.get("to_memory_id")} & memories:
-            merge.set(path, None)
+            dropped.append(path)
+    return list(dict.fromkeys(dropped))

@@ -4,7 +4,7 @@
 composed of one part per job: ``opening.py`` (load, recover, outside edits), ``writing.py`` (the
 one write path: lock, catch up, one commit; :meth:`Vault.apply` for multi-file change sets;
 use records), ``records.py`` (add, update, touch, archive, delete, relate), ``history.py``
-(history, versions, restore, undo as revert), ``upkeep.py`` (gc, stats, gists), ``relayout.py``
+(history, versions, restore), ``upkeep.py`` (gc, stats, gists), ``relayout.py``
 (moving the memories into the other layout, :mod:`core.store.shards`).
 ``reports.py`` holds what operations return and the change set.
 """

@@ -67,7 +67,10 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         self.journal.read_only = readonly
         #: ``via``: who writes through this vault (``mcp/<client>``); every commit then carries
         #: the trailer ``Memvault-Via: <via>`` (see :data:`core.git.journal.VIA_TRAILER`).
-        self.journal.via = via
+        self.via = via
+        #: Which tool of that door writes now (``save_memory``): the trailer ``Memvault-Tool``
+        #: of the commits it makes; set around one operation, None otherwise.
+        self.tool: str | None = None
         #: The secrets policy this writer asked for (``refuse``, ``redact``, ``allow``; the
         #: CLI's ``--allow-secret``), over the environment's and the vault's
         #: (:func:`core.secrets.policy.policy_in_force`). None: theirs.

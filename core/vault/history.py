@@ -1,9 +1,7 @@
-"""A memory's past: its history from git, any version, restore (also after deletion), and undo
-as a revert of exactly one operation (:mod:`core.ops.revert`)."""
+"""A memory's past: its history from git, any version, restore (also after deletion). Undo and
+redo, a revert of exactly one operation, are :mod:`core.ops.revert`'s."""
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -19,12 +17,9 @@ from ..store.layout import (
 )
 from .reports import RestoreReport, first_error, op_message
 
-if TYPE_CHECKING:
-    from ..ops.revert import RevertReport, UndoEntry
-
 
 class History:
-    """A memory's past: history, versions, restore, and undo as revert."""
+    """A memory's past: history, versions, restore."""
 
     def resolve_any(self, key: str) -> str:
         """Like :meth:`resolve`, but also finds memories that exist only in history."""
@@ -49,33 +44,6 @@ class History:
             from ..errors import AmbiguousIdError
             raise AmbiguousIdError(key, matches)
         return matches[0]
-
-    # -- undo as revert (core/ops/revert.py) ---------------------------------------------------
-    def revert(self, commit: str) -> RevertReport:
-        """Reverse exactly the changes ``commit`` made, as a new commit; refused (nothing
-        written) where a later commit changed the same, except later touches, which are kept."""
-        from ..ops.revert import revert
-
-        return revert(self, commit)
-
-    def undo(self) -> RevertReport:
-        """Revert the newest operation not undone yet (read from the log: works across
-        processes and restarts)."""
-        from ..ops.revert import undo
-
-        return undo(self)
-
-    def redo(self) -> RevertReport:
-        """Revert the newest undo, if nothing but touches happened after it."""
-        from ..ops.revert import redo
-
-        return redo(self)
-
-    def undo_list(self, limit: int = 20) -> list[UndoEntry]:
-        """What successive undos would take back, newest first."""
-        from ..ops.revert import undo_list
-
-        return undo_list(self, limit)
 
     def history(self, key: str) -> list[HistoryEntry]:
         """The memory's life from git, newest first: created, each change, deletion."""

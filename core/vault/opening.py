@@ -298,7 +298,7 @@ class Opening(IndexedOpening):
         noun = "file" if len(rels) == 1 else "files"
         message = f"external: {len(rels)} {noun} changed outside memvault{' ' + when if when else ''} ({shown})"
         paths = [self.root / r for r in rels]
-        self._head = self.journal.commit(message, adopt=paths)
+        self._head = self.journal.commit(message, adopt=paths, via=self.via, tool=self.tool)
         self.layout.note(paths)
 
 

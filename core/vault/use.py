@@ -67,7 +67,7 @@ class UseRecords:
                 self._commit(_use_message(new), writes, memories=new)
                 return new
             pending = self._read_pending_use()
-            pending["via"] = self.journal.via
+            pending["via"] = self.via
             paths = pending.setdefault("paths", {})
             for path, data in writes.items():
                 paths[path.relative_to(self.root).as_posix()] = _digest(data or b"")
@@ -163,14 +163,11 @@ class UseRecords:
         adopt = self._pending_use_files(record)
         commit = None
         if adopt:
-            via, self.journal.via = self.journal.via, record.get("via") or None
-            tool, self.journal.tool = self.journal.tool, None  # (not the tool running now)
-            try:
-                before = self.journal.head()
-                commit = self.journal.commit(_use_message_ids([i for _, i in adopt]),
-                                             adopt=[p for p, _ in adopt])
-            finally:
-                self.journal.via, self.journal.tool = via, tool
+            before = self.journal.head()
+            # who recorded the uses, not the tool running now
+            commit = self.journal.commit(_use_message_ids([i for _, i in adopt]),
+                                         adopt=[p for p, _ in adopt],
+                                         via=record.get("via") or None)
             if commit == before:
                 commit = None
             self.layout.note(p for p, _ in adopt)

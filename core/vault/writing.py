@@ -109,7 +109,7 @@ class Writing:
         (:mod:`core.model.relation_rule`), in this same commit, whoever forgot to list them.
         A memory's file at the other layout's path goes in the same commit
         (:meth:`~core.store.layout.Layout.complete_writes`).
-        Every commit's files are checked for secrets first (:mod:`core.secrets.screen`:
+        Every commit's files are checked for secrets first (:mod:`core.secrets.write_check`:
         refused, redacted or allowed by the policy in force); the cache takes what was written.
         The use records a lazy transaction took are committed only once the operation's files
         passed the screen and the size check: a refused write commits nothing at all."""
@@ -117,11 +117,15 @@ class Writing:
         dropped_relations = [*dropped_relations,
                              *self._drop_relations_of_gone(writes, dropped_memories)]
         writes = self.layout.complete_writes(writes)
-        from ..secrets.screen import screen as screen_secrets  # only a write screens
+        from ..secrets.policy import policy_in_force
+        from ..secrets.write_check import check_commit  # only a write checks
 
-        screened = screen_secrets(self, message, writes, memories, relations)
-        message, writes = screened.message, screened.writes
-        memories, relations = screened.memories, screened.relations
+        checked = check_commit(message, writes, memories, relations, layout=self.layout,
+                               store=self.store,
+                               policy=policy_in_force(self.secret_policy, self.meta))
+        self.notices.extend(checked.notices)
+        message, writes = checked.message, checked.writes
+        memories, relations = checked.memories, checked.relations
         self._check_sizes(writes)
         self._settle_use()
         unreadable = self._take_outside_edits(writes, reload=False)
@@ -134,7 +138,7 @@ class Writing:
             if os.path.lexists(problem.path):
                 self._set_aside(problem.path, problem.reason)
         try:
-            self._head = self.journal.commit(message, writes)
+            self._head = self.journal.commit(message, writes, via=self.via, tool=self.tool)
         finally:
             self.layout.note(writes)
         self.problems = [p for p in self.problems if p.path not in writes]
@@ -187,9 +191,11 @@ class Writing:
     def _note_secrets_in(self, rels: Iterable[str]) -> None:
         """A person's edits just committed as they wrote them (``external:``) are never
         rewritten; one that holds what looks like a secret is said in :attr:`notices`."""
-        from ..secrets.screen import outside_edit_notices
+        from ..secrets.policy import policy_in_force
+        from ..secrets.write_check import outside_edit_notices
 
-        self.notices.extend(outside_edit_notices(self, rels))
+        policy = policy_in_force(self.secret_policy, self.meta)
+        self.notices.extend(outside_edit_notices(self.layout, policy, rels))
 
     def _check_sizes(self, writes: dict[Path, bytes | None]) -> None:
         """The one size limit, on every write path: no record or metadata file larger than

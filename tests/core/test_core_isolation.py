@@ -26,7 +26,7 @@ def _offending(modules: list[str], packages: tuple[str, ...]) -> list[str]:
 
 def _core_modules() -> list[str]:
     names = sorted(m.name for m in pkgutil.walk_packages(core.__path__, "core."))
-    assert {"core.vault", "core.storage", "core.decay", "core.model.records", "core.model.config",
+    assert {"core.vault", "core.cortexgraph_storage", "core.decay", "core.model.records", "core.model.config",
             "core.store.layout", "core.store.cache", "core.git.journal", "core.ops.split",
             "core.sync.engine", "core.sync.merge_driver", "core.io.migrate"} <= set(names)
     return names
@@ -35,7 +35,7 @@ def _core_modules() -> list[str]:
 def test_core_imports_neither_textual_nor_rich(tmp_path):
     imports = "\n".join(f"import {name}" for name in ["core", *_core_modules()])
     modules = _modules_after(imports, tmp_path)
-    assert "core.vault" in modules and "core.storage" in modules
+    assert "core.vault" in modules and "core.cortexgraph_storage" in modules
     assert _offending(modules, UI_PACKAGES) == []
 
 

@@ -58,7 +58,7 @@ class VaultMachine(RuleBasedStateMachine):
 
     def _commit_made(self, n=1):
         self.commits += n
-        count = int(self.vault.journal._git("rev-list", "--count", "HEAD"))
+        count = int(self.vault.journal.commands.output("rev-list", "--count", "HEAD"))
         assert count == self.commits
 
     # -- rules -----------------------------------------------------------------------------

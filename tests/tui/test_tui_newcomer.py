@@ -8,6 +8,7 @@ from pathlib import Path
 
 
 from core import Vault
+from core.ops.revert import undo
 
 from tui.app.screens.gc import GcScreen
 
@@ -186,7 +187,7 @@ async def test_the_word_diff_header_and_the_history_show_the_subject_without_tra
 
     with Vault.open(tui_vault) as vault:
         vault.archive(FADING)
-        vault.undo()  # "undo: archive: ...", with the Memvault-Reverts trailer
+        undo(vault)  # "undo: archive: ...", with the Memvault-Reverts trailer
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)

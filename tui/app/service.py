@@ -38,6 +38,7 @@ from core import (
 )
 from core.model.records import now_epoch
 from core.ops.provenance import Lineage, lineage
+from core.ops.revert import redo, undo, undo_list
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
 from core.vault.preview import read_glance, read_preview
@@ -269,19 +270,19 @@ class VaultService(EditService, BulkService, WizardService):
 
     # -- undo -------------------------------------------------------------------------------
     def undo(self) -> Change:
-        """Undo the newest operation not undone yet (``Vault.undo``: a revert of exactly its own
+        """Undo the newest operation not undone yet (:func:`core.ops.revert.undo`: a revert of exactly its own
         changes, read from the log, so it also takes back what another process did and works
         after a restart; later touches are kept)."""
-        return self._revert(lambda v: v.undo(), "undo", "Undid")
+        return self._revert(undo, "undo", "Undid")
 
     def redo(self) -> Change:
-        return self._revert(lambda v: v.redo(), "redo", "Redid")
+        return self._revert(redo, "redo", "Redid")
 
     def undo_list(self, limit: int = 20) -> list[tuple[str, str, int]]:
         """(commit, subject, time) of what successive undos would take back, newest first."""
         with self._lock:
             return [(e.commit, e.subject, e.timestamp)
-                    for e in self._vault_or_fail().undo_list(limit)]
+                    for e in undo_list(self._vault_or_fail(), limit)]
 
     def _revert(self, run: Callable[[Vault], Any], title: str, done: str) -> Change:
         with self._lock:

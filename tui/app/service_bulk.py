@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core import Memory, MemoryStatus, Relation, VaultError, relations_of_gone
+from core.ops.revert import revert
 
 from ..text import operation_label, plural
 from .service_results import Change, describe
@@ -154,7 +155,7 @@ class BulkService:
             vault = self._vault_or_fail()
             for commit in commits:
                 try:  # (``undo: <its subject>`` with the revert trailer, as Vault.undo writes)
-                    report = vault.revert(commit)
+                    report = revert(vault, commit)
                 except VaultError as exc:
                     refused = str(exc)
                     break

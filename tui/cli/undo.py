@@ -1,14 +1,18 @@
 """``memvault undo`` and ``memvault redo``: revert the last operation (or the last undo) in one
-new commit, through core's :meth:`Vault.undo` / :meth:`Vault.redo` (``core/ops/revert.py``). Undo
+new commit, through core's :func:`core.ops.revert.undo` / :func:`~core.ops.revert.redo`. Undo
 reads git's log, so it works after a restart and across processes; where a later commit changed
 the same memory core refuses (a VaultError: one line, exit 1) and writes nothing, except that
 later touches are kept. ``undo --list`` prints what can be undone, newest first."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
+
+from core.ops.revert import RevertReport, redo as redo_last, undo as undo_last, undo_list
+from core.vault import Vault
 
 from ..text import absolute_time, plural, short_id
 from .common import POSITIVE, json_option, open_writable, print_json, verb
@@ -35,9 +39,9 @@ def print_report(done: str, report: Any) -> None:
         print(f"  kept later touches of {ids}")
 
 
-def _revert(name: str, done: str, as_json: bool) -> int:
+def _revert(run: Callable[[Vault], RevertReport], done: str, as_json: bool) -> int:
     vault = open_writable()
-    report = getattr(vault, name)()
+    report = run(vault)
     if as_json:
         print_json(report_json(report))
     else:
@@ -52,9 +56,9 @@ def _revert(name: str, done: str, as_json: bool) -> int:
 @json_option
 def undo(listing: bool, limit: int, as_json: bool) -> int:
     if not listing:
-        return _revert("undo", "undid", as_json)
+        return _revert(undo_last, "undid", as_json)
     vault = open_writable()  # the list reads git's log: a normal open
-    entries = vault.undo_list(limit=limit)
+    entries = undo_list(vault, limit=limit)
     if as_json:
         print_json([{"commit": e.commit, "subject": e.subject, "timestamp": e.timestamp}
                     for e in entries])
@@ -69,4 +73,4 @@ def undo(listing: bool, limit: int, as_json: bool) -> int:
 @verb("redo")
 @json_option
 def redo(as_json: bool) -> int:
-    return _revert("redo", "redid", as_json)
+    return _revert(redo_last, "redid", as_json)

@@ -92,7 +92,7 @@ class VaultAccess:
         inherits), so with several clients at once (HTTP) each write carries its own."""
         label = client_label(name)
         _REQUEST_CLIENT.set(label)
-        self.via = label  # (the journal takes it under the lock, for each tool: _run)
+        self.via = label  # (the vault takes it under the lock, for each tool: _run)
 
     # -- running a tool ---------------------------------------------------------------------
     def read(self, job: Callable[[Vault], T]) -> T:
@@ -106,11 +106,11 @@ class VaultAccess:
                               "(memvault mcp --read-only); nothing was written")
 
         def as_tool(vault: Vault) -> T:  # its commits carry ``Memvault-Tool: <tool>``
-            vault.journal.tool = tool
+            vault.tool = tool
             try:
                 return job(vault)
             finally:
-                vault.journal.tool = None
+                vault.tool = None
 
         return self._run(as_tool)
 
@@ -133,7 +133,7 @@ class VaultAccess:
             try:
                 vault = self._current()
                 if not self.read_only:  # this request's client (several at once over HTTP)
-                    vault.journal.via = _REQUEST_CLIENT.get() or self.via
+                    vault.via = _REQUEST_CLIENT.get() or self.via
                 result = job(vault)
             except ToolRefusal:
                 raise

@@ -17,6 +17,7 @@ from core.model.records import now_epoch
 from core.textutil import given_gist
 from core.ops.duplicates import possible_duplicates
 from core.vault import Plan, first_words
+from core.ops.revert import undo as undo_newest
 
 from . import hints
 from .access import ToolRefusal, VaultAccess
@@ -243,7 +244,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         touched the same memories."""
 
         def undo(vault: Vault) -> dict[str, Any]:
-            report = vault.undo()
+            report = undo_newest(vault)
             return {"success": True, **report.as_dict(),
                     "message": f"Undid {report.reverted[:8]} {report.subject}"}
 

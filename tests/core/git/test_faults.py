@@ -1,7 +1,7 @@
 """Fault injection: every multi-file operation, and the adoption of a person's edits
 at open, must leave the vault exactly as before or exactly as after, whatever stops it:
 
-A. a kill -9 at every step (``Journal.fault_hook`` calls, enumerated by a recording run);
+A. a kill -9 at every step (``Journal.faults.hook`` calls, enumerated by a recording run);
 B. ENOSPC / EIO at every write, fsync, rename, unlink and git call, once (transient) or from
    that call on (disk full), in-process;
 C. two processes: a long-lived vault (the TUI) keeps working after another process crashes;
@@ -130,7 +130,7 @@ def test_kill_at_every_step(op, reference, tmp_path, git_tools):
     """kill -9 at the k-th fault-hook call, for every k; the next open gives exactly the state
     before or after (for ``adopt``: the person's edits, committed as ``external:``)."""
     ref = reference(op)
-    assert ref.hooks, f"{op}: Journal.fault_hook was never called"
+    assert ref.hooks, f"{op}: Journal.faults.hook was never called"
     failures = []
     for k, (step, _) in enumerate(ref.hooks, 1):
         root = fs.fresh_copy(ref.base, tmp_path / f"k{k}")

@@ -150,7 +150,7 @@ def test_read_only_view_never_shows_an_operation_half_way(vault_path):
             halfway.set()
             assert release.wait(20)
 
-    v.journal.fault_hook = pause
+    v.journal.faults.hook = pause
     worker = threading.Thread(target=v.delete, args=("m0", "m1", "m2"))
     worker.start()
     try:
@@ -177,5 +177,5 @@ def test_read_only_view_needs_no_git_when_nothing_is_under_way(vault_path, monke
     monkeypatch.setattr(git.cmd.Git, "execute", refuse)
     monkeypatch.setattr(GitRunner, "run", refuse)
     monkeypatch.setattr(GitRunner, "start", refuse)
-    monkeypatch.setattr("core.git.journal.locate", refuse)
+    monkeypatch.setattr("core.git.repository.locate", refuse)
     assert set(Vault.open(vault_path, readonly=True).memories) == {"m1"}

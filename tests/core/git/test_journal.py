@@ -274,10 +274,10 @@ def test_fault_before_commit_point_changes_nothing(related_vault, git_tools, op,
     v, ids = related_vault
     before = _snapshot(v, git_tools)
     count = git_tools.commit_count(v.root)
-    v.journal.fault_hook = _fault_at(step, occurrence)
+    v.journal.faults.hook = _fault_at(step, occurrence)
     with pytest.raises(RuntimeError, match="injected fault"):
         OPS[op](v, ids)
-    v.journal.fault_hook = None
+    v.journal.faults.hook = None
     assert _snapshot(v, git_tools) == before
     assert git_tools.commit_count(v.root) == count
     assert not v.journal.has_intent()
@@ -296,12 +296,12 @@ def test_fault_after_commit_point(related_vault, git_tools, op):
     """A failure while updating git's own index: the commit has landed; all is consistent."""
     v, ids = related_vault
     count = git_tools.commit_count(v.root)
-    v.journal.fault_hook = _fault_at("index")
+    v.journal.faults.hook = _fault_at("index")
     try:
         OPS[op](v, ids)
     except RuntimeError:
         pass
-    v.journal.fault_hook = None
+    v.journal.faults.hook = None
     assert git_tools.commit_count(v.root) == count + 1
     assert v.journal.head() == git_tools.run(v.root, "rev-parse", "HEAD")
     assert git_tools.disk_tree(v) == git_tools.head_tree(v)
@@ -313,9 +313,9 @@ def test_fault_after_commit_point(related_vault, git_tools, op):
 
 def test_index_fault_then_more_commits_in_same_process(related_vault, git_tools):
     v, ids = related_vault
-    v.journal.fault_hook = _fault_at("index")
+    v.journal.faults.hook = _fault_at("index")
     v.delete(ids[0])
-    v.journal.fault_hook = None
+    v.journal.faults.hook = None
     v.add("another")
     git_tools.assert_consistent(v)
 
@@ -332,7 +332,7 @@ KILL_SCRIPT = textwrap.dedent("""
             seen[0] += 1
             if seen[0] == occurrence:
                 os._exit(17)
-    v.journal.fault_hook = hook
+    v.journal.faults.hook = hook
     ids = sorted(v.memories)
     if op == "delete":
         v.delete(*[i for i in ids if i.startswith("m0") or i.startswith("m3")])
@@ -583,10 +583,10 @@ def test_write_after_failed_commit_makes_no_external_commit(vault_path, git):
     def boom(step):
         if step == "commit-tree":
             raise OSError("disk full")
-    v.journal.fault_hook = boom
+    v.journal.faults.hook = boom
     with pytest.raises(JournalError, match="disk full"):  # a VaultError, not a bare OSError
         v.touch(m.id)
-    v.journal.fault_hook = None
+    v.journal.faults.hook = None
     v.touch(m.id)
     subjects = git(vault_path, "log", "--format=%s").splitlines()
     assert [s.split(":")[0] for s in subjects[:2]] == ["touch", "add"]

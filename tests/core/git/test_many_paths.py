@@ -14,6 +14,7 @@ import pytest
 from core import Memory, Vault
 from core.git.plumbing import ARGV_PATH_LIMIT
 from core.git.runner import GitRunner
+from core.ops.revert import undo
 
 N = 600  # three times ARGV_PATH_LIMIT: a path list on argv would show
 
@@ -59,5 +60,5 @@ def test_thousands_of_outside_edits_are_adopted_with_short_git_commands(tmp_path
     assert max(longest_git_command) < ARGV_PATH_LIMIT
     longest_git_command.clear()
     again.archive(*[m.id for m in made[1:]])  # one big commit
-    again.undo()
+    undo(again)
     assert max(longest_git_command) < ARGV_PATH_LIMIT

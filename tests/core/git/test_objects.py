@@ -77,7 +77,7 @@ def test_what_git_says_on_stderr_never_blocks_it(tmp_path):
 def test_close_ends_the_vaults_git_processes(tmp_path):
     v = Vault.open(tmp_path / "vault")
     v.add("One memory.")
-    running = list(v.journal.object_writer._running.values())
+    running = v.journal.object_writer.running()
     assert running
     v.close()
     assert all(getattr(h, "proc", h).poll() is not None for h in running)

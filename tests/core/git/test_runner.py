@@ -131,18 +131,17 @@ def test_runner_output_and_errors(vault, git):
     m = vault.add("hello")
     journal = vault.journal
     assert not journal.locked
-    assert journal._git("rev-parse", "HEAD") == git(vault.root, "rev-parse", "HEAD")
-    blob = journal._git("cat-file", "blob", f"HEAD:memories/{m.id}.json",
-                        stdout_as_string=False, strip_newline_in_stdout=False)
+    assert journal.commands.output("rev-parse", "HEAD") == git(vault.root, "rev-parse", "HEAD")
+    blob = journal.commands.output_bytes("cat-file", "blob", f"HEAD:memories/{m.id}.json")
     assert blob == (vault.root / "memories" / f"{m.id}.json").read_bytes()
-    status, out, err = journal._run("rev-parse", "--verify", "-q", "no-such-ref", check=False)
+    status, out, err = journal.commands.run("rev-parse", "--verify", "-q", "no-such-ref", check=False)
     assert (status, out) == (1, "")
     with pytest.raises(JournalError, match=r"^git cat-file failed: fatal: "):
-        journal._git("cat-file", "-p", "no-such-object")
+        journal.commands.output("cat-file", "-p", "no-such-object")
 
 
 def test_reads_outside_the_lock_use_the_own_runner_writes_gitpython(vault, monkeypatch):
-    """The one decision (``Plumbing._runner``): the write lock held means GitPython."""
+    """The one decision (``GitCommands.runner``): the write lock held means GitPython."""
     used: list[str] = []
     original = GitRunner.run
 
@@ -151,10 +150,10 @@ def test_reads_outside_the_lock_use_the_own_runner_writes_gitpython(vault, monke
         return original(self, args, *a, **k)
 
     monkeypatch.setattr(GitRunner, "run", run)
-    vault.journal._git("rev-parse", "--git-dir")
+    vault.journal.commands.output("rev-parse", "--git-dir")
     assert used == ["rev-parse"]
     with vault.journal.lock():
-        vault.journal._git("rev-parse", "--git-dir")
+        vault.journal.commands.output("rev-parse", "--git-dir")
     assert used == ["rev-parse"]
     vault.add("a write")
     assert "update-ref" not in used and "commit-tree" not in used
@@ -170,7 +169,7 @@ def test_journal_alone_creates_its_repository(vault_path):
 def test_git_missing_is_a_journal_error(vault, monkeypatch):
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent / "no-such-folder"))
     with pytest.raises(JournalError, match="git could not be started"):
-        vault.journal._git("rev-parse", "HEAD")
+        vault.journal.commands.output("rev-parse", "HEAD")
 
 
 def test_locate_ignores_a_git_dir_variable_git_itself_would_follow(tmp_path, monkeypatch):

@@ -14,6 +14,7 @@ import pytest
 import fault_support as fs
 from core import Memory, Vault
 from core.git.trees import NeedsIndex, TreeWriter, parse_tree, tree_bytes
+from core.ops.revert import undo
 
 DATE = "1700000000 +0000"
 
@@ -39,13 +40,13 @@ def _sequence(v: Vault, root: Path) -> None:
     """Every kind of operation, one after the other, with person's edits between."""
     for op in ("add", "update", "touch", "restore", "split"):
         fs.run_op(v, op)
-    v.undo()
+    undo(v)
     fs.run_op(v, "archive")
-    v.undo()
+    undo(v)
     fs.run_op(v, "consolidate")
-    v.undo()
+    undo(v)
     fs.run_op(v, "delete")
-    v.undo()
+    undo(v)
     fs.run_op(v, "gc")
     fs.person_edits(root)
     (root / "memories" / "runnable.json").write_text(
@@ -58,13 +59,13 @@ def _sequence(v: Vault, root: Path) -> None:
     v.save_many([Memory(id=f"bulk{i}", content=f"Bulk memory number {i}.") for i in range(30)])
     v.archive(*[f"bulk{i}" for i in range(30)])
     v.delete(*[f"bulk{i}" for i in range(30)])  # their shard folders go again
-    v.undo()
+    undo(v)
     v.migrate_layout("flat")
-    v.journal.via = "mcp/test-client"
-    v.journal.tool = "save_memory"
+    v.via = "mcp/test-client"
+    v.tool = "save_memory"
     v.add("A memory an assistant saved.")
-    v.journal.via = v.journal.tool = None
-    v.undo()
+    v.via = v.tool = None
+    undo(v)
 
 
 def _run(template: Path, now: int, dest: Path, from_index: bool) -> Path:
@@ -104,7 +105,7 @@ def test_an_operation_reads_only_the_trees_on_its_paths(tmp_path):
     v.save_many([Memory(id=f"{i:02x}{i}", content=f"Memory {i}.") for i in range(200)])
     read: list[str] = []
     written: list[int] = []
-    make = v.journal._tree_writer
+    make = v.journal.committer.tree_writer
 
     def counting() -> TreeWriter:
         writer = make()
@@ -113,7 +114,7 @@ def test_an_operation_reads_only_the_trees_on_its_paths(tmp_path):
         writer.write_trees = lambda trees: written.append(len(trees)) or original_write(trees)
         return writer
 
-    v.journal._tree_writer = counting
+    v.journal.committer.tree_writer = counting
     v.archive("0a10")
     assert len(read) == 3 and written == [3]
     assert _git(v.root, "status", "--porcelain") == ""
@@ -126,7 +127,7 @@ def test_a_link_goes_through_the_index(tmp_path):
     v = Vault.open(tmp_path / "vault")
     v.add("One memory.")
     (tmp_path / "vault" / "link").symlink_to("memories")
-    writer = v.journal._tree_writer()
+    writer = v.journal.committer.tree_writer()
     with pytest.raises(NeedsIndex):
         writer.build(None, v.journal.worktree, ["link"])
     with v.journal.lock():

@@ -449,7 +449,7 @@ FAULTS = ([(op, "write", k) for op, n in WRITES.items() for k in range(1, n + 1)
 @pytest.mark.parametrize("op", OPS)
 def test_write_counts(scene, op):
     calls: list[str] = []
-    scene.journal.fault_hook = _hook("none", calls=calls)
+    scene.journal.faults.hook = _hook("none", calls=calls)
     OPS[op](scene)
     assert calls.count("write") == WRITES[op]
     assert [c for c in calls if c != "write"] == [*STEPS, "index"]
@@ -460,10 +460,10 @@ def test_write_counts(scene, op):
 def test_fault_leaves_the_vault_as_it_was(scene, git_tools, op, step, occurrence):
     before = _snapshot(scene)
     assert before["status"] == ""
-    scene.journal.fault_hook = _hook(step, occurrence)
+    scene.journal.faults.hook = _hook(step, occurrence)
     with pytest.raises(RuntimeError, match="injected fault"):
         OPS[op](scene)
-    scene.journal.fault_hook = None
+    scene.journal.faults.hook = None
     assert _snapshot(scene) == before
     assert not scene.journal.has_intent()
     reopened = Vault.open(scene.root)
@@ -478,9 +478,9 @@ def test_fault_leaves_the_vault_as_it_was(scene, git_tools, op, step, occurrence
 @pytest.mark.parametrize("op", OPS)
 def test_fault_after_the_commit_point(scene, git_tools, op):
     count = _count(scene)
-    scene.journal.fault_hook = _hook("index")
+    scene.journal.faults.hook = _hook("index")
     OPS[op](scene)  # git's index lags; the operation itself has landed
-    scene.journal.fault_hook = None
+    scene.journal.faults.hook = None
     assert _count(scene) == count + 1
     assert _git(scene, "log", "-1", "--format=%s").startswith(SUBJECT[op])
     assert git_tools.disk_tree(scene) == git_tools.head_tree(scene)
@@ -506,7 +506,7 @@ KILL_SCRIPT = textwrap.dedent("""
             seen[0] += 1
             if seen[0] == occurrence:
                 os._exit(1)
-    v.journal.fault_hook = hook
+    v.journal.faults.hook = hook
     execute_consolidation(v, ["src-0", "src-1", "src-2"])
     sys.exit(3)
 """)

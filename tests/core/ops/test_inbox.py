@@ -11,6 +11,7 @@ import pytest
 from core import UnknownIdError, Vault, VaultError
 from core.ops.inbox import InboxRefusedError, accept, inbox, reject, review
 from core.ops.inbox_state import ACCEPTED_FILE, REF
+from core.ops.revert import undo
 
 
 @pytest.fixture
@@ -213,9 +214,9 @@ def test_a_change_the_person_already_undid_is_not_listed(person, assistant):
     assistant.archive("p1")
     assistant.add("invented", memory_id="a1")
     assistant.relate("a1", "p2", "supports")
-    person.undo()  # the relation
-    person.undo()  # the add
-    person.undo()  # the archive
+    undo(person)  # the relation
+    undo(person)  # the add
+    undo(person)  # the archive
     assert inbox(person) == []
 
 

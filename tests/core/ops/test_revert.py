@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core import Vault, VaultError
-from core.ops.revert import NothingToUndoError, RevertRefusedError
+from core.ops.revert import NothingToUndoError, RevertRefusedError, redo, revert, undo, undo_list
 
 
 @pytest.fixture
@@ -28,7 +28,7 @@ def test_undo_archive_keeps_a_later_touch_from_another_process(v, vault_path, gi
     other = Vault.open(vault_path)  # the CLI, while the app has the vault open
     other.touch("m1")
     other.touch("m1")
-    report = v.undo()
+    report = undo(v)
     m = v.get("m1")
     assert m.status == "active"  # the archive is undone
     assert m.use_count == 2  # the later touches are kept
@@ -44,7 +44,7 @@ def test_revert_refuses_when_a_later_commit_changed_the_same_field(v, vault_path
     Vault.open(vault_path).update("m1", content="edited again, elsewhere")
     head = git(vault_path, "rev-parse", "HEAD")
     with pytest.raises(RevertRefusedError, match="memory m1.*nothing was written"):
-        v.revert(edit)
+        revert(v, edit)
     assert git(vault_path, "rev-parse", "HEAD") == head
     assert Vault.open(vault_path).get("m1").content == "edited again, elsewhere"
 
@@ -53,7 +53,7 @@ def test_revert_keeps_a_later_edit_of_another_field(v, vault_path, git):
     v.archive("m1")
     archive = git(vault_path, "rev-parse", "HEAD")
     Vault.open(vault_path).update("m1", strength=1.5)
-    v.revert(archive)
+    revert(v, archive)
     m = Vault.open(vault_path).get("m1")
     assert m.status == "active" and m.strength == 1.5
 
@@ -62,7 +62,7 @@ def test_undo_delete_brings_back_the_memory_and_its_relations(v, consistent):
     before = {k: r.model_dump() for k, r in v.relations.items()}
     v.delete("m1")
     assert "m1" not in v.memories and not v.relations
-    report = v.undo()
+    report = undo(v)
     assert "m1" in v.memories
     assert {k: r.model_dump() for k, r in v.relations.items()} == before
     assert report.relations == sorted(before)
@@ -72,60 +72,60 @@ def test_undo_delete_brings_back_the_memory_and_its_relations(v, consistent):
 def test_undo_twice_goes_further_back_and_redo_takes_it_back(v, vault_path, git, consistent):
     v.archive("m1")
     v.delete("m3")
-    v.undo()  # the delete
+    undo(v)  # the delete
     assert "m3" in v.memories
-    v.undo()  # then the archive
+    undo(v)  # then the archive
     assert v.get("m1").status == "active"
-    entries = Vault.open(vault_path).undo_list()  # another process reads the same list
+    entries = undo_list(Vault.open(vault_path))  # another process reads the same list
     assert entries[0].subject.startswith("relate:")
-    redone = Vault.open(vault_path).redo()  # redo across processes: the archive again
+    redone = redo(Vault.open(vault_path))  # redo across processes: the archive again
     assert redone.subject.startswith("undo: archive:")
     assert Vault.open(vault_path).get("m1").status == "archived"
     assert _subjects(v, git, 1)[0].startswith("redo: archive: m1")
     v2 = Vault.open(vault_path)
-    v2.redo()  # and the delete
+    redo(v2)  # and the delete
     assert "m3" not in v2.memories
     with pytest.raises(NothingToUndoError):
-        v2.redo()
+        redo(v2)
     consistent(v2)
 
 
 def test_undo_passes_over_touches_and_redo_survives_them(v, vault_path):
     v.archive("m1")
     Vault.open(vault_path).touch("m2")  # an assistant's use record, after the archive
-    assert [e.subject.split(":")[0] for e in v.undo_list()][:1] == ["archive"]
-    v.undo()
+    assert [e.subject.split(":")[0] for e in undo_list(v)][:1] == ["archive"]
+    undo(v)
     Vault.open(vault_path).touch("m2")
-    v.redo()
+    redo(v)
     assert v.get("m1").status == "archived" and v.get("m2").use_count == 2
 
 
 def test_redo_is_refused_after_a_new_operation(v):
     v.archive("m1")
-    v.undo()
+    undo(v)
     v.add("a new memory")
     with pytest.raises(NothingToUndoError, match="nothing to redo"):
-        v.redo()
+        redo(v)
 
 
 def test_undo_of_an_add_and_nothing_left(vault, git):
     vault.add("only one", memory_id="m1")
-    vault.undo()
+    undo(vault)
     assert vault.memories == {}
     with pytest.raises(NothingToUndoError):
-        vault.undo()  # the vault's creation is not undone
+        undo(vault)  # the vault's creation is not undone
 
 
 def test_revert_of_an_unknown_commit_is_a_clear_error(v):
     with pytest.raises(VaultError, match="unknown revision"):
-        v.revert("not-a-commit")
+        revert(v, "not-a-commit")
 
 
 def test_undo_survives_a_restart(v, vault_path):
     v.archive("m2", "m3")
     v.close()
     again = Vault.open(vault_path)
-    report = again.undo()
+    report = undo(again)
     assert set(report.memories) == {"m2", "m3"}
     assert again.get("m2").status == "active" and again.get("m3").status == "active"
 
@@ -138,22 +138,22 @@ def test_the_undo_list_after_redos_and_undos_of_them_lists_each_change_once(v):
     v.archive("m1")
 
     def listed() -> list[str]:
-        return [e.subject for e in v.undo_list()]
+        return [e.subject for e in undo_list(v)]
 
-    v.undo()
-    v.undo()
+    undo(v)
+    undo(v)
     assert listed()[0].startswith("relate:")
-    v.redo()  # the tag again
+    redo(v)  # the tag again
     assert listed()[:2] == ["redo: tag: m1 the user prefers pytest (+x)", listed()[1]]
     assert listed()[1].startswith("relate:")  # the tag itself is not listed twice
-    v.undo()  # the redo: the tag is off again ("undo: tag: ...", never "undo: redo: ...")
+    undo(v)  # the redo: the tag is off again ("undo: tag: ...", never "undo: redo: ...")
     assert listed()[0].startswith("relate:") and v.get("m1").meta.tags == ["prefs"]
-    v.redo()  # the undo of the redo, taken back: the tag is on again
+    redo(v)  # the undo of the redo, taken back: the tag is on again
     assert listed()[0] == "redo: tag: m1 the user prefers pytest (+x)"  # subjects never nest
     assert listed()[1].startswith("relate:") and v.get("m1").meta.tags == ["prefs", "x"]
-    v.redo()  # and the archive
+    redo(v)  # and the archive
     assert listed()[0].startswith("redo: archive: m1")
     while listed():  # every entry listed is one undo that works, down to nothing
         expected = listed()[0]
-        assert v.undo().subject == expected
+        assert undo(v).subject == expected
     assert not v.memories and not v.relations  # back to the empty vault

@@ -398,7 +398,7 @@ def scenario(vault):
 def test_write_count_of_the_scenario(scenario, fate):
     vault, src = scenario
     calls: list[str] = []
-    vault.journal.fault_hook = _hook("none", calls=calls)
+    vault.journal.faults.hook = _hook("none", calls=calls)
     execute_split(vault, src.id, PARTS, original=fate)
     assert calls.count("write") == WRITES[fate]
     assert [c for c in calls if c != "write"] == [*STEPS, "index"]
@@ -409,10 +409,10 @@ def test_fault_leaves_the_vault_as_it_was(scenario, git_tools, fate, step, occur
     vault, src = scenario
     before = _snapshot(vault)
     assert before["status"] == ""
-    vault.journal.fault_hook = _hook(step, occurrence)
+    vault.journal.faults.hook = _hook(step, occurrence)
     with pytest.raises(RuntimeError, match="injected fault"):
         execute_split(vault, src.id, PARTS, original=fate)
-    vault.journal.fault_hook = None
+    vault.journal.faults.hook = None
     assert _snapshot(vault) == before
     assert not vault.journal.has_intent()
     reopened = Vault.open(vault.root)
@@ -430,9 +430,9 @@ def test_fault_after_the_commit_point(scenario, git_tools, fate):
     """A failure while updating git's own index: the split has landed, whole."""
     vault, src = scenario
     count = _count(vault)
-    vault.journal.fault_hook = _hook("index")
+    vault.journal.faults.hook = _hook("index")
     result = execute_split(vault, src.id, PARTS, original=fate)
-    vault.journal.fault_hook = None
+    vault.journal.faults.hook = None
     assert _count(vault) == count + 1
     assert _git(vault, "log", "-1", "--format=%s").startswith(f"split: decompose {src.id[:8]}")
     assert git_tools.disk_tree(vault) == git_tools.head_tree(vault)
@@ -458,7 +458,7 @@ KILL_SCRIPT = textwrap.dedent("""
             seen[0] += 1
             if seen[0] == occurrence:
                 os._exit(1)
-    v.journal.fault_hook = hook
+    v.journal.faults.hook = hook
     execute_split(v, "orig-0001", ["alpha fact.", "beta fact.", "gamma fact."], original=fate)
     print("finished without reaching the step")
     sys.exit(3)

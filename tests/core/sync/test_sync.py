@@ -421,11 +421,11 @@ def test_a_crash_between_checkout_and_ref_is_rolled_back(world):
         if step == "advance-update-ref":
             raise RuntimeError("power cut")
 
-    b.vault.journal.fault_hook = boom
+    b.vault.journal.faults.hook = boom
     head = b.head()
     with pytest.raises(RuntimeError):
         b.sync()
-    b.vault.journal.fault_hook = None
+    b.vault.journal.faults.hook = None
     assert b.head() == head
     b.reopen()
     assert_consistent(b.vault)

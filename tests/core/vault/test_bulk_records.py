@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from core import MemoryStatus, Vault, VaultError
+from core.ops.revert import undo, undo_list
 
 
 @pytest.fixture
@@ -105,8 +106,8 @@ def test_promote_refuses_a_memory_that_is_not_active(vault, three, git_tools, fi
 def test_one_undo_takes_back_a_whole_bulk_change(vault, three):
     vault.tag(*three, tags=["work"])
     vault.promote(*three)
-    vault.undo()
+    undo(vault)
     assert {vault.get(i).status for i in three} == {MemoryStatus.ACTIVE}
-    vault.undo()
+    undo(vault)
     assert all(vault.get(i).meta.tags == ["old"] for i in three)
-    assert [e.subject.split(":")[0] for e in vault.undo_list()][:1] == ["add"]
+    assert [e.subject.split(":")[0] for e in undo_list(vault)][:1] == ["add"]

@@ -7,7 +7,8 @@ import pytest
 
 from core import Memory, MemoryStatus, Vault, VaultError
 from core.model.records import is_pinned
-from core.storage.classes import as_record
+from core.cortexgraph_storage.classes import as_record
+from core.ops.revert import undo
 
 from conftest import commit_count, head_subject
 
@@ -34,7 +35,7 @@ def test_pin_and_unpin_are_one_commit_each_and_refuse_twice(vault, vault_path, c
     with pytest.raises(VaultError, match="not pinned"):
         vault.unpin(m.id)
     assert commit_count(vault_path) == before + 2
-    vault.undo()  # the unpin taken back: pinned again
+    undo(vault)  # the unpin taken back: pinned again
     assert is_pinned(vault.get(m.id))
     consistent(vault)
 
@@ -85,9 +86,9 @@ def test_promote_is_one_commit_and_only_for_an_active_memory(vault, vault_path):
     vault.archive(m.id)
     [back] = vault.unarchive(m.id)  # the promotion survives an archive
     assert back.status == MemoryStatus.PROMOTED
-    vault.undo()
-    vault.undo()
-    vault.undo()
+    undo(vault)
+    undo(vault)
+    undo(vault)
     assert vault.get(m.id).status == MemoryStatus.ACTIVE
 
 

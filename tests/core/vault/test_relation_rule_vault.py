@@ -8,6 +8,7 @@ from __future__ import annotations
 from core import Relation, Vault
 from core.ops.consolidate import apply_consolidation, plan_consolidation
 from core.vault import Plan
+from core.ops.revert import redo, revert, undo
 
 
 def lineage_rel(rid: str, new: str, old: str, kind: str = "split_from") -> Relation:
@@ -15,7 +16,7 @@ def lineage_rel(rid: str, new: str, old: str, kind: str = "split_from") -> Relat
 
 
 def subject(vault: Vault) -> str:
-    return vault.journal._git("log", "-1", "--format=%s")
+    return vault.journal.commands.output("log", "-1", "--format=%s")
 
 
 def test_delete_keeps_lineage_and_removes_the_rest_in_one_commit(vault, git_tools):
@@ -46,10 +47,10 @@ def test_undo_of_a_delete_brings_back_what_it_removed(vault):
     vault.save_relations([lineage_rel("lin", part.id, a.id)])
     side = vault.relate(a.id, b.id, "supports")
     vault.delete(a.id)
-    vault.undo()
+    undo(vault)
     assert a.id in vault.memories
     assert set(vault.relations) == {"lin", side.id}  # lineage never left; the other is back
-    vault.redo()
+    redo(vault)
     assert a.id not in vault.memories and set(vault.relations) == {"lin"}
 
 
@@ -85,12 +86,12 @@ def test_any_removal_takes_the_non_lineage_relations_along(vault):
     part = vault.add("made from b")
     vault.save_relations([lineage_rel("lin", part.id, b.id)])
     head = vault.journal.head()
-    vault.revert(adding)  # takes back the add of b
-    assert vault.journal._git("rev-list", "--count", f"{head}..HEAD") == "1"
+    revert(vault, adding)  # takes back the add of b
+    assert vault.journal.commands.output("rev-list", "--count", f"{head}..HEAD") == "1"
     assert b.id not in vault.memories
     assert set(vault.relations) == {"lin"}
     assert not (vault.root / "relations" / f"{side.id}.json").exists()
-    vault.redo()  # takes the revert back
+    redo(vault)  # takes the revert back
     assert b.id in vault.memories and set(vault.relations) == {side.id, "lin"}
 
 

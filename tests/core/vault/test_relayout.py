@@ -11,6 +11,7 @@ import pytest
 from conftest import commit_count, run_git
 
 from core import Memory, Vault, VaultError
+from core.ops.revert import revert, undo_list
 
 
 def _new(vault: Vault, n: int, content: str | None = None) -> Memory:
@@ -69,8 +70,8 @@ def test_undo_takes_the_move_back_and_redo_makes_it_again(vault_path, consistent
     vault.migrate_layout("sharded")
     vault.touch(b.id)  # a use after the move is kept by the undo
     touched = vault.memories[b.id]
-    vault.undo_list()  # the move is an operation like the others
-    report = vault.revert(run_git(vault_path, "log", "-1", "--skip=1", "--format=%H"))
+    undo_list(vault)  # the move is an operation like the others
+    report = revert(vault, run_git(vault_path, "log", "-1", "--skip=1", "--format=%H"))
     assert sorted(report.memories) == sorted([a.id, b.id])
     assert vault.layout.name == "flat"
     assert _memory_files(vault) == [f"memories/{a.id}.json", f"memories/{b.id}.json"]
@@ -136,10 +137,10 @@ def test_a_migration_that_fails_half_way_puts_every_file_back(vault_path, consis
     vault = Vault.open(vault_path)
     ids = [_new(vault, n).id for n in range(70)]
     before, head = vault_files(vault_path), run_git(vault_path, "rev-parse", "HEAD")
-    vault.journal.fault_hook = fault_hook(step, occurrence)
+    vault.journal.faults.hook = fault_hook(step, occurrence)
     with pytest.raises(Exception, match="injected fault"):
         vault.migrate_layout("sharded")
-    vault.journal.fault_hook = None
+    vault.journal.faults.hook = None
     assert run_git(vault_path, "rev-parse", "HEAD") == head
     assert vault_files(vault_path) == before  # no temp file left, nothing moved
     again = Vault.open(vault_path)

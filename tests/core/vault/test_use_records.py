@@ -9,6 +9,7 @@ import sys
 import uuid
 
 from core import Memory, Vault
+from core.ops.revert import undo
 
 
 def _git(vault: Vault, *args: str) -> str:
@@ -113,7 +114,7 @@ def test_undo_skips_use_records_and_keeps_them(tmp_path):
     vault.archive(ids[0])
     vault.record_use(ids)
     vault.flush_use()
-    vault.undo()
+    undo(vault)
     again = Vault.open(vault.root)
     assert again.get(ids[0]).status.value == "active"
     assert again.get(ids[0]).use_count == 1 and again.get(ids[1]).use_count == 1

@@ -1,5 +1,5 @@
-"""The secret check on the one write path: :meth:`core.vault.writing.Writing._commit` hands
-every commit's files to :func:`screen` before anything is written, so every way into the vault
+"""The write-time secret check, on the one write path: :meth:`core.vault.writing.Writing._commit` hands
+every commit's files to :func:`check_commit` before anything is written, so every way into the vault
 (add, update, save, import, migrate, split, consolidate, restore, the MCP tools, the app)
 gets it without a line of its own.
 
@@ -23,15 +23,14 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..model.records import Memory, Relation
-from ..store.layout import RefusedFileError, read_vault_file
-from .policy import ALLOW, REDACT, SecretRefusedError, describe, policy_in_force
+from ..store.cache import Store
+from ..store.layout import Layout, RefusedFileError, read_vault_file
+from .policy import ALLOW, REDACT, SecretRefusedError, describe
 from .scanner import Finding, redact_record, redact_text, scan_record, scan_text
 
-if TYPE_CHECKING:
-    from ..vault.api import Vault
 
 #: fields that never hold text a person wrote: equal text fields mean nothing new to scan
 _NOT_TEXT = frozenset({"created_at", "last_used", "use_count", "strength", "status",
@@ -41,7 +40,7 @@ MESSAGE = "the commit message"
 
 
 @dataclass
-class Screened:
+class CheckedCommit:
     """One commit's files after the check (redacted under ``redact``)."""
 
     message: str
@@ -49,18 +48,22 @@ class Screened:
     memories: list[Memory]
     relations: list[Relation]
     redacted: dict[str, list[Finding]] = field(default_factory=dict)
+    #: What a person should hear of (what was redacted), for :attr:`Vault.notices`.
+    notices: list[str] = field(default_factory=list)
 
 
 def _text_fields(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k not in _NOT_TEXT}
 
 
-def screen(vault: Vault, message: str, writes: dict[Path, bytes | None],
-           memories: Iterable[Memory], relations: Iterable[Relation]) -> Screened:
-    """Check one commit's files (see the module docstring); raises SecretRefusedError."""
+def check_commit(message: str, writes: dict[Path, bytes | None], memories: Iterable[Memory],
+           relations: Iterable[Relation], *, layout: Layout, store: Store, policy: str
+           ) -> CheckedCommit:
+    """Check one commit's files (see the module docstring) under ``policy``
+    (:func:`~.policy.policy_in_force`); ``layout`` says what each file is, ``store`` holds the
+    records as HEAD has them. Raises SecretRefusedError."""
     memories, relations = list(memories), list(relations)
-    result = Screened(message, writes, memories, relations)
-    policy = policy_in_force(getattr(vault, "secret_policy", None), vault.meta)
+    result = CheckedCommit(message, writes, memories, relations)
     if policy == ALLOW:
         return result
     objects: dict[tuple[str, str], Memory | Relation] = {
@@ -70,8 +73,8 @@ def screen(vault: Vault, message: str, writes: dict[Path, bytes | None],
     for path, data in writes.items():
         if data is None:
             continue
-        rel = path.relative_to(vault.root).as_posix()
-        what = vault.layout.classify(rel)
+        rel = path.relative_to(layout.root).as_posix()
+        what = layout.classify(rel)
         if what is None:  # a plain file committed with the records (a migration's backup)
             text = data.decode("utf-8", "replace")
             hits, scanned = scan_text(text), True
@@ -85,7 +88,7 @@ def screen(vault: Vault, message: str, writes: dict[Path, bytes | None],
         record = _record_of(objects.get(what), data)
         if record is None:
             continue
-        before = _previous(vault, kind, record_id)
+        before = _previous(store, kind, record_id)
         if before is not None and _text_fields(before) == _text_fields(record):
             continue  # a touch, an archive, a use record: no new text
         findings, scanned = scan_record(record), True
@@ -95,7 +98,7 @@ def screen(vault: Vault, message: str, writes: dict[Path, bytes | None],
     message_hits = scan_text(message) if scanned else []
     if not found and not message_hits:
         return result
-    known = _known_values(vault, writes)
+    known = _known_values(layout, store, writes)
     new = {path: (name, record, [f for f in findings if f.value not in known])
            for path, (name, record, findings) in found.items()}
     new = {path: entry for path, entry in new.items() if entry[2]}
@@ -108,7 +111,7 @@ def screen(vault: Vault, message: str, writes: dict[Path, bytes | None],
         if message_new and not refused:
             refused[MESSAGE] = message_new
         raise SecretRefusedError(refused)
-    return _redacted(vault, result, new, message_new, known)
+    return _redacted(layout, result, new, message_new, known)
 
 
 def _record_of(obj: Memory | Relation | None, data: bytes) -> dict[str, Any] | None:
@@ -121,21 +124,22 @@ def _record_of(obj: Memory | Relation | None, data: bytes) -> dict[str, Any] | N
     return value if isinstance(value, dict) else None
 
 
-def _previous(vault: Vault, kind: str, record_id: str) -> dict[str, Any] | None:
-    old = (vault.store.memories if kind == "memory" else vault.store.relations).get(record_id)
+def _previous(store: Store, kind: str, record_id: str) -> dict[str, Any] | None:
+    old: Memory | Relation | None = (
+        store.memories.get(record_id) if kind == "memory" else store.relations.get(record_id))
     return None if old is None else old.model_dump(mode="json")
 
 
-def _known_values(vault: Vault, writes: dict[Path, bytes | None]) -> set[str]:
+def _known_values(layout: Layout, store: Store, writes: dict[Path, bytes | None]) -> set[str]:
     """The secrets the records this commit writes or removes already held: at HEAD (as the
     cache has them) or in the file on disk (a person's own edit, which ``_commit`` commits as
     they wrote it before this write). They are not brought in by this write."""
     known: set[str] = set()
     for path in writes:
-        what = vault.layout.classify(path.relative_to(vault.root).as_posix())
+        what = layout.classify(path.relative_to(layout.root).as_posix())
         if what is None or what[0] == "meta":
             continue
-        before = _previous(vault, *what)
+        before = _previous(store, *what)
         if before is not None:
             known.update(f.value for f in scan_record(before))
         on_disk = _on_disk(path)  # (never through layout.load_file: it marks the file seen)
@@ -154,35 +158,38 @@ def _on_disk(path: Path) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _redacted(vault: Vault, result: Screened, new: dict[Path, tuple[str, Any, list[Finding]]],
-              message_new: list[Finding], known: set[str]) -> Screened:
+def _redacted(layout: Layout, result: CheckedCommit, new: dict[Path, tuple[str, Any, list[Finding]]],
+              message_new: list[Finding], known: set[str]) -> CheckedCommit:
     writes = dict(result.writes)
     replaced: dict[tuple[str, str], Memory | Relation] = {}
     for path, (name, record, findings) in new.items():
         if record is None:  # a plain file: its text with the new secrets replaced
-            text = writes[path].decode("utf-8", "replace")  # type: ignore[union-attr]
+            text = (writes[path] or b"").decode("utf-8", "replace")
             writes[path] = redact_text(text, [_hit(f) for f in findings]).encode("utf-8")
         else:
-            kind, record_id = vault.layout.classify(path.relative_to(vault.root).as_posix())
-            model = Memory if kind == "memory" else Relation
-            clean = model.model_validate(_redact_new(record, known))
-            writes[path] = vault.layout.encode(clean)
+            what = layout.classify(path.relative_to(layout.root).as_posix())
+            if what is None:  # (a record: ``check_commit`` classified it)
+                raise ValueError(f"{path} is no record")
+            kind, record_id = what
+            clean: Memory | Relation = (Memory if kind == "memory" else Relation).model_validate(
+                _redact_new(record, known))
+            writes[path] = layout.encode(clean)
             replaced[(kind, record_id)] = clean
         result.redacted[name] = findings
     message = result.message
     if message_new or new:
         message = redact_text(message, [h for h in scan_text(message)
                                         if message[h.start:h.end] not in known])
-    memories = [replaced.get(("memory", m.id), m) for m in result.memories]  # type: ignore[misc]
-    relations = [replaced.get(("relation", r.id), r) for r in result.relations]  # type: ignore[misc]
-    for (kind, record_id), clean in replaced.items():
-        if kind == "memory" and all(m.id != record_id for m in memories):
-            memories.append(clean)  # type: ignore[arg-type]
-        if kind == "relation" and all(r.id != record_id for r in relations):
-            relations.append(clean)  # type: ignore[arg-type]
-    vault.notices.append("redacted before writing (secrets policy redact): " + "; ".join(
-        f"{name} ({describe(findings)})" for name, findings in result.redacted.items()))
-    return Screened(message, writes, memories, relations, result.redacted)
+    new_memories = {m.id: m for m in replaced.values() if isinstance(m, Memory)}
+    new_relations = {r.id: r for r in replaced.values() if isinstance(r, Relation)}
+    memories = [new_memories.get(m.id, m) for m in result.memories]
+    relations = [new_relations.get(r.id, r) for r in result.relations]
+    # (records the commit writes without their objects)
+    memories += [m for i, m in new_memories.items() if all(k.id != i for k in memories)]
+    relations += [r for i, r in new_relations.items() if all(k.id != i for k in relations)]
+    notice = "redacted before writing (secrets policy redact): " + "; ".join(
+        f"{name} ({describe(findings)})" for name, findings in result.redacted.items())
+    return CheckedCommit(message, writes, memories, relations, result.redacted, [notice])
 
 
 def _hit(finding: Finding) -> Any:
@@ -199,7 +206,8 @@ def _redact_new(record: dict[str, Any], known: set[str]) -> dict[str, Any]:
     if redacted is record:
         return record
     # keep the values that were there before: redact again, field by field, sparing them
-    return _spare(record, redacted, known)
+    spared: dict[str, Any] = _spare(record, redacted, known)
+    return spared
 
 
 def _spare(original: Any, redacted: Any, known: set[str]) -> Any:
@@ -215,16 +223,16 @@ def _spare(original: Any, redacted: Any, known: set[str]) -> Any:
     return redacted
 
 
-def outside_edit_notices(vault: Vault, rels: Iterable[str]) -> list[str]:
+def outside_edit_notices(layout: Layout, policy: str, rels: Iterable[str]) -> list[str]:
     """What to tell a person whose own edits (vault-relative paths, just committed as they
     wrote them, ``external:``) hold what looks like a secret: memvault never rewrites what a
-    person typed, but says so. Nothing under the ``allow`` policy."""
-    if policy_in_force(getattr(vault, "secret_policy", None), vault.meta) == ALLOW:
+    person typed, but says so. Nothing under the ``allow`` ``policy``."""
+    if policy == ALLOW:
         return []
     notes = []
     for rel in rels:
-        what = vault.layout.classify(rel)
-        record = _on_disk(vault.root / rel) if what and what[0] != "meta" else None
+        what = layout.classify(rel)
+        record = _on_disk(layout.root / rel) if what and what[0] != "meta" else None
         if what is None or record is None:
             continue
         findings = scan_record(record)

@@ -230,7 +230,7 @@ class Backend:
     def __init__(self, name: str, root: Path, explicit_path: bool = False) -> None:
         from cortexgraph.config import Config
 
-        from core.storage import PerFileStorage
+        from core.cortexgraph_storage import PerFileStorage
 
         self.name, self.root, self.store = name, root, root / "store"
         (root / "ltm").mkdir(parents=True)

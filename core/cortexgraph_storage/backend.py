@@ -1,5 +1,5 @@
 """``PerFileStorage``: CortexGraph 1.2.1's ``JSONLStorage`` interface over a
-:class:`~core.vault.Vault` (the rules: :mod:`core.storage`)."""
+:class:`~core.vault.Vault` (the rules: :mod:`core.cortexgraph_storage`)."""
 
 from __future__ import annotations
 

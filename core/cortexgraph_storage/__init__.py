@@ -20,7 +20,7 @@ that variable in CortexGraph's ``.env`` file, read as CortexGraph reads it witho
 names (CortexGraph's own pydantic models, or a dict), converted at the boundary through its JSON
 form; fields memvault does not know are kept and round-trip to the file. What the caller's class
 cannot carry (the ``gist``, keys a newer writer left in the file, the ``superseded`` status) is
-kept from the stored record when the caller hands a record back (:mod:`core.storage.classes`).
+kept from the stored record when the caller hands a record back (:mod:`core.cortexgraph_storage.classes`).
 
 **What it returns: the caller's classes.** One argument chooses, ``models``:
 

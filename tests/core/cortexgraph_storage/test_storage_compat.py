@@ -163,7 +163,7 @@ def storage(tmp_path):
 
 
 def _commits(s):
-    return int(s.vault.journal._git("rev-list", "--count", "HEAD"))
+    return int(s.vault.journal.commands.output("rev-list", "--count", "HEAD"))
 
 
 def test_save_get_update(storage):

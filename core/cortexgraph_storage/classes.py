@@ -1,5 +1,5 @@
-"""The boundary of :class:`~core.storage.PerFileStorage`: what it takes in, and in which classes
-it answers (the rule is in :mod:`core.storage`'s docstring).
+"""The boundary of :class:`~core.cortexgraph_storage.PerFileStorage`: what it takes in, and in which classes
+it answers (the rule is in :mod:`core.cortexgraph_storage`'s docstring).
 
 In: any object with CortexGraph's field names (memvault's records, CortexGraph's pydantic models,
 dicts) becomes memvault's record through its JSON form; keys memvault does not know are kept.
@@ -53,7 +53,7 @@ def _kept_from(stored: Memory | Relation, data: dict[str, Any]) -> dict[str, Any
         merged["meta"] = {**{k: v for k, v in old["meta"].items() if k not in data["meta"]},
                           **data["meta"]}
     status = data.get("status")
-    shown_as = _STATUS_FOR_CORTEXGRAPH.get(old.get("status"))
+    shown_as = _STATUS_FOR_CORTEXGRAPH.get(str(old.get("status")))
     if shown_as is not None and getattr(status, "value", status) == shown_as:
         merged["status"] = old["status"]
     return merged
