@@ -23,13 +23,9 @@ import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..model.records import Memory
 from .transaction import transaction
-
-if TYPE_CHECKING:
-    from .index import SearchIndex
 
 #: Memories written per transaction (a fraction of a second each at 100k: a search in between
 #: reads what is done).
@@ -99,13 +95,16 @@ def _alive(pid: int) -> bool:
 
 
 class Builder:
-    """The chunked first build of one index (see the module docstring). ``fingerprint``: the
-    index's own (memory -> fingerprint, kept per memory object)."""
+    """The chunked first build of the index on ``conn`` (see the module docstring), from its
+    parts: ``fingerprint`` is the index's own (memory -> fingerprint, kept per memory object),
+    ``build_word_lists(progress)`` writes its word lists (:meth:`.wordlists.Words.build_common`)."""
 
-    def __init__(self, index: SearchIndex, fingerprint: Callable[[Memory], str],
+    def __init__(self, conn: sqlite3.Connection, fingerprint: Callable[[Memory], str],
+                 build_word_lists: Callable[[Callable[[int, int], None]], int],
                  progress: Progress | None = None):
-        self.index = index
+        self.conn = conn
         self.fingerprint = fingerprint
+        self.build_word_lists = build_word_lists
         self.progress = progress
 
     def run(self, memories: Mapping[str, Memory]) -> int:
@@ -115,7 +114,7 @@ class Builder:
         builder can add to (their near-duplicate keys current)."""
         from .near_dupes import STATE_KEY, NearDuplicateRows, note_all_shared, params
 
-        conn = self.index.conn
+        conn = self.conn
         ids = list(memories)
         total = len(ids)
         dupes = NearDuplicateRows(conn)
@@ -145,7 +144,7 @@ class Builder:
         finally:
             self._unmark(conn)
         self._report(PHASE_ROWS, total, total)
-        self.index.words().build_common(lambda done, n: self._report(PHASE_WORDS, done, n))
+        self.build_word_lists(lambda done, n: self._report(PHASE_WORDS, done, n))
         return written
 
     def _write(self, conn: sqlite3.Connection, memories: Mapping[str, Memory],

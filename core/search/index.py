@@ -320,7 +320,9 @@ class SearchIndex(IndexReading):
             return False
         if known and not self._near_dupes_current():
             return False  # (the rows written so far need their keys made again: one sync)
-        report.added = first_build.Builder(self, self._fingerprint, progress).run(memories)
+        builder = first_build.Builder(self.conn, self._fingerprint,
+                                      lambda told: self.words().build_common(told), progress)
+        report.added = builder.run(memories)
         self._known, self._synced, self._near_dupes = None, None, True
         self._generation += 1
         return False

@@ -53,6 +53,11 @@ _REGULAR = ("100644", "100755")
 class IndexedOpening:
     """The part of opening that uses the derived index (see the module docstring)."""
 
+    # (set by the Vault's constructor, core.vault.api)
+    keep_read: bool
+    _read_at_open: dict[str, bytes] | None
+    _index_writer: OpenIndexWriter | None
+
     def _files_index(self, readonly: bool = False) -> IndexedFiles | None:
         import sqlite3
 
