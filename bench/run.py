@@ -65,6 +65,7 @@ TARGET_GC_SECONDS = 2.0
 TARGET_ARCHIVE_GIT_RATIO_100K = 0.25
 TARGET_ARCHIVE_GROWTH = 2.0  # archive(100k) / archive(10k)
 TARGET_GC_GIT_RATIO_100K = 1.0
+TARGET_FIRST_SEARCH_RATIO_100K = 2.0  # memvault search after a clone / warm, whole process
 PHASES = ("open", "search", "tui", "archive", "gc")
 
 # A reproducible git: no user or system config (hooks, gpg signing, fsmonitor...), a fixed identity.
@@ -709,6 +710,8 @@ def render(results: dict[str, Any]) -> str:
     head("5. big vaults: open cold and warm, RSS, search, TUI (bench/scale.py)")
     row("open, no index (cold: reads every file, writes the index)",
         [fmt_s(med(s, "opens", "cold")) for s in sizes])
+    row("  the same, until the open index is written (a thread)",
+        [fmt_s(get(s, "opens", "cold", "index_written", "median")) for s in sizes])
     row("open, warm index", [fmt_s(med(s, "opens", "warm")) for s in sizes])
     row("  the same, then every record read (parsed on read)",
         [fmt_s(get(s, "opens", "warm", "with_read_all", "median")) for s in sizes])
@@ -730,6 +733,11 @@ def render(results: dict[str, Any]) -> str:
     row("search p95, memvault", [fmt_s(get(s, "search", "ours", "p95")) for s in sizes])
     row("first search (fills a new index: search rows, word lists)",
         [fmt_s(get(s, "search", "ours", "first")) for s in sizes])
+    row("memvault search, after a clone (process: open, build, answer)",
+        [fmt_s(med(s, "first_search", "first")) for s in sizes])
+    row("memvault search, warm (process)", [fmt_s(med(s, "first_search", "warm")) for s in sizes])
+    row("ratio after a clone / warm  (target <= 2x)",
+        [fmt_x(ratio(s, ("first_search", "first"), ("first_search", "warm"))) for s in sizes])
     if results["peer"]:
         row("search p50, cortexgraph search_memory, top 10",
             [fmt_s(med(s, "search", "peer")) for s in sizes])
@@ -820,6 +828,9 @@ def write_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
     opens = big.get("opens") or {}
     add("100k: first open (no index) / cortexgraph", ratio(opens.get("cold"), opens.get("peer")),
         1.0)
+    first = big.get("first_search") or {}
+    add("100k: first search after a clone / a warm search (process)",
+        ratio(first.get("first"), first.get("warm")), TARGET_FIRST_SEARCH_RATIO_100K)
     return found
 
 
@@ -941,9 +952,11 @@ def main(argv: list[str] | None = None) -> int:
                 entry["opens"] = scale.measure_opens(vault_dir, peer_dir, peer, repeat["open"])
             if "search" in phases:
                 log(f"{n:,}: search, {args.queries} queries")
-                entry["search"] = scale.measure_search(
-                    vault_dir, peer_dir, peer,
-                    scale.make_queries(memories, args.queries, args.seed))
+                queries = scale.make_queries(memories, args.queries, args.seed)
+                entry["search"] = scale.measure_search(vault_dir, peer_dir, peer, queries)
+                log(f"{n:,}: memvault search after a clone / warm, process start to end")
+                entry["first_search"] = scale.measure_first_search(
+                    vault_dir, queries[0], max(1, repeat["open"] // 2))
             if "tui" in phases:
                 log(f"{n:,}: TUI start to first paint")
                 entry["tui"] = scale.measure_tui_paint(vault_dir, max(3, repeat["open"] // 2))

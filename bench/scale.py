@@ -75,7 +75,7 @@ OURS_OPEN = textwrap.dedent("""
     if mode == "cold":
         for p in __import__("pathlib").Path(path, ".git", "memvault").glob("index.sqlite*"):
             p.unlink()
-    t = time.perf_counter()
+    t = start = time.perf_counter()
     vault = Vault.open(path, readonly=mode == "readonly")
     dt = time.perf_counter() - t
     # then every record read: an open from the index parses each record when it is first read,
@@ -83,7 +83,12 @@ OURS_OPEN = textwrap.dedent("""
     t = time.perf_counter()
     list(vault.memories.values()), list(vault.relations.values())
     read_all = time.perf_counter() - t
-    print(json.dumps({"seconds": dt, "read_all": read_all, "memories": len(vault.memories),
+    # a first open writes the open index in a thread of its own (the vault usable meanwhile):
+    # how long after the open's start it is written
+    vault.wait_for_open_index()
+    written = time.perf_counter() - start
+    print(json.dumps({"seconds": dt, "read_all": read_all, "index_written": written,
+                      "memories": len(vault.memories),
                       "relations": len(vault.relations), "problems": len(vault.problems),
                       "external_commit": vault.report.external_commit,
                       "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
@@ -225,6 +230,7 @@ def measure_opens(vault: Path, peer_dir: Path, peer: str | None, n: int) -> dict
         out[key] = series([r["seconds"] for r in results])
         if "read_all" in results[0]:
             out[key]["with_read_all"] = series([r["seconds"] + r["read_all"] for r in results])
+            out[key]["index_written"] = series([r["index_written"] for r in results])
         out[key]["rss_mb"] = max(r["rss_mb"] for r in results)
         out[key]["loaded"] = {"memories": results[-1]["memories"],
                               "relations": results[-1]["relations"]}
@@ -251,6 +257,34 @@ def measure_search(vault: Path, peer_dir: Path, peer: str | None, queries: list[
         theirs = run_json([peer, "-c", PEER_SEARCH, str(peer_dir), text])
         out["peer"] = series(theirs["times"]) | {"hits": theirs["hits"]}
     return out
+
+
+def measure_first_search(vault: Path, query: str, n: int) -> dict[str, Any]:
+    """``memvault search QUERY --limit 10 --json`` as a person runs it, from process start to
+    its end: right after a clone (no derived index: every file read, the search index built
+    from nothing, the open index written from the same reads), and warm (the index the one
+    before left). Alternated, ``n`` of each, after one warm-up of each."""
+    argv = [sys.executable, "-m", "tui.cli", "search", *query.split(), "--limit", "10",
+            "--json", "--vault", str(vault)]
+    found: dict[str, list[float]] = {"first": [], "warm": []}
+
+    def run(kind: str) -> float:
+        if kind == "first":
+            drop_index(vault)
+        t = time.perf_counter()
+        out = subprocess.run(argv, capture_output=True, text=True, env=_env(), cwd=SOURCE)
+        dt = time.perf_counter() - t
+        if out.returncode != 0:
+            raise RuntimeError(f"memvault search failed: {out.stderr.strip()[-2000:]}")
+        if not json.loads(out.stdout)["hits"]:
+            raise RuntimeError(f"memvault search {query!r} found nothing")
+        return dt
+
+    run("first"), run("warm")
+    for _ in range(n):
+        for kind in ("first", "warm"):
+            found[kind].append(run(kind))
+    return {kind: series(samples) for kind, samples in found.items()}
 
 
 def measure_tui_paint(vault: Path, n: int) -> dict[str, Any]:

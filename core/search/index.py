@@ -43,6 +43,7 @@ from .index_reading import TOKENIZER, IndexReading
 from .transaction import transaction
 
 if TYPE_CHECKING:
+    from .first_build import Progress
     from .near_dupes import NearDuplicateRows
 
 #: 2: the files and state tables; 3: a summary of each memory file; 4: word lists; 5: a files
@@ -111,6 +112,9 @@ class SyncReport:
     changed: int = 0
     removed: int = 0
     rebuilt: str | None = None  # why the index was built anew (missing, unreadable, schema)
+    #: (done, total): another process (or connection) is building the index for the first
+    #: time; nothing was written, the rows so far answer (:mod:`.first_build`)
+    building: tuple[int, int] | None = None
 
 
 class SearchIndex(IndexReading):
@@ -254,26 +258,35 @@ class SearchIndex(IndexReading):
             self._data_version = version
         return self._known
 
-    def sync(self, memories: Mapping[str, Memory], at: str | None = None) -> SyncReport:
+    def sync(self, memories: Mapping[str, Memory], at: str | None = None,
+             progress: Progress | None = None) -> SyncReport:
         """Bring the index level with ``memories`` (every status): rows whose fingerprint
         differs are rewritten, rows of memories that are gone removed, in one transaction.
         An index SQLite cannot read is built again. ``at``: the commit whose tree
         ``memories`` are (a read-write vault's head), noted with the rows so that another
         process brings them level with what changed since (:meth:`sync_changed`); a sync
-        without it that writes rows drops the note."""
+        without it that writes rows drops the note. An index with none of many memories is
+        built in chunks, ``progress(what, done, total)`` told after each
+        (:mod:`.first_build`); while another is building it, nothing is written
+        (``report.building``): the rows so far answer."""
         try:
-            report = self._sync(memories, at)
+            report = self._sync(memories, at, progress)
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
                 raise
             self.rebuild(f"unreadable ({exc})")
-            report = self._sync(memories, at)
-        if at is not None and not (report.added or report.changed or report.removed):
+            report = self._sync(memories, at, progress)
+        if at is not None and not (report.added or report.changed or report.removed
+                                   or report.building):
             self._note_level_at(at)
         return report
 
-    def _sync(self, memories: Mapping[str, Memory], at: str | None = None) -> SyncReport:
+    def _sync(self, memories: Mapping[str, Memory], at: str | None = None,
+              progress: Progress | None = None) -> SyncReport:
         report = SyncReport()
+        known = self._load_known()
+        if self._first_build_waits(memories, known, progress, report):
+            return report
         known = self._load_known()
         mark = _mark(memories)
         changed = self._changed_since_sync(memories, known, mark)
@@ -297,6 +310,32 @@ class SearchIndex(IndexReading):
             self._synced, self._generation = (self._known, memories, mark), self._generation + 1
             return report
         return self._write(memories, wanted, None, mark, report, at)
+
+    def _first_build_waits(self, memories: Mapping[str, Memory],
+                           known: dict[str, tuple[int, str]], progress: Progress | None,
+                           report: SyncReport) -> bool:
+        """A first build (:mod:`.first_build`): True when another is under way (nothing to do
+        but answer from its rows); runs one when the index lacks rows for many memories
+        (the sync then goes on for whatever else differs)."""
+        from . import first_build
+
+        missing = len(memories) - len(known)
+        if self.path is None or missing <= 0:
+            return False
+        under_way = first_build.building(self.conn)
+        if under_way is not None:
+            report.building = (under_way.done, under_way.total)
+            return True
+        if missing < first_build.FIRST_BUILD_FROM:
+            return False
+        if known and not self._near_dupes_current():
+            return False  # (the rows written so far need their keys made again: one sync)
+        builder = first_build.Builder(self.conn, self._fingerprint,
+                                      lambda told: self.words().build_common(told), progress)
+        report.added = builder.run(memories)
+        self._known, self._synced, self._near_dupes = None, None, True
+        self._generation += 1
+        return False
 
     def _changed_since_sync(self, memories: Mapping[str, Memory],
                             known: dict[str, tuple[int, str]],

@@ -230,3 +230,24 @@ class NearDuplicateRows:
             if count >= need:
                 found.add((a, b))
         return found
+
+
+# -- a first build (:mod:`core.search.first_build`): keys chunk by chunk, shared keys at the end --
+def put_unshared(conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]) -> None:
+    """The keys of ``(doc, content)`` rows whose doc has none, without noting which keys are
+    shared (:func:`note_all_shared` does, once every row is in)."""
+    docs, bands = [], []
+    for doc, content in rows:
+        keys = keys_of_text(content)
+        if keys:
+            docs.append((doc, _PACK.pack(*keys)))
+            bands.extend((key, doc) for key in keys)
+    conn.executemany("INSERT INTO dupe_docs (doc, keys) VALUES (?, ?)", docs)
+    bands.sort()
+    conn.executemany("INSERT OR IGNORE INTO dupe_bands (key, doc) VALUES (?, ?)", bands)
+
+
+def note_all_shared(conn: sqlite3.Connection) -> None:
+    """Note every key two memories or more share (one pass over the table)."""
+    conn.execute("INSERT OR IGNORE INTO dupe_shared (key) SELECT key FROM dupe_bands "
+                 "GROUP BY key HAVING count(*) > 1")

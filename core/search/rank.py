@@ -40,6 +40,7 @@ from functools import cached_property
 from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
+from .first_build import Progress, building_note
 from .index import SearchIndex
 from .query import Query, Term, fts_expression, parse, select
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
@@ -265,7 +266,9 @@ class Searcher:
     the embedder loaded."""
 
     def __init__(self, vault: Any, *, index: SearchIndex | None = None, mode: str = "auto",
-                 embedder: Embedder | None = None):
+                 embedder: Embedder | None = None, progress: Progress | None = None):
+        """``progress(what, done, total)``: told as the index is first built (a search after a
+        clone, :mod:`core.search.first_build`)."""
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}: choose one of {', '.join(MODES)}")
         self.vault = vault
@@ -278,6 +281,7 @@ class Searcher:
             elif mode == "hybrid":
                 self.notes.append(INSTALL_HINT)
         self.embedder = embedder
+        self.progress = progress
 
     def close(self) -> None:
         self.index.close()
@@ -299,12 +303,14 @@ class Searcher:
         vault = self.vault
         at = now_epoch() if now is None else now
         memories = vault.memories
-        self.index.sync(memories)
+        synced = self.index.sync(memories, progress=self.progress)
         allowed = self._allowed(memories, query, statuses, tags, at)
         end = None if limit is None else offset + limit
         found = rank(self.index, memories, query, allowed, lambda m: vault.score(m, at),
                      embedder=self.embedder, top=end, synced=True)
         notes = list(self.notes)
+        if synced.building is not None:
+            notes.append(building_note(*synced.building))
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
         page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 from .transaction import transaction
@@ -313,15 +313,19 @@ class Words:
         forget(self.conn, rewritten)
         add(self.conn, self.tokenizer, written)
 
-    def build_common(self) -> int:
+    def build_common(self, progress: Callable[[int, int], None] | None = None) -> int:
         """Write the list of every word held by :data:`LIST_FROM` memories or more; 0 when the
-        index cannot be written now (the lists are then made word by word as searched)."""
+        index cannot be written now (the lists are then made word by word as searched).
+        ``progress(done, total)`` is told after each word."""
         built = 0
         try:
             with transaction(self.conn):
-                for token in common_tokens(self.conn):
+                tokens = common_tokens(self.conn)
+                for done, token in enumerate(tokens, 1):
                     built += write_list(self.conn, self.tokenizer, token, f'"{token}"',
                                         self.weights)
+                    if progress is not None:
+                        progress(done, len(tokens))
         except sqlite3.OperationalError:  # locked by another writer, a read-only disk
             return 0
         return built

@@ -68,8 +68,12 @@ def read_vault_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES
                 "with a file elsewhere)", st)
         if st.st_size > limit:
             raise RefusedFileError(f"larger than {_size(limit)}", st)
-        chunks, total = [], 0
-        while total <= limit:  # the file may grow after fstat: never read past the limit
+        want = min(st.st_size + 1, limit + 1)
+        first = os.read(fd, want)
+        if len(first) < want:  # a short read of a regular file: its end (one read, not two)
+            return first, st
+        chunks, total = [first], len(first)
+        while total <= limit:  # the file grew after fstat: never read past the limit
             chunk = os.read(fd, min(1 << 20, limit + 1 - total))
             if not chunk:
                 break

@@ -209,27 +209,32 @@ class Layout:
         return json.dumps(record, indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
 
     # -- reading ----------------------------------------------------------------------------
-    def load_folder(self, kind: str) -> tuple[list[Any], list[LoadProblem]]:
+    def load_folder(self, kind: str, keep: dict[str, bytes] | None = None
+                    ) -> tuple[list[Any], list[LoadProblem]]:
         """Every record of a kind ("memory" or "relation") on disk, and the files that could not
         be loaded (with the reason). Memories are read in both layouts (flat files and shard
         folders); of two files for one id, one is loaded and the other is a problem (see
         :mod:`core.store.shards`). Temp files of atomic writes are skipped. Hot path at open:
-        plain strings, one open/fstat/read per file."""
+        plain strings, one open/fstat/read per file. ``keep``: filled with path -> bytes of every
+        file that loaded as a valid record of its id (the derived index is written from them,
+        so a first open reads each file once)."""
         folder = self.memories_dir if kind == "memory" else self.relations_dir
         records: list[Any] = []
         paths: list[str] = []
         problems: list[LoadProblem] = []
-        shards = self._scan(folder, kind, records, paths, problems, shard=None)
+        shards = self._scan(folder, kind, records, paths, problems, None, keep)
         for entry in shards:
-            self._scan(Path(entry.path), kind, records, paths, problems, shard=entry.name)
+            self._scan(Path(entry.path), kind, records, paths, problems, entry.name, keep)
         if shards:  # without shard folders every id has one file name: no duplicates
             records = self._one_per_id(records, paths, problems)
         return records, problems
 
     def _scan(self, folder: Path, kind: str, records: list[Any], paths: list[str],
-              problems: list[LoadProblem], shard: str | None) -> list[os.DirEntry[str]]:
-        """Load the record files of one folder into ``records`` (their paths into ``paths``);
-        returns the shard folders found in it (memories/ only)."""
+              problems: list[LoadProblem], shard: str | None,
+              keep: dict[str, bytes] | None = None) -> list[os.DirEntry[str]]:
+        """Load the record files of one folder into ``records`` (their paths into ``paths``,
+        their bytes into ``keep`` when given); returns the shard folders found in it
+        (memories/ only)."""
         model = Memory if kind == "memory" else Relation
         try:
             check_folder(folder)
@@ -260,7 +265,7 @@ class Layout:
                 problem = (f"is in the shard folder {shard}/, but this id's shard is "
                            f"{shard_of(name[: -len(SUFFIX)])}/ (not loaded; move it there)")
             else:
-                record, problem = self._load_one(entry.path, name, model, kind)
+                record, problem = self._load_one(entry.path, name, model, kind, keep)
                 if record is not None:
                     records.append(record)
                     paths.append(entry.path)
@@ -274,20 +279,20 @@ class Layout:
         :func:`~core.store.shards.newer_copy` picks; the other is a load problem."""
         seen: dict[str, int] = {}
         kept: list[Any] = []
-        kept_paths: list[Path] = []
+        kept_paths: list[str] = []  # (made Paths only for the rare second file: 100k at open)
         for record, found in zip(records, paths):
             at = seen.get(record.id)
             if at is None:
                 seen[record.id] = len(kept)
                 kept.append(record)
-                kept_paths.append(Path(found))
+                kept_paths.append(found)
                 continue
-            first, second = kept_paths[at], Path(found)
+            first, second = Path(kept_paths[at]), Path(found)
             if newer_copy(kept[at], record, self.is_home(first)):
                 winner, loser = first, second
             else:
                 winner, loser = second, first
-                kept[at], kept_paths[at] = record, second
+                kept[at], kept_paths[at] = record, found
             problems.append(LoadProblem(loser, (
                 f"a second file for memory {record.id} (also at "
                 f"{winner.relative_to(self.root).as_posix()}, the copy loaded: used later, or "
@@ -300,8 +305,8 @@ class Layout:
         model = Memory if kind == "memory" else Relation
         return self._load_one(str(path), path.name, model, kind)
 
-    def _load_one(self, path: str, name: str, model: type[BaseModel], kind: str
-                  ) -> tuple[Any, str | None]:
+    def _load_one(self, path: str, name: str, model: type[BaseModel], kind: str,
+                  keep: dict[str, bytes] | None = None) -> tuple[Any, str | None]:
         stem = name[: -len(SUFFIX)]
         try:
             check_id(stem, kind)
@@ -322,6 +327,8 @@ class Layout:
             return None, _describe_validation_error(exc)
         if record.id != stem:  # type: ignore[attr-defined]
             return None, f"id inside the file ({record.id!r}) differs from the file name"  # type: ignore[attr-defined]
+        if keep is not None:
+            keep[path] = data
         return record, None
 
     # -- noticing a person's edits while the vault is open ----------------------------------

@@ -27,6 +27,7 @@ from ..store.layout import (
     LoadProblem,
 )
 from .history import History
+from .index_writer import OpenIndexWriter
 from .opening import Opening
 from .records import Records
 from .relayout import Relayout
@@ -49,10 +50,16 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         via: str | None = None,
         secrets: str | None = None,
         layout: str | None = None,
+        keep_read: bool = False,
     ):
         """``layout``: where a vault created by this open writes its memories ("flat", the
         default, or "sharded"; see :mod:`core.store.shards`); an existing vault keeps its own."""
         self.root = Path(path).expanduser().resolve()
+        #: A read-only open that reads every file keeps their bytes until :meth:`index_files`
+        #: writes the open index from them (the first search after a clone: each file read
+        #: once); other opens keep nothing.
+        self.keep_read = keep_read
+        self._read_at_open: dict[str, bytes] | None = None
         self.layout = Layout(self.root, layout)
         self.config = config or DecayConfig.from_env()
         self.readonly = readonly
@@ -79,6 +86,9 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         self._open = False
         #: True when the open took unchanged files from the derived index (never read them)
         self._opened_from_index = False
+        #: The open index's rows a first open is writing in the background, if any
+        #: (:mod:`core.vault.index_writer`; ``wait_for_open_index``)
+        self._index_writer: OpenIndexWriter | None = None
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
@@ -90,6 +100,7 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         """Every operation commits as it goes, so closing leaves nothing uncommitted; the
         journal's long-lived git processes end (a later write starts them again)."""
         self._open = False
+        self.wait_for_open_index()
         self.journal.close()
 
     def __enter__(self) -> Vault:

@@ -37,6 +37,8 @@ from ..store.layout import (
     read_vault_file,
 )
 
+from .index_writer import BACKGROUND_FROM, OpenIndexWriter, Rows
+
 if TYPE_CHECKING:
     from ..search.indexed_files import IndexedFiles
 
@@ -50,6 +52,11 @@ _REGULAR = ("100644", "100755")
 
 class IndexedOpening:
     """The part of opening that uses the derived index (see the module docstring)."""
+
+    # (set by the Vault's constructor, core.vault.api)
+    keep_read: bool
+    _read_at_open: dict[str, bytes] | None
+    _index_writer: OpenIndexWriter | None
 
     def _files_index(self, readonly: bool = False) -> IndexedFiles | None:
         import sqlite3
@@ -138,15 +145,24 @@ class IndexedOpening:
             return
         self._reload_paths(sorted(rels))
 
+    @property
+    def kept_read(self) -> bool:
+        """Whether a read-only open kept the bytes of every file it read (``keep_read``, a vault
+        of :data:`READONLY_INDEX_FROM` files or more whose index had no rows for it): then
+        :meth:`index_files` writes the rows from them."""
+        return bool(self._read_at_open)
+
     def index_files(self) -> int | None:
         """Bring the derived index's rows of files level with HEAD now (``memvault reindex``;
         every read-write open does it by itself). Returns how many rows there are for this
         vault, or None when the index cannot be written (no repository, a read-only disk)."""
+        self.wait_for_open_index()
+        read, self._read_at_open = self._read_at_open, None
         files = self._files_index()
         if files is None:
             return None
         try:
-            self._write_index(files, self.journal.head())
+            self._write_index(files, self.journal.head(), read=read)
             return None if files.commit() is None else files.count()
         finally:
             files.close()
@@ -167,9 +183,15 @@ class IndexedOpening:
                 return True
         return False
 
-    def _write_index(self, files: IndexedFiles, head: str | None = None) -> None:
+    def _write_index(self, files: IndexedFiles, head: str | None = None,
+                     read: dict[str, bytes] | None = None) -> None:
         """Move the index's rows to HEAD (from their commit, or anew), with the blobs git holds.
-        Never fails the open: the index is only a cache."""
+        ``read``: vault path -> the bytes the open just read there and loaded as a valid record
+        of its id; a path whose bytes are the very blob git holds at HEAD takes them (so a
+        first open reads each file once, not once more from git). Never fails the open: the
+        index is only a cache."""
+        from ..search.indexed_files import blob_id
+
         head = head or self._head
         if head is None:
             return
@@ -181,7 +203,7 @@ class IndexedOpening:
         except JournalError:  # the rows' commit is gone: write them all anew
             base, changes = None, self.journal.tree_changes(None, head, under=files.folder)
         cut = 0 if files.folder in ("", ".") else len(files.folder.rstrip("/")) + 1
-        rows: dict[str, tuple[str, str | None, str | None, bytes | None] | None] = {}
+        rows: Rows = {}
         wanted: dict[str, tuple[str, str, str]] = {}
         for repo_path, change in changes.items():
             rel = repo_path[cut:]
@@ -195,8 +217,17 @@ class IndexedOpening:
             what = self.layout.classify(rel)
             if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
                 wanted[rel] = (sha, *what)
-        shas = list(dict.fromkeys(sha for sha, _, _ in wanted.values()))
+        if read is not None and len(wanted) >= BACKGROUND_FROM and self._write_later(
+                files, base, head, rows, wanted, read):
+            return
         bodies: dict[str, bytes] = {}
+        trusted: set[str] = set()  # paths whose bytes loaded as a record of their id just now
+        for rel, (sha, _kind, _id) in wanted.items() if read else ():
+            data = read.get(rel)  # type: ignore[union-attr]
+            if data is not None and blob_id(data, len(sha)) == sha:
+                bodies[sha] = data
+                trusted.add(rel)
+        shas = list(dict.fromkeys(sha for sha, _, _ in wanted.values() if sha not in bodies))
         try:
             for start in range(0, len(shas), BLOB_BATCH):
                 bodies.update(self.journal.read_blobs(shas[start:start + BLOB_BATCH],
@@ -205,10 +236,34 @@ class IndexedOpening:
             return
         for rel, (sha, kind, record_id) in wanted.items():
             body = bodies.get(sha)
-            if body is not None and not _makes_record(kind, record_id, body):
+            if body is not None and rel not in trusted and not _makes_record(kind, record_id,
+                                                                              body):
                 body = None  # the open reads the file from disk, which reports what is wrong
             rows[rel] = (sha, kind, record_id, body)
         files.update(base, head, rows, replace=base is None)
+
+    def _write_later(self, files: IndexedFiles, base: str | None, head: str, rows: Rows,
+                     wanted: dict[str, tuple[str, str, str]], read: dict[str, bytes]) -> bool:
+        """Hand the rows of a first open to a thread (:mod:`core.vault.index_writer`); False
+        when the index is in memory only (nothing to write)."""
+        from ..search.index import index_path
+        from ..search.indexed_files import blob_id
+
+        path = index_path(self.root)
+        if path is None or files.readonly or self.readonly:
+            return False  # (a read-only vault: the caller asked for the rows, and waits)
+        self._index_writer = OpenIndexWriter(path, files.folder, base, head, rows, wanted, read,
+                                             blob_id)
+        self._index_writer.start()
+        return True
+
+    def wait_for_open_index(self) -> None:
+        """Wait until the rows a first open writes in the background are written (see
+        :mod:`core.vault.index_writer`); at once when there are none."""
+        writer = getattr(self, "_index_writer", None)
+        if writer is not None:
+            writer.wait()
+            self._index_writer = None
 
     def _unchanged_since_open(self, path: Path) -> bool:
         """For a file the open took from the index (never read, so never stat'ed): True when it

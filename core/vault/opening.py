@@ -24,7 +24,7 @@ from ..store.layout import (
 from ..store.private import make_paths_private, make_tree_private
 from ..store.quarantine import quarantine
 from ..textutil import neutralise_line
-from .indexed_open import IndexedOpening
+from .indexed_open import READONLY_INDEX_FROM, IndexedOpening
 
 
 class Opening(IndexedOpening):
@@ -52,8 +52,10 @@ class Opening(IndexedOpening):
         files = self._files_index()
         try:
             stale = None if files is None else self._load_from_index(files, head)
+            read: dict[str, bytes] | None = None
             if stale is None:
-                self._load_files()
+                read = {} if files is not None else None  # the index is written from them
+                self._load_files(read)
             self._head = head
             changed = journal.finish_status(status)
             if stale is not None:
@@ -62,7 +64,7 @@ class Opening(IndexedOpening):
                 make_paths_private(self.root, stale, journal.shared_on_purpose)
             self._adopt_at_open(changed)
             if files is not None:
-                self._write_index(files)
+                self._write_index(files, read=self._vault_relative(read))
         finally:
             if files is not None:
                 files.close()
@@ -78,7 +80,9 @@ class Opening(IndexedOpening):
                         self.layout.meta_path: self.layout.encode(self.layout.new_meta())})
                     self.report.initialised = True
 
-    def _load_files(self) -> None:
+    def _load_files(self, keep: dict[str, bytes] | None = None) -> None:
+        """Read every file into a new cache (``keep``: filled with the path and bytes of each
+        file that loaded as a valid record, see :meth:`Layout.load_folder`)."""
         store, layout = Store(), self.layout
         # Tens of thousands of long-lived objects and no garbage among them: the cyclic collector
         # would only rescan them, again and again while loading and once more right after. So it
@@ -87,8 +91,8 @@ class Opening(IndexedOpening):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            memories, problems = layout.load_folder("memory")
-            relations, relation_problems = layout.load_folder("relation")
+            memories, problems = layout.load_folder("memory", keep)
+            relations, relation_problems = layout.load_folder("relation", keep)
             for memory in memories:
                 store.put_memory(memory)
             for relation in relations:
@@ -99,6 +103,20 @@ class Opening(IndexedOpening):
                 gc.enable()
         self.store, self.problems = store, problems + relation_problems
         self.meta = layout.read_meta() or {}
+
+    def _vault_relative(self, read: dict[str, bytes] | None) -> dict[str, bytes] | None:
+        """The paths :meth:`_load_files` kept, made relative to the vault (as git names them
+        under its folder); the dict is emptied as it goes (the bytes are held once)."""
+        if not read:
+            return None
+        prefix = os.path.join(str(self.root), "")
+        cut = len(prefix)
+        out: dict[str, bytes] = {}
+        while read:
+            path, data = read.popitem()
+            if path.startswith(prefix):
+                out[path[cut:].replace(os.sep, "/")] = data
+        return out
 
     def _recover(self) -> None:
         """Finish operations that crashed or could not put the vault back (the lock is held),
@@ -125,7 +143,10 @@ class Opening(IndexedOpening):
         for _attempt in range(5):
             before = _read_head_or_none(found, read_head)
             if before is None or not self._load_indexed_readonly(before):
-                self._load_files()
+                keep: dict[str, bytes] | None = {} if self.keep_read else None
+                self._load_files(keep)
+                if keep is not None and len(keep) >= READONLY_INDEX_FROM:
+                    self._read_at_open = self._vault_relative(keep)
             if found is None:
                 return
             pending = IntentLog(found[0] / "memvault").pending()

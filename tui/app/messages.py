@@ -90,6 +90,23 @@ class Ranked(Message):
         self.scores = scores
 
 
+class SearchIndexProgress(Message):
+    """The search index's first build moved on (``phase``: core.search.first_build's)."""
+
+    def __init__(self, phase: str, done: int, total: int) -> None:
+        super().__init__()
+        self.phase, self.done, self.total = phase, done, total
+
+
+class SearchIndexBuilt(Message):
+    """The search index is level with the view (``built``: it was built from nothing now)."""
+
+    def __init__(self, view: VaultView, built: bool) -> None:
+        super().__init__()
+        self.view = view
+        self.built = built
+
+
 class DuplicatesFound(Message):
     """The possible duplicates of a view were found (tui/app/duplicates.py)."""
 

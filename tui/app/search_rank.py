@@ -13,8 +13,10 @@ import atexit
 import threading
 from pathlib import Path
 
-from core.search import SearchIndex
+from core.search import SearchIndex, first_build
 from core.search import query as language
+from core.search.first_build import Progress
+from core.search.index import index_path
 from core.search.rank import rank
 
 from .view import VaultView
@@ -35,6 +37,21 @@ def rank_ids(view: VaultView, query: language.Query, ids: list[str]) -> dict[str
         memories = {i: row.memory for i, row in view.rows.items()}
         hits = rank(index, memories, query, ids, lambda m: view.rows[m.id].score).hits
     return {h.memory.id: h.score for h in hits}
+
+
+def build_index(view: VaultView, progress: Progress) -> bool:
+    """Bring the view's index level with it when it lacks rows for many memories (after a
+    clone, a ``reindex``): its first build, in chunks, ``progress(phase, done, total)`` told
+    as it goes (:mod:`core.search.first_build`). A connection of its own: the filter's
+    ranking (:func:`rank_ids`) meanwhile reads the rows built so far. True when it built."""
+    memories = {i: row.memory for i, row in view.rows.items()}
+    if len(memories) < first_build.FIRST_BUILD_FROM or index_path(view.root) is None:
+        return False
+    with SearchIndex.for_root(view.root) as index:
+        if len(memories) - index.row_count() < first_build.FIRST_BUILD_FROM:
+            return False
+        report = index.sync(memories, progress=progress)
+    return report.building is None
 
 
 def close_all() -> None:

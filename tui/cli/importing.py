@@ -13,6 +13,7 @@ import click
 from core.io.markdown_import import MarkdownImportReport
 from core.io.migrate import MigrationReport
 
+from . import progress as bars
 from .common import open_writable, vault_exists, vault_path
 
 MAX_LISTED = 20  # problems listed in the human summary (--json lists them all)
@@ -22,22 +23,8 @@ PHASES = {"memory": "reading memories.jsonl", "relation": "reading relations.jso
 
 @contextmanager
 def progress_bar(enabled: bool) -> Iterator[Callable[[str, int, int], None] | None]:
-    """A rich progress bar, one task per phase, gone when done (nothing when not a terminal)."""
-    if not enabled:
-        yield None
-        return
-    from rich.progress import Progress
-
-    from .render import console
-
-    with Progress(console=console(stderr=True), transient=True) as bar:
-        tasks: dict[str, Any] = {}
-
-        def update(phase: str, done: int, total: int) -> None:
-            if phase not in tasks:
-                tasks[phase] = bar.add_task(PHASES.get(phase, phase), total=total or None)
-            bar.update(tasks[phase], completed=done, total=total or None)
-
+    """A progress bar for the phases of a migration or an import (:mod:`.progress`)."""
+    with bars.progress_bar(enabled, PHASES) as update:
         yield update
 
 

@@ -19,6 +19,7 @@ from core import MemoryStatus
 from core.model.records import now_epoch
 
 from .common import POSITIVE, json_option, open_readonly, print_json, verb, warn_problems
+from .progress import SEARCH_BUILD, on_terminal, progress_bar
 
 STATUSES = tuple(s.value for s in MemoryStatus)
 MODES = ("auto", "bm25", "hybrid")
@@ -46,13 +47,18 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
     score (see --json)."""
     from core.search import Searcher
 
-    vault = open_readonly()
+    vault = open_readonly(keep_read=True)
     warn_problems(vault)
     now = now_epoch()
-    with Searcher(vault, mode=mode) as searcher:
+    with progress_bar(on_terminal(as_json), SEARCH_BUILD) as update, \
+            Searcher(vault, mode=mode, progress=update) as searcher:
         result = searcher.search(" ".join(words), statuses=statuses or None, tags=tags or None,
                                  limit=limit, offset=offset, now=now)
         note = searcher.index.note
+        if vault.kept_read:  # every file was read (after a clone): the open index from them too
+            if update is not None:
+                update("open index", 0, 0)
+            vault.index_files()
     if note:
         result.notes.append(note)
     if as_json:
@@ -82,12 +88,13 @@ def reindex(as_json: bool) -> int:
     older schema, and keeps it level with the files; deleting it loses nothing."""
     from core.search import SearchIndex
 
-    vault = open_readonly()
+    vault = open_readonly(keep_read=True)
     warn_problems(vault)
     index = SearchIndex.for_root(vault.root)
     try:
         index.rebuild("memvault reindex")
-        report = index.sync(vault.memories)
+        with progress_bar(on_terminal(as_json), SEARCH_BUILD) as update:
+            report = index.sync(vault.memories, progress=update)
         where = str(index.path) if index.path is not None else None
         note = index.note
     finally:

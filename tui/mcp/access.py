@@ -119,6 +119,10 @@ class VaultAccess:
         once the client has said who it is, so the first search does not wait for either); a
         failure is left for the first tool call to report."""
         try:
+            root, memories = self._run(lambda vault: (vault.root, dict(vault.memories.items())))
+            # a first build (after a clone) outside the lock: tools answer meanwhile, a search
+            # from the memories indexed so far (and it says so)
+            self.finder.build_first(root, memories)
             self._run(self.finder.warm)
         except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again
             pass

@@ -6,11 +6,13 @@ keeps the index open (and the embedder loaded) between searches."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from core import Memory, Vault
 from core.model.records import now_epoch
 from core.search import Searcher, parse
+from core.search import first_build
 from core.search.index import SearchIndex
 from core.search.rank import Hit, combine
 
@@ -24,6 +26,9 @@ class Finder:
     def __init__(self) -> None:
         self._searcher: Searcher | None = None
         self._vault: Vault | None = None
+        #: What the last ranked search said of the index (its first build under way: the
+        #: results are from the memories indexed so far), for the tool to pass on; None if nothing.
+        self.note: str | None = None
 
     def find(self, vault: Vault, query: str | None, *, tags: Iterable[str] | None = None,
              statuses: Iterable[str] | None = None,
@@ -41,6 +46,7 @@ class Finder:
         words, the same formula with full relevance: the decay score alone orders them)."""
         tags = list(tags) if tags else None
         statuses = list(statuses) if statuses else None
+        self.note = None
         parsed = parse(query or "")
         if not parsed.has_text:
             now = now_epoch()
@@ -50,6 +56,7 @@ class Finder:
         bounded = limit if window_days is None else None
         result = self._searcher_for(vault).search(parsed, statuses=statuses, tags=tags,
                                                   limit=bounded, snippets=False)
+        self.note = _building_note(result.notes)
         pairs = [(hit.memory, hit.score) for hit in result.hits]
         if window_days is not None:
             since = now_epoch() - window_days * SECONDS_PER_DAY
@@ -62,12 +69,25 @@ class Finder:
         parsed = parse(query)
         if not parsed.has_text:
             return []
-        return self._searcher_for(vault).search(parsed, statuses=list(statuses), limit=limit,
-                                                snippets=False).hits
+        result = self._searcher_for(vault).search(parsed, statuses=list(statuses), limit=limit,
+                                                  snippets=False)
+        self.note = _building_note(result.notes)
+        return result.hits
 
     def warm(self, vault: Vault) -> None:
         """Open the index and bring it level with the vault now (a search then starts ready)."""
         self._searcher_for(vault).index.sync(vault.memories)
+
+    @staticmethod
+    def build_first(root: Path, memories: Mapping[str, Memory]) -> None:
+        """The index's first build (after a clone), when it lacks rows for many memories: on a
+        connection of its own, so that it runs outside the server's lock and a search meanwhile
+        answers from the rows so far, saying so (:mod:`core.search.first_build`)."""
+        if len(memories) < first_build.FIRST_BUILD_FROM:
+            return
+        with SearchIndex.for_root(root) as index:
+            if len(memories) - index.row_count() >= first_build.FIRST_BUILD_FROM:
+                index.sync(memories)
 
     def index(self, vault: Vault) -> SearchIndex:
         """The search index of ``vault`` (opened once, kept)."""
@@ -84,3 +104,9 @@ class Finder:
             self._searcher, self._vault = Searcher(vault), vault
         assert self._searcher is not None
         return self._searcher
+
+
+def _building_note(notes: list[str]) -> str | None:
+    """The note of a search made while the index's first build runs, if it is one of them."""
+    found = [n for n in notes if n.startswith("the search index is being built")]
+    return found[0] if found else None

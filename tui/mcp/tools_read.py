@@ -77,6 +77,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                 "results": [shapes.search_result(vault, m, now, length) for m in shown]}
             if pagination is not None:
                 answer["pagination"] = pagination
+            if query and access.finder.note:  # the index's first build is under way
+                answer["note"] = access.finder.note
             return answer
 
         return access.read(search)

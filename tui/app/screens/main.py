@@ -38,6 +38,7 @@ from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
+from ..widgets.index_progress import IndexProgress
 from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import MemoryTree, NodeData
 from ..widgets.provenance import ProvenancePane
@@ -129,6 +130,7 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
                 yield Static("", id="filter-error")
                 yield MemoryTree(id="tree")
                 yield MemoryList(id="list")
+                yield IndexProgress(id="index-progress")
             with TabbedContent(id="right", initial=TABS["detail"]):
                 with TabPane("Detail", id=TABS["detail"]):
                     yield DetailPane(id="detail")

@@ -17,8 +17,16 @@ from textual.widgets import Input
 from core import VaultError
 
 from ..grouping import GLANCE_MODES
-from ..messages import OperationFailed, VaultGlanced, VaultOpened, VaultPreviewed
+from ..messages import (
+    OperationFailed,
+    SearchIndexBuilt,
+    SearchIndexProgress,
+    VaultGlanced,
+    VaultOpened,
+    VaultPreviewed,
+)
 from ..view import VaultView
+from ..widgets.index_progress import IndexProgress
 
 #: How long the open waits for the glance, then the first look, to be painted before it goes on
 #: anyway (seconds).
@@ -127,4 +135,30 @@ class MainOpening:
         self.follower.tell_outside_edits()
         self.check_sync()
         self.count_inbox()
+        self.build_search_index(view)
+
+    # -- the search index's first build (after a clone) ----------------------------------------
+    @work(thread=True, group="search-index", exclusive=True, exit_on_error=False,
+          description="the search index's first build")
+    def build_search_index(self, view: VaultView) -> None:
+        """Build the search index now when it lacks rows for many memories (after a clone: at
+        100k memories it takes a while), its progress shown under the tree; the filter ranks
+        what is built so far meanwhile."""
+        from ..search_rank import build_index
+
+        try:
+            built = build_index(view, lambda phase, done, total: self.post_message(
+                SearchIndexProgress(phase, done, total)))
+        except Exception as exc:  # the index cannot be written: searches build it as they go
+            self.post_message(OperationFailed(f"cannot build the search index: {exc}", "search"))
+            built = False
+        self.post_message(SearchIndexBuilt(view, built))
+
+    def on_search_index_progress(self, message: SearchIndexProgress) -> None:
+        self.query_one(IndexProgress).show(message.phase, message.done, message.total)
+
+    def on_search_index_built(self, message: SearchIndexBuilt) -> None:
+        self.query_one(IndexProgress).finish()
+        if message.built and message.view is self.view and self.filter.ranked:
+            self.refilter()  # ranked again, over every memory now
 
