@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import conftest
+import vault_support
 
 
 def memory_line(mid: str, content: str = "text", **fields) -> dict:
@@ -55,15 +55,15 @@ def write_store(folder: Path, memories: list, relations: list | None = None) -> 
 
 
 def assert_consistent(vault) -> None:
-    """conftest's check (cache == disk == HEAD, clean status) with a migration's committed
+    """vault_support's check (cache == disk == HEAD, clean status) with a migration's committed
     backup under ``.backup/`` checked on its own: on disk as in HEAD."""
-    head = conftest.head_tree(vault)
+    head = vault_support.head_tree(vault)
     backup = {p: sha for p, sha in head.items() if p.startswith(".backup/")}
     for path, sha in backup.items():
-        assert conftest.blob_sha((vault.root / path).read_bytes()) == sha, path
-    real = conftest.head_tree
-    conftest.head_tree = lambda v: {p: s for p, s in real(v).items() if p not in backup}
+        assert vault_support.blob_sha((vault.root / path).read_bytes()) == sha, path
+    real = vault_support.head_tree
+    vault_support.head_tree = lambda v: {p: s for p, s in real(v).items() if p not in backup}
     try:
-        conftest.assert_consistent(vault)
+        vault_support.assert_consistent(vault)
     finally:
-        conftest.head_tree = real
+        vault_support.head_tree = real

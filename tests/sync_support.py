@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import SimpleNamespace
 
-from conftest import disk_tree, head_tree, run_git
+from vault_support import disk_tree, head_tree, run_git
 
 from core import Memory, Vault
 from core.store.layout import Layout

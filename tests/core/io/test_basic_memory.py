@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from vault_support import FIXTURES
 from core import Vault, VaultError
 from core.io.basic_memory import links_in, note_id, read_basic_memory
 from core.io.basic_memory_export import export_basic_memory

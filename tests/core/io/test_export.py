@@ -20,7 +20,7 @@ from core.io.markdown_import import import_markdown
 from core.io.migrate import MEMORY_KEYS, META_KEYS, RELATION_KEYS, migrate_jsonl, vault_id
 from migrate_support import memory_line, relation_line, tombstone, write_store
 
-from conftest import FIXTURES  # noqa: E402  (tests/fixtures, wherever this test lives)
+from vault_support import FIXTURES  # noqa: E402  (tests/fixtures, wherever this test lives)
 
 FIXTURE = FIXTURES / "cortexgraph-v1"
 CORTEXGRAPH_STATUSES = {"active", "promoted", "archived"}

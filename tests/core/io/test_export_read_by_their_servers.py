@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from vault_support import FIXTURES
 from core.io.basic_memory import read_basic_memory
 from core.io.basic_memory_export import export_basic_memory
 from core.io.foreign_import import import_snapshot

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from vault_support import FIXTURES
 from core import VaultError
 from core.io.foreign_import import ImportRefusedError, import_snapshot
 from core.io.mcp_memory import (

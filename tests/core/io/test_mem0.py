@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES
+from vault_support import FIXTURES
 from core import VaultError
 from core.io.foreign_import import ImportRefusedError, import_snapshot
 from core.io.mem0 import epoch, memory_id, read_mem0

@@ -21,7 +21,7 @@ from migrate_support import (
     write_store,
 )
 
-from conftest import FIXTURES  # noqa: E402  (tests/fixtures, wherever this test lives)
+from vault_support import FIXTURES  # noqa: E402  (tests/fixtures, wherever this test lives)
 
 FIXTURE = FIXTURES / "cortexgraph-v1"
 

@@ -10,7 +10,7 @@ import pytest
 from core.io.edit_text import EditFields, parse, render
 from core.ops.edit import EditConflict, apply_edit
 
-from conftest import commit_count, head_subject
+from vault_support import commit_count, head_subject
 
 
 def test_an_unchanged_edit_writes_nothing(vault, vault_path):

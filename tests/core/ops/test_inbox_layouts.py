@@ -3,7 +3,7 @@ migration: a memory's files in both layouts are one record."""
 
 from __future__ import annotations
 
-from conftest import run_git
+from vault_support import run_git
 
 from core import Vault
 from core.io.eventlog import events

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from conftest import commit_count, run_git
+from vault_support import commit_count, run_git
 
 from core import Memory, Vault
 from core.store.layout import Layout, UnknownLayoutError

@@ -8,7 +8,7 @@ import os
 import stat
 
 import pytest
-from conftest import run_git
+from vault_support import run_git
 
 from core import Vault
 from core.store.private import make_tree_private

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import run_git
+from vault_support import run_git
 from sync_support import LAYOUTS, T0, Attacker, at, make_world, new
 
 from core import VaultError

@@ -10,7 +10,7 @@ import os
 import stat
 
 import pytest
-from conftest import run_git
+from vault_support import run_git
 from sync_support import LAYOUTS, Attacker, make_world, new
 
 from core import VaultError

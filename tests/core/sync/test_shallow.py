@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_git
+from vault_support import run_git
 from sync_support import T0, at, make_world, new
 
 from core import Vault

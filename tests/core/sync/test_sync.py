@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_git
+from vault_support import run_git
 from sync_support import DAY, LAYOUTS, T0, Machine, assert_consistent, at, make_world, new
 
 from core import JournalError, Memory, Relation, Vault, VaultError

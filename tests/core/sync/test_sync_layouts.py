@@ -6,7 +6,7 @@ of one bare remote (tests/sync_support.py)."""
 from __future__ import annotations
 
 import pytest
-from conftest import run_git
+from vault_support import run_git
 from sync_support import T0, assert_consistent, at, make_world, new
 
 from core import Vault

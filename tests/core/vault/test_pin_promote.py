@@ -10,7 +10,7 @@ from core.model.records import is_pinned
 from core.cortexgraph_storage.classes import as_record
 from core.ops.revert import undo
 
-from conftest import commit_count, head_subject
+from vault_support import commit_count, head_subject
 
 DAY = 86400
 

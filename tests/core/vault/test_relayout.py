@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from conftest import commit_count, run_git
+from vault_support import commit_count, run_git
 
 from core import Memory, Vault, VaultError
 from core.ops.revert import revert, undo_list

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
-from conftest import FIXTURES
+from vault_support import FIXTURES
 
 MCP = FIXTURES / "mcp-memory" / "memory.jsonl"
 NOTES = FIXTURES / "basic-memory" / "notes"

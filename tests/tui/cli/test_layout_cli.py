@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from cli_support import cli_env, run, vdir  # noqa: F401  (fixtures)
-from conftest import commit_count, run_git
+from vault_support import commit_count, run_git
 
 
 def _memory_files(vdir) -> list[str]:

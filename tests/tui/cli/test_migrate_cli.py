@@ -14,7 +14,7 @@ from migrate_support import memory_line, relation_line, write_store
 
 from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
 
-from conftest import FIXTURES  # noqa: E402  (tests/fixtures, wherever this test lives)
+from vault_support import FIXTURES  # noqa: E402  (tests/fixtures, wherever this test lives)
 
 FIXTURE = FIXTURES / "cortexgraph-v1"
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from conftest import run_git
+from vault_support import run_git
 from cli_support import cli_env, run, vdir  # noqa: F401  (fixtures)
 from migrate_support import memory_line, write_store
 
