@@ -158,19 +158,10 @@ class NearDuplicateRows:
     def put(self, rows: Iterable[tuple[int, str]]) -> None:
         """Write the keys of ``(doc, content)`` rows whose doc has none (a changed memory is
         removed first), and note the keys now shared by two memories or more."""
-        docs, bands = [], []
-        for doc, content in rows:
-            keys = keys_of_text(content)
-            if keys:
-                docs.append((doc, _PACK.pack(*keys)))
-                bands.extend((key, doc) for key in keys)
         conn = self.conn
-        conn.executemany("INSERT INTO dupe_docs (doc, keys) VALUES (?, ?)", docs)
-        bands.sort()
-        conn.executemany("INSERT OR IGNORE INTO dupe_bands (key, doc) VALUES (?, ?)", bands)
-        if len(docs) > BULK:  # one pass over the whole table
-            conn.execute("INSERT OR IGNORE INTO dupe_shared (key) SELECT key FROM dupe_bands "
-                         "GROUP BY key HAVING count(*) > 1")
+        docs, bands = put_unshared(conn, rows)
+        if docs > BULK:  # one pass over the whole table
+            note_all_shared(conn)
             return
         for key, doc in bands:
             if conn.execute("SELECT 1 FROM dupe_bands WHERE key = ? AND doc != ? LIMIT 1",
@@ -233,9 +224,11 @@ class NearDuplicateRows:
 
 
 # -- a first build (:mod:`core.search.first_build`): keys chunk by chunk, shared keys at the end --
-def put_unshared(conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]) -> None:
+def put_unshared(conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]
+                 ) -> tuple[int, list[tuple[int, int]]]:
     """The keys of ``(doc, content)`` rows whose doc has none, without noting which keys are
-    shared (:func:`note_all_shared` does, once every row is in)."""
+    shared (:func:`note_all_shared` does, once every row is in); how many docs got keys, and
+    the ``(key, doc)`` rows written."""
     docs, bands = [], []
     for doc, content in rows:
         keys = keys_of_text(content)
@@ -245,6 +238,7 @@ def put_unshared(conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]) -> N
     conn.executemany("INSERT INTO dupe_docs (doc, keys) VALUES (?, ?)", docs)
     bands.sort()
     conn.executemany("INSERT OR IGNORE INTO dupe_bands (key, doc) VALUES (?, ?)", bands)
+    return len(docs), bands
 
 
 def note_all_shared(conn: sqlite3.Connection) -> None:

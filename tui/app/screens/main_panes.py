@@ -57,21 +57,23 @@ class GitPanes:
         tab = self.active_tab()
         memory_id = self.current()
         if tab == "provenance":
-            provenance = self.screen.query_one(ProvenancePane)
-            if memory_id is None:
-                provenance.show_message("Highlight a memory to see where it came from.")
-            elif provenance.memory_id != memory_id:
-                provenance.show_loading(memory_id)
-                self.screen.run_worker(partial(self.read_lineage, memory_id), thread=True,
-                                       group="lineage", exclusive=True, exit_on_error=False)
+            self._show(ProvenancePane, memory_id, self.read_lineage, "lineage",
+                       "Highlight a memory to see where it came from.")
         elif tab == "history":
-            history = self.screen.query_one(HistoryPane)
-            if memory_id is None:
-                history.show_message("Highlight a memory to see its history.")
-            elif history.memory_id != memory_id:
-                history.show_loading(memory_id)
-                self.screen.run_worker(partial(self.read_history, memory_id), thread=True,
-                                       group="history", exclusive=True, exit_on_error=False)
+            self._show(HistoryPane, memory_id, self.read_history, "history",
+                       "Highlight a memory to see its history.")
+
+    def _show(self, pane_type: type[ProvenancePane] | type[HistoryPane], memory_id: str | None,
+              read: Callable[[str], None], group: str, empty: str) -> None:
+        """The pane for ``memory_id``: a message without one, else loading and its reader in a
+        worker (``group``: a newer read cancels an older one), unless it shows it already."""
+        pane = self.screen.query_one(pane_type)
+        if memory_id is None:
+            pane.show_message(empty)
+        elif pane.memory_id != memory_id:
+            pane.show_loading(memory_id)
+            self.screen.run_worker(partial(read, memory_id), thread=True, group=group,
+                                   exclusive=True, exit_on_error=False)
 
     def reload(self) -> None:
         """The vault changed: provenance and history of the current memory may have too."""
