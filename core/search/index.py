@@ -182,6 +182,12 @@ class SearchIndex(IndexReading):
         try:
             conn = self._connect()
             version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version == 0 and self._create_if_empty(conn):
+                # a new file, or one another connection is creating this moment (its schema
+                # not committed yet): never removed from under that connection
+                self.rebuilt = "missing"
+                return conn
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version == SCHEMA_VERSION:
                 conn.execute("SELECT count(*) FROM records").fetchone()
                 return conn
@@ -217,6 +223,19 @@ class SearchIndex(IndexReading):
         conn.execute("PRAGMA journal_mode=WAL")  # -wal and -shm take the file's mode (0600)
         conn.execute("PRAGMA synchronous=NORMAL")
         return conn
+
+    @staticmethod
+    def _create_if_empty(conn: sqlite3.Connection) -> bool:
+        """Under the write lock: give a database with no table at all the schema; True when
+        this connection did. False when it has one by then (another connection's, committed
+        while this one waited for the lock: the caller reads its version)."""
+        with transaction(conn):
+            if conn.execute("PRAGMA user_version").fetchone()[0] != 0 or conn.execute(
+                    "SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                return False
+            for statement in _SCHEMA:
+                conn.execute(statement)
+        return True
 
     @staticmethod
     def _create(conn: sqlite3.Connection) -> None:

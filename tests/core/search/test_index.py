@@ -152,3 +152,20 @@ def test_a_new_index_has_pages_a_record_body_fits_in(tmp_path):
     assert index.conn.execute("PRAGMA page_size").fetchone()[0] == PAGE_SIZE
     assert index.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     index.close()
+
+
+def test_a_new_index_another_connection_has_open_is_given_its_schema_not_removed(tmp_path):
+    """Two connections open a new index at once (a vault opening while the server's search
+    opens it): the one that finds it empty gives it the schema in place, under the write lock.
+    Removing it (as an index of another schema is) left the other connection on a deleted file,
+    and its next read said "database disk image is malformed"."""
+    path = tmp_path / "index.sqlite"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("PRAGMA journal_mode=WAL")  # the file exists, empty, held open
+    inode = os.stat(path).st_ino
+    with SearchIndex(path) as index:
+        assert index.row_count() == 0 and index.rebuilt == "missing"
+        assert os.stat(path).st_ino == inode
+        assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert other.execute("SELECT count(*) FROM records").fetchone()[0] == 0
+    other.close()
