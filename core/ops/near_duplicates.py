@@ -11,6 +11,7 @@ suggestions come out of here: nothing is merged or refused.
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Collection, Iterator, Mapping
@@ -75,12 +76,16 @@ def synced_index(root: Path, memories: Mapping[str, Memory], index: SearchIndex 
 
 def _sync(index: SearchIndex, memories: Mapping[str, Memory], vault: Vault | None) -> None:
     at = _tree_of(vault, memories)
-    if vault is not None and at is not None and not index.follows(memories):
-        since = index.near_duplicates().level_at()
-        if since is not None:
-            ids = _changed_memories(vault, since, at)
-            if ids is not None and index.sync_changed(memories, ids, since, at) is not None:
-                return
+    try:
+        if vault is not None and at is not None and not index.follows(memories):
+            since = index.near_duplicates().level_at()
+            if since is not None:
+                ids = _changed_memories(vault, since, at)
+                if ids is not None and index.sync_changed(memories, ids, since, at) is not None:
+                    return
+    except sqlite3.DatabaseError as exc:  # (the whole sync below opens it again, or builds it)
+        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            raise
     index.sync(memories, at=at)
 
 

@@ -293,8 +293,16 @@ class SearchIndex(IndexReading):
         except sqlite3.DatabaseError as exc:
             if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
                 raise
-            self.rebuild(f"unreadable ({exc})")
-            report = self._sync(memories, at, progress)
+            # another process may have built the file again (a reindex) under this
+            # connection: open it again first, and build it again only if it still fails
+            self.close()
+            try:
+                report = self._sync(memories, at, progress)
+            except sqlite3.DatabaseError as again:
+                if isinstance(again, sqlite3.OperationalError) and "locked" in str(again):
+                    raise
+                self.rebuild(f"unreadable ({again})")
+                report = self._sync(memories, at, progress)
         if at is not None and not (report.added or report.changed or report.removed
                                    or report.building):
             self._note_level_at(at)

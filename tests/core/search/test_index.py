@@ -169,3 +169,4 @@ def test_a_new_index_another_connection_has_open_is_given_its_schema_not_removed
         assert other.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert other.execute("SELECT count(*) FROM records").fetchone()[0] == 0
     other.close()
+
