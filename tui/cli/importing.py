@@ -13,6 +13,7 @@ import click
 from core.io.markdown_import import MarkdownImportReport
 from core.io.migrate import MigrationReport
 
+from ..text import plural
 from . import progress as bars
 from .common import open_writable, vault_exists, vault_path
 
@@ -68,3 +69,25 @@ def print_record_counts(con: Any, report: MigrationReport | MarkdownImportReport
 
 
 DRY_RUN = click.option("--dry-run", is_flag=True, help="say what would change, change nothing")
+
+
+def print_opening(con: Any, report: Any, verb: str, named: str, *,
+                  already: bool = False) -> bool:
+    """The first line of a migration's or an import's summary: done before (``already``:
+    True is returned, nothing more to say), a dry run, the one commit, or nothing to change.
+    ``verb``: "migrated" or "imported"; ``named``: the source as the summary names it."""
+    what = (f"{plural(report.memories, 'memory', 'memories')} and "
+            f"{plural(report.relations, 'relation')}")
+    again = verb.removesuffix("d") + "s"  # migrated -> migrates
+    if already:
+        con.print(f"already {verb}: {named} ({what}) was {verb} into this vault before; "
+                  f"nothing changed (--force {again} it again)", markup=False)
+    elif report.dry_run:
+        con.print(f"dry run: {named} holds {what}; nothing was written", markup=False)
+    elif report.commit:
+        con.print(f"{verb} {what} from {named} in one commit {report.commit[:8]}",
+                  markup=False)
+    else:
+        con.print(f"nothing to change: the vault already holds the {what} of {report.source}",
+                  markup=False)
+    return already

@@ -20,6 +20,7 @@ from .common import json_option, layout_hint, open_readonly, print_json, verb
 from .importing import (
     DRY_RUN,
     open_for_import,
+    print_opening,
     print_problems,
     print_record_counts,
     progress_bar,
@@ -88,21 +89,9 @@ def import_(source_format: str, path: str, dry_run: bool, skip_bad: bool, force:
 
 def print_import(report: Any) -> None:
     con = summary_console()
-    what = (f"{_plural(report.memories, 'memory', 'memories')} and "
-            f"{_plural(report.relations, 'relation')}")
-    source = f"{report.source} ({report.format})"
-    if report.already_imported:
-        con.print(f"already imported: {source} ({what}) was imported into this vault before; "
-                  "nothing changed (--force imports it again)", markup=False)
+    if print_opening(con, report, "imported", f"{report.source} ({report.format})",
+                     already=report.already_imported):
         return
-    if report.dry_run:
-        con.print(f"dry run: {source} holds {what}; nothing was written", markup=False)
-    elif report.commit:
-        con.print(f"imported {what} from {source} in one commit {report.commit[:8]}",
-                  markup=False)
-    else:
-        con.print(f"nothing to change: the vault already holds the {what} of {source}",
-                  markup=False)
     print_record_counts(con, report)
     if report.import_time:
         con.print(f"  {_plural(report.import_time, 'memory', 'memories')} without a time in "

@@ -25,6 +25,7 @@ from .common import json_option, layout_hint, open_readonly, open_writable, prin
 from .importing import (
     DRY_RUN,
     open_for_import,
+    print_opening,
     print_problems,
     print_record_counts,
     progress_bar,
@@ -60,20 +61,9 @@ def migrate(source_format: str, folder: str, dry_run: bool, force: bool, as_json
 
 def print_migration(report: MigrationReport) -> None:
     con = summary_console()
-    what = (f"{_plural(report.memories, 'memory', 'memories')} and "
-            f"{_plural(report.relations, 'relation')}")
-    if report.already_migrated:
-        con.print(f"already migrated: {report.source} ({what}) was migrated into this vault "
-                  "before; nothing changed (--force migrates it again)", markup=False)
+    if print_opening(con, report, "migrated", f"{report.source} (jsonl-v1)",
+                     already=report.already_migrated):
         return
-    if report.dry_run:
-        con.print(f"dry run: {report.source} holds {what}; nothing was written", markup=False)
-    elif report.commit:
-        con.print(f"migrated {what} from {report.source} (jsonl-v1) in one commit "
-                  f"{report.commit[:8]}", markup=False)
-    else:
-        con.print(f"nothing to change: the vault already holds the {what} of {report.source}",
-                  markup=False)
     print_record_counts(con, report)
     con.print(f"  replayed: {_plural(report.tombstones, 'deletion marker')}, "
               f"{_plural(report.replaced, 'older version')} replaced by a later line, "
@@ -156,18 +146,8 @@ def import_markdown_(folder: str, dry_run: bool, as_json: bool) -> int:
 
 def print_import(report: MarkdownImportReport) -> None:
     con = summary_console()
-    what = (f"{_plural(report.memories, 'memory', 'memories')} and "
-            f"{_plural(report.relations, 'relation')}")
-    files = _plural(len(report.files), "file")
-    if report.dry_run:
-        con.print(f"dry run: {report.source} ({files}) holds {what}; nothing was written",
-                  markup=False)
-    elif report.commit:
-        con.print(f"imported {what} from {report.source} ({files}) in one commit "
-                  f"{report.commit[:8]}", markup=False)
-    else:
-        con.print(f"nothing to change: the vault already holds the {what} of {report.source}",
-                  markup=False)
+    print_opening(con, report, "imported",
+                  f"{report.source} ({_plural(len(report.files), 'file')})")
     print_record_counts(con, report)
     if report.dangling:
         con.print(f"  {_plural(len(report.dangling), 'relation')} to ids not in the vault kept",
