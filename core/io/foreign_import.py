@@ -34,7 +34,7 @@ from ..errors import VaultError
 from ..model.records import Memory, Relation, now_epoch
 from ..vault import Plan, Vault
 from .jsonl_read import LineProblem
-from .migrate import backup_folder, run_plan
+from .migrate import backup_folder, change_details, commit_message, plural, run_plan
 
 Progress = Callable[[str, int, int], None]  # (phase, done, total)
 META_KEY = "imports"  # .meta.json: the list of sources imported (format, digest, ...)
@@ -306,25 +306,13 @@ def merged(old: Memory, new: Memory, stated: frozenset[str]) -> Memory:
 
 
 def _message(report: ImportReport) -> str:
-    def plural(n: int, word: str, many: str | None = None) -> str:
-        return f"{n} {word if n == 1 else (many or word + 's')}"
-
-    written = len(report.new_memories) + len(report.updated_memories)
-    rels = len(report.new_relations) + len(report.updated_relations)
-    details = []
-    updated = len(report.updated_memories) + len(report.updated_relations)
-    if updated:
-        details.append(f"{updated} updated")
-    if report.dangling:
-        details.append(f"{plural(len(report.dangling), 'dangling relation')} kept")
-    if report.skipped_bad:
-        details.append(f"{plural(len(report.problems), 'bad record')} skipped")
-    if report.backup:  # not its name: a time stamp can look like a secret to the check
-        details.append("source backed up under .backup/")
-    tail = f" ({'; '.join(details)})" if details else ""
-    return (f"import: {plural(written, 'memory', 'memories')}, {plural(rels, 'relation')} "
-            f"from {report.format}{tail}")
-
+    others = ([f"{plural(len(report.problems), 'bad record')} skipped"]
+              if report.skipped_bad else [])
+    details = change_details(len(report.updated_memories) + len(report.updated_relations),
+                             len(report.dangling), others, bool(report.backup))
+    return commit_message("import", len(report.new_memories) + len(report.updated_memories),
+                          len(report.new_relations) + len(report.updated_relations),
+                          report.format, details)
 
 __all__ = ["ForeignSnapshot", "ImportRefusedError", "ImportReport", "LineProblem",
            "digest_files", "import_snapshot", "merged", "not_finite", "reject_constant"]

@@ -69,7 +69,7 @@ from typing import Any
 from ..errors import VaultError
 from .markdown_entries import LONG_TERM_FILE, ImportProblem, check_source, parse_file
 from .markdown_record import ID_NAMESPACE, Built, build, relation_id, vault_id
-from .migrate import run_plan
+from .migrate import change_details, commit_message, plural, run_plan
 from ..model.records import Memory, MemoryStatus, Relation
 from ..vault import Plan, Vault
 
@@ -263,21 +263,14 @@ def import_markdown(
 
 
 def _message(report: MarkdownImportReport) -> str:
-    def plural(n: int, word: str, many: str | None = None) -> str:
-        return f"{n} {word if n == 1 else (many or word + 's')}"
-
-    written = len(report.new_memories) + len(report.updated_memories)
-    rels = len(report.new_relations) + len(report.updated_relations)
-    details = [plural(len(report.files), "file")]
-    if report.updated_memories or report.updated_relations:
-        details.append(f"{len(report.updated_memories) + len(report.updated_relations)} updated")
-    if report.dangling:
-        details.append(f"{plural(len(report.dangling), 'dangling relation')} kept")
-    if report.skipped:
-        details.append(f"{plural(len(report.skipped), 'entry', 'entries')} skipped")
-    return (f"import: {plural(written, 'memory', 'memories')}, {plural(rels, 'relation')} "
-            f"from markdown ({'; '.join(details)})")
-
+    skipped = ([f"{plural(len(report.skipped), 'entry', 'entries')} skipped"]
+               if report.skipped else [])
+    details = [plural(len(report.files), "file"), *change_details(
+        len(report.updated_memories) + len(report.updated_relations), len(report.dangling),
+        skipped)]
+    return commit_message("import", len(report.new_memories) + len(report.updated_memories),
+                          len(report.new_relations) + len(report.updated_relations),
+                          "markdown", details)
 
 __all__ = ["ID_NAMESPACE", "ImportProblem", "MarkdownImportReport", "check_source",
            "import_markdown", "parse_file", "read_markdown", "vault_id"]

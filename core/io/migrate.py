@@ -44,7 +44,7 @@ CortexGraph had.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -276,29 +276,44 @@ def backup_folder(vault: Vault | None, at: int, source_format: str = FORMAT) -> 
     return candidate
 
 
-def _message(report: MigrationReport) -> str:
-    def plural(n: int, word: str, many: str | None = None) -> str:
-        return f"{n} {word if n == 1 else (many or word + 's')}"
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and the word, plural unless one (``many``: an irregular plural)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
 
-    details = []
-    changed = len(report.updated_memories) + len(report.updated_relations)
-    if changed:
-        details.append(f"{changed} updated")
-    if report.dangling:
-        details.append(f"{plural(len(report.dangling), 'dangling relation')} kept")
-    if report.dropped_relations:
-        details.append(f"{plural(len(report.dropped_relations), 'relation')} of deleted "
-                       "memories left out")
-    if report.problems:
-        details.append(f"{plural(len(report.problems), 'line')} skipped")
-    if report.remapped:
-        details.append(f"{plural(len(report.remapped), 'id')} remapped")
-    if report.backup:  # not its name: a time stamp can look like a secret to the check
+
+def change_details(updated: int, dangling: int, others: Sequence[str] = (),
+                   backed_up: bool = False) -> list[str]:
+    """What a migration's or an import's commit message says in brackets after its counts."""
+    details = [f"{updated} updated"] if updated else []
+    if dangling:
+        details.append(f"{plural(dangling, 'dangling relation')} kept")
+    details.extend(others)
+    if backed_up:  # not its name: a time stamp can look like a secret to the check
         details.append("source backed up under .backup/")
+    return details
+
+
+def commit_message(kind: str, memories: int, relations: int, source: str,
+                   details: list[str]) -> str:
+    """``kind: N memories, M relations from SOURCE (details)``: the commit of a migration
+    or an import."""
     tail = f" ({'; '.join(details)})" if details else ""
-    return (f"migrate: {plural(report.memories, 'memory', 'memories')}, "
-            f"{plural(report.relations, 'relation')} from {FORMAT}{tail}")
+    return (f"{kind}: {plural(memories, 'memory', 'memories')}, "
+            f"{plural(relations, 'relation')} from {source}{tail}")
 
 
-__all__ = ["FORMAT", "JsonlSnapshot", "LineProblem", "MigrationReport", "check_source",
-           "migrate_jsonl", "read_jsonl", "vault_id"]
+def _message(report: MigrationReport) -> str:
+    others = []
+    if report.dropped_relations:
+        others.append(f"{plural(len(report.dropped_relations), 'relation')} of deleted "
+                      "memories left out")
+    if report.problems:
+        others.append(f"{plural(len(report.problems), 'line')} skipped")
+    if report.remapped:
+        others.append(f"{plural(len(report.remapped), 'id')} remapped")
+    details = change_details(len(report.updated_memories) + len(report.updated_relations),
+                             len(report.dangling), others, bool(report.backup))
+    return commit_message("migrate", report.memories, report.relations, FORMAT, details)
+
+__all__ = ["FORMAT", "JsonlSnapshot", "LineProblem", "MigrationReport", "change_details",
+           "check_source", "commit_message", "migrate_jsonl", "plural", "read_jsonl", "vault_id"]
