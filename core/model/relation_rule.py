@@ -5,7 +5,7 @@ old) outlive the memory they point at: they are the record of what it became, an
 made from. Every other relation that touches a memory going away goes with it, in the same
 commit. :func:`relations_of_gone` makes that decision for a set of memories going away; every
 path that removes memories asks it: delete, gc, consolidate and split (``Vault.apply`` and
-``Vault._commit`` enforce it for any plan), ``PerFileStorage.delete_memory`` (through delete),
+``WritePath.commit`` enforce it for any plan), ``PerFileStorage.delete_memory`` (through delete),
 undo, the JSONL migration (memories the source had deleted) and the sync merge.
 
 Pure: it looks at relation records only (memvault's ``Relation``, or a raw record as a dict,

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from ..io.edit_files import EDITS_DIR, edited_memory
 from ..errors import UnknownIdError, VaultError, AmbiguousIdError
 from ..store.layout import remove_file, write_atomic
-from ..vault.use import PENDING_USE_FILE, parse_pending_use
+from ..vault.pending_use import PENDING_USE_FILE, parse_pending_use
 from .scanner import redact_text, scan_text
 
 if TYPE_CHECKING:
@@ -204,7 +204,8 @@ def purge(vault: Vault, plan: PurgePlan) -> PurgeReport:
                    f"memor{'y' if len(plan.memories) == 1 else 'ies'} ({shown}) removed from "
                    f"history (+{len(plan.relations)} relation"
                    f"{'' if len(plan.relations) == 1 else 's'})")
-        report.commit = vault._commit(message, vault._meta_write(**{META_KEY: meta}))
+        report.commit = vault.write_path.commit(
+            message, vault.write_path.meta_write(**{META_KEY: meta}))
         _forget_state(vault, plan)
         journal.expire_and_prune()
         report.remotes = _remote_needs(journal, report.rewritten_refs)

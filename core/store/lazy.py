@@ -3,7 +3,7 @@ fills the cache with (:mod:`core.vault.indexed_open`), so that opening a vault o
 parses none of them, and a command that reads three parses three.
 
 The bytes are a row of the index, written from the blob git holds and validated then
-(:meth:`~core.vault.indexed_open.IndexedOpening._write_index`): a row whose bytes do not make a
+(:meth:`~core.vault.indexed_open.OpenIndex.write_index`): a row whose bytes do not make a
 valid record of its id is never kept with its bytes, and the open reads that file from disk and
 reports it as before. So parsing here does not fail; if it ever did (a model changed without the
 index's schema version), the error is raised as it comes, never hidden.

@@ -1,11 +1,13 @@
 """The vault: memories and relations as files, every change one git commit.
 
-:class:`Vault` (``api.py``) is the API the app, the CLI, sync, io and the MCP server use. It is
-composed of one part per job: ``opening.py`` (load, recover, outside edits), ``writing.py`` (the
-one write path: lock, catch up, one commit; :meth:`Vault.apply` for multi-file change sets;
-use records), ``records.py`` (add, update, touch, archive, delete, relate), ``history.py``
-(history, versions, restore), ``upkeep.py`` (gc, stats, gists), ``relayout.py``
-(moving the memories into the other layout, :mod:`core.store.shards`).
+:class:`Vault` (``api.py``) is the API the app, the CLI, sync, io and the MCP server use: a front
+door that owns one part per job, each given what it needs in its constructor. ``state.py`` (what
+the parts share: the place, the settings, the cache), ``loading.py`` and ``indexed_open.py``
+(files into the cache), ``writing.py`` (the one write path: lock, catch up, one commit),
+``opening.py`` (load, recover, outside edits), ``plans.py`` (a multi-file change set as one
+commit), ``records.py`` (add, update, touch, archive, delete, relate), ``history.py`` (history,
+versions, restore), ``upkeep.py`` (gc, stats, gists), ``use.py`` and ``pending_use.py`` (use
+records), ``relayout.py`` (moving the memories into the other layout, :mod:`core.store.shards`).
 ``reports.py`` holds what operations return and the change set.
 """
 

@@ -1,20 +1,22 @@
 """The vault: memories and relations as files, every change one git commit.
 
 ``Vault`` is the API the app and the CLI use. It keeps three things equal: the in-memory cache
-(:class:`~core.store.cache.Store`), the files on disk (:class:`~core.store.layout.Layout`) and the tree at git
-HEAD (:class:`~core.git.journal.Journal`). Each operation takes the write lock, catches up with commits
-made by other processes, computes the new records, commits them as one commit, and only then
-updates the cache.
+(:class:`~core.store.cache.Store`), the files on disk (:class:`~core.store.layout.Layout`) and
+the tree at git HEAD (:class:`~core.git.journal.Journal`). Each operation takes the write lock,
+catches up with commits made by other processes, computes the new records, commits them as one
+commit, and only then updates the cache. The Vault is a front door: the work is done by its
+parts (see :mod:`core.vault`), each made here and handed what it needs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 from .. import decay
-from ..git.journal import Journal
+from ..git.journal import HistoryEntry, Journal
 from ..model.config import DecayConfig
 from ..model.records import (
     Memory,
@@ -26,19 +28,26 @@ from ..store.layout import (
     Layout,
     LoadProblem,
 )
+from ..store.shards import SHARDED
 from .history import History
-from .index_writer import OpenIndexWriter
+from .indexed_open import OpenIndex
+from .loading import CacheLoader
 from .opening import Opening
+from .pending_use import PendingUse
+from .plans import PlanCommit
 from .records import Records
-from .relayout import Relayout
-from .reports import OpenReport
+from .relayout import LayoutReport, Relayout
+from .reports import DeleteReport, GcReport, GistBackfill, OpenReport, Plan, RestoreReport
+from .state import VaultState
 from .upkeep import Upkeep
 from .use import UseRecords
-from .writing import Writing
+from .writing import Trailers, WritePath
 
 
-class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
-    """A per-file memory vault at ``path`` (created, with a git repository, when missing)."""
+class Vault:
+    """A per-file memory vault at ``path`` (created, with a git repository, when missing): the
+    front door to its parts, each given what it needs when the vault is made (see
+    ``docs/architecture.md``)."""
 
     def __init__(
         self,
@@ -53,42 +62,96 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         keep_read: bool = False,
     ):
         """``layout``: where a vault created by this open writes its memories ("flat", the
-        default, or "sharded"; see :mod:`core.store.shards`); an existing vault keeps its own."""
-        self.root = Path(path).expanduser().resolve()
-        #: A read-only open that reads every file keeps their bytes until :meth:`index_files`
-        #: writes the open index from them (the first search after a clone: each file read
-        #: once); other opens keep nothing.
-        self.keep_read = keep_read
-        self._read_at_open: dict[str, bytes] | None = None
-        self.layout = Layout(self.root, layout)
-        self.config = config or DecayConfig.from_env()
-        self.readonly = readonly
-        self.journal = Journal(self.root, lock_timeout=lock_timeout)
-        self.journal.read_only = readonly
+        default, or "sharded"; see :mod:`core.store.shards`); an existing vault keeps its own.
+        ``keep_read``: a read-only open that reads every file keeps their bytes until
+        :meth:`index_files` writes the open index from them (see
+        :class:`~core.vault.indexed_open.OpenIndex`)."""
+        root = Path(path).expanduser().resolve()
+        journal = Journal(root, lock_timeout=lock_timeout)
+        journal.read_only = readonly
+        self.state = VaultState(root, Layout(root, layout), journal,
+                                config or DecayConfig.from_env(), readonly)
         #: ``via``: who writes through this vault (``mcp/<client>``); every commit then carries
         #: the trailer ``Memvault-Via: <via>`` (see :data:`core.git.journal.VIA_TRAILER`).
         self.via = via
         #: Which tool of that door writes now (``save_memory``): the trailer ``Memvault-Tool``
         #: of the commits it makes; set around one operation, None otherwise.
         self.tool: str | None = None
-        #: The secrets policy this writer asked for (``refuse``, ``redact``, ``allow``; the
-        #: CLI's ``--allow-secret``), over the environment's and the vault's
-        #: (:func:`core.secrets.policy.policy_in_force`). None: theirs.
-        self.secret_policy = secrets
-        self.store = Store()
-        self.problems: list[LoadProblem] = []
-        #: What memvault did that a person should hear of, as it happened (a file set aside in
-        #: the quarantine before being written over); the CLI prints these on stderr.
-        self.notices: list[str] = []
-        self.meta: dict[str, Any] = {}
-        self.report = OpenReport()
-        self._head: str | None = None
-        self._open = False
-        #: True when the open took unchanged files from the derived index (never read them)
-        self._opened_from_index = False
-        #: The open index's rows a first open is writing in the background, if any
-        #: (:mod:`core.vault.index_writer`; ``wait_for_open_index``)
-        self._index_writer: OpenIndexWriter | None = None
+        self.loader = CacheLoader(self.state)
+        self.open_index = OpenIndex(self.state, self.loader, keep_read=keep_read)
+        self.pending = PendingUse(self.state, self.loader)
+        #: the one write path (the only caller of the journal's commit)
+        self.write_path = WritePath(self.state, self.loader, self.open_index, self.pending,
+                                    trailers=self._trailers, secret_policy=secrets)
+        self.opening = Opening(self.state, self.loader, self.open_index, self.write_path)
+        self.plans = PlanCommit(self.state, self.write_path)
+        self.records = Records(self.state, self.write_path)
+        self.past = History(self.state, self.write_path)
+        self.upkeep = Upkeep(self.state, self.write_path)
+        self.use = UseRecords(self.state, self.write_path, self.pending)
+        self.relayout = Relayout(self.state, self.write_path)
+
+    def _trailers(self) -> Trailers:
+        """Who writes now: asked by the write path at each commit."""
+        return Trailers(self.via, self.tool)
+
+    # -- where it is, its settings, its cache ----------------------------------------------------
+    @property
+    def root(self) -> Path:
+        return self.state.root
+
+    @property
+    def layout(self) -> Layout:
+        return self.state.layout
+
+    @property
+    def journal(self) -> Journal:
+        return self.state.journal
+
+    @property
+    def config(self) -> DecayConfig:
+        return self.state.config
+
+    @property
+    def readonly(self) -> bool:
+        return self.state.readonly
+
+    @property
+    def keep_read(self) -> bool:
+        return self.open_index.keep_read
+
+    @property
+    def secret_policy(self) -> str | None:
+        """The secrets policy this writer asked for (``refuse``, ``redact``, ``allow``; the
+        CLI's ``--allow-secret``), over the environment's and the vault's
+        (:func:`core.secrets.policy.policy_in_force`). None: theirs."""
+        return self.write_path.secret_policy
+
+    @secret_policy.setter
+    def secret_policy(self, policy: str | None) -> None:
+        self.write_path.secret_policy = policy
+
+    @property
+    def store(self) -> Store:
+        return self.state.store
+
+    @property
+    def problems(self) -> list[LoadProblem]:
+        return self.state.problems
+
+    @property
+    def notices(self) -> list[str]:
+        """What memvault did that a person should hear of, as it happened (a file set aside in
+        the quarantine before being written over); the CLI prints these on stderr."""
+        return self.state.notices
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.state.meta
+
+    @property
+    def report(self) -> OpenReport:
+        return self.state.report
 
     # -- opening ----------------------------------------------------------------------------
     @classmethod
@@ -96,26 +159,41 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         vault = cls(path, **kwargs)
         vault.load()
         return vault
+
+    def load(self) -> None:
+        """Read every vault file into the cache; see :meth:`core.vault.opening.Opening.load`."""
+        self.opening.load()
+
     def close(self) -> None:
         """Every operation commits as it goes, so closing leaves nothing uncommitted; the
         journal's long-lived git processes end (a later write starts them again)."""
-        self._open = False
+        self.state.is_open = False
         self.wait_for_open_index()
         self.journal.close()
 
     def __enter__(self) -> Vault:
-        if not self._open:
+        if not self.state.is_open:
             self.load()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @property
+    def kept_read(self) -> bool:
+        return self.open_index.kept_read
+
+    def index_files(self) -> int | None:
+        return self.open_index.index_files()
+
+    def wait_for_open_index(self) -> None:
+        self.open_index.wait_for_open_index()
+
     # -- lookups ----------------------------------------------------------------------------
     @property
     def head(self) -> str | None:
         """The commit this vault's cache shows (a plan built now records it as its base)."""
-        return self._head
+        return self.state.head
 
     def refresh(self) -> bool:
         """Catch up with commits made by other processes (or other Vault objects) since this
@@ -125,9 +203,9 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
         back an old value and undo the other writer's change. Costs one read of the HEAD ref
         when nothing changed; nothing for a read-only vault or inside an operation (which has
         caught up already)."""
-        if self.readonly or not self._open or self.journal.locked:
+        if self.readonly or not self.state.is_open or self.journal.locked:
             return False
-        if self.journal.head() == self._head:
+        if self.journal.head() == self.state.head:
             return False
         with self.transaction():  # takes the lock and reloads the paths changed since
             return True
@@ -178,3 +256,133 @@ class Vault(Opening, Writing, Records, History, Upkeep, UseRecords, Relayout):
     def forecast(self, memory: Memory, days: int = 30, now: int | None = None) -> list[float]:
         return decay.forecast(memory, self.config, days, now)
 
+
+    # -- the write path ---------------------------------------------------------------------
+    def transaction(self, *, flush_use: bool | str = True) -> AbstractContextManager[None]:
+        """The write lock held, the cache up to date (:meth:`WritePath.transaction`)."""
+        return self.write_path.transaction(flush_use=flush_use)
+
+    def catch_up(self) -> None:
+        self.write_path.catch_up()
+
+    def adopt_outside_edits(self, candidates: list[str]) -> None:
+        self.write_path.adopt_outside_edits(candidates)
+
+    def apply(self, plan: Plan | Callable[[Vault], Plan]) -> Plan:
+        """Commit a :class:`Plan` as ONE commit and return it, with its ``commit`` filled in.
+
+        A plan built beforehand (the preview a person confirmed, ``plan.base`` set) is applied as
+        it is, with the ids it showed; refused with :class:`StalePlanError`, nothing written,
+        when a commit since ``plan.base`` changed a record it writes or removes, or related a
+        memory it removes (other than by a lineage relation, which outlives it). A callable
+        instead is run under the lock on the up-to-date vault and returns the plan (it only
+        reads; if it raises, nothing is changed)."""
+        with self.write_path.transaction(flush_use="lazy"):
+            if callable(plan):
+                plan = plan(self)
+            else:
+                self.write_path.settle_use()  # (a use commit since the plan's base is no clash)
+                self.plans.check_fresh(plan)
+            for check in plan.requires:
+                check(self)
+            self.plans.commit(plan)
+        return plan
+
+    # -- records (core.vault.records) -------------------------------------------------------
+    def add(self, content: str, *, tags: Iterable[str] = (), entities: Iterable[str] = (),
+            source: str | None = None, context: str | None = None, strength: float = 1.0,
+            gist: str | None = None, memory_id: str | None = None) -> Memory:
+        return self.records.add(content, tags=tags, entities=entities, source=source,
+                                context=context, strength=strength, gist=gist,
+                                memory_id=memory_id)
+
+    def save(self, memory: Memory, *, message: str | None = None) -> Memory:
+        return self.records.save(memory, message=message)
+
+    def save_many(self, memories: list[Memory], *, message: str | None = None,
+                  make_gists: bool = True) -> list[Memory]:
+        return self.records.save_many(memories, message=message, make_gists=make_gists)
+
+    def update(self, key: str, **changes: Any) -> Memory:
+        return self.records.update(key, **changes)
+
+    def touch(self, *keys: str, boost: bool = False) -> list[Memory]:
+        return self.records.touch(*keys, boost=boost)
+
+    def pin(self, *keys: str) -> list[Memory]:
+        return self.records.pin(*keys)
+
+    def unpin(self, *keys: str) -> list[Memory]:
+        return self.records.unpin(*keys)
+
+    def archive(self, *keys: str) -> list[Memory]:
+        return self.records.archive(*keys)
+
+    def unarchive(self, *keys: str) -> list[Memory]:
+        return self.records.unarchive(*keys)
+
+    def promote(self, *keys: str) -> list[Memory]:
+        return self.records.promote(*keys)
+
+    def tag(self, *keys: str, tags: Iterable[str]) -> list[Memory]:
+        return self.records.tag(*keys, tags=tags)
+
+    def untag(self, *keys: str, tags: Iterable[str]) -> list[Memory]:
+        return self.records.untag(*keys, tags=tags)
+
+    def delete(self, *keys: str) -> DeleteReport:
+        return self.records.delete(*keys)
+
+    def relate(self, from_key: str, to_key: str, relation_type: str, *, strength: float = 1.0,
+               metadata: dict[str, Any] | None = None, force: bool = False) -> Relation:
+        return self.records.relate(from_key, to_key, relation_type, strength=strength,
+                                   metadata=metadata, force=force)
+
+    def save_relations(self, relations: list[Relation], *, message: str | None = None) -> None:
+        self.records.save_relations(relations, message=message)
+
+    def unrelate(self, relation_key: str) -> Relation:
+        return self.records.unrelate(relation_key)
+
+    # -- the past (core.vault.history) ------------------------------------------------------
+    def resolve_any(self, key: str) -> str:
+        return self.past.resolve_any(key)
+
+    def history(self, key: str) -> list[HistoryEntry]:
+        return self.past.history(key)
+
+    def version(self, key: str, rev: str) -> Memory:
+        return self.past.version(key, rev)
+
+    def restore(self, key: str, at: str | None = None) -> RestoreReport:
+        return self.past.restore(key, at)
+
+    # -- upkeep (core.vault.upkeep), use records (core.vault.use), layout (core.vault.relayout)
+    def gc(self, *, dry_run: bool = False, archive: bool = False,
+           threshold: float | None = None, now: int | None = None,
+           force: bool = False, keep: Iterable[str] = ()) -> GcReport:
+        return self.upkeep.gc(dry_run=dry_run, archive=archive, threshold=threshold, now=now,
+                              force=force, keep=keep)
+
+    def stats(self, now: int | None = None) -> dict[str, Any]:
+        return self.upkeep.stats(now)
+
+    def regenerate_gist(self, key: str, level: str = "moderate") -> Memory:
+        return self.upkeep.regenerate_gist(key, level)
+
+    def backfill_gists(self, level: str = "moderate", *, dry_run: bool = False,
+                       progress: Callable[[int, int], None] | None = None) -> GistBackfill:
+        return self.upkeep.backfill_gists(level, dry_run=dry_run, progress=progress)
+
+    def record_use(self, keys: list[str] | tuple[str, ...]) -> list[Memory]:
+        return self.use.record_use(keys)
+
+    def flush_use(self) -> str | None:
+        return self.use.flush_use()
+
+    @property
+    def pending_use(self) -> int:
+        return self.use.pending_use
+
+    def migrate_layout(self, to: str = SHARDED) -> LayoutReport:
+        return self.relayout.migrate_layout(to)

@@ -16,27 +16,34 @@ from ..store.layout import (
     check_id,
 )
 from .reports import RestoreReport, first_error, op_message
+from .state import VaultState
+from .writing import WritePath
 
 
 class History:
-    """A memory's past: history, versions, restore."""
+    """A memory's past (history, versions, restore) in the vault whose cache is ``state``;
+    a restore commits through ``writes``."""
+
+    def __init__(self, state: VaultState, writes: WritePath) -> None:
+        self.state = state
+        self.writes = writes
 
     def resolve_any(self, key: str) -> str:
         """Like :meth:`resolve`, but also finds memories that exist only in history."""
         try:
-            return self.resolve(key)
+            return self.state.store.resolve(key)
         except UnknownIdError:
             pass
         try:
             check_id(key)
         except InvalidIdError:
             raise UnknownIdError(f"no memory with id or prefix {key!r}") from None
-        if self.layout.memory_path(key).name in self.journal.names_ever(self.layout.memories_dir):
+        if self.state.layout.memory_path(key).name in self.state.journal.names_ever(self.state.layout.memories_dir):
             return key
         if len(key) < MIN_PREFIX:
             raise UnknownIdError(f"no memory with id {key!r}")
         suffix = ".json"
-        matches = sorted({n[: -len(suffix)] for n in self.journal.names_ever(self.layout.memories_dir)
+        matches = sorted({n[: -len(suffix)] for n in self.state.journal.names_ever(self.state.layout.memories_dir)
                           if n.startswith(key) and n.endswith(suffix)})
         if not matches:
             raise UnknownIdError(f"no memory, living or in history, with id or prefix {key!r}")
@@ -47,12 +54,12 @@ class History:
 
     def history(self, key: str) -> list[HistoryEntry]:
         """The memory's life from git, newest first: created, each change, deletion."""
-        return self.journal.log(self.layout.memory_paths(self.resolve_any(key)))
+        return self.state.journal.log(self.state.layout.memory_paths(self.resolve_any(key)))
 
     def version(self, key: str, rev: str) -> Memory:
         """The memory as it was at commit ``rev``."""
         memory_id = self.resolve_any(key)
-        commit = self.journal.resolve_rev(rev)
+        commit = self.state.journal.resolve_rev(rev)
         data = self._memory_at(commit, memory_id)
         if data is None:
             raise VaultError(f"memory {memory_id[:8]} did not exist at {rev}")
@@ -66,8 +73,8 @@ class History:
 
     def _memory_at(self, commit: str, memory_id: str) -> bytes | None:
         """The memory's file at ``commit``, in whichever layout the vault had then."""
-        for path in self.layout.memory_paths(memory_id):
-            data = self.journal.show(commit, path)
+        for path in self.state.layout.memory_paths(memory_id):
+            data = self.state.journal.show(commit, path)
             if data is not None:
                 return data
         return None
@@ -78,26 +85,26 @@ class History:
         memory's last change (its deletion, or the last edit), restores not counted, so
         restoring twice is restoring once. A memory already at that version is left as it is:
         no commit, and the report says so (``unchanged``)."""
-        with self.transaction():
+        with self.writes.transaction():
             memory_id = self.resolve_any(key)
             entries = self.history(memory_id)
-            live = memory_id in self.store.memories
+            live = memory_id in self.state.store.memories
             if at is None:
                 at = self._before_last_change(memory_id, entries)
-            source = self.journal.resolve_rev(at)
+            source = self.state.journal.resolve_rev(at)
             memory = self.version(memory_id, source)
-            if live and self.store.memories[memory_id] == memory:
+            if live and self.state.store.memories[memory_id] == memory:
                 return RestoreReport(memory, [], source, unchanged=True)
             relations: list[Relation] = []
             if not live:
                 relations = self._relations_deleted_with(memory_id, entries)
-            writes = self._memory_writes([memory])
-            writes.update({self.layout.relation_path(r.id): self.layout.encode(r)
+            writes = self.writes.memory_writes([memory])
+            writes.update({self.state.layout.relation_path(r.id): self.state.layout.encode(r)
                            for r in relations})
             message = op_message("restore", [memory]) + f" (from {source[:8]})"
             if relations:
                 message += f" (+{len(relations)} relation{'s' if len(relations) != 1 else ''})"
-            self._commit(message, writes, memories=[memory], relations=relations)
+            self.writes.commit(message, writes, memories=[memory], relations=relations)
         return RestoreReport(memory, relations, source)
 
     def _before_last_change(self, memory_id: str, entries: list[HistoryEntry]) -> str:
@@ -117,17 +124,17 @@ class History:
         if deleting is None:
             return []
         found = []
-        for status, rel in self.journal.files_in_commit(deleting.commit, self.layout.relations_dir):
-            what = self.layout.classify(rel)
-            if status != "D" or what is None or what[1] in self.store.relations:
+        for status, rel in self.state.journal.files_in_commit(deleting.commit, self.state.layout.relations_dir):
+            what = self.state.layout.classify(rel)
+            if status != "D" or what is None or what[1] in self.state.store.relations:
                 continue
-            data = self.journal.show(f"{deleting.commit}^", self.root / rel)
+            data = self.state.journal.show(f"{deleting.commit}^", self.state.root / rel)
             try:
                 relation = Relation.model_validate_json(data or b"")
             except ValidationError:
                 continue
             ends = {relation.from_memory_id, relation.to_memory_id}
-            if memory_id in ends and all(e == memory_id or e in self.store.memories for e in ends):
+            if memory_id in ends and all(e == memory_id or e in self.state.store.memories for e in ends):
                 found.append(relation)
         return found
 

@@ -38,6 +38,8 @@ from ..store.layout import (
 )
 
 from .index_writer import BACKGROUND_FROM, OpenIndexWriter, Rows
+from .loading import CacheLoader
+from .state import VaultState
 
 if TYPE_CHECKING:
     from ..search.indexed_files import IndexedFiles
@@ -50,25 +52,36 @@ READONLY_INDEX_FROM = 1000
 _REGULAR = ("100644", "100755")
 
 
-class IndexedOpening:
-    """The part of opening that uses the derived index (see the module docstring)."""
+class OpenIndex:
+    """The part of opening that uses the derived index (see the module docstring), for the
+    vault whose cache is ``state``, read from disk by ``loader`` where the index cannot answer.
 
-    # (set by the Vault's constructor, core.vault.api)
-    keep_read: bool
-    _read_at_open: dict[str, bytes] | None
-    _index_writer: OpenIndexWriter | None
+    ``keep_read``: a read-only open that reads every file keeps their bytes until
+    :meth:`index_files` writes the index from them (the first search after a clone: each file
+    read once); other opens keep nothing."""
 
-    def _files_index(self, readonly: bool = False) -> IndexedFiles | None:
+    def __init__(self, state: VaultState, loader: CacheLoader, *, keep_read: bool = False
+                 ) -> None:
+        self.state = state
+        self.loader = loader
+        self.keep_read = keep_read
+        #: the bytes a read-only open kept (``keep_read``), vault path -> bytes
+        self.read_at_open: dict[str, bytes] | None = None
+        #: The open index's rows a first open is writing in the background, if any
+        #: (:mod:`core.vault.index_writer`; :meth:`wait_for_open_index`)
+        self.writer: OpenIndexWriter | None = None
+
+    def files_index(self, readonly: bool = False) -> IndexedFiles | None:
         import sqlite3
 
         from ..search.indexed_files import IndexedFiles
 
         try:
-            return IndexedFiles.for_root(self.root, self.journal.relpath(self.root), readonly)
+            return IndexedFiles.for_root(self.state.root, self.state.journal.relpath(self.state.root), readonly)
         except (OSError, sqlite3.Error, JournalError):
             return None
 
-    def _load_indexed_readonly(self, head: str) -> bool:
+    def load_indexed_readonly(self, head: str) -> bool:
         """A read-only open from the derived index (only read, never written): the cache from
         the rows, and from disk the files changed since their commit or differing from HEAD on
         disk (``git status``, with optional locks off: nothing under ``.git`` is written). False
@@ -78,26 +91,26 @@ class IndexedOpening:
         from ..search.index import index_path
         from ..search.indexed_files import holds_rows
 
-        path = index_path(self.root)  # (counted before git is asked for the vault's folder)
+        path = index_path(self.state.root)  # (counted before git is asked for the vault's folder)
         if path is None or not holds_rows(path, READONLY_INDEX_FROM):
             return False
-        files = self._files_index(readonly=True)
+        files = self.files_index(readonly=True)
         if files is None:
             return False
         try:
-            status = self.journal.start_status(self.layout.vault_paths())
-            stale = self._load_from_index(files, head)
-            changed = self.journal.finish_status(status)
+            status = self.state.journal.start_status(self.state.layout.vault_paths())
+            stale = self.load_from_index(files, head)
+            changed = self.state.journal.finish_status(status)
             if stale is None:
                 return False
-            self._read_from_disk(stale | set(changed))
+            self.read_from_disk(stale | set(changed))
             return True
         except JournalError:
             return False
         finally:
             files.close()
 
-    def _load_from_index(self, files: IndexedFiles, head: str | None) -> set[str] | None:
+    def load_from_index(self, files: IndexedFiles, head: str | None) -> set[str] | None:
         """Fill the cache from the index's rows; return the vault paths the rows cannot answer
         for (changed since the rows' commit, or not kept in the index): the caller reads them
         from disk. None when the index cannot be used (nothing loaded)."""
@@ -107,7 +120,7 @@ class IndexedOpening:
         import sqlite3
 
         try:
-            stale = set(self.journal.changed_between(base, head)) if base != head else set()
+            stale = set(self.state.journal.changed_between(base, head)) if base != head else set()
         except JournalError:  # the rows' commit is gone (history rewritten, pruned)
             return None
         memories: dict[str, bytes] = {}
@@ -118,7 +131,7 @@ class IndexedOpening:
                 if rel in stale:
                     continue
                 pool = pools.get(kind)  # type: ignore[arg-type]
-                if body is None or pool is None:
+                if body is None or pool is None or record_id is None:
                     stale.add(rel)  # read from disk: it says what is wrong with the file
                     continue
                 if record_id in pool:
@@ -128,41 +141,41 @@ class IndexedOpening:
             return None
         store = Store()
         store.fill_raw(memories, relations)
-        self.store, self.problems = store, []
-        self.meta = self.layout.read_meta() or {}
-        self._opened_from_index = True
+        self.state.store, self.state.problems = store, []
+        self.state.meta = self.state.layout.read_meta() or {}
+        self.state.opened_from_index = True
         return stale
 
-    def _read_from_disk(self, rels: set[str]) -> None:
+    def read_from_disk(self, rels: set[str]) -> None:
         """Load these vault paths from disk into the cache (what the index could not answer
         for, and what differs from HEAD). A path in a record folder that names no record (a
         folder, a dot-file, a stray file) means reading every file instead, so that it is
         reported exactly as then."""
-        if any(_in_record_folder(rel) and self.layout.classify(rel) is None for rel in rels) \
+        if any(_in_record_folder(rel) and self.state.layout.classify(rel) is None for rel in rels) \
                 or self._two_files_for_an_id(rels):
-            self._load_files()
-            self._opened_from_index = False
+            self.loader.load_files()
+            self.state.opened_from_index = False
             return
-        self._reload_paths(sorted(rels))
+        self.loader.reload_paths(sorted(rels))
 
     @property
     def kept_read(self) -> bool:
         """Whether a read-only open kept the bytes of every file it read (``keep_read``, a vault
         of :data:`READONLY_INDEX_FROM` files or more whose index had no rows for it): then
         :meth:`index_files` writes the rows from them."""
-        return bool(self._read_at_open)
+        return bool(self.read_at_open)
 
     def index_files(self) -> int | None:
         """Bring the derived index's rows of files level with HEAD now (``memvault reindex``;
         every read-write open does it by itself). Returns how many rows there are for this
         vault, or None when the index cannot be written (no repository, a read-only disk)."""
         self.wait_for_open_index()
-        read, self._read_at_open = self._read_at_open, None
-        files = self._files_index()
+        read, self.read_at_open = self.read_at_open, None
+        files = self.files_index()
         if files is None:
             return None
         try:
-            self._write_index(files, self.journal.head(), read=read)
+            self.write_index(files, self.state.journal.head(), read=read)
             return None if files.commit() is None else files.count()
         finally:
             files.close()
@@ -172,18 +185,18 @@ class IndexedOpening:
         flat and a sharded clone): the rule that picks one (:mod:`core.store.shards`) is
         applied where every file is read."""
         for rel in rels:
-            what = self.layout.classify(rel)
+            what = self.state.layout.classify(rel)
             if what is None or what[0] != "memory":
                 continue
             try:
-                paths = self.layout.memory_paths(what[1])
+                paths = self.state.layout.memory_paths(what[1])
             except InvalidIdError:
                 return True  # reading every file says what is wrong with its name
             if sum(os.path.lexists(p) for p in paths) > 1:
                 return True
         return False
 
-    def _write_index(self, files: IndexedFiles, head: str | None = None,
+    def write_index(self, files: IndexedFiles, head: str | None = None,
                      read: dict[str, bytes] | None = None) -> None:
         """Move the index's rows to HEAD (from their commit, or anew), with the blobs git holds.
         ``read``: vault path -> the bytes the open just read there and loaded as a valid record
@@ -192,16 +205,16 @@ class IndexedOpening:
         index is only a cache."""
         from ..search.indexed_files import blob_id
 
-        head = head or self._head
+        head = head or self.state.head
         if head is None:
             return
         base = files.commit()
         if base == head:
             return
         try:
-            changes = self.journal.tree_changes(base, head, under=files.folder)
+            changes = self.state.journal.tree_changes(base, head, under=files.folder)
         except JournalError:  # the rows' commit is gone: write them all anew
-            base, changes = None, self.journal.tree_changes(None, head, under=files.folder)
+            base, changes = None, self.state.journal.tree_changes(None, head, under=files.folder)
         cut = 0 if files.folder in ("", ".") else len(files.folder.rstrip("/")) + 1
         rows: Rows = {}
         wanted: dict[str, tuple[str, str, str]] = {}
@@ -214,7 +227,7 @@ class IndexedOpening:
                 continue
             mode, sha = change.new
             rows[rel] = (sha, None, None, None)
-            what = self.layout.classify(rel)
+            what = self.state.layout.classify(rel)
             if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
                 wanted[rel] = (sha, *what)
         if read is not None and len(wanted) >= BACKGROUND_FROM and self._write_later(
@@ -230,7 +243,7 @@ class IndexedOpening:
         shas = list(dict.fromkeys(sha for sha, _, _ in wanted.values() if sha not in bodies))
         try:
             for start in range(0, len(shas), BLOB_BATCH):
-                bodies.update(self.journal.read_blobs(shas[start:start + BLOB_BATCH],
+                bodies.update(self.state.journal.read_blobs(shas[start:start + BLOB_BATCH],
                                                       limit=MAX_FILE_BYTES))
         except JournalError:
             return
@@ -249,46 +262,46 @@ class IndexedOpening:
         from ..search.index import index_path
         from ..search.indexed_files import blob_id
 
-        path = index_path(self.root)
-        if path is None or files.readonly or self.readonly:
+        path = index_path(self.state.root)
+        if path is None or files.readonly or self.state.readonly:
             return False  # (a read-only vault: the caller asked for the rows, and waits)
-        self._index_writer = OpenIndexWriter(path, files.folder, base, head, rows, wanted, read,
+        self.writer = OpenIndexWriter(path, files.folder, base, head, rows, wanted, read,
                                              blob_id)
-        self._index_writer.start()
+        self.writer.start()
         return True
 
     def wait_for_open_index(self) -> None:
         """Wait until the rows a first open writes in the background are written (see
         :mod:`core.vault.index_writer`); at once when there are none."""
-        writer = getattr(self, "_index_writer", None)
+        writer = self.writer
         if writer is not None:
             writer.wait()
-            self._index_writer = None
+            self.writer = None
 
-    def _unchanged_since_open(self, path: Path) -> bool:
+    def unchanged_since_open(self, path: Path) -> bool:
         """For a file the open took from the index (never read, so never stat'ed): True when it
         still holds the blob the index has for it (one query, one read and a hash); it is then
         noted as seen. (A commit since the open that changed the file made the vault read it,
         so the index's row, even one moved to a later commit since, is what the vault shows.)"""
-        return path in self._unchanged_since_open_many([path])
+        return path in self.unchanged_since_open_many([path])
 
-    def _unchanged_since_open_many(self, paths: list[Path]) -> set[Path]:
+    def unchanged_since_open_many(self, paths: list[Path]) -> set[Path]:
         """:meth:`_unchanged_since_open` of several files, the index opened once for all."""
-        wanted = [p for p in paths if str(p) not in self.layout.seen]
-        if not self._opened_from_index or not wanted:
+        wanted = [p for p in paths if str(p) not in self.state.layout.seen]
+        if not self.state.opened_from_index or not wanted:
             return set()
         import sqlite3
 
         from ..search.indexed_files import blob_id
 
-        files = self._files_index()
+        files = self.files_index()
         if files is None:
             return set()
         blobs: dict[Path, str | None] = {}
         try:
             for path in wanted:
                 try:
-                    blobs[path] = files.blob_of(path.relative_to(self.root).as_posix())
+                    blobs[path] = files.blob_of(path.relative_to(self.state.root).as_posix())
                 except sqlite3.Error:
                     blobs[path] = None
         finally:
@@ -303,7 +316,7 @@ class IndexedOpening:
                 continue
             if blob_id(data, len(blob)) == blob:
                 same.add(path)
-        self.layout.note(same)
+        self.state.layout.note(same)
         return same
 
 
@@ -321,7 +334,7 @@ def _makes_record(kind: str, record_id: str, body: bytes) -> bool:
     (:meth:`core.store.cache.Store.fill_raw`)."""
     model = Memory if kind == "memory" else Relation
     try:
-        return model.__pydantic_validator__.validate_json(body).id == record_id
+        return bool(model.__pydantic_validator__.validate_json(body).id == record_id)
     except ValidationError:
         return False
 

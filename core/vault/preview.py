@@ -92,9 +92,11 @@ def read_preview(root: Path | str, at_least: int = 0) -> Preview | None:
     from ..search.indexed_files import TAG_SEPARATOR, read_summaries
 
     found = _read_index(root, lambda path, folder: read_summaries(path, folder, at_least))
-    if found is None or found[1][0] is None:
+    if found is None:
         return None
     head, (commit, rows) = found
+    if commit is None:
+        return None
     statuses = {s.value: s for s in MemoryStatus}
     make = tuple.__new__  # MemorySummary(...) is a Python call per memory: 100k of them
     memories = [make(MemorySummary, (i, statuses[status], use_count, last_used, strength,
@@ -128,9 +130,11 @@ def read_glance(root: Path | str, at_least: int = 0) -> Glance | None:
     from ..search.indexed_files import read_counts
 
     found = _read_index(root, read_counts)
-    if found is None or found[1][0] is None:
+    if found is None:
         return None
     head, (commit, status_rows, tag_rows) = found
+    if commit is None:
+        return None
     known = {s.value: s for s in MemoryStatus}
     statuses = {known[status]: n for status, n in status_rows if status in known}
     total = sum(statuses.values())

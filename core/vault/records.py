@@ -28,13 +28,20 @@ from ..store.layout import (
 )
 from ..textutil import has_controls, make_gist, neutralise_line
 from .reports import DeleteReport, first_error, op_message, relations_going_with, unique
+from .state import VaultState
+from .writing import WritePath
 
 MAX_BOOSTED_STRENGTH = 2.0
 STRENGTH_BOOST = 0.1
 
 
 class Records:
-    """Creating and changing memories and relations."""
+    """Creating and changing memories and relations of the vault whose cache is ``state``,
+    each operation one commit through ``writes``."""
+
+    def __init__(self, state: VaultState, writes: WritePath) -> None:
+        self.state = state
+        self.writes = writes
 
     def add(
         self,
@@ -75,21 +82,21 @@ class Records:
                     for m in memories]
         if not memories:
             return []
-        with self.transaction(flush_use="lazy"):
+        with self.writes.transaction(flush_use="lazy"):
             if message is None:
-                new = [m for m in memories if m.id not in self.store.memories]
+                new = [m for m in memories if m.id not in self.state.store.memories]
                 verb = "add" if len(new) == len(memories) else "update"
                 message = op_message(verb, memories)
-            self._commit(message, self._memory_writes(memories), memories=memories)
-            return [self.store.memories[m.id] for m in memories]  # as written (redacted...)
+            self.writes.commit(message, self.writes.memory_writes(memories), memories=memories)
+            return [self.state.store.memories[m.id] for m in memories]  # as written (redacted...)
 
     def update(self, key: str, **changes: Any) -> Memory:
         """Change fields of a memory (``update: <id8> <words> (fields: a, b)``). A new content
         without a new gist drops the old gist, which no longer describes it."""
         if "id" in changes:
             raise VaultError("refused: a memory's id cannot be changed")
-        with self.transaction(flush_use="lazy"):
-            old = self.get(key)
+        with self.writes.transaction(flush_use="lazy"):
+            old = self.state.get(key)
             before = old.model_dump()
             if "meta" in changes and isinstance(changes["meta"], MemoryMetadata):
                 changes["meta"] = changes["meta"].model_dump()
@@ -109,8 +116,8 @@ class Records:
             fields_changed = sorted(k for k in changes if before.get(k) != data[k])
             message = op_message("update", [new]) + (f" (fields: {', '.join(fields_changed)})"
                                                    if fields_changed else "")
-            self._commit(message, self._memory_writes([new]), memories=[new])
-            return self.store.memories[new.id]
+            self.writes.commit(message, self.writes.memory_writes([new]), memories=[new])
+            return self.state.store.memories[new.id]
 
     def touch(self, *keys: str, boost: bool = False) -> list[Memory]:
         """Reinforce memories: use_count + 1, last_used = now, and with ``boost`` strength + 0.1
@@ -182,12 +189,12 @@ class Records:
         if not keys:
             raise VaultError(f"{verb}: no memory ids given")
         sign = "+" if verb == "tag" else "-"
-        with self.transaction(flush_use="lazy"):
-            ids = unique(self.resolve(k) for k in keys)
-            self._take_outside_edits(self.layout.memory_path(i) for i in ids)
+        with self.writes.transaction(flush_use="lazy"):
+            ids = unique(self.state.store.resolve(k) for k in keys)
+            self.writes.take_outside_edits(self.state.layout.memory_path(i) for i in ids)
             new = []
             for memory_id in ids:
-                old = self.store.memories[memory_id]
+                old = self.state.store.memories[memory_id]
                 changed = new_tags(list(old.meta.tags))
                 if changed != old.meta.tags:
                     meta = old.meta.model_copy(update={"tags": changed})
@@ -199,9 +206,9 @@ class Records:
                 raise VaultError(f"refused: {whom} {state} the tag{'s' if len(tags) > 1 else ''}"
                                  f" {which}; nothing was written")
             label = " ".join(sign + neutralise_line(t) for t in tags)
-            self._commit(f"{op_message(verb, new)} ({label})", self._memory_writes(new),
+            self.writes.commit(f"{op_message(verb, new)} ({label})", self.writes.memory_writes(new),
                          memories=new)
-            return [self.store.memories[m.id] for m in new]
+            return [self.state.store.memories[m.id] for m in new]
 
     def _set_status(self, keys: Iterable[str],
                     status: MemoryStatus | Callable[[Memory], MemoryStatus], verb: str,
@@ -220,14 +227,14 @@ class Records:
         keys = list(keys)
         if not keys:
             raise VaultError(f"{verb}: no memory ids given")
-        with self.transaction(flush_use="lazy"):
-            ids = unique(self.resolve(k) for k in keys)
-            self._take_outside_edits(self.layout.memory_path(i) for i in ids)
+        with self.writes.transaction(flush_use="lazy"):
+            ids = unique(self.state.store.resolve(k) for k in keys)
+            self.writes.take_outside_edits(self.state.layout.memory_path(i) for i in ids)
             now = now_epoch()
-            new = [self.store.memories[i].model_copy(update=change(self.store.memories[i], now))
+            new = [self.state.store.memories[i].model_copy(update=change(self.state.store.memories[i], now))
                    for i in ids]
-            self._commit(op_message(verb, new), self._memory_writes(new), memories=new)
-            return [self.store.memories[m.id] for m in new]
+            self.writes.commit(op_message(verb, new), self.writes.memory_writes(new), memories=new)
+            return [self.state.store.memories[m.id] for m in new]
 
     def delete(self, *keys: str) -> DeleteReport:
         """Delete memories in one commit, with the relations that go with them by the one rule
@@ -236,17 +243,17 @@ class Records:
         keys_list = list(keys)
         if not keys_list:
             raise VaultError("delete: no memory ids given")
-        with self.transaction(flush_use="lazy"):
-            ids = unique(self.resolve(k) for k in keys_list)
-            gone = [self.store.memories[i] for i in ids]
-            fate = relations_going_with(self.store, ids)
+        with self.writes.transaction(flush_use="lazy"):
+            ids = unique(self.state.store.resolve(k) for k in keys_list)
+            gone = [self.state.store.memories[i] for i in ids]
+            fate = relations_going_with(self.state.store, ids)
             rels = fate.removed
-            writes: dict[Path, bytes | None] = {self.layout.memory_path(i): None for i in ids}
-            writes.update({self.layout.relation_path(r.id): None for r in rels})
+            writes: dict[Path, bytes | None] = {self.state.layout.memory_path(i): None for i in ids}
+            writes.update({self.state.layout.relation_path(r.id): None for r in rels})
             message = op_message("delete", gone)
             if rels:
                 message += f" (+{len(rels)} relation{'s' if len(rels) != 1 else ''})"
-            self._commit(message, writes, dropped_memories=ids,
+            self.writes.commit(message, writes, dropped_memories=ids,
                          dropped_relations=[r.id for r in rels])
         return DeleteReport(gone, rels, fate.kept)
 
@@ -270,8 +277,8 @@ class Records:
                 f"refused: unknown relation type {relation_type!r} (known: "
                 f"{', '.join(sorted(KNOWN_RELATION_TYPES))}; force to use it anyway)"
             )
-        with self.transaction(flush_use="lazy"):
-            a, b = self.resolve(from_key), self.resolve(to_key)
+        with self.writes.transaction(flush_use="lazy"):
+            a, b = self.state.store.resolve(from_key), self.state.store.resolve(to_key)
             try:
                 relation = Relation(id=str(uuid.uuid4()), from_memory_id=a, to_memory_id=b,
                                     relation_type=relation_type, strength=strength,
@@ -279,7 +286,7 @@ class Records:
             except ValidationError as exc:
                 raise VaultError(f"refused: {first_error(exc)}") from None
             self.save_relations([relation])
-            return self.store.relations[relation.id]
+            return self.state.store.relations[relation.id]
 
     def save_relations(self, relations: list[Relation], *, message: str | None = None) -> None:
         """Write whole relation records as one commit (the storage API: any type accepted)."""
@@ -287,7 +294,7 @@ class Records:
             return
         for r in relations:
             check_id(r.id, "relation")
-        with self.transaction(flush_use="lazy"):
+        with self.writes.transaction(flush_use="lazy"):
             if message is None:
                 if len(relations) == 1:
                     r = relations[0]
@@ -295,16 +302,18 @@ class Records:
                                f"-{neutralise_line(r.relation_type)}-> {r.to_memory_id[:8]}")
                 else:
                     message = f"relate: {len(relations)} relations"
-            writes = {self.layout.relation_path(r.id): self.layout.encode(r) for r in relations}
-            self._commit(message, writes, relations=relations)
+            layout = self.state.layout
+            files: dict[Path, bytes | None] = {layout.relation_path(r.id): layout.encode(r)
+                                               for r in relations}
+            self.writes.commit(message, files, relations=relations)
 
     def unrelate(self, relation_key: str) -> Relation:
-        with self.transaction(flush_use="lazy"):
-            rid = self.store.resolve(relation_key, kind="relation")
-            r = self.store.relations[rid]
+        with self.writes.transaction(flush_use="lazy"):
+            rid = self.state.store.resolve(relation_key, kind="relation")
+            r = self.state.store.relations[rid]
             message = (f"relate: remove {neutralise_line(r.relation_type)} "
                        f"{r.from_memory_id[:8]} -> {r.to_memory_id[:8]}")
-            self._commit(message, {self.layout.relation_path(rid): None}, dropped_relations=[rid])
+            self.writes.commit(message, {self.state.layout.relation_path(rid): None}, dropped_relations=[rid])
         return r
 
     def _checked(self, memory: Memory) -> Memory:
@@ -315,7 +324,7 @@ class Records:
     @staticmethod
     def _with_gist(memory: Memory, level: str = "moderate") -> Memory:
         if memory.gist is not None or len(memory.content.encode("utf-8")) > MAX_FILE_BYTES:
-            return memory  # (too large to be written: _commit refuses it, no gist is worth making)
+            return memory  # (too large to be written: the write path refuses it, no gist is worth making)
         gist = make_gist(memory.content, memory.meta.tags, memory.entities, level)
         return memory if gist is None else memory.model_copy(update={"gist": gist})
 

@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import VaultError
-from ..store.layout import LAYOUT_KEY, LoadProblem, RefusedFileError, read_vault_file
-from ..store.shards import FLAT, LAYOUTS, SHARD_SUGGESTED_ABOVE, SHARDED, is_shard_name
+from ..store.layout import LoadProblem, RefusedFileError, read_vault_file
+from ..store.shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARD_SUGGESTED_ABOVE, SHARDED, is_shard_name
+from .state import VaultState
+from .writing import WritePath
 
 
 @dataclass
@@ -34,22 +36,27 @@ def suggested_layout(count: int) -> str:
 
 
 class Relayout:
-    """``migrate_layout``: every memory into one layout, one commit."""
+    """``migrate_layout``: every memory of the vault whose cache is ``state`` into one layout,
+    one commit through ``writes``."""
+
+    def __init__(self, state: VaultState, writes: WritePath) -> None:
+        self.state = state
+        self.writes = writes
 
     def migrate_layout(self, to: str = SHARDED) -> LayoutReport:
         """Move every memory's file to the path layout ``to`` gives it and record ``to`` in
         ``.meta.json``, as one commit (``layout: flat -> sharded (N memories moved)``). Also
         tidies a vault already in ``to``: files at the other layout's path are moved, and of
         two files for one id the one loaded stays while the other is set aside in the
-        quarantine first (:meth:`Writing._commit`). Unreadable files stay where they are."""
+        quarantine first (:meth:`~core.vault.writing.WritePath.commit`). Unreadable files stay where they are."""
         if to not in LAYOUTS:
             raise VaultError(f"unknown layout {to!r}: choose {' or '.join(LAYOUTS)}")
-        with self.transaction():
-            report = LayoutReport(self.layout.name, to)
+        with self.writes.transaction():
+            report = LayoutReport(self.state.layout.name, to)
             writes: dict[Path, bytes | None] = {}
-            for memory_id in sorted(self.store.memories):
-                target = self.layout.memory_path(memory_id, to)
-                found = [p for p in self.layout.memory_paths(memory_id) if os.path.lexists(p)]
+            for memory_id in sorted(self.state.store.memories):
+                target = self.state.layout.memory_path(memory_id, to)
+                found = [p for p in self.state.layout.memory_paths(memory_id) if os.path.lexists(p)]
                 if found == [target]:
                     continue
                 source = self._loaded_copy(memory_id, found)
@@ -60,24 +67,24 @@ class Relayout:
                     if path != target:
                         writes[path] = None
                     if path != source[0]:  # a second copy: into the quarantine, then removed
-                        report.set_aside.append(path.relative_to(self.root).as_posix())
-                        if all(p.path != path for p in self.problems):
-                            self.problems.append(LoadProblem(path, "a second file for memory "
+                        report.set_aside.append(path.relative_to(self.state.root).as_posix())
+                        if all(p.path != path for p in self.state.problems):
+                            self.state.problems.append(LoadProblem(path, "a second file for memory "
                                                              f"{memory_id} (not the one loaded)"))
                 report.moved += source[0] != target
-            report.left = sorted(p.path.relative_to(self.root).as_posix() for p in self.problems
+            report.left = sorted(p.path.relative_to(self.state.root).as_posix() for p in self.state.problems
                                  if p.path not in writes and p.path.is_relative_to(
-                                     self.layout.memories_dir))
+                                     self.state.layout.memories_dir))
             if not writes and report.before == to:
                 return report
-            writes.update(self._meta_write(**{LAYOUT_KEY: to}))
+            writes.update(self.writes.meta_write(**{LAYOUT_KEY: to}))
             noun = "memory" if report.moved == 1 else "memories"
             message = (f"layout: {report.before} -> {to} ({report.moved:,} {noun} moved)"
                        if report.before != to else
                        f"layout: {report.moved:,} {noun} moved into the {to} layout")
-            report.commit = self._commit(message, writes)
+            report.commit = self.writes.commit(message, writes)
         if to == FLAT:  # git keeps no folders: the emptied shard folders go
-            for entry in os.scandir(self.layout.memories_dir):
+            for entry in os.scandir(self.state.layout.memories_dir):
                 if is_shard_name(entry.name) and entry.is_dir(follow_symlinks=False):
                     with contextlib.suppress(OSError):
                         os.rmdir(entry.path)
@@ -85,10 +92,10 @@ class Relayout:
 
     def _loaded_copy(self, memory_id: str, found: list[Path]) -> tuple[Path, bytes] | None:
         """The file (and its bytes, as they are) of the memory the cache holds, among ``found``."""
-        cached = self.store.memories[memory_id]
+        cached = self.state.store.memories[memory_id]
         for path in found:
             if len(found) > 1:
-                record, _ = self.layout.load_file(path, "memory")
+                record, _ = self.state.layout.load_file(path, "memory")
                 if record != cached:
                     continue
             try:

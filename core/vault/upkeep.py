@@ -12,13 +12,20 @@ from ..model.records import (
     is_pinned,
     now_epoch,
 )
-from ..decay import scorer
+from ..decay import score, scorer
 from ..textutil import make_gist
 from .reports import GcReport, GistBackfill, op_message, relations_going_with
+from .state import VaultState
+from .writing import WritePath
 
 
 class Upkeep:
-    """Pruning, statistics and gists."""
+    """Pruning, statistics and gists of the vault whose cache is ``state``, committed through
+    ``writes``."""
+
+    def __init__(self, state: VaultState, writes: WritePath) -> None:
+        self.state = state
+        self.writes = writes
 
     def gc(self, *, dry_run: bool = False, archive: bool = False,
            threshold: float | None = None, now: int | None = None,
@@ -31,14 +38,14 @@ class Upkeep:
         on a machine that is not the vault's designated maintenance machine
         (``core.ops.maintenance``), unless ``force``. ``keep``: ids a person chose to keep out
         of this gc (the app's preview); they stay as they are, listed in ``person_kept``."""
-        limit = self.config.forget_threshold if threshold is None else threshold
+        limit = self.state.config.forget_threshold if threshold is None else threshold
         kept_ids = set(keep)
         at = now_epoch() if now is None else now
 
         def below() -> tuple[list[tuple[Memory, float]], list[tuple[Memory, float]]]:
             """(candidates, pinned ones kept out), lowest score first."""
-            score_of = scorer(self.config, at)
-            found = [(m, score_of(m)) for m in self.store.memories.values()
+            score_of = scorer(self.state.config, at)
+            found = [(m, score_of(m)) for m in self.state.store.memories.values()
                      if m.status == MemoryStatus.ACTIVE]
             low = sorted(((m, s) for m, s in found if s < limit), key=lambda p: (p[1], p[0].id))
             return [p for p in low if not is_pinned(p[0])], [p for p in low if is_pinned(p[0])]
@@ -54,10 +61,10 @@ class Upkeep:
             found, person = chosen(found)
             return GcReport(limit, found, applied=False, archived=archive, pinned_kept=pinned,
                             person_kept=person)
-        with self.transaction():
+        with self.writes.transaction():
             from ..ops.maintenance import check_maintenance, machine_id
 
-            check_maintenance(self.meta, "gc", force=force)
+            check_maintenance(self.state.meta, "gc", force=force)
             found, pinned = below()
             found, person = chosen(found)
             report = GcReport(limit, found, applied=True, archived=archive, pinned_kept=pinned,
@@ -65,28 +72,28 @@ class Upkeep:
             if not found:
                 return report
             ids = [m.id for m, _ in found]
-            writes = self._meta_write(last_gc_at=at, machine_id=machine_id())
+            writes = self.writes.meta_write(last_gc_at=at, machine_id=machine_id())
             noun = "memory" if len(ids) == 1 else "memories"
             if archive:
                 new = [m.model_copy(update={"status": MemoryStatus.ARCHIVED}) for m, _ in found]
-                writes.update(self._memory_writes(new))
+                writes.update(self.writes.memory_writes(new))
                 message = f"gc: archive {len(ids)} {noun} below {limit:g}"
-                report.commit = self._commit(message, writes, memories=new)
+                report.commit = self.writes.commit(message, writes, memories=new)
             else:
-                fate = relations_going_with(self.store, ids)  # lineage ones stay
+                fate = relations_going_with(self.state.store, ids)  # lineage ones stay
                 rels = fate.removed
-                writes.update({self.layout.memory_path(i): None for i in ids})
-                writes.update({self.layout.relation_path(r.id): None for r in rels})
+                writes.update({self.state.layout.memory_path(i): None for i in ids})
+                writes.update({self.state.layout.relation_path(r.id): None for r in rels})
                 message = f"gc: prune {len(ids)} {noun} below {limit:g}"
                 report.relations_removed, report.relations_kept = rels, fate.kept
-                report.commit = self._commit(message, writes, dropped_memories=ids,
+                report.commit = self.writes.commit(message, writes, dropped_memories=ids,
                                              dropped_relations=[r.id for r in rels])
         return report
 
     def stats(self, now: int | None = None) -> dict[str, Any]:
         at = now_epoch() if now is None else now
-        memories = list(self.store.memories.values())
-        scores = [self.score(m, at) for m in memories]
+        memories = list(self.state.store.memories.values())
+        scores = [score(m, self.state.config, at) for m in memories]
         per_status = {s.value: 0 for s in MemoryStatus}
         for m in memories:
             per_status[m.status.value] += 1
@@ -96,27 +103,27 @@ class Upkeep:
             histogram.append({"from": lo, "to": None if hi == float("inf") else hi,
                               "count": sum(1 for s in scores if lo <= s < hi)})
         relation_types: dict[str, int] = {}
-        for r in self.store.relations.values():
+        for r in self.state.store.relations.values():
             relation_types[r.relation_type] = relation_types.get(r.relation_type, 0) + 1
-        threshold = self.config.forget_threshold
+        threshold = self.state.config.forget_threshold
         return {
-            "path": str(self.root),
+            "path": str(self.state.root),
             "memories": len(memories),
-            "layout": self.layout.name,  # where memories are written (core/store/shards.py)
+            "layout": self.state.layout.name,  # where memories are written (core/store/shards.py)
             "by_status": per_status,
-            "relations": len(self.store.relations),
+            "relations": len(self.state.store.relations),
             "relation_types": dict(sorted(relation_types.items())),
-            "tags": len(self.store.tags()),
+            "tags": len(self.state.store.tags()),
             "avg_score": sum(scores) / len(scores) if scores else 0.0,
             "below_forget_threshold": sum(
                 1 for m, s in zip(memories, scores) if s < threshold and m.status == MemoryStatus.ACTIVE),
             "forget_threshold": threshold,
-            "decay_model": self.config.decay_model,
+            "decay_model": self.state.config.decay_model,
             "score_histogram": histogram,
-            "problems": [str(p) for p in self.problems],
-            "last_gc_at": self.meta.get("last_gc_at"),
-            "last_consolidation_at": self.meta.get("last_consolidation_at"),
-            "head": self._head,
+            "problems": [str(p) for p in self.state.problems],
+            "last_gc_at": self.state.meta.get("last_gc_at"),
+            "last_consolidation_at": self.state.meta.get("last_consolidation_at"),
+            "head": self.state.head,
         }
 
     # -- gists ------------------------------------------------------------------------------
@@ -126,12 +133,12 @@ class Upkeep:
         from ..gist import check_level
 
         check_level(level)
-        with self.transaction():
-            old = self.get(key)
+        with self.writes.transaction():
+            old = self.state.get(key)
             gist = make_gist(old.content, old.meta.tags, old.entities, level)
             new = old.model_copy(update={"gist": gist})
-            self._commit(op_message("gist", [new]) + f" ({level})",
-                         self._memory_writes([new]), memories=[new])
+            self.writes.commit(op_message("gist", [new]) + f" ({level})",
+                         self.writes.memory_writes([new]), memories=[new])
         return new
 
     def backfill_gists(
@@ -149,8 +156,8 @@ class Upkeep:
         check_level(level)
         with contextlib.ExitStack() as stack:
             if not dry_run:
-                stack.enter_context(self.transaction())
-            missing = sorted((m for m in self.store.memories.values() if m.gist is None),
+                stack.enter_context(self.writes.transaction())
+            missing = sorted((m for m in self.state.store.memories.values() if m.gist is None),
                              key=lambda m: m.id)
             made: list[Memory] = []
             for done, memory in enumerate(missing, 1):
@@ -164,8 +171,8 @@ class Upkeep:
                                   sum(estimate_tokens(m.gist or "") for m in made))
             if made and not dry_run:
                 noun = "memory" if len(made) == 1 else "memories"
-                report.commit = self._commit(
+                report.commit = self.writes.commit(
                     f"gist: backfill {len(made)} {noun} ({level})",
-                    self._memory_writes(made), memories=made)
+                    self.writes.memory_writes(made), memories=made)
         return report
 

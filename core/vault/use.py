@@ -9,44 +9,41 @@ the search itself, and reach it with the system's next flush or the commit) and 
 list each time cost more the longer it grew: 2-10 ms a search with 1,000 records pending);
 :meth:`UseRecords.flush_use` commits every pending record
 as ONE ``use:`` commit. Nothing else is needed for safety: every writer, in any process,
-commits the pending records first when it takes the lock (:meth:`Writing.transaction`), and so
-does the next open, so they are never mistaken for a person's outside edits.
+commits the pending records first when it takes the lock
+(:meth:`~core.vault.writing.WritePath.transaction`), and so does the next open, so they are
+never mistaken for a person's outside edits.
 
 The pending file names each path with the SHA-256 of the bytes written. A file that no longer
 holds those bytes when the records are committed was changed by someone else since: it is left
 out (a person's edit is then committed by the outside-edit rules, never as a use record).
 The line is written before the memory files, so a crash in between leaves at most a record of
 a write that did not happen, which the digest check skips, and a line a crash cut short is one
-whose memory files were never written: it is left out (:func:`parse_pending_use`).
+whose memory files were never written: it is left out
+(:func:`~core.vault.pending_use.parse_pending_use`).
 
 Undo never takes a ``use:`` commit back, and later use records never block an undo
 (:data:`core.ops.revert.USE_RECORDS`)."""
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
-import json
-import os
-import stat
-from pathlib import Path
-
 from ..errors import VaultError
 from ..model.records import Memory, now_epoch
-from ..store.layout import read_vault_file, remove_file, write_atomic
-from ..textutil import neutralise_line
+from ..store.layout import write_atomic
+from .pending_use import PendingUse, digest, use_message_ids
 from .reports import unique
-
-PENDING_USE_FILE = "pending-use.json"
-USE_VERB = "use"
-
-
-def _digest(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+from .state import VaultState
+from .writing import WritePath
 
 
 class UseRecords:
-    """``record_use`` (written now, committed later) and ``flush_use`` (one commit)."""
+    """``record_use`` (written now, committed later) and ``flush_use`` (one commit) for the vault
+    whose cache is ``state``: the records are noted in ``pending``, and ``writes`` commits
+    them."""
+
+    def __init__(self, state: VaultState, writes: WritePath, pending: PendingUse) -> None:
+        self.state = state
+        self.writes = writes
+        self.pending = pending
 
     def record_use(self, keys: list[str] | tuple[str, ...]) -> list[Memory]:
         """Record a use of each memory (``use_count`` + 1, ``last_used`` = now) in its file at
@@ -56,186 +53,46 @@ class UseRecords:
         (which sets it aside in the quarantine first)."""
         if not keys:
             return []
-        with self.transaction(flush_use=False):
-            ids = unique(self.resolve(k) for k in keys)
-            unreadable = self._take_outside_edits(self.layout.memory_path(i) for i in ids)
+        with self.writes.transaction(flush_use=False):
+            ids = unique(self.state.store.resolve(k) for k in keys)
+            unreadable = self.writes.take_outside_edits(
+                self.state.layout.memory_path(i) for i in ids)
             now = now_epoch()
-            new = [self.store.memories[i].model_copy(update={
-                "use_count": self.store.memories[i].use_count + 1, "last_used": now})
+            new = [self.state.store.memories[i].model_copy(update={
+                "use_count": self.state.store.memories[i].use_count + 1, "last_used": now})
                 for i in ids]
-            writes = self._memory_writes(new)
-            self._check_sizes(writes)
-            moving = len(self.layout.complete_writes(writes)) != len(writes)
-            if unreadable or moving or any(p.path in writes for p in self.problems):
+            files = self.writes.memory_writes(new)
+            self.writes.check_sizes(files)
+            moving = len(self.state.layout.complete_writes(files)) != len(files)
+            if unreadable or moving or any(p.path in files for p in self.state.problems):
                 # (moving: a file at the other layout's path goes in the same commit)
-                self._commit(_use_message(new), writes, memories=new)
+                self.writes.commit(use_message_ids([m.id for m in new]), files, memories=new)
                 return new
-            self._append_pending_use({
-                "via": self.via,
-                "paths": {path.relative_to(self.root).as_posix(): _digest(data or b"")
-                          for path, data in writes.items()}})
+            self.pending.append({
+                "via": self.writes.trailers().via,
+                "paths": {path.relative_to(self.state.root).as_posix(): digest(data or b"")
+                          for path, data in files.items()}})
             try:  # (no flush to disk each: a killed process loses nothing, the commit keeps them)
-                for path, data in writes.items():
+                for path, data in files.items():
                     write_atomic(path, data or b"", durable=False)
             except OSError as exc:
                 raise VaultError(f"could not record the use of {len(new)} memories: "
                                  f"{exc.strerror or exc}") from None
             finally:
-                self.layout.note(writes)
+                self.state.layout.note(files)
             for memory in new:
-                self.store.put_memory(memory)
+                self.state.store.put_memory(memory)
         return new
 
     def flush_use(self) -> str | None:
         """Commit the use records waiting on disk as one ``use:`` commit; the new HEAD, or None
         when there was nothing to commit."""
-        if self.readonly:
+        if self.state.readonly:
             return None
-        with self.transaction(flush_use=False):
-            return self._commit_pending_use()
+        with self.writes.transaction(flush_use=False):
+            return self.writes.commit_pending_use()
 
     @property
     def pending_use(self) -> int:
         """How many memories have use records waiting for a commit."""
-        return len(self._read_pending_use().get("paths", {}))
-
-    # -- internals (the lock is held) ---------------------------------------------------------
-    def _pending_use_path(self) -> Path:
-        return self.journal.state_dir / PENDING_USE_FILE
-
-    def _read_pending_use(self) -> dict:
-        try:
-            data, _ = read_vault_file(self._pending_use_path())
-        except FileNotFoundError:
-            return {}
-        except OSError:
-            record = None
-        else:
-            record = parse_pending_use(data)
-        if record is None:
-            self.notices.append("the list of pending use records was unreadable and was "
-                                "discarded; the records stay in the files and are committed "
-                                "as outside edits")
-            with contextlib.suppress(OSError):
-                remove_file(self._pending_use_path())
-            return {}
-        return record
-
-    def _append_pending_use(self, entry: dict) -> None:
-        """One line at the end of the pending list (made 0600 if absent; a symbolic link or a
-        file linked from elsewhere is refused). Not flushed to disk, as the memory files."""
-        line = json.dumps(entry, sort_keys=True).encode() + b"\n"
-        try:
-            os.makedirs(self.journal.state_dir, mode=0o700, exist_ok=True)
-            fd = os.open(self._pending_use_path(),
-                         os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
-                         0o600)
-            try:
-                status = os.fstat(fd)
-                if not stat.S_ISREG(status.st_mode) or status.st_nlink != 1:
-                    raise OSError("not a regular file of its own")
-                if status.st_size and os.pread(fd, 1, status.st_size - 1) != b"\n":
-                    line = b"\n" + line  # (after a line a killed process cut short)
-                view = memoryview(line)
-                while view:
-                    view = view[os.write(fd, view):]
-            finally:
-                os.close(fd)
-        except OSError as exc:
-            raise VaultError(f"could not record a use: {exc.strerror or exc}; nothing was "
-                             "written") from None
-
-    def _pending_use_files(self, record: dict) -> list[tuple[Path, str]]:
-        """(path, memory id) of the pending use records whose files still hold what was
-        recorded."""
-        adopt = []
-        for rel, digest in sorted(record.get("paths", {}).items()):
-            what = self.layout.classify(rel) if isinstance(rel, str) else None
-            if what is None or what[0] != "memory":
-                continue
-            path = self.root / rel
-            try:
-                data, _ = read_vault_file(path)
-            except OSError:
-                continue
-            if _digest(data) == digest:
-                adopt.append((path, what[1]))
-        return adopt
-
-    def _take_pending_use_into_cache(self) -> bool:
-        """The cache takes the pending use records (another process's too) without a commit;
-        True when there are some (see :meth:`Writing.transaction`'s lazy mode)."""
-        record = self._read_pending_use()
-        files = self._pending_use_files(record) if record else []
-        if files:
-            self._reload_paths(p.relative_to(self.root).as_posix() for p, _ in files)
-            self.layout.note(p for p, _ in files)
-        return bool(record)
-
-    def _commit_pending_use(self) -> str | None:
-        """Commit the pending use records whose files still hold what was recorded, then forget
-        the list. The cache is brought up to date by the caller's catch-up."""
-        record = self._read_pending_use()
-        if not record:
-            return None
-        adopt = self._pending_use_files(record)
-        commit = None
-        if adopt:
-            before = self.journal.head()
-            # who recorded the uses, not the tool running now
-            commit = self.journal.commit(_use_message_ids([i for _, i in adopt]),
-                                         adopt=[p for p, _ in adopt],
-                                         via=record.get("via") or None)
-            if commit == before:
-                commit = None
-            self.layout.note(p for p, _ in adopt)
-        with contextlib.suppress(FileNotFoundError):
-            remove_file(self._pending_use_path())
-        return commit
-
-
-def parse_pending_use(data: bytes) -> dict | None:
-    """The pending list from its file: ``{"via": ..., "paths": {path: digest}}``, merged from
-    its entries in order (one line for each record_use; a later digest of a path replaces an
-    earlier one, the last via is the one committed); a list written as one pretty-printed
-    object (by an earlier memvault, or by purge) is an entry too. A line that cannot be read is
-    one a process was killed while writing (before it wrote any memory file): it is left out.
-    None when nothing in it can be read."""
-    text, decoder = data.decode("utf-8", errors="replace"), json.JSONDecoder()
-    via, paths, readable, at = None, {}, False, 0
-    while True:
-        while at < len(text) and text[at] in " \t\r\n":
-            at += 1
-        if at >= len(text):
-            break
-        try:
-            value, end = decoder.raw_decode(text, at)
-        except ValueError:
-            value, end = None, text.find("\n", at)
-            end = len(text) if end < 0 else end
-        at = end
-        entry = _pending_entry(value)
-        if entry is None:
-            continue
-        readable = True
-        paths.update(entry.get("paths", {}))
-        via = entry.get("via") or via
-    if not readable:
-        return None
-    return {"via": via, "paths": paths}
-
-
-def _pending_entry(value: object) -> dict | None:
-    if not isinstance(value, dict) or not isinstance(value.get("paths", {}), dict):
-        return None
-    return value
-
-
-def _use_message(memories: list[Memory]) -> str:
-    return _use_message_ids([m.id for m in memories])
-
-
-def _use_message_ids(ids: list[str]) -> str:
-    shown = ", ".join(i[:8] for i in ids[:8]) + (f", +{len(ids) - 8}" if len(ids) > 8 else "")
-    noun = "memory" if len(ids) == 1 else "memories"
-    return neutralise_line(f"{USE_VERB}: {len(ids)} {noun} recalled or searched ({shown})")
+        return len(self.pending.read().get("paths", {}))

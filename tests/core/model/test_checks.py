@@ -102,7 +102,7 @@ def test_add_refuses_infinite_strength(vault):
 def test_meta_json_with_a_non_finite_number_is_refused(vault):
     head = vault.journal.head()
     with pytest.raises(InvalidRecordError, match="finite"):
-        vault._commit("meta: bad", vault._meta_write(score=math.inf))
+        vault.write_path.commit("meta: bad", vault.write_path.meta_write(score=math.inf))
     assert vault.journal.head() == head
 
 

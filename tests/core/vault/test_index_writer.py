@@ -50,21 +50,21 @@ def test_a_first_open_writes_the_rows_from_the_bytes_it_read(vault_root, monkeyp
     monkeypatch.setattr(indexed_open, "BACKGROUND_FROM", 1 if background else 10**9)
     monkeypatch.setattr(Journal, "read_blobs", no_blobs)
     vault = Vault.open(vault_root)
-    assert (vault._index_writer is not None) is background
+    assert (vault.open_index.writer is not None) is background
     assert len(vault.memories) == 6  # usable at once
     vault.wait_for_open_index()
     assert _rows(vault_root) == expected
     vault.close()
     monkeypatch.undo()
     again = Vault.open(vault_root)
-    assert again._opened_from_index and again.memories == vault.memories
+    assert again.state.opened_from_index and again.memories == vault.memories
 
 
 def test_close_waits_for_the_rows(vault_root, monkeypatch):
     _drop_index(vault_root)
     monkeypatch.setattr(indexed_open, "BACKGROUND_FROM", 1)
     vault = Vault.open(vault_root)
-    writer = vault._index_writer
+    writer = vault.open_index.writer
     vault.close()
     assert writer is not None and writer.written is True
     assert _rows(vault_root)[0] == vault.head

@@ -172,7 +172,8 @@ def test_a_write_after_an_indexed_open_commits_only_itself(tmp_path, monkeypatch
     again = Vault.open(vault.root)
     before = len(_subjects(vault.root))
     tried: list[list[str]] = []
-    monkeypatch.setattr(again, "_commit_external", lambda rels, when="": tried.append(rels))
+    monkeypatch.setattr(again.write_path, "commit_external",
+                        lambda rels, when="": tried.append(rels))
     again.archive(made[1].id)
     assert tried == []
     assert len(_subjects(vault.root)) == before + 1

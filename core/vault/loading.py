@@ -1,0 +1,130 @@
+"""Filling a vault's cache from its files: every file at once (an open), or the paths a commit
+changed (catching up with another writer), or paths as git holds them at a commit (a read-only
+open that never shows an operation half-way). Reads only: nothing here writes a file."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from ..model.records import Memory, Relation
+from ..store.cache import Store
+from ..store.layout import LoadProblem
+from .state import VaultState
+
+
+class CacheLoader:
+    """Reads the vault's files into ``state``'s cache."""
+
+    def __init__(self, state: VaultState) -> None:
+        self.state = state
+
+    def load_files(self, keep: dict[str, bytes] | None = None) -> None:
+        """Read every file into a new cache (``keep``: filled with the path and bytes of each
+        file that loaded as a valid record, see :meth:`Layout.load_folder`)."""
+        state = self.state
+        store, layout = Store(), state.layout
+        # Tens of thousands of long-lived objects and no garbage among them: the cyclic collector
+        # would only rescan them, again and again while loading and once more right after. So it
+        # is paused while loading and the loaded heap is frozen out of its scans (objects are
+        # still freed by reference counting as usual).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            memories, problems = layout.load_folder("memory", keep)
+            relations, relation_problems = layout.load_folder("relation", keep)
+            for memory in memories:
+                store.put_memory(memory)
+            for relation in relations:
+                store.put_relation(relation)
+        finally:
+            if collecting:
+                gc.freeze()
+                gc.enable()
+        state.store, state.problems = store, problems + relation_problems
+        state.meta = layout.read_meta() or {}
+
+    def vault_relative(self, read: dict[str, bytes] | None) -> dict[str, bytes] | None:
+        """The paths :meth:`load_files` kept, made relative to the vault (as git names them
+        under its folder); the dict is emptied as it goes (the bytes are held once)."""
+        if not read:
+            return None
+        prefix = os.path.join(str(self.state.root), "")
+        cut = len(prefix)
+        out: dict[str, bytes] = {}
+        while read:
+            path, data = read.popitem()
+            if path.startswith(prefix):
+                out[path[cut:].replace(os.sep, "/")] = data
+        return out
+
+    def show_at(self, rev: str, repo_paths: list[str]) -> None:
+        """Replace what the cache holds for these repository paths by their version at ``rev``
+        (in two passes, as :meth:`reload_paths`: all dropped, then the versions loaded)."""
+        state = self.state
+        contents = state.journal.files_at(rev, repo_paths)
+        loads: list[tuple[str, bytes]] = []
+        for repo_path in repo_paths:
+            rel = state.journal.vault_rel(repo_path)
+            what = state.layout.classify(rel)
+            if what is None:
+                continue
+            kind, record_id = what
+            data = contents.get(repo_path)
+            if kind == "meta":
+                with contextlib.suppress(ValueError):
+                    state.meta = json.loads(data) if data is not None else {}
+                continue
+            state.problems = [p for p in state.problems if p.path != state.root / rel]
+            if kind == "memory":
+                state.store.drop_memory(record_id)
+            else:
+                state.store.drop_relation(record_id)
+            if data is not None:
+                loads.append((kind, data))
+        for kind, data in loads:
+            try:
+                if kind == "memory":
+                    state.store.put_memory(Memory.model_validate_json(data))
+                else:
+                    state.store.put_relation(Relation.model_validate_json(data))
+            except ValidationError:
+                continue
+
+    def reload_paths(self, rels: Iterable[str]) -> None:
+        """Bring the cache up to date with the given vault-relative paths (after a commit made
+        elsewhere: another process, a git pull). Two passes: every record named is dropped
+        first, then the files that exist are loaded, so a memory moved between layouts (its
+        old path removed, its new one added, in any order) stays in the cache."""
+        state = self.state
+        loads: list[tuple[str, Path]] = []
+        for rel in rels:
+            what = state.layout.classify(rel)
+            if what is None:
+                continue
+            kind, record_id = what
+            path = state.root / rel
+            if kind == "meta":
+                state.meta = state.layout.read_meta() or {}
+                continue
+            state.problems = [p for p in state.problems if p.path != path]
+            if kind == "memory":
+                state.store.drop_memory(record_id)
+            else:
+                state.store.drop_relation(record_id)
+            if os.path.lexists(path):
+                loads.append((kind, path))
+        for kind, path in loads:
+            record, problem = state.layout.load_file(path, kind)
+            if record is None:
+                state.problems.append(LoadProblem(path, problem or "unreadable"))
+            elif kind == "memory":
+                state.store.put_memory(record)
+            else:
+                state.store.put_relation(record)
