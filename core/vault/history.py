@@ -29,7 +29,7 @@ class History:
         self.writes = writes
 
     def resolve_any(self, key: str) -> str:
-        """Like :meth:`resolve`, but also finds memories that exist only in history."""
+        """Like :meth:`Vault.resolve`, but also finds memories that exist only in history."""
         try:
             return self.state.store.resolve(key)
         except UnknownIdError:
@@ -38,12 +38,14 @@ class History:
             check_id(key)
         except InvalidIdError:
             raise UnknownIdError(f"no memory with id or prefix {key!r}") from None
-        if self.state.layout.memory_path(key).name in self.state.journal.names_ever(self.state.layout.memories_dir):
+        layout = self.state.layout
+        names = self.state.journal.names_ever(layout.memories_dir)
+        if layout.memory_path(key).name in names:
             return key
         if len(key) < MIN_PREFIX:
             raise UnknownIdError(f"no memory with id {key!r}")
         suffix = ".json"
-        matches = sorted({n[: -len(suffix)] for n in self.state.journal.names_ever(self.state.layout.memories_dir)
+        matches = sorted({n[: -len(suffix)] for n in names
                           if n.startswith(key) and n.endswith(suffix)})
         if not matches:
             raise UnknownIdError(f"no memory, living or in history, with id or prefix {key!r}")
@@ -66,7 +68,8 @@ class History:
         try:
             memory = Memory.model_validate_json(data)
         except ValidationError as exc:
-            raise VaultError(f"the version at {rev} is not a valid memory: {first_error(exc)}") from None
+            raise VaultError(f"the version at {rev} is not a valid memory: "
+                             f"{first_error(exc)}") from None
         if memory.id != memory_id:
             raise VaultError(f"the version at {rev} holds id {memory.id!r}, not {memory_id!r}")
         return memory
@@ -118,23 +121,27 @@ class History:
             raise VaultError(f"memory {memory_id[:8]} has no earlier version")
         return f"{last.commit}^"
 
-    def _relations_deleted_with(self, memory_id: str, entries: list[HistoryEntry]) -> list[Relation]:
+    def _relations_deleted_with(self, memory_id: str, entries: list[HistoryEntry]
+                                ) -> list[Relation]:
         """Relations removed by the commit that deleted the memory, whose other end lives."""
         deleting = next((e for e in entries if e.action == "deleted"), None)
         if deleting is None:
             return []
+        state = self.state
         found = []
-        for status, rel in self.state.journal.files_in_commit(deleting.commit, self.state.layout.relations_dir):
-            what = self.state.layout.classify(rel)
-            if status != "D" or what is None or what[1] in self.state.store.relations:
+        for status, rel in state.journal.files_in_commit(deleting.commit,
+                                                         state.layout.relations_dir):
+            what = state.layout.classify(rel)
+            if status != "D" or what is None or what[1] in state.store.relations:
                 continue
-            data = self.state.journal.show(f"{deleting.commit}^", self.state.root / rel)
+            data = state.journal.show(f"{deleting.commit}^", state.root / rel)
             try:
                 relation = Relation.model_validate_json(data or b"")
             except ValidationError:
                 continue
             ends = {relation.from_memory_id, relation.to_memory_id}
-            if memory_id in ends and all(e == memory_id or e in self.state.store.memories for e in ends):
+            if memory_id in ends and all(e == memory_id or e in state.store.memories
+                                         for e in ends):
                 found.append(relation)
         return found
 

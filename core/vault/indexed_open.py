@@ -77,7 +77,8 @@ class OpenIndex:
         from ..search.indexed_files import IndexedFiles
 
         try:
-            return IndexedFiles.for_root(self.state.root, self.state.journal.relpath(self.state.root), readonly)
+            root = self.state.root
+            return IndexedFiles.for_root(root, self.state.journal.relpath(root), readonly)
         except (OSError, sqlite3.Error, JournalError):
             return None
 

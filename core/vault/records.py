@@ -231,8 +231,8 @@ class Records:
             ids = unique(self.state.store.resolve(k) for k in keys)
             self.writes.take_outside_edits(self.state.layout.memory_path(i) for i in ids)
             now = now_epoch()
-            new = [self.state.store.memories[i].model_copy(update=change(self.state.store.memories[i], now))
-                   for i in ids]
+            memories = self.state.store.memories
+            new = [memories[i].model_copy(update=change(memories[i], now)) for i in ids]
             self.writes.commit(op_message(verb, new), self.writes.memory_writes(new), memories=new)
             return [self.state.store.memories[m.id] for m in new]
 
@@ -313,7 +313,8 @@ class Records:
             r = self.state.store.relations[rid]
             message = (f"relate: remove {neutralise_line(r.relation_type)} "
                        f"{r.from_memory_id[:8]} -> {r.to_memory_id[:8]}")
-            self.writes.commit(message, {self.state.layout.relation_path(rid): None}, dropped_relations=[rid])
+            self.writes.commit(message, {self.state.layout.relation_path(rid): None},
+                               dropped_relations=[rid])
         return r
 
     def _checked(self, memory: Memory) -> Memory:
@@ -324,7 +325,7 @@ class Records:
     @staticmethod
     def _with_gist(memory: Memory, level: str = "moderate") -> Memory:
         if memory.gist is not None or len(memory.content.encode("utf-8")) > MAX_FILE_BYTES:
-            return memory  # (too large to be written: the write path refuses it, no gist is worth making)
+            return memory  # (too large to be written: the write path refuses it, so no gist)
         gist = make_gist(memory.content, memory.meta.tags, memory.entities, level)
         return memory if gist is None else memory.model_copy(update={"gist": gist})
 

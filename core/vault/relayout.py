@@ -48,43 +48,46 @@ class Relayout:
         ``.meta.json``, as one commit (``layout: flat -> sharded (N memories moved)``). Also
         tidies a vault already in ``to``: files at the other layout's path are moved, and of
         two files for one id the one loaded stays while the other is set aside in the
-        quarantine first (:meth:`~core.vault.writing.WritePath.commit`). Unreadable files stay where they are."""
+        quarantine first (:meth:`~core.vault.writing.WritePath.commit`). Unreadable files stay
+        where they are."""
         if to not in LAYOUTS:
             raise VaultError(f"unknown layout {to!r}: choose {' or '.join(LAYOUTS)}")
-        with self.writes.transaction():
-            report = LayoutReport(self.state.layout.name, to)
-            writes: dict[Path, bytes | None] = {}
-            for memory_id in sorted(self.state.store.memories):
-                target = self.state.layout.memory_path(memory_id, to)
-                found = [p for p in self.state.layout.memory_paths(memory_id) if os.path.lexists(p)]
+        state, writes = self.state, self.writes
+        layout, root = state.layout, state.root
+        with writes.transaction():
+            report = LayoutReport(layout.name, to)
+            files: dict[Path, bytes | None] = {}
+            for memory_id in sorted(state.store.memories):
+                target = layout.memory_path(memory_id, to)
+                found = [p for p in layout.memory_paths(memory_id) if os.path.lexists(p)]
                 if found == [target]:
                     continue
                 source = self._loaded_copy(memory_id, found)
                 if source is None:
                     continue  # its files changed since they were read: left for the next run
-                writes[target] = source[1]
+                files[target] = source[1]
                 for path in found:
                     if path != target:
-                        writes[path] = None
+                        files[path] = None
                     if path != source[0]:  # a second copy: into the quarantine, then removed
-                        report.set_aside.append(path.relative_to(self.state.root).as_posix())
-                        if all(p.path != path for p in self.state.problems):
-                            self.state.problems.append(LoadProblem(path, "a second file for memory "
-                                                             f"{memory_id} (not the one loaded)"))
+                        report.set_aside.append(path.relative_to(root).as_posix())
+                        if all(p.path != path for p in state.problems):
+                            state.problems.append(LoadProblem(
+                                path, f"a second file for memory {memory_id} (not the one loaded)"))
                 report.moved += source[0] != target
-            report.left = sorted(p.path.relative_to(self.state.root).as_posix() for p in self.state.problems
-                                 if p.path not in writes and p.path.is_relative_to(
-                                     self.state.layout.memories_dir))
-            if not writes and report.before == to:
+            report.left = sorted(p.path.relative_to(root).as_posix() for p in state.problems
+                                 if p.path not in files
+                                 and p.path.is_relative_to(layout.memories_dir))
+            if not files and report.before == to:
                 return report
-            writes.update(self.writes.meta_write(**{LAYOUT_KEY: to}))
+            files.update(writes.meta_write(**{LAYOUT_KEY: to}))
             noun = "memory" if report.moved == 1 else "memories"
             message = (f"layout: {report.before} -> {to} ({report.moved:,} {noun} moved)"
                        if report.before != to else
                        f"layout: {report.moved:,} {noun} moved into the {to} layout")
-            report.commit = self.writes.commit(message, writes)
+            report.commit = writes.commit(message, files)
         if to == FLAT:  # git keeps no folders: the emptied shard folders go
-            for entry in os.scandir(self.state.layout.memories_dir):
+            for entry in os.scandir(layout.memories_dir):
                 if is_shard_name(entry.name) and entry.is_dir(follow_symlinks=False):
                     with contextlib.suppress(OSError):
                         os.rmdir(entry.path)

@@ -116,7 +116,8 @@ class Upkeep:
             "tags": len(self.state.store.tags()),
             "avg_score": sum(scores) / len(scores) if scores else 0.0,
             "below_forget_threshold": sum(
-                1 for m, s in zip(memories, scores) if s < threshold and m.status == MemoryStatus.ACTIVE),
+                1 for m, s in zip(memories, scores)
+                if s < threshold and m.status == MemoryStatus.ACTIVE),
             "forget_threshold": threshold,
             "decay_model": self.state.config.decay_model,
             "score_histogram": histogram,
