@@ -30,7 +30,7 @@ Its methods hand each call to the part that does it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -284,63 +284,6 @@ class Journal:
 
     def write_blob(self, data: bytes) -> str:
         return self.objects.write_blob(data)
-
-    # -- sync ----------------------------------------------------------------------------
-    def config_set(self, key: str, value: str) -> None:
-        return self.remote.config_set(key, value)
-
-    def current_branch(self) -> str | None:
-        return self.remote.current_branch()
-
-    def upstream(self, branch: str) -> tuple[str, str] | None:
-        return self.remote.upstream(branch)
-
-    def remotes(self) -> list[str]:
-        return self.remote.remotes()
-
-    def fetch(self, remote: str, branch: str) -> str | None:
-        return self.remote.fetch(remote, branch)
-
-    def push(self, remote: str, commit: str, branch: str) -> str:
-        return self.remote.push(remote, commit, branch)
-
-    def merge_tree(self, ours: str, theirs: str, *, env: dict[str, str] | None = None,
-                   allow_unrelated: bool = False) -> MergeTreeResult:
-        return self.remote.merge_tree(ours, theirs, env=env, allow_unrelated=allow_unrelated)
-
-    def build_tree(self, base_tree: str, entries: dict[str, tuple[str, str] | None]) -> str:
-        return self.remote.build_tree(base_tree, entries)
-
-    def commit_tree(self, tree: str, parents: list[str], message: str) -> str:
-        return self.remote.commit_tree(tree, parents, message)
-
-    def advance(self, pre: str, new: str, message: str) -> list[str]:
-        return self.remote.advance(pre, new, message)
-
-    # -- rewriting history ---------------------------------------------------------------
-    def refs(self) -> dict[str, str]:
-        return self.rewriting.refs()
-
-    def set_ref(self, ref: str, sha: str | None) -> None:
-        return self.rewriting.set_ref(ref, sha)
-
-    def touches(self, revs: list[str], paths: list[str]) -> bool:
-        return self.rewriting.touches(revs, paths)
-
-    def rewrite_without(self, paths: list[str], message: Callable[[str], str]) -> None:
-        return self.rewriting.rewrite_without(paths, message)
-
-    def drop_from_index(self, paths: list[str]) -> None:
-        return self.rewriting.drop_from_index(paths)
-
-    def forget_transient_heads(self) -> None:
-        return self.rewriting.forget_transient_heads()
-
-    def expire_and_prune(self) -> None:
-        return self.rewriting.expire_and_prune()
-
-    def forget_fetch(self, ref: str, before: str | None) -> None:
-        return self.rewriting.forget_fetch(ref, before)
 
 
 __all__ = ["CommitChanges", "FaultPoints", "FileChange", "HistoryEntry", "Journal", "MergeTreeResult",

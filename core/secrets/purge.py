@@ -185,12 +185,12 @@ def purge(vault: Vault, plan: PurgePlan) -> PurgeReport:
         if previous is not None and previous.get("refs"):
             plan.refs = dict(previous["refs"])  # the refs as they were before the first try
         else:
-            plan.refs = journal.refs()
+            plan.refs = journal.rewriting.refs()
         write_atomic(record_path, json.dumps({**asdict(plan), "started": time.time()},
                                              indent=2).encode())
         prefixes = sorted({i[:8] for i in plan.memories + plan.relations})
-        journal.rewrite_without(plan.paths, lambda text: scrub_message(text, prefixes))
-        after = journal.refs()
+        journal.rewriting.rewrite_without(plan.paths, lambda text: scrub_message(text, prefixes))
+        after = journal.rewriting.refs()
         report.rewritten_refs = {ref: (sha, after.get(ref)) for ref, sha in plan.refs.items()
                                  if after.get(ref) != sha}
         _settle_work_tree(vault, plan)
@@ -207,7 +207,7 @@ def purge(vault: Vault, plan: PurgePlan) -> PurgeReport:
         report.commit = vault.write_path.commit(
             message, vault.write_path.meta_write(**{META_KEY: meta}))
         _forget_state(vault, plan)
-        journal.expire_and_prune()
+        journal.rewriting.expire_and_prune()
         report.remotes = _remote_needs(journal, report.rewritten_refs)
         remove_file(record_path)
     report.seconds = time.perf_counter() - started
@@ -230,7 +230,7 @@ def scrub_message(message: str, prefixes: list[str]) -> str:
 
 def _settle_work_tree(vault: Vault, plan: PurgePlan) -> None:
     """The purged files out of git's index, memvault's private index and the work tree."""
-    vault.journal.drop_from_index(plan.paths)
+    vault.journal.rewriting.drop_from_index(plan.paths)
     for rel in _vault_rels(plan):
         remove_file(vault.root / rel)
 
@@ -277,14 +277,14 @@ def _forget_state(vault: Vault, plan: PurgePlan) -> None:
                          if k not in ids and k not in rels
                          and not any(i in k for i in ids)}
             write_atomic(path, json.dumps(data, indent=2, sort_keys=True).encode())
-    vault.journal.forget_transient_heads()
+    vault.journal.rewriting.forget_transient_heads()
 
 
 def _remote_needs(journal: Any, rewritten: dict[str, tuple[str, str | None]]
                   ) -> list[dict[str, str]]:
     """For each remote: the force push it needs (its branches were rewritten here), or nothing."""
-    remotes = journal.remotes()
-    branch = journal.current_branch()
+    remotes = journal.remote.remotes()
+    branch = journal.remote.current_branch()
     needs = []
     for remote in remotes:
         prefix = f"refs/remotes/{remote}/"

@@ -103,7 +103,7 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
         if journal.operation_in_progress():
             raise VaultError("refused: a git merge or rebase is in progress in "
                              f"{journal.worktree}; finish or abort it, then sync again")
-        branch = journal.current_branch()
+        branch = journal.remote.current_branch()
         if branch is None:
             raise VaultError("refused: HEAD is detached; check out a branch to sync")
         report.remote, report.branch = pick_remote(journal, branch, remote)
@@ -117,7 +117,7 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
         for _attempt in range(PUSH_ATTEMPTS):
             tracking = f"refs/remotes/{report.remote}/{report.branch}"
             known = journal.rev_parse(tracking)
-            theirs = journal.fetch(report.remote, report.branch)
+            theirs = journal.remote.fetch(report.remote, report.branch)
             report.fetched = theirs
             with vault.transaction():
                 try:
@@ -132,7 +132,7 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
                 break
             if theirs is not None and head == theirs:
                 break
-            if journal.push(report.remote, head, report.branch) == "pushed":
+            if journal.remote.push(report.remote, head, report.branch) == "pushed":
                 report.pushed = True
                 report.commits_out = journal.count_commits(head, theirs)
                 if report.outcome == "up-to-date":
@@ -173,7 +173,7 @@ def _integrate(vault: Vault, report: SyncReport, theirs: str | None, allow_unrel
     refuse_purged_history(vault, ours, theirs, target)  # core.sync.purged
     if journal.is_ancestor(ours, theirs):
         changes = journal.tree_changes(ours, theirs)
-        changed = journal.advance(ours, theirs, f"sync: fast-forward to {target}")
+        changed = journal.remote.advance(ours, theirs, f"sync: fast-forward to {target}")
         reload_after(vault, changed, report)
         report.outcome = "fast-forward"
         report.commits_in = journal.count_commits(theirs, ours)

@@ -32,7 +32,7 @@ def forget_refused(vault: Vault, tracking: str, before: str | None) -> None:
     """Put the remote-tracking ref back where it was before the fetch and prune the objects only
     the refused commits had (that ref's reflog entries for them included; no other reflog is
     touched)."""
-    vault.journal.forget_fetch(tracking, before)
+    vault.journal.rewriting.forget_fetch(tracking, before)
 
 
 def _is_git_dir_name(name: str) -> bool:

@@ -148,7 +148,7 @@ def install(vault: Vault) -> InstallReport:
         for key, value in ((f"merge.{DRIVER_NAME}.name", DRIVER_LABEL),
                            (f"merge.{DRIVER_NAME}.driver", command)):
             if journal.config_get(key) != value:
-                journal.config_set(key, value)
+                journal.remote.config_set(key, value)
                 report.config_changed.append(key)
         report.pinned = _pin(journal)
         committed = journal.show("HEAD", path) if journal.head() else None

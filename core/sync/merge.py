@@ -124,7 +124,7 @@ class RecordMerge:
                              "pass --allow-unrelated to merge them")
         log = journal.state_dir / DRIVER_LOG_FILE
         log.unlink(missing_ok=True)
-        merged = journal.merge_tree(self.ours, self.theirs, env={LOG_ENV: str(log)},
+        merged = journal.remote.merge_tree(self.ours, self.theirs, env={LOG_ENV: str(log)},
                                     allow_unrelated=base is None)
         self.decisions = read_log(log)  # what git's runs of the driver decided
         log.unlink(missing_ok=True)
@@ -196,11 +196,11 @@ class RecordMerge:
             self.settle_relation(*item)
         self.settle_dangling(ours_changes, theirs_changes)
         self.drop_purged()
-        tree = journal.build_tree(merged.tree, self.final)
+        tree = journal.remote.build_tree(merged.tree, self.final)
         message = self.message()
-        commit = journal.commit_tree(tree, [self.ours, self.theirs], message)
+        commit = journal.remote.commit_tree(tree, [self.ours, self.theirs], message)
         changes = journal.tree_changes(self.ours, commit)
-        changed = journal.advance(self.ours, commit, message)
+        changed = journal.remote.advance(self.ours, commit, message)
         reload_after(self.vault, changed, report)
         clear_conflicts(self.vault, keep=[])
         report.outcome = "merged"

@@ -52,8 +52,8 @@ class PurgedHistoryError(VaultError):
 def forget_fetched(vault: Vault, tracking: str, before: str | None) -> None:
     """Put the remote-tracking ref back where it was before the fetch and prune what the fetch
     brought (the purged versions must not stay in this clone's object store)."""
-    vault.journal.set_ref(tracking, before)
-    vault.journal.expire_and_prune()
+    vault.journal.rewriting.set_ref(tracking, before)
+    vault.journal.rewriting.expire_and_prune()
 
 
 def refuse_purged_history(vault: Vault, ours: str, theirs: str, target: str) -> None:
@@ -65,17 +65,17 @@ def refuse_purged_history(vault: Vault, ours: str, theirs: str, target: str) -> 
     paths = sorted(journal.relpath(vault.root / f"memories/{i}.json") for i in memories) + \
         sorted(journal.relpath(vault.root / f"relations/{i}.json") for i in relations)
     shown = ", ".join(i[:8] for i in sorted(memories)[:5]) or "relations"
-    if journal.touches([theirs, f"^{ours}"], paths):
+    if journal.rewriting.touches([theirs, f"^{ours}"], paths):
         raise PurgedHistoryError(
             f"refused: {target} still holds memories this vault purged ({shown}) in its history; "
             "bringing it in would put them back, so nothing was brought in. It needs a force "
             f"push first (`memvault purge` printed the command: git push "
             f"--force-with-lease=<branch>:<commit before the purge> <remote> <branch>)")
-    if journal.touches([ours], paths):
+    if journal.rewriting.touches([ours], paths):
         # Only the remote says they were purged: memvault never purges on a remote's word (a
         # remote's list naming this vault's own memories would have them erased from history).
         mine_m, _mine_r = purged_ids(vault.meta)
-        claimed = sorted(i for i in memories - mine_m if journal.touches(
+        claimed = sorted(i for i in memories - mine_m if journal.rewriting.touches(
             [ours], [journal.relpath(vault.root / f"memories/{i}.json")]))
         listed = ", ".join(i[:8] for i in claimed[:5]) + (
             f" and {len(claimed) - 5} more" if len(claimed) > 5 else "")

@@ -130,7 +130,7 @@ def status(vault: Vault) -> dict[str, Any]:
         "maintenance_machine": designated_machine(vault.meta),
         "may_maintain": may_maintain(vault.meta),
         "installed": installed(vault),
-        "branch": journal.current_branch(),
+        "branch": journal.remote.current_branch(),
         "remote": None, "remote_branch": None, "ahead": None, "behind": None,
         "last_sync": last_sync(vault),
         "shallow": shallow_note(journal.common_dir),
@@ -173,8 +173,8 @@ def clear_conflicts(vault: Vault, keep: list[str]) -> None:
 
 
 def pick_remote(journal: Journal, branch: str, remote: str | None) -> tuple[str, str]:
-    remotes = journal.remotes()
-    upstream = journal.upstream(branch)
+    remotes = journal.remote.remotes()
+    upstream = journal.remote.upstream(branch)
     if remote is None:
         if upstream is not None:
             return upstream
