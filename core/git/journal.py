@@ -35,7 +35,6 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..store.files import MAX_FILE_BYTES
 from .blobs import ObjectStore
 from .commit import Committer
 from .entries import (
@@ -215,75 +214,6 @@ class Journal:
 
     def recover(self) -> str | None:
         return self.recovery.recover()
-
-    # -- history -------------------------------------------------------------------------
-    def log(self, path: Path | list[Path], limit: int | None = None) -> list[HistoryEntry]:
-        return self.history.log(path, limit)
-
-    def show(self, rev: str, path: Path) -> bytes | None:
-        return self.history.show(rev, path)
-
-    def resolve_rev(self, rev: str) -> str:
-        return self.history.resolve_rev(rev)
-
-    def rev_parse(self, rev: str) -> str | None:
-        return self.history.rev_parse(rev)
-
-    def files_in_commit(self, rev: str, folder: Path) -> list[tuple[str, str]]:
-        return self.history.files_in_commit(rev, folder)
-
-    def names_ever(self, folder: Path) -> set[str]:
-        return self.history.names_ever(folder)
-
-    def commits_with_changes(self, since: str | None = None, *, all_refs: bool = False
-                             ) -> list[CommitChanges]:
-        return self.history.commits_with_changes(since, all_refs=all_refs)
-
-    def changed_between(self, old: str | None, new: str | None) -> list[str]:
-        return self.history.changed_between(old, new)
-
-    def changes_between(self, old: str, new: str) -> list[tuple[str, str]]:
-        return self.history.changes_between(old, new)
-
-    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
-        return self.history.is_ancestor(ancestor, descendant)
-
-    def merge_base(self, a: str, b: str) -> str | None:
-        return self.history.merge_base(a, b)
-
-    def count_commits(self, tip: str, exclude: str | None) -> int:
-        return self.history.count_commits(tip, exclude)
-
-    def deleting_subjects(self, path: str, tip: str, exclude: str | None) -> list[str]:
-        return self.history.deleting_subjects(path, tip, exclude)
-
-    # -- objects -------------------------------------------------------------------------
-    def blob(self, sha: str) -> bytes:
-        return self.objects.blob(sha)
-
-    def read_blob(self, sha: str, limit: int | None = MAX_FILE_BYTES) -> bytes:
-        return self.objects.read_blob(sha, limit)
-
-    def read_blobs(self, shas: Iterable[str], limit: int | None = MAX_FILE_BYTES
-                   ) -> dict[str, bytes]:
-        return self.objects.read_blobs(shas, limit)
-
-    def files_at(self, rev: str, rels: list[str]) -> dict[str, bytes]:
-        return self.objects.files_at(rev, rels)
-
-    def ls_tree(self, rev: str, under: str | None = None, paths: Iterable[str] = ()
-                ) -> dict[str, tuple[str, str]]:
-        return self.objects.ls_tree(rev, under, paths)
-
-    def entries_at(self, rev: str, paths: Iterable[str]) -> dict[str, str]:
-        return self.objects.entries_at(rev, paths)
-
-    def tree_changes(self, old: str | None, new: str, under: str | None = None
-                     ) -> dict[str, TreeChange]:
-        return self.objects.tree_changes(old, new, under)
-
-    def write_blob(self, data: bytes) -> str:
-        return self.objects.write_blob(data)
 
 
 __all__ = ["CommitChanges", "FaultPoints", "FileChange", "HistoryEntry", "Journal", "MergeTreeResult",

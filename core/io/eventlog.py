@@ -79,7 +79,7 @@ def events(vault: Vault, since: str | None = None, *, objects: bool = False) -> 
     prefix, ``HEAD~3``...): only what came after it. With ``objects`` each change carries the
     record before and after (files other than records and ``.meta.json`` never do)."""
     journal, layout = vault.journal, vault.layout
-    for commit in journal.commits_with_changes(since):
+    for commit in journal.history.commits_with_changes(since):
         event = Event(commit.commit, list(commit.parents), commit.timestamp, commit.author,
                       commit.operation, commit.message)
         seen: dict[tuple[str, str], Change] = {}
@@ -88,8 +88,8 @@ def events(vault: Vault, since: str | None = None, *, objects: bool = False) -> 
             kind, record_id = what if what is not None else ("file", fc.path)
             change = Change(kind, record_id, _ACTIONS.get(fc.status, "changed"))
             if objects and kind != "file":
-                change.before = _object(journal.blob(fc.old_blob)) if fc.old_blob else None
-                change.after = _object(journal.blob(fc.new_blob)) if fc.new_blob else None
+                change.before = _object(journal.objects.blob(fc.old_blob)) if fc.old_blob else None
+                change.after = _object(journal.objects.blob(fc.new_blob)) if fc.new_blob else None
             first = seen.get((kind, record_id))
             if kind == "memory" and first is not None:  # its file moved to the other layout
                 first.action = "moved" if {first.action, change.action} == {

@@ -75,7 +75,7 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
     since = _start(vault, head, state)
     if since is False:
         return got  # no assistant commit since the mark: nothing to read
-    commits = journal.commits_with_changes(since=since if isinstance(since, str) else None)
+    commits = journal.history.commits_with_changes(since=since if isinstance(since, str) else None)
     covered = reviewed_commits(journal, state)
 
     def reviewed(memory_id: str, sha: str) -> bool:
@@ -98,7 +98,7 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
         return what is not None and (what[0] == "relation" and relations
                                      or what[0] == "memory" and what[1] in wanted)
 
-    blobs = journal.read_blobs({b for c in commits for ch in c.changes if needed(ch.path)
+    blobs = journal.objects.read_blobs({b for c in commits for ch in c.changes if needed(ch.path)
                                 for b in (ch.old_blob, ch.new_blob) if b})
     got.order = {c.commit: n for n, c in enumerate(commits)}
     for c in commits:  # oldest first: a person's step is "later" once an assistant step is in
@@ -146,7 +146,7 @@ def _gather(vault: Vault, head: str, state: ReviewState) -> _Gathered:
              for mid in (*got.steps, *got.rel_steps)}  # a memory: where it is now, either layout
     repo = {p: journal.relpath(layout.root / p) for p in paths}
     to_read = [*repo.values(), *(r for found in homes.values() for r in found)]
-    raw = journal.files_at(head, to_read) if to_read else {}
+    raw = journal.objects.files_at(head, to_read) if to_read else {}
     got.now = {p: parse(raw.get(r)) for p, r in repo.items()}
     got.now.update({p: parse(next((raw[r] for r in found if r in raw), None))
                     for p, found in homes.items()})
@@ -164,8 +164,8 @@ def _start(vault: Vault, head: str, state: ReviewState) -> str | bool | None:
     oldest = out.split()[:1]
     if not oldest:
         return False
-    parent = journal.rev_parse(f"{oldest[0]}^")
-    if parent is None or (state.mark and not journal.is_ancestor(state.mark, parent)):
+    parent = journal.history.rev_parse(f"{oldest[0]}^")
+    if parent is None or (state.mark and not journal.history.is_ancestor(state.mark, parent)):
         return state.mark
     return parent
 
@@ -390,8 +390,8 @@ def accept(vault: Vault, keys: list[str] | None = None, *, upto: str | None = No
         head = journal.head()
         if head is None:
             return AcceptReport(None, [], keys is None)
-        target = journal.resolve_rev(upto) if upto else head
-        if not journal.is_ancestor(target, head):
+        target = journal.history.resolve_rev(upto) if upto else head
+        if not journal.history.is_ancestor(target, head):
             raise VaultError(f"{upto} is not in the vault's history; nothing was accepted")
         state = read_state(journal)
         entries = _entries(vault, _gather(vault, head, state))
@@ -402,7 +402,7 @@ def accept(vault: Vault, keys: list[str] | None = None, *, upto: str | None = No
         ids = list(dict.fromkeys(_find(vault, entries, k).memory_id for k in keys))
         for mid in ids:
             old = state.accepted.get(mid)
-            if old is None or not journal.is_ancestor(target, old):
+            if old is None or not journal.history.is_ancestor(target, old):
                 state.accepted[mid] = target
         left = len([e for e in entries if e.memory_id not in ids]) or int(target != head)
         _settle(vault, state, head, left)

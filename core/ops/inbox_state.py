@@ -45,7 +45,7 @@ def git_text(journal: Journal, *args: str) -> str:
 
 
 def read_state(journal: Journal) -> ReviewState:
-    mark = journal.rev_parse(REF)
+    mark = journal.history.rev_parse(REF)
     path = journal.state_dir / ACCEPTED_FILE
     accepted: dict[str, str] = {}
     try:
@@ -63,7 +63,7 @@ def write_accepted(journal: Journal, state: ReviewState) -> None:
         raise RuntimeError("write_accepted called without holding the lock")
     if state.mark is not None:
         state.accepted = {m: c for m, c in state.accepted.items()
-                          if not journal.is_ancestor(c, state.mark)}
+                          if not journal.history.is_ancestor(c, state.mark)}
     path = journal.state_dir / ACCEPTED_FILE
     if not state.accepted:
         remove_file(path)
@@ -80,7 +80,7 @@ def move_mark(journal: Journal, state: ReviewState, to: str) -> None:
     if state.mark == to:
         write_accepted(journal, state)
         return
-    if state.mark is not None and journal.is_ancestor(to, state.mark):
+    if state.mark is not None and journal.history.is_ancestor(to, state.mark):
         return  # never move the mark back
     old = state.mark or "0" * len(to)
     git_text(journal, "update-ref", "-m", "memvault: inbox accept", REF, to, old)
@@ -93,7 +93,7 @@ def reviewed_commits(journal: Journal, state: ReviewState) -> dict[str, set[str]
     itself, down to the mark). A commit git no longer has covers nothing."""
     covered: dict[str, set[str]] = {}
     for commit in set(state.accepted.values()):
-        if journal.rev_parse(commit) is None:
+        if journal.history.rev_parse(commit) is None:
             covered[commit] = set()
             continue
         args = [commit] + ([f"^{state.mark}"] if state.mark else [])

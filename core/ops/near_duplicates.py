@@ -102,7 +102,7 @@ def _changed_memories(vault: Vault, since: str, at: str) -> set[str] | None:
     """Ids of the memories whose files differ between two commits (None: more than
     :data:`FOLLOW_AT_MOST`, or git cannot say: compare every memory instead)."""
     try:
-        paths = vault.journal.changed_between(since, at)
+        paths = vault.journal.history.changed_between(since, at)
     except JournalError:  # the noted commit is gone (history rewritten)
         return None
     if len(paths) > FOLLOW_AT_MOST:

@@ -85,7 +85,7 @@ def memory_history(vault: Vault, memory_id: str) -> list[HistoryEntry]:
     """The newest commit of this vault that touched the memory's file, if any (one ``git log``
     that stops at it); none for an id that cannot be a file name, or without git."""
     try:
-        return vault.journal.log(vault.layout.memory_path(memory_id), limit=1)
+        return vault.journal.history.log(vault.layout.memory_path(memory_id), limit=1)
     except VaultError:
         return []
 
@@ -124,7 +124,7 @@ def _version_before(vault: Vault, memory_id: str, entries: list[HistoryEntry]) -
         return None
     rev = f"{entries[0].commit}^" if entries[0].action == "deleted" else entries[0].commit
     try:  # straight from git: the id is known, no look-up through every name ever used
-        data = vault.journal.show(rev, vault.layout.memory_path(memory_id))
+        data = vault.journal.history.show(rev, vault.layout.memory_path(memory_id))
         memory = Memory.model_validate_json(data) if data is not None else None
     except (VaultError, ValueError):
         return None

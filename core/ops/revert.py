@@ -162,14 +162,14 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
     """Reverse the changes commit ``rev`` made to the vault, as one new commit (see the module
     docstring). RevertRefusedError (nothing written) when later commits changed the same."""
     journal = vault.journal
-    sha = journal.resolve_rev(rev)
+    sha = journal.history.resolve_rev(rev)
     commit = _one(vault, sha)
     if len(commit.parents) != 1:
         raise RevertRefusedError(f"cannot {verb} {sha[:8]} ({commit.subject}): "
                                  + ("it is a merge" if commit.parents else "it is the first commit"))
     parent = commit.parents[0]
     under = journal.relpath(vault.root)
-    changes = journal.tree_changes(parent, sha, None if under == "." else under)
+    changes = journal.objects.tree_changes(parent, sha, None if under == "." else under)
     if not changes:
         raise NothingToUndoError(f"{sha[:8]} ({commit.subject}) changed no vault file")
     subject = commit.subject
@@ -196,8 +196,8 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
             groups.setdefault(what, []).append(path)
         homes = {what: [journal.relpath(p) for p in v.layout.memory_paths(what[1])]
                  for what in groups if what[0] == "memory"}
-        before, after = (journal.files_at(rev_, paths) for rev_ in (parent, sha))
-        now = journal.files_at(head, sorted({*paths, *(p for h in homes.values() for p in h)})
+        before, after = (journal.objects.files_at(rev_, paths) for rev_ in (parent, sha))
+        now = journal.objects.files_at(head, sorted({*paths, *(p for h in homes.values() for p in h)})
                                ) if head is not None else {}
         change = Plan(f"{verb}: {subject}\n\n{TRAILER}: {sha}")
         conflicts: list[str] = []

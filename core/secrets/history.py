@@ -60,7 +60,7 @@ def scan_history(vault: Vault) -> ScanReport:
     started = time.perf_counter()
     journal, layout = vault.journal, vault.layout
     report = ScanReport()
-    commits = journal.commits_with_changes(all_refs=True)
+    commits = journal.history.commits_with_changes(all_refs=True)
     report.commits = len(commits)
     introduced: dict[str, list[tuple[str, str]]] = {}  # blob -> [(commit, path)]
     for commit in commits:
@@ -73,7 +73,7 @@ def scan_history(vault: Vault) -> ScanReport:
     blobs = list(introduced)
     report.blobs = len(blobs)
     for at in range(0, len(blobs), CHUNK):
-        contents = journal.read_blobs(blobs[at:at + CHUNK])
+        contents = journal.objects.read_blobs(blobs[at:at + CHUNK])
         for sha, data in contents.items():
             where = introduced[sha]
             what = layout.classify(where[0][1])

@@ -105,7 +105,7 @@ def plan_purge(vault: Vault, keys: Iterable[str]) -> PurgePlan:
     if not keys:
         raise VaultError("purge: no memory ids given")
     journal, layout = vault.journal, vault.layout
-    commits = journal.commits_with_changes(all_refs=True)
+    commits = journal.history.commits_with_changes(all_refs=True)
     ever: dict[str, set[str]] = {}  # vault path -> blobs it ever had
     for commit in commits:
         for change in commit.changes:
@@ -122,7 +122,7 @@ def plan_purge(vault: Vault, keys: Iterable[str]) -> PurgePlan:
                  if {r.from_memory_id, r.to_memory_id} & wanted}
     relation_blobs = {b: rel for rel, blobs in ever.items()
                       if (w := layout.classify(rel)) and w[0] == "relation" for b in blobs}
-    for sha, data in journal.read_blobs(list(relation_blobs)).items():
+    for sha, data in journal.objects.read_blobs(list(relation_blobs)).items():
         with contextlib.suppress(ValueError, AttributeError):
             record = json.loads(data)
             what = layout.classify(relation_blobs[sha])

@@ -116,7 +116,7 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
                 report.external_commit = vault.report.external_commit
         for _attempt in range(PUSH_ATTEMPTS):
             tracking = f"refs/remotes/{report.remote}/{report.branch}"
-            known = journal.rev_parse(tracking)
+            known = journal.history.rev_parse(tracking)
             theirs = journal.remote.fetch(report.remote, report.branch)
             report.fetched = theirs
             with vault.transaction():
@@ -134,7 +134,7 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
                 break
             if journal.remote.push(report.remote, head, report.branch) == "pushed":
                 report.pushed = True
-                report.commits_out = journal.count_commits(head, theirs)
+                report.commits_out = journal.history.count_commits(head, theirs)
                 if report.outcome == "up-to-date":
                     report.outcome = "pushed"
                 break
@@ -165,18 +165,18 @@ def _integrate(vault: Vault, report: SyncReport, theirs: str | None, allow_unrel
     ours = journal.head()
     assert ours is not None  # a vault always has its init commit
     target = f"{report.remote}/{report.branch}"
-    if theirs is None or theirs == ours or journal.is_ancestor(theirs, ours):
+    if theirs is None or theirs == ours or journal.history.is_ancestor(theirs, ours):
         report.outcome = "up-to-date"
         clear_conflicts(vault, keep=[])
         return ours
     refuse_foreign(vault, ours, theirs, target)  # core.sync.foreign
     refuse_purged_history(vault, ours, theirs, target)  # core.sync.purged
-    if journal.is_ancestor(ours, theirs):
-        changes = journal.tree_changes(ours, theirs)
+    if journal.history.is_ancestor(ours, theirs):
+        changes = journal.objects.tree_changes(ours, theirs)
         changed = journal.remote.advance(ours, theirs, f"sync: fast-forward to {target}")
         reload_after(vault, changed, report)
         report.outcome = "fast-forward"
-        report.commits_in = journal.count_commits(theirs, ours)
+        report.commits_in = journal.history.count_commits(theirs, ours)
         report.incoming = counts(vault, changes)
         clear_conflicts(vault, keep=[])
         return theirs

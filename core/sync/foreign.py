@@ -58,7 +58,7 @@ def refuse_foreign(vault: Vault, ours: str, commit: str, target: str) -> None:
     * a folder above the vault's (a vault in a folder of a larger repository) that is not a
       folder in the commit: the vault's own path would lead elsewhere."""
     journal = vault.journal
-    changes = journal.tree_changes(ours, commit)
+    changes = journal.objects.tree_changes(ours, commit)
     dot_git = sorted(p for p in changes if changes[p].new is not None
                      and any(_is_git_dir_name(part) for part in p.split("/")))
     if dot_git:
@@ -85,7 +85,7 @@ def _check_meta(vault: Vault, commit: str, target: str, changes: dict[str, TreeC
     change = changes.get(meta_path)
     if change is None or change.new is None or change.new[0] not in ("100644", "100755"):
         return  # unchanged, removed (the merge keeps ours) or a link (refused below)
-    data = journal.files_at(commit, [meta_path]).get(meta_path, b"")
+    data = journal.objects.files_at(commit, [meta_path]).get(meta_path, b"")
     try:
         meta = json.loads(data)
     except ValueError:
@@ -109,14 +109,14 @@ def _check_vault_paths(vault: Vault, commit: str, target: str, rel_root: str) ->
     if rel_root != ".":
         parts = rel_root.split("/")
         above = ["/".join(parts[: i + 1]) for i in range(len(parts))]
-        for path, mode in journal.entries_at(commit, above).items():
+        for path, mode in journal.objects.entries_at(commit, above).items():
             if mode != "040000":
                 raise ForeignCommitError(
                     f"refused: in {target}, {neutralise_line(path)} (a folder above the "
                     "vault's) is not a folder (a link to elsewhere?); nothing was brought in. "
                     f"Make it a folder again on {target}, then sync again")
     bad, conflicts = [], False
-    for path, (mode, _sha) in journal.ls_tree(commit, None if rel_root == "." else rel_root
+    for path, (mode, _sha) in journal.objects.ls_tree(commit, None if rel_root == "." else rel_root
                                               ).items():
         rel = vault_rel_of(journal, path) or ""
         top = rel.split("/", 1)[0]

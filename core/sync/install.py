@@ -151,12 +151,12 @@ def install(vault: Vault) -> InstallReport:
                 journal.remote.config_set(key, value)
                 report.config_changed.append(key)
         report.pinned = _pin(journal)
-        committed = journal.show("HEAD", path) if journal.head() else None
+        committed = journal.history.show("HEAD", path) if journal.head() else None
         present = set((committed or b"").decode("utf-8", "replace").splitlines())
         missing = [line for line in report.lines if line not in present]
         if not missing:
             return report
-        if os.path.islink(path) or (committed is not None and journal.ls_tree(
+        if os.path.islink(path) or (committed is not None and journal.objects.ls_tree(
                 "HEAD", ATTRIBUTES_FILE).get(ATTRIBUTES_FILE, ("",))[0] == "120000"):
             raise VaultError(f"refused: {path} is a symbolic link (a remote may have committed "
                              "it); memvault never writes through one. Replace it with a regular "
@@ -188,7 +188,7 @@ def installed(vault: Vault) -> bool:
     if journal.config_get(f"merge.{DRIVER_NAME}.driver") != command or journal.head() is None \
             or not _pinned(journal):
         return False
-    committed = journal.show("HEAD", journal.worktree / ATTRIBUTES_FILE) or b""
+    committed = journal.history.show("HEAD", journal.worktree / ATTRIBUTES_FILE) or b""
     present = set(committed.decode("utf-8", "replace").splitlines())
     return all(line in present for line in attribute_lines(journal))
 

@@ -87,7 +87,7 @@ class RecordMerge:
         if entry is None:
             return None
         try:
-            data = json.loads(self.journal.read_blob(entry[1]))
+            data = json.loads(self.journal.objects.read_blob(entry[1]))
         except ValueError:
             return None
         return data if isinstance(data, dict) else None
@@ -104,7 +104,7 @@ class RecordMerge:
         if self._relations is None:
             paths = {p: e for p, e in self.view.items()
                      if (c := self.classify(p)) is not None and c[0] == "relation"}
-            blobs = self.journal.read_blobs(e[1] for e in paths.values())
+            blobs = self.journal.objects.read_blobs(e[1] for e in paths.values())
             found = {}
             for path, entry in paths.items():
                 with contextlib.suppress(ValueError):
@@ -117,7 +117,7 @@ class RecordMerge:
     # -- the merge ------------------------------------------------------------------------------
     def run(self) -> str:
         journal, report = self.journal, self.report
-        base = journal.merge_base(self.ours, self.theirs)
+        base = journal.history.merge_base(self.ours, self.theirs)
         if base is None and not self.allow_unrelated:
             raise VaultError(f"refused: this vault's history and {self.target}'s share no "
                              "commit (two vaults made separately); clone the remote instead, or "
@@ -128,9 +128,9 @@ class RecordMerge:
                                     allow_unrelated=base is None)
         self.decisions = read_log(log)  # what git's runs of the driver decided
         log.unlink(missing_ok=True)
-        self.view = journal.ls_tree(merged.tree, self.under)
-        ours_changes = self.ours_changes = journal.tree_changes(base, self.ours, self.under)
-        theirs_changes = self.theirs_changes = journal.tree_changes(base, self.theirs,
+        self.view = journal.objects.ls_tree(merged.tree, self.under)
+        ours_changes = self.ours_changes = journal.objects.tree_changes(base, self.ours, self.under)
+        theirs_changes = self.theirs_changes = journal.objects.tree_changes(base, self.theirs,
                                                                     self.under)
         for old_path in follow_moves(self.classify, ours_changes, theirs_changes):
             self.set(old_path, None)  # a memory moved into the other layout: one record
@@ -188,7 +188,7 @@ class RecordMerge:
                                                if w.get("vault_path")])
             return self.ours
         for path, data in sorted(resolutions.items()):
-            self.set(path, ("100644", journal.write_blob(data)))
+            self.set(path, ("100644", journal.objects.write_blob(data)))
             report.resolved.append(path)
         for path, what, o, t in memory_md:
             self.settle_memory(path, what, o, t, base)
@@ -199,13 +199,13 @@ class RecordMerge:
         tree = journal.remote.build_tree(merged.tree, self.final)
         message = self.message()
         commit = journal.remote.commit_tree(tree, [self.ours, self.theirs], message)
-        changes = journal.tree_changes(self.ours, commit)
+        changes = journal.objects.tree_changes(self.ours, commit)
         changed = journal.remote.advance(self.ours, commit, message)
         reload_after(self.vault, changed, report)
         clear_conflicts(self.vault, keep=[])
         report.outcome = "merged"
         report.merge_commit = commit
-        report.commits_in = journal.count_commits(self.theirs, self.ours)
+        report.commits_in = journal.history.count_commits(self.theirs, self.ours)
         report.incoming = counts(self.vault, changes)
         return commit
 
@@ -250,13 +250,13 @@ class RecordMerge:
                                  self.load_bytes(t.new) or b"", path, reason)
         else:
             blob = self.view.get(path)
-            data = self.journal.read_blob(blob[1]) if blob else b""
+            data = self.journal.objects.read_blob(blob[1]) if blob else b""
         folder.write(rel, data)
         item["written"] = _digest(data)
         return item
 
     def load_bytes(self, entry: Entry | None) -> bytes | None:
-        return None if entry is None else self.journal.read_blob(entry[1])
+        return None if entry is None else self.journal.objects.read_blob(entry[1])
 
     # -- modify/delete --------------------------------------------------------------------------
     def settle_memory(self, path: str, what: tuple[str, str], o: TreeChange, t: TreeChange,
@@ -272,7 +272,7 @@ class RecordMerge:
                       if is_lineage(r) and r.get("to_memory_id") == memory_id
                       and isinstance(r.get("from_memory_id"), str)]
         gc = any(s.startswith("gc:") for s in
-                 self.journal.deleting_subjects(path, deleter, base))
+                 self.journal.history.deleting_subjects(path, deleter, base))
         if provenance or gc:
             self.set(path, None)
             verb = {"split_from": "split"}.get(provenance[0]["relation_type"], "consolidated") \
@@ -307,7 +307,7 @@ class RecordMerge:
             if entry is None:
                 continue
             try:
-                memory = Memory.model_validate_json(self.journal.read_blob(entry[1]))
+                memory = Memory.model_validate_json(self.journal.objects.read_blob(entry[1]))
             except ValueError:
                 continue
             updates: dict[str, Any] = {}
@@ -321,7 +321,7 @@ class RecordMerge:
             if not updates:
                 continue
             data = self.vault.layout.encode(memory.model_copy(update=updates))
-            self.set(path, (entry[0], self.journal.write_blob(data)))
+            self.set(path, (entry[0], self.journal.objects.write_blob(data)))
             carried.append(successor)
         return carried
 
@@ -405,7 +405,7 @@ class RecordMerge:
                 except ValueError:
                     data = None
                 if data is not None:
-                    self.set(path, ("100644", self.journal.write_blob(data)))
+                    self.set(path, ("100644", self.journal.objects.write_blob(data)))
                     self.report.relations.append({
                         "id": rid, "action": "re-pointed",
                         "reason": "its memory was consolidated on the other side: now points "

@@ -32,7 +32,7 @@ def purged_on_either_side(vault: Vault, theirs: str) -> tuple[set[str], set[str]
     journal = vault.journal
     meta_path = journal.relpath(vault.root / META_FILE)
     theirs_meta: dict[str, Any] = {}
-    data = journal.files_at(theirs, [meta_path]).get(meta_path)
+    data = journal.objects.files_at(theirs, [meta_path]).get(meta_path)
     if data is not None:
         try:
             loaded = json.loads(data)

@@ -140,11 +140,11 @@ def status(vault: Vault) -> dict[str, Any]:
         with contextlib.suppress(VaultError):
             remote, rbranch = pick_remote(journal, branch, None)
             info["remote"], info["remote_branch"] = remote, rbranch
-            tracking = journal.rev_parse(f"refs/remotes/{remote}/{rbranch}")
+            tracking = journal.history.rev_parse(f"refs/remotes/{remote}/{rbranch}")
             head = journal.head()
             if tracking and head:
-                info["ahead"] = journal.count_commits(head, tracking)
-                info["behind"] = journal.count_commits(tracking, head)
+                info["ahead"] = journal.history.count_commits(head, tracking)
+                info["behind"] = journal.history.count_commits(tracking, head)
     return info
 
 

@@ -39,7 +39,7 @@ class History:
         except InvalidIdError:
             raise UnknownIdError(f"no memory with id or prefix {key!r}") from None
         layout = self.state.layout
-        names = self.state.journal.names_ever(layout.memories_dir)
+        names = self.state.journal.history.names_ever(layout.memories_dir)
         if layout.memory_path(key).name in names:
             return key
         if len(key) < MIN_PREFIX:
@@ -56,12 +56,12 @@ class History:
 
     def history(self, key: str) -> list[HistoryEntry]:
         """The memory's life from git, newest first: created, each change, deletion."""
-        return self.state.journal.log(self.state.layout.memory_paths(self.resolve_any(key)))
+        return self.state.journal.history.log(self.state.layout.memory_paths(self.resolve_any(key)))
 
     def version(self, key: str, rev: str) -> Memory:
         """The memory as it was at commit ``rev``."""
         memory_id = self.resolve_any(key)
-        commit = self.state.journal.resolve_rev(rev)
+        commit = self.state.journal.history.resolve_rev(rev)
         data = self._memory_at(commit, memory_id)
         if data is None:
             raise VaultError(f"memory {memory_id[:8]} did not exist at {rev}")
@@ -77,7 +77,7 @@ class History:
     def _memory_at(self, commit: str, memory_id: str) -> bytes | None:
         """The memory's file at ``commit``, in whichever layout the vault had then."""
         for path in self.state.layout.memory_paths(memory_id):
-            data = self.state.journal.show(commit, path)
+            data = self.state.journal.history.show(commit, path)
             if data is not None:
                 return data
         return None
@@ -94,7 +94,7 @@ class History:
             live = memory_id in self.state.store.memories
             if at is None:
                 at = self._before_last_change(memory_id, entries)
-            source = self.state.journal.resolve_rev(at)
+            source = self.state.journal.history.resolve_rev(at)
             memory = self.version(memory_id, source)
             if live and self.state.store.memories[memory_id] == memory:
                 return RestoreReport(memory, [], source, unchanged=True)
@@ -129,12 +129,12 @@ class History:
             return []
         state = self.state
         found = []
-        for status, rel in state.journal.files_in_commit(deleting.commit,
+        for status, rel in state.journal.history.files_in_commit(deleting.commit,
                                                          state.layout.relations_dir):
             what = state.layout.classify(rel)
             if status != "D" or what is None or what[1] in state.store.relations:
                 continue
-            data = state.journal.show(f"{deleting.commit}^", state.root / rel)
+            data = state.journal.history.show(f"{deleting.commit}^", state.root / rel)
             try:
                 relation = Relation.model_validate_json(data or b"")
             except ValidationError:

@@ -121,7 +121,7 @@ class OpenIndex:
         import sqlite3
 
         try:
-            stale = set(self.state.journal.changed_between(base, head)) if base != head else set()
+            stale = set(self.state.journal.history.changed_between(base, head)) if base != head else set()
         except JournalError:  # the rows' commit is gone (history rewritten, pruned)
             return None
         memories: dict[str, bytes] = {}
@@ -213,9 +213,9 @@ class OpenIndex:
         if base == head:
             return
         try:
-            changes = self.state.journal.tree_changes(base, head, under=files.folder)
+            changes = self.state.journal.objects.tree_changes(base, head, under=files.folder)
         except JournalError:  # the rows' commit is gone: write them all anew
-            base, changes = None, self.state.journal.tree_changes(None, head, under=files.folder)
+            base, changes = None, self.state.journal.objects.tree_changes(None, head, under=files.folder)
         cut = 0 if files.folder in ("", ".") else len(files.folder.rstrip("/")) + 1
         rows: Rows = {}
         wanted: dict[str, tuple[str, str, str]] = {}
@@ -244,7 +244,7 @@ class OpenIndex:
         shas = list(dict.fromkeys(sha for sha, _, _ in wanted.values() if sha not in bodies))
         try:
             for start in range(0, len(shas), BLOB_BATCH):
-                bodies.update(self.state.journal.read_blobs(shas[start:start + BLOB_BATCH],
+                bodies.update(self.state.journal.objects.read_blobs(shas[start:start + BLOB_BATCH],
                                                       limit=MAX_FILE_BYTES))
         except JournalError:
             return

@@ -68,7 +68,7 @@ class CacheLoader:
         """Replace what the cache holds for these repository paths by their version at ``rev``
         (in two passes, as :meth:`reload_paths`: all dropped, then the versions loaded)."""
         state = self.state
-        contents = state.journal.files_at(rev, repo_paths)
+        contents = state.journal.objects.files_at(rev, repo_paths)
         loads: list[tuple[str, bytes]] = []
         for repo_path in repo_paths:
             rel = state.journal.vault_rel(repo_path)

@@ -59,7 +59,7 @@ class PlanCommit:
         state = self.state
         if plan.base is None or plan.base == state.head:
             return
-        changed = set(state.journal.changed_between(plan.base, state.head))
+        changed = set(state.journal.history.changed_between(plan.base, state.head))
         mine = {p.relative_to(state.root).as_posix() for p in plan.record_paths(state.layout)}
         clash = sorted(changed & mine)
         removed = set(plan.drop_memories)

@@ -95,7 +95,7 @@ class WritePath:
         head = state.journal.head()
         if head != state.head:
             try:
-                changed = state.journal.changed_between(state.head, head)
+                changed = state.journal.history.changed_between(state.head, head)
             except JournalError:  # our HEAD is gone (history rewritten: `memvault purge`)
                 self.loader.load_files()
             else:

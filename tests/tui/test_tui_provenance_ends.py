@@ -72,7 +72,7 @@ async def test_a_consumed_ancestor_is_named_with_its_commit(tui_vault):
         assert set(graph.drawing.boxes) == {COMPOSITE, PART_IDS[0]}
         text = _pane_text(pane)
         assert f"{COMPOSITE[:8]} consumed" in text  # its box in the drawing
-        subject = vault.journal.log(vault.layout.memory_path(COMPOSITE))[0].message
+        subject = vault.journal.history.log(vault.layout.memory_path(COMPOSITE))[0].message
         assert subject.startswith("delete: ")
         assert f"{COMPOSITE[:8]} consumed in {deleting[:8]} ({subject.splitlines()[0]})" in text
         assert "1 consumed (dim)" in text

@@ -85,7 +85,7 @@ class InboxService:
             accepted: Any = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
         except OSError:
             accepted = None
-        return (journal.head(), journal.rev_parse(REF), accepted)
+        return (journal.head(), journal.history.rev_parse(REF), accepted)
 
     def review(self) -> InboxView:
         """The unreviewed entries (newest first), texts neutralised; cached while HEAD, the mark

@@ -150,9 +150,9 @@ class VaultRefs:
             return found
         journal = self.journal()
         if old is None:  # the first commit(s): everything there is came
-            pairs = [("A", p) for p in journal.changed_between(None, new)]
+            pairs = [("A", p) for p in journal.history.changed_between(None, new)]
         else:
-            pairs = journal.changes_between(old, new)
+            pairs = journal.history.changes_between(old, new)
         for status, rel in pairs:
             kind = self._layout.classify(rel)
             if kind is None or kind[0] == "meta":
@@ -169,7 +169,7 @@ class VaultRefs:
         if rev is None:
             return ()
         try:
-            data = json.loads(self.journal().show(rev, self.root / rel) or b"{}")
+            data = json.loads(self.journal().history.show(rev, self.root / rel) or b"{}")
         except (VaultError, ValueError):
             return ()
         if not isinstance(data, dict):

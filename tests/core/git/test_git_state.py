@@ -103,7 +103,7 @@ def test_a_new_vault_repository_is_private(vault_path):
     v = Vault.open(vault_path)
     m = v.add("a secret the assistant heard")
     v.touch(m.id)
-    v.journal.write_blob(b"scratch")
+    v.journal.objects.write_blob(b"scratch")
     v.delete(m.id)
     v.restore(m.id)
     git_dir = vault_path / ".git"

@@ -235,7 +235,7 @@ id: mem_never
     assert len(midnight) == 1 and midnight[0].created_at == at("2026-03-01T00:00:00")
     assert "mem_never" not in vault.memories
     assert len(vault.memories) == 4  # good one, broken metadata, no time, MEMORY.md's
-    assert vault.journal.log(vault.layout.memories_dir)[0].message == (
+    assert vault.journal.history.log(vault.layout.memories_dir)[0].message == (
         "import: 4 memories, 1 relation from markdown (4 files; 1 dangling relation kept; "
         "4 entries skipped)")
 

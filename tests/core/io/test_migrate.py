@@ -240,7 +240,7 @@ def test_relation_tombstones_and_dangling_relations(tmp_path, vault):
     assert report.dangling == ["r3"] and report.dropped_relations == ["r2"]
     assert report.relations == 4 and report.tombstones == 3
     assert vault.journal.head() == report.commit
-    message = vault.journal.log(vault.layout.meta_path)[0].message
+    message = vault.journal.history.log(vault.layout.meta_path)[0].message
     assert "1 dangling relation kept; 1 relation of deleted memories left out" in message
     # a dangling relation stays put in the vault, and shows up for its living end
     assert {r.id for r in vault.relations_of("a")} == {"r1", "r3", "r5"}
@@ -304,7 +304,7 @@ def test_malformed_lines_are_reported_and_skipped(tmp_path, vault):
     assert "deletion marker" in messages[("memories.jsonl", 7)]
     assert "strength" in messages[("memories.jsonl", 8)]
     assert str(report.problems[0]).startswith("memories.jsonl:2: ")
-    assert "10 lines skipped" in vault.journal.log(vault.layout.meta_path)[0].message
+    assert "10 lines skipped" in vault.journal.history.log(vault.layout.meta_path)[0].message
 
 
 def test_line_endings_bom_and_blank_lines(tmp_path):

@@ -220,8 +220,8 @@ def test_one_git_log_per_missing_end(vault, monkeypatch):
                  relation_type="split_from")])
     vault.delete(gone.id)
     calls = []
-    real = vault.journal.log
-    monkeypatch.setattr(vault.journal, "log",
+    real = vault.journal.history.log
+    monkeypatch.setattr(vault.journal.history, "log",
                         lambda path, limit=None: calls.append(path) or real(path, limit))
     ends = relation_ends(vault, a.id, vault.relations_of(a.id))
     assert list(ends) == [gone.id] and ends[gone.id].state == "consumed"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from core import Vault
-from core.git.journal import Journal
+from core.git.blobs import ObjectStore
 from core.search.index import index_path
 from core.search.indexed_files import IndexedFiles, blob_id
 from core.vault import index_writer, indexed_open
@@ -48,7 +48,7 @@ def test_a_first_open_writes_the_rows_from_the_bytes_it_read(vault_root, monkeyp
         raise AssertionError("a first open reads no blob from git")
 
     monkeypatch.setattr(indexed_open, "BACKGROUND_FROM", 1 if background else 10**9)
-    monkeypatch.setattr(Journal, "read_blobs", no_blobs)
+    monkeypatch.setattr(ObjectStore, "read_blobs", no_blobs)
     vault = Vault.open(vault_root)
     assert (vault.open_index.writer is not None) is background
     assert len(vault.memories) == 6  # usable at once
