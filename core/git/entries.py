@@ -71,7 +71,8 @@ class FileChange:
 
 @dataclass(frozen=True)
 class CommitChanges:
-    """A commit and the vault files it changed (see :meth:`Journal.commits_with_changes`)."""
+    """A commit and the vault files it changed (see
+    :meth:`.reading.HistoryReader.commits_with_changes`)."""
 
     commit: str
     parents: tuple[str, ...]

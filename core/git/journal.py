@@ -25,7 +25,10 @@ write) git runs through ``repo.git`` (:meth:`.plumbing.GitCommands.runner` decid
 :class:`~.commit.Committer` (one operation, one commit; putting back on failure),
 :class:`~.recovery.Recovery` (finishing crashed operations), :class:`~.remote.Remote` (what sync
 needs), :class:`~.rewrite.Rewriting` (``memvault purge``) and :class:`~.faults.FaultPoints`.
-Its methods hand each call to the part that does it.
+Callers reach a part by its name (``journal.history.log(...)``, ``journal.objects.read_blobs``,
+``journal.work_tree.start_status``, ``journal.recovery.recover()``, ``journal.remote.fetch``,
+``journal.rewriting.refs()``); the journal itself answers where the repository is, ``head``,
+``lock`` and ``commit`` (the write path's one call), and ``close``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .blobs import ObjectStore
 from .commit import Committer
@@ -172,29 +175,7 @@ class Journal:
     def locked(self) -> bool:
         return self.write_lock.held
 
-    # -- the work tree and the git directory -----------------------------------------------
-    def ensure_private(self) -> bool:
-        return self.work_tree.ensure_private()
-
-    def shared_on_purpose(self) -> bool:
-        return self.work_tree.shared_on_purpose()
-
-    def write_refusal(self) -> str | None:
-        return self.work_tree.write_refusal()
-
-    def check_writable(self) -> None:
-        return self.work_tree.check_writable()
-
-    def operation_in_progress(self) -> bool:
-        return self.work_tree.operation_in_progress()
-
-    def start_status(self, paths: list[Path]) -> Any:
-        return self.work_tree.start_status(paths)
-
-    def finish_status(self, handle: Any) -> list[str]:
-        return self.work_tree.finish_status(handle)
-
-    # -- committing and recovery ----------------------------------------------------------
+    # -- committing ---------------------------------------------------------------------------
     def commit(
         self,
         message: str,
@@ -204,16 +185,9 @@ class Journal:
         via: str | None = None,
         tool: str | None = None,
     ) -> str | None:
+        """One operation, one commit (:meth:`~.commit.Committer.commit`); ``via`` and ``tool``
+        are the commit's trailers."""
         return self.committer.commit(message, writes, adopt, via=via, tool=tool)
-
-    def has_intent(self) -> bool:
-        return self.recovery.has_intent()
-
-    def pending_paths(self) -> list[str]:
-        return self.recovery.pending_paths()
-
-    def recover(self) -> str | None:
-        return self.recovery.recover()
 
 
 __all__ = ["CommitChanges", "FaultPoints", "FileChange", "HistoryEntry", "Journal", "MergeTreeResult",

@@ -145,7 +145,7 @@ class Remote:
         between is rolled back by :meth:`recover`. Returns the repository paths it changed.
         The caller holds :meth:`lock`."""
         if not self.lock.held:
-            raise RuntimeError("Journal.advance called without holding the lock")
+            raise RuntimeError("Remote.advance called without holding the lock")
         changed = sorted(self.objects.tree_changes(pre, new))
         self.work_tree.check_writable()
         self.commands.try_run("update-index", "-q", "--refresh")

@@ -5,7 +5,8 @@ author, operation (the commit message's leading verb: ``add``, ``split``, ``migr
 memory and relation ids it created, changed or deleted, and on request the record before and
 after. Nothing is stored besides git's history: the log is derived from it, in one ``git log``
 pass plus one long-running ``git cat-file --batch`` process for the records
-(:meth:`core.git.journal.Journal.commits_with_changes`, :meth:`~core.git.journal.Journal.blob`).
+(:meth:`core.git.reading.HistoryReader.commits_with_changes`,
+:meth:`~core.git.blobs.ObjectStore.blob`).
 """
 
 from __future__ import annotations

@@ -197,8 +197,8 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
         homes = {what: [journal.relpath(p) for p in v.layout.memory_paths(what[1])]
                  for what in groups if what[0] == "memory"}
         before, after = (journal.objects.files_at(rev_, paths) for rev_ in (parent, sha))
-        now = journal.objects.files_at(head, sorted({*paths, *(p for h in homes.values() for p in h)})
-                               ) if head is not None else {}
+        wanted = sorted({*paths, *(p for h in homes.values() for p in h)})
+        now = journal.objects.files_at(head, wanted) if head is not None else {}
         change = Plan(f"{verb}: {subject}\n\n{TRAILER}: {sha}")
         conflicts: list[str] = []
         for (kind, record_id), group in groups.items():

@@ -179,7 +179,7 @@ def purge(vault: Vault, plan: PurgePlan) -> PurgeReport:
     journal = vault.journal
     report = PurgeReport(plan)
     with vault.transaction():
-        journal.check_writable()
+        journal.work_tree.check_writable()
         record_path = journal.state_dir / RECORD_FILE
         previous = pending(vault)
         if previous is not None and previous.get("refs"):

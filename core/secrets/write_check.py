@@ -1,5 +1,5 @@
-"""The write-time secret check, on the one write path: :meth:`core.vault.writing.WritePath.commit` hands
-every commit's files to :func:`check_commit` before anything is written, so every way into the vault
+"""The write-time secret check, on the one write path: :meth:`core.vault.writing.WritePath.commit`
+hands every commit's files to :func:`check_commit` before anything is written, so every way into the vault
 (add, update, save, import, migrate, split, consolidate, restore, the MCP tools, the app)
 gets it without a line of its own.
 

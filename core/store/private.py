@@ -2,7 +2,7 @@
 made one executable), folders 0700, whoever wrote them first (memvault, git checking out what
 ``sync`` brought in, a person's own ``git clone`` or editor). Never through a symbolic link: a
 link is left as it is, and nothing it points at is touched. The git directory itself is
-:meth:`core.git.journal.Journal.ensure_private`'s."""
+:meth:`core.git.status.WorkTree.ensure_private`'s."""
 
 from __future__ import annotations
 

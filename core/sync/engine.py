@@ -3,7 +3,7 @@
 sides), settle what git never hands a driver, commit, push.
 
 The merge is made with ``git merge-tree`` (no work tree, no index), settled and committed with
-plumbing, and only then checked out for the paths that changed (``Journal.advance``), so a
+plumbing, and only then checked out for the paths that changed (``journal.remote.advance``), so a
 person's uncommitted work elsewhere in the repository is never touched and a crash is rolled
 back like any other operation. Network (fetch, push) happens outside the vault's write lock.
 
@@ -100,7 +100,7 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
     journal = vault.journal
     report = SyncReport(time=int(time.time()), machine=machine_id())
     try:
-        if journal.operation_in_progress():
+        if journal.work_tree.operation_in_progress():
             raise VaultError("refused: a git merge or rebase is in progress in "
                              f"{journal.worktree}; finish or abort it, then sync again")
         branch = journal.remote.current_branch()
@@ -110,7 +110,8 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
         report.installed = install(vault).changed
         with vault.transaction():
             report.before = journal.head()
-            changed = journal.finish_status(journal.start_status(vault.layout.vault_paths()))
+            work_tree = journal.work_tree
+            changed = work_tree.finish_status(work_tree.start_status(vault.layout.vault_paths()))
             if changed:
                 vault.adopt_outside_edits(changed)
                 report.external_commit = vault.report.external_commit

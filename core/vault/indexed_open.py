@@ -99,9 +99,9 @@ class OpenIndex:
         if files is None:
             return False
         try:
-            status = self.state.journal.start_status(self.state.layout.vault_paths())
+            status = self.state.journal.work_tree.start_status(self.state.layout.vault_paths())
             stale = self.load_from_index(files, head)
-            changed = self.state.journal.finish_status(status)
+            changed = self.state.journal.work_tree.finish_status(status)
             if stale is None:
                 return False
             self.read_from_disk(stale | set(changed))
@@ -121,7 +121,8 @@ class OpenIndex:
         import sqlite3
 
         try:
-            stale = set(self.state.journal.history.changed_between(base, head)) if base != head else set()
+            history = self.state.journal.history
+            stale = set(history.changed_between(base, head)) if base != head else set()
         except JournalError:  # the rows' commit is gone (history rewritten, pruned)
             return None
         memories: dict[str, bytes] = {}
@@ -215,7 +216,8 @@ class OpenIndex:
         try:
             changes = self.state.journal.objects.tree_changes(base, head, under=files.folder)
         except JournalError:  # the rows' commit is gone: write them all anew
-            base, changes = None, self.state.journal.objects.tree_changes(None, head, under=files.folder)
+            base, changes = None, self.state.journal.objects.tree_changes(None, head,
+                                                                          under=files.folder)
         cut = 0 if files.folder in ("", ".") else len(files.folder.rstrip("/")) + 1
         rows: Rows = {}
         wanted: dict[str, tuple[str, str, str]] = {}

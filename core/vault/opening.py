@@ -39,14 +39,14 @@ class Opening:
             return
         state.layout.ensure_dirs()
         journal = state.journal
-        journal.ensure_private()
+        journal.work_tree.ensure_private()
         # a person's own clone, files a checkout left readable
-        make_tree_private(state.root, journal.shared_on_purpose)
-        if journal.has_intent():
+        make_tree_private(state.root, journal.work_tree.shared_on_purpose)
+        if journal.recovery.has_intent():
             with journal.lock():
                 self.writes.recover()
         head = journal.head()
-        status = journal.start_status(state.layout.vault_paths())
+        status = journal.work_tree.start_status(state.layout.vault_paths())
         files = self.index.files_index()
         try:
             stale = None if files is None else self.index.load_from_index(files, head)
@@ -55,11 +55,11 @@ class Opening:
                 read = {} if files is not None else None  # the index is written from them
                 self.loader.load_files(read)
             state.head = head
-            changed = journal.finish_status(status)
+            changed = journal.work_tree.finish_status(status)
             if stale is not None:
                 self.index.read_from_disk(stale | set(changed))
                 # files a `git pull` checked out 0644
-                make_paths_private(state.root, stale, journal.shared_on_purpose)
+                make_paths_private(state.root, stale, journal.work_tree.shared_on_purpose)
             self._adopt_at_open(changed)
             if files is not None:
                 self.index.write_index(files, read=self.loader.vault_relative(read))
@@ -71,7 +71,7 @@ class Opening:
     def _adopt_at_open(self, changed: list[str]) -> None:
         state = self.state
         layout = state.layout
-        state.report.writes_refused = state.journal.write_refusal()
+        state.report.writes_refused = state.journal.work_tree.write_refusal()
         if state.report.writes_refused is None and (
                 changed or not os.path.lexists(layout.meta_path)):
             with self.writes.transaction():
@@ -104,7 +104,7 @@ class Opening:
             if _read_head_or_none(found, read_head) != before:
                 continue
             if pending and before is not None:
-                self.loader.show_at(before, state.journal.pending_paths())
+                self.loader.show_at(before, state.journal.recovery.pending_paths())
             return
 
 

@@ -70,7 +70,7 @@ class WritePath:
         if state.readonly:
             raise VaultError(f"the vault at {state.root} was opened read-only")
         with state.journal.lock():
-            if state.journal.has_intent():  # a writer crashed: finish it before anything else
+            if state.journal.recovery.has_intent():  # a writer crashed: finish it first
                 self.recover()
             if flush_use == "lazy":
                 self._use_due = self.pending.take_into_cache() or self._use_due
@@ -107,8 +107,8 @@ class WritePath:
         and bring the cache up to date with the files they touched."""
         state = self.state
         journal = state.journal
-        touched = journal.pending_paths()
-        note = journal.recover()
+        touched = journal.recovery.pending_paths()
+        note = journal.recovery.recover()
         self._remove_temp_files()
         if note:
             state.report.recovered = f"{state.report.recovered}; {note}" \
@@ -276,7 +276,7 @@ class WritePath:
         state = self.state
         journal = state.journal
         # Re-check under the lock: a writer that was mid-commit when we looked has finished now.
-        still = set(journal.finish_status(journal.start_status(
+        still = set(journal.work_tree.finish_status(journal.work_tree.start_status(
             [state.root / c for c in candidates])))
         rels = [c for c in candidates if c in still and state.layout.classify(c) is not None]
         rels, refused = sort_outside_edits(state, rels)
@@ -285,7 +285,7 @@ class WritePath:
         if not rels:
             return
         self.commit_external(rels)
-        make_paths_private(state.root, rels, journal.shared_on_purpose)
+        make_paths_private(state.root, rels, journal.work_tree.shared_on_purpose)
         self.note_secrets_in(rels)
         self.loader.reload_paths(rels)
         state.report.external_commit = state.head

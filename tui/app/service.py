@@ -325,8 +325,8 @@ class VaultService:
     def _only_head_moved(self) -> bool:
         """True unless files differ from HEAD without a commit (then a full open adopts them)."""
         vault = self.state.vault_or_fail()
-        journal = vault.journal
-        status = journal.finish_status(journal.start_status(vault.layout.vault_paths()))
+        work_tree = vault.journal.work_tree
+        status = work_tree.finish_status(work_tree.start_status(vault.layout.vault_paths()))
         return not status
 
 

@@ -90,7 +90,7 @@ def check_reopened(root: Path, ref: fs.Reference, git_tools, *, allowed=("before
             external = fs.external_subjects(now)
             if external:
                 problems.append(f"committed as an outside edit: {external[0][:100]!r}")
-        if v.journal.has_intent():
+        if v.journal.recovery.has_intent():
             problems.append("an intent record is left after the open")
         leftovers = fs.temp_leftovers(root)
         if leftovers:
@@ -205,11 +205,11 @@ def test_disk_fault_at_every_call(op, mode, reference, tmp_path, git_tools):
             elif where == "before":
                 if fs.cache_of(v) != ref.before_cache:
                     problems.append("the in-memory cache differs from before")
-                if v.journal.has_intent():
+                if v.journal.recovery.has_intent():
                     problems.append("the intent record is kept although the vault is as before")
             elif fs.cache_of(v) != ref.after_cache:
                 problems.append("the in-memory cache differs from after")
-        elif where is None and not v.journal.has_intent():
+        elif where is None and not v.journal.recovery.has_intent():
             problems.append("half applied and the intent record is gone: "
                             + fs.state_difference(now, ref.before, ref.after))
         fs.release(v)
@@ -291,7 +291,7 @@ def _check_two_processes(root: Path, ref: fs.Reference, a: Vault, git_tools) -> 
             problems.append("A's cache differs from a fresh open's")
         if fresh.report.external_commit:
             problems.append("the next open committed an outside edit")
-        if fresh.journal.has_intent():
+        if fresh.journal.recovery.has_intent():
             problems.append("an intent record is left")
         try:
             git_tools.assert_consistent(fresh)

@@ -280,7 +280,7 @@ def test_fault_before_commit_point_changes_nothing(related_vault, git_tools, op,
     v.journal.faults.hook = None
     assert _snapshot(v, git_tools) == before
     assert git_tools.commit_count(v.root) == count
-    assert not v.journal.has_intent()
+    assert not v.journal.recovery.has_intent()
     git_tools.assert_consistent(v)
     # the vault still works, and the same operation succeeds now
     OPS[op](v, ids)
@@ -368,7 +368,7 @@ def test_killed_process_recovered_at_open(killable_vault, git_tools, op, step, o
     proc = subprocess.run([sys.executable, "-c", KILL_SCRIPT, str(v.root), op, step,
                            str(occurrence)], capture_output=True, text=True)
     assert proc.returncode == 17, proc.stdout + proc.stderr
-    assert v.journal.has_intent()
+    assert v.journal.recovery.has_intent()
 
     reopened = Vault.open(v.root)
     assert reopened.report.recovered
@@ -384,7 +384,7 @@ def test_killed_process_recovered_at_open(killable_vault, git_tools, op, step, o
         assert git_tools.commit_count(v.root) == count
         assert reopened.journal.head() == pre
         assert _snapshot(reopened, git_tools) == before
-    assert not reopened.journal.has_intent()
+    assert not reopened.journal.recovery.has_intent()
     leftovers = [p for p in v.root.rglob(".tmp-*") if ".git" not in p.parts]
     assert leftovers == []
     git_tools.assert_consistent(reopened)

@@ -465,7 +465,7 @@ def test_fault_leaves_the_vault_as_it_was(scene, git_tools, op, step, occurrence
         OPS[op](scene)
     scene.journal.faults.hook = None
     assert _snapshot(scene) == before
-    assert not scene.journal.has_intent()
+    assert not scene.journal.recovery.has_intent()
     reopened = Vault.open(scene.root)
     assert reopened.report.recovered is None and reopened.report.external_commit is None
     assert _snapshot(reopened) == before

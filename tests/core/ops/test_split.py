@@ -414,7 +414,7 @@ def test_fault_leaves_the_vault_as_it_was(scenario, git_tools, fate, step, occur
         execute_split(vault, src.id, PARTS, original=fate)
     vault.journal.faults.hook = None
     assert _snapshot(vault) == before
-    assert not vault.journal.has_intent()
+    assert not vault.journal.recovery.has_intent()
     reopened = Vault.open(vault.root)
     assert reopened.report.recovered is None and reopened.report.external_commit is None
     assert _snapshot(reopened) == before
@@ -493,7 +493,7 @@ def test_killed_process_leaves_a_whole_state(scenario, git_tools, fate, step, oc
         assert _count(vault) == count
         assert _snapshot(reopened) == before
     assert _git(vault, "status", "--porcelain", "--untracked-files=all") == ""
-    assert not reopened.journal.has_intent()
+    assert not reopened.journal.recovery.has_intent()
     git_tools.assert_consistent(reopened)
 
 
