@@ -5,7 +5,6 @@ always see the same cache."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -17,28 +16,31 @@ from ..store.layout import Layout, LoadProblem
 from .reports import OpenReport
 
 
-@dataclass
 class VaultState:
-    """The vault's place (``root``, ``layout``, ``journal``), settings and cache."""
+    """The vault's place (``root``, ``layout``, ``journal``), settings and cache. (A plain class,
+    not a dataclass: it is made once per vault, and a dataclass costs every program that imports
+    core its making, at import.)"""
 
-    root: Path
-    layout: Layout
-    journal: Journal
-    config: DecayConfig
-    readonly: bool
-    store: Store = field(default_factory=Store)
-    #: files that could not be read as records (the reason with each)
-    problems: list[LoadProblem] = field(default_factory=list)
-    meta: dict[str, Any] = field(default_factory=dict)  # .meta.json as last read
-    #: the commit the cache shows
-    head: str | None = None
-    #: What memvault did that a person should hear of, as it happened (a file set aside in
-    #: the quarantine before being written over); the CLI prints these on stderr.
-    notices: list[str] = field(default_factory=list)
-    report: OpenReport = field(default_factory=OpenReport)
-    is_open: bool = False
-    #: True when the open took unchanged files from the derived index (never read them)
-    opened_from_index: bool = False
+    def __init__(self, root: Path, layout: Layout, journal: Journal, config: DecayConfig,
+                 readonly: bool) -> None:
+        self.root = root
+        self.layout = layout
+        self.journal = journal
+        self.config = config
+        self.readonly = readonly
+        self.store = Store()
+        #: files that could not be read as records (the reason with each)
+        self.problems: list[LoadProblem] = []
+        self.meta: dict[str, Any] = {}  # .meta.json as last read
+        #: the commit the cache shows
+        self.head: str | None = None
+        #: What memvault did that a person should hear of, as it happened (a file set aside in
+        #: the quarantine before being written over); the CLI prints these on stderr.
+        self.notices: list[str] = []
+        self.report = OpenReport()
+        self.is_open = False
+        #: True when the open took unchanged files from the derived index (never read them)
+        self.opened_from_index = False
 
     def get(self, key: str) -> Memory:
         """The living memory with this id or unique prefix (UnknownIdError otherwise)."""

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +27,16 @@ from .reports import relations_going_with
 from .state import VaultState
 
 
-@dataclass(frozen=True)
 class Trailers:
     """Who writes: ``via`` the door (``mcp/<client>``), ``tool`` which of its tools
-    (``save_memory``); the commit's trailers (see :data:`core.git.journal.VIA_TRAILER`)."""
+    (``save_memory``); the commit's trailers (see :data:`core.git.journal.VIA_TRAILER`). (A
+    plain class: a dataclass or a NamedTuple costs every program that imports core its making.)"""
 
-    via: str | None = None
-    tool: str | None = None
+    __slots__ = ("via", "tool")
+
+    def __init__(self, via: str | None = None, tool: str | None = None) -> None:
+        self.via = via
+        self.tool = tool
 
 
 class WritePath:
