@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 import frontmatter
+from frontmatter.default_handlers import YAMLHandler
 import yaml
 from pydantic import ValidationError
 
@@ -150,6 +151,12 @@ def note_files(root: Path) -> list[Path]:
     return sorted(found, key=lambda p: p.relative_to(root).as_posix())
 
 
+def _text(front: dict[str, Any], key: str) -> str | None:
+    """The front matter's ``key`` when it is text, else None."""
+    value = front.get(key)
+    return value if isinstance(value, str) else None
+
+
 def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
     """(front matter, body) of one note, or why it is a bad record."""
     try:
@@ -163,7 +170,7 @@ def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
         if not any(line.rstrip() == "---" for line in lines[1:]):
             return "the front matter (line 1) is never closed by a '---' line"
         try:
-            handler = frontmatter.YAMLHandler()
+            handler = YAMLHandler()
             front = handler.load(handler.split(text.strip())[0])
             _, body = frontmatter.parse(text)
         except yaml.YAMLError as exc:
@@ -180,9 +187,9 @@ def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
         if not isinstance(front, dict):
             return "the front matter is not a mapping of keys"
         front = plain(front)
-        where = not_finite(front)
-        if where:
-            return f"a number that is not finite in the front matter at {where}"
+        not_a_number = not_finite(front)
+        if not_a_number:
+            return f"a number that is not finite in the front matter at {not_a_number}"
         return front, body
     return {}, text.strip()
 
@@ -211,10 +218,10 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
             snap.problems.append(LineProblem(rel, line, read))
             continue
         front, body = read
-        title = front.get("title") if isinstance(front.get("title"), str) else None
-        title = title or path.stem
-        kind = front.get("type") if isinstance(front.get("type"), str) else DEFAULT_TYPE
-        permalink = front.get("permalink") if isinstance(front.get("permalink"), str) else None
+        title = _text(front, "title") or path.stem
+        stated_type = _text(front, "type")
+        kind = DEFAULT_TYPE if stated_type is None else stated_type
+        permalink = _text(front, "permalink")
         key = permalink or rel[:-3]
         mid = note_id(key)
         if key in by_permalink:

@@ -55,9 +55,16 @@ def _bad(message: str) -> PydanticCustomError:
     return PydanticCustomError("markdown", message)
 
 
+def _context(info: ValidationInfo) -> dict[str, Any]:
+    """What :func:`read_meta` validates with: ``tz``, ``long_term`` and the ``warnings`` list."""
+    if not isinstance(info.context, dict):
+        raise TypeError("a markdown entry's metadata is validated through read_meta")
+    return info.context
+
+
 def _warn(info: ValidationInfo, key: str, message: str) -> None:
     """The value is kept (or read as said), with ``message`` reported at ``key``'s line."""
-    info.context["warnings"].append((key, message))
+    _context(info)["warnings"].append((key, message))
 
 
 def _number(value: Any) -> bool:
@@ -73,7 +80,7 @@ def _epoch(value: Any, info: ValidationInfo, key: str, name: str) -> int | None:
         try:
             moment = datetime.fromisoformat(value.strip())
             if moment.tzinfo is None:
-                tz: tzinfo | None = info.context.get("tz")
+                tz: tzinfo | None = _context(info).get("tz")
                 moment = moment.replace(tzinfo=tz) if tz is not None else moment.astimezone()
             return int(moment.timestamp())
         except (ValueError, OverflowError, OSError):
@@ -272,7 +279,7 @@ class EntryMeta(BaseModel):
         """A ``MEMORY.md`` section's creation time: ``retrieval.created_at``, else
         ``episode.timestamp``."""
         self._created = self.retrieval.created_at if self.retrieval else None
-        if self._created is None and info.context["long_term"] and isinstance(self.episode,
+        if self._created is None and _context(info)["long_term"] and isinstance(self.episode,
                                                                                 dict):
             self._created = _epoch(self.episode.get("timestamp"), info, "episode",
                                    "episode.timestamp")
@@ -294,13 +301,15 @@ def read_meta(fields: dict[str, Any], *, long_term: bool, tz: tzinfo | None,
         except ValidationError as exc:
             if not data:
                 raise
-            failed = {str(e["loc"][0]) if e["loc"] else "": e for e in exc.errors()}
+            # field -> (the error's type, its message)
+            failed = {str(e["loc"][0]) if e["loc"] else "": (e["type"], e["msg"])
+                      for e in exc.errors()}
             if not data.keys() & failed.keys():  # not one field's fault: all left out
-                failed = dict.fromkeys(data, {"type": "markdown", "msg": str(exc)})
-            for key, error in failed.items():
+                failed = dict.fromkeys(data, ("markdown", str(exc)))
+            for key, (kind, message) in failed.items():
                 if key in data:
-                    said.append((key, error["msg"] if error["type"] == "markdown"
-                                 else f"{key}: {error['msg']}; ignored"))
+                    said.append((key, message if kind == "markdown"
+                                 else f"{key}: {message}; ignored"))
                     ignored.add(key)
                     del data[key]
             continue
