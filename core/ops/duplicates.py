@@ -1,5 +1,5 @@
 """Memories a new one would likely duplicate, before it is added (the app's ``n``): the
-similarity the consolidate clusters use (:func:`core.ops.consolidate.similarity`: content tokens
+similarity the consolidate clusters use (:func:`core.ops.similarity.similarity`: content tokens
 with tag and entity overlap), against every memory of the vault, or the share of the new text's
 words an existing memory already holds (a new note that only repeats part of a longer memory is
 a likely duplicate too, though their similarity is low). Only a suggestion: nothing is merged or
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..model.records import Memory, MemoryMetadata
 from ..textutil import content_tokens
-from .consolidate import similarity
+from .similarity import similarity
 
 if TYPE_CHECKING:
     from ..search.index import SearchIndex
