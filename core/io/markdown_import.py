@@ -46,10 +46,10 @@ without text, a metadata comment that is never closed) is skipped, a field (a li
 metadata that is not YAML, an importance that is not a number in 0-1, a link without ``to``) is
 ignored and the entry imported without it. Nothing is fatal.
 
-The work is in three modules: :mod:`core.io.markdown_entries` parses the files into entries,
+The work is in four modules: :mod:`core.io.markdown_entries` parses the files into entries,
 :mod:`core.io.markdown_meta` reads a metadata comment as YAML (and says which of YAML's surprises
-are taken out), :mod:`core.io.markdown_record` checks it with one pydantic model and builds the
-records; this one reads a folder and plans the commit.
+are taken out), :mod:`core.io.markdown_schema` checks it with one pydantic model,
+:mod:`core.io.markdown_record` builds the records; this one reads a folder and plans the commit.
 
 Everything is ONE commit (``import: N memories, M relations from markdown (...)``). Running it
 again on the same files changes nothing; after the files changed, only the entries that differ
