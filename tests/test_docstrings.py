@@ -44,9 +44,6 @@ LONG_OPENING = {
 }
 LONG_DOCSTRING = {
     "core/search/rank.py",
-    "core/cortexgraph_storage/__init__.py", "core/gist/clause_cutter.py", "core/model/tokens.py",
-    "core/io/basic_memory.py", "core/io/markdown_import.py", "core/io/mcp_memory.py",
-    "core/io/migrate.py", "core/sync/engine.py",
 }
 MEASURED = {
     "core/search/wordlists.py", "core/vault/use.py", "tui/mcp/__init__.py",

@@ -1,43 +1,16 @@
 """The clause cutter: a kept sentence made shorter with its own words, saying the same.
 
-6. **Extractive pass inside sentences.** When whole units cannot reach the band (the usual
-31-60-word note: one to three sentences, none of which can go without cutting too much), a
-kept sentence may lose what reads as an aside. :func:`cut_candidates` finds, on a masked
-sentence (:mod:`.masking`), the spans that can go, each a :class:`Cut` of a kind:
+Step 6 of the gist pipeline: when whole units cannot reach the band (the usual 31-60-word note:
+one to three sentences, none of which can go without cutting too much), a kept sentence may lose
+what reads as an aside. :func:`cut_candidates` finds, on a masked sentence (:mod:`.masking`,
+read by :mod:`.clause_grammar`), the spans that can go, each a :class:`Cut` of a kind (filler,
+intro, relative, appositive, tail, colon, example, list, and the modifiers that close a clause);
+:mod:`.pipeline` chooses among them (cheapest value per saved token first, :data:`KIND_COST`)
+and :func:`apply_cuts` makes them, tidying the space or comma each leaves.
 
-* ``filler``: hedges and intensifiers (*very, quite, simply, just, actually, also, as well, at
-  all*...), never after a negation (*not really*), never one of *quickly and easily*;
-* ``intro``: a sentence-opening adverbial up to its comma (*For the time being, / In that
-  light, / By implementing these interfaces,*), never a condition (*if, unless, when*...); the
-  word that then opens the sentence is capitalised only if it is an ordinary word;
-* ``relative``: a non-restrictive relative clause (*, which ... / , who ...*);
-* ``appositive``: *, a/an/the ... ,* after the subject (*Nettle, a low-level library, is*);
-* ``tail``: a trailing phrase after a comma (*, such as ... / , including ... / , as well as ...
-  / , among other tools / , etc.*, a participle *, supporting ...*), up to the next clause;
-* ``colon``: an elaboration after ``:`` or ``;`` to the end of the sentence;
-* ``example``: *such as X, Y and Z* / *like X or Y* / *including X*;
-* ``list``: a list of plain items trimmed to its head items and ``...`` (*trees, hashes, lists,
-  and strings* -> *trees, hashes, ...*);
-* ``phrase``, ``participle``, ``restrictive``, ``purpose``, ``coordinate``: a modifier that
-  closes a clause once the clause has its verb (*... a library for arbitrary precision.*,
-  *... files created by the installer.*, *... the format that you have*, *... to speed up
-  the start*, *... and select them by name*); never after a word that takes it as an argument
-  (*is in, used by, depends on, allows X to*: the lists in :mod:`.clause_words`), never a
-  comma that goes on with the same list.
-
-Parentheticals, dash asides and comma clauses come from :mod:`.clauses`. What is never cut
-(:func:`.clause_words.is_protected`): a number, date, path, URL, identifier or inline code
-(anything :mod:`.masking` hides behind a placeholder, and any digit), a negation or
-restriction (*not, no, never, without, unless, except, only, n't*...), an entity of the memory.
-A name (a capitalised word or acronym that does not open the sentence, a month) may go only
-if the gist still says it elsewhere (:attr:`Cut.names`, checked in :mod:`.pipeline`). It never
-adds a word: a cut deletes a span, re-capitalises the word that then opens the sentence, or
-puts ``...`` where list items were. Cuts are chosen in :mod:`.pipeline` (cheapest value per
-saved token first, :data:`KIND_COST` + 0.05 a word + 0.5 a name, until the band is reached)
-and made by :func:`apply_cuts`, which tidies the space or comma each leaves.
-
-What it earns, and what it cannot do, is measured in ``docs/gists.md`` (``python
-bench/gists.py``).
+It never adds a word and never cuts what :func:`.clause_words.is_protected` protects (a number,
+a negation or restriction, an entity of the memory); a name may go only if the gist still says
+it elsewhere. Each kind, with examples, and what it earns: ``docs/gists.md``.
 """
 
 from __future__ import annotations
@@ -69,7 +42,7 @@ ENABLED = True
 
 @dataclass(frozen=True)
 class Cut:
-    """Replace ``masked[start:end]`` by ``replacement``; ``kind`` names the rule (see above)."""
+    """Replace ``masked[start:end]`` by ``replacement``; ``kind`` names the rule (docs/gists.md)."""
 
     start: int
     end: int

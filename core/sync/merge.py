@@ -1,5 +1,5 @@
 """One merge of a fetched commit into the vault's (``RecordMerge``): git's ``merge-tree``, then
-what the driver never sees settled by the rules in :mod:`core.sync.engine`'s docstring
+what the driver never sees settled by the rules in ``docs/sync.md``
 (deletions: :mod:`core.sync.merge_deletions`; files waiting for a person:
 :mod:`core.sync.waiting_files`), then one merge commit."""
 

@@ -1,6 +1,6 @@
 """A sync merge's deletions (``DeletionRules``): a record changed on one side and deleted on
 the other, and a relation left pointing at a memory the other side deleted, settled by the
-rules in :mod:`core.sync.engine`'s docstring."""
+rules in ``docs/sync.md``."""
 
 from __future__ import annotations
 
