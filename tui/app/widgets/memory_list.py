@@ -7,9 +7,8 @@ screens after it are added at once, more when the cursor or the scroll comes nea
 added row (:attr:`MemoryList.AHEAD`); the title says how many are listed so far. Columns have
 fixed widths, and a row's cells are :class:`Cell` s that make their ``Text`` only when the row is
 first drawn (a table measures every cell it is given: these answer with their column's width).
-Filling a DataTable with every row in the background was measured and dropped: each chunk
-makes the table lay out and draw its visible rows again (~0.1 s at 10k rows), which is what a
-keystroke then waits for.
+Filling a DataTable with every row in the background was tried and dropped: each chunk makes
+the table lay out and draw its visible rows again, which is what a keystroke then waits for.
 """
 
 from __future__ import annotations
