@@ -223,47 +223,53 @@ class MainScreen(Screen[object]):
     def run_editor_on(self, session: object) -> None:
         self.edits.run_editor_on(session)  # type: ignore[arg-type]
 
-    # -- messages, each to its part -----------------------------------------------------------
+    # -- messages, each to its part (a handler a message) -------------------------------------
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
         self.filtering.set_filter(event.value)
-
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
         self.memory_tree.focus()
+    @on(Filtered)
+    def _filtered(self, message: Filtered) -> None:
+        self.filtering.filtered(message)
+    @on(Ranked)
+    def _ranked(self, message: Ranked) -> None:
+        self.filtering.ranked(message)
 
     @on(Tree.NodeHighlighted, "#tree")
     def _highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
         if not self.views.showing_list:  # the list's cursor is what the panes show then
             self.panes.show_node(event.node.data)
         self.marks.follow_range()
-
     @on(DataTable.RowHighlighted, "#list")
     def _list_highlighted(self) -> None:
         self.views.show_list_row()
-
     @on(MemoryList.SortChanged)
     def _list_sorted(self) -> None:
         self.views.list_sort_changed()
-
     @on(events.DescendantFocus)
     def _focused(self, event: events.DescendantFocus) -> None:
         self.views.redirect_focus(event.widget)
+    @on(DuplicatesFound)
+    def _duplicates_found(self, message: DuplicatesFound) -> None:
+        self.views.duplicates_found(message.found)
 
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:
         self.git_panes.load()
-
     @on(LineageLoaded)
-    def _lineage_loaded(self, message: LineageLoaded) -> None: self.git_panes.lineage_loaded(message)
+    def _lineage_loaded(self, message: LineageLoaded) -> None:
+        self.git_panes.lineage_loaded(message)
     @on(HistoryLoaded)
-    def _history_loaded(self, message: HistoryLoaded) -> None: self.git_panes.history_loaded(message)
+    def _history_loaded(self, message: HistoryLoaded) -> None:
+        self.git_panes.history_loaded(message)
     @on(HistoryPane.ViewVersion)
-    def _view_version(self, message: HistoryPane.ViewVersion) -> None: self.views.view_version(message)
+    def _view_version(self, message: HistoryPane.ViewVersion) -> None:
+        self.views.view_version(message)
     @on(HistoryPane.DiffVersions)
     def _diff_versions(self, message: HistoryPane.DiffVersions) -> None:
         self.views.open_diff(message.memory_id, message.old, message.new)
-
     @on(HistoryPane.RestoreVersion)
     def _restore_version(self, message: HistoryPane.RestoreVersion) -> None:
         self.panes.restore(message.memory_id, message.entry)
@@ -272,57 +278,53 @@ class MainScreen(Screen[object]):
     def _changed(self, message: MemoriesChanged) -> None:
         self.panes.apply_change(message.change)
         self.operations.count_inbox()
-
     @on(OperationFailed)
     def _failed(self, message: OperationFailed) -> None:
         if self.state.view is None:
             self.memory_tree.border_title = "memories"
         self.notify(message.message, title=message.title or "refused", severity="error",
                     markup=False)
-
     @on(ProvenancePane.WizardRequested)
     def _wizard_from_pane(self, message: ProvenancePane.WizardRequested) -> None:
         if message.wizard == "split":
             self.operations.split(message.memory_id)
         else:
             self.operations.consolidate(message.memory_id)
-
-    @on(JumpTo)
-    def _jump_to(self, message: JumpTo) -> None:
-        self.jumps.jump(message.memory_id)
-
-    @on(Filtered)
-    def _filtered(self, message: Filtered) -> None: self.filtering.filtered(message)
-    @on(Ranked)
-    def _ranked(self, message: Ranked) -> None: self.filtering.ranked(message)
-    @on(DuplicatesFound)
-    def _duplicates_found(self, message: DuplicatesFound) -> None:
-        self.views.duplicates_found(message.found)
-
     @on(InboxCounted)
     def _inbox_counted(self, message: InboxCounted) -> None:
         self.titles.inbox_counted(message.count)
+    @on(JumpTo)
+    def _jump_to(self, message: JumpTo) -> None:
+        self.jumps.jump(message.memory_id)
+    @on(EditorReady)
+    def _editor_ready(self, message: EditorReady) -> None:
+        self.edits.editor_ready(message)
+    @on(EditFinished)
+    def _edit_finished(self, message: EditFinished) -> None:
+        self.edits.edit_finished(message)
 
-    @on(SyncChecked)
-    def _sync_checked(self, message: SyncChecked) -> None: self.follower.sync_checked(message)
     @on(VaultGlanced)
-    def _glanced(self, message: VaultGlanced) -> None: self.opening.glanced(message)
+    def _glanced(self, message: VaultGlanced) -> None:
+        self.opening.glanced(message)
     @on(VaultPreviewed)
-    def _previewed(self, message: VaultPreviewed) -> None: self.opening.previewed(message)
+    def _previewed(self, message: VaultPreviewed) -> None:
+        self.opening.previewed(message)
     @on(VaultOpened)
     def _opened(self, message: VaultOpened) -> None:
         self.opening.opened(message.view, message.notes)
-
     @on(VaultReloaded)
-    def _reloaded(self, message: VaultReloaded) -> None: self.opening.reloaded(message)
+    def _reloaded(self, message: VaultReloaded) -> None:
+        self.opening.reloaded(message)
     @on(SearchIndexProgress)
-    def _index_progress(self, message: SearchIndexProgress) -> None: self.opening.index_progress(message)
+    def _index_progress(self, message: SearchIndexProgress) -> None:
+        self.opening.index_progress(message)
     @on(SearchIndexBuilt)
-    def _index_built(self, message: SearchIndexBuilt) -> None: self.opening.index_built(message)
-    @on(EditorReady)
-    def _editor_ready(self, message: EditorReady) -> None: self.edits.editor_ready(message)
-    @on(EditFinished)
-    def _edit_finished(self, message: EditFinished) -> None: self.edits.edit_finished(message)
+    def _index_built(self, message: SearchIndexBuilt) -> None:
+        self.opening.index_built(message)
+    @on(SyncChecked)
+    def _sync_checked(self, message: SyncChecked) -> None:
+        self.follower.sync_checked(message)
+
     # -- the actions Textual runs by name (the keys: main_keys.py), each to its part ----------
     def action_tree(self, action: str) -> None: self.moves.move(action)
     def action_top(self) -> None: self.moves.top()
