@@ -47,7 +47,8 @@ from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
 from ..widgets.index_progress import IndexProgress
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import MemoryTree, NodeData
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenancePane
 from .main_actions import Operations
 from .main_bulk import BulkOperations

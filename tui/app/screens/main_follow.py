@@ -17,7 +17,8 @@ from ...text import relative_time
 from ..messages import OperationFailed, SyncChecked, VaultReloaded
 from ..service import VaultService, waiting_conflicts
 from ..widgets.detail import DetailPane
-from ..widgets.memory_tree import MemoryTree, NodeData
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
 from .main_panes import GitPanes
 from .main_state import MainState
 

@@ -17,7 +17,8 @@ from textual.widgets.tree import TreeNode
 
 from ..groups import sort_ids
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import MemoryTree, NodeData
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
 from .main_state import MainState
 
 #: The keys of this part, in the order help lists them (space and shift+up/down are the tree's).

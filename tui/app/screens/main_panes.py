@@ -22,7 +22,8 @@ from ..query import parse
 from ..service import Change, VaultService
 from ..widgets.detail import DetailPane
 from ..widgets.history import HistoryPane
-from ..widgets.memory_tree import MemoryTree, NodeData
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenancePane
 from .main_changes import ChangeRunner
 from .main_filtering import TreeFilter

@@ -20,7 +20,8 @@ from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.history import HistoryPane, HistoryTable
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import MemoryTree, NodeData
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenanceGraph
 from .main_filtering import TreeFilter
 from .main_panes import TABS, CursorPanes

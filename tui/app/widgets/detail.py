@@ -16,15 +16,14 @@ from core.model.records import is_pinned
 from core.search.query import Term, match_spans
 
 from ..groups import Group
-from ...text import relative_time, span
+from ...text import date_text, relative_time, span
+from ..bands import BAND_STYLE
 from ..view import (
-    BAND_STYLE,
     MATCH_STYLE,
     PIN_STYLE,
     STATUS_STYLE,
     Row,
     VaultView,
-    date_text,
     score_bar,
 )
 

@@ -28,8 +28,9 @@ from textual.widgets import DataTable
 from core.search.query import Term, match_spans
 from core.vault import first_words
 
+from ...text import short_span
 from ..settings import LIST_SORTS
-from ..view import MATCH_STYLE, STATUS_STYLE, Row, VaultView, score_text, short_span
+from ..view import MATCH_STYLE, STATUS_STYLE, Row, VaultView, score_text
 
 SORT_NAMES = {"score": "score", "status": "status", "id": "id", "text": "text",
               "tags": "tags", "last_used": "last used"}
