@@ -301,9 +301,9 @@ def print_gc(vault: Vault, report: GcReport, now: int) -> None:
         extra = f" and {rels} relation{'s' if rels != 1 else ''}" if rels else ""
         commit = f" in commit {report.commit[:8]}" if report.commit else ""
         out.print(f"{verb} {n} {noun}{extra} scoring below {report.threshold:g}{commit}")
-        kept = len(report.relations_kept)
-        if kept:
-            out.print(f"kept {kept} lineage relation{'s' if kept != 1 else ''} "
+        lineage = len(report.relations_kept)
+        if lineage:
+            out.print(f"kept {lineage} lineage relation{'s' if lineage != 1 else ''} "
                       "(split and merge records outlive the memory)")
     else:
         verb = "archive" if report.archived else "delete"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from typing import cast
 
 from rich.text import Text
 from textual import on, work
@@ -334,7 +335,7 @@ class ConsolidateWizard(WizardScreen):
         self.post_message(WizardChecked(serial, step_id, (ids, preview)))
 
     def accept(self, step_id: str, preview: object) -> None:
-        ids, plan = preview  # type: ignore[misc]
+        ids, plan = cast(tuple[list[str], MergePreview], preview)
         assert isinstance(plan, MergePreview)
         if step_id == "merge-members":
             if ids != self.members:  # new members: start again from core's merged content

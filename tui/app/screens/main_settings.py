@@ -34,8 +34,7 @@ class SavedChoices:
         self.state.mode, self.state.sort = settings.mode, settings.sort
         self.screen.query_one(DetailPane).show_content = settings.show_content
         memory_list = self.screen.query_one(MemoryList)
-        # (MemoryList.sort, the column's name, stands where DataTable has its sort method)
-        memory_list.sort = settings.list_sort  # type: ignore[method-assign, assignment]
+        memory_list.sort_column = settings.list_sort
         memory_list.descending = settings.list_descending
         memory_list.display = settings.view == "list"
         self.screen.query_one(MemoryTree).display = settings.view != "list"
@@ -58,7 +57,7 @@ class SavedChoices:
         settings.mode, settings.sort = self.state.mode, self.state.sort
         settings.show_content = self.screen.query_one(DetailPane).show_content
         settings.view = "list" if memory_list.display else "tree"
-        settings.list_sort = memory_list.sort  # type: ignore[assignment]  # (a column's name)
+        settings.list_sort = memory_list.sort_column
         settings.list_descending = memory_list.descending
         self.save()
 

@@ -5,6 +5,7 @@ entities is highlighted (``terms``)."""
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -127,7 +128,7 @@ class DetailPane(VerticalScroll):
         self.query_one("#body", Static).update("")
 
     # -- drawing ----------------------------------------------------------------------------
-    def _fields(self, renderable: object) -> None:
+    def _fields(self, renderable: RenderableType) -> None:
         self.query_one("#detail-fields", Static).update(renderable)
 
     def _no_forecast(self) -> None:

@@ -9,6 +9,8 @@ where the cursor was, by their stable keys.
 
 from __future__ import annotations
 
+from typing import cast
+
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
@@ -71,7 +73,8 @@ class MemoryTree(Tree[NodeData]):
 
     # -- widths: a label's length is enough (the default renders every label to measure it) --
     def get_label_width(self, node: TreeNode[NodeData]) -> int:
-        return node.label.cell_len + (2 if node.allow_expand else 0)
+        label = cast(Text, node.label)  # (process_label made every label a Text)
+        return label.cell_len + (2 if node.allow_expand else 0)
 
     def on_resize(self) -> None:
         """Labels are cut to the width: redo them when it changes."""
