@@ -40,7 +40,7 @@ from ..messages import (
     VaultPreviewed,
     VaultReloaded,
 )
-from ..service import VaultService
+from ..service import EditSession, VaultService
 from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
@@ -221,8 +221,8 @@ class MainScreen(Screen[object]):
     def jump(self, key: str) -> None:
         self.jumps.jump(key)
 
-    def run_editor_on(self, session: object) -> None:
-        self.edits.run_editor_on(session)  # type: ignore[arg-type]
+    def run_editor_on(self, session: EditSession) -> None:
+        self.edits.run_editor_on(session)
 
     # -- messages, each to its part (a handler a message) -------------------------------------
     @on(Input.Changed, "#filter")
