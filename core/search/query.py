@@ -216,12 +216,20 @@ def fts_expression(terms: Iterable[Term]) -> str | None:
 
 # -- the filter (substring semantics, for list --query and the app's box) -----------------------
 class Candidate(Protocol):
-    """What the filter reads about a memory (the app's ``tui.app.view.Row`` is one)."""
+    """What the filter reads about a memory (the app's ``tui.app.view.Row`` is one); read only."""
 
-    memory: Memory
-    score: float
-    hay: str  # lowercased: id, content, gist, tags, entities
-    relations: int
+    @property
+    def memory(self) -> Memory: ...
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def hay(self) -> str:  # lowercased: id, content, gist, tags, entities
+        ...
+
+    @property
+    def relations(self) -> int: ...
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,8 @@ from core.vault import first_words
 
 from ..graph import Drawing, draw_lineage
 from ..messages import JumpTo
-from ..view import BAND_STYLE, STATUS_STYLE, VaultView
+from ..bands import BAND_STYLE
+from ..view import STATUS_STYLE, VaultView
 from .lists import RowOptions
 
 
