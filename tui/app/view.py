@@ -30,7 +30,8 @@ from core import (
 )
 from core import decay
 from core.model.records import is_pinned
-from core.search.query import Term, match_spans
+from core.search.query import Term
+from core.search.word_spans import match_spans
 from core.store.cache import MIN_PREFIX
 from core.textutil import has_controls, neutralise_controls, neutralise_line
 from core.vault import first_words

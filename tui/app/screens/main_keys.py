@@ -1,9 +1,10 @@
-"""The main screen's moving keys (vim-like and arrows): j/k, ``g g`` and ``G`` for the first and
-last row, h/l and left/right to collapse and expand (or go to the parent and the first child),
-``*`` / ``-`` to expand and collapse every group, ``y`` to copy the highlighted memory's id (OSC 52,
-through Textual's :meth:`~textual.app.App.copy_to_clipboard`), ``/`` to go to the filter and esc
-to clear it. The screen's actions of these keys hand the work to :class:`TreeMoves`.
-:data:`MAIN_BINDINGS` are every key of the main screen, in the order help lists them."""
+"""The main screen's keys: :data:`MAIN_BINDINGS` (every key of the screen, in the order help
+lists them) and :class:`TreeMoves`, which does the work of the moving keys.
+
+The moving keys: j/k, ``g g`` and ``G`` for the first and last row, h/l and left/right to
+collapse and expand (or go to the parent and the first child), ``*`` / ``-`` to expand and
+collapse every group, ``y`` to copy the highlighted memory's id (OSC 52, through Textual's
+:meth:`~textual.app.App.copy_to_clipboard`), ``/`` to go to the filter and esc to clear it."""
 
 from __future__ import annotations
 

@@ -14,7 +14,8 @@ from textual.widgets import Sparkline, Static
 
 from core import MemoryStatus, decay
 from core.model.records import is_pinned
-from core.search.query import Term, match_spans
+from core.search.query import Term
+from core.search.word_spans import match_spans
 
 from ..groups import Group
 from ...text import date_text, relative_time, span

@@ -26,7 +26,8 @@ from textual.events import Resize
 from textual.message import Message
 from textual.widgets import DataTable
 
-from core.search.query import Term, match_spans
+from core.search.query import Term
+from core.search.word_spans import match_spans
 from core.vault import first_words
 
 from ...text import short_span
