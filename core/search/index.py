@@ -8,7 +8,8 @@ the index was built from and rewrites only the rows that differ, in one transact
 file, one SQLite cannot read (``sqlite3.DatabaseError``) or one of another schema
 (``PRAGMA user_version``) is deleted and built again; deleting it by hand loses nothing.
 
-Tables: ``records(rowid, id, fingerprint)``; ``fts(content, gist, tags, entities)`` whose rowid
+Tables: ``records(rowid, id, fingerprint, source)`` (``source``: the blob id of the file's bytes
+the row was made from, when known: :mod:`.row_sources`); ``fts(content, gist, tags, entities)`` whose rowid
 is the record's (tokenizer ``porter unicode61 remove_diacritics 2``: words match across
 inflections, ``é`` matches ``e``); ``embeddings(id, fingerprint, model, vector)``. And, for
 opening the vault without reading every file (:mod:`core.store.indexed_files`):
@@ -40,6 +41,7 @@ from typing import TYPE_CHECKING
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
 from .index_reading import TOKENIZER, IndexReading
+from .row_sources import RowSources
 from .transaction import transaction
 
 if TYPE_CHECKING:
@@ -49,15 +51,15 @@ if TYPE_CHECKING:
 #: 2: the files and state tables; 3: a summary of each memory file; 4: word lists; 5: a files
 #: row keeps its bytes only when they make a valid record of its id (an open holds them unparsed:
 #: a change to the record models must bump this, see tests/core/search/test_indexed_files.py),
-#: and summary_tags and a status index for the glance.
-SCHEMA_VERSION = 5
+#: and summary_tags and a status index for the glance; 6: records.source (:mod:`.row_sources`).
+SCHEMA_VERSION = 6
 INDEX_FILE = "index.sqlite"
 PAGE_SIZE = 16384
 _SEP = "\x1f"
 
 _SCHEMA = (
     "CREATE TABLE records (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, "
-    "fingerprint TEXT NOT NULL)",
+    "fingerprint TEXT NOT NULL, source TEXT)",
     f"CREATE VIRTUAL TABLE fts USING fts5(content, gist, tags, entities, tokenize='{TOKENIZER}')",
     "CREATE TABLE embeddings (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, model TEXT NOT NULL, "
     "vector BLOB NOT NULL)",
@@ -126,6 +128,7 @@ class SearchIndex(IndexReading):
         self._known: dict[str, tuple[int, str]] | None = None  # id -> (rowid, fingerprint)
         self._data_version: int | None = None
         self._seen: dict[str, tuple[Memory, str]] = {}  # id -> (memory object, its fingerprint)
+        self.sources = RowSources(self._fingerprint)
         #: (the known-rows dict, the mapping, its mark: :func:`_mark`) of the last sync
         self._synced: tuple[dict[str, tuple[int, str]], Mapping[str, Memory], object] | None = None
         self._generation = 0
@@ -149,6 +152,7 @@ class SearchIndex(IndexReading):
         self._conn, self._known, self._synced = None, None, None
         self._near_dupes = None
         self._generation += 1
+        self.sources.forget()
         self._vectors, self._vectors_version = {}, None
         self.memo.clear()
 
@@ -272,8 +276,14 @@ class SearchIndex(IndexReading):
         conn = self.conn
         version = conn.execute("PRAGMA data_version").fetchone()[0]
         if self._known is None or version != self._data_version:  # another process wrote it
-            self._known = {i: (rowid, fp) for rowid, i, fp in
-                           conn.execute("SELECT rowid, id, fingerprint FROM records")}
+            known: dict[str, tuple[int, str]] = {}
+            sources: dict[str, str] = {}
+            for rowid, i, fp, source in conn.execute(
+                    "SELECT rowid, id, fingerprint, source FROM records"):
+                known[i] = (rowid, fp)
+                if source is not None:
+                    sources[i] = source
+            self._known, self.sources.held = known, sources
             self._data_version = version
         return self._known
 
@@ -331,12 +341,28 @@ class SearchIndex(IndexReading):
             # the same memory objects as last time (in the same mapping, or in a copy of the
             # same ids: the app's checks take one each time), no other writer since
             return report
-        wanted = {i: self._fingerprint(m) for i, m in memories.items()}
+        wanted = self.sources.wanted(memories, known)
         if not self._stale(wanted, known) and self._near_dupes_current():
+            self._note_sources()
             report.rebuilt, self.rebuilt = self.rebuilt, None
             self._synced, self._generation = (self._known, memories, mark), self._generation + 1
             return report
         return self._write(memories, wanted, None, mark, report, at)
+
+    def _note_sources(self) -> None:
+        """Note the sources found for rows whose fingerprint is current (:mod:`.row_sources`),
+        in one transaction; a row rewritten meanwhile by another connection keeps its own."""
+        fixes = self.sources.fixes
+        if not fixes or self.path is None:
+            fixes.clear()
+            return
+        with transaction(self.conn):
+            self.conn.executemany(
+                "UPDATE records SET source = ? WHERE id = ? AND fingerprint = ?",
+                [(source, i, self._known[i][1]) for i, source in fixes.items()
+                 if self._known is not None and i in self._known])
+        fixes.clear()
+        self._data_version = self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def _first_build_waits(self, memories: Mapping[str, Memory],
                            known: dict[str, tuple[int, str]], progress: Progress | None,
@@ -357,7 +383,7 @@ class SearchIndex(IndexReading):
             return False
         if known and not self._near_dupes_current():
             return False  # (the rows written so far need their keys made again: one sync)
-        builder = first_build.Builder(self.conn, self._fingerprint,
+        builder = first_build.Builder(self.conn, self.sources.made,
                                       lambda told: self.words().build_common(told), progress)
         report.added = builder.run(memories)
         self._known, self._synced, self._near_dupes = None, None, True
@@ -417,7 +443,7 @@ class SearchIndex(IndexReading):
             # data_version moved), else the rows held are the file's and a change costs itself
             known = self._load_known()
             if gone_ids is not None and known is not before:  # written meanwhile: compare all
-                wanted = {i: self._fingerprint(m) for i, m in memories.items()}
+                wanted = self.sources.wanted(memories, known)
                 gone_ids = None
             if known is before:  # a new dict for each write: what is kept by it (ids_by_rowid)
                 known = self._known = dict(known)  # sees the change
@@ -451,14 +477,16 @@ class SearchIndex(IndexReading):
                 continue
             m = memories[memory_id]
             row = (m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
+            source = self.sources.source_of(memory_id, m)
             if old is None:
-                rowid = conn.execute("INSERT INTO records (id, fingerprint) VALUES (?, ?)",
-                                     (memory_id, fp)).lastrowid
+                rowid = conn.execute("INSERT INTO records (id, fingerprint, source) "
+                                     "VALUES (?, ?, ?)", (memory_id, fp, source)).lastrowid
                 report.added += 1
             else:
                 rowid = old[0]
                 conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
-                conn.execute("UPDATE records SET fingerprint = ? WHERE rowid = ?", (fp, rowid))
+                conn.execute("UPDATE records SET fingerprint = ?, source = ? WHERE rowid = ?",
+                             (fp, source, rowid))
                 report.changed += 1
             conn.execute("INSERT INTO fts (rowid, content, gist, tags, entities) "
                          "VALUES (?, ?, ?, ?, ?)", (rowid, *row))

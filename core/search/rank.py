@@ -42,6 +42,7 @@ from typing import Any
 from ..model.records import Memory, MemoryStatus, now_epoch
 from .first_build import Progress, building_note
 from .index import SearchIndex
+from .pool import AllowedPool
 from .query import Query, Term, fts_expression, parse, select
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
 from .snippet import Snippet, snippet_for
@@ -142,6 +143,9 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
         index.sync(memories)
     terms = [t for t in query.text_terms if t.tokens()]
     excluded = _excluded(index, query)
+    if isinstance(allowed, AllowedPool) and top is not None and embedder is None and terms \
+            and len(allowed) > BOUNDED_FROM:
+        return _bounded(index, memories, terms, allowed, excluded, decay_of, top)
     pool_set = allowed if isinstance(allowed, (set, frozenset)) else set(allowed)
     if not terms:  # ranked by life alone; Hit objects only for the top
         scored = []
@@ -326,6 +330,9 @@ class Searcher:
         vault's size); otherwise worked out again when the index's generation moves."""
         if not all(t.is_text for t in query.terms):
             return _allowed(self.vault, memories, query, statuses, tags, now)
+        if getattr(memories, "raw", 0) > BOUNDED_FROM:  # (memories still bytes: asked one by one)
+            wanted, tag_set = _filters(query, statuses, tags)
+            return AllowedPool(memories, wanted, tag_set)  # type: ignore[return-value]
         versioned = getattr(memories, "version", None)
         key = (id(memories), None if statuses is None else
                frozenset(MemoryStatus(s) for s in statuses), frozenset(tags or ()),
@@ -353,13 +360,8 @@ class Searcher:
 def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,
              statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
              now: int) -> set[str]:
-    wanted = None if statuses is None else {MemoryStatus(s) for s in statuses}
-    if wanted is None and query.statuses is None:
-        wanted = {MemoryStatus.ACTIVE}
-    tag_set = set(tags or ())
-    if wanted is not None and len(wanted) == len(MemoryStatus):
-        wanted = None
-    allow = tuple(wanted or ())  # a tuple: enum members compare by identity, no hashing
+    wanted, tag_set = _filters(query, statuses, tags)
+    allow = wanted or ()
     if tag_set:
         pool = [m for m in memories.values() if not tag_set.isdisjoint(m.meta.tags)
                 and (wanted is None or m.status in allow)]
@@ -372,6 +374,18 @@ def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,
     chosen = select(query, pool, now, score_of=lambda m: vault.score(m, now),
                     relations_of=lambda m: len(vault.relations_of(m.id)), text=False)
     return {m.id for m in chosen}
+
+
+def _filters(query: Query, statuses: Iterable[MemoryStatus | str] | None,
+             tags: Iterable[str] | None) -> tuple[tuple[MemoryStatus, ...] | None, set[str]]:
+    """The statuses allowed (None: any; a tuple: enum members compare by identity, no hashing)
+    and the tags (any of them; empty: any)."""
+    wanted = None if statuses is None else {MemoryStatus(s) for s in statuses}
+    if wanted is None and query.statuses is None:
+        wanted = {MemoryStatus.ACTIVE}
+    if wanted is not None and len(wanted) == len(MemoryStatus):
+        wanted = None
+    return (None if wanted is None else tuple(wanted)), set(tags or ())
 
 
 def search(vault: Any, text: str | Query, *, mode: str = "auto", **kwargs: Any) -> SearchResult:
