@@ -41,7 +41,7 @@ from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
 from .first_build import Progress, building_note
-from .index import SearchIndex
+from .index import SearchIndex, SyncReport
 from .pool import AllowedPool
 from .query import Query, Term, fts_expression, parse, select
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
@@ -270,9 +270,12 @@ class Searcher:
     the embedder loaded."""
 
     def __init__(self, vault: Any, *, index: SearchIndex | None = None, mode: str = "auto",
-                 embedder: Embedder | None = None, progress: Progress | None = None):
+                 embedder: Embedder | None = None, progress: Progress | None = None,
+                 in_background: bool = False):
         """``progress(what, done, total)``: told as the index is first built (a search after a
-        clone, :mod:`core.search.first_build`)."""
+        clone, :mod:`core.search.first_build`). ``in_background``: that first build is left
+        to a process of its own, and the search answers from the memories meanwhile
+        (:mod:`core.search.background_build`: ``memvault search``)."""
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}: choose one of {', '.join(MODES)}")
         self.vault = vault
@@ -286,9 +289,13 @@ class Searcher:
                 self.notes.append(INSTALL_HINT)
         self.embedder = embedder
         self.progress = progress
+        self.in_background = in_background
+        #: (the memories, their version) and the index in memory made from them
+        self._in_memory: tuple[Mapping[str, Memory], object, SearchIndex] | None = None
 
     def close(self) -> None:
         self.index.close()
+        self._in_memory = None  # (not closed: a result's lazy total may still count from it)
 
     def __enter__(self) -> Searcher:
         return self
@@ -307,18 +314,36 @@ class Searcher:
         vault = self.vault
         at = now_epoch() if now is None else now
         memories = vault.memories
-        synced = self.index.sync(memories, progress=self.progress)
+        index, synced, handed = self._index_for(memories)
         allowed = self._allowed(memories, query, statuses, tags, at)
         end = None if limit is None else offset + limit
-        found = rank(self.index, memories, query, allowed, lambda m: vault.score(m, at),
+        found = rank(index, memories, query, allowed, lambda m: vault.score(m, at),
                      embedder=self.embedder, top=end, synced=True)
-        notes = list(self.notes)
+        notes = list(self.notes) + ([handed] if handed else [])
         if synced.building is not None:
             notes.append(building_note(*synced.building))
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
         page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]
         return SearchResult(query, page, found, found.mode, notes)
+
+    def _index_for(self, memories: Mapping[str, Memory]
+                   ) -> tuple[SearchIndex, SyncReport, str | None]:
+        """The index to answer from, brought level with ``memories``: the file's; or, while
+        its first build runs in the background, one made in memory (and the note saying so)."""
+        if self.in_background:
+            from .background_build import hand_over
+            from .memory_index import memory_index
+
+            handed = hand_over(self.index, memories, self.vault.root)
+            if handed is not None:
+                version = getattr(memories, "version", None)
+                held = self._in_memory
+                if held is None or held[0] is not memories or held[1] != version \
+                        or version is None:
+                    held = self._in_memory = (memories, version, memory_index(memories))
+                return held[2], SyncReport(), handed
+        return self.index, self.index.sync(memories, progress=self.progress), None
 
     def _allowed(self, memories: Mapping[str, Memory], query: Query,
                  statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,

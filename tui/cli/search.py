@@ -46,16 +46,18 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
     entity:y, status:z, and -term to exclude one. Ranked by relevance (bm25) with the decay
     score (see --json)."""
     from core.search import Searcher
+    from core.search.background_build import HANDED_OVER
 
     vault = open_readonly(keep_read=True)
     warn_problems(vault)
     now = now_epoch()
     with progress_bar(on_terminal(as_json), SEARCH_BUILD) as update, \
-            Searcher(vault, mode=mode, progress=update) as searcher:
+            Searcher(vault, mode=mode, progress=update, in_background=True) as searcher:
         result = searcher.search(" ".join(words), statuses=statuses or None, tags=tags or None,
                                  limit=limit, offset=offset, now=now)
         note = searcher.index.note
-        if vault.kept_read:  # every file was read (after a clone): the open index from them too
+        handed = HANDED_OVER in result.notes  # the builder writes the open index too
+        if vault.kept_read and not handed:  # every file read (a clone): the open index from them
             if update is not None:
                 update("open index", 0, 0)
             vault.index_files()
