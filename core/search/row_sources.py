@@ -12,6 +12,7 @@ noted (:attr:`RowSources.fixes`), so the next search spares the parse.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping
 
 from ..model.records import Memory
@@ -19,6 +20,14 @@ from ..model.records import Memory
 #: One row of the search index: (the memory, its fingerprint, the blob id of the bytes it was
 #: parsed from, or None when not known).
 MadeRow = tuple[Memory, str, "str | None"]
+
+
+def blob_id(data: bytes, length: int = 40) -> str:
+    """The id git gives a blob of ``data`` (SHA-1; SHA-256 when ``length`` is 64)."""
+    digest = hashlib.sha256() if length == 64 else hashlib.sha1()  # noqa: S324 (git's own id)
+    digest.update(b"blob %d\0" % len(data))
+    digest.update(data)
+    return digest.hexdigest()
 
 
 class RowSources:
@@ -40,8 +49,6 @@ class RowSources:
                known: dict[str, tuple[int, str]]) -> dict[str, str]:
         """id -> fingerprint of every memory of ``memories``: a memory still held as bytes
         whose blob id is its row's source takes the row's fingerprint unparsed."""
-        from .indexed_files import blob_id  # (it imports the index, which holds this part)
-
         held = getattr(memories, "held", None)
         if held is None:
             fingerprint = self.fingerprint
@@ -73,8 +80,6 @@ class RowSources:
     def made(self, memories: Mapping[str, Memory], memory_id: str) -> MadeRow:
         """The memory ``memory_id`` of ``memories`` with its fingerprint and the blob id of its
         bytes when it is still held as bytes (parsed here)."""
-        from .indexed_files import blob_id
-
         held = getattr(memories, "held", None)
         value = held(memory_id) if held is not None else None
         memory = memories[memory_id]
