@@ -5,6 +5,8 @@ writes are those a sync writes."""
 
 from __future__ import annotations
 
+import time
+
 import fcntl
 import json
 import os
@@ -21,6 +23,7 @@ from core.search.memory_index import memory_index
 from core.search.query import parse
 from core.search.rank import rank
 
+NOW = int(time.time())  # (the decay part of a score moves with the clock)
 TEXTS = ["the garden needs water on mondays", "tomatoes in the garden", "a note about taxes",
          "the car is due for service", "taxes are due in april", "the garden shed roof leaks",
          "café au lait in the garden", "deploys go through the merge queue",
@@ -63,7 +66,7 @@ def test_a_search_answers_from_memory_while_a_builder_holds_the_lock(vault, smal
     with SearchIndex.for_root(vault.root) as on_disk:
         on_disk.sync(vault.memories)
         with Searcher(vault, index=on_disk, mode="bm25") as searcher:
-            expected = searcher.search("garden water", limit=5)
+            expected = searcher.search("garden water", limit=5, now=NOW)
     for leftover in index_path(vault.root).parent.glob("index.sqlite*"):
         leftover.unlink()
     lock = background_build.lock_path(vault.root)
@@ -73,7 +76,7 @@ def test_a_search_answers_from_memory_while_a_builder_holds_the_lock(vault, smal
         assert background_build.running(vault.root)
         assert not background_build.start(vault.root)  # no second one
         with Searcher(vault, mode="bm25", in_background=True) as searcher:
-            found = searcher.search("garden water", limit=5)
+            found = searcher.search("garden water", limit=5, now=NOW)
             assert background_build.HANDED_OVER in found.notes
             assert [(h.memory.id, h.score) for h in found.hits] == [
                 (h.memory.id, h.score) for h in expected.hits]

@@ -4,10 +4,13 @@ and the statuses and tags of the candidates are read without parsing them whole.
 
 from __future__ import annotations
 
+import time
+
 from core import Vault
 from core.search import SearchIndex, Searcher, index_path
 from core.search import rank as rank_module
 
+NOW = int(time.time())  # (the decay part of a score moves with the clock)
 TEXTS = ["the garden needs water on mondays", "tomatoes in the garden", "a note about taxes",
          "the car is due for service", "taxes are due in april", "the garden shed roof leaks"]
 
@@ -66,7 +69,7 @@ def test_a_search_over_bytes_parses_only_its_candidates_and_ranks_as_over_record
     parsed = Vault.open(vault.root)
     parsed.store.memories.parse_all()
     with Searcher(parsed, mode="bm25") as searcher:
-        expected = searcher.search("garden taxes", limit=3)
+        expected = searcher.search("garden taxes", limit=3, now=NOW)
         expected_total = expected.total
     monkeypatch.setattr(rank_module, "BOUNDED_FROM", 2)  # the vault counts as a big one
     noting = Vault.open(vault.root)
@@ -74,7 +77,7 @@ def test_a_search_over_bytes_parses_only_its_candidates_and_ranks_as_over_record
         index.sync(noting.memories)  # the rows' sources noted (they were made from records)
     raw = Vault.open(vault.root)
     with Searcher(raw, mode="bm25") as searcher:
-        found = searcher.search("garden taxes", limit=3)
+        found = searcher.search("garden taxes", limit=3, now=NOW)
         assert [(h.memory.id, h.score) for h in found.hits] == [
             (h.memory.id, h.score) for h in expected.hits]
         assert found.total == expected_total == 4  # the archived garden note is left out
