@@ -1,5 +1,5 @@
 """The search index's first build in a process of its own (after a clone, or an index deleted):
-``memvault search`` starts it and answers at once from the memories it holds
+``memvault search`` starts it once it has answered, from the memories it holds
 (:mod:`.memory_index`, the same ranking), instead of making the person wait a minute at 100k
 memories for the build (:mod:`.first_build`).
 
@@ -53,18 +53,32 @@ def _open_lock(path: Path) -> int:
 def start(root: Path) -> bool:
     """Start the build of the search index of the vault at ``root`` in a detached process;
     False when one runs already (its lock taken) or it cannot be started."""
+    fd = claim(root)
+    return fd is not None and launch(root, fd)
+
+
+def claim(root: Path) -> int | None:
+    """Take the builder's lock of the vault at ``root`` for a builder :func:`launch` starts
+    (the open lock file, its lock held); None when a builder holds it or it cannot be taken."""
     path = lock_path(root)
     if path is None:
-        return False
+        return None
     try:
         fd = _open_lock(path)
     except OSError:
-        return False
+        return None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return False  # a builder holds it
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None  # a builder holds it
+    return fd
+
+
+def launch(root: Path, fd: int) -> bool:
+    """Start the builder, handing it the lock ``fd`` (:func:`claim`), which is closed here (the
+    child holds the lock through its own copy). False when it could not be started."""
+    try:
         package_root = Path(__file__).resolve().parents[2]
         subprocess.Popen(  # noqa: S603 (memvault's own module, by its interpreter)
             [sys.executable, "-m", "core.search.background_build", str(Path(root).resolve())],
@@ -75,7 +89,7 @@ def start(root: Path) -> bool:
     except OSError:
         return False
     finally:
-        os.close(fd)  # (the child holds the lock through its own copy)
+        os.close(fd)
 
 
 def running(root: Path) -> bool:
@@ -113,20 +127,26 @@ HANDED_OVER = ("the search index is being built in the background (once, after a
                "search read the memories themselves, with the same ranking")
 
 
-def hand_over(index: SearchIndex, memories: Mapping[str, Memory], root: Path) -> str | None:
+def hand_over(index: SearchIndex, memories: Mapping[str, Memory], root: Path
+              ) -> tuple[str, int | None] | None:
     """When the index file lacks the rows of many memories (a first build: :data:`.first_build.
-    FIRST_BUILD_FROM`), see that a builder is at it (one under way, or started now) and return
-    what the search says as it answers from the memories (:mod:`.memory_index`); None when the
-    caller brings the index level itself, as usual."""
+    FIRST_BUILD_FROM`), see that a builder is at it: one under way, or the lock claimed for one
+    (:func:`claim`: the caller :func:`launch` es it once it has answered, so the builder does not
+    compete with the answer). Returns what the search says as it answers from the memories
+    (:mod:`.memory_index`) and the claimed lock, if any; None when the caller brings the index
+    level itself, as usual."""
     from . import first_build
 
     if index.path is None:
         return None
     if len(memories) - index.row_count() < first_build.FIRST_BUILD_FROM:
         return None
-    if first_build.building(index.conn) is None and not start(root) and not running(root):
+    if first_build.building(index.conn) is not None:
+        return HANDED_OVER, None
+    fd = claim(root)
+    if fd is None and not running(root):
         return None
-    return HANDED_OVER
+    return HANDED_OVER, fd
 
 
 def build(root: Path) -> int:

@@ -27,7 +27,6 @@ from ..model.records import PIN_KEY
 from ..store.layout import MEMORIES_DIR, RELATIONS_DIR
 from ..textutil import neutralise_controls, neutralise_line
 from .index import SCHEMA_VERSION, SearchIndex, index_path
-from .row_sources import blob_id
 from .transaction import transaction
 
 _COMMIT_KEY = "files_commit:"

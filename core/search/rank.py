@@ -42,8 +42,9 @@ from typing import Any
 from ..model.records import Memory, MemoryStatus, now_epoch
 from .first_build import Progress, building_note
 from .index import SearchIndex, SyncReport
-from .pool import AllowedPool
-from .query import Query, Term, fts_expression, parse, select
+from .memory_index import HandingOver
+from .pool import AllowedPool, allowed_ids, filters
+from .query import Query, Term, fts_expression, parse
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
 from .snippet import Snippet, snippet_for
 from .topk import top_hits
@@ -289,13 +290,12 @@ class Searcher:
                 self.notes.append(INSTALL_HINT)
         self.embedder = embedder
         self.progress = progress
-        self.in_background = in_background
-        #: (the memories, their version) and the index in memory made from them
-        self._in_memory: tuple[Mapping[str, Memory], object, SearchIndex] | None = None
+        self.handing_over = HandingOver(vault.root) if in_background else None
 
     def close(self) -> None:
         self.index.close()
-        self._in_memory = None  # (not closed: a result's lazy total may still count from it)
+        if self.handing_over is not None:
+            self.handing_over.close()
 
     def __enter__(self) -> Searcher:
         return self
@@ -331,18 +331,10 @@ class Searcher:
                    ) -> tuple[SearchIndex, SyncReport, str | None]:
         """The index to answer from, brought level with ``memories``: the file's; or, while
         its first build runs in the background, one made in memory (and the note saying so)."""
-        if self.in_background:
-            from .background_build import hand_over
-            from .memory_index import memory_index
-
-            handed = hand_over(self.index, memories, self.vault.root)
-            if handed is not None:
-                version = getattr(memories, "version", None)
-                held = self._in_memory
-                if held is None or held[0] is not memories or held[1] != version \
-                        or version is None:
-                    held = self._in_memory = (memories, version, memory_index(memories))
-                return held[2], SyncReport(), handed
+        if self.handing_over is not None:
+            answer = self.handing_over.index_for(self.index, memories)
+            if answer is not None:
+                return answer[0], SyncReport(), answer[1]
         return self.index, self.index.sync(memories, progress=self.progress), None
 
     def _allowed(self, memories: Mapping[str, Memory], query: Query,
@@ -354,9 +346,9 @@ class Searcher:
         for the memories changed since (a search after a use record costs what changed, not the
         vault's size); otherwise worked out again when the index's generation moves."""
         if not all(t.is_text for t in query.terms):
-            return _allowed(self.vault, memories, query, statuses, tags, now)
+            return allowed_ids(self.vault, memories, query, statuses, tags, now)
         if getattr(memories, "raw", 0) > BOUNDED_FROM:  # (memories still bytes: asked one by one)
-            wanted, tag_set = _filters(query, statuses, tags)
+            wanted, tag_set = filters(query, statuses, tags)
             return AllowedPool(memories, wanted, tag_set)  # type: ignore[return-value]
         versioned = getattr(memories, "version", None)
         key = (id(memories), None if statuses is None else
@@ -370,47 +362,16 @@ class Searcher:
             if changed is not None:
                 allowed = memo[2]
                 for i in changed:
-                    if i in memories and _allowed(self.vault, {i: memories[i]}, query, statuses,
+                    if i in memories and allowed_ids(self.vault, {i: memories[i]}, query, statuses,
                                                   tags, now):
                         allowed.add(i)
                     else:
                         allowed.discard(i)
                 self._allowed_memo = (key, versioned, allowed)
                 return allowed
-        allowed = _allowed(self.vault, memories, query, statuses, tags, now)
+        allowed = allowed_ids(self.vault, memories, query, statuses, tags, now)
         self._allowed_memo = (key, versioned, allowed)
         return allowed
-
-
-def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,
-             statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
-             now: int) -> set[str]:
-    wanted, tag_set = _filters(query, statuses, tags)
-    allow = wanted or ()
-    if tag_set:
-        pool = [m for m in memories.values() if not tag_set.isdisjoint(m.meta.tags)
-                and (wanted is None or m.status in allow)]
-    elif wanted is not None:
-        pool = [m for m in memories.values() if m.status in allow]
-    else:
-        pool = list(memories.values())
-    if all(t.is_text for t in query.terms):  # no filter term: nothing more to test
-        return {m.id for m in pool}
-    chosen = select(query, pool, now, score_of=lambda m: vault.score(m, now),
-                    relations_of=lambda m: len(vault.relations_of(m.id)), text=False)
-    return {m.id for m in chosen}
-
-
-def _filters(query: Query, statuses: Iterable[MemoryStatus | str] | None,
-             tags: Iterable[str] | None) -> tuple[tuple[MemoryStatus, ...] | None, set[str]]:
-    """The statuses allowed (None: any; a tuple: enum members compare by identity, no hashing)
-    and the tags (any of them; empty: any)."""
-    wanted = None if statuses is None else {MemoryStatus(s) for s in statuses}
-    if wanted is None and query.statuses is None:
-        wanted = {MemoryStatus.ACTIVE}
-    if wanted is not None and len(wanted) == len(MemoryStatus):
-        wanted = None
-    return (None if wanted is None else tuple(wanted)), set(tags or ())
 
 
 def search(vault: Any, text: str | Query, *, mode: str = "auto", **kwargs: Any) -> SearchResult:
