@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING
 
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
-from .index_file import (connect, create, open_index_file, remove_unreadable,
-                         reset)
+from .index_file import SCHEMA_VERSION as SCHEMA_VERSION  # (read from here: the rows' version)
+from .index_file import connect, create, open_index_file, remove_unreadable, reset
 from .index_reading import IndexReading
 from .row_sources import RowSources
 from .transaction import transaction

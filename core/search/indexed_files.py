@@ -27,6 +27,7 @@ from ..model.records import PIN_KEY
 from ..store.layout import MEMORIES_DIR, RELATIONS_DIR
 from ..textutil import neutralise_controls, neutralise_line
 from .index import SCHEMA_VERSION, SearchIndex, index_path
+from .row_sources import blob_id as blob_id  # (read from here by the open)
 from .transaction import transaction
 
 _COMMIT_KEY = "files_commit:"
