@@ -8,7 +8,9 @@ app's ``/`` filter and ``list --query`` (words, ``"phrases"``, ``prefix*``, ``ta
 score (the formula is in :mod:`core.search.rank`); with wordllama installed, ``--mode auto``
 (the default) fuses bm25 with semantic similarity. ``--json`` gives both parts of every score,
 the formula's inputs and the snippet with its match spans. The vault is opened read-only; the
-index in the git directory is brought up to date on the way.
+index in the git directory is brought up to date on the way, except its first build (after a
+clone), which a background process does while this search answers from the memories in memory
+(:mod:`core.search.background_build`).
 """
 
 from __future__ import annotations
