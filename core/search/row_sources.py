@@ -1,13 +1,11 @@
 """What each search row was made from: the git blob id of the memory file's bytes
 (``records.source``), so that bringing the index level with a vault opened from the derived index
-(:mod:`core.vault.indexed_open`, whose memories are still their files' bytes,
-:class:`core.store.lazy.LazyRecords`) compares a hash of those bytes with the row's source and
-parses only the memories whose bytes differ. Without it, every search of a freshly opened vault
-parsed every memory to fingerprint it (seconds at 100k memories).
+(whose memories are still their files' bytes) compares hashes and parses only the memories whose
+bytes differ.
 
 A row whose source is unknown (written from a memory already parsed) is compared by its
 fingerprint as before; when the bytes are known and make the same fingerprint, the source is
-noted (:attr:`RowSources.fixes`), so the next search spares the parse.
+noted (:attr:`RowSources.fixes`), so the next search spares the parse. Figures: docs/writes.md.
 """
 
 from __future__ import annotations
