@@ -261,15 +261,20 @@ def measure_search(vault: Path, peer_dir: Path, peer: str | None, queries: list[
 
 def measure_first_search(vault: Path, query: str, n: int) -> dict[str, Any]:
     """``memvault search QUERY --limit 10 --json`` as a person runs it, from process start to
-    its end: right after a clone (no derived index: every file read, the search index built
-    from nothing, the open index written from the same reads), and warm (the index the one
-    before left). Alternated, ``n`` of each, after one warm-up of each."""
+    its end: right after a clone (no derived index: every file read, the answer from the
+    memories in memory, the search index's first build handed to a process of its own), and
+    warm (the index that build left). Alternated, ``n`` of each, after one warm-up of each;
+    after each first search, the time until its background build ended (``built``: from the
+    search's start), waited for before the warm one."""
+    from core.search import background_build
+
     argv = [sys.executable, "-m", "tui.cli", "search", *query.split(), "--limit", "10",
             "--json", "--vault", str(vault)]
-    found: dict[str, list[float]] = {"first": [], "warm": []}
+    found: dict[str, list[float]] = {"first": [], "warm": [], "built": []}
 
     def run(kind: str) -> float:
         if kind == "first":
+            background_build.wait(vault)
             drop_index(vault)
         t = time.perf_counter()
         out = subprocess.run(argv, capture_output=True, text=True, env=_env(), cwd=SOURCE)
@@ -278,9 +283,13 @@ def measure_first_search(vault: Path, query: str, n: int) -> dict[str, Any]:
             raise RuntimeError(f"memvault search failed: {out.stderr.strip()[-2000:]}")
         if not json.loads(out.stdout)["hits"]:
             raise RuntimeError(f"memvault search {query!r} found nothing")
+        if kind == "first":
+            background_build.wait(vault)
+            found["built"].append(time.perf_counter() - t)
         return dt
 
     run("first"), run("warm")
+    found["built"].clear()
     for _ in range(n):
         for kind in ("first", "warm"):
             found[kind].append(run(kind))

@@ -43,6 +43,24 @@ def span(seconds: float) -> str:
     return plural(int(seconds), "second")
 
 
+_SHORT_UNITS = ((365 * 86400, "y"), (30 * 86400, "mo"), (7 * 86400, "w"), (86400, "d"),
+                (3600, "h"), (60, "m"))
+
+
+def short_span(seconds: float) -> str:
+    """``3d``, ``2mo``, ``5h``: the largest whole unit."""
+    seconds = abs(seconds)
+    for size, name in _SHORT_UNITS:
+        if seconds >= size:
+            return f"{int(seconds // size)}{name}"
+    return f"{int(seconds)}s"
+
+
+def date_text(ts: float) -> str:
+    """The local date, ``2025-03-02``."""
+    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
+
+
 def relative_time(ts: int | float, now: int | float | None = None) -> str:
     """``3 days ago``, ``in 2 hours`` or ``just now``."""
     delta = (time.time() if now is None else now) - ts

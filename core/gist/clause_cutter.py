@@ -1,43 +1,16 @@
 """The clause cutter: a kept sentence made shorter with its own words, saying the same.
 
-6. **Extractive pass inside sentences.** When whole units cannot reach the band (the usual
-31-60-word note: one to three sentences, none of which can go without cutting too much), a
-kept sentence may lose what reads as an aside. :func:`cut_candidates` finds, on a masked
-sentence (:mod:`.masking`), the spans that can go, each a :class:`Cut` of a kind:
+Step 6 of the gist pipeline: when whole units cannot reach the band (the usual 31-60-word note:
+one to three sentences, none of which can go without cutting too much), a kept sentence may lose
+what reads as an aside. :func:`cut_candidates` finds, on a masked sentence (:mod:`.masking`,
+read by :mod:`.clause_grammar`), the spans that can go, each a :class:`Cut` of a kind (filler,
+intro, relative, appositive, tail, colon, example, list, and the modifiers that close a clause);
+:mod:`.pipeline` chooses among them (cheapest value per saved token first, :data:`KIND_COST`)
+and :func:`apply_cuts` makes them, tidying the space or comma each leaves.
 
-* ``filler``: hedges and intensifiers (*very, quite, simply, just, actually, also, as well, at
-  all*...), never after a negation (*not really*), never one of *quickly and easily*;
-* ``intro``: a sentence-opening adverbial up to its comma (*For the time being, / In that
-  light, / By implementing these interfaces,*), never a condition (*if, unless, when*...); the
-  word that then opens the sentence is capitalised only if it is an ordinary word;
-* ``relative``: a non-restrictive relative clause (*, which ... / , who ...*);
-* ``appositive``: *, a/an/the ... ,* after the subject (*Nettle, a low-level library, is*);
-* ``tail``: a trailing phrase after a comma (*, such as ... / , including ... / , as well as ...
-  / , among other tools / , etc.*, a participle *, supporting ...*), up to the next clause;
-* ``colon``: an elaboration after ``:`` or ``;`` to the end of the sentence;
-* ``example``: *such as X, Y and Z* / *like X or Y* / *including X*;
-* ``list``: a list of plain items trimmed to its head items and ``...`` (*trees, hashes, lists,
-  and strings* -> *trees, hashes, ...*);
-* ``phrase``, ``participle``, ``restrictive``, ``purpose``, ``coordinate``: a modifier that
-  closes a clause once the clause has its verb (*... a library for arbitrary precision.*,
-  *... files created by the installer.*, *... the format that you have*, *... to speed up
-  the start*, *... and select them by name*); never after a word that takes it as an argument
-  (*is in, used by, depends on, allows X to*: the lists in :mod:`.clause_words`), never a
-  comma that goes on with the same list.
-
-Parentheticals, dash asides and comma clauses come from :mod:`.clauses`. What is never cut
-(:func:`.clause_words.is_protected`): a number, date, path, URL, identifier or inline code
-(anything :mod:`.masking` hides behind a placeholder, and any digit), a negation or
-restriction (*not, no, never, without, unless, except, only, n't*...), an entity of the memory.
-A name (a capitalised word or acronym that does not open the sentence, a month) may go only
-if the gist still says it elsewhere (:attr:`Cut.names`, checked in :mod:`.pipeline`). It never
-adds a word: a cut deletes a span, re-capitalises the word that then opens the sentence, or
-puts ``...`` where list items were. Cuts are chosen in :mod:`.pipeline` (cheapest value per
-saved token first, :data:`KIND_COST` + 0.05 a word + 0.5 a name, until the band is reached)
-and made by :func:`apply_cuts`, which tidies the space or comma each leaves.
-
-What it earns, and what it cannot do, is measured in ``docs/gists.md`` (``python
-bench/gists.py``).
+It never adds a word and never cuts what :func:`.clause_words.is_protected` protects (a number,
+a negation or restriction, an entity of the memory); a name may go only if the gist still says
+it elsewhere. Each kind, with examples, and what it earns: ``docs/gists.md``.
 """
 
 from __future__ import annotations
@@ -47,26 +20,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .clause_words import (
-    AUX,
     CAPITALISABLE,
     CLAUSE_WORDS,
-    COMPLEMENT_HOSTS,
     CONNECTORS,
-    DETERMINERS,
     FILLER_PHRASES,
     FILLER_WORDS,
     INTRO_OPENERS,
     NEGATIONS,
-    PP_HOSTS,
-    PP_OPENERS,
     RELATIVE,
     STRICT_AUX,
-    SUBJECTS,
     TAIL_OPENERS,
-    THAT_HOSTS,
-    TO_HOSTS,
 )
 from .clause_words import WORD, is_protected, names_in, words
+from .clause_grammar import (BREAKS, EXAMPLES, LIST_OF_ITEMS, body_end, has_verb, inside_brackets,
+                             leaves_dangling, next_stop, tail_end, tail_kind)
 from .clauses import balanced
 
 #: Switch for the bench (``bench/gists.py`` measures the pipeline with and without it).
@@ -75,7 +42,7 @@ ENABLED = True
 
 @dataclass(frozen=True)
 class Cut:
-    """Replace ``masked[start:end]`` by ``replacement``; ``kind`` names the rule (see above)."""
+    """Replace ``masked[start:end]`` by ``replacement``; ``kind`` names the rule (docs/gists.md)."""
 
     start: int
     end: int
@@ -101,124 +68,11 @@ KIND_COST = {
     "purpose": 1.0,
 }
 
-_W = r"(?!and\b|or\b)[a-z][a-z'’-]*"
-# a list of plain items: a one-word head, short middle items, "and"/"or" and a last item
-_LIST = re.compile(
-    rf"(?<![\w-])({_W})((?:,\s{_W}(?:\s{_W})?)+),?\s(?:and|or)\s{_W}(?:\s{_W}){{0,2}}(?=[.;:)!?]|$)"
-)
-_END_PUNCT = ".!?…"
-_BREAKS = ",;:.!?()—–"  # a token that ends a clause
-_EX_ITEM = r"[\w'’+-]+(?:\s[\w'’+-]+){0,2}"
-_EXAMPLES = re.compile(
-    rf"\b(?:such\sas|like|including|e\.g\.)\s{_EX_ITEM}(?:,\s{_EX_ITEM})*"
-    rf"(?:,?\s(?:and|or)\s{_EX_ITEM})?(?=[.,;:)!?])"
-    rf"|\b(?:such\sas|including)\s[\w'’+-]+(?:,\s[\w'’+-]+)*,?\s(?:and|or)\s[\w'’+-]+(?=\s)"
-)
-
-
-def leaves_dangling(masked: str, end: int) -> bool:
-    """True if a cut ending at ``end`` would leave a trailing phrase that leaned on what was cut
-    ("..., most notably X", "..., such as X")."""
-    rest = masked[end:].lstrip()
-    if not rest.startswith(","):
-        return False
-    rest = rest[1:].lstrip().lower()
-    return rest.startswith(_LEANING)
-
-
-_LEANING = (
-    "most ", "such as", "including", "like ", "e.g.", "i.e.", "especially", "notably",
-    "particularly", "for example", "for instance", "etc",
-)  # fmt: skip
-
-
-_NEXT_CLAUSE = re.compile(r",\s+(?:and|but|or|so|while|which|who)\s|\s*[;:]\s")
-
-
-def _tail_end(masked: str, start: int, body: int) -> int:
-    """Where a trailing phrase starting at ``start`` ends: before the next clause, or at the
-    end of the sentence."""
-    m = _NEXT_CLAUSE.search(masked, start, body)
-    return m.start() if m else body
-
-
-def _body_end(masked: str) -> int:
-    end = len(masked.rstrip())
-    while end > 0 and masked[end - 1] in _END_PUNCT + "\"'”’)":
-        if masked[end - 1] == ")" and masked.count("(") >= masked.count(")"):
-            break
-        end -= 1
-    return end
-
-
-def _next_stop(masked: str, pos: int, stops: str, limit: int) -> int:
-    """Index of the next character of ``stops`` at or after ``pos`` outside brackets (or limit)."""
-    depth = 0
-    for i in range(pos, limit):
-        c = masked[i]
-        if c in "([":
-            depth += 1
-        elif c in ")]":
-            if depth == 0:
-                return i
-            depth -= 1
-        elif depth == 0 and c in stops:
-            return i
-    return limit
-
-
-def _has_verb(low: list[str], toks: list[tuple[str, int, int]], i: int, start: int) -> bool:
-    """Whether the clause from token ``start`` to token ``i`` already has a finite verb (so what
-    follows is a modifier, not the clause's own verb)."""
-    for k in range(max(start, 1), i):
-        w = low[k]
-        if w in AUX:
-            return True
-        prev = toks[k - 1][0]
-        if (w.endswith("ed") or w.endswith("s") and not w.endswith(("ss", "us", "is"))) and w.isalpha() and (
-            prev[:1].isupper() or prev.lower() in SUBJECTS
-        ):
-            return True
-    return False
-
-
-def _tail_kind(low: list[str], i: int, clause_start: int) -> str | None:
-    """The kind of cut a clause tail starting at token ``i`` is, or None if it may not go."""
-    w, prev = low[i], low[i - 1]
-    if prev in NEGATIONS or prev.endswith(("n't", "n’t")):
-        return None
-    if w in PP_OPENERS:
-        if prev in PP_HOSTS or prev in PP_OPENERS or prev.endswith(("ed", "en", "ing")):
-            return None  # "used by X", "created with X", "depending on X": X is an argument
-        return "phrase"
-    if w in ("that", "which", "who"):
-        if prev in THAT_HOSTS or prev.endswith("ly"):
-            return None
-        return "restrictive"
-    if w == "and" and i + 2 < len(low):
-        nxt, after = low[i + 1], low[i + 2]
-        if nxt in DETERMINERS or (nxt.isalpha() and after in DETERMINERS and nxt not in ("so", "thus")):
-            return "coordinate"
-        return None
-    if w == "to" and prev not in TO_HOSTS and not any(x in TO_HOSTS for x in low[clause_start:i]):
-        return "purpose"
-    if (
-        len(w) > 4
-        and w.endswith("ed")
-        and i + 1 < len(low)
-        and low[i + 1] in ("by", "for", "with", "in", "from", "as", "on", "at", "to", "via")
-        and prev not in PP_HOSTS
-        and not any(x in COMPLEMENT_HOSTS for x in low[max(0, i - 4) : i])
-    ):
-        return "participle"
-    return None
-
-
 def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
     """Every cut :mod:`.clause_cutter` may make in one masked sentence, none of them protected."""
     if len(masked) > 2000:
         return []
-    body = _body_end(masked)
+    body = body_end(masked)
     out: list[Cut] = []
 
     def add(start: int, end: int, replacement: str, kind: str, at_start: bool = False) -> None:
@@ -268,7 +122,7 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
     # sentence-opening adverbial up to its comma
     opening = masked.split(None, 1)
     if opening and opening[0].lower().strip("\"'“(") in INTRO_OPENERS:
-        comma = _next_stop(masked, 0, ",;:", body)
+        comma = next_stop(masked, 0, ",;:", body)
         if comma < body and masked[comma] == "," and 1 <= len(words(masked[:comma])) <= 8:
             j = comma + 1
             while j < len(masked) and masked[j] == " ":
@@ -284,11 +138,11 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
     # comma-led pieces: relative clauses, appositives, trailing phrases
     for m in re.finditer(r",\s+", masked[:body]):
         s, e = m.start(), m.end()
-        if _inside_brackets(masked, s):
+        if inside_brackets(masked, s):
             continue
         rest_low = masked[e:body].lower()
         first = rest_low.split(None, 1)[0].strip("\"'“(") if rest_low.split() else ""
-        stop = _next_stop(masked, e, ",;:", body)
+        stop = next_stop(masked, e, ",;:", body)
         if first in RELATIVE and stop - e >= 8:
             add(s, stop, "", "relative")
         elif (
@@ -301,18 +155,18 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
         ):
             add(s, stop + 1, "", "appositive")  # "Nettle, a low-level library, is ..."
         elif any(rest_low == t or rest_low.startswith((t + " ", t + ".")) for t in TAIL_OPENERS):
-            add(s, _tail_end(masked, e, body), "", "tail")
+            add(s, tail_end(masked, e, body), "", "tail")
         elif re.match(r"[a-z]{3,}(?:ing|ed)\s", rest_low) and not first.endswith(("thing", "ceed", "need")):
-            add(s, _tail_end(masked, e, body), "", "tail")
+            add(s, tail_end(masked, e, body), "", "tail")
 
     # an elaboration after a colon or semicolon, to the end of the sentence
     for m in re.finditer(r"\s*[:;]\s+", masked[:body]):
         if len(words(masked[: m.start()])) >= 5 and len(words(masked[m.end() : body])) >= 4:
-            if not _inside_brackets(masked, m.start()):
+            if not inside_brackets(masked, m.start()):
                 add(m.start(), body, "", "colon")
 
     # examples: "such as X, Y and Z" / "like X or Y" / "including X" to the end of their list
-    for m in _EXAMPLES.finditer(masked):
+    for m in EXAMPLES.finditer(masked):
         start = m.start()
         while start > 0 and masked[start - 1] == " ":
             start -= 1
@@ -329,15 +183,15 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
             continue
         if i - clause_start < 3 or i == 0 or not toks[i - 1][0][0].isalnum():
             continue
-        kind = _tail_kind(low, i, clause_start)
+        kind = tail_kind(low, i, clause_start)
         if kind is None:
             continue
         end_i = i + 1
-        if not _has_verb(low, toks, i, clause_start):
+        if not has_verb(low, toks, i, clause_start):
             # inside the subject: a phrase or participle may go up to the sentence's verb
             if kind not in ("phrase", "participle"):
                 continue
-            while end_i < len(toks) and low[end_i] not in STRICT_AUX and toks[end_i][0] not in _BREAKS:
+            while end_i < len(toks) and low[end_i] not in STRICT_AUX and toks[end_i][0] not in BREAKS:
                 end_i += 1
             if end_i >= len(toks) or low[end_i] not in STRICT_AUX or end_i - i < 2:
                 continue
@@ -346,7 +200,7 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
                 start -= 1
             add(start, toks[end_i - 1][2], "", kind)
             continue
-        while end_i < len(toks) and toks[end_i][0] not in _BREAKS and end_i - i <= 25:
+        while end_i < len(toks) and toks[end_i][0] not in BREAKS and end_i - i <= 25:
             end_i += 1
         if end_i - i > 25 or end_i - i < 2 or (end_i < len(toks) and toks[end_i][0] == "("):
             continue
@@ -368,7 +222,7 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
         add(start, toks[end_i - 1][2], "", kind)
 
     # lists of plain items trimmed to their head
-    for m in _LIST.finditer(masked):
+    for m in LIST_OF_ITEMS.finditer(masked):
         commas = [m.start() + i for i, ch in enumerate(m.group()) if ch == ","]
         keep = 2 if len(commas) >= 3 else 1  # four items or more: keep two
         end = m.end()
@@ -376,11 +230,6 @@ def cut_candidates(masked: str, entities: Sequence[str] = ()) -> list[Cut]:
             end += 1  # "..., and strings." -> "..., ..." ends the sentence once
         add(commas[keep - 1], end, ", ...", "list")
     return out
-
-
-def _inside_brackets(masked: str, pos: int) -> bool:
-    head = masked[:pos]
-    return head.count("(") > head.count(")") or head.count("[") > head.count("]")
 
 
 def apply_cuts(masked: str, cuts: Sequence[Cut]) -> str:

@@ -37,7 +37,8 @@ from typing import Any
 
 from ..model.tokens import estimate_tokens
 from . import clause_cutter, token_reducer_step
-from .clause_cutter import KIND_COST, Cut, apply_cuts, cut_candidates, leaves_dangling
+from .clause_cutter import KIND_COST, Cut, apply_cuts, cut_candidates
+from .clause_grammar import leaves_dangling
 from .clause_words import CONNECTORS, drops_number_or_negation, names_in, words
 from .clauses import ASIDE_CUT, clause_candidates
 from .facts import unit_facts

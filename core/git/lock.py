@@ -2,7 +2,7 @@
 arrival order.
 
 ``flock`` alone is unfair: a process that releases and takes the lock again at once wins over
-waiters polling for it (one of four writers waited 21.9 s of 30 s). So a writer first takes a
+waiters polling for it (``bench/lock.py`` measures it). So a writer first takes a
 ticket, a file ``lock-queue/{arrival time}-{pid}-{random}`` holding its pid and its process's
 start time, and tries the ``flock`` only while no live ticket older than its own is waiting:
 first come, first served. A ticket whose process is gone (a crash) is removed by the next

@@ -5,30 +5,15 @@ basic-memory keeps one markdown file a note: YAML front matter (``title``, ``typ
 (context)`` lines are observations, ``- relation_type [[Other Note]] (context)`` lines are
 relations and a ``[[Note]]`` anywhere else in the text is a ``links_to`` relation.
 
-**One memory per note.** A note is what basic-memory's own tools write, read and search as one
-thing, and its observations only make sense under its title; so:
-
-- content: the body as basic-memory reads it (the text after the front matter, without the
-  blank lines around it): observations and relation lines stay in the text, where search finds
-  them and where an assistant reads them;
-- entities: ``[title]``; tags: the front matter's ``tags`` and its ``type`` (but the default
-  ``note``, which says nothing); ``meta.source``: ``basic-memory``;
-  ``meta.extra["basic_memory"]``: the file's path in the folder and its whole front matter
-  (dates written as ISO text), so the export writes the note back as it was;
-- id: a uuid5 of the permalink (of the path without one), the same on every run;
-- time: the front matter's ``created`` when given (as basic-memory reads it), else the file's
-  modification time; the last use is the import time (basic-memory records no use; a
-  ``modified`` stays in the front matter), so nothing imported starts out forgotten.
-
-Relations become relations between the memories of the two notes: the target is found by
-permalink, title (also ignoring case) or path, as basic-memory resolves a ``[[link]]``; a target
-no note of the folder has is kept, dangling, and reported (basic-memory keeps such forward
-references too), its text in ``metadata["basic_memory"]``.
-
-Hidden folders (``.git``, ``.basic-memory``) and symbolic links are not read. A file that is not
-UTF-8 text, or whose front matter is not YAML, is never closed, is no mapping or holds a number
-that is not finite, is a bad record (basic-memory would read such a note as text without front
-matter). Two notes with one permalink: the later (by path) gets an id of its path, with a note.
+One memory per note: its body as the content (observations and relation lines stay in the
+text, where search finds them), its title as its entity, its front matter kept whole in
+``meta.extra["basic_memory"]`` so the export writes the note back as it was; its id a uuid5 of
+the permalink. Its time is the front matter's ``created``, else the file's modification time;
+its last use is the import time (basic-memory records no use), so nothing imported starts out
+forgotten. A relation's target is found by permalink, title or path, as basic-memory resolves a
+``[[link]]``; one no note has is kept, dangling, and reported. Hidden folders and symbolic links
+are not read; a file basic-memory would read as text without front matter is a bad record.
+Field by field: ``docs/import-export.md``.
 """
 
 from __future__ import annotations
@@ -42,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import frontmatter
+from frontmatter.default_handlers import YAMLHandler
 import yaml
 from pydantic import ValidationError
 
@@ -150,6 +136,12 @@ def note_files(root: Path) -> list[Path]:
     return sorted(found, key=lambda p: p.relative_to(root).as_posix())
 
 
+def _text(front: dict[str, Any], key: str) -> str | None:
+    """The front matter's ``key`` when it is text, else None."""
+    value = front.get(key)
+    return value if isinstance(value, str) else None
+
+
 def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
     """(front matter, body) of one note, or why it is a bad record."""
     try:
@@ -163,7 +155,7 @@ def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
         if not any(line.rstrip() == "---" for line in lines[1:]):
             return "the front matter (line 1) is never closed by a '---' line"
         try:
-            handler = frontmatter.YAMLHandler()
+            handler = YAMLHandler()
             front = handler.load(handler.split(text.strip())[0])
             _, body = frontmatter.parse(text)
         except yaml.YAMLError as exc:
@@ -180,9 +172,9 @@ def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
         if not isinstance(front, dict):
             return "the front matter is not a mapping of keys"
         front = plain(front)
-        where = not_finite(front)
-        if where:
-            return f"a number that is not finite in the front matter at {where}"
+        not_a_number = not_finite(front)
+        if not_a_number:
+            return f"a number that is not finite in the front matter at {not_a_number}"
         return front, body
     return {}, text.strip()
 
@@ -211,10 +203,10 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
             snap.problems.append(LineProblem(rel, line, read))
             continue
         front, body = read
-        title = front.get("title") if isinstance(front.get("title"), str) else None
-        title = title or path.stem
-        kind = front.get("type") if isinstance(front.get("type"), str) else DEFAULT_TYPE
-        permalink = front.get("permalink") if isinstance(front.get("permalink"), str) else None
+        title = _text(front, "title") or path.stem
+        stated_type = _text(front, "type")
+        kind = DEFAULT_TYPE if stated_type is None else stated_type
+        permalink = _text(front, "permalink")
         key = permalink or rel[:-3]
         mid = note_id(key)
         if key in by_permalink:

@@ -222,7 +222,9 @@ def _replay(snap: JsonlSnapshot, name: str, kind: str, unknown: set[str],
 def _restore_status(data: dict[str, Any]) -> None:
     """Undo what the export does for a status CortexGraph lacks (``superseded``)."""
     meta = data.get("meta")
-    extra = meta.get("extra") if isinstance(meta, dict) else None
+    if not isinstance(meta, dict):
+        return
+    extra = meta.get("extra")
     if not isinstance(extra, dict) or STATUS_KEY not in extra:
         return
     status = extra[STATUS_KEY]

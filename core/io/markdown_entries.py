@@ -1,8 +1,10 @@
 """The sections of tiered markdown memory files, parsed into entries (see
-:mod:`core.io.markdown_import` for the layout): daily files ``memory/YYYY-MM-DD.md`` and
-``MEMORY.md``, one entry a ``## `` heading, its body, its ``Tags:`` line and its metadata comment
-(read by :func:`core.io.markdown_meta.read_block`). What cannot be read is appended to the caller's
-list of problems, with file and line; nothing raises except :func:`check_source` when there is
+:mod:`core.io.markdown_import` for the layout).
+
+The files are the daily ``memory/YYYY-MM-DD.md`` and ``MEMORY.md``; an entry is a ``## ``
+heading, its body, its ``Tags:`` line and its metadata comment (read by
+:func:`core.io.markdown_meta.read_block`). What cannot be read is appended to the caller's list
+of problems, with file and line; nothing raises except :func:`check_source` when there is
 nothing to import."""
 
 from __future__ import annotations

@@ -1,55 +1,15 @@
 """Tiered markdown memories into the vault (``memvault import-markdown DIR``).
 
-The layout (see the memory entry schema): short-term memories in daily files
-``memory/YYYY-MM-DD.md`` (also found directly in ``DIR``), one entry a section::
+Short-term memories in daily files ``memory/YYYY-MM-DD.md`` (one entry a ``## HH:MM - Title``
+section with a metadata comment and a ``Tags:`` line) and long-term knowledge in ``MEMORY.md``
+(whose sections become promoted memories); how each entry and field becomes a memory or a
+relation: ``docs/migration.md``. What cannot be read is reported with file and line and left
+out (an entry, or only a field); nothing is fatal.
 
-    ## 14:30 - Auth Design Decision
-
-    Decided to use JWT with 15-minute expiry instead of session tokens.
-
-    <!--
-    id: mem_a1b2c3
-    importance: 0.75
-    entities: [jwt, session-tokens]
-    links: [{to: mem_xyz, type: alternative_to, weight: 0.8}]
-    episode: {task: auth-design, outcome: decision}
-    -->
-
-    Tags: #auth #security
-
-and long-term knowledge curated in ``MEMORY.md``, whose ``## `` sections become promoted memories.
-
-Each entry becomes a memory:
-
-- content: the title, a blank line and the body (the text of the section without its metadata
-  comment and its ``Tags:`` line); an entry with neither is skipped;
-- created_at: the file's date and the heading's time, read in the local time zone (``tz``);
-  a ``MEMORY.md`` section: ``retrieval.created_at`` or ``episode.timestamp`` when given, else the
-  time the vault already has for it, else the file's modification time;
-- tags (``Tags: #a #b`` and a ``tags`` field, without the ``#``) and ``entities`` kept;
-- ``importance`` (0-1) mapped to strength 1.0-2.0; without one, the schema's default for the tier
-  (ultra-short and short 0.5, medium 0.6, long 0.8; a daily entry is short, a ``MEMORY.md``
-  section long unless its ``tier`` says otherwise); ``importance``, ``tier`` and ``episode`` kept
-  in ``meta.extra`` as given, and so is every other field memvault has no place for
-  (``retrieval``, ``resurfacing``, ...); ``summary`` becomes the gist; ``retrieval.access_count``
-  and ``retrieval.last_accessed`` become use_count and last_used;
-- ``links`` become relations of the same type with the weight as strength (1.0 when absent);
-  ``superseded_by: X`` a ``supersedes`` relation from X to the entry, whose status becomes
-  superseded; ``status`` (active, archived, superseded) is kept; a ``MEMORY.md`` section is
-  promoted (``promoted_to: "MEMORY.md"``) unless its status says otherwise;
-- ids are kept when they are safe file names (:func:`core.store.layout.check_id`); another id becomes a
-  uuid5 derived from it, recorded as ``meta.extra["original_id"]``, and links to it follow; an
-  entry without an id gets a uuid5 of its file, time, title and rank, the same on every run.
-
-Entries or fields that cannot be read are reported with file and line: an entry (a heading
-without text, a metadata comment that is never closed) is skipped, a field (a line of the
-metadata that is not YAML, an importance that is not a number in 0-1, a link without ``to``) is
-ignored and the entry imported without it. Nothing is fatal.
-
-The work is in three modules: :mod:`core.io.markdown_entries` parses the files into entries,
+The work is in four modules: :mod:`core.io.markdown_entries` parses the files into entries,
 :mod:`core.io.markdown_meta` reads a metadata comment as YAML (and says which of YAML's surprises
-are taken out), :mod:`core.io.markdown_record` checks it with one pydantic model and builds the
-records; this one reads a folder and plans the commit.
+are taken out), :mod:`core.io.markdown_schema` checks it with one pydantic model,
+:mod:`core.io.markdown_record` builds the records; this one reads a folder and plans the commit.
 
 Everything is ONE commit (``import: N memories, M relations from markdown (...)``). Running it
 again on the same files changes nothing; after the files changed, only the entries that differ

@@ -43,7 +43,7 @@ _BOOL, _INT, _FLOAT, _NULL = (f"tag:yaml.org,2002:{t}" for t in ("bool", "int", 
 
 
 if yaml.__with_libyaml__:  # libyaml's parser (PyYAML's wheels have it): many times faster
-    from yaml.cyaml import CParser
+    from yaml._yaml import CParser
 
     class _Base(CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver):
         def __init__(self, stream: str):
@@ -54,7 +54,7 @@ else:  # pragma: no cover - PyYAML built without libyaml
     _Base = yaml.SafeLoader  # type: ignore[assignment,misc]
 
 
-class _Loader(_Base):  # type: ignore[misc,valid-type]
+class _Loader(_Base):
     """safe_load's loader with YAML 1.2 core scalars, and duplicate keys noted."""
 
     yaml_implicit_resolvers: dict[Any, list[Any]] = {

@@ -4,36 +4,17 @@
 The file is a knowledge graph, one JSON object a line: entities
 ``{"type": "entity", "name", "entityType", "observations": [...]}`` and relations
 ``{"type": "relation", "from", "to", "relationType"}``. It is read line by line (a huge file
-is streamed: one line at a time in memory, besides the records it maps to), split on ``\\n``
+is streamed: one line at a time in memory, besides the records it maps to), split on ``\n``
 as the server splits it; blank lines are skipped, as the server skips them.
 
-**One memory per entity.** The server's own unit of recall is the entity: ``search_nodes`` and
-``open_nodes`` answer with whole entities, and an observation ("Works at Acme") often only makes
-sense with its entity's name. So the memory of an entity reads as what an assistant would want
-recalled at once, and its relations become relations between memories as they are::
-
-    Ada_Lovelace (person)
-    - Prefers tea over coffee
-    - Works on the analytical engine notes
-
-- content: that text (the header, then one ``- `` line per observation; a line break inside an
-  observation continues on a line starting with two spaces); :func:`observations_of` reads the
-  observations back, also after the content was edited in memvault;
-- entities: ``[name]``; tags: ``[entityType]``; ``meta.source``: ``mcp-memory``;
-  ``meta.extra["mcp_memory"]``: ``{"name", "entityType"}`` as the file has them;
-- id: a uuid5 of the name (the same on every run and machine, so a relation to an entity the
-  file lacks still points where that entity would land);
-- time: the file has none; the memory gets the import time (and keeps it on later runs).
-
-A relation becomes a relation of type ``relationType`` between the two memories (strength 1.0),
-its names kept in ``metadata["mcp_memory"]``. An end that names no entity of the file is kept,
-dangling, and reported (the server keeps such relations too).
-
-What the server would not do is said, not fatal: two entity lines with one name (the server's
-``create_entities`` refuses that) become one memory with the observations of both, in order and
-without repeats, and a note; a repeated relation is kept once, with a note; a line of another
-``type`` is left out (the server ignores it too), with a note. A line that is not JSON, is cut
-short, or lacks a field the server needs is a bad record (see :mod:`core.io.foreign_import`).
+One memory per entity (the server's own unit of recall): its name as the header, then one
+``- `` line per observation (:func:`observations_of` reads them back, also after the content
+was edited in memvault); its id a uuid5 of the name, so a relation to an entity the file lacks
+still points where that entity would land. A relation becomes a relation of type
+``relationType`` between the two memories; an end that names no entity is kept, dangling, and
+reported. What the server would not do is said, not fatal (two entities with one name become
+one memory); a line that is not JSON, is cut short, or lacks a field the server needs is a bad
+record (:mod:`core.io.foreign_import`). Field by field: ``docs/import-export.md``.
 """
 
 from __future__ import annotations

@@ -1,45 +1,20 @@
 """A CortexGraph 1.2.1 JSONL store into the vault (``memvault migrate --from jsonl DIR``).
 
 CortexGraph keeps its short-term memory as two append-only files, ``memories.jsonl`` and
-``relations.jsonl``. :func:`read_jsonl` replays them the way CortexGraph's own loader does: line
-by line, in order; blank lines skipped; a line whose ``_deleted`` is truthy removes its ``id``
-(and needs nothing else); any other line is a whole record and the last one for an id wins, so a
-record after its tombstone brings the id back.
-
-CortexGraph keeps relations to memories it deleted; memvault applies its one rule for relations
-when a memory goes (:mod:`core.model.relation_rule`): of the relations touching a memory the
-source deleted (and the vault does not hold), the lineage ones (``consolidated_from``,
-``split_from``) are migrated and the others are left out, listed in the report
-(``dropped_relations``) and kept in the committed backup. Relations whose end no record of the
-source ever had are migrated as they are. Every migrated relation with an end that is no living
-memory is counted as dangling.
-
-Where memvault differs from CortexGraph, it says so rather than stop:
-
-- a line CortexGraph would choke on (not UTF-8, not JSON, not an object, not a valid record, a
-  tombstone without an id) is reported with its file and line number and skipped; the loader
-  carries on with the next line (CortexGraph would refuse the whole store);
-- a negative ``use_count``, ``review_count`` or ``cross_domain_count`` (CortexGraph accepts them,
-  memvault does not) is read as 0, with a note;
-- an id that is not a safe file name (:func:`core.store.layout.check_id`) becomes a uuid5 derived from
-  it (the same on every run), recorded as ``meta.extra["cortexgraph_ids"]`` (memories) or
-  ``metadata["cortexgraph_ids"]`` (relations, also for remapped ends), with a note;
-  :func:`core.io.export.export_jsonl` puts the original ids back;
-- keys CortexGraph does not know are kept (memvault keeps unknown keys; CortexGraph ignores them),
-  a ``gist`` key is read as the memory's gist, and ``meta.extra["memvault_status"]`` (written by
-  the export for the status ``superseded``, which CortexGraph lacks) gives the status back.
+``relations.jsonl``; :func:`read_jsonl` (:mod:`core.io.jsonl_read`) replays them the way
+CortexGraph's own loader does, and says so where memvault differs rather than stop (a line
+CortexGraph would choke on is reported with its file and line and skipped; an id that is not a
+safe file name becomes a stable uuid5, the original kept). Relations of memories the source
+deleted follow the one rule of :mod:`core.model.relation_rule`.
 
 :func:`migrate_jsonl` writes one file per living memory and relation, records
-``migrated_from: "jsonl-v1"`` (and the source's digest, under ``migrations``) in ``.meta.json``,
-and copies the two source files into ``.backup/jsonl-v1-<UTC time>/`` in the vault, all in ONE
-commit (``migrate: N memories, M relations from jsonl-v1 (...)``); the source files are only read.
-The backup is committed so it travels with the vault and stays in history even if the folder is
-deleted. Running it again on the same source changes nothing (the digest is known: no commit,
-not even after the migrated memories were used or changed in memvault); a changed source, or
-``force``, writes the records that differ (records the vault has and the source lacks are left
-alone). Memories keep the gist they have (none, from CortexGraph 1.2.1): gists are made
-afterwards by ``memvault backfill-gists``, one commit, so the migration commit holds exactly what
-CortexGraph had.
+``migrated_from: "jsonl-v1"`` (and the source's digest) in ``.meta.json``, and copies the two
+source files into ``.backup/jsonl-v1-<UTC time>/`` in the vault, all in ONE commit; the source
+files are only read. Running it again on the same source changes nothing; a changed source, or
+``force``, writes the records that differ. Gists are made afterwards (``memvault
+backfill-gists``), so the migration commit holds exactly what CortexGraph had.
+
+The rules, record by record: ``docs/migration.md``.
 """
 
 from __future__ import annotations

@@ -1,11 +1,13 @@
-"""The values a record may hold, whatever wrote it (CLI, app, MCP, import, migrate, sync): numbers
-finite and within 64 bits (JSON has no infinity, and pydantic would write ``null`` instead: a
-record every later reader skips), text that is valid UTF-8 (a lone surrogate from undecodable
-bytes cannot be written), and a record file nested at most :data:`MAX_NESTING` levels deep
-(memvault's own reader refuses a deeper file, so such a record would be saved and never read
-again). The models (:mod:`core.model.records`) apply it to what they are given, and
+"""The values a record may hold, whatever wrote it (CLI, app, MCP, import, migrate, sync). The
+models (:mod:`core.model.records`) apply it to what they are given, and
 :meth:`core.store.layout.Layout.encode`, the one place a record becomes file bytes, to every
-record written."""
+record written.
+
+Numbers are finite and within 64 bits (JSON has no infinity, and pydantic would write ``null``
+instead: a record every later reader skips); text is valid UTF-8 (a lone surrogate from
+undecodable bytes cannot be written); a record file is nested at most :data:`MAX_NESTING`
+levels deep (memvault's own reader refuses a deeper file, so such a record would be saved and
+never read again)."""
 
 from __future__ import annotations
 

@@ -6,31 +6,7 @@ Every count memvault shows (gist savings, recall budgets, backfill totals) comes
 one regular expression and no vocabulary file, so it runs offline, deterministically and in
 linear time. Show it to people as approximate ("~120 tokens").
 
-How a text is counted (one pass over regex matches; whitespace between words is free, as BPE
-tokenizers glue a single leading space to the following word):
-
-======================  =================================================================
-piece                   tokens
-======================  =================================================================
-letter run, Latin       1 up to 8 letters, then ceil(len / 6): common English words are
-script (a-z, accented)  single tokens, long/rare words split into ~4-6 letter pieces
-letter run, other       ceil(len / 2) (Cyrillic, Greek, Arabic, Hebrew, Devanagari... get
-script                  far fewer letters per token than English)
-CJK / kana / hangul     1 per character
-digit run               ceil(len / 3) (cl100k splits numbers into groups of up to 3 digits)
-ASCII punctuation run   ceil(len / 2) (``(``, ``).``, ``...``, ``->`` are mostly 1 token)
-other symbol (BMP)      1 per character (``—``, ``→``, ``©``)
-astral symbol (emoji)   2 per code point (an emoji is 1-3 tokens in UTF-8 byte BPE)
-underscore run          1 (``snake_case`` counts as ``snake`` + ``_`` + ``case``)
-line break run          1 (newlines are tokens; indentation runs of 2+ spaces are 1 more)
-======================  =================================================================
-
-Calibration: this machine has no cached cl100k_base file (tiktoken needs network to fetch it),
-so the constants above were not fitted here; they follow the published rules of thumb
-(~4 characters or ~0.75 English words per token; 3-digit number chunks; CJK ~1 token per
-character). Expect roughly +/-15% against a real tokenizer on English prose and wider error on
-code and other scripts; for relative comparisons (gist vs content) the error largely cancels,
-because both sides are counted the same way.
+How each piece of a text is counted, and how far the estimate may be off: ``docs/tokens.md``.
 """
 
 from __future__ import annotations

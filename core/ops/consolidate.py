@@ -1,20 +1,14 @@
 """Consolidation: find clusters of similar memories and merge one into a single memory with
 ``consolidated_from`` provenance (merged -> each source), as ONE commit.
 
-Similarity of two memories: Jaccard on content tokens (lowercased, punctuation removed, longer
-than 2 characters) blended with tag and entity overlap (weights 0.7 / 0.15 / 0.15, over the
-signals either memory has); cosine on ``embed`` instead when every memory compared has one.
-Clusters: single linkage at a threshold (default 0.83, as CortexGraph), strongest links first,
-at most 12 members. With a vault, the pairs compared are those its near-duplicate index names
-(:mod:`.near_duplicates`: near-linear in the vault's size), else every pair that can reach the
-threshold (prefix filtering: quadratic where many memories share words). Cohesion = mean pairwise similarity; >= 0.9 merge, >= 0.75 review, else keep
-separate.
+Clusters: single linkage at a threshold (default 0.83, as CortexGraph) on the similarity of
+:mod:`.similarity`, strongest links first, at most 12 members. Cohesion = mean pairwise
+similarity; >= 0.9 merge, >= 0.75 review, else keep separate.
 """
 
 from __future__ import annotations
 
 import hashlib
-import math
 import uuid
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -31,15 +25,15 @@ from ..model.records import (
     Relation,
     now_epoch,
 )
-from ..textutil import content_tokens, given_gist, jaccard, make_gist
+from ..textutil import content_tokens, given_gist, make_gist
 from ..vault import Plan, Vault
 from ..vault.reports import relations_going_with
+from .similarity import Features, cohesion, indexed_pairs, linked_pairs
 
 DEFAULT_THRESHOLD = 0.83
 MAX_CLUSTER_SIZE = 12
 MERGE_COHESION = 0.9
 REVIEW_COHESION = 0.75
-CONTENT_WEIGHT, TAG_WEIGHT, ENTITY_WEIGHT = 0.7, 0.15, 0.15
 MAX_STRENGTH = 2.0
 SourceFate = Literal["delete", "archive"]
 
@@ -76,55 +70,6 @@ def suggested_action(cohesion: float) -> str:
     return "keep separate"
 
 
-class _Features:
-    """What similarity looks at, computed once per memory."""
-
-    __slots__ = ("tokens", "tags", "entities", "embed")
-
-    def __init__(self, memory: Memory):
-        self.tokens = content_tokens(memory.content)
-        self.tags = {t.lower() for t in memory.meta.tags}
-        self.entities = {e.lower() for e in memory.entities}
-        self.embed = memory.embed
-
-
-def similarity(a: Memory, b: Memory, use_embeddings: bool | None = None) -> float:
-    """Similarity of two memories in 0..1 (see the module docstring)."""
-    if use_embeddings is None:
-        use_embeddings = bool(a.embed) and bool(b.embed)
-    return _similarity(_Features(a), _Features(b), use_embeddings)
-
-
-def _similarity(a: _Features, b: _Features, use_embeddings: bool) -> float:
-    if use_embeddings and a.embed and b.embed and len(a.embed) == len(b.embed):
-        return max(0.0, _cosine(a.embed, b.embed))
-    total, weight = CONTENT_WEIGHT * jaccard(a.tokens, b.tokens), CONTENT_WEIGHT
-    if a.tags or b.tags:
-        total, weight = total + TAG_WEIGHT * jaccard(a.tags, b.tags), weight + TAG_WEIGHT
-    if a.entities or b.entities:
-        total += ENTITY_WEIGHT * jaccard(a.entities, b.entities)
-        weight += ENTITY_WEIGHT
-    return total / weight
-
-
-def _cosine(x: Sequence[float], y: Sequence[float]) -> float:
-    dot = sum(p * q for p, q in zip(x, y))
-    nx, ny = math.sqrt(sum(p * p for p in x)), math.sqrt(sum(q * q for q in y))
-    return dot / (nx * ny) if nx and ny else 0.0
-
-
-def cohesion(members: Sequence[Memory], use_embeddings: bool | None = None) -> float:
-    """Mean pairwise similarity (1.0 for a single memory). Cosine on ``embed`` when every member
-    has one, unless ``use_embeddings`` says otherwise."""
-    if len(members) < 2:
-        return 1.0
-    feats = [_Features(m) for m in members]
-    if use_embeddings is None:
-        use_embeddings = all(m.embed for m in members)
-    pairs = [(i, j) for i in range(len(feats)) for j in range(i + 1, len(feats))]
-    return sum(_similarity(feats[i], feats[j], use_embeddings) for i, j in pairs) / len(pairs)
-
-
 def find_clusters(
     vault: Vault | None,
     threshold: float = DEFAULT_THRESHOLD,
@@ -143,14 +88,14 @@ def find_clusters(
     pool = sorted((m for m in memories
                    if m.status == MemoryStatus.ACTIVE), key=lambda m: m.id)
     embeds = bool(pool) and all(m.embed for m in pool)
-    indexed = None if embeds else _indexed_pairs(vault, pool, whole_vault, threshold)
+    indexed = None if embeds else indexed_pairs(vault, pool, whole_vault, threshold)
     if indexed is not None:  # only the memories in a candidate pair are compared
         involved = sorted({k for pair in indexed for k in pair})
         pool = [pool[k] for k in involved]
         at = {old: new for new, old in enumerate(involved)}
         indexed = {(at[a], at[b]) for a, b in indexed}
-    feats = [_Features(m) for m in pool]
-    edges = sorted(_linked_pairs(feats, threshold, embeds, indexed),
+    feats = [Features(m) for m in pool]
+    edges = sorted(linked_pairs(feats, threshold, embeds, indexed),
                    key=lambda e: (-e[0], e[1], e[2]))
     parent = list(range(len(pool)))
     size = [1] * len(pool)
@@ -175,75 +120,6 @@ def find_clusters(
     clusters = [Cluster(cluster_id(g), g, cohesion(g, embeds)) for g in groups.values()
                 if len(g) > 1]
     return sorted(clusters, key=lambda c: (-c.cohesion, c.id))
-
-
-def _indexed_pairs(vault: Vault | None, pool: list[Memory], whole: bool, threshold: float
-                   ) -> set[tuple[int, int]] | None:
-    """The pairs of positions in ``pool`` the vault's near-duplicate index names as candidates
-    (:mod:`.near_duplicates`), or None when it cannot answer: no vault, a threshold below
-    :data:`.near_duplicates.INDEX_FROM`, or memories that are not the vault's own."""
-    from .near_duplicates import INDEX_FROM, candidate_pairs
-
-    if vault is None or threshold < INDEX_FROM:
-        return None
-    everything = vault.memories
-    if not whole and any(everything.get(m.id) is not m for m in pool):
-        return None
-    at = {m.id: k for k, m in enumerate(pool)}
-    return {(at[a], at[b]) for a, b in candidate_pairs(vault.root, everything, at, vault)}
-
-
-def _linked_pairs(feats: list[_Features], threshold: float, embeds: bool,
-                  indexed: set[tuple[int, int]] | None = None) -> list[tuple[float, int, int]]:
-    """Pairs at or above the threshold: of the ``indexed`` candidates when given, else of the
-    pairs that can reach it (prefix filtering, below: it misses none, but is quadratic where
-    many memories share words)."""
-    n = len(feats)
-    if indexed is not None:
-        candidates: Iterable[tuple[int, int]] = indexed
-    elif embeds:
-        candidates = ((i, j) for i in range(n) for j in range(i + 1, n))
-    else:
-        candidates = _candidate_pairs(feats, threshold)
-    found = []
-    for i, j in candidates:
-        s = _similarity(feats[i], feats[j], embeds)
-        if s >= threshold:
-            found.append((s, i, j))
-    return found
-
-
-def _candidate_pairs(feats: list[_Features], threshold: float) -> set[tuple[int, int]]:
-    """Every pair whose text similarity can reach ``threshold``.
-
-    Tags and entities add at most 0.3 of 1.0, so a linked pair has content Jaccard
-    >= j = (threshold - 0.3) / 0.7. Two token sets with Jaccard >= j share at least
-    ceil(j * |x|) tokens, so they share a token among the |x| - ceil(j * |x|) + 1 rarest of
-    each (prefix filtering): only those tokens are indexed. Their sizes differ by at most that
-    ratio too: |y| <= |x| / j. Below a threshold of 0.3 any shared token, tag or entity can make
-    a link, so all of them are indexed."""
-    j = (threshold - (TAG_WEIGHT + ENTITY_WEIGHT)) / CONTENT_WEIGHT - 1e-9
-    rarity = Counter(t for f in feats for t in f.tokens)
-    index: dict[str, list[int]] = {}
-    for i, f in enumerate(feats):
-        if j > 0:
-            ordered = sorted(f.tokens, key=lambda t: (rarity[t], t))
-            keys = ordered[: len(ordered) - math.ceil(j * len(ordered)) + 1] if ordered else []
-        else:
-            keys = [*f.tokens, *("#" + t for t in f.tags), *("@" + e for e in f.entities)]
-        for key in keys:
-            index.setdefault(key, []).append(i)
-    sizes = [len(f.tokens) for f in feats]
-    pairs: set[tuple[int, int]] = set()
-    for ids in index.values():
-        ids.sort(key=lambda i: sizes[i])
-        for x, a in enumerate(ids):
-            limit = sizes[a] / j if j > 0 else math.inf
-            for b in ids[x + 1:]:
-                if sizes[b] > limit:
-                    break
-                pairs.add((a, b) if a < b else (b, a))
-    return pairs
 
 
 def cluster_id(members: Iterable[Memory]) -> str:

@@ -1,9 +1,10 @@
-"""Memories a new one would likely duplicate, before it is added (the app's ``n``): the
-similarity the consolidate clusters use (:func:`core.ops.consolidate.similarity`: content tokens
-with tag and entity overlap), against every memory of the vault, or the share of the new text's
-words an existing memory already holds (a new note that only repeats part of a longer memory is
-a likely duplicate too, though their similarity is low). Only a suggestion: nothing is merged or
-refused here; the person adds anyway or cancels.
+"""Memories a new one would likely duplicate, before it is added (the app's ``n``). Only a
+suggestion: nothing is merged or refused here; the person adds anyway or cancels.
+
+A likely duplicate is one the consolidate clusters' similarity links to the new text
+(:func:`core.ops.similarity.similarity`: content tokens with tag and entity overlap), or one
+that already holds most of its words (a new note that only repeats part of a longer memory is a
+likely duplicate too, though their similarity is low), among every memory of the vault.
 
 :func:`indexed_duplicates` and :func:`duplicates_of` ask the same of the candidates the vault's
 near-duplicate index names (:mod:`core.ops.near_duplicates`) instead of every memory."""
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..model.records import Memory, MemoryMetadata
 from ..textutil import content_tokens
-from .consolidate import similarity
+from .similarity import similarity
 
 if TYPE_CHECKING:
     from ..search.index import SearchIndex

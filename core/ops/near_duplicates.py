@@ -1,6 +1,6 @@
 """Likely duplicates through the derived near-duplicate index (:mod:`core.search.near_dupes`):
 the candidates a locality-sensitive hash names, then the exact similarity the consolidate
-clusters use (:func:`core.ops.consolidate.similarity`) on those only, never on every pair.
+clusters use (:func:`core.ops.similarity.similarity`) on those only, never on every pair.
 
 The index is the vault's search index file (``.git/memvault/index.sqlite``), brought level with
 the memories given before each question (its rows and the search rows, one transaction). An

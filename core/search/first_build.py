@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..model.records import Memory
+from .row_sources import MadeRow
 from .transaction import transaction
 
 #: Memories written per transaction (a fraction of a second each at 100k: a search in between
@@ -96,14 +97,16 @@ def _alive(pid: int) -> bool:
 
 class Builder:
     """The chunked first build of the index on ``conn`` (see the module docstring), from its
-    parts: ``fingerprint`` is the index's own (memory -> fingerprint, kept per memory object),
+    parts: ``made(memories, id)`` is the index's own (the memory, its fingerprint and the blob
+    id of the bytes it was parsed from: :meth:`.row_sources.RowSources.made`),
     ``build_word_lists(progress)`` writes its word lists (:meth:`.wordlists.Words.build_common`)."""
 
-    def __init__(self, conn: sqlite3.Connection, fingerprint: Callable[[Memory], str],
+    def __init__(self, conn: sqlite3.Connection,
+                 made: Callable[[Mapping[str, Memory], str], MadeRow],
                  build_word_lists: Callable[[Callable[[int, int], None]], int],
                  progress: Progress | None = None):
         self.conn = conn
-        self.fingerprint = fingerprint
+        self.made = made
         self.build_word_lists = build_word_lists
         self.progress = progress
 
@@ -161,12 +164,13 @@ class Builder:
         for memory_id in chunk:
             if memory_id in present:
                 continue
-            m = memories[memory_id]
+            m, fp, source = self.made(memories, memory_id)
             rowid += 1
-            records.append((rowid, memory_id, self.fingerprint(m)))
+            records.append((rowid, memory_id, fp, source))
             texts.append((rowid, m.content, m.gist or "", "\n".join(m.meta.tags),
                           "\n".join(m.entities)))
-        conn.executemany("INSERT INTO records (rowid, id, fingerprint) VALUES (?, ?, ?)", records)
+        conn.executemany("INSERT INTO records (rowid, id, fingerprint, source) "
+                         "VALUES (?, ?, ?, ?)", records)
         conn.executemany("INSERT INTO fts (rowid, content, gist, tags, entities) "
                          "VALUES (?, ?, ?, ?, ?)", texts)
         put_unshared(conn, [(t[0], t[1]) for t in texts])

@@ -8,7 +8,8 @@ the index was built from and rewrites only the rows that differ, in one transact
 file, one SQLite cannot read (``sqlite3.DatabaseError``) or one of another schema
 (``PRAGMA user_version``) is deleted and built again; deleting it by hand loses nothing.
 
-Tables: ``records(rowid, id, fingerprint)``; ``fts(content, gist, tags, entities)`` whose rowid
+Tables: ``records(rowid, id, fingerprint, source)`` (``source``: the blob id of the file's bytes
+the row was made from, when known: :mod:`.row_sources`); ``fts(content, gist, tags, entities)`` whose rowid
 is the record's (tokenizer ``porter unicode61 remove_diacritics 2``: words match across
 inflections, ``é`` matches ``e``); ``embeddings(id, fingerprint, model, vector)``. And, for
 opening the vault without reading every file (:mod:`core.store.indexed_files`):
@@ -28,9 +29,7 @@ Reading is :mod:`.index_reading`.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import os
 import sqlite3
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
@@ -39,46 +38,18 @@ from typing import TYPE_CHECKING
 
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
-from .index_reading import TOKENIZER, IndexReading
+from .index_file import SCHEMA_VERSION as SCHEMA_VERSION  # (read from here: the rows' version)
+from .index_file import connect, create, open_index_file, remove_unreadable, reset
+from .index_reading import IndexReading
+from .row_sources import RowSources
 from .transaction import transaction
 
 if TYPE_CHECKING:
     from .first_build import Progress
     from .near_dupes import NearDuplicateRows
 
-#: 2: the files and state tables; 3: a summary of each memory file; 4: word lists; 5: a files
-#: row keeps its bytes only when they make a valid record of its id (an open holds them unparsed:
-#: a change to the record models must bump this, see tests/core/search/test_indexed_files.py),
-#: and summary_tags and a status index for the glance.
-SCHEMA_VERSION = 5
 INDEX_FILE = "index.sqlite"
-PAGE_SIZE = 16384
 _SEP = "\x1f"
-
-_SCHEMA = (
-    "CREATE TABLE records (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, "
-    "fingerprint TEXT NOT NULL)",
-    f"CREATE VIRTUAL TABLE fts USING fts5(content, gist, tags, entities, tokenize='{TOKENIZER}')",
-    "CREATE TABLE embeddings (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, model TEXT NOT NULL, "
-    "vector BLOB NOT NULL)",
-    "CREATE TABLE files (path TEXT PRIMARY KEY, blob TEXT NOT NULL, kind TEXT, record_id TEXT, "
-    "body BLOB) WITHOUT ROWID",
-    "CREATE TABLE summaries (path TEXT PRIMARY KEY, record_id TEXT NOT NULL, status TEXT, "
-    "use_count INTEGER, last_used INTEGER, strength REAL, created_at INTEGER, tags TEXT, "
-    "head TEXT, pinned INTEGER) WITHOUT ROWID",
-    # the glance (:func:`core.vault.preview.read_glance`): memories counted by status, and by
-    # status and tag, without reading a summary
-    "CREATE INDEX summaries_status ON summaries (status)",
-    "CREATE TABLE summary_tags (status TEXT NOT NULL, tag TEXT NOT NULL, path TEXT NOT NULL, "
-    "PRIMARY KEY (status, tag, path)) WITHOUT ROWID",
-    "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    # the word lists (:mod:`.wordlists`): each common word's best memories, best first
-    "CREATE TABLE words (token TEXT PRIMARY KEY, avgdl REAL NOT NULL, floor REAL NOT NULL)",
-    "CREATE TABLE wordlists (token TEXT NOT NULL, impact REAL NOT NULL, doc INTEGER NOT NULL, "
-    "f REAL NOT NULL, PRIMARY KEY (token, impact, doc)) WITHOUT ROWID",
-    "CREATE INDEX wordlists_doc ON wordlists (doc)",
-    f"PRAGMA user_version = {SCHEMA_VERSION}",
-)
 
 
 def fingerprint(memory: Memory) -> str:
@@ -126,6 +97,7 @@ class SearchIndex(IndexReading):
         self._known: dict[str, tuple[int, str]] | None = None  # id -> (rowid, fingerprint)
         self._data_version: int | None = None
         self._seen: dict[str, tuple[Memory, str]] = {}  # id -> (memory object, its fingerprint)
+        self.sources = RowSources(self._fingerprint)
         #: (the known-rows dict, the mapping, its mark: :func:`_mark`) of the last sync
         self._synced: tuple[dict[str, tuple[int, str]], Mapping[str, Memory], object] | None = None
         self._generation = 0
@@ -149,6 +121,7 @@ class SearchIndex(IndexReading):
         self._conn, self._known, self._synced = None, None, None
         self._near_dupes = None
         self._generation += 1
+        self.sources.forget()
         self._vectors, self._vectors_version = {}, None
         self.memo.clear()
 
@@ -172,91 +145,31 @@ class SearchIndex(IndexReading):
                 self.note = f"the search index could not be written ({exc}); kept in memory"
                 self.path = None
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        self._create(conn)
+        create(conn)
         return conn
 
     def _open_file(self) -> sqlite3.Connection:
         assert self.path is not None
-        existed = self.path.exists()
-        conn = None
-        try:
-            conn = self._connect()
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 0 and self._create_if_empty(conn):
-                # a new file, or one another connection is creating this moment (its schema
-                # not committed yet): never removed from under that connection
-                self.rebuilt = "missing"
-                return conn
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == SCHEMA_VERSION:
-                conn.execute("SELECT count(*) FROM records").fetchone()
-                return conn
-            conn.close()
-            why = f"schema {version}, not {SCHEMA_VERSION}" if existed else "missing"
-        except sqlite3.DatabaseError as exc:
-            if conn is not None:
-                conn.close()
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                raise
-            why = f"unreadable ({exc})"
-        self._remove_files()
-        conn = self._connect()
-        self._create(conn)
-        self.rebuilt = why
+        conn, why = open_index_file(self.path)
+        if why is not None:
+            self.rebuilt = why
         return conn
-
-    def _connect(self) -> sqlite3.Connection:
-        assert self.path is not None
-        self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_CREAT | os.O_RDWR | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        try:
-            if os.fstat(fd).st_mode & 0o077:
-                os.fchmod(fd, 0o600)
-        finally:
-            os.close(fd)
-        conn = sqlite3.connect(self.path, timeout=15, isolation_level=None,
-                               check_same_thread=False)
-        # 16 KiB pages: a record file's body (~1.2 KB) then fits in its row (4 KiB pages send
-        # any row over ~1 KB to an overflow page, and reading the rows at open takes twice as
-        # long). Only a new, empty file takes it: it must come before WAL mode.
-        conn.execute(f"PRAGMA page_size = {PAGE_SIZE}")
-        conn.execute("PRAGMA journal_mode=WAL")  # -wal and -shm take the file's mode (0600)
-        conn.execute("PRAGMA synchronous=NORMAL")
-        return conn
-
-    @staticmethod
-    def _create_if_empty(conn: sqlite3.Connection) -> bool:
-        """Under the write lock: give a database with no table at all the schema; True when
-        this connection did. False when it has one by then (another connection's, committed
-        while this one waited for the lock: the caller reads its version)."""
-        with transaction(conn):
-            if conn.execute("PRAGMA user_version").fetchone()[0] != 0 or conn.execute(
-                    "SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                return False
-            for statement in _SCHEMA:
-                conn.execute(statement)
-        return True
-
-    @staticmethod
-    def _create(conn: sqlite3.Connection) -> None:
-        with transaction(conn):
-            for statement in _SCHEMA:
-                conn.execute(statement)
-
-    def _remove_files(self) -> None:
-        assert self.path is not None
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(f"{self.path}{suffix}")
 
     def rebuild(self, why: str = "asked for") -> None:
         """Forget everything the index holds; the next :meth:`sync` fills it again."""
         self.close()
         if self.path is None:
             return
-        self._remove_files()
-        self._conn = self._connect()
-        self._create(self._conn)
+        self._conn, _ = open_index_file(self.path)
+        try:
+            reset(self._conn)  # in place: other connections see it emptied, never gone
+        except sqlite3.DatabaseError as exc:
+            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+                raise
+            self._conn.close()  # (a file SQLite cannot read: no connection can use it)
+            remove_unreadable(self.path)
+            self._conn = connect(self.path)
+            create(self._conn)
         self.rebuilt = why
 
     # -- keeping it equal to the vault -----------------------------------------------------------
@@ -272,8 +185,16 @@ class SearchIndex(IndexReading):
         conn = self.conn
         version = conn.execute("PRAGMA data_version").fetchone()[0]
         if self._known is None or version != self._data_version:  # another process wrote it
-            self._known = {i: (rowid, fp) for rowid, i, fp in
-                           conn.execute("SELECT rowid, id, fingerprint FROM records")}
+            known: dict[str, tuple[int, str]] = {}
+            sources: dict[str, str] = {}
+            for rowid, i, fp, source in conn.execute(
+                    "SELECT rowid, id, fingerprint, source FROM records"):
+                known[i] = (rowid, fp)
+                if source is not None:
+                    sources[i] = source
+            if self._known is not None:  # (written elsewhere: maybe emptied, reindexed)
+                self._near_dupes = None
+            self._known, self.sources.held = known, sources
             self._data_version = version
         return self._known
 
@@ -331,12 +252,28 @@ class SearchIndex(IndexReading):
             # the same memory objects as last time (in the same mapping, or in a copy of the
             # same ids: the app's checks take one each time), no other writer since
             return report
-        wanted = {i: self._fingerprint(m) for i, m in memories.items()}
+        wanted = self.sources.wanted(memories, known)
         if not self._stale(wanted, known) and self._near_dupes_current():
+            self._note_sources()
             report.rebuilt, self.rebuilt = self.rebuilt, None
             self._synced, self._generation = (self._known, memories, mark), self._generation + 1
             return report
         return self._write(memories, wanted, None, mark, report, at)
+
+    def _note_sources(self) -> None:
+        """Note the sources found for rows whose fingerprint is current (:mod:`.row_sources`),
+        in one transaction; a row rewritten meanwhile by another connection keeps its own."""
+        fixes = self.sources.fixes
+        if not fixes or self.path is None:
+            fixes.clear()
+            return
+        with transaction(self.conn):
+            self.conn.executemany(
+                "UPDATE records SET source = ? WHERE id = ? AND fingerprint = ?",
+                [(source, i, self._known[i][1]) for i, source in fixes.items()
+                 if self._known is not None and i in self._known])
+        fixes.clear()
+        self._data_version = self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def _first_build_waits(self, memories: Mapping[str, Memory],
                            known: dict[str, tuple[int, str]], progress: Progress | None,
@@ -357,7 +294,7 @@ class SearchIndex(IndexReading):
             return False
         if known and not self._near_dupes_current():
             return False  # (the rows written so far need their keys made again: one sync)
-        builder = first_build.Builder(self.conn, self._fingerprint,
+        builder = first_build.Builder(self.conn, self.sources.made,
                                       lambda told: self.words().build_common(told), progress)
         report.added = builder.run(memories)
         self._known, self._synced, self._near_dupes = None, None, True
@@ -417,7 +354,7 @@ class SearchIndex(IndexReading):
             # data_version moved), else the rows held are the file's and a change costs itself
             known = self._load_known()
             if gone_ids is not None and known is not before:  # written meanwhile: compare all
-                wanted = {i: self._fingerprint(m) for i, m in memories.items()}
+                wanted = self.sources.wanted(memories, known)
                 gone_ids = None
             if known is before:  # a new dict for each write: what is kept by it (ids_by_rowid)
                 known = self._known = dict(known)  # sees the change
@@ -451,14 +388,16 @@ class SearchIndex(IndexReading):
                 continue
             m = memories[memory_id]
             row = (m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
+            source = self.sources.source_of(memory_id, m)
             if old is None:
-                rowid = conn.execute("INSERT INTO records (id, fingerprint) VALUES (?, ?)",
-                                     (memory_id, fp)).lastrowid
+                rowid = conn.execute("INSERT INTO records (id, fingerprint, source) "
+                                     "VALUES (?, ?, ?)", (memory_id, fp, source)).lastrowid
                 report.added += 1
             else:
                 rowid = old[0]
                 conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
-                conn.execute("UPDATE records SET fingerprint = ? WHERE rowid = ?", (fp, rowid))
+                conn.execute("UPDATE records SET fingerprint = ?, source = ? WHERE rowid = ?",
+                             (fp, source, rowid))
                 report.changed += 1
             conn.execute("INSERT INTO fts (rowid, content, gist, tags, entities) "
                          "VALUES (?, ?, ?, ?, ?)", (rowid, *row))

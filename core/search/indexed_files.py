@@ -17,7 +17,6 @@ loses nothing: the next open reads every file, and writes the rows again.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterator, Mapping
@@ -28,17 +27,10 @@ from ..model.records import PIN_KEY
 from ..store.layout import MEMORIES_DIR, RELATIONS_DIR
 from ..textutil import neutralise_controls, neutralise_line
 from .index import SCHEMA_VERSION, SearchIndex, index_path
+from .row_sources import blob_id as blob_id  # (read from here by the open)
 from .transaction import transaction
 
 _COMMIT_KEY = "files_commit:"
-
-
-def blob_id(data: bytes, length: int = 40) -> str:
-    """The id git gives a blob of ``data`` (SHA-1; SHA-256 when ``length`` is 64)."""
-    digest = hashlib.sha256() if length == 64 else hashlib.sha1()  # noqa: S324 (git's own id)
-    digest.update(b"blob %d\0" % len(data))
-    digest.update(data)
-    return digest.hexdigest()
 
 
 #: How much of a memory's text (gist, or content) a summary keeps: more than a tree row shows.

@@ -41,8 +41,10 @@ from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
 from .first_build import Progress, building_note
-from .index import SearchIndex
-from .query import Query, Term, fts_expression, parse, select
+from .index import SearchIndex, SyncReport
+from .memory_index import HandingOver
+from .pool import AllowedPool, allowed_ids, filters
+from .query import Query, Term, fts_expression, parse
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
 from .snippet import Snippet, snippet_for
 from .topk import top_hits
@@ -142,6 +144,9 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
         index.sync(memories)
     terms = [t for t in query.text_terms if t.tokens()]
     excluded = _excluded(index, query)
+    if isinstance(allowed, AllowedPool) and top is not None and embedder is None and terms \
+            and len(allowed) > BOUNDED_FROM:
+        return _bounded(index, memories, terms, allowed, excluded, decay_of, top)
     pool_set = allowed if isinstance(allowed, (set, frozenset)) else set(allowed)
     if not terms:  # ranked by life alone; Hit objects only for the top
         scored = []
@@ -266,9 +271,12 @@ class Searcher:
     the embedder loaded."""
 
     def __init__(self, vault: Any, *, index: SearchIndex | None = None, mode: str = "auto",
-                 embedder: Embedder | None = None, progress: Progress | None = None):
+                 embedder: Embedder | None = None, progress: Progress | None = None,
+                 in_background: bool = False):
         """``progress(what, done, total)``: told as the index is first built (a search after a
-        clone, :mod:`core.search.first_build`)."""
+        clone, :mod:`core.search.first_build`). ``in_background``: that first build is left
+        to a process of its own, and the search answers from the memories meanwhile
+        (:mod:`core.search.background_build`: ``memvault search``)."""
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}: choose one of {', '.join(MODES)}")
         self.vault = vault
@@ -282,9 +290,12 @@ class Searcher:
                 self.notes.append(INSTALL_HINT)
         self.embedder = embedder
         self.progress = progress
+        self.handing_over = HandingOver(vault.root) if in_background else None
 
     def close(self) -> None:
         self.index.close()
+        if self.handing_over is not None:
+            self.handing_over.close()
 
     def __enter__(self) -> Searcher:
         return self
@@ -303,18 +314,28 @@ class Searcher:
         vault = self.vault
         at = now_epoch() if now is None else now
         memories = vault.memories
-        synced = self.index.sync(memories, progress=self.progress)
+        index, synced, handed = self._index_for(memories)
         allowed = self._allowed(memories, query, statuses, tags, at)
         end = None if limit is None else offset + limit
-        found = rank(self.index, memories, query, allowed, lambda m: vault.score(m, at),
+        found = rank(index, memories, query, allowed, lambda m: vault.score(m, at),
                      embedder=self.embedder, top=end, synced=True)
-        notes = list(self.notes)
+        notes = list(self.notes) + ([handed] if handed else [])
         if synced.building is not None:
             notes.append(building_note(*synced.building))
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
         page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]
         return SearchResult(query, page, found, found.mode, notes)
+
+    def _index_for(self, memories: Mapping[str, Memory]
+                   ) -> tuple[SearchIndex, SyncReport, str | None]:
+        """The index to answer from, brought level with ``memories``: the file's; or, while
+        its first build runs in the background, one made in memory (and the note saying so)."""
+        if self.handing_over is not None:
+            answer = self.handing_over.index_for(self.index, memories)
+            if answer is not None:
+                return answer[0], SyncReport(), answer[1]
+        return self.index, self.index.sync(memories, progress=self.progress), None
 
     def _allowed(self, memories: Mapping[str, Memory], query: Query,
                  statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
@@ -325,7 +346,10 @@ class Searcher:
         for the memories changed since (a search after a use record costs what changed, not the
         vault's size); otherwise worked out again when the index's generation moves."""
         if not all(t.is_text for t in query.terms):
-            return _allowed(self.vault, memories, query, statuses, tags, now)
+            return allowed_ids(self.vault, memories, query, statuses, tags, now)
+        if getattr(memories, "raw", 0) > BOUNDED_FROM:  # (memories still bytes: asked one by one)
+            wanted, tag_set = filters(query, statuses, tags)
+            return AllowedPool(memories, wanted, tag_set)  # type: ignore[return-value]
         versioned = getattr(memories, "version", None)
         key = (id(memories), None if statuses is None else
                frozenset(MemoryStatus(s) for s in statuses), frozenset(tags or ()),
@@ -338,40 +362,16 @@ class Searcher:
             if changed is not None:
                 allowed = memo[2]
                 for i in changed:
-                    if i in memories and _allowed(self.vault, {i: memories[i]}, query, statuses,
+                    if i in memories and allowed_ids(self.vault, {i: memories[i]}, query, statuses,
                                                   tags, now):
                         allowed.add(i)
                     else:
                         allowed.discard(i)
                 self._allowed_memo = (key, versioned, allowed)
                 return allowed
-        allowed = _allowed(self.vault, memories, query, statuses, tags, now)
+        allowed = allowed_ids(self.vault, memories, query, statuses, tags, now)
         self._allowed_memo = (key, versioned, allowed)
         return allowed
-
-
-def _allowed(vault: Any, memories: Mapping[str, Memory], query: Query,
-             statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
-             now: int) -> set[str]:
-    wanted = None if statuses is None else {MemoryStatus(s) for s in statuses}
-    if wanted is None and query.statuses is None:
-        wanted = {MemoryStatus.ACTIVE}
-    tag_set = set(tags or ())
-    if wanted is not None and len(wanted) == len(MemoryStatus):
-        wanted = None
-    allow = tuple(wanted or ())  # a tuple: enum members compare by identity, no hashing
-    if tag_set:
-        pool = [m for m in memories.values() if not tag_set.isdisjoint(m.meta.tags)
-                and (wanted is None or m.status in allow)]
-    elif wanted is not None:
-        pool = [m for m in memories.values() if m.status in allow]
-    else:
-        pool = list(memories.values())
-    if all(t.is_text for t in query.terms):  # no filter term: nothing more to test
-        return {m.id for m in pool}
-    chosen = select(query, pool, now, score_of=lambda m: vault.score(m, now),
-                    relations_of=lambda m: len(vault.relations_of(m.id)), text=False)
-    return {m.id for m in chosen}
 
 
 def search(vault: Any, text: str | Query, *, mode: str = "auto", **kwargs: Any) -> SearchResult:

@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..model.records import Memory
-from .query import Term, match_spans
+from .query import Term
+from .word_spans import match_spans
 
 SNIPPET_CHARS = 160
 LEAD_CHARS = 40  # context kept before the first match of the window

@@ -141,6 +141,12 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
             del self._items[key]
             self._logged(key)
 
+    def held(self, key: str) -> R | bytes:
+        """The value held for ``key`` as it is: the record, or its file's bytes when it was not
+        parsed yet (never parsed here: a caller that can use the bytes, such as the search
+        index comparing them with what its row was made from, spares the parse)."""
+        return self._items[key]
+
     def __contains__(self, key: object) -> bool:
         return key in self._items
 

@@ -3,47 +3,14 @@
 sides), settle what git never hands a driver, commit, push.
 
 The merge is made with ``git merge-tree`` (no work tree, no index), settled and committed with
-plumbing, and only then checked out for the paths that changed (``journal.remote.advance``), so a
-person's uncommitted work elsewhere in the repository is never touched and a crash is rolled
-back like any other operation. Network (fetch, push) happens outside the vault's write lock.
+plumbing (:mod:`core.sync.merge`), and only then checked out for the paths that changed
+(``Journal.advance``), so a person's uncommitted work elsewhere in the repository is never
+touched and a crash is rolled back like any other operation. Network (fetch, push) happens
+outside the vault's write lock. What is refused from a remote before anything is checked out:
+:mod:`core.sync.foreign`. The last sync's result is kept in the git directory
+(``memvault/last-sync.json``), for ``memvault sync status`` and the app (:func:`last_sync`).
 
-What the driver never sees, sync settles (rename detection off: a file is its id):
-
-* **modify/delete** of a memory: the deletion stands if the merged tree has a
-  ``consolidated_from`` / ``split_from`` relation pointing at the memory, or a ``gc:`` commit on
-  the deleting side deleted it; the modified side's reinforcement (``last_used``, the increase
-  of ``use_count`` and ``review_count``) is carried into the memories made from it. Otherwise
-  the modified memory is kept (with the relations the deletion took along) and reported.
-* **modify/delete** of a relation: kept when both its memories are in the merged tree.
-* a relation added on one side to a memory the other side consolidated is re-pointed at the
-  consolidated memory; to a memory deleted otherwise, it is removed (reported), unless it is a
-  lineage relation, which outlives the memory (the one rule of
-  :mod:`core.model.relation_rule`).
-* a driver that could not merge (a side that is not a valid record, or too large), or a file
-  changed on both sides that git merged without the driver: nothing is committed or pushed; the
-  file with conflict markers is put in ``{vault}/sync-conflicts/`` for a person; once it is
-  edited into a valid record, the next sync uses it.
-
-A remote is not trusted (see docs/promises.md; what is refused before anything is checked
-out: :mod:`core.sync.foreign`):
-
-* git runs the driver by the absolute path of the installed ``memvault-merge-driver`` program,
-  never ``python -m`` (which would import a ``core/`` or ``tui/`` package the remote committed
-  at the repository's root).
-* The vault's merge rules are pinned in the clone's own ``$GIT_DIR/info/attributes``, which
-  outranks every ``.gitattributes``: a remote's ``.gitattributes`` cannot name another merge
-  driver, a filter, an eol or encoding conversion or a diff driver for vault files. The lines
-  in the committed ``.gitattributes`` are for a person's own ``git merge``; when a remote
-  removes or changes them, the next sync adds them back (a ``sync: install merge driver``
-  commit), and contrary lines the remote added stay (overruled here).
-* ``{vault}/sync-conflicts/`` is never tracked: a remote commit with anything there is refused
-  before anything is checked out, and the folder is only ever handled without following a
-  link (:mod:`core.sync.conflicts`).
-* Vault files that came in and cannot be loaded (a link, too large, a bad name) are listed in
-  the report's ``problems``; the vault never follows or loads them.
-
-The last sync's result is kept in the git directory (``memvault/last-sync.json``), for
-``memvault sync status`` and the app (:func:`last_sync`).
+The rules of a merge, and what a remote can never do here: ``docs/sync.md``.
 """
 
 from __future__ import annotations
@@ -110,8 +77,7 @@ def sync(vault: Vault, remote: str | None = None, *, allow_unrelated: bool = Fal
         report.installed = install(vault).changed
         with vault.transaction():
             report.before = journal.head()
-            work_tree = journal.work_tree
-            changed = work_tree.finish_status(work_tree.start_status(vault.layout.vault_paths()))
+            changed = journal.work_tree.finish_status(journal.work_tree.start_status(vault.layout.vault_paths()))
             if changed:
                 vault.adopt_outside_edits(changed)
                 report.external_commit = vault.report.external_commit

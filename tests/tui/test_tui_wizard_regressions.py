@@ -12,7 +12,8 @@ from core.ops.split import label_parts
 from tui.app.screens.confirm import ConfirmScreen
 from tui.app.screens.consolidate_wizard import ConsolidateWizard
 from tui.app.screens.split_wizard import SplitWizard
-from tui.app.widgets.wizard import LabelsEditor, PartLabels, PartsEditor
+from tui.app.widgets.split_labels import LabelsEditor, PartLabels
+from tui.app.widgets.split_parts import PartsEditor
 
 from tui_support import (
     FRESH,

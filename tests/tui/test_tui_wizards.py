@@ -16,7 +16,9 @@ from tui.app.screens.confirm import ConfirmScreen
 from tui.app.screens.consolidate_wizard import ConsolidateWizard
 from tui.app.screens.split_wizard import SplitWizard
 from tui.app.widgets.provenance import ProvenanceGraph
-from tui.app.widgets.wizard import ChoiceList, LabelsEditor, PartEditor, PartsEditor
+from tui.app.widgets.split_labels import LabelsEditor
+from tui.app.widgets.split_parts import PartEditor, PartsEditor
+from tui.app.widgets.wizard import ChoiceList
 
 from tui_support import (
     ARCHIVED,

@@ -1,9 +1,10 @@
 """The tree's "possible duplicates" grouping: memories that look like duplicates of one another,
-as the consolidate wizard's clusters find them (:func:`core.ops.consolidate.find_clusters`:
-content, tag and entity similarity at its default threshold, active memories only, the pairs
-compared being those the vault's near-duplicate index names: seconds at 100k memories, so every
-active memory is compared). A suggestion only: nothing is merged unless the person marks them
-and runs the consolidate wizard.
+as the consolidate wizard's clusters find them. A suggestion only: nothing is merged unless the
+person marks them and runs the consolidate wizard.
+
+The clusters are :func:`core.ops.consolidate.find_clusters`'s: content, tag and entity
+similarity at its default threshold, every active memory compared through the pairs the vault's
+near-duplicate index names.
 
 Pure Python (no textual). Finding the clusters reads every memory, so the screen does it in a
 worker (:func:`find_duplicates`, through the service) and keeps the newest answer for each vault

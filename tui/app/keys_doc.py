@@ -27,7 +27,7 @@ PLACES: list[tuple[str, str]] = [
     ("An edit that failed", "tui.app.screens.edit_failed:EditFailedScreen"),
     ("A new memory (n)", "tui.app.screens.new_memory:NewMemoryScreen"),
     ("The split and consolidate wizards", "tui.app.screens.wizard:WizardScreen"),
-    ("A part in the split wizard", "tui.app.widgets.wizard:PartEditor"),
+    ("A part in the split wizard", "tui.app.widgets.split_parts:PartEditor"),
     ("The gc preview (C)", "tui.app.screens.gc:GcScreen"),
     ("The review inbox (I)", "tui.app.screens.inbox:InboxScreen"),
     ("The undo list (u)", "tui.app.screens.undo_list:UndoListScreen"),

@@ -227,9 +227,10 @@ class EditSaved(Message):
 
 class LikelyDuplicatesFound(Message):
     """The memories a new one would likely duplicate (``found``: (memory, similarity)), for the
-    text ``key`` they were looked up for."""
+    new memory ``key`` they were looked up for (its content, tags and entities)."""
 
-    def __init__(self, key: object, found: list[Any]) -> None:
+    def __init__(self, key: tuple[str, tuple[str, ...], tuple[str, ...]],
+                 found: list[Any]) -> None:
         super().__init__()
         self.key = key
         self.found = found

@@ -21,62 +21,105 @@ from .keys import KeyedAction, keys_text
 if TYPE_CHECKING:
     from .screens.main import MainScreen
 
+
+def entries(text: str) -> dict[str, tuple[str, str]]:
+    """The palette's table from its text: a line ``binding id | title``, then indented lines
+    saying what the command does (joined into one line)."""
+    table: dict[str, tuple[str, str]] = {}
+    binding_id = ""
+    for line in text.strip().splitlines():
+        if line.startswith(" "):
+            title, does = table[binding_id]
+            table[binding_id] = (title, f"{does} {line.strip()}".strip())
+        else:
+            binding_id, title = (part.strip() for part in line.split("|"))
+            table[binding_id] = (title, "")
+    return table
+
+
 #: binding id -> (title, what it does), in the order the palette lists them
-PALETTE: dict[str, tuple[str, str]] = {
-    "memvault.archive": ("Archive / unarchive", "archive the marked memories, else the "
-                         "highlighted one (or make them active again)"),
-    "memvault.delete": ("Delete", "delete the marked memories, else the highlighted one "
-                        "(asks first)"),
-    "memvault.undo": ("Undo", "take back the newest operation not undone yet (a revert of its "
-                      "own changes; later touches are kept)"),
-    "memvault.redo": ("Redo", "take back the newest undo"),
-    "memvault.goto": ("Go to id", "go to a memory by id or unique prefix"),
-    "memvault.edit_form": ("Edit…", "edit the highlighted memory's content, gist, tags, "
-                           "entities and strength in a form"),
-    "memvault.edit_text": ("Edit in $EDITOR", "the highlighted memory as a text file in your "
-                           "editor"),
-    "memvault.new": ("New memory…", "add a memory (likely duplicates shown first)"),
-    "memvault.pin": ("Pin / unpin", "a pinned memory is never deleted or archived by gc"),
-    "memvault.split": ("Split…", "the split wizard: decompose the highlighted memory (or a "
-                       "split candidate) into atomic ones"),
-    "memvault.consolidate": ("Consolidate…", "the consolidate wizard: merge the marked "
-                             "memories (or a suggested cluster) into one"),
-    "memvault.mark": ("Mark / unmark", "mark the highlighted memory (and go to the next row)"),
-    "memvault.copy_id": ("Copy id", "copy the highlighted memory's id to the clipboard"),
-    "memvault.expand_all": ("Expand all", "open every group"),
-    "memvault.collapse_all": ("Collapse all", "close every group"),
-    "memvault.outside_edits": ("Outside edits", "files changed outside memvault: what was "
-                               "committed, what is not valid"),
-    "memvault.clear_marks": ("Clear marks", "unmark every marked memory"),
-    "memvault.mark_group": ("Mark the group", "mark every memory of the highlighted group"),
-    "memvault.invert_marks": ("Invert marks", "mark what is shown and unmarked, unmark the "
-                              "rest"),
-    "memvault.visual": ("Visual range", "mark from here to where the cursor goes (the same "
-                        "key ends it)"),
-    "memvault.tag": ("Tag / untag…", "tag the marked memories, else the highlighted one "
-                     "(-tag takes it off)"),
-    "memvault.promote": ("Promote", "promote the marked memories, else the highlighted one"),
-    "memvault.touch": ("Touch", "reinforce the marked memories, else the highlighted one"),
-    "memvault.undo_list": ("Undo list…", "what successive undos would take back; undo down "
-                           "to one of them"),
-    "memvault.filter": ("Filter", "focus the filter box"),
-    "memvault.toggle_body": ("Toggle gist / content", "show the gist or the content"),
-    "memvault.toggle_view": ("Flat list / tree", "a flat sortable list of the memories the "
-                             "filter keeps, or the grouped tree"),
-    "memvault.group": ("Next grouping", "group the tree the next way"),
-    "memvault.sort": ("Next sort", "order the memories the next way"),
-    "memvault.tab.detail": ("Show detail", "the detail pane"),
-    "memvault.tab.provenance": ("Show provenance", "ancestors and descendants of the memory"),
-    "memvault.tab.history": ("Show history", "the memory's git log"),
-    "memvault.gc": ("gc preview", "memories below the forget threshold"),
-    "memvault.stats": ("Stats", "counts per status and a histogram of scores"),
-    "memvault.inbox": ("Review inbox", "what the assistant wrote since you last looked: accept "
-                       "or reject it"),
-    "memvault.reload": ("Reload", "read the vault again from disk"),
-    "memvault.left.narrower": ("Left pane narrower", "give the right panes more room"),
-    "memvault.left.wider": ("Left pane wider", "give the tree more room"),
-    "memvault.help": ("Help", "keys, the filter language, group modes"),
-}
+PALETTE: dict[str, tuple[str, str]] = entries("""
+memvault.archive | Archive / unarchive
+    archive the marked memories, else the highlighted one (or make them active again)
+memvault.delete | Delete
+    delete the marked memories, else the highlighted one (asks first)
+memvault.undo | Undo
+    take back the newest operation not undone yet (a revert of its own changes; later
+    touches are kept)
+memvault.redo | Redo
+    take back the newest undo
+memvault.goto | Go to id
+    go to a memory by id or unique prefix
+memvault.edit_form | Edit…
+    edit the highlighted memory's content, gist, tags, entities and strength in a form
+memvault.edit_text | Edit in $EDITOR
+    the highlighted memory as a text file in your editor
+memvault.new | New memory…
+    add a memory (likely duplicates shown first)
+memvault.pin | Pin / unpin
+    a pinned memory is never deleted or archived by gc
+memvault.split | Split…
+    the split wizard: decompose the highlighted memory (or a split candidate) into atomic
+    ones
+memvault.consolidate | Consolidate…
+    the consolidate wizard: merge the marked memories (or a suggested cluster) into one
+memvault.mark | Mark / unmark
+    mark the highlighted memory (and go to the next row)
+memvault.copy_id | Copy id
+    copy the highlighted memory's id to the clipboard
+memvault.expand_all | Expand all
+    open every group
+memvault.collapse_all | Collapse all
+    close every group
+memvault.outside_edits | Outside edits
+    files changed outside memvault: what was committed, what is not valid
+memvault.clear_marks | Clear marks
+    unmark every marked memory
+memvault.mark_group | Mark the group
+    mark every memory of the highlighted group
+memvault.invert_marks | Invert marks
+    mark what is shown and unmarked, unmark the rest
+memvault.visual | Visual range
+    mark from here to where the cursor goes (the same key ends it)
+memvault.tag | Tag / untag…
+    tag the marked memories, else the highlighted one (-tag takes it off)
+memvault.promote | Promote
+    promote the marked memories, else the highlighted one
+memvault.touch | Touch
+    reinforce the marked memories, else the highlighted one
+memvault.undo_list | Undo list…
+    what successive undos would take back; undo down to one of them
+memvault.filter | Filter
+    focus the filter box
+memvault.toggle_body | Toggle gist / content
+    show the gist or the content
+memvault.toggle_view | Flat list / tree
+    a flat sortable list of the memories the filter keeps, or the grouped tree
+memvault.group | Next grouping
+    group the tree the next way
+memvault.sort | Next sort
+    order the memories the next way
+memvault.tab.detail | Show detail
+    the detail pane
+memvault.tab.provenance | Show provenance
+    ancestors and descendants of the memory
+memvault.tab.history | Show history
+    the memory's git log
+memvault.gc | gc preview
+    memories below the forget threshold
+memvault.stats | Stats
+    counts per status and a histogram of scores
+memvault.inbox | Review inbox
+    what the assistant wrote since you last looked: accept or reject it
+memvault.reload | Reload
+    read the vault again from disk
+memvault.left.narrower | Left pane narrower
+    give the right panes more room
+memvault.left.wider | Left pane wider
+    give the tree more room
+memvault.help | Help
+    keys, the filter language, group modes
+""")
 
 #: Main-screen bindings the palette leaves out: moving the cursor means nothing there.
 NOT_IN_PALETTE = {

@@ -1,10 +1,11 @@
-"""What the app tells a person about files changed outside memvault (an editor, a copy): the
-valid ones core's open committed as one ``external:`` commit (``report.external_commit`` and
-``external_paths``), and the ones it refused because they are not valid records
-(``report.refused_external``). The refused files are never committed; the app copies each
-into the quarantine (``core.store.quarantine``: ``.git/memvault/quarantine/``), once per
-content, so what the person typed is kept even if the file is written over later, and leaves
-the file where it is for them to fix."""
+"""What the app tells a person about files changed outside memvault (an editor, a copy), and
+the copies it keeps of those it cannot use.
+
+The valid ones core's open committed as one ``external:`` commit (``report.external_commit``
+and ``external_paths``); the ones it refused are not valid records (``report.refused_external``)
+and are never committed: the app copies each into the quarantine (``core.store.quarantine``:
+``.git/memvault/quarantine/``), once per content, so what the person typed is kept even if the
+file is written over later, and leaves the file where it is for them to fix."""
 
 from __future__ import annotations
 

@@ -5,17 +5,15 @@ hands it to the UI, which only reads it: the UI thread never touches the live ``
 cache a writer may be changing at that very moment). After an operation the service derives the
 next view from the previous one, recomputing only the memories that changed.
 
-Also here: decay bands and the little pieces of ``rich.text.Text`` every pane uses (score bar,
-leaf label), so the tree, the detail and the provenance graph draw a memory the same way.
+Also here: the little pieces of ``rich.text.Text`` every pane uses (score bar, leaf label), so
+the tree, the detail and the provenance graph draw a memory the same way (a score's decay band
+and its colour: :mod:`tui.app.bands`).
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
-from functools import partial
 from itertools import islice
 from pathlib import Path
 
@@ -32,76 +30,24 @@ from core import (
 )
 from core import decay
 from core.model.records import is_pinned
-from core.search.query import Term, match_spans
+from core.search.query import Term
+from core.search.word_spans import match_spans
 from core.store.cache import MIN_PREFIX
 from core.textutil import has_controls, neutralise_controls, neutralise_line
 from core.vault import first_words
 from core.vault.preview import Glance, MemorySummary
 
-DANGER_LOW, DANGER_HIGH = 0.15, 0.35
+from .bands import BAND_STYLE, Band, band_keys, band_of, bands
 
 # Fixed colours (not the terminal's ANSI palette, whose "yellow" is orange in some themes).
 MATCH_STYLE = "bold reverse"  # what the filter's words match in a row
 PIN_MARK, PIN_STYLE = "pinned", "bold #e07bd0"  # a pinned memory: gc never takes it
-BAND_STYLE = {"fresh": "#7ccc4c", "fading": "#e3c948", "danger": "#f59331", "critical": "#ef5b4f",
-              "forget": "#c0392b"}
 STATUS_STYLE = {
     MemoryStatus.ACTIVE: "#7ccc4c",
     MemoryStatus.PROMOTED: "#4fb8e0",
     MemoryStatus.ARCHIVED: "#c9a64b",
     MemoryStatus.SUPERSEDED: "#b48ce0",
 }
-
-
-# -- bands ------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Band:
-    key: str
-    name: str
-    low: float  # inclusive
-    high: float | None  # exclusive; None: no upper bound
-    style: str
-
-    @property
-    def range_text(self) -> str:
-        if self.high is None:
-            return f"≥ {self.low:g}"
-        if self.low <= 0:
-            return f"< {self.high:g}"
-        return f"{self.low:g}–{self.high:g}"
-
-
-def bands(config: DecayConfig) -> list[Band]:
-    """Decay bands, best first: fresh (at or above the promote threshold), fading (down to the
-    danger zone), danger zone (0.15–0.35, CortexGraph's review zone), critical (down to the
-    forget threshold) and below the forget threshold (what gc prunes)."""
-    forget = config.forget_threshold
-    promote = max(config.promote_threshold, DANGER_HIGH)
-    return [
-        Band("fresh", "fresh", promote, None, BAND_STYLE["fresh"]),
-        Band("fading", "fading", DANGER_HIGH, promote, BAND_STYLE["fading"]),
-        Band("danger", "danger zone", DANGER_LOW, DANGER_HIGH, BAND_STYLE["danger"]),
-        Band("critical", "critical", forget, DANGER_LOW, BAND_STYLE["critical"]),
-        Band("forget", "below forget threshold", 0.0, forget, BAND_STYLE["forget"]),
-    ]
-
-
-def band_of(score: float, table: list[Band]) -> Band:
-    for band in table:
-        if score >= band.low:
-            return band
-    return table[-1]
-
-
-def band_keys(scores: list[float], table: list[Band]) -> list[str]:
-    """``band_of(s, table).key`` of each score, by bisection over the table's lower bounds when
-    they fall from best to worst (as :func:`bands` makes them, unless the thresholds are set
-    oddly): no Python call per score, for views of 100k memories."""
-    lows = [b.low for b in table]
-    if not all(a > b for a, b in zip(lows, lows[1:])):
-        return [band_of(s, table).key for s in scores]
-    ascending, keys, last = lows[::-1], [b.key for b in reversed(table)], table[-1].key
-    return [keys[k - 1] if k else last for k in map(partial(bisect_right, ascending), scores)]
 
 
 # -- rows and the view ------------------------------------------------------------------------
@@ -328,25 +274,6 @@ def _index(relations: dict[str, Relation]) -> dict[str, list[Relation]]:
         if r.to_memory_id != r.from_memory_id:
             index.setdefault(r.to_memory_id, []).append(r)
     return index
-
-
-# -- time -------------------------------------------------------------------------------------
-_UNITS = ((365 * 86400, "y"), (30 * 86400, "mo"), (7 * 86400, "w"), (86400, "d"), (3600, "h"),
-          (60, "m"))
-
-
-def short_span(seconds: float) -> str:
-    """``3d``, ``2mo``, ``5h``: the largest whole unit."""
-    seconds = abs(seconds)
-    for size, name in _UNITS:
-        if seconds >= size:
-            return f"{int(seconds // size)}{name}"
-    return f"{int(seconds)}s"
-
-
-def date_text(ts: float) -> str:
-    """The local date, ``2025-03-02``."""
-    return datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
 
 
 # -- drawing a memory -------------------------------------------------------------------------

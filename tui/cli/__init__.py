@@ -118,11 +118,9 @@ def _usage_error(exc: click.UsageError) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from .common import _opened, deferred_notes, deleted_hint, opened_paths, say_deferred_notes
+    from .common import deleted_hint, say_deferred_notes, start_command
 
-    _opened.clear()
-    opened_paths.clear()
-    deferred_notes.clear()
+    start_command()
     error: str | None = None
     try:
         return _run_verb(argv)

@@ -40,6 +40,14 @@ _opened: list[Vault] = []
 deferred_notes: list[str] = []
 
 
+def start_command() -> None:
+    """Forget what the command before left (its vaults, paths and notes): one process may run
+    many commands."""
+    _opened.clear()
+    opened_paths.clear()
+    deferred_notes.clear()
+
+
 def say_deferred_notes(error: str | None = None) -> None:
     """Print the notes left for the end, but one the command's error already says."""
     for note in deferred_notes:

@@ -40,10 +40,9 @@ def edit(memory_id: str, content: str | None, gist: str | None, tags: tuple[str,
     (its path is printed) and, on a terminal, offered to the editor again."""
     vault = open_writable()
     memory = vault.get(memory_id)
-    given = {"content": content, "gist": gist, "tags": tags or None,
-             "entities": entities or None, "strength": strength}
-    if any(v is not None for v in given.values()):
-        result = apply_edit(vault, memory.id, memory, _from_options(memory, **given))
+    given = (content, gist, tags or None, entities or None, strength)
+    if any(v is not None for v in given):
+        result = apply_edit(vault, memory.id, memory, _from_options(memory, *given))
     else:
         result = _in_editor(vault, memory)
     if as_json:

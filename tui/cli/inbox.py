@@ -103,14 +103,14 @@ REGISTRY["inbox"] = inbox_
 
 def print_entries(entries: list[InboxEntry], now: int) -> None:
     """A table on a terminal; piped, one plain line an entry (and one a note), never cut."""
-    from .render import _table, cell, console, plain
+    from .render import borderless_table, cell, console, plain
 
     out = console()
     if not entries:
         out.print("the inbox is empty: nothing the assistant wrote is waiting for review")
         return
     terminal = is_terminal()
-    grid = _table()
+    grid = borderless_table()
     grid.add_column("id", no_wrap=True, style="bold")
     grid.add_column("operation", no_wrap=True)
     grid.add_column("when", no_wrap=True)

@@ -1,8 +1,8 @@
 """``memvault mcp``: serve the vault to an assistant over MCP (stdio, or Streamable HTTP with
 ``--http``), with CortexGraph's tools; ``memvault mcp token [--rotate]`` shows (or replaces) the
 HTTP door's bearer token. The ``mcp`` package and :mod:`tui.mcp` are imported only here, inside
-the commands (the package costs ~0.65 s of start-up that no other verb pays; the token command
-does not import it)."""
+the commands (its import is a start-up cost no other verb pays; the token command does not
+import it)."""
 
 from __future__ import annotations
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import sys
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
 from core import MemoryStatus
 from core.model.records import now_epoch
+from core.store.cache import SortKey
 from core.vault import first_words
 
 from ..text import plural
@@ -122,7 +123,7 @@ def list_(status: str | None, tags: tuple[str, ...], query: str | None, sort: st
     warn_problems(vault)
     layout_hint(vault)
     now = now_epoch()
-    found = vault.search(tags=list(tags) or None, status=status, sort=sort)
+    found = vault.search(tags=list(tags) or None, status=status, sort=cast(SortKey, sort))
     if query:  # the query language of search and the app's filter (core.search.query)
         from core.search.query import parse, select
 

@@ -41,7 +41,7 @@ ACTION_STYLE = {"created": "green", "changed": "", "moved": "dim", "deleted": "r
 PIPE_WIDTH = 1 << 20  # off a terminal: wide enough that no line is ever cut or wrapped
 
 
-def _table(title: str | None = None) -> Table:
+def borderless_table(title: str | None = None) -> Table:
     """A borderless table with a rule under the header and two spaces between columns."""
     return Table(box=box.SIMPLE_HEAD, padding=(0, 1, 0, 0), pad_edge=False, title=title,
                  title_justify="left")
@@ -166,7 +166,7 @@ def memory_table(vault: Vault, memories: Iterable[Memory], now: int, *, whole: b
                  ) -> Table:
     """One row a memory; ``whole``: the memory column holds the whole text on one line (piped
     output), not its first words."""
-    table = _table()
+    table = borderless_table()
     table.add_column("id", no_wrap=True, style="bold")
     table.add_column("status", no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
@@ -244,7 +244,7 @@ def print_memory(vault: Vault, m: Memory, now: int, ends: dict[str, Any] | None 
     if not relations:
         out.print(Text("no relations", style="dim"))
         return
-    table = _table(title="relations")
+    table = borderless_table(title="relations")
     table.add_column("", no_wrap=True)
     table.add_column("type", no_wrap=True)
     table.add_column("memory", no_wrap=True, style="bold")
@@ -270,7 +270,7 @@ def print_history(memory_id: str, entries: list[HistoryEntry], now: int, live: b
     if not entries:
         out.print("no commits touch this memory")
         return
-    table = _table()
+    table = borderless_table()
     table.add_column("commit", no_wrap=True, style="bold")
     table.add_column("when", no_wrap=True)
     table.add_column("", no_wrap=True)
@@ -301,9 +301,9 @@ def print_gc(vault: Vault, report: GcReport, now: int) -> None:
         extra = f" and {rels} relation{'s' if rels != 1 else ''}" if rels else ""
         commit = f" in commit {report.commit[:8]}" if report.commit else ""
         out.print(f"{verb} {n} {noun}{extra} scoring below {report.threshold:g}{commit}")
-        kept = len(report.relations_kept)
-        if kept:
-            out.print(f"kept {kept} lineage relation{'s' if kept != 1 else ''} "
+        lineage = len(report.relations_kept)
+        if lineage:
+            out.print(f"kept {lineage} lineage relation{'s' if lineage != 1 else ''} "
                       "(split and merge records outlive the memory)")
     else:
         verb = "archive" if report.archived else "delete"
@@ -338,7 +338,7 @@ def print_stats(stats: dict[str, Any], now: int) -> None:
     if stats["problems"]:
         grid.add_row("unreadable files", str(len(stats["problems"])))
     out.print(grid)
-    histogram = _table(title="scores")
+    histogram = borderless_table(title="scores")
     histogram.add_column("range", no_wrap=True)
     histogram.add_column("memories", justify="right")
     histogram.add_column("", no_wrap=True)

@@ -15,7 +15,7 @@ from core.ops.split import SplitCandidate, SuggestedPart
 from core.textutil import neutralise_line
 from core.vault import first_words
 
-from .render import _table, cell, console, plain
+from .render import borderless_table, cell, console, plain
 
 ACTION_STYLE = {"merge": "green", "review": "yellow", "keep separate": "dim"}
 
@@ -25,7 +25,7 @@ def print_split_candidates(found: list[SplitCandidate]) -> None:
     if not found:
         out.print("no memory looks composite")
         return
-    table = _table()
+    table = borderless_table()
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("id", no_wrap=True, style="bold")
     table.add_column("chars", justify="right", no_wrap=True)
@@ -65,7 +65,7 @@ def print_clusters(clusters: list[Cluster], threshold: float) -> None:
     if not clusters:
         out.print(f"no clusters: no two active memories reach similarity {threshold:g}")
         return
-    table = _table()
+    table = borderless_table()
     table.add_column("cluster", no_wrap=True, style="bold")
     table.add_column("size", justify="right", no_wrap=True)
     table.add_column("cohesion", justify="right", no_wrap=True)
@@ -137,7 +137,7 @@ def print_lineage(found: Lineage, vault: Vault | None = None) -> None:
     out.print(lineage_tree(found, "ancestors"))
     out.print(lineage_tree(found, "descendants"))
     if found.other_relations:
-        table = _table(title="other relations")
+        table = borderless_table(title="other relations")
         table.add_column("", no_wrap=True)
         table.add_column("type", no_wrap=True)
         table.add_column("memory", no_wrap=True, style="bold")

@@ -8,7 +8,9 @@ app's ``/`` filter and ``list --query`` (words, ``"phrases"``, ``prefix*``, ``ta
 score (the formula is in :mod:`core.search.rank`); with wordllama installed, ``--mode auto``
 (the default) fuses bm25 with semantic similarity. ``--json`` gives both parts of every score,
 the formula's inputs and the snippet with its match spans. The vault is opened read-only; the
-index in the git directory is brought up to date on the way.
+index in the git directory is brought up to date on the way, except its first build (after a
+clone), which a background process does while this search answers from the memories in memory
+(:mod:`core.search.background_build`).
 """
 
 from __future__ import annotations
@@ -46,16 +48,18 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
     entity:y, status:z, and -term to exclude one. Ranked by relevance (bm25) with the decay
     score (see --json)."""
     from core.search import Searcher
+    from core.search.background_build import HANDED_OVER
 
     vault = open_readonly(keep_read=True)
     warn_problems(vault)
     now = now_epoch()
     with progress_bar(on_terminal(as_json), SEARCH_BUILD) as update, \
-            Searcher(vault, mode=mode, progress=update) as searcher:
+            Searcher(vault, mode=mode, progress=update, in_background=True) as searcher:
         result = searcher.search(" ".join(words), statuses=statuses or None, tags=tags or None,
                                  limit=limit, offset=offset, now=now)
         note = searcher.index.note
-        if vault.kept_read:  # every file was read (after a clone): the open index from them too
+        handed = HANDED_OVER in result.notes  # the builder writes the open index too
+        if vault.kept_read and not handed:  # every file read (a clone): the open index from them
             if update is not None:
                 update("open index", 0, 0)
             vault.index_files()

@@ -8,6 +8,7 @@ import random
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from core import Memory, MemoryMetadata, MemoryStatus, Vault, VaultError
@@ -144,9 +145,9 @@ def build_demo(path: Path | str, *, now: int | None = None, seed: int = 7) -> De
     # commit) and uses (one commit); splits, merges, promotions, archives, an edit, relations
     # and a deletion at their own dates.
     by_id = {p.memory.id: p for p in plans}
-    events: list[tuple[int, int, Callable[[], None]]] = []
+    events: list[tuple[int, int, Callable[[], object]]] = []
 
-    def at(when: int, action: Callable[[], None]) -> None:
+    def at(when: int, action: Callable[[], object]) -> None:
         events.append((int(when), len(events), action))
 
     week = 7 * DAY
@@ -156,21 +157,21 @@ def build_demo(path: Path | str, *, now: int | None = None, seed: int = 7) -> De
         new = sorted((p.memory for p in plans if t <= p.memory.created_at < end),
                      key=lambda m: m.created_at)
         if new:
-            at(max(m.created_at for m in new), lambda new=new: vault.save_many(new))
+            at(max(m.created_at for m in new), partial(vault.save_many, new))
         hits = {p.memory.id: [u for u in p.uses if t <= u < end] for p in plans}
         hits = {k: v for k, v in hits.items() if v}
         if hits:
-            at(max(max(v) for v in hits.values()), lambda hits=hits: _use(vault, hits))
+            at(max(max(v) for v in hits.values()), partial(_use, vault, hits))
         t = end
     boosted = [(p.memory.id, p.strength) for p in plans if p.strength != 1.0]
     at(now - 20 * DAY, lambda: _boost(vault, boosted))
     counts = {"splits": 0, "consolidations": 0}
     for index, (memory_id, parts) in enumerate(composite_ids):
         when = now - (40 - 9 * index) * DAY
-        at(when, lambda m=memory_id, p=parts, w=when, i=index: _split(vault, m, p, w, i, counts))
+        at(when, partial(_split, vault, memory_id, parts, when, index, counts))
     for index, (ids, fate) in enumerate(cluster_ids):
         when = now - (30 - 8 * index) * DAY
-        at(when, lambda ids=ids, fate=fate, w=when: _merge(vault, ids, fate, w, counts))
+        at(when, partial(_merge, vault, ids, fate, when, counts))
     at(now - 8 * DAY, lambda: _promote(vault, now - 8 * DAY))
     archive_rng = random.Random(seed + 1)
     at(now - 12 * DAY, lambda: _archive(vault, by_id, archive_rng, 5))

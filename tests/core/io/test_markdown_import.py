@@ -1,5 +1,5 @@
 """Tiered markdown memories -> vault (core.io.markdown_import), and the metadata comment read as
-YAML (core.io.markdown_meta) and checked by one model (core.io.markdown_record): entries with every
+YAML (core.io.markdown_meta) and checked by one model (core.io.markdown_schema): entries with every
 field, with none, and malformed; MEMORY.md sections as promoted memories; one commit;
 idempotence; the YAML surprises that are taken out."""
 

@@ -18,20 +18,16 @@ from core import Memory, MemoryMetadata, MemoryStatus, Vault, VaultError
 from core.ops.consolidate import (
     DEFAULT_THRESHOLD,
     MAX_CLUSTER_SIZE,
-    _Features,
-    _linked_pairs,
-    _similarity,
     apply_consolidation,
     cluster_id,
-    cohesion,
     execute_consolidation,
     find_clusters,
     merged_content,
     plan_consolidation,
     preview_consolidation,
-    similarity,
     suggested_action,
 )
+from core.ops.similarity import Features, cohesion, feature_similarity, linked_pairs, similarity
 from core.errors import UnknownIdError
 from core.model.records import now_epoch
 from core.textutil import content_tokens, make_gist
@@ -180,11 +176,11 @@ def test_candidate_pairs_miss_nothing(seed):
         words = rng.sample(vocab, rng.randint(0, min(8, len(vocab))))
         tags = rng.sample(["t1", "t2", "t3"], rng.randint(0, 2))
         ents = rng.sample(["E1", "E2"], rng.randint(0, 1))
-        feats.append(_Features(_mem(" ".join(words), tags=tuple(tags), entities=tuple(ents))))
+        feats.append(Features(_mem(" ".join(words), tags=tuple(tags), entities=tuple(ents))))
     for threshold in (0.1, 0.25, 0.31, 0.5, 0.7, 0.83, 0.9, 1.0):
         brute = {(i, j) for i, j in itertools.combinations(range(len(feats)), 2)
-                 if _similarity(feats[i], feats[j], False) >= threshold}
-        found = {(i, j) for _s, i, j in _linked_pairs(feats, threshold, False)}
+                 if feature_similarity(feats[i], feats[j], False) >= threshold}
+        found = {(i, j) for _s, i, j in linked_pairs(feats, threshold, False)}
         assert found == brute, threshold
 
 

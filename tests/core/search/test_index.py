@@ -146,7 +146,7 @@ def test_an_index_that_cannot_be_written_stays_in_memory(vault, tmp_path):
 
 
 def test_a_new_index_has_pages_a_record_body_fits_in(tmp_path):
-    from core.search.index import PAGE_SIZE
+    from core.search.index_file import PAGE_SIZE
 
     index = SearchIndex(tmp_path / "index.sqlite")
     assert index.conn.execute("PRAGMA page_size").fetchone()[0] == PAGE_SIZE

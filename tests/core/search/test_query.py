@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from core import Memory, MemoryMetadata, MemoryStatus
 from core.search.index import SearchIndex
-from core.search.query import Plain, compile_filter, fts_expression, match_spans, parse
+from core.search.query import Plain, compile_filter, fts_expression, parse
+from core.search.word_spans import match_spans
 
 ODD = ['"unbalanced quote', 'a "b', '"', '""', '" "', "*", "**", "a*b*", "NEAR(a b)", "a AND b",
        "a OR", "NOT a", "(", ")", "((a))", "a:b", "content:x", "^a", "a + b", "-", "--", "-*",

@@ -20,7 +20,7 @@ from sync_support import LAYOUTS, T0, Attacker, at, make_world, new
 
 from core import VaultError
 from core.store.layout import MAX_FILE_BYTES
-from core.sync.merge_driver import has_conflict_markers
+from core.sync.conflict_markers import has_conflict_markers
 from core.sync.engine import last_sync
 from tui import cli
 
@@ -163,7 +163,8 @@ def test_packages_committed_at_the_root_are_never_imported_by_the_driver(world, 
     before = snapshot(outside)
     marker = tmp_path / "pwned"
     for name in ("tui/__init__.py", "tui/cli.py", "tui/__main__.py", "core/__init__.py",
-                 "core/sync/__init__.py", "core/sync/merge_driver.py", "pydantic/__init__.py"):
+                 "core/sync/__init__.py", "core/sync/merge_driver.py", "core/sync/memory_latest.py",
+                 "pydantic/__init__.py"):
         path = evil.repo / name
         path.parent.mkdir(exist_ok=True)
         path.write_text(PACKAGE.format(marker=str(marker), name=name))

@@ -1,4 +1,4 @@
-"""The memory-latest merge driver (core.sync.merge_driver): the decision rule, unit by unit, then the
+"""The memory-latest merge driver: the decision rule (core.sync.memory_latest), unit by unit, then the
 `memvault-merge-driver` program as git runs it (a real `git merge` in a temporary repository)."""
 
 from __future__ import annotations
@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.store.layout import MAX_FILE_BYTES, Layout
-from core.sync.merge_driver import (canonical, conflict_text, has_conflict_markers, kind_of, main,
-                               merge, run)
+from core.sync.conflict_markers import conflict_text, has_conflict_markers
+from core.sync.memory_latest import canonical, kind_of, merge
+from core.sync.merge_driver import main, run
 from core.model.records import Memory, MemoryMetadata, MemoryStatus, Relation
 
 MEM = "vault/memories/m1.json"

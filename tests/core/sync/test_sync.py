@@ -21,7 +21,7 @@ from sync_support import DAY, LAYOUTS, T0, Machine, assert_consistent, at, make_
 from core import JournalError, Memory, Relation, Vault, VaultError
 from core.ops.consolidate import execute_consolidation
 from core.ops.maintenance import MaintenanceRefused
-from core.sync.merge_driver import has_conflict_markers
+from core.sync.conflict_markers import has_conflict_markers
 from core.sync.engine import install, last_sync, status, sync
 from tui import cli
 

@@ -12,7 +12,7 @@ from sync_support import make_world
 
 from core import Vault, VaultError
 from core.secrets.purge import plan_purge, purge, purged_ids
-from core.sync.merge_driver import merge
+from core.sync.memory_latest import merge
 
 
 @pytest.fixture

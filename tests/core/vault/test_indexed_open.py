@@ -16,6 +16,7 @@ from core import Memory, Vault
 from core.search.index import index_path
 from core.search.indexed_files import IndexedFiles, blob_id
 from core.store import layout as layout_module
+from core.store import record_loading
 from core.vault import indexed_open
 
 
@@ -40,6 +41,7 @@ def reads(monkeypatch):
         return real(path, *args, **kwargs)
 
     monkeypatch.setattr(layout_module, "read_vault_file", counting)
+    monkeypatch.setattr(record_loading, "read_vault_file", counting)
     monkeypatch.setattr(indexed_open, "read_vault_file", counting)
     return seen
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from typing import cast
 
 from rich.text import Text
 from textual import on, work
@@ -27,23 +28,21 @@ from textual.widgets.option_list import Option
 
 from core import VaultError
 from core.ops.consolidate import DEFAULT_THRESHOLD, Cluster, suggested_action
-from core.vault import first_words
 
-from ...text import relative_time
+from ...text import date_text, relative_time
 from ..keys import key_for
 from ..messages import WizardChecked, WizardLoaded
 from ..service import MergePreview, VaultService
-from ..view import STATUS_STYLE, date_text, score_text
 from ..widgets.detail import no_gist_note
 from ..widgets.lists import RowOptions
 from ..widgets.memory_tree import MemoryTree
+from ..widgets.merge_choices import ACTION_STYLE, cluster_prompt, marked_prompt, members_text
 from ..widgets.plan_preview import merge_summary
 from ..widgets.text_area import EditorArea
 from ..widgets.wizard import ChoiceList
 from .wizard import WizardScreen
 
 THRESHOLDS = [DEFAULT_THRESHOLD, 0.75, 0.65, 0.55]
-ACTION_STYLE = {"merge": "bold green", "review": "bold yellow", "keep separate": "bold red"}
 FATES = [
     ("delete", "Delete the sources (default)",
      "they leave the vault; their other relations move to the merged memory; git history keeps "
@@ -179,43 +178,11 @@ class ConsolidateWizard(WizardScreen):
         self._members_detail()
 
     def _marked_prompt(self) -> Text:
-        n = len(self.marked)
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("marked in the tree", style="bold cyan")
-        if not n:
-            mark = key_for(self.app, MemoryTree, "screen.mark")
-            text.append(f"  none yet: press {mark} on memories in the tree to mark them",
-                        style="dim")
-            return text
-        text.append(f"  {n} memor{'y' if n == 1 else 'ies'}", style="dim")
-        if n == 1:
-            text.append("  mark at least one more in the tree to merge, or pick a cluster below",
-                        style="yellow")
-        view = self.service.view
-        for memory_id in self.marked[:3]:
-            row = view.get(memory_id)
-            text.append("\n   " + memory_id[:8], style="bold")
-            text.append(" " + (first_words(row.memory.text, 70) if row else "(gone)"),
-                        style="" if row else "dim")
-        if n > 3:
-            text.append(f"\n   … and {n - 3} more", style="dim")
-        return text
+        return marked_prompt(self.marked, self.service.view,
+                             key_for(self.app, MemoryTree, "screen.mark"))
 
     def _cluster_prompt(self, cluster: Cluster) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        action = cluster.suggested_action
-        text.append(f"cohesion {cluster.cohesion:.2f}", style="bold")
-        text.append("  suggests ", style="dim")
-        text.append(action, style=ACTION_STYLE.get(action, "bold"))
-        text.append(f"  {len(cluster.members)} memories", style="dim")
-        if self.focus_id and self.focus_id in {m.id for m in cluster.members}:
-            text.append(f"  holds {self.focus_id[:8]}", style="cyan")
-        for m in cluster.members[:3]:
-            text.append("\n   " + m.id[:8], style="bold")
-            text.append(" " + first_words(m.text, 70))
-        if len(cluster.members) > 3:
-            text.append(f"\n   … and {len(cluster.members) - 3} more", style="dim")
-        return text
+        return cluster_prompt(cluster, self.focus_id)
 
     def _choice_ids(self) -> list[str] | None:
         option = self.query_one("#merge-choices", OptionList).highlighted_option
@@ -235,27 +202,9 @@ class ConsolidateWizard(WizardScreen):
             self.set_error(None)
 
     def _members_detail(self) -> None:
-        detail = self.query_one("#merge-members-detail", Static)
         ids = self._choice_ids()
-        if not ids:
-            detail.update("")
-            return
-        view = self.service.view
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append("members", style="bold")
-        for memory_id in ids:
-            row = view.get(memory_id)
-            text.append("\n")
-            if row is None:
-                text.append(f"  {memory_id[:8]} (no longer in the vault)", style="dim")
-                continue
-            text.append_text(score_text(row.score, row.band))
-            text.append(" ")
-            text.append(memory_id[:8], style="bold")
-            status = row.memory.status
-            text.append(f" {status.value}", style=STATUS_STYLE[status])
-            text.append(" " + first_words(row.memory.text, 80))
-        detail.update(text)
+        self.query_one("#merge-members-detail", Static).update(
+            members_text(ids, self.service.view) if ids else "")
 
     # -- step 2: the merged memory -----------------------------------------------------------
     def _show_facts(self) -> None:
@@ -386,7 +335,7 @@ class ConsolidateWizard(WizardScreen):
         self.post_message(WizardChecked(serial, step_id, (ids, preview)))
 
     def accept(self, step_id: str, preview: object) -> None:
-        ids, plan = preview  # type: ignore[misc]
+        ids, plan = cast(tuple[list[str], MergePreview], preview)
         assert isinstance(plan, MergePreview)
         if step_id == "merge-members":
             if ids != self.members:  # new members: start again from core's merged content

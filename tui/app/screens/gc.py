@@ -20,7 +20,8 @@ from core.vault import GcReport, first_words
 
 from ...text import relative_time
 from ..service import Change, VaultService
-from ..view import BAND_STYLE, band_of, score_bar
+from ..bands import BAND_STYLE, band_of
+from ..view import score_bar
 from ..widgets.lists import RowTable
 from .confirm import ConfirmScreen
 

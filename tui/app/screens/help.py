@@ -134,8 +134,8 @@ class HelpScreen(ModalScreen[None]):
         if others:
             table.add_row("", "")
             table.add_row(Text("moving around", style="bold"), "")
-            for (_, description, binding_id), keys in others.items():
-                table.add_row(" ".join(dict.fromkeys(keys)), description, binding_id)
+            for (_, description, binding_id), shown in others.items():
+                table.add_row(" ".join(dict.fromkeys(shown)), description, binding_id)
         return table
 
     @staticmethod

@@ -1,124 +1,117 @@
 """The main screen: filter box and tree on the left; detail, provenance and history on the right.
 
-Every core call goes through the app's :class:`~tui.app.service.VaultService` in a thread worker;
-results come back as messages (:mod:`tui.app.messages`) handled here.
-"""
+The screen is built of parts (each a plain class in a ``main_*`` module, given what it needs):
+the screen composes the widgets, routes each message to the part that handles it, and keeps the
+actions Textual runs by name as one-line delegates. Every core call goes through the app's
+:class:`~tui.app.service.VaultService` in a worker; results come back as messages
+(:mod:`tui.app.messages`)."""
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual import events, on, work
+from typing import ClassVar
+
+from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 from textual.widgets import Tree
 
-from core import VaultError
-
-from ...text import relative_time
-from ..grouping import MODES, SORTS
 from ..inbox_service import InboxService
+from ..keys import key_for
 from ..messages import (
     DuplicatesFound,
+    EditFinished,
+    EditorReady,
+    Filtered,
     HistoryLoaded,
     InboxCounted,
     JumpTo,
     LineageLoaded,
     MemoriesChanged,
     OperationFailed,
+    Ranked,
+    SearchIndexBuilt,
+    SearchIndexProgress,
     SyncChecked,
+    VaultGlanced,
+    VaultOpened,
+    VaultPreviewed,
     VaultReloaded,
 )
-from ..query import Query, parse
-from ..service import VaultService, waiting_conflicts
-from ..settings import Settings
+from ..service import EditSession, VaultService
 from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
 from ..widgets.index_progress import IndexProgress
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import MemoryTree, NodeData
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenancePane
-from .main_actions import MainActions
-from .main_bulk import BULK_BINDINGS, MainBulk
-from .main_edit import EDIT_BINDINGS, MainEdit
-from .main_filtering import MainFiltering
-from .main_follow import MainFollowing, VaultFollower
-from .main_keys import MOVING_BINDINGS, TreeMoves
-from .main_marks import MARK_BINDINGS, MainMarks, MarkRanges
-from .main_opening import MainOpening
-from .main_panes import TABS, GitPanes, MainPanes
-from .main_views import DuplicateSearch, MainViews
-
-
-
+from .main_actions import Operations
+from .main_bulk import BulkOperations
+from .main_changes import ChangeRunner
+from .main_edit import Edits
+from .main_filtering import TreeFilter
+from .main_follow import Jumps, VaultFollower
+from .main_keys import MAIN_BINDINGS, TreeMoves
+from .main_marks import MarkRanges, Marks
+from .main_opening import VaultOpening
+from .main_panes import TABS, CursorPanes, GitPanes
+from .main_settings import SavedChoices
+from .main_state import MainState
+from .main_titles import Titles, short_path
+from .main_views import DuplicateSearch, Views
 
 #: The main screen's widgets whose keys are the screen's too (help and the palette read them).
 MAIN_WIDGETS: tuple[type, ...] = (MemoryTree,)
 
 
-class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, MainEdit, MainFollowing,
-                 MainPanes, MainViews, Screen):
+class MainScreen(Screen[object]):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
-    BINDINGS = [
-        Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
-        Binding("a", "archive", "Archive", id="memvault.archive"),
-        Binding("x,delete", "delete", "Delete", id="memvault.delete"),
-        Binding("ctrl+z", "undo", "Undo", id="memvault.undo"),
-        Binding("ctrl+y", "redo", "Redo", show=False, id="memvault.redo"),
-        Binding("v", "split", "Split", id="memvault.split"),
-        Binding("M", "consolidate", "Merge", id="memvault.consolidate"),
-        # (the tree binds space to the same action, over Tree's own space)
-        Binding("space", "mark", "Mark", show=False, id="memvault.mark"),
-        Binding("m", "cycle_mode", "Group", show=False, id="memvault.group"),
-        Binding("s", "cycle_sort", "Sort", show=False, id="memvault.sort"),
-        Binding("c", "toggle_body", "Gist/content", show=False, id="memvault.toggle_body"),
-        Binding("i", "goto", "Go to id", show=False, id="memvault.goto"),
-        Binding("d", "tab('detail')", "Detail", show=False, id="memvault.tab.detail"),
-        Binding("p", "pane('provenance')", "Provenance", show=False, id="memvault.tab.provenance"),
-        Binding("H", "pane('history')", "History", show=False, id="memvault.tab.history"),
-        Binding("C", "gc", "gc", show=False, id="memvault.gc"),
-        Binding("S", "stats", "Stats", show=False, id="memvault.stats"),
-        Binding("I", "inbox", "Inbox", show=False, id="memvault.inbox"),
-        Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.reload"),
-        Binding("E", "outside_edits", "Outside edits", show=False, id="memvault.outside_edits"),
-        *MOVING_BINDINGS,
-        *EDIT_BINDINGS,
-        # views (main_views.py): the flat list, the left pane's width
-        Binding("f", "toggle_view", "List/tree", show=False, id="memvault.toggle_view"),
-        Binding("less_than_sign", "resize_left(-4)", "Narrower", show=False,
-                id="memvault.left.narrower"),
-        Binding("greater_than_sign", "resize_left(4)", "Wider", show=False,
-                id="memvault.left.wider"),
-        *BULK_BINDINGS,
-        *MARK_BINDINGS,
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = [*MAIN_BINDINGS]
 
     def __init__(self, service: VaultService, *, poll_interval: float = 2.0,
                  rescore_interval: float = 60.0) -> None:
         super().__init__()
         self.service = service
-        self.view: VaultView | None = None
-        self.mode = MODES[0]
-        self.sort = SORTS[0]
-        self.query_text = ""
-        self.filter: Query = parse("")
-        self.matched: list[str] = []
-        self.current: str | None = None  # the memory the panes show
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
-        self.timings: dict[str, float] = {}  # for the bench: last tree rebuild, etc.
+        self.state = state = MainState()
         self.inbox = InboxService(service.path, clock=service.clock, config=service.config,
                                   lock_timeout=service.lock_timeout)
-        self.inbox_count = 0
-        self.moves = TreeMoves(lambda: self.memory_tree, self.set_timer)
-        self.git_panes = GitPanes(self, service, lambda: self.current)
-        self.follower = VaultFollower(self, service, self.key_for)
+        # the parts, each given what it needs (a lambda: a part built after it)
+        self.runner = ChangeRunner(self, state, self.key_for)
+        self.marks = Marks(self, state, self.runner.need_memory, self.key_for,
+                           changed=lambda: self.titles.tree_title())
+        self.ranges: MarkRanges = self.marks.ranges
+        self.titles = Titles(self, state, self.key_for, self.marks.note, short_path(service.root))
+        self.filtering = TreeFilter(self, state, self.titles,
+                                    shown=lambda: self.panes.show_cursor(),
+                                    after=lambda: self.views.after_refilter())
+        self.git_panes = GitPanes(self, state, service)
+        self.panes = CursorPanes(self, state, service, self.git_panes, self.filtering,
+                                 self.runner, self.key_for)
+        self.choices = SavedChoices(self, state)
         self.duplicate_search = DuplicateSearch(self, service)
-        self.ranges = MarkRanges(lambda: self.memory_tree)
+        self.views = Views(self, state, service, self.panes, self.filtering, self.choices,
+                           self.duplicate_search)
+        self.follower = VaultFollower(self, state, service, self.key_for)
+        self.jumps = Jumps(self, state, service, self.filtering.set_filter, self.panes.show_node,
+                           self.panes.show_tab, self.git_panes)
+        self.operations = Operations(self, state, service, self.inbox, self.runner,
+                                     self.jumps.jump, self.panes.apply_change,
+                                     self.follower.reload)
+        self.bulk = BulkOperations(self, state, service, self.runner.need_memory,
+                                   self.marks.unmark)
+        self.edits = Edits(self, state, service, self.runner, self.key_for,
+                           self.panes.apply_change)
+        self.opening = VaultOpening(self, state, service, self.filtering, self.titles,
+                                    self.git_panes, self.follower, self.operations.count_inbox,
+                                    lambda: self.views.showing_list)
+        self.moves = TreeMoves(self, state)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -140,14 +133,6 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
                     yield HistoryPane(id="history")
         yield Footer(compact=True)
 
-    @property
-    def memory_tree(self) -> MemoryTree:
-        return self.query_one(MemoryTree)
-
-    @property
-    def detail(self) -> DetailPane:
-        return self.query_one(DetailPane)
-
     def on_mount(self) -> None:
         self.query_one("#filter-error").display = False
         # not Textual's animated loading indicator: at 100k memories its frames take the
@@ -156,248 +141,235 @@ class MainScreen(MainOpening, MainFiltering, MainBulk, MainMarks, MainActions, M
         self.detail.toggle_key = self.key_for("toggle_body")
         self.query_one(ProvenancePane).set_keys(self.key_for("split"),
                                                 self.key_for("consolidate"))
-        self._title_path = _short_path(self.service.root)
-        self.app.sub_title = self._title_path
-        settings = getattr(self.app, "settings", None)  # (the app's: MemvaultApp.settings)
-        if isinstance(settings, Settings):
-            self.apply_settings(settings)
+        self.app.sub_title = self.titles.title_path
+        settings = self.choices.settings()
+        if settings is not None:
+            self.choices.apply(settings)
         if self.service.is_open:
-            self._opened(self.service.view, self.service.open_notes)
+            self.opening.opened(self.service.view, self.service.open_notes)
         else:
-            self.open_vault()
+            self.opening.open_vault()
         if self.poll_interval > 0:
             self.set_interval(self.poll_interval, self.follower.poll)
         if self.rescore_interval > 0:
-            self.set_interval(self.rescore_interval, self.rescore)
+            self.set_interval(self.rescore_interval, self.follower.rescore)
 
-    # -- the last sync (core.sync.engine) ---------------------------------------------------
-    @work(thread=True, group="sync", exclusive=True, exit_on_error=False)
-    def check_sync(self) -> None:
-        try:
-            info = self.service.last_sync()
-        except VaultError:
-            return
-        self.post_message(SyncChecked(info))
+    # -- what the parts share, read here (tests, the bench, the palette) ----------------------
+    @property
+    def view(self) -> VaultView | None:
+        return self.state.view
 
-    @on(SyncChecked)
-    def _sync_checked(self, message: SyncChecked) -> None:
-        waiting = waiting_conflicts(message.info)
-        if not waiting or message.info is None:
-            return
-        n = len(waiting)
-        files = ", ".join(str(c.get("vault_path") or c.get("path")) for c in waiting[:3])
-        more = f" and {n - 3} more" if n > 3 else ""
-        when = message.info.get("time")
-        ago = f" ({relative_time(when, self.view.now if self.view else None)})" if when else ""
-        self.notify(f"The last sync{ago} stopped at {n} conflict{'s' if n != 1 else ''} "
-                    f"waiting for you: {files}{more}. Edit the copies in sync-conflicts/ into "
-                    f"valid records, then run `memvault sync` again ({self.key_for('stats')} "
-                    "shows the details).",
-                    title="sync", severity="warning", timeout=12, markup=False)
+    @property
+    def current(self) -> str | None:
+        return self.state.current
 
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        self.set_filter(event.value)
+    @property
+    def matched(self) -> list[str]:
+        return self.state.matched
+
+    @property
+    def mode(self) -> str:
+        return self.state.mode
+
+    @property
+    def sort(self) -> str:
+        return self.state.sort
+
+    @property
+    def query_text(self) -> str:
+        return self.state.query_text
+
+    @property
+    def timings(self) -> dict[str, float]:
+        return self.state.timings
+
+    @property
+    def memory_tree(self) -> MemoryTree:
+        return self.query_one(MemoryTree)
+
+    @property
+    def memory_list(self) -> MemoryList:
+        return self.query_one(MemoryList)
+
+    @property
+    def showing_list(self) -> bool:
+        return self.views.showing_list
+
+    @property
+    def detail(self) -> DetailPane:
+        return self.query_one(DetailPane)
+
+    def key_for(self, action: str) -> str:
+        """The first key bound to ``action`` on this screen, as the keymap has it now."""
+        return key_for(self.app, type(self), action)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.opening.allows(action)
 
     def set_filter(self, text: str) -> None:
-        self.query_text = text
-        self.filter = parse(text)
-        error = self.query_one("#filter-error", Static)
-        if self.filter.errors:
-            error.update(Text("; ".join(self.filter.errors), style="red"))
-            error.display = True
-        else:
-            error.display = False
-        self.refilter()
+        self.filtering.set_filter(text)
 
+    def set_mode(self, mode: str) -> None:
+        self.filtering.set_mode(mode)
+
+    def set_sort(self, sort: str) -> None:
+        self.filtering.set_sort(sort)
+
+    def refilter(self, focus: str | None = None) -> None:
+        self.filtering.refilter(focus)
+
+    def jump(self, key: str) -> None:
+        self.jumps.jump(key)
+
+    def run_editor_on(self, session: EditSession) -> None:
+        self.edits.run_editor_on(session)
+
+    # -- messages, each to its part (a handler a message) -------------------------------------
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self.filtering.set_filter(event.value)
     @on(Input.Submitted, "#filter")
     def _filter_submitted(self) -> None:
         self.memory_tree.focus()
+    @on(Filtered)
+    def _filtered(self, message: Filtered) -> None:
+        self.filtering.filtered(message)
+    @on(Ranked)
+    def _ranked(self, message: Ranked) -> None:
+        self.filtering.ranked(message)
 
-    # -- the moving keys (main_keys.py) ------------------------------------------------------
-    def action_tree(self, action: str) -> None:
-        self.moves.move(action)
-
-    def action_top(self) -> None:
-        self.moves.top()
-
-    def action_bottom(self) -> None:
-        self.moves.bottom()
-
-    def action_open_node(self) -> None:
-        self.moves.open_node()
-
-    def action_close_node(self) -> None:
-        self.moves.close_node()
-
-    def action_expand_all(self) -> None:
-        self.memory_tree.expand_all()
-
-    def action_collapse_all(self) -> None:
-        self.memory_tree.collapse_all()
-
-    def action_copy_id(self) -> None:
-        memory_id = self.current
-        if memory_id is None:
-            self.notify("Highlight a memory first", severity="warning", timeout=2)
-            return
-        self.app.copy_to_clipboard(memory_id)
-        self.notify(f"copied {memory_id} (the terminal's clipboard, OSC 52)", title="id",
-                    timeout=3, markup=False)
-
-    def action_clear_filter(self) -> None:
-        """esc: clear the filter (ctrl+z in the box brings it back) and go to the tree."""
-        box = self.query_one("#filter", Input)
-        if box.value:
-            box.value = ""  # the box's Changed event refilters
-        self.memory_tree.focus()
-
-    def action_focus_filter(self) -> None:
-        self.query_one("#filter", Input).focus()
-
-    def action_cycle_mode(self) -> None:
-        self.mode = MODES[(MODES.index(self.mode) + 1) % len(MODES)]
-        self.refilter(focus=self.current)
-
-    def action_cycle_sort(self) -> None:
-        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
-        self.refilter()
-
-    def set_mode(self, mode: str) -> None:
-        self.mode = mode
-        self.refilter(focus=self.current)
-
-    def set_sort(self, sort: str) -> None:
-        self.sort = sort
-        self.refilter()
-
-    # -- what the cursor is on -------------------------------------------------------------
     @on(Tree.NodeHighlighted, "#tree")
     def _highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
-        if not self.showing_list:  # the list's cursor is what the panes show then
-            self._show_node(event.node.data)
-        self.follow_range()
-
+        if not self.views.showing_list:  # the list's cursor is what the panes show then
+            self.panes.show_node(event.node.data)
+        self.marks.follow_range()
     @on(DataTable.RowHighlighted, "#list")
     def _list_highlighted(self) -> None:
-        self._show_list_row()
-
+        self.views.show_list_row()
     @on(MemoryList.SortChanged)
     def _list_sorted(self) -> None:
-        self.list_sort_changed()
-
-    @on(DuplicatesFound)
-    def _duplicates_found(self, message: DuplicatesFound) -> None:
-        self.duplicates_found(message.found)
-
+        self.views.list_sort_changed()
     @on(events.DescendantFocus)
     def _focused(self, event: events.DescendantFocus) -> None:
-        self.redirect_focus(event.widget)
+        self.views.redirect_focus(event.widget)
+    @on(DuplicatesFound)
+    def _duplicates_found(self, message: DuplicatesFound) -> None:
+        self.views.duplicates_found(message.found)
 
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:
         self.git_panes.load()
-
     @on(LineageLoaded)
     def _lineage_loaded(self, message: LineageLoaded) -> None:
-        pane = self.query_one(ProvenancePane)
-        if message.memory_id != self.current or self.view is None:
-            return
-        if message.lineage is None:
-            pane.show_message(message.error or "no lineage")
-        else:
-            pane.show_lineage(self.view, message.lineage)
-
+        self.git_panes.lineage_loaded(message)
     @on(HistoryLoaded)
     def _history_loaded(self, message: HistoryLoaded) -> None:
-        if message.info.memory_id != self.current or self.view is None:
-            return
-        self.query_one(HistoryPane).show_history(message.info, self.view.now)
-
+        self.git_panes.history_loaded(message)
     @on(HistoryPane.ViewVersion)
     def _view_version(self, message: HistoryPane.ViewVersion) -> None:
-        from .version import VersionScreen
-
-        def done(restore: bool | None) -> None:
-            if restore:
-                self._restore(message.memory_id, message.entry)
-
-        self.app.push_screen(VersionScreen(self.service, message.memory_id, message.entry), done)
-
+        self.views.view_version(message)
     @on(HistoryPane.DiffVersions)
     def _diff_versions(self, message: HistoryPane.DiffVersions) -> None:
-        self.open_diff(message.memory_id, message.old, message.new)
-
+        self.views.open_diff(message.memory_id, message.old, message.new)
     @on(HistoryPane.RestoreVersion)
     def _restore_version(self, message: HistoryPane.RestoreVersion) -> None:
-        self._restore(message.memory_id, message.entry)
-
-    # -- operations -------------------------------------------------------------------------
+        self.panes.restore(message.memory_id, message.entry)
 
     @on(MemoriesChanged)
     def _changed(self, message: MemoriesChanged) -> None:
-        self.apply_change(message.change)
-        self.count_inbox()
-
+        self.panes.apply_change(message.change)
+        self.operations.count_inbox()
     @on(OperationFailed)
     def _failed(self, message: OperationFailed) -> None:
-        if self.view is None:
+        if self.state.view is None:
             self.memory_tree.border_title = "memories"
         self.notify(message.message, title=message.title or "refused", severity="error",
                     markup=False)
-
-    # -- the wizards ------------------------------------------------------------------------
-
     @on(ProvenancePane.WizardRequested)
     def _wizard_from_pane(self, message: ProvenancePane.WizardRequested) -> None:
         if message.wizard == "split":
-            self.action_split(message.memory_id)
+            self.operations.split(message.memory_id)
         else:
-            self.action_consolidate(message.memory_id)
-
-    # -- the review inbox (tui/app/inbox_service.py) --------------------------------------------
-
+            self.operations.consolidate(message.memory_id)
     @on(InboxCounted)
     def _inbox_counted(self, message: InboxCounted) -> None:
-        self.inbox_count = message.count
-        self.show_subtitle()
-
-    # -- jumping ----------------------------------------------------------------------------
+        self.titles.inbox_counted(message.count)
     @on(JumpTo)
     def _jump_to(self, message: JumpTo) -> None:
-        self.jump(message.memory_id)
+        self.jumps.jump(message.memory_id)
+    @on(EditorReady)
+    def _editor_ready(self, message: EditorReady) -> None:
+        self.edits.editor_ready(message)
+    @on(EditFinished)
+    def _edit_finished(self, message: EditFinished) -> None:
+        self.edits.edit_finished(message)
 
-    # -- following the vault ---------------------------------------------------------------
-
-    @work(thread=True, group="rescore", exclusive=True, exit_on_error=False)
-    def rescore(self) -> None:
-        if not self.service.is_open:
-            return
-        view = self.service.rescore()
-        if view is not None:
-            self.post_message(VaultReloaded(view, ""))
-
+    @on(VaultGlanced)
+    def _glanced(self, message: VaultGlanced) -> None:
+        self.opening.glanced(message)
+    @on(VaultPreviewed)
+    def _previewed(self, message: VaultPreviewed) -> None:
+        self.opening.previewed(message)
+    @on(VaultOpened)
+    def _opened(self, message: VaultOpened) -> None:
+        self.opening.opened(message.view, message.notes)
     @on(VaultReloaded)
     def _reloaded(self, message: VaultReloaded) -> None:
-        self.view = message.view
-        self.refilter()
-        self.git_panes.reload()
-        self.count_inbox()
-        if message.reason:
-            self.check_sync()
-            n = len(message.view)
-            self.notify(f"{message.reason} ({n} memor{'y' if n == 1 else 'ies'})",
-                        title="vault", timeout=3, markup=False)
-            for note in message.notes:
-                self.notify(note, title="vault", markup=False)
-        self.follower.tell_outside_edits()
+        self.opening.reloaded(message)
+    @on(SearchIndexProgress)
+    def _index_progress(self, message: SearchIndexProgress) -> None:
+        self.opening.index_progress(message)
+    @on(SearchIndexBuilt)
+    def _index_built(self, message: SearchIndexBuilt) -> None:
+        self.opening.index_built(message)
+    @on(SyncChecked)
+    def _sync_checked(self, message: SyncChecked) -> None:
+        self.follower.sync_checked(message)
 
+    # -- the actions Textual runs by name (the keys: main_keys.py), each to its part ----------
+    def action_tree(self, action: str) -> None: self.moves.move(action)
+    def action_top(self) -> None: self.moves.top()
+    def action_bottom(self) -> None: self.moves.bottom()
+    def action_open_node(self) -> None: self.moves.open_node()
+    def action_close_node(self) -> None: self.moves.close_node()
+    def action_expand_all(self) -> None: self.memory_tree.expand_all()
+    def action_collapse_all(self) -> None: self.memory_tree.collapse_all()
+    def action_copy_id(self) -> None: self.moves.copy_id()
+    def action_clear_filter(self) -> None: self.moves.clear_filter()
+    def action_focus_filter(self) -> None: self.moves.focus_filter()
+    def action_focus_tree(self) -> None: self.memory_tree.focus()
+    def action_cycle_mode(self) -> None: self.filtering.cycle_mode()
+    def action_cycle_sort(self) -> None: self.filtering.cycle_sort()
+    def action_tab(self, name: str) -> None: self.panes.show_tab(name)
+    def action_pane(self, name: str) -> None: self.views.pane(name)
+    def action_toggle_body(self) -> None: self.views.toggle_body()
+    def action_toggle_view(self) -> None: self.views.toggle_view()
+    def action_resize_left(self, step: int) -> None: self.choices.resize_left(step)
+    def action_mark(self) -> None: self.marks.mark()
+    def action_mark_down(self) -> None: self.marks.extend("cursor_down")
+    def action_mark_up(self) -> None: self.marks.extend("cursor_up")
+    def action_visual(self) -> None: self.marks.visual()
+    def action_mark_group(self) -> None: self.marks.mark_group()
+    def action_invert_marks(self) -> None: self.marks.invert()
+    def action_clear_marks(self) -> None: self.marks.clear()
+    def action_archive(self) -> None: self.bulk.archive()
+    def action_delete(self) -> None: self.bulk.delete()
+    def action_touch(self) -> None: self.bulk.touch()
+    def action_promote(self) -> None: self.bulk.promote()
+    def action_tag(self) -> None: self.bulk.tag()
+    def action_undo(self) -> None: self.operations.undo()
+    def action_redo(self) -> None: self.operations.redo()
+    def action_undo_list(self) -> None: self.operations.undo_list()
+    def action_goto(self) -> None: self.operations.goto()
+    def action_gc(self) -> None: self.operations.gc()
+    def action_split(self) -> None: self.operations.split()
+    def action_consolidate(self) -> None: self.operations.consolidate()
+    def action_stats(self) -> None: self.operations.stats()
+    def action_inbox(self) -> None: self.operations.inbox()
+    def action_edit_form(self) -> None: self.edits.edit_form()
+    def action_edit_text(self) -> None: self.edits.edit_text()
+    def action_new_memory(self) -> None: self.edits.new_memory()
+    def action_pin(self) -> None: self.edits.pin()
+    def action_outside_edits(self) -> None: self.jumps.outside_edits()
+    def action_reload(self) -> None: self.follower.reload("reloaded")
 
-def _short_path(path: object) -> str:
-    from pathlib import Path
-
-    p = Path(str(path))
-    try:
-        return "~/" + str(p.relative_to(Path.home()))
-    except ValueError:
-        return str(p)

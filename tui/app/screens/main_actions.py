@@ -1,149 +1,137 @@
 """The main screen's operations and wizards: undo and redo (and the undo list), go to, gc,
 split, consolidate, stats, the review inbox (archive, delete and the other operations on the
 marked memories are in main_bulk.py, the marks in main_marks.py). Each runs core work through
-the service in a worker (:meth:`MainActions.run_change`) and hands the result back as a message
-the screen handles."""
+the service in a worker (:class:`~.main_changes.ChangeRunner`) and hands the result back as a
+message the screen handles."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual import work
+from textual.screen import Screen
 
 from core import VaultError
 
-from ..keys import key_for
-from ..messages import (
-    InboxCounted,
-    MemoriesChanged,
-    OperationFailed,
-)
-from ..service import Change
-from ..widgets.history import HistoryTable
+from ..inbox_service import InboxService
+from ..messages import InboxCounted
+from ..service import Change, VaultService
+from ..widgets.memory_tree import MemoryTree
+from .main_changes import ChangeRunner
+from .main_state import MainState
 
 
-class MainActions:
-    """A part of :class:`~tui.app.screens.main.MainScreen` (its widgets, service and view); plain
-    methods, actions and workers only: the message handlers stay on the screen."""
+class Operations:
+    """The operations of ``screen`` on the vault as a whole, or on the memory ``state`` shows:
+    each through ``service`` (``runner`` runs it), the review inbox through ``inbox``. ``jump``
+    puts the cursor on a memory, ``apply_change`` shows what an operation left (on a tab),
+    ``reload`` reads the vault again."""
 
-    @work(thread=True, group="write", exit_on_error=False)
-    def run_change(self, operation: Callable[[], Change]) -> None:
-        try:
-            change = operation()
-        except VaultError as exc:
-            self.post_message(OperationFailed(str(exc)))
-            return
-        self.post_message(MemoriesChanged(change))
+    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
+                 inbox: InboxService, runner: ChangeRunner, jump: Callable[[str], None],
+                 apply_change: Callable[[Change, str | None], None],
+                 reload: Callable[[str], None]) -> None:
+        self.screen = screen
+        self.state = state
+        self.service = service
+        self.inbox_service = inbox
+        self.runner = runner
+        self.jump = jump
+        self.apply_change = apply_change
+        self.reload = reload
 
-    def key_for(self, action: str) -> str:
-        """The first key bound to ``action`` on this screen, as the keymap has it now."""
-        return key_for(self.app, type(self), action)
+    def undo(self) -> None:
+        self.runner.run(self.service.undo)
 
-    def _need_memory(self) -> str | None:
-        memory_id = self.current
-        if memory_id is not None and self.view is not None and memory_id not in self.view.rows:
-            # a "deleted (in history)" row, or a deleted memory gone to by id
-            history = self.key_for("pane('history')")
-            restore = key_for(self.app, HistoryTable, "restore")
-            self.notify(f"{memory_id[:8]} is deleted: it lives in history only. {history} "
-                        f"shows its history; {restore} there restores a version of it (one "
-                        "commit).",
-                        title="deleted", severity="warning", timeout=6, markup=False)
-            return None
-        if memory_id is None or self.view is None:
-            self.notify("Highlight a memory first", severity="warning", timeout=2)
-            return None
-        return memory_id
+    def redo(self) -> None:
+        self.runner.run(self.service.redo)
 
-    def action_undo(self) -> None:
-        self.run_change(self.service.undo)
-
-    def action_redo(self) -> None:
-        self.run_change(self.service.redo)
-
-    def action_undo_list(self) -> None:
+    def undo_list(self) -> None:
         """``u``: what successive undos would take back, newest first; enter on one undoes it
-        and everything newer (:meth:`~tui.app.service.VaultService.undo_through`)."""
+        and everything newer (:meth:`~tui.app.service_bulk.BulkService.undo_through`)."""
         from .undo_list import UndoListScreen
 
         def done(commits: list[str] | None) -> None:
             if commits:
-                self.run_change(lambda: self.service.bulk.undo_through(commits))
+                self.runner.run(lambda: self.service.bulk.undo_through(commits))
 
-        self.app.push_screen(UndoListScreen(self.service), done)
+        self.screen.app.push_screen(UndoListScreen(self.service), done)
 
-    def action_goto(self) -> None:
+    def goto(self) -> None:
         from .goto import GoToScreen
 
         def done(key: str | None) -> None:
             if key:
                 self.jump(key)
 
-        self.app.push_screen(GoToScreen(self.view), done)
+        self.screen.app.push_screen(GoToScreen(self.state.view), done)
 
-    def action_gc(self) -> None:
+    def gc(self) -> None:
         from .gc import GcScreen
 
         def done(answer: tuple[str, list[str]] | None) -> None:
             if answer is not None and answer[0] in ("delete", "archive"):
                 how, kept = answer
-                self.run_change(lambda: self.service.gc_apply(archive=how == "archive",
+                self.runner.run(lambda: self.service.gc_apply(archive=how == "archive",
                                                               keep=kept))
 
-        self.app.push_screen(GcScreen(self.service, on_change=self.apply_change), done)
+        self.screen.app.push_screen(
+            GcScreen(self.service, on_change=lambda change: self.apply_change(change, None)), done)
 
-    def action_split(self, memory_id: str | None = None) -> None:
+    def split(self, memory_id: str | None = None) -> None:
         """The split wizard, on the highlighted memory (or ``memory_id``)."""
         from .split_wizard import SplitWizard
 
-        if self.view is None:
+        if self.state.view is None:
             return
-        start = memory_id or self.current
+        start = memory_id or self.state.current
 
         def done(change: Change | None) -> None:
             if change is not None:
-                self.apply_change(change, tab="provenance")
+                self.apply_change(change, "provenance")
 
-        self.app.push_screen(SplitWizard(self.service, start), done)
+        self.screen.app.push_screen(SplitWizard(self.service, start), done)
 
-    def action_consolidate(self, memory_id: str | None = None) -> None:
+    def consolidate(self, memory_id: str | None = None) -> None:
         """The consolidate wizard, on the marked memories (plus ``memory_id``, when it comes
         from the provenance pane) or a cluster core suggests."""
         from .consolidate_wizard import ConsolidateWizard
 
-        if self.view is None:
+        if self.state.view is None:
             return
-        marked = list(self.memory_tree.marks)
+        tree = self.screen.query_one(MemoryTree)
+        marked = list(tree.marks)
         if memory_id is not None and marked and memory_id not in marked:
             marked.append(memory_id)  # (nothing marked: its clusters come first instead)
 
         def done(change: Change | None) -> None:
             if change is not None:
-                self.memory_tree.clear_marks(change.ids)
-                self.apply_change(change, tab="provenance")
+                tree.clear_marks(change.ids)
+                self.apply_change(change, "provenance")
 
-        self.app.push_screen(ConsolidateWizard(self.service, marked,
-                                               focus_id=memory_id or self.current), done)
+        self.screen.app.push_screen(ConsolidateWizard(self.service, marked,
+                                                      focus_id=memory_id or self.state.current),
+                                    done)
 
-    def action_stats(self) -> None:
+    def stats(self) -> None:
         from .stats import StatsScreen
 
-        self.app.push_screen(StatsScreen(self.service))
+        self.screen.app.push_screen(StatsScreen(self.service))
 
-    def action_inbox(self) -> None:
+    def inbox(self) -> None:
         """What the assistant wrote since the person last reviewed: accept or reject."""
         from .inbox import InboxScreen
 
         def changed() -> None:
-            self.follower.reload("")
+            self.reload("")
 
         def closed(pair: list[str] | None) -> None:
             self.count_inbox()
             if pair:  # c on an entry that likely duplicates another memory
                 self.consolidate_members(pair)
 
-        self.app.push_screen(InboxScreen(self.inbox, on_change=changed,
-                                         duplicates=self.service.edits.duplicates_of_saved), closed)
+        self.screen.app.push_screen(
+            InboxScreen(self.inbox_service, on_change=changed,
+                        duplicates=self.service.edits.duplicates_of_saved), closed)
 
     def consolidate_members(self, ids: list[str]) -> None:
         """The consolidate wizard on these memories (as if marked), the first one focused."""
@@ -151,14 +139,19 @@ class MainActions:
 
         def done(change: Change | None) -> None:
             if change is not None:
-                self.apply_change(change, tab="provenance")
+                self.apply_change(change, "provenance")
 
-        self.app.push_screen(ConsolidateWizard(self.service, ids, focus_id=ids[0]), done)
+        self.screen.app.push_screen(ConsolidateWizard(self.service, ids, focus_id=ids[0]), done)
 
-    @work(thread=True, group="inbox-count", exclusive=True, exit_on_error=False)
     def count_inbox(self) -> None:
+        """How many entries the review inbox holds, counted in a worker (:class:`InboxCounted`)."""
+        self.screen.run_worker(self.read_inbox_count, thread=True, group="inbox-count",
+                               exclusive=True, exit_on_error=False)
+
+    def read_inbox_count(self) -> None:
+        """(In a worker.)"""
         try:
-            count = self.inbox.count()
+            count = self.inbox_service.count()
         except VaultError:
             return
-        self.post_message(InboxCounted(count))
+        self.screen.post_message(InboxCounted(count))

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import partial
 
-from textual import work
 from textual.binding import Binding
+from textual.screen import Screen
 
 from core import VaultError
 
 from ..messages import MemoriesChanged, OperationFailed
-from ..service import Change
+from ..service import Change, VaultService
+from ..widgets.memory_tree import MemoryTree
+from .main_state import MainState
 
 #: The keys of this part (``a`` and ``x`` are the screen's first bindings)
 BULK_BINDINGS = [
@@ -27,41 +30,61 @@ BULK_BINDINGS = [
 ]
 
 
-class MainBulk:
-    """A part of :class:`~tui.app.screens.main.MainScreen` (its tree, view and service);
-    actions and workers only."""
+class BulkOperations:
+    """The operations on the marked memories of ``screen``'s tree (else on the one
+    ``need_memory`` gives), through ``service``, in the screen's workers; ``unmark`` takes the
+    marks off the memories an operation acted on."""
+
+    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
+                 need_memory: Callable[[], str | None],
+                 unmark: Callable[[list[str]], None]) -> None:
+        self.screen = screen
+        self.state = state
+        self.service = service
+        self.need_memory = need_memory
+        self.unmark = unmark
+
+    @property
+    def tree(self) -> MemoryTree:
+        return self.screen.query_one(MemoryTree)
 
     def targets(self) -> list[str] | None:
         """The marked memories still in the vault (in the order they were marked), else the
         highlighted one; None (and a warning) when there is neither."""
-        view = self.view
-        marked = [i for i in self.memory_tree.marks if view is not None and i in view.rows]
+        view = self.state.view
+        marked = [i for i in self.tree.marks if view is not None and i in view.rows]
         if marked:
             return marked
-        memory_id = self._need_memory()
+        memory_id = self.need_memory()
         return [memory_id] if memory_id is not None else None
 
-    @work(thread=True, group="write", exit_on_error=False)
-    def run_bulk(self, operation: Callable[[], Change], ids: list[str],
-                 stay_key: str | None = None) -> None:
-        """Run ``operation`` (a service call); once it succeeded, unmark ``ids``. ``stay_key``:
-        the tree row the cursor goes to afterwards (instead of following the memory)."""
+    def run(self, operation: Callable[[], Change], ids: list[str],
+            stay_key: str | None = None) -> None:
+        """Run ``operation`` (a service call) in a worker; once it succeeded, unmark ``ids``.
+        ``stay_key``: the tree row the cursor goes to afterwards (instead of following the
+        memory)."""
+        self.screen.run_worker(partial(self.change, operation, ids, stay_key), thread=True,
+                               group="write", exit_on_error=False)
+
+    def change(self, operation: Callable[[], Change], ids: list[str],
+               stay_key: str | None) -> None:
+        """(In a worker.)"""
         try:
             change = operation()
         except VaultError as exc:
-            self.post_message(OperationFailed(str(exc)))
+            self.screen.post_message(OperationFailed(str(exc)))
             return
         if stay_key is not None:
             change = dataclasses.replace(change, focus=None, stay_key=stay_key)
-        self.app.call_from_thread(self.unmark, ids)
-        self.post_message(MemoriesChanged(change))
+        self.screen.app.call_from_thread(self.unmark, ids)
+        self.screen.post_message(MemoriesChanged(change))
 
     def next_row_key(self, leaving: list[str]) -> str | None:
         """The tree row that takes the highlighted one's place when ``leaving`` leave its group
         (archived, deleted): the next memory row of the same group, else the one before, else
         the group itself. The cursor stays there, as in lazygit and Anki, rather than following
         the memory into another group far away."""
-        tree = self.memory_tree
+        tree = self.tree
         cursor = tree.cursor_node
         if cursor is None or cursor.data is None or cursor.data.memory_id is None:
             return None
@@ -77,23 +100,23 @@ class MainBulk:
             return parent.data.key
         return None
 
-    def action_archive(self) -> None:
+    def archive(self) -> None:
         ids = self.targets()
         if ids is not None:
-            stay = self.next_row_key(ids) if self.memory_tree.display else None
-            self.run_bulk(lambda: self.service.bulk.archive_many(ids), ids, stay)
+            stay = self.next_row_key(ids) if self.tree.display else None
+            self.run(lambda: self.service.bulk.archive_many(ids), ids, stay)
 
-    def action_touch(self) -> None:
+    def touch(self) -> None:
         ids = self.targets()
         if ids is not None:
-            self.run_bulk(lambda: self.service.bulk.touch_many(ids), ids)
+            self.run(lambda: self.service.bulk.touch_many(ids), ids)
 
-    def action_promote(self) -> None:
+    def promote(self) -> None:
         ids = self.targets()
         if ids is not None:
-            self.run_bulk(lambda: self.service.bulk.promote_many(ids), ids)
+            self.run(lambda: self.service.bulk.promote_many(ids), ids)
 
-    def action_delete(self) -> None:
+    def delete(self) -> None:
         """Asks first (the delete modal): one memory with what goes with it, or the list of the
         marked ones with the relations that go with them all."""
         from .delete import DeleteScreen
@@ -105,33 +128,34 @@ class MainBulk:
             preview = (self.service.delete_preview(ids[0]) if len(ids) == 1
                        else self.service.bulk.delete_many_preview(ids))
         except VaultError as exc:
-            self.notify(str(exc), title="refused", severity="error", markup=False)
+            self.screen.notify(str(exc), title="refused", severity="error", markup=False)
             return
 
-        stay = self.next_row_key(ids) if self.memory_tree.display else None
+        stay = self.next_row_key(ids) if self.tree.display else None
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
-                self.run_bulk(lambda: self.service.bulk.delete_many(ids), ids, stay)
+                self.run(lambda: self.service.bulk.delete_many(ids), ids, stay)
 
-        self.app.push_screen(DeleteScreen(preview), done)
+        self.screen.app.push_screen(DeleteScreen(preview), done)
 
-    def action_tag(self) -> None:
+    def tag(self) -> None:
         """``T``: ask for a tag (``-tag`` takes it off) and put it on (or take it off) them."""
         from .tag import TagScreen
 
         ids = self.targets()
-        if ids is None or self.view is None:
+        view = self.state.view
+        if ids is None or view is None:
             return
-        rows = [self.view.rows[i] for i in ids]
+        rows = [view.rows[i] for i in ids]
         present = sorted({t for r in rows for t in r.memory.meta.tags})
-        every = sorted({t for r in self.view.rows.values() for t in r.memory.meta.tags})
+        every = sorted({t for r in view.rows.values() for t in r.memory.meta.tags})
 
         def done(answer: tuple[str, str] | None) -> None:
             if answer is None:
                 return
             verb, tag = answer
             run = self.service.bulk.tag_many if verb == "tag" else self.service.bulk.untag_many
-            self.run_bulk(lambda: run(ids, tag), ids)
+            self.run(lambda: run(ids, tag), ids)
 
-        self.app.push_screen(TagScreen(len(ids), present, every), done)
+        self.screen.app.push_screen(TagScreen(len(ids), present, every), done)

@@ -6,16 +6,21 @@ undone by ctrl+z."""
 
 from __future__ import annotations
 
-from textual import work
+from collections.abc import Callable
+from functools import partial
+
 from textual.app import SuspendNotSupported
 from textual.binding import Binding
+from textual.screen import Screen
 
 from core import VaultError
 from core.ops.edit import EditConflict
 
 from ...editor import EditorError, run_editor
 from ..messages import EditFinished, EditorReady, OperationFailed
-from ..service import Change, EditSession
+from ..service import Change, EditSession, VaultService
+from .main_changes import ChangeRunner
+from .main_state import MainState
 
 #: The keys of this part, in the order help lists them.
 EDIT_BINDINGS = [
@@ -26,61 +31,75 @@ EDIT_BINDINGS = [
 ]
 
 
-class MainEdit:
-    """A part of :class:`~tui.app.screens.main.MainScreen` (its service, view and current
-    memory): actions, workers and the handlers of their own two messages."""
+class Edits:
+    """The edits of the memory ``state`` shows (``runner`` says which one an edit may act on,
+    and runs the pin), through ``service``, in ``screen``'s workers; ``apply_change`` shows
+    what an edit left, ``key_for`` names the screen's keys."""
 
-    def _done_editing(self, change: Change | None) -> None:
+    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
+                 runner: ChangeRunner, key_for: Callable[[str], str],
+                 apply_change: Callable[[Change], None]) -> None:
+        self.screen = screen
+        self.state = state
+        self.service = service
+        self.runner = runner
+        self.key_for = key_for
+        self.apply_change = apply_change
+
+    def done_editing(self, change: Change | None) -> None:
         if change is not None:
             self.apply_change(change)
 
     # -- the form, a new memory ---------------------------------------------------------------
-    def action_edit_form(self) -> None:
-        memory_id = self._need_memory()
+    def edit_form(self) -> None:
+        memory_id = self.runner.need_memory()
         if memory_id is not None:
-            self.open_form(memory_id)
+            self.screen.run_worker(partial(self.open_form, memory_id), thread=True,
+                                   group="edit-form", exit_on_error=False)
 
-    @work(thread=True, group="edit-form", exit_on_error=False)
     def open_form(self, memory_id: str) -> None:
-        """The memory as stored (never the view's copy, whose control characters are escaped),
-        read off the UI thread: the service's lock may be held by an operation."""
+        """(In a worker.) The memory as stored (never the view's copy, whose control characters
+        are escaped), read off the UI thread: the service's lock may be held by an operation."""
         from .edit_form import EditFormScreen
 
         try:
             memory = self.service.edits.memory(memory_id)
         except VaultError as exc:
-            self.post_message(OperationFailed(str(exc), "edit"))
+            self.screen.post_message(OperationFailed(str(exc), "edit"))
             return
-        self.app.call_from_thread(
-            lambda: self.app.push_screen(EditFormScreen(self.service, memory),
-                                         self._done_editing))
+        app = self.screen.app
 
-    def action_new_memory(self) -> None:
+        def show() -> None:
+            app.push_screen(EditFormScreen(self.service, memory), self.done_editing)
+
+        app.call_from_thread(show)
+
+    def new_memory(self) -> None:
         from .new_memory import NewMemoryScreen
 
-        if self.view is None:
+        if self.state.view is None:
             return
-        self.app.push_screen(NewMemoryScreen(self.service), self._done_editing)
+        self.screen.app.push_screen(NewMemoryScreen(self.service), self.done_editing)
 
     # -- $EDITOR ------------------------------------------------------------------------------
-    def action_edit_text(self) -> None:
-        memory_id = self._need_memory()
+    def edit_text(self) -> None:
+        memory_id = self.runner.need_memory()
         if memory_id is not None:
-            self.start_edit(memory_id)
+            self.screen.run_worker(partial(self.start_edit, memory_id), thread=True,
+                                   group="edit-text", exit_on_error=False)
 
-    @work(thread=True, group="edit-text", exit_on_error=False)
     def start_edit(self, memory_id: str) -> None:
+        """(In a worker.) The memory's file for the editor, posted as :class:`EditorReady`."""
         try:
             session = self.service.edits.start_edit(memory_id)
         except (VaultError, OSError) as exc:
-            self.post_message(EditorReady(error=str(exc)))
+            self.screen.post_message(EditorReady(error=str(exc)))
             return
-        self.post_message(EditorReady(session))
+        self.screen.post_message(EditorReady(session))
 
-    # (named handlers: Textual collects @on handlers only from the screen's own class body)
-    def on_editor_ready(self, message: EditorReady) -> None:
+    def editor_ready(self, message: EditorReady) -> None:
         if message.error is not None:
-            self.notify(message.error, title="edit", severity="error", markup=False)
+            self.screen.notify(message.error, title="edit", severity="error", markup=False)
             return
         self.run_editor_on(message.session)
 
@@ -88,43 +107,44 @@ class MainEdit:
         """Suspend the app, run the editor on the session's file, then read it back (a worker)."""
         before = session.path.read_bytes()
         try:
-            with self.app.suspend():
+            with self.screen.app.suspend():
                 run_editor(session.path)
         except SuspendNotSupported:
             self.service.edits.drop_edit(session)
-            self.notify("This terminal cannot hand itself to an editor: use the form "
-                        f"({self.key_for('edit_form')}).", title="edit", severity="error")
+            self.screen.notify("This terminal cannot hand itself to an editor: use the form "
+                               f"({self.key_for('edit_form')}).", title="edit", severity="error")
             return
         except EditorError as exc:
             if session.path.read_bytes() == before:
                 self.service.edits.drop_edit(session)
-                self.notify(f"{exc}; nothing written", title="edit", severity="warning",
-                            markup=False)
+                self.screen.notify(f"{exc}; nothing written", title="edit", severity="warning",
+                                   markup=False)
             else:
-                self.post_message(EditFinished(session, error=f"{exc}; what you saved was not "
-                                               "read", retry=True))
+                self.screen.post_message(EditFinished(session, error=f"{exc}; what you saved "
+                                                      "was not read", retry=True))
             return
-        self.finish_edit(session)
+        self.screen.run_worker(partial(self.finish_edit, session), thread=True,
+                               group="edit-text", exit_on_error=False)
 
-    @work(thread=True, group="edit-text", exit_on_error=False)
     def finish_edit(self, session: EditSession) -> None:
+        """(In a worker.) Read the edited file back: one commit, posted as :class:`EditFinished`."""
         try:
             change = self.service.edits.finish_edit(session)
         except EditConflict as exc:
-            self.post_message(EditFinished(session, error=str(exc), retry=False))
+            self.screen.post_message(EditFinished(session, error=str(exc), retry=False))
             return
         except (VaultError, OSError) as exc:  # EditTextError, a secret refused...: fix and retry
-            self.post_message(EditFinished(session, error=str(exc)))
+            self.screen.post_message(EditFinished(session, error=str(exc)))
             return
-        self.post_message(EditFinished(session, change))
+        self.screen.post_message(EditFinished(session, change))
 
-    def on_edit_finished(self, message: EditFinished) -> None:
+    def edit_finished(self, message: EditFinished) -> None:
         from .edit_failed import EditFailedScreen
 
         session = message.session
         if message.error is None:
             if message.change is None:
-                self.notify("No changes: nothing written", title="edit", timeout=3)
+                self.screen.notify("No changes: nothing written", title="edit", timeout=3)
             else:
                 self.apply_change(message.change)
             return
@@ -134,16 +154,16 @@ class MainEdit:
                 self.run_editor_on(session)
             elif what == "discard":
                 self.service.edits.drop_edit(session)
-                self.notify("Discarded; nothing written", title="edit", timeout=3)
+                self.screen.notify("Discarded; nothing written", title="edit", timeout=3)
             else:
-                self.notify(f"Nothing written; your text is kept in {session.path}",
-                            title="edit", severity="warning", timeout=10, markup=False)
+                self.screen.notify(f"Nothing written; your text is kept in {session.path}",
+                                   title="edit", severity="warning", timeout=10, markup=False)
 
-        self.app.push_screen(EditFailedScreen(session.memory_id, message.error, session.path,
-                                              retry=message.retry), chosen)
+        self.screen.app.push_screen(EditFailedScreen(session.memory_id, message.error,
+                                                     session.path, retry=message.retry), chosen)
 
     # -- pin (touch and promote act on the marks: main_bulk.py) ------------------------------
-    def action_pin(self) -> None:
-        memory_id = self._need_memory()
+    def pin(self) -> None:
+        memory_id = self.runner.need_memory()
         if memory_id is not None:
-            self.run_change(lambda: self.service.edits.toggle_pin(memory_id))
+            self.runner.run(lambda: self.service.edits.toggle_pin(memory_id))

@@ -1,19 +1,26 @@
 """The main screen's filter and tree: which memories the filter keeps, the tree's groups for
-them, and the ranking of a filter with words. For a big vault the filter and the groups are
-worked out in a worker (at 100k memories each is a pass over the whole vault)."""
+them (the grouping and the sort), and the ranking of a filter with words. For a big vault the
+filter and the groups are worked out in a worker (at 100k memories each is a pass over the whole
+vault)."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from functools import partial
 
-from textual import work
+from rich.text import Text
+from textual.screen import Screen
+from textual.widgets import Static
 
 from ..groups import Group, LineageRoot
-from ..grouping import MODE_NAMES, SORT_NAMES, prepare
+from ..grouping import MODES, SORTS, prepare
 from ..messages import Filtered, OperationFailed, Ranked
-from ..query import Query
+from ..query import Query, parse
 from ..view import VaultView
 from ..widgets.memory_tree import MemoryTree
+from .main_state import MainState
+from .main_titles import Titles
 
 #: Views of this many memories or more have the filter worked out in a worker (at 100k a keystroke
 #: would otherwise hold the UI for a few hundred milliseconds).
@@ -26,96 +33,124 @@ def matching(view: VaultView, query: Query) -> list[str]:
     return [i for i, row in view.rows.items() if query.matches(row, now)]
 
 
-class MainFiltering:
-    """A part of :class:`~tui.app.screens.main.MainScreen`."""
+class TreeFilter:
+    """The filter, grouping and sort of ``screen``'s tree: writes them and what the filter kept
+    into ``state``, rebuilds the tree, says it in the ``titles``; ``shown`` runs once the tree
+    shows the result, ``after`` once the ranking (if any) is under way."""
+
+    def __init__(self, screen: Screen[object], state: MainState, titles: Titles,
+                 shown: Callable[[], None], after: Callable[[], None]) -> None:
+        self.screen = screen
+        self.state = state
+        self.titles = titles
+        self.shown = shown
+        self.after = after
+
+    @property
+    def tree(self) -> MemoryTree:
+        return self.screen.query_one(MemoryTree)
+
+    def set_filter(self, text: str) -> None:
+        state = self.state
+        state.query_text = text
+        state.filter = parse(text)
+        error = self.screen.query_one("#filter-error", Static)
+        if state.filter.errors:
+            error.update(Text("; ".join(state.filter.errors), style="red"))
+            error.display = True
+        else:
+            error.display = False
+        self.refilter()
+
+    def cycle_mode(self) -> None:
+        self.set_mode(MODES[(MODES.index(self.state.mode) + 1) % len(MODES)])
+
+    def cycle_sort(self) -> None:
+        self.set_sort(SORTS[(SORTS.index(self.state.sort) + 1) % len(SORTS)])
+
+    def set_mode(self, mode: str) -> None:
+        self.state.mode = mode
+        self.refilter(focus=self.state.current)
+
+    def set_sort(self, sort: str) -> None:
+        self.state.sort = sort
+        self.refilter()
 
     def refilter(self, focus: str | None = None) -> None:
         """Apply the filter to the view and rebuild the tree (keeping its state)."""
-        view = self.view
+        state = self.state
+        view, query = state.view, state.filter
         if view is None:
             return
-        query = self.filter
         if len(view.rows) >= FILTER_IN_WORKER_FROM and not (view.partial and query.empty):
             # (a first look from the index is painted at once: there is nothing else to show)
-            rank = self.memory_tree.rank if query.ranked else {}
-            self._match(view, query, focus, self.mode, self.sort, rank,
-                        self.memory_tree.opening(self.mode))
+            tree = self.tree
+            rank = tree.rank if query.ranked else {}
+            work = partial(self.match, view, query, focus, state.mode, state.sort, rank,
+                           tree.opening(state.mode))
+            self.screen.run_worker(work, thread=True, group="filter", exclusive=True,
+                                   exit_on_error=False,
+                                   description="the filter and the groups over a big vault")
         elif query.empty:
-            self._show_matched(view, query, list(view.rows), focus)
+            self.show_matched(view, query, list(view.rows), focus)
         else:
-            self._show_matched(view, query, matching(view, query), focus)
+            self.show_matched(view, query, matching(view, query), focus)
 
-    @work(thread=True, group="filter", exclusive=True, exit_on_error=False,
-          description="the filter and the groups over a big vault")
-    def _match(self, view: VaultView, query: Query, focus: str | None, mode: str, sort: str,
-               rank: dict[str, float], opened: set[str] | None) -> None:
-        """A big vault's filter and the tree's groups for it (with what opens at once), worked
-        out off the UI thread: at 100k memories each is a pass over the whole vault."""
+    def match(self, view: VaultView, query: Query, focus: str | None, mode: str, sort: str,
+              rank: dict[str, float], opened: set[str] | None) -> None:
+        """(In a worker.) A big vault's filter and the tree's groups for it (with what opens at
+        once), posted as :class:`Filtered`: at 100k memories each is a pass over the vault."""
         matched = list(view.rows) if query.empty else matching(view, query)
         narrow = len(matched) < len(view.rows) and len(matched) <= MemoryTree.OPEN_ALL
         groups = prepare(view, matched, mode, sort, rank, opened, everything=narrow)
-        self.post_message(Filtered(view, query, matched, focus, groups, mode, sort))
+        self.screen.post_message(Filtered(view, query, matched, focus, groups, mode, sort))
 
-    # (handlers by name: ``@on`` registers only in a class that is a message pump itself)
-    def on_filtered(self, message: Filtered) -> None:
-        if message.view is self.view and message.query is self.filter:  # else a later one follows
-            same = message.mode == self.mode and message.sort == self.sort
-            self._show_matched(message.view, message.query, message.matched, message.focus,
-                               message.groups if same else None)
+    def filtered(self, message: Filtered) -> None:
+        state = self.state
+        if message.view is state.view and message.query is state.filter:  # else a later one follows
+            same = message.mode == state.mode and message.sort == state.sort
+            self.show_matched(message.view, message.query, message.matched, message.focus,
+                              message.groups if same else None)
 
-    def _show_matched(self, view: VaultView, query: Query, matched: list[str],
-                      focus: str | None, groups: list[Group | LineageRoot] | None = None) -> None:
+    def show_matched(self, view: VaultView, query: Query, matched: list[str],
+                     focus: str | None, groups: list[Group | LineageRoot] | None = None) -> None:
         started = time.perf_counter()
-        self.matched = matched
-        tree = self.memory_tree
+        state = self.state
+        state.matched = matched
+        tree = self.tree
         tree.terms = query.parsed.text_terms
         if not query.ranked:
             tree.rank = {}
-        tree.show(view, self.matched, self.mode, self.sort, focus=focus, groups=groups)
+        tree.show(view, matched, state.mode, state.sort, focus=focus, groups=groups)
         tree.prune_marks()
-        self._tree_title()
-        self._tree_subtitle()
-        self.timings["refilter"] = time.perf_counter() - started
-        self._show_cursor()
+        self.titles.tree_title()
+        self.titles.tree_subtitle()
+        state.timings["refilter"] = time.perf_counter() - started
+        self.shown()
         if query.ranked:
-            self._rank(view, query, list(self.matched))
-        self.after_refilter()
+            self.screen.run_worker(partial(self.rank, view, query, list(matched)), thread=True,
+                                   group="rank", exclusive=True, exit_on_error=False,
+                                   description="rank the filter's results")  # (not its 10k ids)
+        self.after()
 
-    def _tree_subtitle(self) -> None:
-        order = "rank" if self.memory_tree.rank else SORT_NAMES[self.sort]
-        self.memory_tree.border_subtitle = f"group: {MODE_NAMES[self.mode]} · sort: {order}"
-
-    @work(thread=True, group="rank", exclusive=True, exit_on_error=False,
-          description="rank the filter's results")  # (not named by its arguments: 10k ids)
-    def _rank(self, view: VaultView, query: Query, ids: list[str]) -> None:
-        """The filter has words: rank what it kept by search score (tui.app.search_rank)."""
+    def rank(self, view: VaultView, query: Query, ids: list[str]) -> None:
+        """(In a worker.) The filter has words: rank what it kept by search score
+        (tui.app.search_rank), posted as :class:`Ranked`."""
         from ..search_rank import rank_ids
 
         try:
             scores = rank_ids(view, query.parsed, ids)
         except Exception as exc:  # the index cannot be used: the rows keep their sort
-            self.post_message(OperationFailed(f"cannot rank the filter's results: {exc}", "search"))
+            self.screen.post_message(OperationFailed(f"cannot rank the filter's results: {exc}",
+                                                     "search"))
             return
-        self.post_message(Ranked(view, query.text, scores))
+        self.screen.post_message(Ranked(view, query.text, scores))
 
-    def on_ranked(self, message: Ranked) -> None:
-        if message.view is not self.view or message.query_text != self.query_text:
+    def ranked(self, message: Ranked) -> None:
+        state = self.state
+        if message.view is not state.view or message.query_text != state.query_text:
             return  # a later keystroke or reload: its own ranking follows
-        tree = self.memory_tree
+        tree = self.tree
         tree.rank = message.scores
-        tree.show(message.view, self.matched, self.mode, self.sort)
-        self._tree_subtitle()
-
-    def _tree_title(self) -> None:
-        view = self.view
-        if view is None:
-            return
-        tree = self.memory_tree
-        total = view.total
-        shown = total if view.glance is not None else len(self.matched)  # (a glance: no ids)
-        title = f"memories {total}" if shown == total else f"memories {shown} of {total}"
-        marked = self.marks_note()
-        if marked:
-            title += f" · {marked}"
-        tree.border_title = title
-        self.show_subtitle()  # (the header counts the marks too)
+        tree.show(message.view, state.matched, state.mode, state.sort)
+        self.titles.tree_subtitle()

@@ -1,34 +1,38 @@
 """The main screen following the vault and jumping: reload on a key or when the vault moved on disk
-(one look every few seconds: :class:`VaultFollower`), and putting the cursor on a memory (or
-showing one that lives only in history)."""
+(one look every few seconds: :class:`VaultFollower`), the scores again every minute, the last
+sync's conflicts said, and putting the cursor on a memory (or showing one that lives only in
+history: :class:`Jumps`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
 
-from textual import work
 from textual.screen import Screen
 from textual.widgets import Input
 
 from core import AmbiguousIdError, UnknownIdError, VaultError
 
-from ..messages import (
-    OperationFailed,
-    VaultReloaded,
-)
-from ..service import VaultService
+from ...text import relative_time
+from ..messages import OperationFailed, SyncChecked, VaultReloaded
+from ..service import VaultService, waiting_conflicts
+from ..widgets.detail import DetailPane
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
+from .main_panes import GitPanes
+from .main_state import MainState
 
 
 class VaultFollower:
     """Following the vault for ``screen``: a look (in a worker) whether the vault moved on disk,
     one at a time, reloading when it did; a reload on a key; the outside edits an open found,
-    told once (``key_for`` names the key that lists them). Owns whether a look is under way and
-    how many finds were told."""
+    told once (``key_for`` names the key that lists them); the scores again as time passes; the
+    last sync's conflicts. Owns whether a look is under way and how many finds were told."""
 
-    def __init__(self, screen: Screen[object], service: VaultService,
+    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
                  key_for: Callable[[str], str]) -> None:
         self.screen = screen
+        self.state = state
         self.service = service
         self.key_for = key_for
         self.polling = False
@@ -78,68 +82,125 @@ class VaultFollower:
             self.screen.notify(note, title="outside edits", timeout=10, markup=False,
                                severity="warning" if "not valid" in note else "information")
 
+    def rescore(self) -> None:
+        """Every minute: the scores again (they fade with time), in a worker."""
+        self.screen.run_worker(self.score_again, thread=True, group="rescore", exclusive=True,
+                               exit_on_error=False)
 
-class MainFollowing:
-    """A part of :class:`~tui.app.screens.main.MainScreen` (its widgets, service and view); plain
-    methods, actions and workers only: the message handlers stay on the screen."""
+    def score_again(self) -> None:
+        """(In a worker.) Posts :class:`VaultReloaded` (no reason said) when a score moved."""
+        if not self.service.is_open:
+            return
+        view = self.service.rescore()
+        if view is not None:
+            self.screen.post_message(VaultReloaded(view, ""))
+
+    # -- the last sync (core.sync.engine) ---------------------------------------------------
+    def check_sync(self) -> None:
+        self.screen.run_worker(self.read_last_sync, thread=True, group="sync", exclusive=True,
+                               exit_on_error=False)
+
+    def read_last_sync(self) -> None:
+        """(In a worker.) What the last sync left, posted as :class:`SyncChecked`."""
+        try:
+            info = self.service.last_sync()
+        except VaultError:
+            return
+        self.screen.post_message(SyncChecked(info))
+
+    def sync_checked(self, message: SyncChecked) -> None:
+        """Say the conflicts the last sync stopped at, if any wait for the person."""
+        waiting = waiting_conflicts(message.info)
+        if not waiting or message.info is None:
+            return
+        n = len(waiting)
+        files = ", ".join(str(c.get("vault_path") or c.get("path")) for c in waiting[:3])
+        more = f" and {n - 3} more" if n > 3 else ""
+        when = message.info.get("time")
+        view = self.state.view
+        ago = f" ({relative_time(when, view.now if view else None)})" if when else ""
+        self.screen.notify(f"The last sync{ago} stopped at {n} conflict{'s' if n != 1 else ''} "
+                           f"waiting for you: {files}{more}. Edit the copies in sync-conflicts/ "
+                           "into valid records, then run `memvault sync` again "
+                           f"({self.key_for('stats')} shows the details).",
+                           title="sync", severity="warning", timeout=12, markup=False)
+
+
+class Jumps:
+    """Putting ``screen``'s cursor on a memory ``state``'s view holds (``set_filter`` clears the
+    filter when it hides it; ``show_node`` shows it), or showing one that lives only in
+    history (found through ``service``; its history in ``git_panes``, the tab ``show_tab``
+    switches to)."""
+
+    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
+                 set_filter: Callable[[str], None],
+                 show_node: Callable[[NodeData | None], None], show_tab: Callable[[str], None],
+                 git_panes: GitPanes) -> None:
+        self.screen = screen
+        self.state = state
+        self.service = service
+        self.set_filter = set_filter
+        self.show_node = show_node
+        self.show_tab = show_tab
+        self.git_panes = git_panes
 
     def jump(self, key: str) -> None:
         """Put the cursor on a living memory (clearing the filter if it hides it), or show a
         memory that exists only in history."""
-        view = self.view
+        view = self.state.view
         if view is None:
             return
         try:
             memory_id = view.resolve(key)
         except AmbiguousIdError as exc:
-            self.notify(str(exc), title="go to", severity="error", markup=False)
+            self.screen.notify(str(exc), title="go to", severity="error", markup=False)
             return
         except UnknownIdError:
-            self.find_in_history(key)
+            self.screen.run_worker(partial(self.find_in_history, key), thread=True,
+                                   group="resolve", exclusive=True, exit_on_error=False)
             return
-        if memory_id not in set(self.matched):
-            with self.prevent(Input.Changed):
-                self.query_one("#filter", Input).value = ""
+        if memory_id not in set(self.state.matched):
+            with self.screen.prevent(Input.Changed):
+                self.screen.query_one("#filter", Input).value = ""
             self.set_filter("")
-            self.notify("Filter cleared to show it", timeout=2)
-        node = self.memory_tree.find_memory(memory_id)
+            self.screen.notify("Filter cleared to show it", timeout=2)
+        tree = self.screen.query_one(MemoryTree)
+        node = tree.find_memory(memory_id)
         if node is not None:
-            self.memory_tree.move_cursor(node)
-            self.memory_tree.scroll_to_node(node, animate=False)
-            self.memory_tree.focus()
-            self._show_node(node.data)
+            tree.move_cursor(node)
+            tree.scroll_to_node(node, animate=False)
+            tree.focus()
+            self.show_node(node.data)
 
-    @work(thread=True, group="resolve", exclusive=True, exit_on_error=False)
     def find_in_history(self, key: str) -> None:
+        """(In a worker.) The memory ``key`` names among those history holds."""
         try:
             memory_id = self.service.resolve_any(key)
         except VaultError as exc:
-            self.post_message(OperationFailed(str(exc), "go to"))
+            self.screen.post_message(OperationFailed(str(exc), "go to"))
             return
-        self.app.call_from_thread(self._show_gone, memory_id)
+        self.screen.app.call_from_thread(self.show_gone, memory_id)
 
-    def _show_gone(self, memory_id: str) -> None:
-        if self.view is not None and memory_id in self.view.rows:
+    def show_gone(self, memory_id: str) -> None:
+        view = self.state.view
+        if view is not None and memory_id in view.rows:
             self.jump(memory_id)
             return
-        self.current = memory_id
-        self.detail.show_gone(memory_id)
-        self.action_tab("history")
+        self.state.current = memory_id
+        self.screen.query_one(DetailPane).show_gone(memory_id)
+        self.show_tab("history")
         self.git_panes.load()
 
-    def action_outside_edits(self) -> None:
+    def outside_edits(self) -> None:
         from .outside_edits import OutsideEditsScreen
 
         edits = self.service.outside_edits
         if not edits:
-            self.notify("No outside edits since the app opened", timeout=3)
+            self.screen.notify("No outside edits since the app opened", timeout=3)
             return
 
         def done(memory_id: str | None) -> None:
             if memory_id:
                 self.jump(memory_id)
 
-        self.app.push_screen(OutsideEditsScreen(edits, self.view), done)
-
-    def action_reload(self) -> None:
-        self.follower.reload("reloaded")
+        self.screen.app.push_screen(OutsideEditsScreen(edits, self.state.view), done)

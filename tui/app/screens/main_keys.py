@@ -1,16 +1,22 @@
-"""The main screen's moving keys (vim-like and arrows): j/k, ``g g`` and ``G`` for the first and
-last row, h/l and left/right to collapse and expand (or go to the parent and the first child),
-``*`` / ``-`` to expand and collapse every group, ``y`` to copy the highlighted memory's id (OSC 52,
-through Textual's :meth:`~textual.app.App.copy_to_clipboard`) and esc to clear the filter. The
-screen's actions of these keys hand the tree's part to :class:`TreeMoves`."""
+"""The main screen's keys: :data:`MAIN_BINDINGS` (every key of the screen, in the order help
+lists them) and :class:`TreeMoves`, which does the work of the moving keys.
+
+The moving keys: j/k, ``g g`` and ``G`` for the first and last row, h/l and left/right to
+collapse and expand (or go to the parent and the first child), ``*`` / ``-`` to expand and
+collapse every group, ``y`` to copy the highlighted memory's id (OSC 52, through Textual's
+:meth:`~textual.app.App.copy_to_clipboard`), ``/`` to go to the filter and esc to clear it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Input
 
 from ..widgets.memory_tree import MemoryTree
+from .main_bulk import BULK_BINDINGS
+from .main_edit import EDIT_BINDINGS
+from .main_marks import MARK_BINDINGS
+from .main_state import MainState
 
 #: The keys of this part, in the order help lists them (their actions are below).
 MOVING_BINDINGS = [
@@ -27,15 +33,53 @@ MOVING_BINDINGS = [
 ]
 
 
-class TreeMoves:
-    """The moving keys' work on the tree (``tree``: how to find it now). Owns the one state
-    they have: a first ``g`` waiting for the second."""
+#: Every key of the main screen, in the order help lists them.
+MAIN_BINDINGS = [
+    Binding("slash", "focus_filter", "Filter", id="memvault.filter"),
+    Binding("a", "archive", "Archive", id="memvault.archive"),
+    Binding("x,delete", "delete", "Delete", id="memvault.delete"),
+    Binding("ctrl+z", "undo", "Undo", id="memvault.undo"),
+    Binding("ctrl+y", "redo", "Redo", show=False, id="memvault.redo"),
+    Binding("v", "split", "Split", id="memvault.split"),
+    Binding("M", "consolidate", "Merge", id="memvault.consolidate"),
+    # (the tree binds space to the same action, over Tree's own space)
+    Binding("space", "mark", "Mark", show=False, id="memvault.mark"),
+    Binding("m", "cycle_mode", "Group", show=False, id="memvault.group"),
+    Binding("s", "cycle_sort", "Sort", show=False, id="memvault.sort"),
+    Binding("c", "toggle_body", "Gist/content", show=False, id="memvault.toggle_body"),
+    Binding("i", "goto", "Go to id", show=False, id="memvault.goto"),
+    Binding("d", "tab('detail')", "Detail", show=False, id="memvault.tab.detail"),
+    Binding("p", "pane('provenance')", "Provenance", show=False, id="memvault.tab.provenance"),
+    Binding("H", "pane('history')", "History", show=False, id="memvault.tab.history"),
+    Binding("C", "gc", "gc", show=False, id="memvault.gc"),
+    Binding("S", "stats", "Stats", show=False, id="memvault.stats"),
+    Binding("I", "inbox", "Inbox", show=False, id="memvault.inbox"),
+    Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.reload"),
+    Binding("E", "outside_edits", "Outside edits", show=False, id="memvault.outside_edits"),
+    *MOVING_BINDINGS,
+    *EDIT_BINDINGS,
+    # views (main_views.py): the flat list, the left pane's width
+    Binding("f", "toggle_view", "List/tree", show=False, id="memvault.toggle_view"),
+    Binding("less_than_sign", "resize_left(-4)", "Narrower", show=False,
+            id="memvault.left.narrower"),
+    Binding("greater_than_sign", "resize_left(4)", "Wider", show=False,
+            id="memvault.left.wider"),
+    *BULK_BINDINGS,
+    *MARK_BINDINGS,
+]
 
-    def __init__(self, tree: Callable[[], MemoryTree],
-                 set_timer: Callable[[float, Callable[[], None]], object]) -> None:
-        self.memory_tree = tree
-        self.set_timer = set_timer
+
+class TreeMoves:
+    """The moving keys' work on ``screen``'s tree and filter box (``state``: the memory whose
+    id ``y`` copies). Owns the one state they have: a first ``g`` waiting for the second."""
+
+    def __init__(self, screen: Screen[object], state: MainState) -> None:
+        self.screen = screen
+        self.state = state
         self.g_pending = False
+
+    def memory_tree(self) -> MemoryTree:
+        return self.screen.query_one(MemoryTree)
 
     def move(self, action: str) -> None:
         tree = self.memory_tree()
@@ -46,7 +90,7 @@ class TreeMoves:
         """``g`` then ``g``: the first row (one ``g`` waits for the second)."""
         if not self.g_pending:
             self.g_pending = True
-            self.set_timer(1.0, self.forget_g)
+            self.screen.set_timer(1.0, self.forget_g)
             return
         self.g_pending = False
         tree = self.memory_tree()
@@ -89,3 +133,23 @@ class TreeMoves:
             node.collapse()
         elif node.parent is not None and not node.parent.is_root:
             tree.move_cursor(node.parent)
+
+    def copy_id(self) -> None:
+        """``y``: the highlighted memory's id to the terminal's clipboard."""
+        memory_id = self.state.current
+        if memory_id is None:
+            self.screen.notify("Highlight a memory first", severity="warning", timeout=2)
+            return
+        self.screen.app.copy_to_clipboard(memory_id)
+        self.screen.notify(f"copied {memory_id} (the terminal's clipboard, OSC 52)", title="id",
+                           timeout=3, markup=False)
+
+    def clear_filter(self) -> None:
+        """esc: clear the filter (ctrl+z in the box brings it back) and go to the tree."""
+        box = self.screen.query_one("#filter", Input)
+        if box.value:
+            box.value = ""  # the box's Changed event refilters
+        self.memory_tree().focus()
+
+    def focus_filter(self) -> None:
+        self.screen.query_one("#filter", Input).focus()

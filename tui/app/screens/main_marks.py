@@ -12,11 +12,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets.tree import TreeNode
 
 from ..groups import sort_ids
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import MemoryTree, NodeData
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
+from .main_state import MainState
 
 #: The keys of this part, in the order help lists them (space and shift+up/down are the tree's).
 MARK_BINDINGS = [
@@ -114,104 +117,116 @@ class MarkRanges:
         return line >= 0 and self.tree().get_node_at_line(line) is r.anchor
 
 
-class MainMarks:
-    """A part of :class:`~tui.app.screens.main.MainScreen` (its tree, view and title); actions
-    and plain methods only. A range being marked is its :class:`MarkRanges`'s."""
+class Marks:
+    """The marks of ``screen``'s tree beyond the tree's own: one memory (the one
+    ``need_memory`` gives), ranges (its :class:`MarkRanges`), a group, invert and clear;
+    ``changed`` says them again (the titles). Owns the range being marked and the filter's
+    memories as a set."""
+
+    def __init__(self, screen: Screen[object], state: MainState,
+                 need_memory: Callable[[], str | None], key_for: Callable[[str], str],
+                 changed: Callable[[], None]) -> None:
+        self.screen = screen
+        self.state = state
+        self.need_memory = need_memory
+        self.key_for = key_for
+        self.changed = changed
+        self.ranges = MarkRanges(lambda: self.tree)
+        self.shown: tuple[list[str], set[str]] | None = None
+
+    @property
+    def tree(self) -> MemoryTree:
+        return self.screen.query_one(MemoryTree)
 
     # -- one memory (space) -----------------------------------------------------------------
-    def action_mark(self) -> None:
+    def mark(self) -> None:
         """Mark or unmark the highlighted memory, then go to the next row (as ranger does:
         space space space marks three)."""
-        memory_id = self._need_memory()
+        memory_id = self.need_memory()
         if memory_id is None:
             return
         self.ranges.end()
-        self.memory_tree.toggle_mark(memory_id)
-        self.marks_changed()
-        rows = self.memory_tree if self.memory_tree.display else self.query_one(MemoryList)
+        tree = self.tree
+        tree.toggle_mark(memory_id)
+        self.changed()
+        rows = tree if tree.display else self.screen.query_one(MemoryList)
         rows.action_cursor_down()
 
     # -- ranges (MarkRanges) -----------------------------------------------------------------
-    def action_mark_down(self) -> None:
-        if self.ranges.extend("cursor_down"):
-            self.marks_changed()
+    def extend(self, move: str) -> None:
+        """shift+down / shift+up (``move``: ``cursor_down`` / ``cursor_up``)."""
+        if self.ranges.extend(move):
+            self.changed()
 
-    def action_mark_up(self) -> None:
-        if self.ranges.extend("cursor_up"):
-            self.marks_changed()
-
-    def action_visual(self) -> None:
+    def visual(self) -> None:
         if self.ranges.toggle_visual():
-            self.marks_changed()
+            self.changed()
 
     def follow_range(self) -> None:
         """The cursor moved (the screen's highlight handler calls this)."""
         if self.ranges.follow():
-            self.marks_changed()
+            self.changed()
 
     # -- many at once -----------------------------------------------------------------------
-    def action_mark_group(self) -> None:
+    def mark_group(self) -> None:
         """``A``: mark every memory of the highlighted group (the cursor's group, on a memory);
         when all of them are marked already, unmark them."""
-        node = self.memory_tree.cursor_node
+        tree = self.tree
+        node = tree.cursor_node
         while node is not None and not (node.data is not None and node.data.kind == "group"):
             node = node.parent
         if node is None or node.data is None or node.data.group is None:
-            self.notify("No group here: the lineage grouping has none "
-                        f"({self.key_for('cycle_mode')} changes it)",
-                        severity="warning", timeout=3)
+            self.screen.notify("No group here: the lineage grouping has none "
+                               f"({self.key_for('cycle_mode')} changes it)",
+                               severity="warning", timeout=3)
             return
         self.ranges.end()
-        view = self.view
+        view = self.state.view
         if view is None:
             return
         # in the order the tree shows them (a group's ids come in no particular order)
-        ids = sort_ids(view, [i for i in node.data.group.ids if i in view.rows], self.sort,
-                       self.memory_tree.rank)
-        marks = list(self.memory_tree.marks)
-        if ids and all(i in self.memory_tree.marks for i in ids):
+        ids = sort_ids(view, [i for i in node.data.group.ids if i in view.rows], self.state.sort,
+                       tree.rank)
+        marks = list(tree.marks)
+        if ids and all(i in tree.marks for i in ids):
             gone = set(ids)
-            self.memory_tree.set_marks([i for i in marks if i not in gone])
+            tree.set_marks([i for i in marks if i not in gone])
         else:
-            self.memory_tree.set_marks([*marks, *ids])
-        self.marks_changed()
+            tree.set_marks([*marks, *ids])
+        self.changed()
 
-    def action_invert_marks(self) -> None:
+    def invert(self) -> None:
         """``~``: every memory the filter shows changes its mark (hidden marks stay)."""
         self.ranges.end()
-        marks = self.memory_tree.marks
+        tree = self.tree
+        marks = tree.marks
         shown = self.shown_set()
         kept = [i for i in marks if i not in shown]
-        self.memory_tree.set_marks([*kept, *(i for i in self.matched if i not in marks)])
-        self.marks_changed()
+        tree.set_marks([*kept, *(i for i in self.state.matched if i not in marks)])
+        self.changed()
 
-    def action_clear_marks(self) -> None:
+    def clear(self) -> None:
         self.ranges.end()
-        self.memory_tree.clear_marks()
-        self.marks_changed()
-
-    _shown: tuple[list[str], set[str]] | None = None
+        self.tree.clear_marks()
+        self.changed()
 
     def shown_set(self) -> set[str]:
         """The memories the filter shows, as a set (made once per refilter: a mark at 100k
         memories must not copy the list each time)."""
-        if self._shown is None or self._shown[0] is not self.matched:
-            self._shown = (self.matched, set(self.matched))
-        return self._shown[1]
+        matched = self.state.matched
+        if self.shown is None or self.shown[0] is not matched:
+            self.shown = (matched, set(matched))
+        return self.shown[1]
 
     # -- saying it --------------------------------------------------------------------------
-    def marks_changed(self) -> None:
-        """Say the marks again: the tree's title and the header."""
-        self._tree_title()
-
     def unmark(self, ids: list[str]) -> None:
-        self.memory_tree.clear_marks(ids)
-        self.marks_changed()
+        self.tree.clear_marks(ids)
+        self.changed()
 
-    def marks_note(self) -> str:
+    def note(self) -> str:
         """``3 marked``, ``3 marked (1 hidden by the filter)``, with `` · visual`` while ``V``
         draws a range; "" when nothing is marked and no range is drawn."""
-        marks = self.memory_tree.marks
+        marks = self.tree.marks
         parts = []
         if marks:
             shown = self.shown_set()
@@ -221,16 +236,3 @@ class MainMarks:
         if self.ranges.visual:
             parts.append(f"visual ({self.key_for('visual')} ends)")
         return " · ".join(parts)
-
-    def show_subtitle(self) -> None:
-        """The header: the vault's path, "opening…" while the tree is a first look from the
-        index, how many are marked, the review inbox's count."""
-        parts = [getattr(self, "_title_path", "")]
-        if self.view is not None and self.view.partial:
-            parts.append("opening…")
-        if self.memory_tree.marks:
-            parts.append(f"{len(self.memory_tree.marks)} marked")
-        n = getattr(self, "inbox_count", 0)
-        if n:
-            parts.append(f"inbox: {n} to review ({self.key_for('inbox')})")
-        self.app.sub_title = " · ".join(parts)

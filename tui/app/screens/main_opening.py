@@ -3,15 +3,17 @@ the vault opens (at 100k memories the open takes seconds, the first look about a
 glance milliseconds), then the vault as it is. On the glance (``view.glance``: the groups and
 their counts, no memory) only the keys that move and fold work; on the first look
 (``view.partial``) those that move, fold, filter and mark; the others show as disabled until the
-vault is open."""
+vault is open. A reload (a key, the vault moved on disk, the scores again) shows the vault as it
+is the same way."""
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from functools import partial
 
-from textual import work
 from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Input
 
 from core import VaultError
@@ -24,15 +26,24 @@ from ..messages import (
     VaultGlanced,
     VaultOpened,
     VaultPreviewed,
+    VaultReloaded,
 )
+from ..service import VaultService
 from ..view import VaultView
 from ..widgets.index_progress import IndexProgress
+from ..widgets.memory_tree import MemoryTree
+from .main_filtering import TreeFilter
+from .main_follow import VaultFollower
+from .main_panes import GitPanes
+from .main_state import MainState
+from .main_titles import Titles
 
 #: How long the open waits for the glance, then the first look, to be painted before it goes on
 #: anyway (seconds).
 PREVIEW_WAIT = 5.0
 #: What works on a first look from the index (``view.partial``): moving, folding, filtering,
-#: grouping and sorting, marking, the flat list and the pane's width, and copying an id. (Textual asks ``check_action`` by name.)
+#: grouping and sorting, marking, the flat list and the pane's width, and copying an id.
+#: (Textual asks ``check_action`` by name.)
 PREVIEW_ACTIONS = frozenset({
     "tree", "top", "bottom", "open_node", "close_node", "expand_all", "collapse_all", "copy_id",
     "clear_filter", "focus_filter", "cycle_mode", "cycle_sort", "mark", "quit", "help",
@@ -45,31 +56,52 @@ GLANCE_ACTIONS = frozenset({
 })
 
 
-class MainOpening:
-    """A part of :class:`~tui.app.screens.main.MainScreen`."""
+class VaultOpening:
+    """The vault as ``screen`` shows it, in ``state.view``: opened (through ``service``, in a
+    worker) with a glance and a first look first, or read again; ``filtering`` rebuilds the
+    tree, ``titles`` say it, ``git_panes`` load again, ``follower`` tells the outside edits and
+    the last sync, ``count_inbox`` counts the review inbox; ``showing_list`` says whether the
+    flat list shows (a glance draws only the tree)."""
+
+    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
+                 filtering: TreeFilter, titles: Titles, git_panes: GitPanes,
+                 follower: VaultFollower, count_inbox: Callable[[], None],
+                 showing_list: Callable[[], bool]) -> None:
+        self.screen = screen
+        self.state = state
+        self.service = service
+        self.filtering = filtering
+        self.titles = titles
+        self.git_panes = git_panes
+        self.follower = follower
+        self.count_inbox = count_inbox
+        self.showing_list = showing_list
 
     # -- opening ----------------------------------------------------------------------------
     def open_vault(self) -> None:
         """Open the vault in a worker, showing what the index has first: a glance when the
         tree shows, the filter is empty and the mode is one a glance draws (its groups come
         from counts alone), then the first look."""
-        self._open_vault(self.mode in GLANCE_MODES and self.filter.empty
-                         and not self.showing_list)
+        glance = (self.state.mode in GLANCE_MODES and self.state.filter.empty
+                  and not self.showing_list())
+        self.screen.run_worker(partial(self.open_in_worker, glance), thread=True, group="open",
+                               exit_on_error=False)
 
-    @work(thread=True, group="open", exit_on_error=False)
-    def _open_vault(self, glance: bool) -> None:
+    def open_in_worker(self, glance: bool) -> None:
+        """(In a worker.) The glance and the first look (each waits for its paint), then the
+        open, posted as :class:`VaultOpened`."""
         if glance:
-            self._show_first(self.service.glance, VaultGlanced)
-        self._show_first(self.service.preview, VaultPreviewed)
+            self.show_first(self.service.glance, VaultGlanced)
+        self.show_first(self.service.preview, VaultPreviewed)
         try:
             view = self.service.open()
         except VaultError as exc:
-            self.post_message(OperationFailed(f"cannot open the vault: {exc}", "open"))
+            self.screen.post_message(OperationFailed(f"cannot open the vault: {exc}", "open"))
             return
-        self.post_message(VaultOpened(view, self.service.open_notes))
+        self.screen.post_message(VaultOpened(view, self.service.open_notes))
 
-    def _show_first(self, read: Callable[[], VaultView | None],
-                    message: Callable[[VaultView, threading.Event], Message]) -> None:
+    def show_first(self, read: Callable[[], VaultView | None],
+                   message: Callable[[VaultView, threading.Event], Message]) -> None:
         """(In the worker) what the index shows before the open, posted as ``message``; waits
         until it is painted, so that the next step does not share the interpreter with the
         paint. Nothing when the index has nothing to show (the open follows all the same)."""
@@ -79,86 +111,102 @@ class MainOpening:
             first = None
         if first is not None:
             painted = threading.Event()
-            self.post_message(message(first, painted))
+            self.screen.post_message(message(first, painted))
             painted.wait(PREVIEW_WAIT)
 
-    # (handlers by name: ``@on`` registers only in a class that is a message pump itself)
-    def on_vault_opened(self, message: VaultOpened) -> None:
-        self._opened(message.view, message.notes)
-
-    def on_vault_glanced(self, message: VaultGlanced) -> None:
+    def glanced(self, message: VaultGlanced) -> None:
         """Paint the groups and their counts while the summaries are read: moving and folding
         work; a group of memories opened shows that they are loading."""
-        if self.view is not None:
+        if self.state.view is not None:
             message.painted.set()
             return  # the first look or the open was first
-        self._paint_first(message.view, message.painted)
+        self.paint_first(message.view, message.painted)
 
-    def on_vault_previewed(self, message: VaultPreviewed) -> None:
+    def previewed(self, message: VaultPreviewed) -> None:
         """Paint the index's summaries while the vault opens: moving, filtering and folding
         work; nothing acts on a memory, and no detail shows, until it is open."""
-        if self.view is not None and self.view.glance is None:
+        view = self.state.view
+        if view is not None and view.glance is None:
             message.painted.set()
             return  # the open was first
-        self._paint_first(message.view, message.painted)
+        self.paint_first(message.view, message.painted)
 
-    def _paint_first(self, view: VaultView, painted: threading.Event) -> None:
-        self.view = view
-        self.query_one("#filter", Input).disabled = view.glance is not None
-        self.show_subtitle()
-        self.refilter()
-        self.memory_tree.focus()
-        self.refresh_bindings()
-        self.call_after_refresh(painted.set)
+    def paint_first(self, view: VaultView, painted: threading.Event) -> None:
+        self.state.view = view
+        self.screen.query_one("#filter", Input).disabled = view.glance is not None
+        self.titles.show_subtitle()
+        self.filtering.refilter()
+        self.screen.query_one(MemoryTree).focus()
+        self.screen.refresh_bindings()
+        self.screen.call_after_refresh(painted.set)
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def allows(self, action: str) -> bool | None:
         """While the tree shows a glance (``view.glance``) only the keys that move and fold
         work; on a first look from the index (``view.partial``) those that move, fold and
-        filter; the others show as disabled."""
-        view = self.view
+        filter; the others show as disabled (None, as Textual's ``check_action`` says it)."""
+        view = self.state.view
         if view is not None and view.partial and action not in (
                 GLANCE_ACTIONS if view.glance is not None else PREVIEW_ACTIONS):
             return None
         return True
 
-    def _opened(self, view: VaultView, notes: list[str]) -> None:
-        was_partial = self.view is not None and self.view.partial
-        self.view = view
+    def opened(self, view: VaultView, notes: list[str]) -> None:
+        """The vault is open: show it as it is, say what the open found."""
+        was_partial = self.state.view is not None and self.state.view.partial
+        self.state.view = view
         if was_partial:
-            self.query_one("#filter", Input).disabled = False
-            self.show_subtitle()
-            self.refresh_bindings()
-        self.refilter()
-        self.memory_tree.focus()
+            self.screen.query_one("#filter", Input).disabled = False
+            self.titles.show_subtitle()
+            self.screen.refresh_bindings()
+        self.filtering.refilter()
+        self.screen.query_one(MemoryTree).focus()
         for note in notes:
-            self.notify(note, title="vault", markup=False)
+            self.screen.notify(note, title="vault", markup=False)
         self.follower.tell_outside_edits()
-        self.check_sync()
+        self.follower.check_sync()
         self.count_inbox()
-        self.build_search_index(view)
+        self.screen.run_worker(partial(self.build_search_index, view), thread=True,
+                               group="search-index", exclusive=True, exit_on_error=False,
+                               description="the search index's first build")
+
+    def reloaded(self, message: VaultReloaded) -> None:
+        """The vault read again (a key, a move on disk, the scores again): show it as it is."""
+        self.state.view = message.view
+        self.filtering.refilter()
+        self.git_panes.reload()
+        self.count_inbox()
+        if message.reason:
+            self.follower.check_sync()
+            n = len(message.view)
+            self.screen.notify(f"{message.reason} ({n} memor{'y' if n == 1 else 'ies'})",
+                               title="vault", timeout=3, markup=False)
+            for note in message.notes:
+                self.screen.notify(note, title="vault", markup=False)
+        self.follower.tell_outside_edits()
 
     # -- the search index's first build (after a clone) ----------------------------------------
-    @work(thread=True, group="search-index", exclusive=True, exit_on_error=False,
-          description="the search index's first build")
     def build_search_index(self, view: VaultView) -> None:
-        """Build the search index now when it lacks rows for many memories (after a clone: at
-        100k memories it takes a while), its progress shown under the tree; the filter ranks
-        what is built so far meanwhile."""
+        """(In a worker.) Build the search index now when it lacks rows for many memories
+        (after a clone: at 100k memories it takes a while), its progress shown under the tree;
+        the filter ranks what is built so far meanwhile."""
         from ..search_rank import build_index
 
+        post = self.screen.post_message
+
+        def progress(phase: str, done: int, total: int) -> None:
+            post(SearchIndexProgress(phase, done, total))
+
         try:
-            built = build_index(view, lambda phase, done, total: self.post_message(
-                SearchIndexProgress(phase, done, total)))
+            built = build_index(view, progress)
         except Exception as exc:  # the index cannot be written: searches build it as they go
-            self.post_message(OperationFailed(f"cannot build the search index: {exc}", "search"))
+            post(OperationFailed(f"cannot build the search index: {exc}", "search"))
             built = False
-        self.post_message(SearchIndexBuilt(view, built))
+        post(SearchIndexBuilt(view, built))
 
-    def on_search_index_progress(self, message: SearchIndexProgress) -> None:
-        self.query_one(IndexProgress).show(message.phase, message.done, message.total)
+    def index_progress(self, message: SearchIndexProgress) -> None:
+        self.screen.query_one(IndexProgress).show(message.phase, message.done, message.total)
 
-    def on_search_index_built(self, message: SearchIndexBuilt) -> None:
-        self.query_one(IndexProgress).finish()
-        if message.built and message.view is self.view and self.filter.ranked:
-            self.refilter()  # ranked again, over every memory now
-
+    def index_built(self, message: SearchIndexBuilt) -> None:
+        self.screen.query_one(IndexProgress).finish()
+        if message.built and message.view is self.state.view and self.state.filter.ranked:
+            self.filtering.refilter()  # ranked again, over every memory now

@@ -1,4 +1,6 @@
-"""The main screen's right side: what the cursor is on (detail at once; provenance and history, which read git, once the cursor rests), switching panes, and showing the view an operation left (:meth:`MainPanes.apply_change`)."""
+"""The main screen's right side: what the cursor is on (detail at once; provenance and history,
+which read git, once the cursor rests: :class:`GitPanes`), switching panes, and showing the view
+an operation left (:meth:`CursorPanes.apply_change`)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, TabbedContent
 
-from core import VaultError
+from core import HistoryEntry, VaultError
 
 from ..messages import (
     HistoryLoaded,
@@ -18,24 +20,28 @@ from ..messages import (
 )
 from ..query import parse
 from ..service import Change, VaultService
+from ..widgets.detail import DetailPane
 from ..widgets.history import HistoryPane
-from ..widgets.memory_tree import NodeData
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenancePane
+from .main_changes import ChangeRunner
+from .main_filtering import TreeFilter
+from .main_state import MainState
 
 TABS = {"detail": "tab-detail", "provenance": "tab-provenance", "history": "tab-history"}
 PANE_DELAY = 0.12  # seconds the cursor rests on a memory before git-backed panes load
 
 
 class GitPanes:
-    """Provenance and history, which read git: loaded (in workers of ``screen``) for the memory
-    ``current`` names once the cursor rests on it, and again after the vault changed. Owns the
-    resting timer."""
+    """Provenance and history, which read git (through ``service``): loaded (in workers of
+    ``screen``) for the memory ``state`` shows once the cursor rests on it, and again after the
+    vault changed. Owns the resting timer."""
 
-    def __init__(self, screen: Screen[object], service: VaultService,
-                 current: Callable[[], str | None]) -> None:
+    def __init__(self, screen: Screen[object], state: MainState, service: VaultService) -> None:
         self.screen = screen
+        self.state = state
         self.service = service
-        self.current = current
         self.timer: Timer | None = None
 
     def active_tab(self) -> str:
@@ -55,7 +61,7 @@ class GitPanes:
     def load(self) -> None:
         """Load the active pane for the current memory, unless it shows that one already."""
         tab = self.active_tab()
-        memory_id = self.current()
+        memory_id = self.state.current
         if tab == "provenance":
             self._show(ProvenancePane, memory_id, self.read_lineage, "lineage",
                        "Highlight a memory to see where it came from.")
@@ -90,6 +96,24 @@ class GitPanes:
             return
         self.screen.post_message(LineageLoaded(memory_id, found))
 
+    def lineage_loaded(self, message: LineageLoaded) -> None:
+        """Show the lineage read, when it is still the current memory's."""
+        view = self.state.view
+        if message.memory_id != self.state.current or view is None:
+            return
+        pane = self.screen.query_one(ProvenancePane)
+        if message.lineage is None:
+            pane.show_message(message.error or "no lineage")
+        else:
+            pane.show_lineage(view, message.lineage)
+
+    def history_loaded(self, message: HistoryLoaded) -> None:
+        """Show the history read, when it is still the current memory's."""
+        view = self.state.view
+        if message.info.memory_id != self.state.current or view is None:
+            return
+        self.screen.query_one(HistoryPane).show_history(message.info, view.now)
+
     def read_history(self, memory_id: str) -> None:
         """(In a worker.) The memory's history, posted as :class:`HistoryLoaded`."""
         try:
@@ -100,44 +124,58 @@ class GitPanes:
         self.screen.post_message(HistoryLoaded(info))
 
 
-class MainPanes:
-    """A part of :class:`~tui.app.screens.main.MainScreen` (its widgets, service and view); plain
-    methods, actions and workers only: the message handlers stay on the screen."""
+class CursorPanes:
+    """What ``screen``'s panes show: the memory (or group) the cursor is on, written to
+    ``state.current``; the git-backed panes (``git_panes``) once it rests; the view an
+    operation left (``filtering`` shows it, ``runner`` runs a restore, ``key_for`` names the
+    undo key; a restore goes through ``service``)."""
 
-    def _show_cursor(self) -> None:
-        node = self.memory_tree.cursor_node
-        self._show_node(node.data if node is not None else None)
+    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
+                 git_panes: GitPanes, filtering: TreeFilter, runner: ChangeRunner,
+                 key_for: Callable[[str], str]) -> None:
+        self.screen = screen
+        self.state = state
+        self.service = service
+        self.git_panes = git_panes
+        self.filtering = filtering
+        self.runner = runner
+        self.key_for = key_for
 
-    def _show_node(self, data: NodeData | None) -> None:
-        view = self.view
+    def show_cursor(self) -> None:
+        node = self.screen.query_one(MemoryTree).cursor_node
+        self.show_node(node.data if node is not None else None)
+
+    def show_node(self, data: NodeData | None) -> None:
+        state = self.state
+        view = state.view
         if view is None:
             return
-        detail = self.detail
+        detail = self.screen.query_one(DetailPane)
         if data is None:
-            self.current = None
-            detail.clear_detail("No memory matches." if not self.matched else
+            state.current = None
+            detail.clear_detail("No memory matches." if not state.matched else
                                 "Highlight a memory to see it here.")
             return
         if view.partial and data.kind in ("group", "memory", "loading"):  # a first look, a glance
-            self.current = None
+            state.current = None
             detail.clear_detail("Opening the vault: what is highlighted shows here when it is "
                                 "open.")
             return
         if data.kind == "group" and data.group is not None:
-            self.current = None
+            state.current = None
             detail.show_group(view, data.group)
             self.git_panes.schedule()
             return
         if data.kind == "more" or data.memory_id is None:
             # a "… more" row: nothing to show but what it holds (never the row shown before)
-            self.current = None
+            state.current = None
             n = len(data.remaining)
             detail.clear_detail(f"{n} more memor{'y' if n == 1 else 'ies'} in this group: "
                                 "enter shows them.")
             self.git_panes.schedule()
             return
-        self.current = data.memory_id
-        detail.terms = self.filter.parsed.text_terms  # highlighted there too
+        state.current = data.memory_id
+        detail.terms = state.filter.parsed.text_terms  # highlighted there too
         row = view.get(data.memory_id)
         if row is None:
             detail.show_gone(data.memory_id)
@@ -145,37 +183,35 @@ class MainPanes:
             detail.show_row(view, row)
         self.git_panes.schedule()
 
-    def action_tab(self, name: str) -> None:
-        self.query_one(TabbedContent).active = TABS[name]
+    def show_tab(self, name: str) -> None:
+        self.screen.query_one(TabbedContent).active = TABS[name]
 
-    def action_toggle_body(self) -> None:
-        self.detail.toggle_body()
-        self.refresh_list()  # its text column follows: gist or content first
-        self.remember()
-
-    def _restore(self, memory_id: str, entry: object) -> None:
-        self.run_change(lambda: self.service.restore_version(memory_id, entry))  # type: ignore[arg-type]
+    def restore(self, memory_id: str, entry: HistoryEntry) -> None:
+        """A version of the memory back (one commit)."""
+        self.runner.run(lambda: self.service.restore_version(memory_id, entry))
 
     def apply_change(self, change: Change, tab: str | None = None) -> None:
         """Show the view an operation left (the cursor where it says), notify, and reload the
         panes (switching to ``tab`` first, if given)."""
-        self.view = change.view
+        state = self.state
+        state.view = change.view
         focus = change.focus if change.focus in change.view.rows else None
-        self.memory_tree.stay_key = change.stay_key
-        if (tab is not None and focus is not None and not self.filter.empty
-                and not self.filter.matches(change.view.rows[focus], change.view.now)):
+        tree = self.screen.query_one(MemoryTree)
+        tree.stay_key = change.stay_key
+        if (tab is not None and focus is not None and not state.filter.empty
+                and not state.filter.matches(change.view.rows[focus], change.view.now)):
             # a wizard's new memory is where the person wants to look: show it
-            with self.prevent(Input.Changed):
-                self.query_one("#filter", Input).value = ""
-            self.query_text, self.filter = "", parse("")
-            self.query_one("#filter-error").display = False
-        self.refilter(focus=focus)
+            with self.screen.prevent(Input.Changed):
+                self.screen.query_one("#filter", Input).value = ""
+            state.query_text, state.filter = "", parse("")
+            self.screen.query_one("#filter-error").display = False
+        self.filtering.refilter(focus=focus)
         if focus is not None:
-            self.memory_tree.focus()
+            tree.focus()
         note = change.note
         if change.undoable:
             note += f"  ({self.key_for('undo')} undoes)"
-        self.notify(note, title=change.title, markup=False)
+        self.screen.notify(note, title=change.title, markup=False)
         if tab is not None:
-            self.action_tab(tab)
+            self.show_tab(tab)
         self.git_panes.reload()

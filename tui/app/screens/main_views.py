@@ -1,7 +1,8 @@
 """The main screen's ways of looking: the history and provenance panes reached from
 the keyboard (``H`` / ``p`` once shows the pane, twice moves into it, esc comes back to the
 tree), the word diff of two versions opened from the history pane, the flat list beside the
-tree (``f``), the left pane's width (``<`` / ``>``) and the settings that persist them."""
+tree (``f``), gist or content first (``c``) and the "possible duplicates" grouping's search
+(the settings that persist them: main_settings.py)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,17 @@ from core import HistoryEntry
 from .. import duplicates
 from ..messages import DuplicatesFound, OperationFailed
 from ..service import VaultService
-from ..settings import LEFT_MAX, LEFT_MIN, Settings
 from ..view import VaultView
-from ..widgets.history import HistoryTable
+from ..widgets.detail import DetailPane
+from ..widgets.history import HistoryPane, HistoryTable
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import NodeData
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenanceGraph
-from .main_panes import TABS
+from .main_filtering import TreeFilter
+from .main_panes import TABS, CursorPanes
+from .main_settings import SavedChoices
+from .main_state import MainState
 
 
 class DuplicateSearch:
@@ -51,13 +56,39 @@ class DuplicateSearch:
         self.screen.post_message(DuplicatesFound(found))
 
 
-class MainViews:
-    """A part of :class:`~tui.app.screens.main.MainScreen`; plain methods and actions only (the
-    message handlers stay on the screen)."""
+class Views:
+    """``screen``'s ways of looking at ``state``: the panes from the keyboard, a diff of two
+    versions (through ``service``), the flat list or the tree (``panes`` shows what their
+    cursor is on, ``filtering`` rebuilds the tree), gist or content first, the duplicates'
+    search (``duplicate_search``); ``choices`` saves what the person chose."""
 
-    def action_pane(self, name: str) -> None:
+    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
+                 panes: CursorPanes, filtering: TreeFilter, choices: SavedChoices,
+                 duplicate_search: DuplicateSearch) -> None:
+        self.screen = screen
+        self.state = state
+        self.service = service
+        self.panes = panes
+        self.filtering = filtering
+        self.choices = choices
+        self.duplicate_search = duplicate_search
+
+    @property
+    def tree(self) -> MemoryTree:
+        return self.screen.query_one(MemoryTree)
+
+    @property
+    def memory_list(self) -> MemoryList:
+        return self.screen.query_one(MemoryList)
+
+    @property
+    def showing_list(self) -> bool:
+        return self.memory_list.display
+
+    # -- the panes from the keyboard -----------------------------------------------------------
+    def pane(self, name: str) -> None:
         """Show the pane ``name``; when it shows already, move the focus into it."""
-        tabs = self.query_one(TabbedContent)
+        tabs = self.screen.query_one(TabbedContent)
         if tabs.active == TABS[name]:
             self.focus_pane(name)
         else:
@@ -65,146 +96,119 @@ class MainViews:
 
     def focus_pane(self, name: str) -> None:
         if name == "history":
-            self.query_one(HistoryTable).focus()
+            self.screen.query_one(HistoryTable).focus()
         elif name == "provenance":
-            self.query_one(ProvenanceGraph).focus()
-
-    def action_focus_tree(self) -> None:
-        self.memory_tree.focus()
+            self.screen.query_one(ProvenanceGraph).focus()
 
     def open_diff(self, memory_id: str, old: HistoryEntry | None, new: HistoryEntry) -> None:
         from .version_diff import VersionDiffScreen
 
         def done(restore: HistoryEntry | None) -> None:
             if restore is not None:
-                self._restore(memory_id, restore)
+                self.panes.restore(memory_id, restore)
 
-        now = self.view.now if self.view is not None else None
-        self.app.push_screen(VersionDiffScreen(self.service, memory_id, old, new, now), done)
+        view = self.state.view
+        now = view.now if view is not None else None
+        self.screen.app.push_screen(VersionDiffScreen(self.service, memory_id, old, new, now),
+                                    done)
+
+    def view_version(self, message: HistoryPane.ViewVersion) -> None:
+        """A version from the history pane, whole; the person may restore it from there."""
+        from .version import VersionScreen
+
+        def done(restore: bool | None) -> None:
+            if restore:
+                self.panes.restore(message.memory_id, message.entry)
+
+        self.screen.app.push_screen(VersionScreen(self.service, message.memory_id,
+                                                  message.entry), done)
+
+    def toggle_body(self) -> None:
+        """``c``: the detail pane's gist or content first (the list's text column follows)."""
+        self.screen.query_one(DetailPane).toggle_body()
+        self.refresh_list()
+        self.choices.remember()
 
     # -- the flat list beside the tree (widgets/memory_list.py) -------------------------------
-    @property
-    def memory_list(self) -> MemoryList:
-        return self.query_one(MemoryList)
-
-    @property
-    def showing_list(self) -> bool:
-        return self.memory_list.display
-
-    def action_toggle_view(self) -> None:
+    def toggle_view(self) -> None:
         """``f``: the grouped tree or the flat list (the cursor stays on its memory)."""
         show_list = not self.showing_list
-        self.memory_list.display = show_list
-        self.memory_tree.display = not show_list
-        self._left_width()
+        tree, memory_list = self.tree, self.memory_list
+        memory_list.display = show_list
+        tree.display = not show_list
+        self.choices.left_width()
         if show_list:
             self.refresh_list()
-            self.memory_list.focus()
+            memory_list.focus()
         else:
-            if self.current is not None and self.view is not None and self.current in self.view.rows:
-                node = self.memory_tree.find_memory(self.current)
+            current, view = self.state.current, self.state.view
+            if current is not None and view is not None and current in view.rows:
+                node = tree.find_memory(current)
                 if node is not None:
-                    self.memory_tree.move_cursor(node)
-                    self.memory_tree.scroll_to_node(node, animate=False)
-            self.memory_tree.focus()
-        self.remember()
+                    tree.move_cursor(node)
+                    tree.scroll_to_node(node, animate=False)
+            tree.focus()
+        self.choices.remember()
 
     def after_refilter(self) -> None:
-        """What the views need after the tree was rebuilt (the end of ``refilter``, which a
-        new mode or sort runs too: saved here, written only when something changed)."""
+        """What the views need after the tree was rebuilt (the end of a refilter, which a new
+        mode or sort runs too: saved here, written only when something changed)."""
         self.refresh_list()
         self.look_for_duplicates()
-        self.remember()
+        self.choices.remember()
 
     def refresh_list(self) -> None:
         """Show what the filter kept in the list (when it is showing), the cursor on the
         memory the panes show."""
-        if not self.showing_list or self.view is None:
+        view = self.state.view
+        if not self.showing_list or view is None:
             return
         memory_list = self.memory_list
-        memory_list.terms = self.filter.parsed.text_terms
-        memory_list.gist_first = not self.detail.show_content
-        memory_list.show(self.view, self.matched, focus=self.current)
-        self._list_title()
-        self._show_list_row()
+        memory_list.terms = self.state.filter.parsed.text_terms
+        memory_list.gist_first = not self.screen.query_one(DetailPane).show_content
+        memory_list.show(view, self.state.matched, focus=self.state.current)
+        self.list_title()
+        self.show_list_row()
 
-    def _show_list_row(self) -> None:
+    def show_list_row(self) -> None:
         memory_id = self.memory_list.current_id
-        self._show_node(NodeData("memory", memory_id, memory_id=memory_id)
-                        if memory_id is not None else None)
+        self.panes.show_node(NodeData("memory", memory_id, memory_id=memory_id)
+                             if memory_id is not None else None)
 
-    def _list_title(self) -> None:
-        view, memory_list = self.view, self.memory_list
+    def list_title(self) -> None:
+        view, memory_list = self.state.view, self.memory_list
         if view is None:
             return
-        total, shown = len(view.rows), len(self.matched)
+        total, shown = len(view.rows), len(self.state.matched)
         count = f"memories {total}" if shown == total else f"memories {shown} of {total}"
         memory_list.border_title = f"{count} · {memory_list.sort_title}"
 
     def list_sort_changed(self) -> None:
-        self._list_title()
-        self._show_list_row()
-        self.remember()
+        self.list_title()
+        self.show_list_row()
+        self.choices.remember()
 
     def redirect_focus(self, widget: object) -> None:
         """The tree was focused (esc, a jump, an operation) while the list shows: the list
         takes the focus, its cursor on the memory the panes show."""
-        if widget is self.memory_tree and self.showing_list:
-            if self.current is not None:
-                self.memory_list.go_to(self.current)
-            self.memory_list.focus()
+        if widget is self.tree and self.showing_list:
+            memory_list = self.memory_list
+            if self.state.current is not None:
+                memory_list.go_to(self.state.current)
+            memory_list.focus()
 
     # -- the "possible duplicates" grouping (tui/app/duplicates.py) ----------------------------
     def look_for_duplicates(self) -> None:
-        view = self.view
-        if self.mode == "duplicates" and view is not None:
+        view = self.state.view
+        if self.state.mode == "duplicates" and view is not None:
             self.duplicate_search.start(view)
 
     def duplicates_found(self, found: duplicates.Duplicates) -> None:
         duplicates.remember(found)
-        if found.view is not self.view or self.mode != "duplicates":
+        if found.view is not self.state.view or self.state.mode != "duplicates":
             return
-        self.refilter(focus=self.current)
-        first = self.memory_tree.root.children[0] if self.memory_tree.root.children else None
+        self.filtering.refilter(focus=self.state.current)
+        tree = self.tree
+        first = tree.root.children[0] if tree.root.children else None
         if first is not None and first.data is not None and first.data.key == "dupes:found":
-            self.memory_tree.expand_node(first)
-
-    # -- settings (tui/app/settings.py) --------------------------------------------------------
-    def apply_settings(self, settings: Settings) -> None:
-        """Show what the saved settings say (at mount, before the vault is open)."""
-        self.mode, self.sort = settings.mode, settings.sort
-        self.detail.show_content = settings.show_content
-        memory_list = self.memory_list
-        memory_list.sort, memory_list.descending = settings.list_sort, settings.list_descending
-        memory_list.display = settings.view == "list"
-        self.memory_tree.display = settings.view != "list"
-        self._left_width()
-
-    def _left_width(self) -> None:
-        settings = getattr(self.app, "settings", None)
-        if settings is not None:
-            width = settings.list_width if self.showing_list else settings.left_width
-            self.query_one("#left").styles.width = f"{width}%"
-
-    def remember(self) -> None:
-        """Save what the person chose (the app writes it when it changed)."""
-        settings = getattr(self.app, "settings", None)
-        if settings is None:
-            return
-        memory_list = self.memory_list
-        settings.mode, settings.sort = self.mode, self.sort
-        settings.show_content = self.detail.show_content
-        settings.view = "list" if self.showing_list else "tree"
-        settings.list_sort, settings.list_descending = memory_list.sort, memory_list.descending
-        self.app.save_settings()
-
-    def action_resize_left(self, step: int) -> None:
-        """``<`` / ``>``: the left pane narrower or wider (by 4% of the screen); the tree and
-        the list each keep their own width."""
-        settings = getattr(self.app, "settings", None)
-        if settings is None:
-            return
-        name = "list_width" if self.showing_list else "left_width"
-        setattr(settings, name, max(LEFT_MIN, min(LEFT_MAX, getattr(settings, name) + step)))
-        self._left_width()
-        self.app.save_settings()
+            tree.expand_node(first)

@@ -1,10 +1,11 @@
 """A new memory (``n``): its text, tags and entities (the gist is made as ``memvault add`` makes
-it). Before adding, the memories it would likely duplicate are looked up (core's similarity,
+it). One ``add:`` commit; dismissed with the service's Change, or None.
+
+Before adding, the memories it would likely duplicate are looked up (core's similarity,
 :mod:`core.ops.duplicates`) and listed: the person adds anyway (ctrl+s again) or cancels; nothing
 is ever merged by itself. Text that looks like a secret is refused under the vault's policy:
 the form says what was found and where, and offers what the app can do: store it with the
-secret redacted, add it as it is this once, or edit it (the cursor on the secret). One ``add:``
-commit; dismissed with the service's Change, or None."""
+secret redacted, add it as it is this once, or edit it (the cursor on the secret)."""
 
 from __future__ import annotations
 

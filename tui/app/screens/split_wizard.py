@@ -32,7 +32,9 @@ from ..messages import WizardChecked, WizardLoaded
 from ..service import SplitDraft, SplitPreview, VaultService
 from ..view import STATUS_STYLE
 from ..widgets.plan_preview import split_preview
-from ..widgets.wizard import ChoiceList, DraftPart, LabelsEditor, PartsEditor
+from ..widgets.split_labels import LabelsEditor
+from ..widgets.split_parts import DraftPart, PartsEditor
+from ..widgets.wizard import ChoiceList
 from ..widgets.lists import RowOptions
 from .wizard import WizardScreen
 

@@ -17,7 +17,8 @@ from core import VaultError
 
 from ...text import relative_time
 from ..service import VaultService, waiting_conflicts
-from ..view import BAND_STYLE, STATUS_STYLE, band_of
+from ..bands import BAND_STYLE, band_of
+from ..view import STATUS_STYLE
 
 BAR = 40
 

@@ -1,9 +1,10 @@
 """The undo list (``u``): what successive undos would take back, newest first, with when each
-was made (core's ``undo_list``, read from git: it survives a restart and includes what other
-processes did; touches are use records, which undo passes over). Enter on an entry undoes it
-and everything newer, each as its own revert, newest first, stopping at the first refusal
-(:meth:`~tui.app.service.VaultService.undo_through`); esc closes. Dismisses with the commits
-to undo, newest first, or None."""
+was made. Dismisses with the commits to undo, newest first, or None.
+
+The list is core's ``undo_list``, read from git: it survives a restart and includes what other
+processes did; touches are use records, which undo passes over. Enter on an entry undoes it and
+everything newer, each as its own revert, newest first, stopping at the first refusal
+(:meth:`~tui.app.service.VaultService.undo_through`); esc closes."""
 
 from __future__ import annotations
 

@@ -13,9 +13,9 @@ from textual.widgets import Button, Static
 
 from core import HistoryEntry, Memory, VaultError
 
-from ...text import subject_line
+from ...text import date_text, subject_line
 from ..service import VaultService
-from ..view import STATUS_STYLE, date_text
+from ..view import STATUS_STYLE
 
 
 class VersionScreen(ModalScreen[bool]):

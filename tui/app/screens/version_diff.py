@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from rich.console import Group as RenderGroup
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -151,7 +152,7 @@ class VersionDiffScreen(ModalScreen["HistoryEntry | None"]):
             return  # swapped meanwhile: its own load follows
         self.changes = changes
         if not changes:
-            body: object = Text("No field differs between these two versions.", style="dim")
+            body: RenderableType = Text("No field differs between these two versions.", style="dim")
         else:
             parts = []
             for change in changes:

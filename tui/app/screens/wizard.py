@@ -262,7 +262,7 @@ class WizardScreen(ModalScreen[Change | None]):
 
     def _all_bindings(self) -> list[Binding]:
         found = [b for b in self.BINDINGS if isinstance(b, Binding)]
-        from ..widgets.wizard import PartEditor
+        from ..widgets.split_parts import PartEditor
 
         found += [b for b in PartEditor.BINDINGS if isinstance(b, Binding)]
         return found

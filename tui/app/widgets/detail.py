@@ -5,6 +5,7 @@ entities is highlighted (``terms``)."""
 
 from __future__ import annotations
 
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,18 +14,18 @@ from textual.widgets import Sparkline, Static
 
 from core import MemoryStatus, decay
 from core.model.records import is_pinned
-from core.search.query import Term, match_spans
+from core.search.query import Term
+from core.search.word_spans import match_spans
 
 from ..groups import Group
-from ...text import relative_time, span
+from ...text import date_text, relative_time, span
+from ..bands import BAND_STYLE
 from ..view import (
-    BAND_STYLE,
     MATCH_STYLE,
     PIN_STYLE,
     STATUS_STYLE,
     Row,
     VaultView,
-    date_text,
     score_bar,
 )
 
@@ -128,7 +129,7 @@ class DetailPane(VerticalScroll):
         self.query_one("#body", Static).update("")
 
     # -- drawing ----------------------------------------------------------------------------
-    def _fields(self, renderable: object) -> None:
+    def _fields(self, renderable: RenderableType) -> None:
         self.query_one("#detail-fields", Static).update(renderable)
 
     def _no_forecast(self) -> None:

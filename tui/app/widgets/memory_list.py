@@ -7,14 +7,15 @@ screens after it are added at once, more when the cursor or the scroll comes nea
 added row (:attr:`MemoryList.AHEAD`); the title says how many are listed so far. Columns have
 fixed widths, and a row's cells are :class:`Cell` s that make their ``Text`` only when the row is
 first drawn (a table measures every cell it is given: these answer with their column's width).
-Filling a DataTable with every row in the background was measured and dropped: each chunk
-makes the table lay out and draw its visible rows again (~0.1 s at 10k rows), which is what a
-keystroke then waits for.
+Filling a DataTable with every row in the background was tried and dropped: each chunk makes
+the table lay out and draw its visible rows again, which is what a keystroke then waits for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -25,11 +26,13 @@ from textual.events import Resize
 from textual.message import Message
 from textual.widgets import DataTable
 
-from core.search.query import Term, match_spans
+from core.search.query import Term
+from core.search.word_spans import match_spans
 from core.vault import first_words
 
+from ...text import short_span
 from ..settings import LIST_SORTS
-from ..view import MATCH_STYLE, STATUS_STYLE, Row, VaultView, score_text, short_span
+from ..view import MATCH_STYLE, STATUS_STYLE, Row, VaultView, score_text
 
 SORT_NAMES = {"score": "score", "status": "status", "id": "id", "text": "text",
               "tags": "tags", "last_used": "last used"}
@@ -62,7 +65,7 @@ class Cell:
         return Measurement(self._width, self._width)
 
 
-def sort_key(sort: str, now: int, gist_first: bool) -> Callable[[Row], object]:
+def sort_key(sort: str, now: int, gist_first: bool) -> Callable[[Row], Any]:
     """The key ``sorted`` needs to order rows by ``sort`` (ascending; the id breaks ties)."""
     if sort == "status":
         return lambda r: (STATUS_RANK.get(r.memory.status.value, 9), r.id)
@@ -111,7 +114,7 @@ class MemoryList(DataTable):
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.view: VaultView | None = None
         self.ids: list[str] = []  # sorted, as shown
-        self.sort = "score"
+        self.sort_column = "score"  # (not ``sort``: DataTable's method)
         self.descending = True
         self.gist_first = True
         self.terms: list[Term] = []
@@ -122,7 +125,7 @@ class MemoryList(DataTable):
     # -- what it shows ------------------------------------------------------------------------
     @property
     def sort_title(self) -> str:
-        return f"sorted by {SORT_NAMES[self.sort]} {'↓' if self.descending else '↑'}"
+        return f"sorted by {SORT_NAMES[self.sort_column]} {'↓' if self.descending else '↑'}"
 
     @property
     def current_id(self) -> str | None:
@@ -135,7 +138,7 @@ class MemoryList(DataTable):
         keep = focus or self.current_id
         self._shown = (view, list(ids))
         self.view = view
-        self.ids = sorted_ids(view, ids, self.sort, self.descending, self.gist_first)
+        self.ids = sorted_ids(view, ids, self.sort_column, self.descending, self.gist_first)
         self._width = self.scrollable_content_region.width or self.size.width or 80
         self.clear(columns=True)
         text_width = max(12, self._width - sum(WIDTHS.values()) - 2 * (len(WIDTHS) + 1) - 1)
@@ -172,7 +175,7 @@ class MemoryList(DataTable):
         widths = [(c, self.text_width if c == "text" else WIDTHS[c]) for c in COLUMNS]
         for memory_id in self.ids[self.added:upto]:
             row = rows[memory_id]
-            self.add_row(*(Cell(lambda r=row, c=c: self.cell(r, c), w) for c, w in widths),
+            self.add_row(*(Cell(partial(self.cell, row, c), w) for c, w in widths),
                          key=memory_id)
         self.added = min(upto, len(self.ids))
         self.border_subtitle = (f"{self.added} of {len(self.ids)} listed: more as you go down"
@@ -211,7 +214,7 @@ class MemoryList(DataTable):
 
     # -- sorting ------------------------------------------------------------------------------
     def set_sort(self, sort: str, descending: bool | None = None) -> None:
-        self.sort = sort
+        self.sort_column = sort
         if descending is not None:
             self.descending = descending
         view, ids = self._shown
@@ -219,13 +222,13 @@ class MemoryList(DataTable):
             self.show(view, ids)
 
     def action_next_sort(self) -> None:
-        sort = LIST_SORTS[(LIST_SORTS.index(self.sort) + 1) % len(LIST_SORTS)]
+        sort = LIST_SORTS[(LIST_SORTS.index(self.sort_column) + 1) % len(LIST_SORTS)]
         # numbers and times read best high to low, words a to z
         self.set_sort(sort, descending=sort in ("score", "last_used"))
         self.post_message(self.SortChanged())
 
     def action_reverse(self) -> None:
-        self.set_sort(self.sort, not self.descending)
+        self.set_sort(self.sort_column, not self.descending)
         self.post_message(self.SortChanged())
 
     def action_scroll_bottom(self) -> None:
@@ -237,7 +240,7 @@ class MemoryList(DataTable):
         """A click on a column's header sorts by it (again: the other way)."""
         event.stop()
         key = str(event.column_key.value)
-        if key == self.sort:
+        if key == self.sort_column:
             self.action_reverse()
         else:
             self.set_sort(key, descending=key in ("score", "last_used"))

@@ -9,7 +9,7 @@ where the cursor was, by their stable keys.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import cast
 
 from rich.text import Text
 from textual import on
@@ -21,29 +21,8 @@ from core.search.query import Term
 
 from ..grouping import groups_for
 from ..groups import Group, LineageRoot
-from ..view import VaultView, gone_label, leaf_label
-
-#: What a group of memories opened on a glance shows until the memories are read
-LOADING = Text("loading…", style="dim italic")
-MARK = Text("● ", style="bold magenta")  # before a marked memory (for the consolidate wizard)
-EDGE_PREFIX = {"split": Text("split ", style="italic cyan"),
-               "merge": Text("merge ", style="italic magenta"),
-               "from": Text("from ", style="italic magenta")}
-
-
-@dataclass
-class NodeData:
-    kind: str  # "group", "memory", "gone", "more" or "loading" (a glance's group: never acted on)
-    key: str
-    memory_id: str | None = None
-    group: Group | None = None
-    remaining: list[str] = field(default_factory=list)  # for "more": ids still to add
-    populated: bool = False
-    lineage: bool = False  # a memory node whose children are its provenance descendants
-    merged: bool = False  # ... and, first, the sources it was merged from
-    edge: str | None = None  # "split", "merge" or "from": how a lineage child is drawn
-    extra: int = 0  # a lineage root's descendant count
-
+from ..view import VaultView
+from .tree_nodes import LOADING, NodeData, group_label, memory_label
 
 class MemoryTree(Tree[NodeData]):
     #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
@@ -94,7 +73,8 @@ class MemoryTree(Tree[NodeData]):
 
     # -- widths: a label's length is enough (the default renders every label to measure it) --
     def get_label_width(self, node: TreeNode[NodeData]) -> int:
-        return node.label.cell_len + (2 if node.allow_expand else 0)
+        label = cast(Text, node.label)  # (process_label made every label a Text)
+        return label.cell_len + (2 if node.allow_expand else 0)
 
     def on_resize(self) -> None:
         """Labels are cut to the width: redo them when it changes."""
@@ -169,16 +149,8 @@ class MemoryTree(Tree[NodeData]):
             self._add_memory(self.root, item.memory_id, item.key, lineage=True,
                              extra=item.descendants, merged=item.merged)
 
-    def _group_label(self, group: Group) -> Text:
-        label = Text(no_wrap=True)
-        label.append(group.title, style=group.style)
-        label.append(f"  {group.count}", style="dim")
-        if group.note:
-            label.append(f"  {group.note}", style="dim italic")
-        return label
-
     def _add_group(self, parent: TreeNode[NodeData], group: Group) -> TreeNode[NodeData]:
-        return parent.add(self._group_label(group), NodeData("group", group.key, group=group),
+        return parent.add(group_label(group), NodeData("group", group.key, group=group),
                           allow_expand=True)
 
     def _add_memory(self, parent: TreeNode[NodeData], memory_id: str, key: str,
@@ -196,15 +168,9 @@ class MemoryTree(Tree[NodeData]):
 
     def _memory_label(self, data: NodeData, has_children: bool) -> Text:
         assert self.view is not None and data.memory_id is not None
-        row = self.view.get(data.memory_id)
-        prefix = EDGE_PREFIX.get(data.edge or "")
-        if row is not None and data.memory_id in self.marks:
-            prefix = MARK + prefix if prefix is not None else MARK.copy()
-        label = (leaf_label(row, words=self.words, prefix=prefix, terms=self.terms) if row
-                 else gone_label(data.memory_id, prefix=prefix))
-        if has_children and data.extra:
-            label.append(f"  +{data.extra}", style="dim")
-        return label
+        return memory_label(self.view.get(data.memory_id), data, has_children,
+                            marked=data.memory_id in self.marks, words=self.words,
+                            terms=self.terms)
 
     # -- marks (what the consolidate wizard offers as its members) ----------------------------
     def toggle_mark(self, memory_id: str) -> bool:

@@ -10,9 +10,9 @@ from rich.text import Text
 
 from core.vault import first_words
 
-from ...text import relative_time
+from ...text import date_text, relative_time
 from ..service import MergePreview, SplitPreview
-from ..view import BAND_STYLE, date_text
+from ..bands import BAND_STYLE
 from .detail import no_gist_note
 
 

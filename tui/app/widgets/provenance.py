@@ -1,9 +1,10 @@
 """The provenance pane: the highlighted memory's ancestors and descendants (split and merge
-edges) as a layered box drawing, its other relations listed under it; memories that are gone
-appear dimmed with their last version from history, named "consumed" with the commit that
-removed it, or "not in this vault" when no commit of this vault ever held them (never
-"deleted": core.ops.provenance.EndState). Choosing a node (click, or arrows and enter) jumps to
-that memory."""
+edges) as a layered box drawing, its other relations listed under it. Choosing a node (click,
+or arrows and enter) jumps to that memory.
+
+Memories that are gone appear dimmed with their last version from history, named "consumed"
+with the commit that removed it, or "not in this vault" when no commit of this vault ever held
+them (never "deleted": core.ops.provenance.EndState)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ from core.vault import first_words
 
 from ..graph import Drawing, draw_lineage
 from ..messages import JumpTo
-from ..view import BAND_STYLE, STATUS_STYLE, VaultView
+from ..bands import BAND_STYLE
+from ..view import STATUS_STYLE, VaultView
 from .lists import RowOptions
 
 

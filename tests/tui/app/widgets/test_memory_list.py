@@ -74,7 +74,7 @@ async def test_s_o_and_a_header_click_sort_the_list(tui_vault):
         table = await _list(pilot)
         rows = main.view.rows
         await pilot.press("s")  # status, a to z (active first)
-        assert table.sort == "status" and not table.descending
+        assert table.sort_column == "status" and not table.descending
         assert "sorted by status ↑" in table.border_title
         statuses = [rows[i].memory.status.value for i in listed(app)]
         assert statuses[0] == "active" and statuses[-1] in ("archived", "superseded")
@@ -84,16 +84,16 @@ async def test_s_o_and_a_header_click_sort_the_list(tui_vault):
         assert listed(app) == sorted(rows, reverse=True)
         assert "sorted by id ↓" in table.border_title
         await pilot.press("s", "s")  # text, then tags
-        assert table.sort == "tags"
+        assert table.sort_column == "tags"
         await pilot.press("s")  # last used: newest first
         used = [rows[i].memory.last_used for i in listed(app)]
         assert used == sorted(used, reverse=True)
         await pilot.click(MemoryList, offset=(3, 1))  # the score column's header
         await settle(pilot)
-        assert table.sort == "score" and table.descending
+        assert table.sort_column == "score" and table.descending
         await pilot.click(MemoryList, offset=(3, 1))  # again: the other way
         await settle(pilot)
-        assert table.sort == "score" and not table.descending
+        assert table.sort_column == "score" and not table.descending
         assert "sorted by score ↑" in table.border_title
 
 

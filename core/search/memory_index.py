@@ -1,0 +1,83 @@
+"""A search index in memory, made from the memories a process holds: what a search answers from
+while the index file is first built by another process (:mod:`.background_build`).
+
+It holds the same FTS5 rows as the index file will (every memory, every status, the same
+columns and tokenizer), so bm25 sees the same documents, row counts and lengths, and the ranking
+is the one the file will give. Only the search rows are made: no near-duplicate keys and no word
+lists ahead (a common word's list is made in memory the first time it is searched), which is
+what makes it much quicker than the file's first build (figures: docs/writes.md).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..model.records import Memory
+from .index import SearchIndex
+from .transaction import transaction
+
+
+def memory_index(memories: Mapping[str, Memory]) -> SearchIndex:
+    """An index in memory with the search rows of every memory of ``memories`` (never synced:
+    made again for other memories)."""
+    index = SearchIndex(None)
+    conn = index.conn
+    records, texts = [], []
+    for rowid, (memory_id, m) in enumerate(memories.items(), 1):
+        records.append((rowid, memory_id))
+        texts.append((rowid, m.content, m.gist or "", "\n".join(m.meta.tags),
+                      "\n".join(m.entities)))
+    with transaction(conn):
+        # (no fingerprint: these rows are never compared with the memories again)
+        conn.executemany("INSERT INTO records (rowid, id, fingerprint) VALUES (?, ?, '')",
+                         records)
+        conn.executemany("INSERT INTO fts (rowid, content, gist, tags, entities) "
+                         "VALUES (?, ?, ?, ?, ?)", texts)
+    return index
+
+
+class HandingOver:
+    """A searcher's part that leaves the index's first build to a background builder
+    (:mod:`.background_build`) and answers from an index in memory meanwhile, for the vault at
+    ``root``: the index made once for the same memories, the builder's lock claimed during the
+    search and the builder started by :meth:`close`, once the answer is out (so that it does
+    not compete with it)."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        #: (the memories, their version) and the index in memory made from them
+        self._made: tuple[Mapping[str, Memory], object, SearchIndex] | None = None
+        self._claimed: int | None = None
+
+    def index_for(self, index: SearchIndex, memories: Mapping[str, Memory]
+                  ) -> tuple[SearchIndex, str] | None:
+        """The index in memory to answer from and the note to give, while the file's first
+        build is left to a builder; None when ``index`` is to be brought level as usual."""
+        from .background_build import hand_over
+
+        over = hand_over(index, memories, self.root)
+        if over is None:
+            return None
+        note, claimed = over
+        if claimed is not None:
+            if self._claimed is None:
+                self._claimed = claimed
+            else:
+                os.close(claimed)
+        version = getattr(memories, "version", None)
+        made = self._made
+        if made is None or made[0] is not memories or version is None or made[1] != version:
+            made = self._made = (memories, version, memory_index(memories))
+        return made[2], note
+
+    def close(self) -> None:
+        """Start the builder whose lock was claimed. The index in memory is left open: a
+        result's lazy total may still count from it."""
+        self._made = None
+        if self._claimed is not None:
+            from .background_build import launch
+
+            fd, self._claimed = self._claimed, None
+            launch(self.root, fd)

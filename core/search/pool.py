@@ -1,0 +1,105 @@
+"""The memories a search's statuses and tags allow, asked one id at a time: over a vault whose
+memories are still their files' bytes (an open from the derived index,
+:class:`core.store.lazy.LazyRecords`), a search for the top few then parses only the memories it
+reads as candidates, not every memory to find the allowed ones first."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..model.records import Memory, MemoryStatus
+from .query import Query, select
+
+
+class _Tags(BaseModel):
+    tags: list[str] = Field(default_factory=list)
+
+
+class _Filtered(BaseModel):
+    """What the filter reads of a memory file (its status and tags), the rest skipped: a
+    memory still held as bytes is decided on without being parsed whole (those bytes made a
+    valid record when they were kept, so these two fields are the record's)."""
+
+    model_config = ConfigDict(extra="ignore")
+    status: MemoryStatus = MemoryStatus.ACTIVE
+    meta: _Tags = Field(default_factory=_Tags)
+
+
+_read_filtered = _Filtered.__pydantic_validator__.validate_json
+
+
+class AllowedPool(Collection[str]):
+    """The ids of ``memories`` whose status is one of ``statuses`` (None: any) and that hold one
+    of ``tags`` (empty: any), each decided when first asked and remembered."""
+
+    def __init__(self, memories: Mapping[str, Memory],
+                 statuses: tuple[MemoryStatus, ...] | None, tags: set[str]):
+        self.memories = memories
+        self.statuses = statuses
+        self.tags = tags
+        self._decided: dict[str, bool] = {}
+
+    def allows(self, memory: Memory | _Filtered) -> bool:
+        return (self.statuses is None or memory.status in self.statuses) and (
+            not self.tags or not self.tags.isdisjoint(memory.meta.tags))
+
+    def __contains__(self, memory_id: object) -> bool:
+        if not isinstance(memory_id, str):
+            return False
+        decided = self._decided.get(memory_id)
+        if decided is None:
+            decided = self._decided[memory_id] = self._decide(memory_id)
+        return decided
+
+    def _decide(self, memory_id: str) -> bool:
+        if memory_id not in self.memories:
+            return False
+        held = getattr(self.memories, "held", None)
+        value = held(memory_id) if held is not None else None
+        if type(value) is bytes:
+            filtered: _Filtered = _read_filtered(value)
+            return self.allows(filtered)
+        return self.allows(self.memories[memory_id])
+
+    def __len__(self) -> int:
+        """At most this many (every memory): the exact count would parse them all."""
+        return len(self.memories)
+
+    def __iter__(self) -> Iterator[str]:
+        return (i for i in list(self.memories) if i in self)
+
+
+def allowed_ids(vault: Any, memories: Mapping[str, Memory], query: Query,
+                statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
+                now: int) -> set[str]:
+    """The ids of ``memories`` the statuses, tags and filter terms of ``query`` allow (every
+    memory read: :class:`AllowedPool` asks one at a time)."""
+    wanted, tag_set = filters(query, statuses, tags)
+    allow = wanted or ()
+    if tag_set:
+        pool = [m for m in memories.values() if not tag_set.isdisjoint(m.meta.tags)
+                and (wanted is None or m.status in allow)]
+    elif wanted is not None:
+        pool = [m for m in memories.values() if m.status in allow]
+    else:
+        pool = list(memories.values())
+    if all(t.is_text for t in query.terms):  # no filter term: nothing more to test
+        return {m.id for m in pool}
+    chosen = select(query, pool, now, score_of=lambda m: vault.score(m, now),
+                    relations_of=lambda m: len(vault.relations_of(m.id)), text=False)
+    return {m.id for m in chosen}
+
+
+def filters(query: Query, statuses: Iterable[MemoryStatus | str] | None,
+            tags: Iterable[str] | None) -> tuple[tuple[MemoryStatus, ...] | None, set[str]]:
+    """The statuses allowed (None: any; a tuple: enum members compare by identity, no hashing)
+    and the tags (any of them; empty: any)."""
+    wanted = None if statuses is None else {MemoryStatus(s) for s in statuses}
+    if wanted is None and query.statuses is None:
+        wanted = {MemoryStatus.ACTIVE}
+    if wanted is not None and len(wanted) == len(MemoryStatus):
+        wanted = None
+    return (None if wanted is None else tuple(wanted)), set(tags or ())

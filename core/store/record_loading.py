@@ -1,0 +1,176 @@
+"""Loading the vault's record files (``RecordLoader``): a folder's records in both layouts,
+one file per id, and the reason for every file that could not be loaded; each file read through
+:func:`core.store.files.read_vault_file` (never through a link), its state noted for
+:meth:`core.store.layout.Layout.changed_since_seen`."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ..errors import InvalidIdError
+from ..model.records import Memory, Relation
+from .files import (SYMLINK_REFUSED, TEMP_PREFIX, RefusedFileError, UnsafeFolderError,
+                    check_folder, read_vault_file)
+from .ids import check_id
+from .shards import is_shard_name, newer_copy, shard_of
+
+SUFFIX = ".json"  # a record file's name: its id and this
+
+
+@dataclass(frozen=True)
+class LoadProblem:
+    """A vault file that could not be loaded; it stays untouched on disk."""
+
+    path: Path
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+class RecordLoader:
+    """Reads the record files under ``root``. ``seen``: (mtime_ns, size) of each file as last
+    read, filled as files are read (the vault's layout owns it); ``is_home``: whether a memory
+    file is at the path the vault's layout names for it."""
+
+    def __init__(self, root: Path, seen: dict[str, tuple[int, int]],
+                 is_home: Callable[[Path], bool]):
+        self.root, self.seen, self.is_home = root, seen, is_home
+
+    def load_folder(self, folder: Path, kind: str, keep: dict[str, bytes] | None = None
+                    ) -> tuple[list[Any], list[LoadProblem]]:
+        """Every record of a kind ("memory" or "relation") on disk, and the files that could not
+        be loaded (with the reason). Memories are read in both layouts (flat files and shard
+        folders); of two files for one id, one is loaded and the other is a problem (see
+        :mod:`core.store.shards`). Temp files of atomic writes are skipped. Hot path at open:
+        plain strings, one open/fstat/read per file. ``keep``: filled with path -> bytes of every
+        file that loaded as a valid record of its id (the derived index is written from them,
+        so a first open reads each file once)."""
+        records: list[Any] = []
+        paths: list[str] = []
+        problems: list[LoadProblem] = []
+        shards = self._scan(folder, kind, records, paths, problems, None, keep)
+        for entry in shards:
+            self._scan(Path(entry.path), kind, records, paths, problems, entry.name, keep)
+        if shards:  # without shard folders every id has one file name: no duplicates
+            records = self._one_per_id(records, paths, problems)
+        return records, problems
+
+    def _scan(self, folder: Path, kind: str, records: list[Any], paths: list[str],
+              problems: list[LoadProblem], shard: str | None,
+              keep: dict[str, bytes] | None = None) -> list[os.DirEntry[str]]:
+        """Load the record files of one folder into ``records`` (their paths into ``paths``,
+        their bytes into ``keep`` when given); returns the shard folders found in it
+        (memories/ only)."""
+        model = Memory if kind == "memory" else Relation
+        try:
+            check_folder(folder)
+        except UnsafeFolderError as exc:  # its files are elsewhere: none of them is read
+            problems.append(LoadProblem(folder, str(exc).removeprefix(f"refused: {folder} ")))
+            return []
+        try:
+            entries = list(os.scandir(folder))
+        except FileNotFoundError:
+            return []
+        shards = []
+        for entry in entries:
+            name = entry.name
+            if name.startswith(TEMP_PREFIX):
+                continue
+            if not name.endswith(SUFFIX):
+                if shard is None and kind == "memory" and is_shard_name(name) \
+                        and entry.is_dir(follow_symlinks=False):
+                    shards.append(entry)
+                    continue
+                problem: str | None = (SYMLINK_REFUSED if shard is None and is_shard_name(name)
+                                       and entry.is_symlink() else "not a .json file (ignored)")
+            elif entry.is_symlink():
+                problem = SYMLINK_REFUSED
+            elif not entry.is_file(follow_symlinks=False):
+                problem = "is not a regular file"
+            elif shard is not None and shard != shard_of(name[: -len(SUFFIX)]):
+                problem = (f"is in the shard folder {shard}/, but this id's shard is "
+                           f"{shard_of(name[: -len(SUFFIX)])}/ (not loaded; move it there)")
+            else:
+                record, problem = self._load_one(entry.path, name, model, kind, keep)
+                if record is not None:
+                    records.append(record)
+                    paths.append(entry.path)
+                    continue
+            problems.append(LoadProblem(Path(entry.path), problem or "unreadable"))
+        return shards
+
+    def _one_per_id(self, records: list[Any], paths: list[str], problems: list[LoadProblem]
+                    ) -> list[Any]:
+        """One memory per id: of two files for one id (flat and sharded), the one
+        :func:`~core.store.shards.newer_copy` picks; the other is a load problem."""
+        seen: dict[str, int] = {}
+        kept: list[Any] = []
+        kept_paths: list[str] = []  # (made Paths only for the rare second file: 100k at open)
+        for record, found in zip(records, paths):
+            at = seen.get(record.id)
+            if at is None:
+                seen[record.id] = len(kept)
+                kept.append(record)
+                kept_paths.append(found)
+                continue
+            first, second = Path(kept_paths[at]), Path(found)
+            if newer_copy(kept[at], record, self.is_home(first)):
+                winner, loser = first, second
+            else:
+                winner, loser = second, first
+                kept[at], kept_paths[at] = record, found
+            problems.append(LoadProblem(loser, (
+                f"a second file for memory {record.id} (also at "
+                f"{winner.relative_to(self.root).as_posix()}, the copy loaded: used later, or "
+                "in the vault's layout); left untouched, and set aside in the quarantine when "
+                "the memory is next written (or by `memvault migrate-layout`)")))
+        return kept
+
+    def load_file(self, path: Path, kind: str) -> tuple[Any, str | None]:
+        """One record file: (record, None) or (None, reason); an absent file is a reason too."""
+        model = Memory if kind == "memory" else Relation
+        return self._load_one(str(path), path.name, model, kind)
+
+    def _load_one(self, path: str, name: str, model: type[BaseModel], kind: str,
+                  keep: dict[str, bytes] | None = None) -> tuple[Any, str | None]:
+        stem = name[: -len(SUFFIX)]
+        try:
+            check_id(stem, kind)
+        except InvalidIdError as exc:
+            return None, f"file name is not a valid {kind} id ({exc})"
+        try:
+            data, st = read_vault_file(path)
+        except FileNotFoundError:
+            return None, "is gone"
+        except RefusedFileError as exc:
+            if exc.stat is not None:
+                self.seen[path] = (exc.stat.st_mtime_ns, exc.stat.st_size)
+            return None, exc.reason
+        self.seen[path] = (st.st_mtime_ns, st.st_size)
+        try:
+            record = model.model_validate_json(data)
+        except ValidationError as exc:
+            return None, describe_validation_error(exc)
+        if record.id != stem:  # type: ignore[attr-defined]
+            return None, f"id inside the file ({record.id!r}) differs from the file name"  # type: ignore[attr-defined]
+        if keep is not None:
+            keep[path] = data
+        return record, None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    """What is wrong with a record file, in one line."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    if first.get("type") in ("json_invalid", "json_type"):
+        return f"not valid JSON ({first.get('msg')})"
+    where = ".".join(str(p) for p in first.get("loc", ())) or "record"
+    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+    return f"invalid field {where}: {first.get('msg')}{more}"

@@ -1,0 +1,61 @@
+"""What a node of the memory tree holds (:class:`NodeData`) and how it is labelled: a group with
+its count, a memory (score, bar, short id, first words; a mark before a marked one, the edge
+before a lineage child), a memory deleted since, a group still loading."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.text import Text
+
+from core.search.query import Term
+
+from ..groups import Group
+from ..view import Row, gone_label, leaf_label
+
+#: What a group of memories opened on a glance shows until the memories are read
+LOADING = Text("loading…", style="dim italic")
+MARK = Text("● ", style="bold magenta")  # before a marked memory (for the consolidate wizard)
+EDGE_PREFIX = {"split": Text("split ", style="italic cyan"),
+               "merge": Text("merge ", style="italic magenta"),
+               "from": Text("from ", style="italic magenta")}
+
+
+@dataclass
+class NodeData:
+    kind: str  # "group", "memory", "gone", "more" or "loading" (a glance's group: never acted on)
+    key: str
+    memory_id: str | None = None
+    group: Group | None = None
+    remaining: list[str] = field(default_factory=list)  # for "more": ids still to add
+    populated: bool = False
+    lineage: bool = False  # a memory node whose children are its provenance descendants
+    merged: bool = False  # ... and, first, the sources it was merged from
+    edge: str | None = None  # "split", "merge" or "from": how a lineage child is drawn
+    extra: int = 0  # a lineage root's descendant count
+
+
+def group_label(group: Group) -> Text:
+    """``tag: python  12  note``: the group's title in its style, its count, its note."""
+    label = Text(no_wrap=True)
+    label.append(group.title, style=group.style)
+    label.append(f"  {group.count}", style="dim")
+    if group.note:
+        label.append(f"  {group.note}", style="dim italic")
+    return label
+
+
+def memory_label(row: Row | None, data: NodeData, has_children: bool, *, marked: bool,
+                 words: int, terms: Sequence[Term]) -> Text:
+    """The label of the memory ``data`` names (``row``: None once it left the vault): its
+    lineage edge and its mark before it, its descendant count after it when it has children."""
+    assert data.memory_id is not None
+    prefix = EDGE_PREFIX.get(data.edge or "")
+    if row is not None and marked:
+        prefix = MARK + prefix if prefix is not None else MARK.copy()
+    label = (leaf_label(row, words=words, prefix=prefix, terms=terms) if row
+             else gone_label(data.memory_id, prefix=prefix))
+    if has_children and data.extra:
+        label.append(f"  +{data.extra}", style="dim")
+    return label
