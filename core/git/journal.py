@@ -25,10 +25,8 @@ write) git runs through ``repo.git`` (:meth:`.plumbing.GitCommands.runner` decid
 :class:`~.commit.Committer` (one operation, one commit; putting back on failure),
 :class:`~.recovery.Recovery` (finishing crashed operations), :class:`~.remote.Remote` (what sync
 needs), :class:`~.rewrite.Rewriting` (``memvault purge``) and :class:`~.faults.FaultPoints`.
-Callers reach a part by its name (``journal.history.log(...)``, ``journal.objects.read_blobs``,
-``journal.work_tree.start_status``, ``journal.recovery.recover()``, ``journal.remote.fetch``,
-``journal.rewriting.refs()``); the journal itself answers where the repository is, ``head``,
-``lock`` and ``commit`` (the write path's one call), and ``close``.
+Callers reach a part by its name (``journal.history.log(...)``, ``journal.remote.fetch``...);
+the journal itself answers where the repository is, ``head``, ``lock``, ``commit``, ``close``.
 """
 
 from __future__ import annotations

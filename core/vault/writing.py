@@ -1,7 +1,8 @@
 """The one write path: every operation runs in a :meth:`WritePath.transaction` (the lock held, the
-cache caught up with other writers) and commits its files as ONE commit
-(:meth:`WritePath.commit`). Nothing else in the vault calls the journal's commit: a person's
-outside edits (:meth:`WritePath.commit_external`) and the pending use records
+cache caught up with other writers) and commits its files as ONE commit (:meth:`WritePath.commit`).
+
+Nothing else in the vault calls the journal's commit: a person's outside edits
+(:meth:`WritePath.commit_external`) and the pending use records
 (:meth:`WritePath.commit_pending_use`) are committed here too. Who writes (the trailers
 ``Memvault-Via`` and ``Memvault-Tool``) is asked of ``trailers`` at each commit and passed to
 the journal as arguments."""
