@@ -8,7 +8,8 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JournalError
@@ -30,6 +31,21 @@ BATCH_WRITES = 64
 SPLIT_INDEX_FROM = 8 * 1024 * 1024
 
 
+@dataclass(frozen=True)
+class LandedCommit:
+    """A commit :meth:`Committer.commit` made, as it knows it without asking git: told to the
+    listeners of :attr:`Committer.landed` (the MCP server's change watcher: it announces the
+    memories a commit changed without diffing the commit's trees again)."""
+
+    pre: str | None  # its parent (None: the first commit)
+    new: str
+    #: (``A``, ``M`` or ``D``; the path relative to the vault root; the bytes it holds now, or
+    #: for ``D`` the bytes it held) of each path written
+    changes: tuple[tuple[str, str, bytes], ...]
+    #: paths taken as they were in the work tree: what they hold is git's to say
+    adopted: tuple[str, ...] = ()
+
+
 class Committer:
     """``commit`` and putting the vault back when it fails. Holds what one commit leaves for
     the next: the paths git's index could not be updated for."""
@@ -48,6 +64,9 @@ class Committer:
         self.trees_from_index = False
         self._index_stale: set[str] = set()  # paths git's index could not be updated for
         self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
+        #: Called with a :class:`LandedCommit` once each commit has landed (a listener's
+        #: failure never fails the commit: it has landed).
+        self.landed: list[Callable[[LandedCommit], None]] = []
 
     def commit(
         self,
@@ -115,6 +134,7 @@ class Committer:
             self.undo(intent, exc)
             raise as_journal_error(exc) from exc
         # The commit landed. What follows only makes git's own index agree with it.
+        self._tell_landed(pre, new, writes, previous, adopted)
         stale = sorted(self._index_stale.union(rels))
         try:
             self.faults.reached("index")
@@ -131,6 +151,26 @@ class Committer:
         with contextlib.suppress(OSError):
             self.repository.intents.finish(intent)
         return new
+
+    def _tell_landed(self, pre: str | None, new: str, writes: dict[Path, bytes | None],
+                     previous: dict[Path, tuple[str, bytes | None]], adopted: list[Path]) -> None:
+        if not self.landed:
+            return
+        vault_rel = self.repository.vault_rel
+        changes = []
+        for path, data in writes.items():
+            kind, old = previous[path]
+            if data is None:
+                if kind != ABSENT:
+                    changes.append(("D", vault_rel(self.repository.relpath(path)), old or b""))
+            elif (kind, old) != ("file", data):
+                changes.append(("A" if kind == ABSENT else "M",
+                                vault_rel(self.repository.relpath(path)), data))
+        landed = LandedCommit(pre, new, tuple(changes),
+                              tuple(vault_rel(self.repository.relpath(p)) for p in adopted))
+        for listener in list(self.landed):
+            with contextlib.suppress(Exception):  # the commit has landed whatever it does
+                listener(landed)
 
     def tree_writer(self) -> TreeWriter | None:
         """A :class:`~.trees.TreeWriter` for one commit (its trees are read through GitPython's
