@@ -2,7 +2,9 @@
 ``python bench/mcp_server.py [--memories 10000] [--calls 100] [--starts 5] [--peer-python PATH]``
 
 Builds N memories (deterministic: ``random.Random(seed)``, 20-60 word contents from a small
-vocabulary, 1-3 tags), commits them into a memvault vault (one commit) and writes them as
+vocabulary, 1-3 tags), commits them into a memvault vault (one commit; in the layout memvault
+picks for that many memories, flat up to 50,000 and sharded above, unless ``--layout`` says
+otherwise; the output names it) and writes them as
 CortexGraph JSONL, then drives each server with the ``mcp`` package's own client
 (``stdio_client`` + ``ClientSession``), as an assistant would, one after the other:
 
@@ -49,6 +51,8 @@ sys.path.insert(0, str(HERE))
 
 from run import GIT_ENV, find_peer, write_peer_jsonl  # noqa: E402  (reproducible git, the peer)
 
+from core.vault.relayout import suggested_layout  # noqa: E402
+
 WORDS = ("deploy pipeline cache python pytest docker kubernetes postgres index query latency "
          "backup replica token budget gist memory review schedule standup release branch merge "
          "rebase lint format typing async thread lock commit history restore archive vault "
@@ -73,10 +77,10 @@ def make_memories(n: int, seed: int) -> list[Any]:
     return memories
 
 
-def build_vault(path: Path, memories: list[Any]) -> None:
+def build_vault(path: Path, memories: list[Any], layout: str) -> None:
     from core import Vault
 
-    with Vault.open(path) as vault:
+    with Vault.open(path, layout=layout) as vault:
         vault.save_many(memories, message=f"add: {len(memories)} bench memories",
                         make_gists=False)
 
@@ -214,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-python", default=None,
                         help="a Python with cortexgraph==1.2.1 and mcp<2 (default: "
                              "bench/.cache/peer-venv, created on first use)")
+    parser.add_argument("--layout", choices=("flat", "sharded"), default=None,
+                        help="the vault's layout (default: the one memvault picks for that many "
+                             "memories: flat up to 50,000, sharded above)")
     parser.add_argument("--json", default=None, help="write every sample to this file")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
@@ -240,10 +247,15 @@ def main(argv: list[str] | None = None) -> int:
         vault, peer_dir = tmp / "vault", tmp / "cortexgraph"
         began = time.perf_counter()
         memories = make_memories(args.memories, args.seed)
-        build_vault(vault, memories)
+        picked = suggested_layout(args.memories)
+        layout = args.layout or picked
+        results["layout"] = layout
+        build_vault(vault, memories, layout)
         write_peer_jsonl(peer_dir, memories, [])
-        print(f"{args.memories} memories: memvault vault and CortexGraph JSONL built in "
-              f"{time.perf_counter() - began:.1f} s; peer: {note}")
+        chosen = ("the one memvault picks for this size" if layout == picked
+                  else f"--layout; memvault picks {picked} for this size")
+        print(f"{args.memories} memories: memvault vault ({layout} layout: {chosen}) and "
+              f"CortexGraph JSONL built in {time.perf_counter() - began:.1f} s; peer: {note}")
         ours_cmd = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault)]
         results["ours"] = asyncio.run(drive(ours_cmd, env, ROOT, args, queries, contents))
         if peer is not None:
@@ -269,7 +281,8 @@ def report(results: dict[str, Any], args: argparse.Namespace, load_before: tuple
 
     size = f"{args.memories // 1000}k" if args.memories >= 1000 else str(args.memories)
     print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after "
-          f"({os.cpu_count()} CPUs); {args.calls} calls, {args.starts} start-ups")
+          f"({os.cpu_count()} CPUs); {args.calls} calls, {args.starts} start-ups; "
+          f"{results['layout']} layout")
     print(f"{'at ' + size + ' memories':<34} {'memvault':>12} {'cortexgraph':>12} {'ratio':>8}  "
           f"{'target':<22} verdict")
     spawn, spawn_peer = p(ours, "starts", 50), p(theirs, "starts", 50)
