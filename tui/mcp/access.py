@@ -204,13 +204,14 @@ class VaultAccess:
             self._vault.refresh()
         return self._vault
 
-    def _opened(self, taken: tuple[Vault, Finder] | None) -> Vault:
+    def _opened(self, taken: tuple[Vault, Finder | None] | None) -> Vault:
         """The vault the early open made (``taken``, with its warmed searcher), else one opened
         now; with what its open did told as notices."""
         self._notices_told = 0
         if taken is not None:
-            vault, self.finder = taken
-            self._warmed = True
+            vault, finder = taken
+            if finder is not None:
+                self.finder, self._warmed = finder, True
         elif self.read_only:
             vault = Vault.open(self.path, readonly=True)
         else:
@@ -281,7 +282,8 @@ class VaultAccess:
             if self._vault is None and self._early is not None:  # opened early, never used
                 taken = self._early.take()
                 if taken is not None:
-                    taken[1].close()
+                    if taken[1] is not None:
+                        taken[1].close()
                     taken[0].close()
             self.finder.close()
             if self._vault is not None:

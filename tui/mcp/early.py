@@ -20,7 +20,7 @@ import threading
 from pathlib import Path
 
 from core import Vault
-from core.search.first_build import FIRST_BUILD_FROM
+from core.search import first_build
 
 from .search import Finder
 
@@ -52,9 +52,12 @@ class EarlyOpen:
             finder = Finder()
             # a first build (after a clone) is the server's to run, outside its lock, once it
             # serves: the searches meanwhile answer from the rows so far (access.warm_up)
-            if len(vault.memories) - finder.index(vault).row_count() < FIRST_BUILD_FROM:
+            if len(vault.memories) - finder.index(vault).row_count() < first_build.FIRST_BUILD_FROM:
                 finder.warm(vault)
-            self._vault, self._finder = vault, finder
+                self._finder = finder
+            else:
+                finder.close()
+            self._vault = vault
         except Exception:  # noqa: BLE001 - the first tool call opens it again and says why
             if vault is not None:
                 try:
@@ -67,14 +70,15 @@ class EarlyOpen:
         if self._thread is not None:
             self._thread.join()
 
-    def take(self) -> tuple[Vault, Finder] | None:
-        """The vault and its searcher, once (waiting for the thread); None when it opened
-        nothing (no vault yet, or a failure): the caller opens the vault itself."""
+    def take(self) -> tuple[Vault, Finder | None] | None:
+        """The vault and its warmed searcher (None when the search index needs its first
+        build, left to the server), once (waiting for the thread); None when it opened nothing
+        (no vault yet, or a failure): the caller opens the vault itself."""
         if self._taken:
             return None
         self._taken = True
         self.wait()
-        if self._vault is None or self._finder is None:
+        if self._vault is None:
             return None
         return self._vault, self._finder
 

@@ -24,12 +24,34 @@ def test_the_vault_and_its_warmed_search_are_taken_once(tmp_path):
     taken = early.take()
     assert taken is not None
     vault, finder = taken
+    assert finder is not None
     try:
         assert [m.id for m in finder.find(vault, "kites", limit=5)] == [kite]
         assert early.take() is None  # once
     finally:
         finder.close()
         vault.close()
+
+
+def test_a_first_build_of_the_search_index_is_left_to_the_server(tmp_path, monkeypatch):
+    """After a clone (no search rows) the early open does not build the index: the server's
+    warm-up does, outside its lock, as without an early open."""
+    from core.search import first_build
+
+    monkeypatch.setattr(first_build, "FIRST_BUILD_FROM", 1)
+    with Vault.open(tmp_path / "vault") as v:
+        kite = v.add("Kites need wind.").id
+    (tmp_path / "vault" / ".git" / "memvault" / "index.sqlite").unlink()
+    early = EarlyOpen(tmp_path / "vault")
+    early.wait()
+    access = VaultAccess(tmp_path / "vault", early=early)
+    try:
+        access.warm_up()
+        assert access.read(lambda vault: access.finder.index(vault).row_count()) == 1
+        found = access.read(lambda vault: [m.id for m in access.finder.find(vault, "kites")])
+        assert found == [kite]
+    finally:
+        access.close()
 
 
 @pytest.mark.parametrize("read_only", [False, True])
