@@ -64,6 +64,10 @@ class Committer:
         self.trees_from_index = False
         self._index_stale: set[str] = set()  # paths git's index could not be updated for
         self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
+        #: The trees on the paths the last landed commit changed, parsed, by id: the next
+        #: commit, whose parent that commit usually is, starts from them instead of reading and
+        #: parsing them again (``memories/`` of a flat vault of 10,000 memories is 0.7 MB).
+        self._trees_of_last: dict[str, dict[bytes, bytes]] = {}
         #: Called with a :class:`LandedCommit` once each commit has landed (a listener's
         #: failure never fails the commit: it has landed).
         self.landed: list[Callable[[LandedCommit], None]] = []
@@ -131,9 +135,11 @@ class Committer:
             self.commands.output("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre or ZERO_OID)
         except BaseException as exc:
+            self._trees_of_last = {}
             self.undo(intent, exc)
             raise as_journal_error(exc) from exc
         # The commit landed. What follows only makes git's own index agree with it.
+        self._trees_of_last = trees.made if trees is not None else {}
         self._tell_landed(pre, new, writes, previous, adopted)
         stale = sorted(self._index_stale.union(rels))
         try:
@@ -196,7 +202,7 @@ class Committer:
             return self.objects.read_blobs(oids, limit=None)  # one ``cat-file --batch`` for them all
 
         return TreeWriter(read_tree, write_trees, hash_files, "sha1", commands.trust_executable_bit,
-                          read_trees)
+                          read_trees, known=self._trees_of_last)
 
     def _write_objects(self, kind: str, objects: list[bytes]) -> list[str]:
         """Store objects (git checks a tree's format), in order, through the long-lived
