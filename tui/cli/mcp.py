@@ -57,16 +57,12 @@ def mcp(ctx: click.Context, read_only: bool, http: str | None, allow_remote: boo
     if is_terminal(sys.stdin):
         stderr("note", f"serving {path} over MCP on stdin/stdout: an MCP client starts this "
                        "(see docs/mcp-clients.md); ctrl+d ends it")
-    # the vault opens in a thread while the mcp package is imported (tui/mcp/early.py)
-    from tui.mcp.early import EarlyOpen
-
-    early = EarlyOpen(path, read_only=read_only)
     from tui.mcp.server import run
 
     saved = sys.stdout
     sys.stdout = underlying(saved)  # the wire itself (JSON-RPC to a client), not a terminal
     try:
-        run(path, read_only=read_only, early=early)
+        run(path, read_only=read_only)
     finally:
         sys.stdout = saved
     return 0

@@ -31,7 +31,6 @@ from core import Memory, Vault, VaultError
 from core.git.commit import LandedCommit
 from core.textutil import neutralise_line
 
-from .early import EarlyOpen
 from .search import Finder
 
 T = TypeVar("T")
@@ -75,14 +74,11 @@ class VaultAccess:
     """The vault at ``path`` as the server's tools see it."""
 
     def __init__(self, path: Path, *, read_only: bool = False, interval: float | None = None,
-                 landed: Callable[[LandedCommit], None] | None = None,
-                 early: EarlyOpen | None = None):
+                 landed: Callable[[LandedCommit], None] | None = None):
         """``landed``: told of each commit this server makes, as it lands (the change watcher's
-        :meth:`~tui.mcp.changes.OwnCommits.landed`); ``early``: the vault being opened since the
-        process started (:mod:`tui.mcp.early`), taken at the first use."""
+        :meth:`~tui.mcp.changes.OwnCommits.landed`)."""
         self.path = path
         self.landed = landed
-        self._early = early
         self.read_only = read_only
         self.interval = use_interval() if interval is None else interval
         self.via = client_label(None)
@@ -93,7 +89,6 @@ class VaultAccess:
         self._uses_pending = False
         self._notices_told = 0
         self.finder = Finder()  # the ranked search, its index kept open between searches
-        self._warmed = False  # the early open brought the search index level already
 
     # -- the client -------------------------------------------------------------------------
     def set_client(self, name: object) -> None:
@@ -129,10 +124,6 @@ class VaultAccess:
         once the client has said who it is, so the first search does not wait for either); a
         failure is left for the first tool call to report."""
         try:
-            if self._early is not None and self._vault is None:
-                self._run(lambda vault: None)  # takes the early open's vault (and waits for it)
-                if self._warmed:
-                    return
             root, memories = self._run(lambda vault: (vault.root, dict(vault.memories.items())))
             # a first build (after a clone) outside the lock: tools answer meanwhile, a search
             # from the memories indexed so far (and it says so)
@@ -190,10 +181,22 @@ class VaultAccess:
     def _current(self) -> Vault:
         """The vault, opened on first use, caught up with other processes' commits."""
         if self._vault is None:
-            taken = self._early.take() if self._early is not None else None
-            self._vault = self._opened(taken)
-            if taken is None:
-                return self._vault  # (just opened: nothing to catch up with)
+            self._notices_told = 0
+            if self.read_only:
+                self._vault = Vault.open(self.path, readonly=True)
+                self._seen_head = self._vault.journal.head()
+            else:
+                self._vault = Vault.open(self.path, via=self.via)
+                if self.landed is not None:
+                    self._vault.journal.landed.append(self.landed)
+                self._uses_pending = True  # a list a killed server left: the next flush commits it
+                report = self._vault.report
+                for said in (report.recovered, report.writes_refused,
+                             report.external_commit and f"committed {len(report.external_paths)} "
+                             f"file(s) changed outside memvault as {report.external_commit[:8]}"):
+                    if said:
+                        self._vault.notices.append(said)
+            return self._vault
         if self.read_only:  # a read-only vault does not follow HEAD: open it again when it moved
             head = self._vault.journal.head()  # (a read-only vault's own head does not move)
             if head != self._seen_head:
@@ -203,32 +206,6 @@ class VaultAccess:
         else:
             self._vault.refresh()
         return self._vault
-
-    def _opened(self, taken: tuple[Vault, Finder | None] | None) -> Vault:
-        """The vault the early open made (``taken``, with its warmed searcher), else one opened
-        now; with what its open did told as notices."""
-        self._notices_told = 0
-        if taken is not None:
-            vault, finder = taken
-            if finder is not None:
-                self.finder, self._warmed = finder, True
-        elif self.read_only:
-            vault = Vault.open(self.path, readonly=True)
-        else:
-            vault = Vault.open(self.path, via=self.via)
-        if self.read_only:
-            self._seen_head = vault.head  # the commit its cache shows
-            return vault
-        if self.landed is not None:
-            vault.journal.landed.append(self.landed)
-        self._uses_pending = True  # a list a killed server left: the next flush commits it
-        report = vault.report
-        for said in (report.recovered, report.writes_refused,
-                     report.external_commit and f"committed {len(report.external_paths)} "
-                     f"file(s) changed outside memvault as {report.external_commit[:8]}"):
-            if said:
-                vault.notices.append(said)
-        return vault
 
     def _tell_notices(self, vault: Vault) -> None:
         """What the vault did that a person should hear of (a file set aside in the quarantine
@@ -279,12 +256,6 @@ class VaultAccess:
         """Commit pending use records and let the vault go (the server is stopping)."""
         self.flush_uses(force=True)
         with self._lock:
-            if self._vault is None and self._early is not None:  # opened early, never used
-                taken = self._early.take()
-                if taken is not None:
-                    if taken[1] is not None:
-                        taken[1].close()
-                    taken[0].close()
             self.finder.close()
             if self._vault is not None:
                 self._vault.close()

@@ -36,7 +36,6 @@ from . import (
     tools_write,
 )
 from .access import VaultAccess
-from .early import EarlyOpen
 from .metrics import ToolTimings, timing_middleware
 from .notifications import ChangeWatcher
 
@@ -110,14 +109,13 @@ def _lifespan(access: VaultAccess, watcher: ChangeWatcher) -> Any:
     return lifespan
 
 
-def build_server(path: Path, *, read_only: bool = False, early: EarlyOpen | None = None,
+def build_server(path: Path, *, read_only: bool = False,
                  **options: Any) -> tuple[MCPServer, VaultAccess]:
     """The server on the vault at ``path`` and its access to the vault (opened at the first
-    tool call, or taken from ``early``: the open started with the process).
-    ``options``: more MCPServer options (the HTTP door's token check)."""
+    tool call). ``options``: more MCPServer options (the HTTP door's token check)."""
     bus = InMemorySubscriptionBus()
     watcher = ChangeWatcher(path, bus)
-    access = VaultAccess(path, read_only=read_only, landed=watcher.own.landed, early=early)
+    access = VaultAccess(path, read_only=read_only, landed=watcher.own.landed)
     timings = ToolTimings()
     server: MCPServer = MCPServer(NAME, version=package_version(), instructions=INSTRUCTIONS,
                                   lifespan=_lifespan(access, watcher),
@@ -135,13 +133,11 @@ def build_server(path: Path, *, read_only: bool = False, early: EarlyOpen | None
     return server, access
 
 
-def run(path: Path, *, read_only: bool = False, http: HttpSettings | None = None,
-        early: EarlyOpen | None = None) -> None:
+def run(path: Path, *, read_only: bool = False, http: HttpSettings | None = None) -> None:
     """Serve the vault over stdin/stdout until the client closes the connection; or, with
-    ``http``, over Streamable HTTP until SIGINT/SIGTERM. ``early``: the vault's open, started
-    before this module was imported (:mod:`tui.mcp.early`)."""
+    ``http``, over Streamable HTTP until SIGINT/SIGTERM."""
     if http is None:
-        server, access = build_server(path, read_only=read_only, early=early)
+        server, access = build_server(path, read_only=read_only)
     else:  # (uvicorn is imported only for HTTP)
         from .http import auth_options, serve
 
