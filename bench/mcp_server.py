@@ -12,8 +12,8 @@ machine, which changes from one minute to the next, falls on both sides of each 
 
 1. **spawn -> initialize**: from spawning the server to the initialize answer, ``--starts``
    rounds of memvault, CortexGraph and an empty server on the same ``mcp`` 2.x (the SDK's
-   floor); then a ``search_memory`` made at once (memvault opens the vault while it imports the
-   SDK; CortexGraph loads its JSONL before it answers initialize, so compare both rows);
+   floor); then a ``search_memory`` made at once (memvault opens the vault once the handshake is
+   over; CortexGraph loads its JSONL before it answers initialize, so compare both rows);
 2. **search_memory**: both servers running, ``--calls`` searches for two random vocabulary
    words, ``top_k=10``, each query to one then the other (memvault records the use of what each
    returns), and **core's in-process search** of the same query (``Searcher.search``, top 10,
