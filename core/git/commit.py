@@ -23,7 +23,7 @@ from .lock import WriteLock
 from .plumbing import ZERO_OID, GitCommands, reason
 from .repository import Repository
 from .status import WorkTree
-from .trees import SUBMODULE, TREE, NeedsIndex, TreeWriter
+from .trees import SUBMODULE, TREE, NeedsIndex, Raw, TreeWriter
 
 #: More files than this in one commit are written with one flush for all (write_atomic_many).
 BATCH_WRITES = 64
@@ -67,7 +67,7 @@ class Committer:
         #: The trees on the paths the last landed commit changed, parsed, by id: the next
         #: commit, whose parent that commit usually is, starts from them instead of reading and
         #: parsing them again (``memories/`` of a flat vault of 10,000 memories is 0.7 MB).
-        self._trees_of_last: dict[str, dict[bytes, bytes]] = {}
+        self._trees_of_last: dict[str, dict[bytes, Raw]] = {}
         #: Called with a :class:`LandedCommit` once each commit has landed (a listener's
         #: failure never fails the commit: it has landed).
         self.landed: list[Callable[[LandedCommit], None]] = []
