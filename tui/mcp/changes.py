@@ -92,13 +92,13 @@ class OwnCommits:
             return
         found = Changes(committed=True)
         for status, rel, data in commit.changes:
-            found.note(self.layout, status, rel, lambda data=data: data)
+            found.note(self.layout, status, rel, _held(data))
         with self._lock:
             self._commits[commit.new] = (commit.pre, found)
             while len(self._commits) > self.kept:
                 self._commits.popitem(last=False)
 
-    def take(self, old: str, new: str) -> tuple[Changes, str]:
+    def take(self, old: str | None, new: str) -> tuple[Changes, str]:
         """What this server's own commits from ``new`` back towards ``old`` changed, and the
         commit where that walk stopped: ``old`` when every commit in between was this server's,
         else the newest commit it did not make (git is to say what changed from ``old`` to
@@ -113,3 +113,8 @@ class OwnCommits:
                     return Changes(), new
                 at = pre
         return found, at
+
+
+def _held(data: bytes | None) -> Callable[[], bytes | None]:
+    """What a relation file held, as :meth:`Changes.note` asks for it."""
+    return lambda: data

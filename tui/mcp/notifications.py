@@ -1,7 +1,9 @@
 """Telling clients that a memory changed, whoever changed it (this server, another server, the
 app, the command line, a sync): :class:`ChangeWatcher` looks at the vault's refs a few times a
-second (HEAD, the inbox's review mark and accepted set: a few small file reads, whatever the
-vault's size) and, when HEAD moved, learns which files the new commits changed: for the commits
+second and announces what the new commits changed.
+
+It reads HEAD and the inbox's review mark and accepted set (a few small file reads, whatever the
+vault's size). When HEAD moved, it learns which files the new commits changed: for the commits
 this server made, from its own write path, which tells what each commit wrote as it lands
 (:class:`~tui.mcp.changes.OwnCommits`); for any other commit, from git (``git diff-tree``: work
 in proportion to the change, never to the vault). Then it announces:
@@ -26,6 +28,7 @@ import os
 import sys
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +140,7 @@ class VaultRefs:
             pairs = journal.changes_between(old, new)
         for status, rel in pairs:
             found.note(self._layout, status, rel,
-                       lambda rel=rel, rev=(old if status == "D" else new): self._relation(rel, rev))
+                       partial(self._relation, rel, old if status == "D" else new))
         return found
 
     def _relation(self, rel: str, rev: str | None) -> bytes | None:
@@ -217,15 +220,15 @@ class ChangeWatcher:
         before, self._seen = self._seen, now
         if now is None or now == before:
             return None
-        if before is None:  # the vault appeared (made by a first write): no diff of it all
-            return Changes(committed=True, came_or_went=True)
+        if before is None or now.head is None:  # the vault appeared (made by a first write),
+            return Changes(committed=True, came_or_went=True)  # or its HEAD went: no diff
         if now.head == before.head:
             return Changes(reviewed=True)
         changes = await self.changes_between(before.head, now.head)
         changes.reviewed = now.review != before.review
         return changes
 
-    async def changes_between(self, old: str, new: str) -> Changes:
+    async def changes_between(self, old: str | None, new: str) -> Changes:
         """What the commits from ``old`` to ``new`` changed: this server's own as its write
         path told them; git is asked only about the commits it did not make."""
         changes, stop = self.own.take(old, new)
