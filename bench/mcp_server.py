@@ -2,20 +2,25 @@
 ``python bench/mcp_server.py [--memories 10000] [--calls 100] [--starts 5] [--peer-python PATH]``
 
 Builds N memories (deterministic: ``random.Random(seed)``, 20-60 word contents from a small
-vocabulary, 1-3 tags), commits them into a memvault vault (one commit) and writes them as
+vocabulary, 1-3 tags), commits them into a memvault vault (one commit; in the layout memvault
+picks for that many memories, flat up to 50,000 and sharded above, unless ``--layout`` says
+otherwise; the output names it) and writes them as
 CortexGraph JSONL, then drives each server with the ``mcp`` package's own client
-(``stdio_client`` + ``ClientSession``), as an assistant would, one after the other:
+(``stdio_client`` + ``ClientSession``), as an assistant would. Every measure is interleaved (one
+server, then the other, then what it is compared with, call by call), so the load of this shared
+machine, which changes from one minute to the next, falls on both sides of each ratio alike:
 
-1. **spawn -> initialize**: from spawning the server to the initialize answer (``--starts``
-   times), then a ``search_memory`` made at once (memvault opens the vault once the handshake is
+1. **spawn -> initialize**: from spawning the server to the initialize answer, ``--starts``
+   rounds of memvault, CortexGraph and an empty server on the same ``mcp`` 2.x (the SDK's
+   floor); then a ``search_memory`` made at once (memvault opens the vault once the handshake is
    over; CortexGraph loads its JSONL before it answers initialize, so compare both rows);
-2. **search_memory**: ``--calls`` searches for two random vocabulary words, ``top_k=10``, the
-   same queries for both servers (memvault records the use of what each returns);
-3. **save_memory**: ``--calls`` saves of the same contents (memvault: one git commit each).
-
-And, on the same vault, for scale: **core's in-process search** (``Searcher.search``, the same
-queries, top 10, what the server calls) and **a bare git add + commit of one file**
-(``git add F && git commit -q``, a new memory file each time, after the servers ran).
+2. **search_memory**: both servers running, ``--calls`` searches for two random vocabulary
+   words, ``top_k=10``, each query to one then the other (memvault records the use of what each
+   returns), and **core's in-process search** of the same query (``Searcher.search``, top 10,
+   what the server calls) on a copy of the vault made before the servers started;
+3. **save_memory**: ``--calls`` saves of the same contents to each (memvault: one git commit
+   each), and beside each a **bare git add + commit of one file** in that copy
+   (``git add F && git commit -q``, a new memory file each time).
 
 The targets (issue "The assistant's door") are printed with their verdict: search p95 <= 0.5x
 CortexGraph's and <= 3x core's in-process search; save p95 <= 0.5x the bare git add+commit;
@@ -34,6 +39,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -48,6 +54,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 from run import GIT_ENV, find_peer, write_peer_jsonl  # noqa: E402  (reproducible git, the peer)
+
+from core.vault.relayout import suggested_layout  # noqa: E402
 
 WORDS = ("deploy pipeline cache python pytest docker kubernetes postgres index query latency "
          "backup replica token budget gist memory review schedule standup release branch merge "
@@ -73,10 +81,10 @@ def make_memories(n: int, seed: int) -> list[Any]:
     return memories
 
 
-def build_vault(path: Path, memories: list[Any]) -> None:
+def build_vault(path: Path, memories: list[Any], layout: str) -> None:
     from core import Vault
 
-    with Vault.open(path) as vault:
+    with Vault.open(path, layout=layout) as vault:
         vault.save_many(memories, message=f"add: {len(memories)} bench memories",
                         make_gists=False)
 
@@ -86,98 +94,132 @@ def percentile(samples: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
 
 
-async def drive(command: list[str], env: dict[str, str], cwd: Path, args: argparse.Namespace,
-                queries: list[str], contents: list[str]) -> dict[str, list[float]]:
-    """One server through the same client: start-ups, a search at once, searches, saves."""
+def client_params(command: list[str], env: dict[str, str], cwd: Path) -> Any:
+    from mcp.client.stdio import StdioServerParameters
+
+    return StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=str(cwd))
+
+
+async def spawns(servers: dict[str, Any], rounds: int, query: str) -> dict[str, dict[str, list]]:
+    """Spawn -> initialize of each server in turn, ``rounds`` times (interleaved, so a change of
+    the machine's load falls on all of them alike), and a ``search_memory`` made at once after
+    it (not for the SDK's empty server, which has no tool)."""
     from mcp import ClientSession
-    from mcp.client.stdio import StdioServerParameters, stdio_client
+    from mcp.client.stdio import stdio_client
     from mcp.types import Implementation
 
-    params = StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=str(cwd))
     info = Implementation(name="bench", version="1")
-    out: dict[str, list[float]] = {"starts": [], "first_calls": [], "searches": [], "saves": [],
-                                   "hits": []}
+    out: dict[str, dict[str, list]] = {name: {"starts": [], "first_calls": []} for name in servers}
     with open(os.devnull, "w") as errlog:
-        for round_ in range(args.starts):
-            began = time.perf_counter()
-            async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write, client_info=info) as session:
-                    await session.initialize()
-                    out["starts"].append(time.perf_counter() - began)
-                    began = time.perf_counter()
-                    await session.call_tool("search_memory", {"query": queries[0], "top_k": 10})
-                    out["first_calls"].append(time.perf_counter() - began)
-                    if round_ < args.starts - 1:
-                        continue
-                    for query in queries:
+        for _ in range(rounds):
+            for name, params in servers.items():
+                began = time.perf_counter()
+                async with stdio_client(params, errlog=errlog) as (read, write):
+                    async with ClientSession(read, write, client_info=info) as session:
+                        await session.initialize()
+                        out[name]["starts"].append(time.perf_counter() - began)
+                        if name == FLOOR:
+                            continue
                         began = time.perf_counter()
-                        result = await session.call_tool("search_memory",
-                                                         {"query": query, "top_k": 10})
-                        out["searches"].append(time.perf_counter() - began)
-                        assert not result.is_error, result.content
-                        out["hits"].append(json.loads(result.content[0].text)["count"])
-                    for content in contents:
-                        began = time.perf_counter()
-                        result = await session.call_tool("save_memory", {"content": content,
-                                                                         "tags": ["bench"]})
-                        out["saves"].append(time.perf_counter() - began)
-                        assert not result.is_error, result.content
+                        await session.call_tool("search_memory", {"query": query, "top_k": 10})
+                        out[name]["first_calls"].append(time.perf_counter() - began)
     return out
 
 
+async def calls(servers: dict[str, Any], queries: list[str], contents: list[str],
+                in_process_search: Any, bare_commit: Any) -> dict[str, dict[str, list]]:
+    """Both servers running at once through the same client, each call made to one then the
+    other (interleaved): ``search_memory`` for each query, with core's in-process search of the
+    same query beside them; then ``save_memory`` of each content, with a bare git add+commit of
+    one file beside them."""
+    from contextlib import AsyncExitStack
+
+    from mcp import ClientSession
+    from mcp.client.stdio import stdio_client
+    from mcp.types import Implementation
+
+    info = Implementation(name="bench", version="1")
+    out: dict[str, dict[str, list]] = {name: {"searches": [], "saves": [], "hits": []}
+                                       for name in servers}
+    out["core"] = {"searches": []}
+    out["git"] = {"saves": []}
+    with open(os.devnull, "w") as errlog:
+        async with AsyncExitStack() as stack:
+            sessions = {}
+            for name, params in servers.items():
+                read, write = await stack.enter_async_context(stdio_client(params, errlog=errlog))
+                session = await stack.enter_async_context(
+                    ClientSession(read, write, client_info=info))
+                await session.initialize()
+                await session.call_tool("search_memory", {"query": queries[0], "top_k": 10})
+                sessions[name] = session
+            in_process_search(queries[0])
+            for query in queries:
+                for name, session in sessions.items():
+                    began = time.perf_counter()
+                    result = await session.call_tool("search_memory",
+                                                     {"query": query, "top_k": 10})
+                    out[name]["searches"].append(time.perf_counter() - began)
+                    assert not result.is_error, result.content
+                    out[name]["hits"].append(json.loads(result.content[0].text)["count"])
+                began = time.perf_counter()
+                in_process_search(query)
+                out["core"]["searches"].append(time.perf_counter() - began)
+            for i, content in enumerate(contents):
+                for name, session in sessions.items():
+                    began = time.perf_counter()
+                    result = await session.call_tool("save_memory", {"content": content,
+                                                                     "tags": ["bench"]})
+                    out[name]["saves"].append(time.perf_counter() - began)
+                    assert not result.is_error, result.content
+                out["git"]["saves"].append(bare_commit(i))
+    return out
+
+
+FLOOR = "floor"
 FLOOR_SERVER = "from mcp.server.mcpserver import MCPServer; MCPServer('floor').run()"
 
 
-async def sdk_floor(env: dict[str, str], cwd: Path, starts: int) -> list[float]:
-    """Spawn -> initialize of an empty server on the same SDK (no tool, no vault): what any
-    server built on ``mcp`` 2.x pays before it can answer, memvault's code aside."""
-    from mcp import ClientSession
-    from mcp.client.stdio import StdioServerParameters, stdio_client
-    from mcp.types import Implementation
+class CoreSearch:
+    """core's ranked search in this process (what the server calls), on a copy of the vault
+    the server uses, made before the server started (the same memories)."""
 
-    params = StdioServerParameters(command=sys.executable, args=["-c", FLOOR_SERVER], env=env,
-                                   cwd=str(cwd))
-    samples = []
-    with open(os.devnull, "w") as errlog:
-        for _ in range(starts):
-            began = time.perf_counter()
-            async with stdio_client(params, errlog=errlog) as (read, write):
-                async with ClientSession(read, write,
-                                         client_info=Implementation(name="bench", version="1")
-                                         ) as session:
-                    await session.initialize()
-                    samples.append(time.perf_counter() - began)
-    return samples
+    def __init__(self, vault: Path):
+        from core import Vault
+        from core.search import Searcher
+
+        self.vault = Vault.open(vault)
+        self.searcher = Searcher(self.vault)
+
+    def __call__(self, query: str) -> None:
+        self.searcher.search(query, statuses=["active", "promoted"], limit=10, snippets=False)
+
+    def close(self) -> None:
+        self.searcher.close()
+        self.vault.close()
 
 
-def core_search(vault: Path, queries: list[str]) -> list[float]:
-    """core's ranked search in this process, on the vault the server used: what it calls."""
-    from core import Vault
-    from core.search import Searcher
+class BareCommit:
+    """``git add F && git commit -q`` of one new memory file in the copy of the vault."""
 
-    samples = []
-    with Vault.open(vault) as v, Searcher(v) as searcher:
-        searcher.search(queries[0], statuses=["active", "promoted"], limit=10, snippets=False)
-        for query in queries:
-            began = time.perf_counter()
-            searcher.search(query, statuses=["active", "promoted"], limit=10, snippets=False)
-            samples.append(time.perf_counter() - began)
-    return samples
+    def __init__(self, vault: Path, memories: list[Any]):
+        from core.store.layout import Layout
 
+        self.vault = vault
+        self.memories = memories
+        self.layout = Layout(vault)
 
-def git_add_commit(vault: Path, memories: list[Any], n: int) -> list[float]:
-    """``git add F && git commit -q`` of one new memory file, ``n`` times, in the vault."""
-    samples = []
-    for i, m in enumerate(memories[:n]):
+    def __call__(self, i: int) -> float:
+        m = self.memories[i % len(self.memories)]
         record = m.model_copy(update={"id": str(uuid.UUID(int=i + 1, version=4))})
-        path = vault / "memories" / f"{record.id}.json"
+        path = self.layout.memory_path(record.id)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(record.model_dump_json(indent=2))
         began = time.perf_counter()
-        subprocess.run(["git", "-C", str(vault), "add", "--", str(path)], check=True)
-        subprocess.run(["git", "-C", str(vault), "-c", "gc.auto=0", "commit", "-q", "-m",
+        subprocess.run(["git", "-C", str(self.vault), "add", "--", str(path)], check=True)
+        subprocess.run(["git", "-C", str(self.vault), "-c", "gc.auto=0", "commit", "-q", "-m",
                         f"add {i}"], check=True)
-        samples.append(time.perf_counter() - began)
-    return samples
+        return time.perf_counter() - began
 
 
 def peer_server_ok(python: str) -> str | None:
@@ -214,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--peer-python", default=None,
                         help="a Python with cortexgraph==1.2.1 and mcp<2 (default: "
                              "bench/.cache/peer-venv, created on first use)")
+    parser.add_argument("--layout", choices=("flat", "sharded"), default=None,
+                        help="the vault's layout (default: the one memvault picks for that many "
+                             "memories: flat up to 50,000, sharded above)")
     parser.add_argument("--json", default=None, help="write every sample to this file")
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
@@ -240,19 +285,36 @@ def main(argv: list[str] | None = None) -> int:
         vault, peer_dir = tmp / "vault", tmp / "cortexgraph"
         began = time.perf_counter()
         memories = make_memories(args.memories, args.seed)
-        build_vault(vault, memories)
+        picked = suggested_layout(args.memories)
+        layout = args.layout or picked
+        results["layout"] = layout
+        build_vault(vault, memories, layout)
         write_peer_jsonl(peer_dir, memories, [])
-        print(f"{args.memories} memories: memvault vault and CortexGraph JSONL built in "
-              f"{time.perf_counter() - began:.1f} s; peer: {note}")
-        ours_cmd = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault)]
-        results["ours"] = asyncio.run(drive(ours_cmd, env, ROOT, args, queries, contents))
+        chosen = ("the one memvault picks for this size" if layout == picked
+                  else f"--layout; memvault picks {picked} for this size")
+        print(f"{args.memories} memories: memvault vault ({layout} layout: {chosen}) and "
+              f"CortexGraph JSONL built in {time.perf_counter() - began:.1f} s; peer: {note}")
+        copy = tmp / "vault-copy"  # for core's search and the bare git commits
+        shutil.copytree(vault, copy, symlinks=True)
+        servers = {"ours": client_params([sys.executable, "-m", "tui.cli", "mcp", "--vault",
+                                          str(vault)], env, ROOT)}
         if peer is not None:
-            peer_env = {**env, "CORTEXGRAPH_STORAGE_PATH": str(peer_dir)}
-            results["peer_samples"] = asyncio.run(drive(
-                [peer, "-m", "cortexgraph.server"], peer_env, tmp, args, queries, contents))
-        results["sdk_floor"] = asyncio.run(sdk_floor(env, tmp, args.starts))
-        results["core_search"] = core_search(vault, queries)
-        results["git_add_commit"] = git_add_commit(vault, memories, min(args.calls, 50))
+            servers["peer"] = client_params([peer, "-m", "cortexgraph.server"],
+                                            {**env, "CORTEXGRAPH_STORAGE_PATH": str(peer_dir)},
+                                            tmp)
+        started = asyncio.run(spawns({**servers, FLOOR: client_params(
+            [sys.executable, "-c", FLOOR_SERVER], env, tmp)}, args.starts, queries[0]))
+        in_process, bare = CoreSearch(copy), BareCommit(copy, memories)
+        try:
+            called = asyncio.run(calls(servers, queries, contents, in_process, bare))
+        finally:
+            in_process.close()
+        results["ours"] = {**started["ours"], **called["ours"]}
+        if peer is not None:
+            results["peer_samples"] = {**started["peer"], **called["peer"]}
+        results["sdk_floor"] = started[FLOOR]["starts"]
+        results["core_search"] = called["core"]["searches"]
+        results["git_add_commit"] = called["git"]["saves"]
     load_after = os.getloadavg()
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
@@ -269,7 +331,8 @@ def report(results: dict[str, Any], args: argparse.Namespace, load_before: tuple
 
     size = f"{args.memories // 1000}k" if args.memories >= 1000 else str(args.memories)
     print(f"load average {load_before[0]:.2f} before, {load_after[0]:.2f} after "
-          f"({os.cpu_count()} CPUs); {args.calls} calls, {args.starts} start-ups")
+          f"({os.cpu_count()} CPUs); {args.calls} calls, {args.starts} start-ups; "
+          f"{results['layout']} layout")
     print(f"{'at ' + size + ' memories':<34} {'memvault':>12} {'cortexgraph':>12} {'ratio':>8}  "
           f"{'target':<22} verdict")
     spawn, spawn_peer = p(ours, "starts", 50), p(theirs, "starts", 50)

@@ -8,7 +8,8 @@ import contextlib
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JournalError
@@ -22,12 +23,27 @@ from .lock import WriteLock
 from .plumbing import ZERO_OID, GitCommands, reason
 from .repository import Repository
 from .status import WorkTree
-from .trees import SUBMODULE, TREE, NeedsIndex, TreeWriter
+from .trees import SUBMODULE, TREE, NeedsIndex, Raw, TreeWriter
 
 #: More files than this in one commit are written with one flush for all (write_atomic_many).
 BATCH_WRITES = 64
 #: git's own index is kept split from this size on (about 120 bytes an entry: 70,000 files).
 SPLIT_INDEX_FROM = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class LandedCommit:
+    """A commit :meth:`Committer.commit` made, as it knows it without asking git: told to the
+    listeners of :attr:`Committer.landed` (the MCP server's change watcher: it announces the
+    memories a commit changed without diffing the commit's trees again)."""
+
+    pre: str | None  # its parent (None: the first commit)
+    new: str
+    #: (``A``, ``M`` or ``D``; the path relative to the vault root; the bytes it holds now, or
+    #: for ``D`` the bytes it held) of each path written
+    changes: tuple[tuple[str, str, bytes], ...]
+    #: paths taken as they were in the work tree: what they hold is git's to say
+    adopted: tuple[str, ...] = ()
 
 
 class Committer:
@@ -48,6 +64,13 @@ class Committer:
         self.trees_from_index = False
         self._index_stale: set[str] = set()  # paths git's index could not be updated for
         self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
+        #: The trees on the paths the last landed commit changed, parsed, by id: the next
+        #: commit, whose parent that commit usually is, starts from them instead of reading and
+        #: parsing them again (``memories/`` of a flat vault of 10,000 memories is 0.7 MB).
+        self._trees_of_last: dict[str, dict[bytes, Raw]] = {}
+        #: Called with a :class:`LandedCommit` once each commit has landed (a listener's
+        #: failure never fails the commit: it has landed).
+        self.landed: list[Callable[[LandedCommit], None]] = []
 
     def commit(
         self,
@@ -112,9 +135,12 @@ class Committer:
             self.commands.output("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre or ZERO_OID)
         except BaseException as exc:
+            self._trees_of_last = {}
             self.undo(intent, exc)
             raise as_journal_error(exc) from exc
         # The commit landed. What follows only makes git's own index agree with it.
+        self._trees_of_last = trees.made if trees is not None else {}
+        self._tell_landed(pre, new, writes, previous, adopted)
         stale = sorted(self._index_stale.union(rels))
         try:
             self.faults.reached("index")
@@ -131,6 +157,26 @@ class Committer:
         with contextlib.suppress(OSError):
             self.repository.intents.finish(intent)
         return new
+
+    def _tell_landed(self, pre: str | None, new: str, writes: dict[Path, bytes | None],
+                     previous: dict[Path, tuple[str, bytes | None]], adopted: list[Path]) -> None:
+        if not self.landed:
+            return
+        vault_rel = self.repository.vault_rel
+        changes = []
+        for path, data in writes.items():
+            kind, old = previous[path]
+            if data is None:
+                if kind != ABSENT:
+                    changes.append(("D", vault_rel(self.repository.relpath(path)), old or b""))
+            elif (kind, old) != ("file", data):
+                changes.append(("A" if kind == ABSENT else "M",
+                                vault_rel(self.repository.relpath(path)), data))
+        landed = LandedCommit(pre, new, tuple(changes),
+                              tuple(vault_rel(self.repository.relpath(p)) for p in adopted))
+        for listener in list(self.landed):
+            with contextlib.suppress(Exception):  # the commit has landed whatever it does
+                listener(landed)
 
     def tree_writer(self) -> TreeWriter | None:
         """A :class:`~.trees.TreeWriter` for one commit (its trees are read through GitPython's
@@ -156,7 +202,7 @@ class Committer:
             return self.objects.read_blobs(oids, limit=None)  # one ``cat-file --batch`` for them all
 
         return TreeWriter(read_tree, write_trees, hash_files, "sha1", commands.trust_executable_bit,
-                          read_trees)
+                          read_trees, known=self._trees_of_last)
 
     def _write_objects(self, kind: str, objects: list[bytes]) -> list[str]:
         """Store objects (git checks a tree's format), in order, through the long-lived

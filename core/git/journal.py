@@ -31,13 +31,13 @@ the journal itself answers where the repository is, ``head``, ``lock``, ``commit
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .blobs import ObjectStore
-from .commit import Committer
+from .commit import Committer, LandedCommit
 from .entries import (
     TOOL_TRAILER,
     VIA_TRAILER,
@@ -141,6 +141,11 @@ class Journal:
     @trees_from_index.setter
     def trees_from_index(self, value: bool) -> None:
         self.committer.trees_from_index = value
+
+    @property
+    def landed(self) -> list[Callable[[LandedCommit], None]]:
+        """Listeners told of each commit :meth:`commit` makes, once it has landed."""
+        return self.committer.landed
 
     @property
     def object_writer(self) -> ObjectWriter:

@@ -33,7 +33,10 @@ class ObjectWriter:
     """``start(args)`` starts ``git <args>`` with pipes for stdin and stdout and returns its
     :class:`subprocess.Popen` (or a handle holding it as ``proc``)."""
 
-    def __init__(self, start: Callable[[list[str]], Any]):
+    def __init__(self, start: Callable[[list[str]], Any],
+                 options: Callable[[str], list[str]] | None = None):
+        """``options(kind)``: git's options for the process of that object type (``-c ...``)."""
+        self._options = options
         self._start = start
         self._running: dict[str, Any] = {}
         self._said: dict[str, collections.deque[bytes]] = {}
@@ -70,7 +73,8 @@ class ObjectWriter:
         handle = self._running.get(kind)
         process = getattr(handle, "proc", handle)
         if process is None or process.poll() is not None:
-            handle = self._start(["hash-object", "-w", "-t", kind, "--stdin-paths"])
+            options = self._options(kind) if self._options is not None else []
+            handle = self._start([*options, "hash-object", "-w", "-t", kind, "--stdin-paths"])
             self._running[kind] = handle
             process = getattr(handle, "proc", handle)
             said = self._said[kind] = collections.deque(maxlen=20)

@@ -103,7 +103,12 @@ class TreeWriter:
                  write_trees: Callable[[list[bytes]], list[str]],
                  hash_files: Callable[[list[str]], list[str]],
                  object_format: str = "sha1", trust_executable_bit: bool = True,
-                 read_trees: Callable[[list[str]], dict[str, bytes]] | None = None):
+                 read_trees: Callable[[list[str]], dict[str, bytes]] | None = None,
+                 known: dict[str, dict[bytes, Raw]] | None = None):
+        """``known``: trees an earlier commit read or wrote, by id, parsed (a tree's id names
+        its entries, so they are never stale): looked up instead of reading and parsing the
+        tree again. Only trees on the paths from the base tree are looked up, and those are in
+        git's object database with it."""
         self.read_tree = read_tree
         self.read_trees = read_trees
         self.write_trees = write_trees
@@ -113,6 +118,10 @@ class TreeWriter:
         self.trust_executable_bit = trust_executable_bit
         #: trees known to be in git's object database, by id (a writer lives for one commit)
         self._cache: dict[str, dict[bytes, Raw]] = {}
+        self._known = known or {}
+        #: the trees on the changed paths of the tree :meth:`build` made, read or written
+        self.made: dict[str, dict[bytes, Raw]] = {}
+        self._made: dict[str, dict[bytes, Raw]] = {}
 
     def entries(self, tree: str | None) -> dict[bytes, Raw]:
         """A tree's entries (a copy the caller may change)."""
@@ -123,7 +132,10 @@ class TreeWriter:
             return {}
         found = self._cache.get(tree)
         if found is None:
-            found = self._cache[tree] = parse_tree(self.read_tree(tree), self.id_length)
+            found = self._known.get(tree)
+            if found is None:
+                found = parse_tree(self.read_tree(tree), self.id_length)
+            self._cache[tree] = found
         return found
 
     def lookup(self, tree: str | None, rels: Iterable[str]) -> dict[str, Entry]:
@@ -148,7 +160,8 @@ class TreeWriter:
         return found
 
     def _prefetch(self, trees: set[str | None]) -> None:
-        missing = [t for t in trees if t is not None and t not in self._cache]
+        missing = [t for t in trees
+                   if t is not None and t not in self._cache and t not in self._known]
         if len(missing) < 2 or self.read_trees is None:
             return
         for oid, data in self.read_trees(missing).items():
@@ -217,6 +230,7 @@ class TreeWriter:
             written = self.write_trees(list(new.values()))
             if written != list(new):
                 raise NeedsIndex(f"git wrote trees {written} where {list(new)} were computed")
+        self.made = {**self._cache, **self._made}
         return tree
 
     def _new_tree(self, folder: _Folder, new: dict[str, bytes]) -> str | None:
@@ -232,10 +246,13 @@ class TreeWriter:
             in_order &= _set(entries, name, entry)
         if not entries:
             return None
-        data = tree_bytes(entries, in_order)
+        if not in_order:
+            entries = dict(sorted(entries.items(), key=_sort_key))
+        data = tree_bytes(entries, in_order=True)
         oid = object_id("tree", data, self.object_format)
         if oid not in self._cache and oid not in new:
             new[oid] = data
+        self._made[oid] = entries  # (in git's order, as parse_tree gives them)
         return oid
 
 

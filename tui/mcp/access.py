@@ -28,6 +28,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
 from core import Memory, Vault, VaultError
+from core.git.commit import LandedCommit
 from core.textutil import neutralise_line
 
 from .search import Finder
@@ -72,8 +73,12 @@ def client_label(name: object) -> str:
 class VaultAccess:
     """The vault at ``path`` as the server's tools see it."""
 
-    def __init__(self, path: Path, *, read_only: bool = False, interval: float | None = None):
+    def __init__(self, path: Path, *, read_only: bool = False, interval: float | None = None,
+                 landed: Callable[[LandedCommit], None] | None = None):
+        """``landed``: told of each commit this server makes, as it lands (the change watcher's
+        :meth:`~tui.mcp.changes.OwnCommits.landed`)."""
         self.path = path
+        self.landed = landed
         self.read_only = read_only
         self.interval = use_interval() if interval is None else interval
         self.via = client_label(None)
@@ -182,6 +187,8 @@ class VaultAccess:
                 self._seen_head = self._vault.journal.head()
             else:
                 self._vault = Vault.open(self.path, via=self.via)
+                if self.landed is not None:
+                    self._vault.journal.landed.append(self.landed)
                 self._uses_pending = True  # a list a killed server left: the next flush commits it
                 report = self._vault.report
                 for said in (report.recovered, report.writes_refused,

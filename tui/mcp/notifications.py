@@ -1,8 +1,12 @@
 """Telling clients that a memory changed, whoever changed it (this server, another server, the
 app, the command line, a sync): :class:`ChangeWatcher` looks at the vault's refs a few times a
-second (HEAD, the inbox's review mark and accepted set: a few small file reads, whatever the
-vault's size) and, when HEAD moved, asks git which files the new commits changed (work in
-proportion to the change, never to the vault). Then it announces:
+second and announces what the new commits changed.
+
+It reads HEAD and the inbox's review mark and accepted set (a few small file reads, whatever the
+vault's size). When HEAD moved, it learns which files the new commits changed: for the commits
+this server made, from its own write path, which tells what each commit wrote as it lands
+(:class:`~tui.mcp.changes.OwnCommits`); for any other commit, from git (``git diff-tree``: work
+in proportion to the change, never to the vault). Then it announces:
 
 * ``notifications/resources/updated`` for ``memvault://memory/{id}`` of every memory a commit
   changed (its file, or a relation to or from it), for ``memvault://stats`` after any commit and
@@ -20,12 +24,11 @@ Memory URIs are announced with the full id: subscribe to the URI a read answered
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections import OrderedDict
-from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +47,7 @@ from core.ops.inbox_state import ACCEPTED_FILE, REF
 from core.store.layout import Layout
 from core.textutil import neutralise_line
 
-from .resources import INBOX_URI, STATS_URI, memory_uri
+from .changes import Changes, OwnCommits
 
 WATCH_INTERVAL_ENV = "MEMVAULT_MCP_WATCH_INTERVAL"
 DEFAULT_WATCH_INTERVAL = 0.5
@@ -76,24 +79,6 @@ class Look:
 
     head: str | None
     review: tuple[Any, ...]
-
-
-@dataclass
-class Changes:
-    memories: set[str] = field(default_factory=set)  # ids whose resource changed
-    came_or_went: bool = False  # memories were added or removed
-    committed: bool = False  # HEAD moved
-    reviewed: bool = False  # the review mark or accepted set changed
-
-    def events(self) -> list[ServerEvent]:
-        found: list[ServerEvent] = [ResourceUpdated(uri=memory_uri(i)) for i in sorted(self.memories)]
-        if self.committed:
-            found.append(ResourceUpdated(uri=STATS_URI))
-        if self.committed or self.reviewed:
-            found.append(ResourceUpdated(uri=INBOX_URI))
-        if self.came_or_went:
-            found.append(ResourcesListChanged())
-        return found
 
 
 def _stat_key(path: Path) -> tuple[int, int, int] | None:
@@ -154,28 +139,18 @@ class VaultRefs:
         else:
             pairs = journal.history.changes_between(old, new)
         for status, rel in pairs:
-            kind = self._layout.classify(rel)
-            if kind is None or kind[0] == "meta":
-                continue
-            if kind[0] == "memory":
-                found.memories.add(kind[1])
-                found.came_or_went |= status in ("A", "D")
-            else:
-                found.memories.update(self._ends(rel, old if status == "D" else new))
+            found.note(self._layout, status, rel,
+                       partial(self._relation, rel, old if status == "D" else new))
         return found
 
-    def _ends(self, rel: str, rev: str | None) -> Iterable[str]:
-        """The two memories a relation file links, as it was at ``rev``."""
+    def _relation(self, rel: str, rev: str | None) -> bytes | None:
+        """A relation file's bytes at ``rev``."""
         if rev is None:
-            return ()
+            return None
         try:
-            data = json.loads(self.journal().history.show(rev, self.root / rel) or b"{}")
-        except (VaultError, ValueError):
-            return ()
-        if not isinstance(data, dict):
-            return ()
-        return [v for v in (data.get("from_memory_id"), data.get("to_memory_id"))
-                if isinstance(v, str)]
+            return self.journal().history.show(rev, self.root / rel)
+        except VaultError:
+            return None
 
 
 class ChangeWatcher:
@@ -183,6 +158,9 @@ class ChangeWatcher:
 
     def __init__(self, root: Path, bus: SubscriptionBus, *, interval: float | None = None):
         self.refs = VaultRefs(root)
+        #: the commits this server makes, told by its write path (``own.landed`` listens to
+        #: the vault's journal: :class:`~tui.mcp.access.VaultAccess` hands it over)
+        self.own = OwnCommits(Layout(root))
         self.bus = bus
         self.interval = watch_interval() if interval is None else interval
         #: clients of the handshake era (by connection: the HTTP session id, or the one stdio
@@ -242,12 +220,21 @@ class ChangeWatcher:
         before, self._seen = self._seen, now
         if now is None or now == before:
             return None
-        if before is None:  # the vault appeared (made by a first write): no diff of it all
-            return Changes(committed=True, came_or_went=True)
+        if before is None or now.head is None:  # the vault appeared (made by a first write),
+            return Changes(committed=True, came_or_went=True)  # or its HEAD went: no diff
         if now.head == before.head:
             return Changes(reviewed=True)
-        changes = await anyio.to_thread.run_sync(self.refs.changes, before.head, now.head)
+        changes = await self.changes_between(before.head, now.head)
         changes.reviewed = now.review != before.review
+        return changes
+
+    async def changes_between(self, old: str | None, new: str) -> Changes:
+        """What the commits from ``old`` to ``new`` changed: this server's own as its write
+        path told them; git is asked only about the commits it did not make."""
+        changes, stop = self.own.take(old, new)
+        changes.committed = True
+        if stop != old:
+            changes.merge(await anyio.to_thread.run_sync(self.refs.changes, old, stop))
         return changes
 
     async def announce(self, events: list[ServerEvent]) -> None:

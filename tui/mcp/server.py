@@ -113,10 +113,10 @@ def build_server(path: Path, *, read_only: bool = False,
                  **options: Any) -> tuple[MCPServer, VaultAccess]:
     """The server on the vault at ``path`` and its access to the vault (opened at the first
     tool call). ``options``: more MCPServer options (the HTTP door's token check)."""
-    access = VaultAccess(path, read_only=read_only)
-    timings = ToolTimings()
     bus = InMemorySubscriptionBus()
     watcher = ChangeWatcher(path, bus)
+    access = VaultAccess(path, read_only=read_only, landed=watcher.own.landed)
+    timings = ToolTimings()
     server: MCPServer = MCPServer(NAME, version=package_version(), instructions=INSTRUCTIONS,
                                   lifespan=_lifespan(access, watcher),
                                   middleware=[timing_middleware(timings),

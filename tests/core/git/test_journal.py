@@ -196,7 +196,10 @@ def test_external_delete_and_new_file(vault_path, git_tools):
     v.relate(a.id, b.id, "related")
     v.close()
     (vault_path / "memories" / f"{a.id}.json").unlink()
-    new = {"id": "handmade-1", "content": "written by hand"}
+    # its times are given: a missing created_at is read as "now", which differs between the
+    # vault's read and the consistency check's when a second passes between them
+    new = {"id": "handmade-1", "content": "written by hand", "created_at": 1_700_000_000,
+           "last_used": 1_700_000_000}
     (vault_path / "memories" / "handmade-1.json").write_text(json.dumps(new))
     v = Vault.open(vault_path)
     assert git_tools.head_subject(vault_path).startswith("external: 2 files")

@@ -108,3 +108,26 @@ def test_the_persons_split_index_setting_is_followed(tmp_path, monkeypatch):
     assert not list((root / ".git").glob("sharedindex.*"))
     assert _git(root, "status", "--porcelain") == ""
     v.close()
+
+
+def _tree_sizes(root: Path) -> tuple[int, int]:
+    """(the ``memories/`` tree's size, its loose object file's size) at HEAD."""
+    tree = _git(root, "rev-parse", "HEAD:memories")
+    size = int(_git(root, "cat-file", "-s", tree))
+    return size, (root / ".git" / "objects" / tree[:2] / tree[2:]).stat().st_size
+
+
+def test_trees_are_stored_uncompressed_unless_the_person_chose_a_level(tmp_path):
+    from core import Memory
+
+    root = tmp_path / "vault"
+    with Vault.open(root) as v:
+        v.save_many([Memory(id=f"m{i:03d}", content=f"Memory {i}.") for i in range(100)])
+    size, stored = _tree_sizes(root)
+    assert stored > size  # zlib's stored blocks: the tree plus a few bytes
+    _git(root, "config", "core.compression", "9")  # the person's choice, followed
+    with Vault.open(root) as v:
+        v.add("One more memory.")
+    size, stored = _tree_sizes(root)
+    assert stored < size
+    assert _git(root, "fsck", "--no-dangling") == ""

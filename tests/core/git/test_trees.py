@@ -103,6 +103,8 @@ def test_an_operation_reads_only_the_trees_on_its_paths(tmp_path):
     v = Vault.open(tmp_path / "vault")
     v.migrate_layout("sharded")
     v.save_many([Memory(id=f"{i:02x}{i}", content=f"Memory {i}.") for i in range(200)])
+    v.close()
+    v = Vault.open(tmp_path / "vault")  # a new process: no tree known yet
     read: list[str] = []
     written: list[int] = []
     make = v.journal.committer.tree_writer
@@ -118,6 +120,12 @@ def test_an_operation_reads_only_the_trees_on_its_paths(tmp_path):
     v.archive("0a10")
     assert len(read) == 3 and written == [3]
     assert _git(v.root, "status", "--porcelain") == ""
+    # the next commit starts from the trees this one left: the root and memories/ are not
+    # read again, only the other shard folder it changes
+    v.archive("0b11")
+    assert len(read) == 4 and written == [3, 3]
+    assert _git(v.root, "status", "--porcelain") == ""
+    assert fs.fsck_problems(v.root) == ""
     v.close()
 
 
@@ -148,3 +156,18 @@ def test_a_tree_read_is_written_back_byte_for_byte(tmp_path):
     with pytest.raises(ValueError):
         parse_tree(data[:-3], 20)
     v.close()
+
+
+def test_a_commit_after_another_process_committed_builds_on_its_trees(tmp_path):
+    """The trees the last commit left are only a shortcut: when another process committed
+    since, the next commit starts from the new HEAD's trees, and keeps its change."""
+    ours = Vault.open(tmp_path / "vault")
+    first = ours.add("The first memory.").id
+    with Vault.open(tmp_path / "vault") as other:
+        second = other.add("The second memory, from another process.").id
+    third = ours.add("The third memory.").id
+    names = _git(ours.root, "ls-tree", "--name-only", "HEAD", "memories/").splitlines()
+    assert {f"memories/{m}.json" for m in (first, second, third)} <= set(names)
+    assert _git(ours.root, "status", "--porcelain") == ""
+    assert fs.fsck_problems(ours.root) == ""
+    ours.close()

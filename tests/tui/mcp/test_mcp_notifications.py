@@ -90,6 +90,19 @@ def test_a_change_by_another_process_reaches_the_subscriber(watched):
     assert "steady wind" in answer.contents[0].text  # what the notification says to re-read
 
 
+def test_the_servers_own_changes_reach_the_subscriber(watched):
+    """The server's own commits are announced from what its write path wrote (git is not asked
+    about them: tests/tui/mcp/test_mcp_changes.py), and reach the subscriber all the same."""
+    server, heard, _vault, _env, a, b = watched
+    uri_a, uri_b = f"memvault://memory/{a}", f"memvault://memory/{b}"
+    _subscribe(server, uri_a)
+    assert not server.call("touch_memory", memory_id=a).error
+    heard.wait_for(lambda: uri_a in heard.updated())
+    assert not server.call("save_memory", content="Parachutes need drag.").error
+    heard.wait_for(lambda: heard.list_changes() == 1)
+    assert uri_b not in heard.updated()
+
+
 def test_memories_that_come_or_go_change_the_list(watched):
     server, heard, vault, _env, a, _b = watched
     with Vault.open(vault) as v:
