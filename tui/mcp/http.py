@@ -150,8 +150,9 @@ def security_for(settings: HttpSettings, port: int) -> TransportSecuritySettings
 def auth_options(settings: HttpSettings) -> dict[str, Any]:
     """The MCPServer constructor's options that make every request carry the token."""
     issuer = f"http://{settings.address.netloc}"
-    return {"token_verifier": FileTokenVerifier(TokenFile(settings.token_file)),
-            "auth": AuthSettings(issuer_url=issuer, resource_server_url=None)}
+    # validated as the model's own field (it keeps the URL's empty path, as the SDK means it)
+    auth = AuthSettings.model_validate({"issuer_url": issuer, "resource_server_url": None})
+    return {"token_verifier": FileTokenVerifier(TokenFile(settings.token_file)), "auth": auth}
 
 
 def bind(address: Address) -> socket.socket:

@@ -4,10 +4,12 @@ key here and there (``gist``), never removes one."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from core import Memory, Relation, Vault
 
+Status = Literal["active", "promoted", "archived", "superseded"]  # a status a search filters on
+DEFAULT_STATUSES: tuple[Status, ...] = ("active", "promoted")  # a search's, when none is given
 SECONDS_PER_DAY = 86400
 DEFAULT_PAGE_SIZE = 10
 MAX_PAGE_SIZE = 100

@@ -16,6 +16,7 @@ from core.model.records import now_epoch
 from core.ops.consolidate import (
     DEFAULT_THRESHOLD,
     ConsolidationPreview,
+    SourceFate,
     find_clusters,
     plan_consolidation,
 )
@@ -225,7 +226,7 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         if sum((memory_ids is not None, cluster_id is not None, auto_detect)) != 1:
             raise ToolRefusal("refused: give memory_ids or cluster_id (one of them), or "
                               "auto_detect=true")
-        fate = "archive" if archive_sources else "delete"
+        fate: SourceFate = "archive" if archive_sources else "delete"
 
         def members(vault: Vault) -> list[str]:
             if memory_ids is not None:
@@ -295,9 +296,9 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         the original (or deleting it: delete_original). A part is its text, or {content, gist}
         with your own gist for it. preview shows the result and writes nothing. One commit
         (split_memory: ...)."""
-        from core.ops.split import plan_split
+        from core.ops.split import OriginalFate, plan_split
 
-        original = "delete" if delete_original else "archive"
+        original: OriginalFate = "delete" if delete_original else "archive"
         texts = [p if isinstance(p, str) else p.content for p in parts]
         gists = [None if isinstance(p, str) else p.gist for p in parts]
 

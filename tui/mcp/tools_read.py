@@ -16,12 +16,11 @@ from core.model.records import now_epoch
 
 from . import hints, shapes
 from .access import VaultAccess
+from .shapes import DEFAULT_STATUSES, Status
 from .ids import resolve_many
 
-Status = Literal["active", "promoted", "archived", "superseded"]
 Page = Annotated[int | None, Field(ge=1)]
 PageSize = Annotated[int | None, Field(ge=1, le=shapes.MAX_PAGE_SIZE)]
-DEFAULT_STATUSES = ("active", "promoted")
 DEFAULT_PREVIEW = 300
 
 

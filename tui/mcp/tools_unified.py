@@ -9,7 +9,7 @@ once, best first. Records the use of what it returns, as every search here does.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from pydantic import Field
@@ -19,10 +19,9 @@ from core.model.records import now_epoch
 
 from . import hints, shapes
 from .access import VaultAccess
+from .shapes import DEFAULT_STATUSES, Status
 
-Status = Literal["active", "promoted", "archived", "superseded"]
 Weight = Annotated[float, Field(ge=0.0, le=2.0)]
-DEFAULT_STATUSES = ("active", "promoted")
 DEFAULT_PREVIEW = 300
 DEDUP_CHARS = 100
 

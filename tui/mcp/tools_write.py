@@ -76,23 +76,25 @@ def register(server: MCPServer, access: VaultAccess) -> None:
             return saved, possible_duplicates(vault, saved.id, access.finder.index(vault))
 
         memory, duplicates = access.write("save_memory", save)
-        answer = {
+        message = f"Memory saved with ID: {memory.id}"
+        if duplicates:  # a suggestion: nothing is merged here
+            ids = [memory.id, *(d["id"] for d in duplicates)]
+            message += (f". It likely duplicates {len(duplicates)} existing "
+                        f"memor{'y' if len(duplicates) == 1 else 'ies'}; nothing was "
+                        f"merged. To merge: consolidate_memories(memory_ids={ids}) "
+                        "(mode preview first, then apply)")
+        answer: dict[str, Any] = {
             "success": True,
             "memory_id": memory.id,
-            "message": f"Memory saved with ID: {memory.id}",
+            "message": message,
             "has_embedding": False,
             "enrichment_applied": False,
             "auto_entities": 0,
             "calculated_strength": memory.strength,
             "gist": memory.gist,
         }
-        if duplicates:  # a suggestion: nothing is merged here
-            ids = [memory.id, *(d["id"] for d in duplicates)]
+        if duplicates:
             answer["possible_duplicates"] = duplicates
-            answer["message"] += (f". It likely duplicates {len(duplicates)} existing "
-                                  f"memor{'y' if len(duplicates) == 1 else 'ies'}; nothing was "
-                                  f"merged. To merge: consolidate_memories(memory_ids={ids}) "
-                                  "(mode preview first, then apply)")
         return answer
 
     @server.tool(**hints.writes("Reinforce a memory"))
