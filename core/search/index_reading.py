@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+
+from .sql_values import int_value
 
 if TYPE_CHECKING:  # imported when a search first asks (an open reads the index's files only)
     from .wordlists import Words
@@ -14,6 +17,22 @@ if TYPE_CHECKING:  # imported when a search first asks (an open reads the index'
 #: words, so it counts for less; tags and entities are short and chosen, so a hit counts more.
 COLUMN_WEIGHTS = (1.0, 0.5, 1.5, 1.5)
 TOKENIZER = "porter unicode61 remove_diacritics 2"
+
+
+@dataclass(frozen=True)
+class _RowidMemo:
+    """rowid -> id, made from the index's rows ``known`` (kept while they are the same)."""
+
+    known: dict[str, tuple[int, str]]
+    by_rowid: dict[int, str]
+
+
+@dataclass(frozen=True)
+class _CountMemo:
+    """expression -> how many rows match it, at the index's ``generation``."""
+
+    generation: int
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 class IndexReading:
@@ -28,10 +47,10 @@ class IndexReading:
     def ids_by_rowid(self) -> dict[int, str]:
         known = self._load_known()
         memo = self.memo.get("ids_by_rowid")
-        if isinstance(memo, tuple) and memo[0] is known:
-            return memo[1]
+        if isinstance(memo, _RowidMemo) and memo.known is known:
+            return memo.by_rowid
         by_rowid = {rowid: i for i, (rowid, _) in known.items()}
-        self.memo["ids_by_rowid"] = (known, by_rowid)
+        self.memo["ids_by_rowid"] = _RowidMemo(known, by_rowid)
         return by_rowid
 
     def words(self) -> Words:
@@ -77,12 +96,13 @@ class IndexReading:
     def count(self, expression: str) -> int:
         """How many rows match ``expression`` (kept until the index's generation changes)."""
         memo = self.memo.get("counts")
-        if not isinstance(memo, tuple) or memo[0] != self._generation or len(memo[1]) > 4096:
-            memo = self.memo["counts"] = (self._generation, {})
-        found = memo[1].get(expression)
+        if not isinstance(memo, _CountMemo) or memo.generation != self._generation \
+                or len(memo.counts) > 4096:
+            memo = self.memo["counts"] = _CountMemo(self._generation)
+        found = memo.counts.get(expression)
         if found is None:
-            found = memo[1][expression] = self.conn.execute(
-                "SELECT count(*) FROM fts WHERE fts MATCH ?", (expression,)).fetchone()[0]
+            found = memo.counts[expression] = int_value(
+                self.conn, "SELECT count(*) FROM fts WHERE fts MATCH ?", (expression,))
         return found
 
     def row_count(self) -> int:

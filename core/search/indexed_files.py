@@ -28,6 +28,7 @@ from ..store.layout import MEMORIES_DIR, RELATIONS_DIR
 from ..textutil import neutralise_controls, neutralise_line
 from .index import SCHEMA_VERSION, SearchIndex, index_path
 from .row_sources import blob_id as blob_id  # (read from here by the open)
+from .sql_values import int_value
 from .transaction import transaction
 
 _COMMIT_KEY = "files_commit:"
@@ -148,8 +149,7 @@ class IndexedFiles:
         if conn is None:
             return 0
         count = f"SELECT count(*) FROM files{IN_RANGE}"
-        return conn.execute(f"SELECT ({count}) + ({count})",
-                            self._memories + self._relations).fetchone()[0]
+        return int_value(conn, f"SELECT ({count}) + ({count})", self._memories + self._relations)
 
     def blob_of(self, path: str) -> str | None:
         """The blob id of the row for ``path`` (relative to the vault), if there is one."""
@@ -190,14 +190,14 @@ class IndexedFiles:
                     "INSERT OR REPLACE INTO files (path, blob, kind, record_id, body) "
                     "VALUES (?, ?, ?, ?, ?)",
                     [(prefix + p, *row) for p, row in rows.items() if row is not None])
-                paths = [(prefix + p,) for p in rows]
+                row_paths = [(prefix + p,) for p in rows]
                 if not replace:  # (a replace left none of this vault's rows)
                     conn.executemany(
                         "DELETE FROM summary_tags WHERE status = ? AND tag = ? AND path = ?",
-                        [tag_row for path in paths for status, tags in conn.execute(
+                        [tag_row for path in row_paths for status, tags in conn.execute(
                             "SELECT status, tags FROM summaries WHERE path = ?", path)
                          for tag_row in tag_rows(path[0], status, tags)])
-                conn.executemany("DELETE FROM summaries WHERE path = ?", paths)
+                conn.executemany("DELETE FROM summaries WHERE path = ?", row_paths)
                 summaries = [(prefix + p, row[2], *found) for p, row in rows.items()
                              if row is not None
                              and (found := summary(row[1], row[3]))[0] is not None]
@@ -252,7 +252,7 @@ def _open_readonly(path: Path) -> sqlite3.Connection | None:
 def _count_up_to(conn: sqlite3.Connection, select: str, params: tuple[Any, ...], n: int) -> int:
     """The rows ``select`` gives, counted up to ``n``: a count of every row reads every page of
     the table, its bodies too (~30 ms at 100k memories with the pages cached)."""
-    return conn.execute(f"SELECT count(*) FROM ({select} LIMIT ?)", (*params, n)).fetchone()[0]
+    return int_value(conn, f"SELECT count(*) FROM ({select} LIMIT ?)", (*params, n))
 
 
 @contextlib.contextmanager

@@ -212,9 +212,9 @@ class NearDuplicateRows:
                 for subset in combinations(keys, need):
                     holders.setdefault(subset, []).append(doc)
         found: set[tuple[int, int]] = set()
-        for docs in {tuple(sorted(d)) for d in holders.values() if len(d) > 1}:
-            for x, a in enumerate(docs):
-                found.update((a, b) for b in docs[x + 1:])
+        for sharing in {tuple(sorted(d)) for d in holders.values() if len(d) > 1}:
+            for x, a in enumerate(sharing):
+                found.update((a, b) for b in sharing[x + 1:])
         for (a, b), count in crowded.items():
             if count < need:
                 count += len(set(keys_of.get(a, ())).intersection(keys_of.get(b, ())))
@@ -229,7 +229,8 @@ def put_unshared(conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]
     """The keys of ``(doc, content)`` rows whose doc has none, without noting which keys are
     shared (:func:`note_all_shared` does, once every row is in); how many docs got keys, and
     the ``(key, doc)`` rows written."""
-    docs, bands = [], []
+    docs: list[tuple[int, bytes]] = []
+    bands: list[tuple[int, int]] = []
     for doc, content in rows:
         keys = keys_of_text(content)
         if keys:

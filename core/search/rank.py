@@ -43,6 +43,7 @@ from ..model.records import Memory, MemoryStatus, now_epoch
 from .first_build import Progress, building_note
 from .index import SearchIndex, SyncReport
 from .memory_index import HandingOver
+from ..store.lazy import LazyRecords
 from .pool import AllowedPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
@@ -156,8 +157,8 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
             d = decay_of(memories[i])
             scored.append((-combine(1.0, d), i, d))
         count = len(scored)
-        best = heapq.nsmallest(top, scored) if top is not None else sorted(scored)
-        return Ranking([Hit(memories[i], -negated, 1.0, d) for negated, i, d in best], "filter",
+        kept = heapq.nsmallest(top, scored) if top is not None else sorted(scored)
+        return Ranking([Hit(memories[i], -negated, 1.0, d) for negated, i, d in kept], "filter",
                        lambda: count)
     if top is not None and embedder is None and len(pool_set) > BOUNDED_FROM:
         return _bounded(index, memories, terms, pool_set, excluded, decay_of, top)
@@ -166,7 +167,7 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     few = list(pool_set) if len(pool_set) <= FEW else None
     found = index.match(any_of(terms)) if few is None else index.match_among(any_of(terms), few)
     bm25 = {i: s for i, s in found.items() if i in pool_set}
-    lazy = top is not None and embedder is None
+    lazy_top = top if embedder is None else None  # the top kept as hits come (None: all)
     text_score = _text_scores(index, terms, bm25)
     text_order = sorted(text_score, key=lambda i: (-text_score[i], i))
     text_rank = dict(zip(text_order, range(1, len(text_order) + 1)))
@@ -190,15 +191,15 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     best_scores: list[float] = []  # the ``top`` best scores so far, a min-heap: [0] is the floor
     for i in text_order if raw is text_score else sorted(raw, key=lambda i: (-raw[i], i)):
         relevance = raw[i] / best
-        if lazy and len(best_scores) >= top and relevance < best_scores[0]:  # type: ignore[operator]
+        if lazy_top is not None and len(best_scores) >= lazy_top and relevance < best_scores[0]:
             break
         m = memories[i]
         d = decay_of(m)
         hit = Hit(m, combine(relevance, d), relevance, d, bm25.get(i), text_rank.get(i),
                   cos.get(i) if i in cos_rank else None, cos_rank.get(i))
         hits.append(hit)
-        if lazy:
-            if len(best_scores) < top:  # type: ignore[operator]
+        if lazy_top is not None:
+            if len(best_scores) < lazy_top:
                 heapq.heappush(best_scores, hit.score)
             elif hit.score > best_scores[0]:
                 heapq.heapreplace(best_scores, hit.score)
@@ -339,7 +340,7 @@ class Searcher:
 
     def _allowed(self, memories: Mapping[str, Memory], query: Query,
                  statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
-                 now: int) -> set[str]:
+                 now: int) -> set[str] | AllowedPool:
         """The ids the statuses, tags and filter terms allow. Without filter terms the answer
         depends only on the memories, so it is kept for the next query and, when the mapping
         logs its changes (:meth:`core.store.lazy.LazyRecords.changed_since`), brought up to date
@@ -349,7 +350,7 @@ class Searcher:
             return allowed_ids(self.vault, memories, query, statuses, tags, now)
         if getattr(memories, "raw", 0) > BOUNDED_FROM:  # (memories still bytes: asked one by one)
             wanted, tag_set = filters(query, statuses, tags)
-            return AllowedPool(memories, wanted, tag_set)  # type: ignore[return-value]
+            return AllowedPool(memories, wanted, tag_set)
         versioned = getattr(memories, "version", None)
         key = (id(memories), None if statuses is None else
                frozenset(MemoryStatus(s) for s in statuses), frozenset(tags or ()),
@@ -358,7 +359,8 @@ class Searcher:
         if memo is not None and memo[0] == key:
             if memo[1] == versioned:
                 return memo[2]
-            changed = memories.changed_since(memo[1]) if isinstance(versioned, int) else None
+            changed = memories.changed_since(memo[1]) \
+                if isinstance(memories, LazyRecords) and memo[1] is not None else None
             if changed is not None:
                 allowed = memo[2]
                 for i in changed:

@@ -4,8 +4,9 @@ escape sequence in it cannot change how they are drawn)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..model.records import Memory
 from .query import Term
@@ -25,7 +26,8 @@ class Snippet:
     field: str  # content, gist, tags or entities
     text: str
     start: int = 0
-    spans: list[tuple[int, int]] = field(default_factory=list)
+    # (dataclasses.field: the name ``field`` is this class's first attribute)
+    spans: list[tuple[int, int]] = dataclasses.field(default_factory=list)
     cut_before: bool = False
     cut_after: bool = False
 

@@ -147,18 +147,18 @@ def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
     if max(hits) < wordlists.LIST_FROM:
         return None  # only rare words: FTS5 ranks them at once
     words = index.words()
-    tokens = [words.token_of(p.strip('"')) for p in phrases]
-    if any(t is None for t in tokens):
-        return None
+    tokens = [t for p in phrases if (t := words.token_of(p.strip('"'))) is not None]
+    if len(tokens) < len(phrases):
+        return None  # a phrase FTS5 makes no single token of
     common = {(t, p) for t, p, n in zip(tokens, phrases, hits) if n >= wordlists.LIST_FROM}
     rare = sum(n for n in hits if n < wordlists.LIST_FROM)
     if len({t for t, _ in common}) != 1 or rare > MOST_RARE:
         return None
     (token, phrase), = sorted(common)[:1]
-    found = words.lists([token]).get(token) or words.build(token, phrase)  # type: ignore[arg-type]
+    found = words.lists([token]).get(token) or words.build(token, phrase)
     if found is None:
         return None
-    exact = wordlists.ExactBm25(index.conn, words.tokenizer, tokens, hits)  # type: ignore[arg-type]
+    exact = wordlists.ExactBm25(index.conn, words.tokenizer, tokens, hits)
     idf = exact.idf[tokens.index(token)]
     holding = {t: {r for r, in index.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (p,))}
                for t, p in zip(tokens, phrases) if t != token}  # every memory with a rare word

@@ -112,8 +112,10 @@ class Tokenizer:
         ``wanted`` it holds) of the rows ``(doc, content, gist, tags, entities)``."""
         self._fill(docs)
         conn, weights = self.conn, self.weights
-        out = {doc: (sum(varints(sz)), {}) for doc, sz in conn.execute(
-            "SELECT id, sz FROM temp.scratch_docsize")}
+        out: dict[int, tuple[int, dict[str, float]]] = {
+            doc: (sum(varints(sz)), {}) for doc, sz in conn.execute(
+                "SELECT id, sz FROM temp.scratch_docsize")}
+        found: Iterable[tuple[int, str, str]]  # (doc, term, column name)
         if len(wanted) <= 16:  # a look-up per word
             found = (row for token in wanted for row in conn.execute(
                 "SELECT doc, term, col FROM temp.scratch_words WHERE term = ?", (token,)))
