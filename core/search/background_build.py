@@ -94,30 +94,30 @@ def launch(root: Path, fd: int) -> bool:
 
 def running(root: Path) -> bool:
     """Whether a builder holds the lock of the vault at ``root`` now."""
-    path = lock_path(root)
-    if path is None or not path.exists():
-        return False
-    try:
-        fd = _open_lock(path)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        return False
-    except OSError:
-        return True
-    finally:
-        os.close(fd)
+    return not _shared_lock(root, fcntl.LOCK_SH | fcntl.LOCK_NB)
 
 
 def wait(root: Path) -> None:
     """Wait until no builder holds the lock of the vault at ``root`` (at once when none)."""
+    _shared_lock(root, fcntl.LOCK_SH)
+
+
+def _shared_lock(root: Path, flags: int) -> bool:
+    """Take the builder's lock shared (``flags``: waiting or not) and let it go again: False
+    when a builder holds it and ``flags`` do not wait, True otherwise (no lock file, or one that
+    cannot be opened: no builder)."""
     path = lock_path(root)
     if path is None or not path.exists():
-        return
-    fd = _open_lock(path)
+        return True
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH)
+        fd = _open_lock(path)
+    except OSError:
+        return True
+    try:
+        fcntl.flock(fd, flags)
+        return True
+    except BlockingIOError:
+        return False
     finally:
         os.close(fd)
 
