@@ -15,9 +15,7 @@ MODULES = sorted(p for folder in ("core", "tui") for p in (ROOT / folder).rglob(
 MAX_LINES = 400
 
 #: WORK REMAINING (modules others are rewriting): their length today, which they may not pass.
-OVER_THE_LIMIT = {
-    "core/search/index.py": 629,
-}
+OVER_THE_LIMIT: dict[str, int] = {}
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.relative_to(ROOT).as_posix())

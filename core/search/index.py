@@ -8,40 +8,30 @@ the index was built from and rewrites only the rows that differ, in one transact
 file, one SQLite cannot read (``sqlite3.DatabaseError``) or one of another schema
 (``PRAGMA user_version``) is deleted and built again; deleting it by hand loses nothing.
 
-Tables: ``records(rowid, id, fingerprint, source)`` (``source``: the blob id of the file's bytes
-the row was made from, when known: :mod:`.row_sources`); ``fts(content, gist, tags, entities)`` whose rowid
-is the record's (tokenizer ``porter unicode61 remove_diacritics 2``: words match across
-inflections, ``é`` matches ``e``); ``embeddings(id, fingerprint, model, vector)``. And, for
-opening the vault without reading every file (:mod:`core.store.indexed_files`):
-``files(path, blob, kind, record_id, body)``, the vault's record files as git holds them at the
-commit named in ``state('files_commit')``, and ``summaries``, for each memory file among them,
-what the app's first paint needs of it (status, use_count, last_used, strength, created_at,
-tags, head, pinned: :mod:`core.vault.preview`), in a table of its own so reading it skips the
-bodies; ``summary_tags(status, tag, path)``, one row for each tag of each summary (``''`` for a
-memory without tags), written with the summaries, and an index of the summaries' status, so that
-the glance (:func:`core.vault.preview.read_glance`) counts memories by status and tag in
-milliseconds.
-And ``words`` and ``wordlists``: the best memories of each common word (:mod:`.wordlists`), kept
-level with the FTS rows by every sync. And ``dupe_docs`` and ``dupe_bands``: the near-duplicate
-keys of each memory (:mod:`.near_dupes`), written in the same transaction as its FTS rows.
-Reading is :mod:`.index_reading`.
+Its tables are those of :mod:`.index_file`. Reading is :mod:`.index_reading`; what a sync
+compares, :mod:`.sync_compare`; its writes of rows, :mod:`.row_writes`; the cached embeddings,
+:mod:`.embedding_cache`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
-from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
+from .embedding_cache import EmbeddingCache
 from .index_file import SCHEMA_VERSION as SCHEMA_VERSION  # (read from here: the rows' version)
 from .index_file import connect, create, open_index_file, remove_unreadable, reset
 from .index_reading import IndexReading
 from .row_sources import RowSources
+from .row_writes import (WrittenRow, keep_near_dupes, keep_words, note_level_at,
+                         put_rows, write_changed)
+from .sync_compare import SyncReport as SyncReport  # (imported from here too)
+from .sync_compare import Synced, changed_since, stale, sync_mark
+from .sync_compare import fingerprint as fingerprint
 from .transaction import transaction
 
 if TYPE_CHECKING:
@@ -49,24 +39,6 @@ if TYPE_CHECKING:
     from .near_dupes import NearDuplicateRows
 
 INDEX_FILE = "index.sqlite"
-_SEP = "\x1f"
-
-
-def fingerprint(memory: Memory) -> str:
-    """A hash of what the index holds of ``memory`` (content, gist, tags, entities): equal
-    fingerprints, equal rows. A touch or a status change does not change it."""
-    text = _SEP.join([memory.content, "\x1e", memory.gist or "", "\x1e", *memory.meta.tags,
-                      "\x1e", *memory.entities])
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
-
-
-def _mark(memories: Mapping[str, Memory]) -> object:
-    """What a sync remembers of ``memories``: ("version", n) for a mapping that logs its changes
-    (:class:`core.store.lazy.LazyRecords`), else ("objects", its ids and memory objects)."""
-    version = getattr(memories, "version", None)
-    if isinstance(version, int):
-        return ("version", version)
-    return ("objects", list(memories), list(memories.values()))  # (no tuple for each)
 
 
 def index_path(root: Path) -> Path | None:
@@ -75,17 +47,6 @@ def index_path(root: Path) -> Path | None:
     finds it); None when the vault is in no repository."""
     found = find_git_dir(Path(root))
     return None if found is None else found[0] / "memvault" / INDEX_FILE
-
-
-@dataclass
-class SyncReport:
-    added: int = 0
-    changed: int = 0
-    removed: int = 0
-    rebuilt: str | None = None  # why the index was built anew (missing, unreadable, schema)
-    #: (done, total): another process (or connection) is building the index for the first
-    #: time; nothing was written, the rows so far answer (:mod:`.first_build`)
-    building: tuple[int, int] | None = None
 
 
 class SearchIndex(IndexReading):
@@ -98,14 +59,13 @@ class SearchIndex(IndexReading):
         self._data_version: int | None = None
         self._seen: dict[str, tuple[Memory, str]] = {}  # id -> (memory object, its fingerprint)
         self.sources = RowSources(self._fingerprint)
-        #: (the known-rows dict, the mapping, its mark: :func:`_mark`) of the last sync
-        self._synced: tuple[dict[str, tuple[int, str]], Mapping[str, Memory], object] | None = None
+        #: (the known-rows dict, the mapping, its mark: :func:`.sync_mark`) of the last sync
+        self._synced: Synced | None = None
         self._generation = 0
         self._near_dupes: bool | None = None  # near-duplicate rows current? (None: not asked)
         self.rebuilt: str | None = None
         self.note: str | None = None  # why the index lives in memory only, if it must
-        self._vectors: dict[str, dict[str, tuple[str, bytes]]] = {}  # model -> id -> (fp, v)
-        self._vectors_version: int | None = None
+        self.embeddings = EmbeddingCache(lambda: self.conn)
         #: Whatever a caller derives from the index and keeps between queries (the semantic
         #: search's matrix of vectors); emptied when the index is closed or rebuilt.
         self.memo: dict[str, object] = {}
@@ -122,7 +82,7 @@ class SearchIndex(IndexReading):
         self._near_dupes = None
         self._generation += 1
         self.sources.forget()
-        self._vectors, self._vectors_version = {}, None
+        self.embeddings.forget()
         self.memo.clear()
 
     def __enter__(self) -> SearchIndex:
@@ -226,7 +186,7 @@ class SearchIndex(IndexReading):
                 report = self._sync(memories, at, progress)
         if at is not None and not (report.added or report.changed or report.removed
                                    or report.building):
-            self._note_level_at(at)
+            note_level_at(self.conn, at, self._data_version)
         return report
 
     def _sync(self, memories: Mapping[str, Memory], at: str | None = None,
@@ -236,7 +196,7 @@ class SearchIndex(IndexReading):
         if self._first_build_waits(memories, known, progress, report):
             return report
         known = self._load_known()
-        mark = _mark(memories)
+        mark = sync_mark(memories)
         changed = self._changed_since_sync(memories, known, mark)
         if changed is not None:  # only these ids can differ: the cost follows the change
             wanted = {i: self._fingerprint(memories[i]) for i in changed if i in memories}
@@ -253,7 +213,7 @@ class SearchIndex(IndexReading):
             # same ids: the app's checks take one each time), no other writer since
             return report
         wanted = self.sources.wanted(memories, known)
-        if not self._stale(wanted, known) and self._near_dupes_current():
+        if not stale(wanted, known) and self._near_dupes_current():
             self._note_sources()
             report.rebuilt, self.rebuilt = self.rebuilt, None
             self._synced, self._generation = (self._known, memories, mark), self._generation + 1
@@ -304,25 +264,9 @@ class SearchIndex(IndexReading):
     def _changed_since_sync(self, memories: Mapping[str, Memory],
                             known: dict[str, tuple[int, str]],
                             mark: object = None) -> set[str] | None:
-        """The ids changed in ``memories`` since the last sync, when it keeps a log of its
-        changes (:class:`core.store.lazy.LazyRecords`), or when both it and the last synced
-        mapping are plain mappings (``mark``: :func:`_mark`; the app's checks take a copy of
-        the vault's memories each time): the ids whose memory object is not the same one; and
-        no other process wrote the index since. None: compare every memory."""
-        synced = self._synced
-        if synced is None or synced[0] is not known or not isinstance(synced[2], tuple):
-            return None
-        if synced[2][0] == "objects" and isinstance(mark, tuple) and mark[0] == "objects":
-            if synced[2] == mark:  # (the same objects: compared by identity, at once)
-                return set()
-            before = dict(zip(synced[2][1], synced[2][2]))
-            changed = {i for i, m in zip(mark[1], mark[2]) if before.get(i) is not m}
-            changed.update(i for i in before if i not in memories)
-            return changed
-        since = getattr(memories, "changed_since", None)
-        if since is None or synced[1] is not memories or synced[2][0] != "version":
-            return None
-        return since(synced[2][1])
+        """The ids changed in ``memories`` since the last sync (:func:`.changed_since`); None:
+        compare every memory."""
+        return changed_since(self._synced, memories, known, mark)
 
     def _write(self, memories: Mapping[str, Memory], wanted: dict[str, str],
                gone_ids: list[str] | None, mark: object, report: SyncReport,
@@ -358,63 +302,16 @@ class SearchIndex(IndexReading):
                 gone_ids = None
             if known is before:  # a new dict for each write: what is kept by it (ids_by_rowid)
                 known = self._known = dict(known)  # sees the change
-            gone, written = self._put_rows(memories, wanted, gone_ids, known, report)
+            gone, written = put_rows(self.conn, self.sources, memories, wanted, gone_ids, known,
+                                     report)
             self._keep_near_dupes(memories, known, gone, written, at)
             bulk = self._keep_words(gone, written)
         self._known = known
         return gone, written, bulk
 
-    def _put_rows(self, memories: Mapping[str, Memory], wanted: dict[str, str],
-                  gone_ids: Iterable[str] | None, known: dict[str, tuple[int, str]],
-                  report: SyncReport) -> tuple[list[int], list[tuple[int, str, str, str, str]]]:
-        """Inside the caller's transaction: remove the rows of ``gone_ids`` (None: of every id
-        of ``known`` not in ``wanted``) and rewrite those of ``wanted`` whose fingerprint
-        differs; ``known`` (id -> (rowid, fingerprint) of the rows concerned) follows. Returns
-        the rowids removed and the rows written."""
-        conn = self.conn
-        gone: list[int] = []
-        written: list[tuple[int, str, str, str, str]] = []
-        for memory_id in [i for i in (known if gone_ids is None else gone_ids)
-                          if i not in wanted and i in known]:
-            rowid, _ = known.pop(memory_id)
-            gone.append(rowid)
-            conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
-            conn.execute("DELETE FROM records WHERE rowid = ?", (rowid,))
-            conn.execute("DELETE FROM embeddings WHERE id = ?", (memory_id,))
-            report.removed += 1
-        for memory_id, fp in wanted.items():
-            old = known.get(memory_id)
-            if old is not None and old[1] == fp:
-                continue
-            m = memories[memory_id]
-            row = (m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
-            source = self.sources.source_of(memory_id, m)
-            if old is None:
-                rowid = conn.execute("INSERT INTO records (id, fingerprint, source) "
-                                     "VALUES (?, ?, ?)", (memory_id, fp, source)).lastrowid
-                report.added += 1
-            else:
-                rowid = old[0]
-                conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
-                conn.execute("UPDATE records SET fingerprint = ?, source = ? WHERE rowid = ?",
-                             (fp, source, rowid))
-                report.changed += 1
-            conn.execute("INSERT INTO fts (rowid, content, gist, tags, entities) "
-                         "VALUES (?, ?, ?, ?, ?)", (rowid, *row))
-            written.append((rowid, *row))
-            known[memory_id] = (rowid, fp)  # type: ignore[assignment]
-        return gone, written
-
-    def _keep_words(self, gone: list[int], written: list[tuple[int, str, str, str, str]]) -> bool:
-        """The word lists follow the rows (in the caller's transaction); True when they were
-        dropped, to be built again once it ends."""
-        from . import wordlists
-
-        if len(written) + len(gone) >= wordlists.REWRITE_FROM:
-            wordlists.drop_all(self.conn)
-            return True
-        self.words().keep_up(gone + [w[0] for w in written], written)
-        return False
+    def _keep_words(self, gone: list[int], written: list[WrittenRow]) -> bool:
+        """:func:`.keep_words` on this index's connection and word lists."""
+        return keep_words(self.conn, self.words, gone, written)
 
     def _near_dupes_current(self) -> bool:
         """True when the near-duplicate rows were made with today's parameters (asked once
@@ -427,35 +324,10 @@ class SearchIndex(IndexReading):
 
     def _keep_near_dupes(self, memories: Mapping[str, Memory],
                          known: dict[str, tuple[int, str]], gone: list[int],
-                         written: list[tuple[int, str, str, str, str]],
-                         at: str | None) -> None:
-        """The near-duplicate rows (:mod:`.near_dupes`) follow the search rows, in their
-        transaction: those of the rows gone or rewritten go, those written come; rows made
-        with other parameters (or none yet) are made again from every memory. The commit the
-        rows are level with is noted (``at``), or forgotten (None: not known)."""
-        from .near_dupes import NearDuplicateRows
-
-        rows = NearDuplicateRows(self.conn)
-        if rows.current():
-            rows.remove(gone + [w[0] for w in written])
-            rows.put((w[0], w[1]) for w in written)
-        else:
-            rows.reset()
-            rows.put((rowid, memories[i].content) for i, (rowid, _) in known.items())
-        rows.note_level_at(at)
+                         written: list[WrittenRow], at: str | None) -> None:
+        """:func:`.keep_near_dupes` on this index's connection; they are current since."""
+        keep_near_dupes(self.conn, memories, known, gone, written, at)
         self._near_dupes = True
-
-    def _note_level_at(self, at: str) -> None:
-        """After a sync that wrote nothing: note that the rows are level with the tree of
-        ``at``, unless another connection wrote since they were compared."""
-        from .near_dupes import NearDuplicateRows
-
-        rows = NearDuplicateRows(self.conn)
-        if rows.level_at() == at:
-            return
-        with transaction(self.conn):
-            if self.conn.execute("PRAGMA data_version").fetchone()[0] == self._data_version:
-                rows.note_level_at(at)
 
     def sync_changed(self, memories: Mapping[str, Memory], ids: Collection[str], since: str,
                      at: str) -> SyncReport | None:
@@ -464,29 +336,11 @@ class SearchIndex(IndexReading):
         says): the cost follows the change, not the vault, in a process that never synced
         (a ``memvault add``). None (nothing written) when the rows are no longer noted as
         level with ``since`` (another process wrote them meanwhile): sync everything."""
-        from .near_dupes import NearDuplicateRows
-
-        conn = self.conn
         report = SyncReport()
-        rows = NearDuplicateRows(conn)
-        with transaction(conn):
-            if rows.level_at() != since or not rows.current():
-                return None
-            part: dict[str, tuple[int, str]] = {}
-            listed = sorted(ids)
-            for start in range(0, len(listed), 500):
-                chunk = listed[start:start + 500]
-                part.update((i, (rowid, fp)) for rowid, i, fp in conn.execute(
-                    "SELECT rowid, id, fingerprint FROM records WHERE id IN "
-                    f"({', '.join('?' * len(chunk))})", chunk))
-            wanted = {i: self._fingerprint(memories[i]) for i in listed if i in memories}
-            gone, written = self._put_rows(memories, wanted, [i for i in listed
-                                                              if i not in memories], part,
-                                           report)
-            rows.remove(gone + [w[0] for w in written])
-            rows.put((w[0], w[1]) for w in written)
-            rows.note_level_at(at)
-            bulk = self._keep_words(gone, written)
+        bulk = write_changed(self.conn, self.sources, self._fingerprint, self._keep_words,
+                             memories, ids, since, at, report)
+        if bulk is None:
+            return None
         # (the rows held here, if any, are no longer the file's: read again when needed)
         self._known, self._synced, self._generation = None, None, self._generation + 1
         if bulk:
@@ -518,18 +372,6 @@ class SearchIndex(IndexReading):
                                          f"({', '.join('?' * len(chunk))})", chunk))
         return out
 
-    @staticmethod
-    def _stale(wanted: dict[str, str], known: dict[str, tuple[int, str]]) -> bool:
-        """True when a fingerprint of ``wanted`` differs from its row's (or has none), or a
-        row has no memory in ``wanted``."""
-        if len(wanted) != len(known):
-            return True
-        for memory_id, fp in wanted.items():
-            old = known.get(memory_id)
-            if old is None or old[1] != fp:
-                return True
-        return False
-
     @property
     def generation(self) -> int:
         """Changes whenever the index was found to differ from the memories (or was written
@@ -542,26 +384,12 @@ class SearchIndex(IndexReading):
 
     # -- embeddings --------------------------------------------------------------------------
     def vectors(self, model: str, wanted: Mapping[str, str]) -> dict[str, bytes]:
-        """The cached embeddings by ``model`` of the ids in ``wanted`` (id -> fingerprint)
-        whose fingerprint is still the one they were made from. Read from the file once, then
-        kept in memory (read again when another process wrote the index)."""
-        version = self.conn.execute("PRAGMA data_version").fetchone()[0]
-        held = self._vectors.get(model)
-        if held is None or self._vectors_version != version:
-            held = self._vectors[model] = {i: (fp, v) for i, fp, v in self.conn.execute(
-                "SELECT id, fingerprint, vector FROM embeddings WHERE model = ?", (model,))}
-            self._vectors_version = version
-        return {i: v for i, (fp, v) in held.items() if wanted.get(i) == fp}
+        """The cached embeddings by ``model`` of ``wanted`` (:meth:`.EmbeddingCache.vectors`)."""
+        return self.embeddings.vectors(model, wanted)
 
     def put_vectors(self, model: str, items: list[tuple[str, str, bytes]]) -> None:
         """Cache embeddings: (id, fingerprint, vector bytes), in one transaction."""
-        if not items:
-            return
-        conn = self.conn
-        with transaction(conn):
-            conn.executemany("INSERT OR REPLACE INTO embeddings (id, fingerprint, model, vector) "
-                             "VALUES (?, ?, ?, ?)", [(i, fp, model, v) for i, fp, v in items])
-        self._vectors.setdefault(model, {}).update({i: (fp, v) for i, fp, v in items})
+        self.embeddings.put_vectors(model, items)
 
     def fingerprint_of(self, memory: Memory) -> str:
         return self._fingerprint(memory)

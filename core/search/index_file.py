@@ -11,6 +11,23 @@ connection writing into a file no one would read again, and a process opening th
 the removal of the file and that of its write-ahead log paired a new, empty file with the old
 log ("disk I/O error", "database disk image is malformed"). Only a file SQLite cannot read at
 all is removed (its log and shared memory first, then the file), since no connection can use it.
+
+Tables: ``records(rowid, id, fingerprint, source)`` (``source``: the blob id of the file's bytes
+the row was made from, when known: :mod:`.row_sources`); ``fts(content, gist, tags, entities)``
+whose rowid is the record's (tokenizer ``porter unicode61 remove_diacritics 2``: words match across
+inflections, ``é`` matches ``e``); ``embeddings(id, fingerprint, model, vector)``. And, for
+opening the vault without reading every file (:mod:`core.store.indexed_files`):
+``files(path, blob, kind, record_id, body)``, the vault's record files as git holds them at the
+commit named in ``state('files_commit')``, and ``summaries``, for each memory file among them,
+what the app's first paint needs of it (status, use_count, last_used, strength, created_at,
+tags, head, pinned: :mod:`core.vault.preview`), in a table of its own so reading it skips the
+bodies; ``summary_tags(status, tag, path)``, one row for each tag of each summary (``''`` for a
+memory without tags), written with the summaries, and an index of the summaries' status, so that
+the glance (:func:`core.vault.preview.read_glance`) counts memories by status and tag in
+milliseconds.
+And ``words`` and ``wordlists``: the best memories of each common word (:mod:`.wordlists`), kept
+level with the FTS rows by every sync. And ``dupe_docs`` and ``dupe_bands``: the near-duplicate
+keys of each memory (:mod:`.near_dupes`), written in the same transaction as its FTS rows.
 """
 
 from __future__ import annotations
