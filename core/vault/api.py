@@ -75,14 +75,11 @@ class Vault:
         self.loader = CacheLoader(self.state)
         self.open_index = OpenIndex(self.state, self.loader, keep_read=keep_read)
         self.pending = PendingUse(self.state, self.loader)
-        # ``via``: who writes through this vault (``mcp/<client>``); every commit then carries
-        # the trailer ``Memvault-Via: <via>`` (see :data:`core.git.journal.VIA_TRAILER`).
-        self._make_parts(Trailers(via), secrets)
+        self._make_parts(Trailers(via), secrets)  # via: each commit's ``Memvault-Via``
 
     def _make_parts(self, trailers: Trailers, secrets: str | None) -> None:
-        """The write path that commits as ``trailers`` with the policy ``secrets``, and the
-        parts that write through it."""
-        #: the one write path (the only caller of the journal's commit)
+        """The one write path (the only caller of the journal's commit), committing as
+        ``trailers`` with the policy ``secrets``, and the parts that write through it."""
         self.write_path = WritePath(self.state, self.loader, self.open_index, self.pending,
                                     trailers=trailers, secret_policy=secrets)
         self.opening = Opening(self.state, self.loader, self.open_index, self.write_path)
@@ -107,12 +104,12 @@ class Vault:
 
     @property
     def via(self) -> str | None:
-        """Who writes through this vault (``mcp/<client>``): the trailer ``Memvault-Via``."""
+        """Who writes (``mcp/<client>``): the trailer ``Memvault-Via`` (see
+        :data:`core.git.journal.VIA_TRAILER`); ``tool`` (``save_memory``): ``Memvault-Tool``."""
         return self.write_path.trailers.via
 
     @property
     def tool(self) -> str | None:
-        """Which tool of that door writes (``save_memory``): the trailer ``Memvault-Tool``."""
         return self.write_path.trailers.tool
 
     # -- where it is, its settings, its cache ----------------------------------------------------
@@ -271,7 +268,6 @@ class Vault:
 
     def forecast(self, memory: Memory, days: int = 30, now: int | None = None) -> list[float]:
         return decay.forecast(memory, self.config, days, now)
-
 
     # -- the write path ---------------------------------------------------------------------
     def transaction(self, *, flush_use: bool | str = True) -> AbstractContextManager[None]:
