@@ -10,6 +10,7 @@ parts (see :mod:`core.vault`), each made here and handed what it needs.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -71,18 +72,16 @@ class Vault:
         journal.read_only = readonly
         self.state = VaultState(root, Layout(root, layout), journal,
                                 config or DecayConfig.from_env(), readonly)
-        #: ``via``: who writes through this vault (``mcp/<client>``); every commit then carries
-        #: the trailer ``Memvault-Via: <via>`` (see :data:`core.git.journal.VIA_TRAILER`).
-        self.via = via
-        #: Which tool of that door writes now (``save_memory``): the trailer ``Memvault-Tool``
-        #: of the commits it makes; set around one operation, None otherwise.
-        self.tool: str | None = None
         self.loader = CacheLoader(self.state)
         self.open_index = OpenIndex(self.state, self.loader, keep_read=keep_read)
         self.pending = PendingUse(self.state, self.loader)
-        #: the one write path (the only caller of the journal's commit)
+        self._make_parts(Trailers(via), secrets)  # via: each commit's ``Memvault-Via``
+
+    def _make_parts(self, trailers: Trailers, secrets: str | None) -> None:
+        """The one write path (the only caller of the journal's commit), committing as
+        ``trailers`` with the policy ``secrets``, and the parts that write through it."""
         self.write_path = WritePath(self.state, self.loader, self.open_index, self.pending,
-                                    trailers=self._trailers, secret_policy=secrets)
+                                    trailers=trailers, secret_policy=secrets)
         self.opening = Opening(self.state, self.loader, self.open_index, self.write_path)
         self.plans = PlanCommit(self.state, self.write_path)
         self.records = Records(self.state, self.write_path)
@@ -91,9 +90,27 @@ class Vault:
         self.use = UseRecords(self.state, self.write_path, self.pending)
         self.relayout = Relayout(self.state, self.write_path)
 
-    def _trailers(self) -> Trailers:
-        """Who writes now: asked by the write path at each commit."""
-        return Trailers(self.via, self.tool)
+    def acting_for(self, *, via: str | None = None, tool: str | None = None,
+                   secrets: str | None = None) -> Vault:
+        """This vault as one caller writes to it: a view over the same cache, files and journal
+        whose commits carry ``Memvault-Via: <via>`` and ``Memvault-Tool: <tool>`` and whose
+        writes are checked with the secrets policy ``secrets`` (each None: this vault's). The
+        trailers are arguments of the view's commits, never state set on the vault: callers in
+        several threads each get their own (the MCP server: one view per tool call)."""
+        view = copy.copy(self)  # shares state, loader, open index, pending use records
+        view._make_parts(Trailers(via or self.via, tool or self.tool),
+                         secrets or self.secret_policy)
+        return view
+
+    @property
+    def via(self) -> str | None:
+        """Who writes (``mcp/<client>``): the trailer ``Memvault-Via`` (see
+        :data:`core.git.journal.VIA_TRAILER`); ``tool`` (``save_memory``): ``Memvault-Tool``."""
+        return self.write_path.trailers.via
+
+    @property
+    def tool(self) -> str | None:
+        return self.write_path.trailers.tool
 
     # -- where it is, its settings, its cache ----------------------------------------------------
     @property
@@ -126,10 +143,6 @@ class Vault:
         CLI's ``--allow-secret``), over the environment's and the vault's
         (:func:`core.secrets.policy.policy_in_force`). None: theirs."""
         return self.write_path.secret_policy
-
-    @secret_policy.setter
-    def secret_policy(self, policy: str | None) -> None:
-        self.write_path.secret_policy = policy
 
     @property
     def store(self) -> Store:
@@ -255,7 +268,6 @@ class Vault:
 
     def forecast(self, memory: Memory, days: int = 30, now: int | None = None) -> list[float]:
         return decay.forecast(memory, self.config, days, now)
-
 
     # -- the write path ---------------------------------------------------------------------
     def transaction(self, *, flush_use: bool | str = True) -> AbstractContextManager[None]:

@@ -69,7 +69,7 @@ class UseRecords:
                 self.writes.commit(use_message_ids([m.id for m in new]), files, memories=new)
                 return new
             self.pending.append({
-                "via": self.writes.trailers().via,
+                "via": self.writes.trailers.via,
                 "paths": {path.relative_to(self.state.root).as_posix(): digest(data or b"")
                           for path, data in files.items()}})
             try:  # (no flush to disk each: a killed process loses nothing, the commit keeps them)

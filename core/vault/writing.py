@@ -4,14 +4,14 @@ cache caught up with other writers) and commits its files as ONE commit (:meth:`
 Nothing else in the vault calls the journal's commit: a person's outside edits
 (:meth:`WritePath.commit_external`) and the pending use records
 (:meth:`WritePath.commit_pending_use`) are committed here too. Who writes (the trailers
-``Memvault-Via`` and ``Memvault-Tool``) is asked of ``trailers`` at each commit and passed to
-the journal as arguments."""
+``Memvault-Via`` and ``Memvault-Tool``) is fixed when the write path is made (``trailers``) and
+passed to the journal's commit as arguments: never set and restored around an operation."""
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,25 +30,33 @@ from .state import VaultState
 
 class Trailers:
     """Who writes: ``via`` the door (``mcp/<client>``), ``tool`` which of its tools
-    (``save_memory``); the commit's trailers (see :data:`core.git.journal.VIA_TRAILER`). (A
-    plain class: a dataclass or a NamedTuple costs every program that imports core its making.)"""
+    (``save_memory``); the commit's trailers (see :data:`core.git.journal.VIA_TRAILER`).
+    Immutable: a write path made with them carries them to each of its commits. (A plain class:
+    a dataclass or a NamedTuple costs every program that imports core its making.)"""
 
     __slots__ = ("via", "tool")
+    via: str | None
+    tool: str | None
 
     def __init__(self, via: str | None = None, tool: str | None = None) -> None:
-        self.via = via
-        self.tool = tool
+        object.__setattr__(self, "via", via)
+        object.__setattr__(self, "tool", tool)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Trailers are immutable (cannot set {name})")
 
 
 class WritePath:
     """The lock, catching up with other writers, one commit per operation, for the vault whose
     cache is ``state`` (``loader`` and ``index`` read files into it, ``pending`` is the list of
-    use records waiting for a commit). ``secret_policy``: the secrets policy this writer asked
-    for (``refuse``, ``redact``, ``allow``; the CLI's ``--allow-secret``), over the
-    environment's and the vault's (:func:`core.secrets.policy.policy_in_force`); None: theirs."""
+    use records waiting for a commit). ``trailers``: who writes, on each of its commits.
+    ``secret_policy``: the secrets policy this writer asked for (``refuse``, ``redact``,
+    ``allow``; the CLI's ``--allow-secret``), over the environment's and the vault's
+    (:func:`core.secrets.policy.policy_in_force`); None: theirs. Both are fixed for the write
+    path's life: a caller writing as someone else makes its own (:meth:`Vault.acting_for`)."""
 
     def __init__(self, state: VaultState, loader: CacheLoader, index: OpenIndex,
-                 pending: PendingUse, *, trailers: Callable[[], Trailers],
+                 pending: PendingUse, *, trailers: Trailers,
                  secret_policy: str | None = None) -> None:
         self.state = state
         self.loader = loader
@@ -182,7 +190,7 @@ class WritePath:
         for problem in {p.path: p for p in unreadable}.values():
             if os.path.lexists(problem.path):
                 set_aside(state, problem.path, problem.reason)
-        trailers = self.trailers()
+        trailers = self.trailers
         try:
             state.head = state.journal.commit(message, writes, via=trailers.via,
                                               tool=trailers.tool)
@@ -211,7 +219,7 @@ class WritePath:
         message = (f"external: {len(rels)} {noun} changed outside memvault"
                    f"{' ' + when if when else ''} ({shown})")
         paths = [state.root / r for r in rels]
-        trailers = self.trailers()
+        trailers = self.trailers
         state.head = state.journal.commit(message, adopt=paths, via=trailers.via,
                                           tool=trailers.tool)
         state.layout.note(paths)

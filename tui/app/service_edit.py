@@ -110,12 +110,8 @@ class EditService:
         the CLI's ``--allow-secret`` is for one command."""
         check_content(content)
         with self.state.lock:
-            vault = self.state.vault_or_fail()
-            saved, vault.secret_policy = vault.secret_policy, secrets or vault.secret_policy
-            try:
-                m = vault.add(content, tags=list(tags), entities=list(entities))
-            finally:
-                vault.secret_policy = saved
+            vault = self.state.vault_or_fail().acting_for(secrets=secrets)
+            m = vault.add(content, tags=list(tags), entities=list(entities))
             return Change(self.state.next_view([m.id]), [m.id], "add", f"Added {describe(m)}",
                           focus=m.id, undoable=True)
 

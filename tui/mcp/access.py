@@ -97,7 +97,7 @@ class VaultAccess:
         inherits), so with several clients at once (HTTP) each write carries its own."""
         label = client_label(name)
         _REQUEST_CLIENT.set(label)
-        self.via = label  # (the vault takes it under the lock, for each tool: _run)
+        self.via = label  # (each tool's commits carry it: _run)
 
     # -- running a tool ---------------------------------------------------------------------
     def read(self, job: Callable[[Vault], T]) -> T:
@@ -105,19 +105,12 @@ class VaultAccess:
         return self._run(job)
 
     def write(self, tool: str, job: Callable[[Vault], T]) -> T:
-        """Run a tool that writes; refused on a read-only server (nothing written)."""
+        """Run a tool that writes (its commits carry ``Memvault-Tool: <tool>``); refused on a
+        read-only server (nothing written)."""
         if self.read_only:
             raise ToolRefusal(f"refused: {tool} writes to the vault and this server is read-only "
                               "(memvault mcp --read-only); nothing was written")
-
-        def as_tool(vault: Vault) -> T:  # its commits carry ``Memvault-Tool: <tool>``
-            vault.tool = tool
-            try:
-                return job(vault)
-            finally:
-                vault.tool = None
-
-        return self._run(as_tool)
+        return self._run(job, tool=tool)
 
     def warm_up(self) -> None:
         """Open the vault now, and bring the search index level with it (the server calls this
@@ -132,14 +125,17 @@ class VaultAccess:
         except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again
             pass
 
-    def _run(self, job: Callable[[Vault], T]) -> T:
+    def _run(self, job: Callable[[Vault], T], *, tool: str | None = None) -> T:
+        """Run ``job`` on the vault as this request's client (several at once over HTTP) and
+        ``tool``: a view whose commits carry them (:meth:`Vault.acting_for`), the vault itself
+        never changed."""
         with self._lock:
             before = self._head()
             try:
                 vault = self._current()
-                if not self.read_only:  # this request's client (several at once over HTTP)
-                    vault.via = _REQUEST_CLIENT.get() or self.via
-                result = job(vault)
+                acting = vault if self.read_only else vault.acting_for(
+                    via=_REQUEST_CLIENT.get() or self.via, tool=tool)
+                result = job(acting)
             except ToolRefusal:
                 raise
             except VaultError as exc:

@@ -61,10 +61,7 @@ def _sequence(v: Vault, root: Path) -> None:
     v.delete(*[f"bulk{i}" for i in range(30)])  # their shard folders go again
     undo(v)
     v.migrate_layout("flat")
-    v.via = "mcp/test-client"
-    v.tool = "save_memory"
-    v.add("A memory an assistant saved.")
-    v.via = v.tool = None
+    v.acting_for(via="mcp/test-client", tool="save_memory").add("A memory an assistant saved.")
     undo(v)
 
 

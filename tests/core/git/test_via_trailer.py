@@ -47,11 +47,7 @@ def test_tool_trailer_names_the_tool_but_not_on_use_records_flushed_meanwhile(tm
     vault = Vault.open(tmp_path / "v", via="mcp/claude-code")
     first = vault.add("remember the milk")
     vault.record_use([first.id])  # pending: committed by the next writer, before its own commit
-    vault.tool = "save_memory"
-    try:
-        vault.add("remember the bread")
-    finally:
-        vault.tool = None
+    vault.acting_for(tool="save_memory").add("remember the bread")
     log = subprocess.run(["git", "-C", str(vault.root), "log", "-2", "--format=%B%x00"],
                          capture_output=True, text=True, check=True).stdout.split("\0")
     mine, uses = log[0].strip(), log[1].strip()
