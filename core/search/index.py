@@ -3,14 +3,11 @@ committed), an FTS5 table over each memory's content, gist, tags and entities, a
 embeddings of semantic search.
 
 The files stay the truth. The index only mirrors ``vault.memories``: :meth:`SearchIndex.sync`
-compares each memory's :func:`fingerprint` (a hash of the fields the index holds) with the one
-the index was built from and rewrites only the rows that differ, in one transaction. A missing
-file, one SQLite cannot read (``sqlite3.DatabaseError``) or one of another schema
-(``PRAGMA user_version``) is deleted and built again; deleting it by hand loses nothing.
-
-Its tables are those of :mod:`.index_file`. Reading is :mod:`.index_reading`; what a sync
-compares, :mod:`.sync_compare`; its writes of rows, :mod:`.row_writes`; the cached embeddings,
-:mod:`.embedding_cache`.
+compares each memory's :func:`fingerprint` with the one its row was made from and rewrites only
+the rows that differ, in one transaction; the file is built again whenever it must be
+(:mod:`.index_file`), and deleting it by hand loses nothing. Its parts: reading
+(:mod:`.index_reading`, ``index.reading``), what a sync compares (:mod:`.sync_compare`), the
+writes of rows (:mod:`.row_writes`), the cached embeddings (:mod:`.embedding_cache`).
 """
 
 from __future__ import annotations
@@ -49,7 +46,7 @@ def index_path(root: Path) -> Path | None:
     return None if found is None else found[0] / "memvault" / INDEX_FILE
 
 
-class SearchIndex(IndexReading):
+class SearchIndex:
     """The index at ``path`` (None: in memory only, for a vault in no repository)."""
 
     def __init__(self, path: Path | None):
@@ -69,6 +66,13 @@ class SearchIndex(IndexReading):
         #: Whatever a caller derives from the index and keeps between queries (the semantic
         #: search's matrix of vectors); emptied when the index is closed or rebuilt.
         self.memo: dict[str, object] = {}
+        #: What a search reads of it (matches, counts, the best rows, the word lists).
+        self.reading = IndexReading(lambda: self.conn, self.memo, lambda: self._generation,
+                                    self._load_known)
+
+    def row_count(self) -> int:
+        """How many memories have a row."""
+        return len(self._load_known())
 
     @classmethod
     def for_root(cls, root: Path) -> SearchIndex:
@@ -255,7 +259,7 @@ class SearchIndex(IndexReading):
         if known and not self._near_dupes_current():
             return False  # (the rows written so far need their keys made again: one sync)
         builder = first_build.Builder(self.conn, self.sources.made,
-                                      lambda told: self.words().build_common(told), progress)
+                                      lambda told: self.reading.words().build_common(told), progress)
         report.added = builder.run(memories)
         self._known, self._synced, self._near_dupes = None, None, True
         self._generation += 1
@@ -285,7 +289,7 @@ class SearchIndex(IndexReading):
         self._synced, self._generation = (self._known, memories, mark), self._generation + 1
         report.rebuilt, self.rebuilt = self.rebuilt, None
         if bulk:
-            self.words().build_common()
+            self.reading.words().build_common()
         return report
 
     def _write_rows(self, memories: Mapping[str, Memory], wanted: dict[str, str],
@@ -311,7 +315,7 @@ class SearchIndex(IndexReading):
 
     def _keep_words(self, gone: list[int], written: list[WrittenRow]) -> bool:
         """:func:`.keep_words` on this index's connection and word lists."""
-        return keep_words(self.conn, self.words, gone, written)
+        return keep_words(self.conn, self.reading.words, gone, written)
 
     def _near_dupes_current(self) -> bool:
         """True when the near-duplicate rows were made with today's parameters (asked once
@@ -344,7 +348,7 @@ class SearchIndex(IndexReading):
         # (the rows held here, if any, are no longer the file's: read again when needed)
         self._known, self._synced, self._generation = None, None, self._generation + 1
         if bulk:
-            self.words().build_common()
+            self.reading.words().build_common()
         return report
 
     def follows(self, memories: Mapping[str, Memory]) -> bool:

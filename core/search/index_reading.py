@@ -1,5 +1,6 @@
 """Reading the search index: FTS5 matches with their bm25, the best ones, counts, and the word
-lists (:mod:`core.search.wordlists`). A part of :class:`core.search.index.SearchIndex`."""
+lists (:mod:`core.search.wordlists`). A part of :class:`core.search.index.SearchIndex`
+(``index.reading``), handed how to reach the index's connection, rows, memo and generation."""
 
 from __future__ import annotations
 
@@ -36,13 +37,20 @@ class _CountMemo:
 
 
 class IndexReading:
-    """What a search reads of the index (the connection, the rows and the memo are the
-    index's own)."""
+    """What a search reads of the index: the connection, the rows (id -> (rowid, fingerprint)),
+    the memo and the generation are the index's own, read through what it hands in."""
 
-    conn: sqlite3.Connection
-    memo: dict[str, object]
-    _generation: int
-    _load_known: Callable[[], dict[str, tuple[int, str]]]  # id -> (rowid, fingerprint)
+    def __init__(self, conn: Callable[[], sqlite3.Connection], memo: dict[str, object],
+                 generation: Callable[[], int],
+                 load_known: Callable[[], dict[str, tuple[int, str]]]) -> None:
+        self._conn = conn
+        self.memo = memo
+        self._generation = generation
+        self._load_known = load_known
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        return self._conn()
 
     def ids_by_rowid(self) -> dict[int, str]:
         known = self._load_known()
@@ -96,17 +104,14 @@ class IndexReading:
     def count(self, expression: str) -> int:
         """How many rows match ``expression`` (kept until the index's generation changes)."""
         memo = self.memo.get("counts")
-        if not isinstance(memo, _CountMemo) or memo.generation != self._generation \
+        if not isinstance(memo, _CountMemo) or memo.generation != self._generation() \
                 or len(memo.counts) > 4096:
-            memo = self.memo["counts"] = _CountMemo(self._generation)
+            memo = self.memo["counts"] = _CountMemo(self._generation())
         found = memo.counts.get(expression)
         if found is None:
             found = memo.counts[expression] = int_value(
                 self.conn, "SELECT count(*) FROM fts WHERE fts MATCH ?", (expression,))
         return found
-
-    def row_count(self) -> int:
-        return len(self._load_known())
 
     def ids_matching_among(self, expression: str, among: list[str]) -> set[str]:
         """Those of ``among`` that match ``expression``: a look-up per id for a few, the whole

@@ -165,7 +165,7 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     if excluded:
         pool_set = pool_set - excluded
     few = list(pool_set) if len(pool_set) <= FEW else None
-    found = index.match(any_of(terms)) if few is None else index.match_among(any_of(terms), few)
+    found = index.reading.match(any_of(terms)) if few is None else index.reading.match_among(any_of(terms), few)
     bm25 = {i: s for i, s in found.items() if i in pool_set}
     lazy_top = top if embedder is None else None  # the top kept as hits come (None: all)
     text_score = _text_scores(index, terms, bm25)
@@ -229,7 +229,7 @@ def _bounded(index: SearchIndex, memories: Mapping[str, Memory], terms: list[Ter
                         decays[h.memory_id], h.bm25, h.text_rank))
     expression = any_of(terms)
     return Ranking(_ordered(hits), "bm25",
-                   lambda: sum(1 for i in index.ids_matching(expression) if allowed(i)))
+                   lambda: sum(1 for i in index.reading.ids_matching(expression) if allowed(i)))
 
 
 def _text_scores(index: SearchIndex, terms: list[Term], bm25: dict[str, float]
@@ -238,7 +238,7 @@ def _text_scores(index: SearchIndex, terms: list[Term], bm25: dict[str, float]
     if len(terms) == 1:
         return bm25
     hits = list(bm25)
-    found = [index.ids_matching_among(fts_expression([t]) or "", hits) for t in terms]
+    found = [index.reading.ids_matching_among(fts_expression([t]) or "", hits) for t in terms]
     return {i: s * sum(i in ids for ids in found) / len(terms) for i, s in bm25.items()}
 
 
@@ -262,7 +262,7 @@ def _excluded(index: SearchIndex, query: Query) -> set[str]:
         if term.is_text and term.negated:
             expression = fts_expression([term])
             if expression:
-                out |= set(index.match(expression))
+                out |= set(index.reading.match(expression))
     return out
 
 

@@ -14,7 +14,7 @@ from ..model.records import Memory
 _SEP = "\x1f"
 
 #: What a sync remembers of the last one: (the known-rows dict, the mapping, its mark).
-Synced = tuple[dict[str, tuple[int, str]], Mapping[str, Memory], object]
+Synced = tuple[dict[str, tuple[int, str]] | None, Mapping[str, Memory], object]
 
 
 def fingerprint(memory: Memory) -> str:
@@ -25,7 +25,7 @@ def fingerprint(memory: Memory) -> str:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
-def sync_mark(memories: Mapping[str, Memory]) -> object:
+def sync_mark(memories: Mapping[str, Memory]) -> tuple[object, ...]:
     """What a sync remembers of ``memories``: ("version", n) for a mapping that logs its changes
     (:class:`core.store.lazy.LazyRecords`), else ("objects", its ids and memory objects)."""
     version = getattr(memories, "version", None)

@@ -82,7 +82,7 @@ def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], boo
 def partial_bound(index: SearchIndex, phrases: list[str]) -> float:
     """The most text a memory holding some but not all of ``phrases`` can have."""
     rows = index.row_count()
-    caps = sorted(((wordlists.K1 + 1) * wordlists.idf_of(rows, index.count(p))
+    caps = sorted(((wordlists.K1 + 1) * wordlists.idf_of(rows, index.reading.count(p))
                    for p in phrases), reverse=True)
     n = len(phrases)
     return max((k / n) * sum(caps[:k]) for k in range(1, n))
@@ -95,7 +95,7 @@ def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str]
     the memories outside it (text at most ``outside``) could still enter."""
     page = max(FIRST_PAGE, 4 * top)
     while True:
-        rows = index.ranked(expression, page)
+        rows = index.reading.ranked(expression, page)
         exhausted = len(rows) < page
         kept = [(i, bm25) for i, bm25 in rows if allowed(i)]
         coverage = _coverage(index, phrases, [i for i, _ in kept]) if phrases and n > 1 else None
@@ -143,10 +143,10 @@ def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
     if len(phrases) != len(terms) or any(t.kind != "word" for t in terms) \
             or top * 4 > wordlists.LIST_LENGTH:
         return None
-    hits = [index.count(p) for p in phrases]  # (kept per generation: partial_bound asked)
+    hits = [index.reading.count(p) for p in phrases]  # (kept per generation: partial_bound asked)
     if max(hits) < wordlists.LIST_FROM:
         return None  # only rare words: FTS5 ranks them at once
-    words = index.words()
+    words = index.reading.words()
     tokens = [t for p in phrases if (t := words.token_of(p.strip('"'))) is not None]
     if len(tokens) < len(phrases):
         return None  # a phrase FTS5 makes no single token of
@@ -163,7 +163,7 @@ def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
     holding = {t: {r for r, in index.conn.execute("SELECT rowid FROM fts WHERE fts MATCH ?", (p,))}
                for t, p in zip(tokens, phrases) if t != token}  # every memory with a rare word
     candidates = set().union(*holding.values())
-    ids = index.ids_by_rowid()
+    ids = index.reading.ids_by_rowid()
     n = len(phrases)
     scored: dict[int, tuple[float, int]] = {}
     known: dict[int, dict[str, float]] = {}  # doc -> token -> weighted frequency, when known
@@ -216,6 +216,6 @@ def _coverage(index: SearchIndex, phrases: list[str], ids: list[str]) -> dict[st
     """id -> how many of ``phrases`` each of ``ids`` holds."""
     held: dict[str, int] = dict.fromkeys(ids, 0)
     for phrase in phrases:
-        for memory_id in index.ids_matching_among(phrase, ids):
+        for memory_id in index.reading.ids_matching_among(phrase, ids):
             held[memory_id] += 1
     return held

@@ -49,7 +49,7 @@ def test_sync_rewrites_only_what_differs(vault):
     report = index.sync(vault.memories)
     assert (report.added, report.changed, report.removed) == (0, 1, 1)
     assert index.fingerprints() == {m.id: fingerprint(m) for m in vault.memories.values()}
-    assert set(index.match('"edited"')) == {b.id} and index.match('"gamma"') == {}
+    assert set(index.reading.match('"edited"')) == {b.id} and index.reading.match('"gamma"') == {}
     index.close()
     again = SearchIndex.for_root(vault.root)  # another process: reads what is there
     assert again.sync(vault.memories) == type(first)()
@@ -62,7 +62,7 @@ def test_another_writer_of_the_index_is_noticed(vault):
     one.sync(vault.memories)
     two.sync({})  # another process whose vault holds nothing empties the index
     assert one.sync(vault.memories).added == 1  # the first sees it and puts the row back
-    assert set(one.match('"alpha"')) == {a.id}
+    assert set(one.reading.match('"alpha"')) == {a.id}
     one.close(), two.close()
 
 
@@ -75,7 +75,7 @@ def test_an_unreadable_index_is_built_again(vault):
     index = SearchIndex.for_root(vault.root)
     report = index.sync(vault.memories)
     assert report.added == 1 and report.rebuilt.startswith("unreadable")
-    assert set(index.match('"alpha"')) == {a.id}
+    assert set(index.reading.match('"alpha"')) == {a.id}
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     index.close()
 
@@ -141,7 +141,7 @@ def test_an_index_that_cannot_be_written_stays_in_memory(vault, tmp_path):
     index = SearchIndex(blocker / "index.sqlite")  # its folder cannot be made
     index.sync(vault.memories)
     assert index.path is None and "could not be written" in index.note
-    assert set(index.match('"alpha"')) == {a.id}
+    assert set(index.reading.match('"alpha"')) == {a.id}
     index.close()
 
 

@@ -76,7 +76,7 @@ def test_odd_input_never_breaks_fts(text):
     q = parse(text)
     expression = fts_expression(q.text_terms)
     if expression is not None:
-        index.match(expression)  # no sqlite3.OperationalError: fts5 syntax error
+        index.reading.match(expression)  # no sqlite3.OperationalError: fts5 syntax error
 
 
 @settings(max_examples=200, deadline=None)
@@ -87,7 +87,7 @@ def test_any_text_parses_into_a_valid_fts_query(text):
     q = parse(text)
     expression = fts_expression(q.text_terms)
     if expression is not None:
-        index.match(expression)
+        index.reading.match(expression)
 
 
 _INDEX: list[SearchIndex] = []

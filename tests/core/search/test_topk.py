@@ -56,7 +56,7 @@ def test_the_bounded_top_is_the_head_of_the_full_ranking(corpus, monkeypatch, te
 
 def test_a_common_word_reads_a_page_not_every_match(corpus):
     index, memories, decay = corpus
-    matches = index.count('"w0"')
+    matches = index.reading.count('"w0"')
     assert matches > 1500
     settled = topk.top_hits(index, parse("w0").text_terms, lambda i: True, 10,
                             lambda i, relevance: relevance * (0.7 + 0.3 * min(1, decay(memories[i]))))
@@ -69,8 +69,8 @@ def test_several_words_settle_among_the_memories_holding_them_all(corpus, monkey
     OR of the words is never ranked."""
     index, _, _ = corpus
     asked: list[str] = []
-    ranked = index.ranked
-    monkeypatch.setattr(index, "ranked", lambda e, n: asked.append(e) or ranked(e, n))
+    ranked = index.reading.ranked
+    monkeypatch.setattr(index.reading, "ranked", lambda e, n: asked.append(e) or ranked(e, n))
     terms = parse("w10 w20").text_terms
     settled = topk.top_hits(index, terms, lambda i: True, 3, lambda i, relevance: relevance)
     assert asked and all(" AND " in e for e in asked)
@@ -82,7 +82,7 @@ def test_the_partial_bound_is_above_every_memory_missing_a_word(corpus):
     phrases = ['"w3"', '"w40"', '"w200"']
     bound = topk.partial_bound(index, phrases)
     text = ranking._text_scores(index, parse("w3 w40 w200").text_terms,
-                                index.match(" OR ".join(phrases)))
-    holding_all = index.ids_matching(" AND ".join(phrases))
+                                index.reading.match(" OR ".join(phrases)))
+    holding_all = index.reading.ids_matching(" AND ".join(phrases))
     partial = [t for i, t in text.items() if i not in holding_all]
     assert partial and max(partial) <= bound

@@ -81,12 +81,12 @@ def test_varints_read_sqlite_varints():
 def test_the_bm25_worked_out_in_python_is_fts5s_to_the_last_bit(corpus, text):
     index, _, _, _ = corpus
     phrases = [f'"{t.value}"' for t in parse(text).text_terms]
-    words = index.words()
+    words = index.reading.words()
     tokens = [words.token_of(t.value) for t in parse(text).text_terms]
     exact = wordlists.ExactBm25(index.conn, words.tokenizer, tokens,
-                                [index.count(p) for p in phrases])
-    fts5 = index.match(" OR ".join(phrases))
-    ids = index.ids_by_rowid()
+                                [index.reading.count(p) for p in phrases])
+    fts5 = index.reading.match(" OR ".join(phrases))
+    ids = index.reading.ids_by_rowid()
     rowid = {i: r for r, i in ids.items()}
     mine = exact.scores([rowid[i] for i in fts5], {})
     assert len(fts5) > 10
@@ -122,13 +122,13 @@ def test_the_top_read_from_the_lists_is_the_head_of_the_full_ranking(corpus, mon
 def test_a_common_word_is_read_from_its_list_not_ranked_by_fts5(own_corpus, monkeypatch):
     index, memories, decay, _ = own_corpus
     asked: list[str] = []
-    monkeypatch.setattr(index, "ranked", lambda e, n: asked.append(e) or [])
+    monkeypatch.setattr(index.reading, "ranked", lambda e, n: asked.append(e) or [])
     terms = parse("w0").text_terms
     settled = topk.top_hits(index, terms, lambda i: True, 10, lambda i, r: r)
-    assert index.words().lists(["w0"]), "the first search for the word made its list"
+    assert index.reading.words().lists(["w0"]), "the first search for the word made its list"
     settled = topk.top_hits(index, terms, lambda i: True, 10, lambda i, r: r)
     assert len(settled.hits) == 10 and not asked
-    assert settled.scored < index.count('"w0"') / 2
+    assert settled.scored < index.reading.count('"w0"') / 2
 
 
 def test_the_lists_follow_added_changed_and_removed_memories(own_corpus):
@@ -158,7 +158,7 @@ def test_a_drifting_average_length_keeps_the_head_exact(own_corpus):
     for n in range(400):  # far longer memories: the average length grows by half
         memories[f"long{n}"] = make_memory(rng, f"long{n}", longest=200)
     index.sync(memories)
-    assert wordlists.figures(index.conn).avgdl > 1.3 * index.words().lists(["w0"])["w0"].avgdl
+    assert wordlists.figures(index.conn).avgdl > 1.3 * index.reading.words().lists(["w0"])["w0"].avgdl
     for text in ("w0", "w0 w3", "w1"):
         for top in (1, 10, 30):
             same_head(index, memories, decay, text, top)
@@ -172,7 +172,7 @@ def test_a_bulk_sync_builds_the_lists_of_every_common_word(small_lists, monkeypa
         index.sync(memories)
         common = [t for t, n in index.conn.execute("SELECT term, doc FROM temp.index_words")
                   if n >= wordlists.LIST_FROM]
-        assert common and set(index.words().lists(common)) == set(common)
+        assert common and set(index.reading.words().lists(common)) == set(common)
 
 
 def test_words_fts5_splits_or_phrases_go_to_fts5(corpus):
