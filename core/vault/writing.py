@@ -244,6 +244,22 @@ class WritePath:
         self.pending.forget()
         return commit
 
+    def commit_repository_files(self, message: str, writes: dict[Path, bytes | None]
+                                ) -> str | None:
+        """Commit files of the repository that are none of the vault's (sync's
+        ``.gitattributes``) as one commit with this write path's trailers: no rule of records
+        applies to them, and the cache has nothing to take. A vault file is refused here (it
+        goes through :meth:`commit`)."""
+        state = self.state
+        for path in writes:
+            if path.is_relative_to(state.root) and state.layout.classify(
+                    path.relative_to(state.root).as_posix()) is not None:
+                raise ValueError(f"{path} is a vault file: commit it with WritePath.commit")
+        self.settle_use()
+        trailers = self.trailers
+        state.head = state.journal.commit(message, writes, via=trailers.via, tool=trailers.tool)
+        return state.head
+
     def drop_relations_of_gone(self, writes: dict[Path, bytes | None],
                                memory_ids: list[str]) -> list[str]:
         """Add to ``writes`` the removal of every relation the one rule removes with the
