@@ -12,6 +12,7 @@ from ..errors import JournalError
 from ..model.records import Memory, Relation
 from ..model.times import missing_times, stable_times, with_fields
 from ..store.files import RefusedFileError, read_vault_file
+from ..store.layout import MAX_FILE_BYTES
 from ..textutil import neutralise_line
 from .state import VaultState
 
@@ -46,9 +47,12 @@ def times_for_adoption(state: VaultState, paths: list[Path]
         if before is not None and all(name in before.model_fields_set for name in missing):
             source = "the version committed before"
         try:
-            writes[path] = with_fields(data, values)
+            timed = with_fields(data, values)
         except ValueError:
             continue
+        if len(timed) > MAX_FILE_BYTES:
+            continue  # it could not be read back: adopted as it is
+        writes[path] = timed
         shown = ", ".join(f"{name}={value}" for name, value in values.items())
         said.append(f"{neutralise_line(path.relative_to(state.root).as_posix())}: {shown} "
                     f"({source})")

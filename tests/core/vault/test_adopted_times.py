@@ -101,3 +101,15 @@ def test_a_relation_without_created_at_gets_it(vault_path: Path) -> None:
     with Vault.open(vault_path) as vault:
         assert vault.relations["rel"].created_at == WHEN
     assert json.loads(path.read_bytes())["created_at"] == WHEN
+
+
+def test_a_file_the_times_would_take_over_the_size_limit_is_adopted_as_written(
+        vault_path: Path, monkeypatch) -> None:
+    Vault.open(vault_path).close()
+    path = vault_path / "memories" / "hand.json"
+    write_by_hand(path, HAND)
+    monkeypatch.setattr("core.vault.adopted_times.MAX_FILE_BYTES", len(HAND) + 10)
+    with Vault.open(vault_path) as vault:
+        assert vault.get("hand").content.startswith("café")
+    assert path.read_text() == HAND  # committed as it is, never a file no one can read back
+    assert "memvault added" not in last_message(vault_path)
