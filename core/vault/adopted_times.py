@@ -25,6 +25,7 @@ def times_for_adoption(state: VaultState, paths: list[Path]
     (path -> the file's new bytes), and the commit message's paragraph saying what was added
     ("" when none lacks them)."""
     writes: dict[Path, bytes | None] = {}
+    read: dict[Path, bytes] = {}
     said: list[str] = []
     for path in paths:
         what = state.layout.classify(path.relative_to(state.root).as_posix())
@@ -52,10 +53,17 @@ def times_for_adoption(state: VaultState, paths: list[Path]
             continue
         if len(timed) > MAX_FILE_BYTES:
             continue  # it could not be read back: adopted as it is
-        writes[path] = timed
+        writes[path], read[path] = timed, data
         shown = ", ".join(f"{name}={value}" for name, value in values.items())
-        said.append(f"{neutralise_line(path.relative_to(state.root).as_posix())}: {shown} "
-                    f"({source})")
+        said.append(f"{shown_path(state, path)}: {shown} ({source})")
+    for path in list(writes):  # a person's save since the read above wins: adopted as it is
+        try:
+            still = read_vault_file(path)[0] == read[path]
+        except (OSError, RefusedFileError):
+            still = False
+        if not still:
+            del writes[path]
+            said = [line for line in said if not line.startswith(shown_path(state, path) + ":")]
     if not said:
         return writes, ""
     more = f"\n... and {len(said) - _SHOWN} more" if len(said) > _SHOWN else ""
@@ -63,6 +71,11 @@ def times_for_adoption(state: VaultState, paths: list[Path]
                     "and last_used, a relation's created_at), so that their age does not "
                     "restart at every read; every other byte is as written:\n"
                     + "\n".join(said[:_SHOWN]) + more)
+
+
+def shown_path(state: VaultState, path: Path) -> str:
+    """The file's vault-relative path as a commit message shows it."""
+    return neutralise_line(path.relative_to(state.root).as_posix())
 
 
 def _committed(state: VaultState, path: Path, model: type[Memory] | type[Relation]

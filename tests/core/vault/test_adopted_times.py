@@ -113,3 +113,26 @@ def test_a_file_the_times_would_take_over_the_size_limit_is_adopted_as_written(
         assert vault.get("hand").content.startswith("café")
     assert path.read_text() == HAND  # committed as it is, never a file no one can read back
     assert "memvault added" not in last_message(vault_path)
+
+
+def test_a_save_by_the_person_while_the_times_are_worked_out_is_kept(
+        vault_path: Path, monkeypatch) -> None:
+    from core.vault import adopted_times
+
+    Vault.open(vault_path).close()
+    path = vault_path / "memories" / "hand.json"
+    write_by_hand(path, HAND)
+    newer = HAND.replace("written by hand", "saved again by hand")
+    looked_up = adopted_times._first_commit_time
+
+    def person_saves_meanwhile(state, where):  # between memvault's read and its write
+        write_by_hand(where, newer)
+        return looked_up(state, where)
+
+    monkeypatch.setattr(adopted_times, "_first_commit_time", person_saves_meanwhile)
+    Vault.open(vault_path).close()
+    assert path.read_text(encoding="utf-8") == newer  # the person's bytes, not memvault's
+    committed = subprocess.run(["git", "show", "HEAD:memories/hand.json"], cwd=vault_path,
+                               capture_output=True, text=True, check=True).stdout
+    assert committed == newer
+    assert "added the times" not in last_message(vault_path)
