@@ -80,6 +80,38 @@ def measure(notes: list[str], make: Callable[[str], str | None]) -> dict[str, di
     return out
 
 
+def table_row(label: str, run: dict[str, dict[str, float]]) -> str:
+    """One row of the figures table of docs/gists.md: the share with a gist, the mean cut and the
+    names kept, each for the notes over 30 words / the 31-60-word ones, and the numbers and
+    negations dropped."""
+    over, short = run["over 30 words"], run["31-60 words"]
+    dropped = int(over["dropped"])
+    return (f"| {label} | {100 * over['share']:.1f}% ({int(over['gisted'])}) "
+            f"| {100 * short['share']:.1f}% ({int(short['gisted'])}) "
+            f"| {100 * over['mean_cut']:.1f}% / {100 * short['mean_cut']:.1f}% "
+            f"| {100 * over['names_kept']:.1f}% / {100 * short['names_kept']:.1f}% "
+            f"| {dropped} |")
+
+
+#: The rows of docs/gists.md's table this script measures: (label, clause cutter on).
+DOC_ROWS = (("as shipped", True), ("as shipped, clause cutter off", False))
+
+
+def doc_rows(notes: list[str]) -> list[str]:
+    """The rows :data:`DOC_ROWS` of docs/gists.md's table, measured now (token-reducer off)."""
+    import core.gist.clause_cutter as cutter
+
+    rows = []
+    for label, cut_on in DOC_ROWS:
+        saved = cutter.ENABLED
+        cutter.ENABLED = cut_on
+        try:
+            rows.append(table_row(label, measure(notes, lambda n: generate_gist(n, "moderate"))))
+        finally:
+            cutter.ENABLED = saved
+    return rows
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--freeze", action="store_true", help="rebuild the corpus from this machine")
@@ -129,6 +161,10 @@ def main() -> int:
         other = runs[label]["gists"]
         same = sum(a == b for a, b in zip(base, other))  # type: ignore[arg-type]
         print(f"\nidentical gists, as shipped vs {label}: {same}/{len(notes)}")
+    print("\ndocs/gists.md, its rows of the figures table:")
+    for (label, _), key in zip(DOC_ROWS, ("as shipped (clause cutter on, token-reducer off)",
+                                          "without the clause cutter")):
+        print(table_row(label, runs[key]))
     return 0
 
 

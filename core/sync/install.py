@@ -171,10 +171,8 @@ def install(vault: Vault) -> InstallReport:
         if ATTRIBUTES_COMMENT not in present:
             text += ATTRIBUTES_COMMENT + "\n"
         text += "".join(line + "\n" for line in missing)
-        # Not a vault file: straight to the journal (the vault's cache has nothing to update).
-        report.commit = journal.commit("sync: install merge driver", {path: text.encode()},
-                                       via=vault.via, tool=vault.tool)
-        vault.catch_up()
+        report.commit = vault.write_path.commit_repository_files(
+            "sync: install merge driver", {path: text.encode()})
         report.added_lines = missing
     return report
 

@@ -20,6 +20,7 @@ from ..model.records import Memory, Relation
 from ..store.layout import MAX_FILE_BYTES, META_FILE, LoadProblem, RecordTooLargeError
 from ..store.private import make_paths_private
 from ..textutil import neutralise_line
+from .adopted_times import times_for_adoption
 from .indexed_open import OpenIndex
 from .loading import CacheLoader
 from .outside_edits import set_aside, sort_outside_edits
@@ -211,7 +212,8 @@ class WritePath:
         return state.head
 
     def commit_external(self, rels: list[str], when: str = "") -> None:
-        """One ``external:`` commit of vault files (vault-relative paths) as they are on disk."""
+        """One ``external:`` commit of vault files (vault-relative paths) as they are on disk; a
+        record without its times gets them written in (:mod:`core.vault.adopted_times`)."""
         state = self.state
         shown = ", ".join(rels[:5]) + (f" and {len(rels) - 5} more" if len(rels) > 5 else "")
         shown = neutralise_line(shown)
@@ -219,8 +221,11 @@ class WritePath:
         message = (f"external: {len(rels)} {noun} changed outside memvault"
                    f"{' ' + when if when else ''} ({shown})")
         paths = [state.root / r for r in rels]
+        timed, said = times_for_adoption(state, paths)  # the times a file did not give
+        if said:
+            message += "\n\n" + said
         trailers = self.trailers
-        state.head = state.journal.commit(message, adopt=paths, via=trailers.via,
+        state.head = state.journal.commit(message, timed, adopt=paths, via=trailers.via,
                                           tool=trailers.tool)
         state.layout.note(paths)
 
@@ -243,6 +248,22 @@ class WritePath:
             self.state.layout.note(p for p, _ in adopt)
         self.pending.forget()
         return commit
+
+    def commit_repository_files(self, message: str, writes: dict[Path, bytes | None]
+                                ) -> str | None:
+        """Commit files of the repository that are none of the vault's (sync's
+        ``.gitattributes``) as one commit with this write path's trailers: no rule of records
+        applies to them, and the cache has nothing to take. A vault file is refused here (it
+        goes through :meth:`commit`)."""
+        state = self.state
+        for path in writes:
+            if path.is_relative_to(state.root) and state.layout.classify(
+                    path.relative_to(state.root).as_posix()) is not None:
+                raise ValueError(f"{path} is a vault file: commit it with WritePath.commit")
+        self.settle_use()
+        trailers = self.trailers
+        state.head = state.journal.commit(message, writes, via=trailers.via, tool=trailers.tool)
+        return state.head
 
     def drop_relations_of_gone(self, writes: dict[Path, bytes | None],
                                memory_ids: list[str]) -> list[str]:

@@ -8,6 +8,9 @@ token-reducer step.
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import pytest
 
 from core.gist import generate_gist
@@ -71,3 +74,17 @@ def test_the_number_and_negation_check_catches_a_drop() -> None:
     wrapped = "Fontconfig is a library, which does\nnot depend on X. It locates\nfonts for 2 apps."
     assert dropped_facts("Fontconfig is a library. It locates fonts for 2 apps.", wrapped)
     assert dropped_facts("Fontconfig is a library, which does not depend on X.", wrapped) == []
+
+
+def test_the_figures_of_docs_gists_md_are_what_the_bench_measures_now() -> None:
+    """The rows "as shipped" of docs/gists.md's table, written as ``bench/gists.py`` prints them
+    (its ``doc_rows``, measured here): a change to the pipeline that moves a figure fails here
+    until the page says it."""
+    root = Path(__file__).resolve().parents[3]
+    spec = importlib.util.spec_from_file_location("bench_gists", root / "bench" / "gists.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    page = (root / "docs" / "gists.md").read_text(encoding="utf-8").splitlines()
+    for row in bench.doc_rows(load_corpus()):
+        assert row in page, f"docs/gists.md should have the row {row!r}"
