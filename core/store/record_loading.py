@@ -58,9 +58,12 @@ class RecordLoader:
         paths: list[str] = []
         problems: list[LoadProblem] = []
         shards = self._scan(folder, kind, records, paths, problems, None, keep)
+        flat = len(records)
         for entry in shards:
             self._scan(Path(entry.path), kind, records, paths, problems, entry.name, keep)
-        if shards:  # without shard folders every id has one file name: no duplicates
+        # Two files for one id are a flat one and a sharded one (a file in a shard folder is
+        # its id's, or not loaded): with no flat file or no shard folder, there are none.
+        if shards and flat:
             records = self._one_per_id(records, paths, problems)
         return records, problems
 
