@@ -52,8 +52,8 @@ class RecordLoader:
         :mod:`core.store.shards`). Temp files of atomic writes are skipped. Hot path at open:
         plain strings, one open/fstat/read per file. ``keep``: filled with path -> bytes of every
         file that loaded as a valid record of its id (the derived index is written from them,
-        so a first open reads each file once), keyed by the path relative to the vault, ``/``-separated
-        (as git names it under the vault's folder)."""
+        so a first open reads each file once), keyed by the path relative to the vault and
+        ``/``-separated, as git names it under the vault's folder."""
         records: list[Any] = []
         paths: list[str] = []
         problems: list[LoadProblem] = []

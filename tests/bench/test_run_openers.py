@@ -3,9 +3,11 @@ nothing (the plain per-file loop read only flat files, 0 memories at 100k) compa
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -17,12 +19,15 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 def _loop_snippet() -> str:
-    sys.path.insert(0, str(BENCH))
-    try:
-        import run  # bench/run.py
-    finally:
-        sys.path.remove(str(BENCH))
-    return run.LOOP_AFTER_IMPORTS
+    """bench/run.py's LOOP_AFTER_IMPORTS, read from its source (importing the script would set
+    its git environment in this process)."""
+    tree = ast.parse((BENCH / "run.py").read_text())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "LOOP_AFTER_IMPORTS" for t in node.targets):
+            assert isinstance(node.value, ast.Call)  # textwrap.dedent("""...""")
+            return textwrap.dedent(ast.literal_eval(node.value.args[0]))
+    raise AssertionError("bench/run.py has no LOOP_AFTER_IMPORTS")
 
 
 @pytest.mark.parametrize("layout_name", LAYOUTS)
