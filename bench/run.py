@@ -296,7 +296,8 @@ LOOP_AFTER_IMPORTS = textwrap.dedent("""
     root = Path(sys.argv[1])
     t = time.perf_counter()
     memories = {}
-    for p in (root / "memories").glob("*.json"):
+    # both layouts: memories/{id}.json and memories/{shard}/{id}.json (sharded above 50k)
+    for p in [*(root / "memories").glob("*.json"), *(root / "memories").glob("*/*.json")]:
         m = Memory.model_validate_json(p.read_bytes())
         memories[m.id] = m
     relations = {}

@@ -66,14 +66,15 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
             self._log_base += half
 
     # -- filling ----------------------------------------------------------------------------
-    def fill(self, raw: dict[str, bytes]) -> None:
-        """Hold every record of ``raw`` (id -> bytes) as its bytes: an empty mapping only (what
-        an open fills at once; the dict is taken, not copied)."""
+    def fill(self, raw: dict[str, bytes] | dict[str, R], *, parsed: bool = False) -> None:
+        """Hold every record of ``raw`` (id -> bytes) as its bytes, or, ``parsed``, every record
+        it holds (id -> record): an empty mapping only (what an open fills at once; the dict is
+        taken, not copied)."""
         with self._lock:
             if self._items:
                 raise ValueError("fill() is for an empty mapping")
             self._items = raw  # type: ignore[assignment]
-            self._raw = len(raw)
+            self._raw = 0 if parsed else len(raw)
             self._log_base += len(self._log) + 1  # (every earlier version is unknown now)
             self._log = []
 

@@ -42,6 +42,7 @@ class RecordLoader:
     def __init__(self, root: Path, seen: dict[str, tuple[int, int]],
                  is_home: Callable[[Path], bool]):
         self.root, self.seen, self.is_home = root, seen, is_home
+        self._cut = len(os.path.join(str(root), ""))  # a file's path less this: vault-relative
 
     def load_folder(self, folder: Path, kind: str, keep: dict[str, bytes] | None = None
                     ) -> tuple[list[Any], list[LoadProblem]]:
@@ -51,14 +52,18 @@ class RecordLoader:
         :mod:`core.store.shards`). Temp files of atomic writes are skipped. Hot path at open:
         plain strings, one open/fstat/read per file. ``keep``: filled with path -> bytes of every
         file that loaded as a valid record of its id (the derived index is written from them,
-        so a first open reads each file once)."""
+        so a first open reads each file once), keyed by the path relative to the vault and
+        ``/``-separated, as git names it under the vault's folder."""
         records: list[Any] = []
         paths: list[str] = []
         problems: list[LoadProblem] = []
         shards = self._scan(folder, kind, records, paths, problems, None, keep)
+        flat = len(records)
         for entry in shards:
             self._scan(Path(entry.path), kind, records, paths, problems, entry.name, keep)
-        if shards:  # without shard folders every id has one file name: no duplicates
+        # Two files for one id are a flat one and a sharded one (a file in a shard folder is
+        # its id's, or not loaded): with no flat file or no shard folder, there are none.
+        if shards and flat:
             records = self._one_per_id(records, paths, problems)
         return records, problems
 
@@ -66,8 +71,8 @@ class RecordLoader:
               problems: list[LoadProblem], shard: str | None,
               keep: dict[str, bytes] | None = None) -> list[os.DirEntry[str]]:
         """Load the record files of one folder into ``records`` (their paths into ``paths``,
-        their bytes into ``keep`` when given); returns the shard folders found in it
-        (memories/ only)."""
+        their bytes into ``keep`` when given, by vault-relative path); returns the shard folders
+        found in it (memories/ only)."""
         model = Memory if kind == "memory" else Relation
         try:
             check_folder(folder)
@@ -161,7 +166,8 @@ class RecordLoader:
         if record.id != stem:  # type: ignore[attr-defined]
             return None, f"id inside the file ({record.id!r}) differs from the file name"  # type: ignore[attr-defined]
         if keep is not None:
-            keep[path] = data
+            rel = path[self._cut:]
+            keep[rel if os.sep == "/" else rel.replace(os.sep, "/")] = data
         return record, None
 
 

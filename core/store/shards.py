@@ -45,6 +45,8 @@ def shard_of(record_id: str) -> str:
     """The shard folder of an id: its first two characters, ASCII lower-cased, anything but an
     ASCII letter or digit (and a missing second character) as ``_``."""
     head = record_id[:2]
+    if len(head) == 2 and head.isascii() and head.isalnum():  # the common case: uuids, m1
+        return head.lower()
     return "".join(c.lower() if c.isascii() and c.isalnum() else "_" for c in head).ljust(2, "_")
 
 

@@ -4,12 +4,13 @@ those bytes (a file whose bytes are the very blob git holds at HEAD keeps them i
 other gets none, and the next open reads it from disk, as for any row without bytes).
 
 A first open of many files (:data:`BACKGROUND_FROM`) hands this to a thread of its own and
-returns as soon as every file is read: at 100k memories the rows take seconds to write, and the
-vault is usable meanwhile (its cache is full; the index is only a cache). The thread touches
-nothing of the vault but its own connection to the index file (what git holds at HEAD was read
-by the open, before it started); :meth:`OpenIndexWriter.wait` waits for it (``Vault.close``,
-``Vault.index_files`` and the end of the program do). Python waits for it at exit, so a short
-command still leaves the rows written for the next open.
+returns as soon as every file is read: at 100k memories the rows take seconds to work out (git's
+diff of the trees at HEAD, each path classified) and to write, and the vault is usable meanwhile
+(its cache is full; the index is only a cache). The thread touches nothing of the vault but git's
+objects at the commit ``head`` the open read (never changed) and its own connection to the index
+file; :meth:`OpenIndexWriter.wait` waits for it (``Vault.close``, ``Vault.index_files`` and the
+end of the program do). Python waits for it at exit, so a short command still leaves the rows
+written for the next open.
 """
 
 from __future__ import annotations
@@ -23,32 +24,37 @@ BACKGROUND_FROM = 5000
 
 #: path relative to the vault -> (blob, kind, record id, bytes or None), or None: gone
 Rows = dict[str, "tuple[str, str | None, str | None, bytes | None] | None"]
+#: path relative to the vault -> (blob, kind, record id) of each record file git holds
+Wanted = dict[str, tuple[str, str, str]]
+#: the commit the rows move from (None: written anew), the rows, and the record files among them
+RowPlan = tuple["str | None", Rows, Wanted]
 
 
 class OpenIndexWriter:
-    """The rows of one commit, made from the bytes an open read (``read``: path -> bytes of
-    each file that loaded as a valid record of its id; ``wanted``: path -> (blob, kind, id) of
-    each record file git holds at ``head``), written into the index at ``index`` for the vault
-    at ``folder`` of the repository."""
+    """The rows of the commit ``head``, made from the bytes an open read (``read``: path ->
+    bytes of each file that loaded as a valid record of its id), written into the index at
+    ``index`` for the vault at ``folder`` of the repository. ``plan``: works out, in the thread,
+    which rows change from the rows' commit to ``head`` (:data:`RowPlan`)."""
 
-    def __init__(self, index: Path, folder: str, base: str | None, head: str, rows: Rows,
-                 wanted: dict[str, tuple[str, str, str]], read: dict[str, bytes],
-                 blob_id: Callable[[bytes, int], str]):
-        self.index, self.folder = index, folder
-        self.base, self.head = base, head
-        self.rows, self.wanted, self.read = rows, wanted, read
-        self.blob_id = blob_id
+    def __init__(self, index: Path, folder: str, head: str, read: dict[str, bytes],
+                 blob_id: Callable[[bytes, int], str], plan: Callable[[], RowPlan]):
+        self.index, self.folder, self.head = index, folder, head
+        self.read, self.blob_id, self.plan = read, blob_id, plan
+        self.base: str | None = None
+        self.rows: Rows = {}
         self._thread: threading.Thread | None = None
         self.written: bool | None = None  # (None: not done yet)
 
     def fill(self) -> None:
-        """The rows of ``wanted``: with the bytes read when they are git's blob, else none."""
-        rows, read, blob_id = self.rows, self.read, self.blob_id
-        for rel, (sha, kind, record_id) in self.wanted.items():
+        """The rows: the record files git holds with the bytes read when they are git's blob,
+        else none."""
+        self.base, rows, wanted = self.plan()
+        read, blob_id = self.read, self.blob_id
+        for rel, (sha, kind, record_id) in wanted.items():
             data = read.get(rel)
             body = data if data is not None and blob_id(data, len(sha)) == sha else None
             rows[rel] = (sha, kind, record_id, body)
-        self.read = {}
+        self.rows, self.read = rows, {}
 
     def write(self) -> bool:
         """Make the rows and write them (one transaction); False when the index could not be

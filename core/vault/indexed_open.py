@@ -37,7 +37,7 @@ from ..store.layout import (
     read_vault_file,
 )
 
-from .index_writer import BACKGROUND_FROM, OpenIndexWriter, Rows
+from .index_writer import BACKGROUND_FROM, OpenIndexWriter, RowPlan, Rows, Wanted
 from .loading import CacheLoader
 from .state import VaultState
 
@@ -213,29 +213,10 @@ class OpenIndex:
         base = files.commit()
         if base == head:
             return
-        try:
-            changes = self.state.journal.objects.tree_changes(base, head, under=files.folder)
-        except JournalError:  # the rows' commit is gone: write them all anew
-            base, changes = None, self.state.journal.objects.tree_changes(None, head,
-                                                                          under=files.folder)
-        cut = 0 if files.folder in ("", ".") else len(files.folder.rstrip("/")) + 1
-        rows: Rows = {}
-        wanted: dict[str, tuple[str, str, str]] = {}
-        for repo_path, change in changes.items():
-            rel = repo_path[cut:]
-            if not _in_record_folder(rel):
-                continue
-            if change.new is None:
-                rows[rel] = None
-                continue
-            mode, sha = change.new
-            rows[rel] = (sha, None, None, None)
-            what = self.state.layout.classify(rel)
-            if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
-                wanted[rel] = (sha, *what)
-        if read is not None and len(wanted) >= BACKGROUND_FROM and self._write_later(
-                files, base, head, rows, wanted, read):
+        if read is not None and len(read) >= BACKGROUND_FROM and self._write_later(
+                files, base, head, read):
             return
+        base, rows, wanted = self._plan_rows(files.folder, base, head)
         bodies: dict[str, bytes] = {}
         trusted: set[str] = set()  # paths whose bytes loaded as a record of their id just now
         for rel, (sha, _kind, _id) in wanted.items() if read else ():
@@ -258,18 +239,46 @@ class OpenIndex:
             rows[rel] = (sha, kind, record_id, body)
         files.update(base, head, rows, replace=base is None)
 
-    def _write_later(self, files: IndexedFiles, base: str | None, head: str, rows: Rows,
-                     wanted: dict[str, tuple[str, str, str]], read: dict[str, bytes]) -> bool:
-        """Hand the rows of a first open to a thread (:mod:`core.vault.index_writer`); False
-        when the index is in memory only (nothing to write)."""
+    def _plan_rows(self, folder: str, base: str | None, head: str) -> RowPlan:
+        """Which rows change from the rows' commit ``base`` to ``head`` (``git diff-tree``;
+        from nothing when ``base`` is gone), and the record files among them."""
+        objects = self.state.journal.objects
+        try:
+            changes = objects.tree_changes(base, head, under=folder)
+        except JournalError:  # the rows' commit is gone: write them all anew
+            base, changes = None, objects.tree_changes(None, head, under=folder)
+        cut = 0 if folder in ("", ".") else len(folder.rstrip("/")) + 1
+        rows: Rows = {}
+        wanted: Wanted = {}
+        classify = self.state.layout.classify
+        for repo_path, change in changes.items():
+            rel = repo_path[cut:]
+            if not _in_record_folder(rel):
+                continue
+            if change.new is None:
+                rows[rel] = None
+                continue
+            mode, sha = change.new
+            rows[rel] = (sha, None, None, None)
+            what = classify(rel)
+            if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
+                wanted[rel] = (sha, *what)
+        return base, rows, wanted
+
+    def _write_later(self, files: IndexedFiles, base: str | None, head: str,
+                     read: dict[str, bytes]) -> bool:
+        """Hand the rows of a first open to a thread (:mod:`core.vault.index_writer`), git's
+        diff of the trees included; False when the index is in memory only (nothing to
+        write)."""
         from ..search.index import index_path
         from ..search.indexed_files import blob_id
 
         path = index_path(self.state.root)
         if path is None or files.readonly or self.state.readonly:
             return False  # (a read-only vault: the caller asked for the rows, and waits)
-        self.writer = OpenIndexWriter(path, files.folder, base, head, rows, wanted, read,
-                                             blob_id)
+        folder = files.folder
+        self.writer = OpenIndexWriter(path, folder, head, read, blob_id,
+                                      lambda: self._plan_rows(folder, base, head))
         self.writer.start()
         return True
 

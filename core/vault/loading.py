@@ -26,8 +26,8 @@ class CacheLoader:
         self.state = state
 
     def load_files(self, keep: dict[str, bytes] | None = None) -> None:
-        """Read every file into a new cache (``keep``: filled with the path and bytes of each
-        file that loaded as a valid record, see :meth:`Layout.load_folder`)."""
+        """Read every file into a new cache (``keep``: filled with the vault-relative path and
+        bytes of each file that loaded as a valid record, see :meth:`Layout.load_folder`)."""
         state = self.state
         store, layout = Store(), state.layout
         # Tens of thousands of long-lived objects and no garbage among them: the cyclic collector
@@ -39,30 +39,13 @@ class CacheLoader:
         try:
             memories, problems = layout.load_folder("memory", keep)
             relations, relation_problems = layout.load_folder("relation", keep)
-            for memory in memories:
-                store.put_memory(memory)
-            for relation in relations:
-                store.put_relation(relation)
+            store.fill_loaded(memories, relations)  # (one file per id: the loader's rule)
         finally:
             if collecting:
                 gc.freeze()
                 gc.enable()
         state.store, state.problems = store, problems + relation_problems
         state.meta = layout.read_meta() or {}
-
-    def vault_relative(self, read: dict[str, bytes] | None) -> dict[str, bytes] | None:
-        """The paths :meth:`load_files` kept, made relative to the vault (as git names them
-        under its folder); the dict is emptied as it goes (the bytes are held once)."""
-        if not read:
-            return None
-        prefix = os.path.join(str(self.state.root), "")
-        cut = len(prefix)
-        out: dict[str, bytes] = {}
-        while read:
-            path, data = read.popitem()
-            if path.startswith(prefix):
-                out[path[cut:].replace(os.sep, "/")] = data
-        return out
 
     def show_at(self, rev: str, repo_paths: list[str]) -> None:
         """Replace what the cache holds for these repository paths by their version at ``rev``

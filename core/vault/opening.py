@@ -62,7 +62,7 @@ class Opening:
                 make_paths_private(state.root, stale, journal.work_tree.shared_on_purpose)
             self._adopt_at_open(changed)
             if files is not None:
-                self.index.write_index(files, read=self.loader.vault_relative(read))
+                self.index.write_index(files, read=read or None)
         finally:
             if files is not None:
                 files.close()
@@ -97,7 +97,7 @@ class Opening:
                 keep: dict[str, bytes] | None = {} if index.keep_read else None
                 self.loader.load_files(keep)
                 if keep is not None and len(keep) >= READONLY_INDEX_FROM:
-                    index.read_at_open = self.loader.vault_relative(keep)
+                    index.read_at_open = keep
             if found is None:
                 return
             pending = IntentLog(found[0] / "memvault").pending()

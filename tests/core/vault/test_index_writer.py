@@ -72,11 +72,11 @@ def test_close_waits_for_the_rows(vault_root, monkeypatch):
 
 def test_bytes_that_are_not_gits_blob_keep_no_row_body(tmp_path):
     sha = blob_id(b"what git holds\n")
+    wanted = {"memories/a.json": (sha, "memory", "a"), "memories/b.json": (sha, "memory", "b")}
     writer = index_writer.OpenIndexWriter(
-        tmp_path / "index.sqlite", ".", None, "0" * 40, {},
-        {"memories/a.json": (sha, "memory", "a"), "memories/b.json": (sha, "memory", "b")},
+        tmp_path / "index.sqlite", ".", "0" * 40,
         {"memories/a.json": b"what git holds\n", "memories/b.json": b"edited since\n"},
-        blob_id)
+        blob_id, lambda: (None, {}, wanted))
     writer.fill()
     assert writer.rows["memories/a.json"] == (sha, "memory", "a", b"what git holds\n")
     assert writer.rows["memories/b.json"] == (sha, "memory", "b", None)
