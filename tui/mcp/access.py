@@ -183,6 +183,9 @@ class VaultAccess:
                 self._seen_head = self._vault.journal.head()
             else:
                 self._vault = Vault.open(self.path, via=self.via)
+                # git's index follows each commit just after the answer, not before it
+                # (core/git/git_index.py): the person's `git status` is right once it is sent
+                self._vault.journal.git_index.later = True
                 if self.landed is not None:
                     self._vault.journal.landed.append(self.landed)
                 self._uses_pending = True  # a list a killed server left: the next flush commits it
