@@ -171,12 +171,12 @@ class Journal:
     def close(self) -> None:
         """Bring git's index level with the commits waiting for it (:class:`~.git_index.GitIndex`,
         left to the next writer's recovery if git fails), then stop the long-lived git processes
-        (object writers, GitPython's ``cat-file``); the next write starts them again. Skipped
-        while another thread writes."""
+        (object writers, GitPython's ``cat-file``; not while another thread writes); the next
+        write starts them again."""
+        with contextlib.suppress(JournalError):  # (waits for the lock only when some wait)
+            self.git_index.settle()
         with self.write_lock.unless_busy() as free:
             if free:
-                with contextlib.suppress(JournalError):
-                    self.git_index.settle()
                 self.commands.stop_processes()
 
     # -- the lock ---------------------------------------------------------------------------
