@@ -139,7 +139,7 @@ class GitIndex:
             for rel in intent.adopt:
                 wrote.pop(rel, None)
                 adopted.add(rel)
-        stage, from_head = sorted(adopted), []
+        stage, from_head = sorted(adopted), list[str]()
         worktree = self.repository.worktree
         for rel, after in wrote.items():
             try:

@@ -7,8 +7,7 @@ person's own staged work in the same repository is never committed and git's por
 status summaries) stays out of the way:
 
     intent recorded -> files written -> hash-object / trees -> commit-tree
-    -> update-ref HEAD new old (the commit point, compare-and-swap) -> update-index (real index:
-    at once, or just after the caller's answer, see :mod:`.git_index`)
+    -> update-ref HEAD new old (the commit point, compare-and-swap) -> update-index (git's index)
 
 An inter-process lock (``flock`` on a file in the git directory) is held by the caller across
 read-modify-commit. The intent record, written before any vault file is touched, lets the next
@@ -39,7 +38,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..errors import JournalError
+from ..errors import VaultError
 from .blobs import ObjectStore
 from .commit import Committer, LandedCommit
 from .entries import (
@@ -173,7 +172,7 @@ class Journal:
         left to the next writer's recovery if git fails), then stop the long-lived git processes
         (object writers, GitPython's ``cat-file``; not while another thread writes); the next
         write starts them again."""
-        with contextlib.suppress(JournalError):  # (waits for the lock only when some wait)
+        with contextlib.suppress(VaultError):  # (waits for the lock only when some wait)
             self.git_index.settle()
         with self.write_lock.unless_busy() as free:
             if free:
