@@ -41,6 +41,8 @@ from .repository import Repository
 
 #: git's own index is kept split from this size on (about 120 bytes an entry: 70,000 files).
 SPLIT_INDEX_FROM = 8 * 1024 * 1024
+#: The follower thread ends after this long without a commit (the next one starts it again).
+FOLLOWER_IDLE_SECONDS = 30.0
 
 
 class GitIndex:
@@ -92,7 +94,13 @@ class GitIndex:
 
     @property
     def waiting(self) -> bool:
+        """Landed commits wait for git's index."""
         return bool(self._waiting)
+
+    @property
+    def following(self) -> bool:
+        """The follower thread runs (it ends when idle a while)."""
+        return self._follower is not None
 
     def settle(self) -> None:
         """Bring git's index level with every landed commit waiting here (the lock is taken,
@@ -152,15 +160,21 @@ class GitIndex:
     # -- the follower thread ----------------------------------------------------------------
     def _wake(self) -> None:
         with self._guard:
-            if self._follower is None or not self._follower.is_alive():
+            self._due.set()
+            if self._follower is None:
                 self._follower = threading.Thread(target=self._follow, daemon=True,
                                                   name="memvault git index")
                 self._follower.start()
-        self._due.set()
 
     def _follow(self) -> None:
+        """The follower thread: settles each time it is woken; ends when idle a while."""
         while True:
-            self._due.wait()
+            if not self._due.wait(FOLLOWER_IDLE_SECONDS):
+                with self._guard:
+                    if not self._due.is_set():
+                        self._follower = None
+                        return
+                continue
             self._due.clear()
             try:
                 self.settle()

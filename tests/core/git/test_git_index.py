@@ -234,3 +234,18 @@ def test_the_persons_split_index_setting_is_followed(tmp_path, monkeypatch):
     assert not list((root / ".git").glob("sharedindex.*"))
     assert run_git(root, "status", "--porcelain") == ""
     v.close()
+
+
+def test_later_the_follower_ends_when_idle_and_starts_again(later, monkeypatch):
+    v = later
+    monkeypatch.setattr(git_index_module, "FOLLOWER_IDLE_SECONDS", 0.05)
+    v.add("A memory before the follower rests.")
+    _until_settled(v)
+    deadline = time.monotonic() + 20
+    while v.journal.git_index.following:  # what the test reads next: it has ended
+        assert time.monotonic() < deadline, "the follower did not end"
+        time.sleep(0.01)
+    v.add("A memory after it rested.")
+    _until_settled(v)
+    assert _intents(v.root) == [] and _index_behind(v.root) == []
+    assert_consistent(v)
