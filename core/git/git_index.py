@@ -30,6 +30,7 @@ import contextlib
 import os
 import threading
 import weakref
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..store.files import write_atomic
@@ -61,6 +62,8 @@ class GitIndex:
         self._waiting: dict[Path, Intent] = {}  # intent record -> landed operation, oldest first
         self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
         self._guard = threading.Lock()
+        self._paused = 0  # callers working now, whom the follower leaves the machine to
+        self._resume = threading.Condition(self._guard)
         self._due = threading.Event()
         self._follower: threading.Thread | None = None
         _INDEXES.add(self)
@@ -157,6 +160,21 @@ class GitIndex:
             (stage if now == after else from_head).append(rel)
         return sorted(stage), sorted(from_head)
 
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Hold the follower back while the caller works (the MCP server: one tool call, whose
+        answer then does not share the CPU and the disk with git rewriting its index); it
+        runs once every caller has left."""
+        with self._guard:
+            self._paused += 1
+        try:
+            yield
+        finally:
+            with self._guard:
+                self._paused -= 1
+                if not self._paused:
+                    self._resume.notify_all()
+
     # -- the follower thread ----------------------------------------------------------------
     def _wake(self) -> None:
         with self._guard:
@@ -176,6 +194,9 @@ class GitIndex:
                         return
                 continue
             self._due.clear()
+            with self._guard:
+                while self._paused:
+                    self._resume.wait()
             try:
                 self.settle()
             except Exception:  # noqa: BLE001 - left waiting: the next commit, close or exit

@@ -249,3 +249,22 @@ def test_later_the_follower_ends_when_idle_and_starts_again(later, monkeypatch):
     _until_settled(v)
     assert _intents(v.root) == [] and _index_behind(v.root) == []
     assert_consistent(v)
+
+
+def test_later_the_follower_waits_while_paused(later, monkeypatch):
+    v = later
+    events: list[str] = []
+    settle = v.journal.git_index._settle
+
+    def noted() -> None:
+        events.append("settled")
+        settle()
+
+    monkeypatch.setattr(v.journal.git_index, "_settle", noted)
+    with v.journal.git_index.paused():  # (the MCP server: one tool call)
+        v.add("A memory saved while the caller still works.")
+        v.add("Another one in the same call.")
+        events.append("call over")
+    _until_settled(v)
+    assert events == ["call over", "settled"]
+    assert_consistent(v)
