@@ -14,7 +14,6 @@ stops. A read-only server records no use.
 
 from __future__ import annotations
 
-import gc
 import os
 import sqlite3
 import sys
@@ -124,11 +123,7 @@ class VaultAccess:
             self.finder.build_first(root, memories)
             self._run(self.finder.warm)
         except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again
-            return
-        # What the open made (the cache of every memory, the index's rows) lives as long as
-        # the server: out of the cyclic collector's way, whose full passes over it took ~70 ms
-        # at 10,000 memories, in the middle of whichever call they fell on.
-        gc.freeze()
+            pass
 
     def _run(self, job: Callable[[Vault], T], *, tool: str | None = None) -> T:
         """Run ``job`` on the vault as this request's client (several at once over HTTP) and
