@@ -18,6 +18,7 @@ from ..textutil import neutralise_controls, neutralise_line
 from .blobs import ObjectStore
 from .entries import TOOL_TRAILER, VIA_TRAILER, with_trailer
 from .faults import FaultPoints
+from .git_index import GitIndex
 from .intent import ABSENT, Intent, PathIntent, read_state, rollback_rule, state_id
 from .lock import WriteLock
 from .plumbing import ZERO_OID, GitCommands, reason
@@ -27,8 +28,6 @@ from .trees import SUBMODULE, TREE, NeedsIndex, Raw, TreeWriter
 
 #: More files than this in one commit are written with one flush for all (write_atomic_many).
 BATCH_WRITES = 64
-#: git's own index is kept split from this size on (about 120 bytes an entry: 70,000 files).
-SPLIT_INDEX_FROM = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -47,23 +46,22 @@ class LandedCommit:
 
 
 class Committer:
-    """``commit`` and putting the vault back when it fails. Holds what one commit leaves for
-    the next: the paths git's index could not be updated for."""
+    """``commit`` and putting the vault back when it fails; git's own index is told of each
+    landed commit through ``git_index`` (:class:`~.git_index.GitIndex`: at once, or just after)."""
 
     def __init__(self, repository: Repository, commands: GitCommands, objects: ObjectStore,
-                 work_tree: WorkTree, lock: WriteLock, faults: FaultPoints):
+                 work_tree: WorkTree, lock: WriteLock, faults: FaultPoints, git_index: GitIndex):
         self.repository = repository
         self.commands = commands
         self.objects = objects
         self.work_tree = work_tree
         self.lock = lock
         self.faults = faults
+        self.git_index = git_index
         #: Build every commit's tree on the private index (the whole vault's paths), as memvault
         #: did before trees were built from the parent commit's (:mod:`.trees`); tests compare
         #: the two.
         self.trees_from_index = False
-        self._index_stale: set[str] = set()  # paths git's index could not be updated for
-        self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
         #: The trees on the paths the last landed commit changed, parsed, by id: the next
         #: commit, whose parent that commit usually is, starts from them instead of reading and
         #: parsing them again (``memories/`` of a flat vault of 10,000 memories is 0.7 MB).
@@ -138,24 +136,11 @@ class Committer:
             self._trees_of_last = {}
             self.undo(intent, exc)
             raise as_journal_error(exc) from exc
-        # The commit landed. What follows only makes git's own index agree with it.
+        # The commit landed. What follows only makes git's own index agree with it (at once, or
+        # just after: the intent record stays until it does).
         self._trees_of_last = trees.made if trees is not None else {}
         self._tell_landed(pre, new, writes, previous, adopted)
-        stale = sorted(self._index_stale.union(rels))
-        try:
-            self.faults.reached("index")
-            if trees is None:  # the private index holds the new commit's tree
-                write_atomic(self.repository.state_dir / "index.head", new.encode())
-            self._stage(stale, private=False)
-        except Exception:
-            # Nothing is lost, but git's index lags behind HEAD for these paths (a person's
-            # `git commit` would bring deleted files back): keep the intent record so the next
-            # writer's recover() restages them, and restage them with this object's next commit.
-            self._index_stale = set(stale)
-            return new
-        self._index_stale = set()
-        with contextlib.suppress(OSError):
-            self.repository.intents.finish(intent)
+        self.git_index.landed(intent, private_head=new if trees is None else None)
         return new
 
     def _tell_landed(self, pre: str | None, new: str, writes: dict[Path, bytes | None],
@@ -232,7 +217,7 @@ class Committer:
             with contextlib.suppress(NeedsIndex):
                 tree = trees.build(base_tree, self.repository.worktree, rels)
         if tree is None:
-            self._stage(rels, private=True, base=pre)
+            self._stage(rels, base=pre)
         self.faults.reached("write-tree")
         if tree is None:
             tree = self.commands.output("write-tree", env=self.commands.private_env())
@@ -324,50 +309,27 @@ class Committer:
         return kept
 
     def reset_index(self, rev: str | None, rels: list[str]) -> None:
-        if not rels:
-            return
-        if rev is None:
-            self.commands.with_paths(["update-index", "--force-remove"], rels)
-            return
-        with self.commands.stdin("\0".join(rels).encode("utf-8", "surrogateescape") + b"\0") as fh:
-            self.commands.output("reset", "-q", rev, "--pathspec-from-file=-", "--pathspec-file-nul",
-                      istream=fh)
+        """git's index entries of ``rels`` as ``rev`` has them (None: none)."""
+        self.git_index.reset(rev, rels)
 
-    def _stage(self, rels: list[str], *, private: bool, base: str | None = None) -> None:
-        env = None
-        if private:
-            env = self.commands.private_env()
-            state = self.repository.state_dir / "index.head"
-            try:
-                known = state.read_text().strip()
-            except FileNotFoundError:
-                known = ""
-            # ``index.head`` says which commit the private index holds; it is removed before the
-            # index is changed and written again only once a commit has landed, so a crash
-            # half-way can never leave it vouching for an index that holds other paths.
-            self.commands.forget_private_index()
-            if known != (base or "unborn") or not (self.repository.state_dir / "index").exists():
-                if base:
-                    self.commands.output("read-tree", base, env=env)
-                else:
-                    self.commands.output("read-tree", "--empty", env=env)
-        split = [] if private or not self._split_git_index() else ["-c", "core.splitIndex=true"]
-        self.commands.with_paths([*split, "update-index", "--add", "--remove", "--replace"], rels, env=env)
-
-    def _split_git_index(self) -> bool:
-        """Whether git's own index is to be kept split (``core.splitIndex``): when it is big
-        (:data:`SPLIT_INDEX_FROM` bytes, some 50,000 files) and the person's git config does not
-        say otherwise. A split index is written as the few entries that changed beside a shared
-        index of the rest, so staging one file no longer rewrites (and hashes) every entry."""
-        if self._split_index_setting is None:
-            status, out, _ = self.commands.run("config", "--get", "core.splitIndex", check=False)
-            self._split_index_setting = out.strip().lower() if status == 0 else ""
-        if self._split_index_setting:
-            return False  # the person's choice, either way: git follows it without us
+    def _stage(self, rels: list[str], *, base: str | None = None) -> None:
+        """Stage ``rels`` on the private index, read from ``base`` first unless it holds it."""
+        env = self.commands.private_env()
+        state = self.repository.state_dir / "index.head"
         try:
-            return os.stat(self.repository.git_dir / "index").st_size >= SPLIT_INDEX_FROM
-        except OSError:
-            return False
+            known = state.read_text().strip()
+        except FileNotFoundError:
+            known = ""
+        # ``index.head`` says which commit the private index holds; it is removed before the
+        # index is changed and written again only once a commit has landed, so a crash
+        # half-way can never leave it vouching for an index that holds other paths.
+        self.commands.forget_private_index()
+        if known != (base or "unborn") or not (self.repository.state_dir / "index").exists():
+            if base:
+                self.commands.output("read-tree", base, env=env)
+            else:
+                self.commands.output("read-tree", "--empty", env=env)
+        self.git_index.stage(rels, env=env)
 
 
 def as_journal_error(exc: BaseException) -> BaseException:

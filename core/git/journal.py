@@ -7,7 +7,7 @@ person's own staged work in the same repository is never committed and git's por
 status summaries) stays out of the way:
 
     intent recorded -> files written -> hash-object / trees -> commit-tree
-    -> update-ref HEAD new old (the commit point, compare-and-swap) -> update-index (real index)
+    -> update-ref HEAD new old (the commit point, compare-and-swap) -> update-index (git's index)
 
 An inter-process lock (``flock`` on a file in the git directory) is held by the caller across
 read-modify-commit. The intent record, written before any vault file is touched, lets the next
@@ -21,6 +21,7 @@ write) git runs through ``repo.git`` (:meth:`.plumbing.GitCommands.runner` decid
 :class:`Journal` owns one part per job, each given the parts it uses when it is made:
 :class:`~.repository.Repository` (where), :class:`~.lock.WriteLock`,
 :class:`~.plumbing.GitCommands` (running git), :class:`~.blobs.ObjectStore` (blobs and trees),
+:class:`~.git_index.GitIndex` (git's own index, told of each commit at once or just after),
 :class:`~.reading.HistoryReader`, :class:`~.status.WorkTree` (may we write; what changed),
 :class:`~.commit.Committer` (one operation, one commit; putting back on failure),
 :class:`~.recovery.Recovery` (finishing crashed operations), :class:`~.remote.Remote` (what sync
@@ -31,11 +32,13 @@ the journal itself answers where the repository is, ``head``, ``lock``, ``commit
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..errors import VaultError
 from .blobs import ObjectStore
 from .commit import Committer, LandedCommit
 from .entries import (
@@ -50,6 +53,7 @@ from .entries import (
     with_trailer,
 )
 from .faults import FaultPoints
+from .git_index import GitIndex
 from .intent import IntentLog
 from .lock import WriteLock
 from .objects import ObjectWriter
@@ -79,14 +83,15 @@ class Journal:
         self.faults = faults or FaultPoints()
         self.objects = ObjectStore(self.commands)
         self.history = HistoryReader(self.repository, self.commands, self.objects)
-        self.work_tree = WorkTree(self.repository, self.commands)
+        self.git_index = GitIndex(self.repository, self.commands, self.write_lock, self.faults)
+        self.work_tree = WorkTree(self.repository, self.commands, self.git_index)
         self.committer = Committer(self.repository, self.commands, self.objects, self.work_tree,
-                                   self.write_lock, self.faults)
+                                   self.write_lock, self.faults, self.git_index)
         self.recovery = Recovery(self.repository, self.commands, self.history, self.committer,
                                  self.faults)
         self.remote = Remote(self.repository, self.commands, self.history, self.work_tree,
                              self.committer, self.write_lock, self.faults)
-        self.rewriting = Rewriting(self.repository, self.commands)
+        self.rewriting = Rewriting(self.repository, self.commands, self.git_index)
 
     # -- the repository ---------------------------------------------------------------------
     @property
@@ -163,8 +168,12 @@ class Journal:
         return self.commands.config_get(key)
 
     def close(self) -> None:
-        """Stop the long-lived git processes (object writers, GitPython's ``cat-file``); the
-        next write starts them again. Skipped while another thread writes."""
+        """Bring git's index level with the commits waiting for it (:class:`~.git_index.GitIndex`,
+        left to the next writer's recovery if git fails), then stop the long-lived git processes
+        (object writers, GitPython's ``cat-file``; not while another thread writes); the next
+        write starts them again."""
+        with contextlib.suppress(VaultError):  # (waits for the lock only when some wait)
+            self.git_index.settle()
         with self.write_lock.unless_busy() as free:
             if free:
                 self.commands.stop_processes()

@@ -31,8 +31,12 @@ class Recovery:
         self.faults = faults
 
     def has_intent(self) -> bool:
-        """An operation did not finish (crashed, or could not put the vault back)."""
-        return bool(IntentLog(self.repository.git_dir / "memvault").pending())
+        """An operation did not finish (crashed, or could not put the vault back). A commit of
+        this process that landed and waits for git's index (:mod:`.git_index`) is no such
+        operation: it is finished right after, here."""
+        git_index = self.committer.git_index
+        return any(not git_index.holds(record)
+                   for record in IntentLog(self.repository.git_dir / "memvault").pending())
 
     def pending_paths(self) -> list[str]:
         """Repository paths of unfinished operations (for a read-only view of a vault that is
@@ -51,7 +55,11 @@ class Recovery:
         notes = []
         try:
             self.commands.forget_private_index()  # it may hold a crashed operation's half-staged paths
+            with contextlib.suppress(JournalError):  # (its paths stay waiting: skipped below)
+                self.committer.git_index.settle()  # this process's own landed commits first
             for record in self.repository.intents.pending():
+                if self.committer.git_index.holds(record):
+                    continue  # its index update failed again: left for the next try
                 self.faults.reached("recover")
                 notes.append(self._recover_one(record))
         except OSError as exc:

@@ -148,6 +148,7 @@ class Remote:
             raise RuntimeError("Remote.advance called without holding the lock")
         changed = sorted(self.objects.tree_changes(pre, new))
         self.work_tree.check_writable()
+        self.committer.git_index.settle()  # read-tree -m reads git's index
         self.commands.try_run("update-index", "-q", "--refresh")
         status, _, err = self.commands.try_run("read-tree", "-m", "-u", "-n", pre, new)
         if status != 0:

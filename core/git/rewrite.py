@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import JournalError
 from ..store.files import remove_file, write_atomic
+from .git_index import GitIndex
 from .plumbing import ARGV_PATH_LIMIT, GitCommands
 from .repository import Repository
 
@@ -25,11 +26,13 @@ STASH = "refs/stash"
 
 
 class Rewriting:
-    """History rewriting and the ref and object bookkeeping around it."""
+    """History rewriting and the ref and object bookkeeping around it (``git_index``: git's
+    index, brought level with this process's commits before history or the index changes)."""
 
-    def __init__(self, repository: Repository, commands: GitCommands):
+    def __init__(self, repository: Repository, commands: GitCommands, git_index: GitIndex):
         self.repository = repository
         self.commands = commands
+        self.git_index = git_index
 
     def refs(self) -> dict[str, str]:
         """Every ref (full name) -> the object it points at."""
@@ -59,6 +62,8 @@ class Rewriting:
         ``update-ref --stdin`` at the end: before it nothing has changed. JournalError when
         git-filter-repo fails (the refs were not moved)."""
         import git_filter_repo as fr
+
+        self.git_index.settle()  # a commit waiting for it must not be rewritten meanwhile
 
         class Rewrite(fr.RepoFilter):  # type: ignore[misc]  # git-filter-repo has no types
             def cleanup(self, *args: Any, **kwargs: Any) -> None:  # no `git reset --hard`
@@ -92,6 +97,7 @@ class Rewriting:
     def drop_from_index(self, paths: list[str]) -> None:
         """These repository paths out of git's index; memvault's private index is made anew
         from HEAD by the next commit."""
+        self.git_index.settle()
         self.commands.with_paths(["update-index", "--force-remove"], paths)
         self.commands.forget_private_index()
         remove_file(self.repository.state_dir / "index")

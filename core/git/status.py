@@ -4,21 +4,26 @@ files differ from HEAD (``git status`` of the vault's own paths)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
 
-from ..errors import JournalError
+from ..errors import JournalError, VaultError
+from .git_index import GitIndex
 from .plumbing import ARGV_PATH_LIMIT, GitCommands, finish
 from .repository import PRIVATE_MODE, Repository
 
 
 class WorkTree:
-    """The work tree and git directory of ``repository``, as a writer must check them."""
+    """The work tree and git directory of ``repository``, as a writer must check them
+    (``git_index``: git's index, brought level with this process's commits before git's
+    status reads it)."""
 
-    def __init__(self, repository: Repository, commands: GitCommands):
+    def __init__(self, repository: Repository, commands: GitCommands, git_index: GitIndex):
         self.repository = repository
         self.commands = commands
+        self.git_index = git_index
 
     def ensure_private(self) -> bool:
         """Keep everything under the git directory out of other local users' reach: the git
@@ -86,6 +91,10 @@ class WorkTree:
         """Start ``git status`` for the vault paths in the background; pass the handle to
         :meth:`finish_status`. Lets git stat the files while Python reads them. Many paths are
         never put on the command line: git looks at the whole vault and the answer is filtered."""
+        # (nothing to do unless this process left an update for later; if git fails, the
+        # answer is still right: it is compared with HEAD itself below)
+        with contextlib.suppress(VaultError):
+            self.git_index.settle()
         rels = [self.repository.relpath(p) for p in paths]
         spec = rels if len(rels) <= ARGV_PATH_LIMIT else [self.repository.rel_root]
         started = self.commands.start("status", "--porcelain=v1", "-z", "--untracked-files=all",

@@ -20,6 +20,7 @@ commits through the index as before.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import re
@@ -238,16 +239,16 @@ class TreeWriter:
         object), children before their parent (the order they are written in). None when the
         folder ends up empty (git keeps no empty folder)."""
         entries = folder.entries
-        in_order = True  # a name only replaced or removed keeps git's order
+        added = 0  # names added go last (a name replaced or removed keeps git's order)
         for name, child in folder.folders.items():
             oid = self._new_tree(child, new)
-            in_order &= _set(entries, name, None if oid is None else (_TREE_B, bytes.fromhex(oid)))
+            added += _set(entries, name, None if oid is None else (_TREE_B, bytes.fromhex(oid)))
         for name, entry in folder.files.items():
-            in_order &= _set(entries, name, entry)
+            added += _set(entries, name, entry)
         if not entries:
             return None
-        if not in_order:
-            entries = dict(sorted(entries.items(), key=_sort_key))
+        if added:
+            entries = _in_git_order(entries, added)
         data = tree_bytes(entries, in_order=True)
         oid = object_id("tree", data, self.object_format)
         if oid not in self._cache and oid not in new:
@@ -257,10 +258,26 @@ class TreeWriter:
 
 
 def _set(entries: dict[bytes, Raw], name: bytes, entry: Raw | None) -> bool:
-    """Set or remove one entry; False when it adds a name (the order must be made again)."""
+    """Set or remove one entry; True when it adds a name (last: the order must be made again)."""
     if entry is None:
         entries.pop(name, None)
-        return True
+        return False
     known = name in entries
     entries[name] = entry
-    return known
+    return not known
+
+
+#: Up to this many names added to a tree are put in their places one by one; more: sorted.
+INSERTED_AT_MOST = 16
+
+
+def _in_git_order(entries: dict[bytes, Raw], added: int) -> dict[bytes, Raw]:
+    """``entries`` in git's order, when all but the last ``added`` names are in it already: a
+    save adds one name to a folder of 10,000, placed by bisection instead of sorting them all."""
+    items = list(entries.items())
+    if added > INSERTED_AT_MOST:
+        return dict(sorted(items, key=_sort_key))
+    placed, extra = items[:-added], items[-added:]
+    for item in extra:
+        bisect.insort(placed, item, key=_sort_key)
+    return dict(placed)

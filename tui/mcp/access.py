@@ -135,7 +135,8 @@ class VaultAccess:
                 vault = self._current()
                 acting = vault if self.read_only else vault.acting_for(
                     via=_REQUEST_CLIENT.get() or self.via, tool=tool)
-                result = job(acting)
+                with vault.journal.git_index.paused():  # git's index follows after the call
+                    result = job(acting)
             except ToolRefusal:
                 raise
             except VaultError as exc:
@@ -183,6 +184,9 @@ class VaultAccess:
                 self._seen_head = self._vault.journal.head()
             else:
                 self._vault = Vault.open(self.path, via=self.via)
+                # git's index follows each commit just after the answer, not before it
+                # (core/git/git_index.py): the person's `git status` is right once it is sent
+                self._vault.journal.git_index.later = True
                 if self.landed is not None:
                     self._vault.journal.landed.append(self.landed)
                 self._uses_pending = True  # a list a killed server left: the next flush commits it

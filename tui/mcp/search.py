@@ -20,12 +20,14 @@ SECONDS_PER_DAY = 86_400
 
 
 class Finder:
-    """Searches on one vault at a time (a new vault object, as after a read-only server opens
-    the vault again, gets a new searcher)."""
+    """Searches on one vault at a time: the views each tool call gets of it
+    (:meth:`Vault.acting_for`: the same cache and files) share one searcher, its index kept
+    open and level; another vault (a read-only server opens the vault again after a commit)
+    gets a new searcher."""
 
     def __init__(self) -> None:
         self._searcher: Searcher | None = None
-        self._vault: Vault | None = None
+        self._state: object | None = None  # the shared state of the vault searched
         #: What the last ranked search said of the index (its first build under way: the
         #: results are from the memories indexed so far), for the tool to pass on; None if nothing.
         self.note: str | None = None
@@ -96,12 +98,12 @@ class Finder:
     def close(self) -> None:
         if self._searcher is not None:
             self._searcher.close()
-        self._searcher = self._vault = None
+        self._searcher = self._state = None
 
     def _searcher_for(self, vault: Vault) -> Searcher:
-        if self._vault is not vault:
+        if self._state is not vault.state:  # (a view of the same vault shares its state)
             self.close()
-            self._searcher, self._vault = Searcher(vault), vault
+            self._searcher, self._state = Searcher(vault), vault.state
         assert self._searcher is not None
         return self._searcher
 

@@ -1,4 +1,4 @@
-"""The long-lived hash-object processes (core/git/objects.py) and git's own index kept split."""
+"""The long-lived hash-object processes (core/git/objects.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-import core.git.commit as commit_module
 from core import Vault
 from core.errors import JournalError
 from core.git.objects import CHUNK, ObjectWriter
@@ -84,30 +83,6 @@ def test_close_ends_the_vaults_git_processes(tmp_path):
     v.load()
     v.add("Another memory, after the vault was opened again.")
     assert _git(tmp_path / "vault", "status", "--porcelain") == ""
-
-
-def test_a_big_index_is_kept_split_and_git_reads_it(tmp_path, monkeypatch):
-    monkeypatch.setattr(commit_module, "SPLIT_INDEX_FROM", 0)
-    root = tmp_path / "vault"
-    v = Vault.open(root)
-    v.add("One memory.")
-    v.add("Two memories.")
-    assert list((root / ".git").glob("sharedindex.*"))
-    assert _git(root, "status", "--porcelain") == ""
-    assert len(_git(root, "ls-files").splitlines()) == 3  # two memories and .meta.json
-    v.close()
-
-
-def test_the_persons_split_index_setting_is_followed(tmp_path, monkeypatch):
-    monkeypatch.setattr(commit_module, "SPLIT_INDEX_FROM", 0)
-    root = tmp_path / "vault"
-    subprocess.run(["git", "init", "-q", str(root)], check=True)
-    _git(root, "config", "core.splitIndex", "false")
-    v = Vault.open(root)
-    v.add("One memory.")
-    assert not list((root / ".git").glob("sharedindex.*"))
-    assert _git(root, "status", "--porcelain") == ""
-    v.close()
 
 
 def _tree_sizes(root: Path) -> tuple[int, int]:
