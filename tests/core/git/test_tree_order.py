@@ -20,7 +20,7 @@ def _entries(rng: random.Random, n: int) -> dict[bytes, tuple[bytes, bytes]]:
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_changes_put_in_place_give_the_bytes_of_a_tree_made_anew(seed):
+def test_changes_put_in_place_give_the_bytes_of_a_tree_made_anew(seed: int) -> None:
     rng = random.Random(seed)
     entries = _entries(rng, 120)
     ordered = OrderedTree.of(entries)
@@ -44,7 +44,7 @@ def test_changes_put_in_place_give_the_bytes_of_a_tree_made_anew(seed):
         entries = after
 
 
-def test_an_entry_that_is_not_there_is_refused():
+def test_an_entry_that_is_not_there_is_refused() -> None:
     ordered = OrderedTree.of({b"a": (FILE, b"\1" * 20)})
     with pytest.raises(ValueError):
         ordered.changed([(b"b", (FILE, b"\2" * 20), None)])
