@@ -25,6 +25,7 @@ from .plumbing import ZERO_OID, GitCommands, reason
 from .repository import Repository
 from .status import WorkTree
 from .trees import SUBMODULE, TREE, NeedsIndex, Raw, TreeWriter
+from .tree_order import OrderedTree
 
 #: More files than this in one commit are written with one flush for all (write_atomic_many).
 BATCH_WRITES = 64
@@ -66,6 +67,7 @@ class Committer:
         #: commit, whose parent that commit usually is, starts from them instead of reading and
         #: parsing them again (``memories/`` of a flat vault of 10,000 memories is 0.7 MB).
         self._trees_of_last: dict[str, dict[bytes, Raw]] = {}
+        self._ordered_of_last: dict[str, OrderedTree] = {}
         #: Called with a :class:`LandedCommit` once each commit has landed (a listener's
         #: failure never fails the commit: it has landed).
         self.landed: list[Callable[[LandedCommit], None]] = []
@@ -133,12 +135,13 @@ class Committer:
             self.commands.output("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
                       pre or ZERO_OID)
         except BaseException as exc:
-            self._trees_of_last = {}
+            self._trees_of_last, self._ordered_of_last = {}, {}
             self.undo(intent, exc)
             raise as_journal_error(exc) from exc
         # The commit landed. What follows only makes git's own index agree with it (at once, or
         # just after: the intent record stays until it does).
         self._trees_of_last = trees.made if trees is not None else {}
+        self._ordered_of_last = trees.ordered_made if trees is not None else {}
         self._tell_landed(pre, new, writes, previous, adopted)
         self.git_index.landed(intent, private_head=new if trees is None else None)
         return new
@@ -187,7 +190,8 @@ class Committer:
             return self.objects.read_blobs(oids, limit=None)  # one ``cat-file --batch`` for them all
 
         return TreeWriter(read_tree, write_trees, hash_files, "sha1", commands.trust_executable_bit,
-                          read_trees, known=self._trees_of_last)
+                          read_trees, known=self._trees_of_last,
+                          ordered=self._ordered_of_last)
 
     def _write_objects(self, kind: str, objects: list[bytes]) -> list[str]:
         """Store objects (git checks a tree's format), in order, through the long-lived

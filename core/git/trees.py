@@ -29,6 +29,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .tree_order import ORDERED_FROM, OrderedTree
+
 FILE = "100644"
 EXECUTABLE = "100755"
 TREE = "40000"
@@ -87,6 +89,7 @@ class _Folder:
     """One tree on the path of a change: its entries (read from the parent), the changes below."""
 
     entries: dict[bytes, Raw]
+    base: str | None = None  # the tree the entries were read from
     files: dict[bytes, Raw | None] = field(default_factory=dict)
     folders: dict[bytes, "_Folder"] = field(default_factory=dict)
 
@@ -105,11 +108,13 @@ class TreeWriter:
                  hash_files: Callable[[list[str]], list[str]],
                  object_format: str = "sha1", trust_executable_bit: bool = True,
                  read_trees: Callable[[list[str]], dict[str, bytes]] | None = None,
-                 known: dict[str, dict[bytes, Raw]] | None = None):
+                 known: dict[str, dict[bytes, Raw]] | None = None,
+                 ordered: dict[str, OrderedTree] | None = None):
         """``known``: trees an earlier commit read or wrote, by id, parsed (a tree's id names
         its entries, so they are never stale): looked up instead of reading and parsing the
         tree again. Only trees on the paths from the base tree are looked up, and those are in
-        git's object database with it."""
+        git's object database with it. ``ordered``: the big ones among them in git's order,
+        encoded (:mod:`.tree_order`), likewise."""
         self.read_tree = read_tree
         self.read_trees = read_trees
         self.write_trees = write_trees
@@ -123,6 +128,10 @@ class TreeWriter:
         #: the trees on the changed paths of the tree :meth:`build` made, read or written
         self.made: dict[str, dict[bytes, Raw]] = {}
         self._made: dict[str, dict[bytes, Raw]] = {}
+        self._ordered_known = ordered or {}
+        self._ordered: dict[str, OrderedTree] = {}
+        #: the big trees of :attr:`made` in git's order, encoded
+        self.ordered_made: dict[str, OrderedTree] = {}
 
     def entries(self, tree: str | None) -> dict[bytes, Raw]:
         """A tree's entries (a copy the caller may change)."""
@@ -198,7 +207,7 @@ class TreeWriter:
     def build_entries(self, base_tree: str | None, changes: dict[str, Entry | None]) -> str:
         """The id of ``base_tree`` with each repository path set to (mode, object id) or removed
         (None); the new trees are written. NeedsIndex where a file meets a folder."""
-        root = _Folder(self.entries(base_tree))
+        root = _Folder(self.entries(base_tree), base_tree)
         for rel, entry in changes.items():
             parts = os.fsencode(rel).split(b"/")
             if any(p in (b"", b".", b"..") for p in parts) or parts[0] == b".git":
@@ -212,7 +221,8 @@ class TreeWriter:
                     found = folder.entries.get(part)
                     if found is not None and found[0] != _TREE_B:
                         raise NeedsIndex(rel)  # a file (or submodule) where a folder goes
-                    child = _Folder(self.entries(found[1].hex() if found else None))
+                    base = found[1].hex() if found else None
+                    child = _Folder(self.entries(base), base)
                     folder.folders[part] = child
                 folder = child
             name = parts[-1]
@@ -232,6 +242,7 @@ class TreeWriter:
             if written != list(new):
                 raise NeedsIndex(f"git wrote trees {written} where {list(new)} were computed")
         self.made = {**self._cache, **self._made}
+        self.ordered_made = {oid: tree for oid, tree in self._ordered.items() if oid in self.made}
         return tree
 
     def _new_tree(self, folder: _Folder, new: dict[str, bytes]) -> str | None:
@@ -247,14 +258,36 @@ class TreeWriter:
             added += _set(entries, name, entry)
         if not entries:
             return None
-        if added:
-            entries = _in_git_order(entries, added)
-        data = tree_bytes(entries, in_order=True)
+        before = self._read(folder.base)
+        ordered = self._ordered_form(folder.base, before) if len(before) >= ORDERED_FROM else None
+        if ordered is not None:  # a big folder: a few entries put in their places
+            names = dict.fromkeys([*folder.folders, *folder.files])
+            ordered = ordered.changed([(name, before.get(name), entries.get(name))
+                                       for name in names if before.get(name) != entries.get(name)])
+            if added:
+                entries = ordered.in_order(entries)
+            data = ordered.data()
+        else:
+            if added:
+                entries = _in_git_order(entries, added)
+            data = tree_bytes(entries, in_order=True)
         oid = object_id("tree", data, self.object_format)
         if oid not in self._cache and oid not in new:
             new[oid] = data
         self._made[oid] = entries  # (in git's order, as parse_tree gives them)
+        if ordered is not None:
+            self._ordered[oid] = ordered
         return oid
+
+    def _ordered_form(self, tree: str | None, entries: dict[bytes, Raw]) -> OrderedTree:
+        """The tree's entries in git's order, encoded: kept from an earlier commit, or made."""
+        if tree is None:
+            return OrderedTree.of(entries)
+        found = self._ordered.get(tree) or self._ordered_known.get(tree)
+        if found is None:
+            found = OrderedTree.of(entries)
+        self._ordered[tree] = found
+        return found
 
 
 def _set(entries: dict[bytes, Raw], name: bytes, entry: Raw | None) -> bool:

@@ -14,6 +14,8 @@ import pytest
 import fault_support as fs
 from core import Memory, Vault
 from core.git.trees import NeedsIndex, TreeWriter, parse_tree, tree_bytes
+from core.git import tree_order
+from core.git import trees as trees_module
 from core.ops.revert import undo
 
 DATE = "1700000000 +0000"
@@ -77,9 +79,15 @@ def _run(template: Path, now: int, dest: Path, from_index: bool) -> Path:
     return root
 
 
-def test_trees_from_parent_make_the_same_commits_as_the_index(tmp_path, monkeypatch):
+@pytest.mark.parametrize("ordered_from", [tree_order.ORDERED_FROM, 0],
+                         ids=["big-trees-ordered", "every-tree-ordered"])
+def test_trees_from_parent_make_the_same_commits_as_the_index(tmp_path, monkeypatch,
+                                                              ordered_from):
+    """Over a long run of operations. With every tree kept in its ordered, encoded form
+    (:mod:`core.git.tree_order`), each folder a commit changes is written from it."""
     for var in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
         monkeypatch.setenv(var, DATE)
+    monkeypatch.setattr(trees_module, "ORDERED_FROM", ordered_from)
     template = tmp_path / "template"
     now = fs.build_template(template)
     old = _run(template, now, tmp_path / "index", from_index=True)
