@@ -234,9 +234,19 @@ class GitCommands:
 def finish(started: Any) -> bytes:
     """All the output of a command :meth:`GitCommands.start` started, once it has ended."""
     proc = getattr(started, "proc", started)  # GitPython's handle holds the Popen as ``proc``
-    out: bytes = proc.stdout.read()
-    proc.wait()
+    out: bytes = proc.communicate()[0]  # (its pipes closed: none left to the collector)
     return out
+
+
+def abandon(started: Any) -> None:
+    """End a command :meth:`GitCommands.start` started whose output is not wanted (the caller
+    failed before reading it): stopped, waited for, its pipes closed."""
+    proc = getattr(started, "proc", started)
+    if proc.returncode is None:
+        with contextlib.suppress(OSError):
+            proc.kill()
+    with contextlib.suppress(OSError, ValueError):
+        proc.communicate()
 
 
 def one_line(text: str) -> str:

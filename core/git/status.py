@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import JournalError, VaultError
 from .git_index import GitIndex
-from .plumbing import ARGV_PATH_LIMIT, GitCommands, finish
+from .plumbing import ARGV_PATH_LIMIT, GitCommands, abandon, finish
 from .repository import PRIVATE_MODE, Repository
 
 
@@ -100,6 +100,11 @@ class WorkTree:
         started = self.commands.start("status", "--porcelain=v1", "-z", "--untracked-files=all",
                               "--no-renames", "--ignored=no", "--", *spec)
         return started, (None if spec is rels else set(rels))
+
+    def abandon_status(self, handle: Any) -> None:
+        """End a ``git status`` :meth:`start_status` started whose answer is not wanted (the
+        caller failed before reading it)."""
+        abandon(handle[0])
 
     def finish_status(self, handle: Any) -> list[str]:
         """Vault paths (relative to the vault root) whose work-tree content differs from HEAD."""

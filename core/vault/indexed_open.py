@@ -99,9 +99,14 @@ class OpenIndex:
         if files is None:
             return False
         try:
-            status = self.state.journal.work_tree.start_status(self.state.layout.vault_paths())
-            stale = self.load_from_index(files, head)
-            changed = self.state.journal.work_tree.finish_status(status)
+            work_tree = self.state.journal.work_tree
+            status = work_tree.start_status(self.state.layout.vault_paths())
+            try:
+                stale = self.load_from_index(files, head)
+            except BaseException:
+                work_tree.abandon_status(status)
+                raise
+            changed = work_tree.finish_status(status)
             if stale is None:
                 return False
             self.read_from_disk(stale | set(changed))

@@ -47,14 +47,22 @@ class Opening:
                 self.writes.recover()
         head = journal.head()
         status = journal.work_tree.start_status(state.layout.vault_paths())
-        files = self.index.files_index()
         try:
-            stale = None if files is None else self.index.load_from_index(files, head)
-            read: dict[str, bytes] | None = None
-            if stale is None:
-                read = {} if files is not None else None  # the index is written from them
-                self.loader.load_files(read)
-            state.head = head
+            files = self.index.files_index()
+        except BaseException:
+            journal.work_tree.abandon_status(status)
+            raise
+        try:
+            try:
+                stale = None if files is None else self.index.load_from_index(files, head)
+                read: dict[str, bytes] | None = None
+                if stale is None:
+                    read = {} if files is not None else None  # the index is written from them
+                    self.loader.load_files(read)
+                state.head = head
+            except BaseException:
+                journal.work_tree.abandon_status(status)
+                raise
             changed = journal.work_tree.finish_status(status)
             if stale is not None:
                 self.index.read_from_disk(stale | set(changed))

@@ -181,3 +181,41 @@ def test_locate_ignores_a_git_dir_variable_git_itself_would_follow(tmp_path, mon
     assert found is not None and found.git_dir == root.resolve() / ".git"
     assert subprocess.run(["git", "status"], cwd=root, capture_output=True,
                           env={**os.environ}).returncode != 0  # git itself would follow it
+
+
+def test_a_started_command_leaves_no_pipe_open_when_read_or_abandoned(vault):
+    """``finish`` reads a started command's output and closes its pipes; ``abandon`` stops
+    one whose output is not wanted (an open that failed after starting git status) and closes
+    them too: nothing is left for the collector to warn about."""
+    from core.git.plumbing import abandon, finish
+
+    commands = vault.journal.commands
+    started = commands.start("rev-parse", "--is-inside-work-tree")
+    proc = getattr(started, "proc", started)
+    assert finish(started).strip() == b"true"
+    assert proc.stdout.closed and proc.returncode == 0
+    started = commands.start("cat-file", "--batch")  # waits on its stdin: never ends alone
+    proc = getattr(started, "proc", started)
+    abandon(started)
+    assert proc.returncode is not None and proc.stdout.closed
+
+
+def test_an_open_that_fails_after_starting_git_status_ends_it(vault_path, monkeypatch):
+    from core.git import plumbing
+    from core.vault.indexed_open import OpenIndex
+
+    Vault.open(vault_path).close()
+    abandoned: list[object] = []
+    original = plumbing.abandon
+    monkeypatch.setattr("core.git.status.abandon",
+                        lambda started: abandoned.append(started) or original(started))
+
+    def fails(self, *args, **kwargs):
+        raise RuntimeError("a failure while the files are read")
+
+    monkeypatch.setattr(OpenIndex, "files_index", fails)
+    with pytest.raises(RuntimeError, match="while the files are read"):
+        Vault.open(vault_path)
+    assert len(abandoned) == 1
+    proc = getattr(abandoned[0], "proc", abandoned[0])
+    assert proc.returncode is not None and proc.stdout.closed
