@@ -30,7 +30,7 @@ import contextlib
 import os
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..store.files import write_atomic
@@ -62,6 +62,9 @@ class GitIndex:
         self._waiting: dict[Path, Intent] = {}  # intent record -> landed operation, oldest first
         self._split_index_setting: str | None = None  # core.splitIndex as git reads it ("": unset)
         self._guard = threading.Lock()
+        #: Work to do after each follow-up, in the follower thread, once no caller works (the
+        #: MCP server: the search index's checkpoint); a failure of one is no failure here.
+        self.after_follow: list[Callable[[], object]] = []
         self._paused = 0  # callers working now, whom the follower leaves the machine to
         self._resume = threading.Condition(self._guard)
         self._due = threading.Event()
@@ -201,6 +204,9 @@ class GitIndex:
                 self.settle()
             except Exception:  # noqa: BLE001 - left waiting: the next commit, close or exit
                 pass           # (or another writer's recovery) brings it level
+            for work in list(self.after_follow):
+                with contextlib.suppress(Exception):
+                    work()
 
     # -- git's index ------------------------------------------------------------------------
     def stage(self, rels: list[str], env: dict[str, str] | None = None) -> None:

@@ -29,6 +29,8 @@ from pydantic import ValidationError
 
 from core import Memory, Vault, VaultError
 from core.git.commit import LandedCommit
+from core.search.index import index_path
+from core.search.index_file import checkpoint
 from core.textutil import neutralise_line
 
 from .search import Finder
@@ -187,6 +189,11 @@ class VaultAccess:
                 # git's index follows each commit just after the answer, not before it
                 # (core/git/git_index.py): the person's `git status` is right once it is sent
                 self._vault.journal.git_index.later = True
+                # and the search index's log is copied into its file then too
+                index_file = index_path(self._vault.root)
+                if index_file is not None:
+                    self._vault.journal.git_index.after_follow.append(
+                        lambda: checkpoint(index_file))
                 if self.landed is not None:
                     self._vault.journal.landed.append(self.landed)
                 self._uses_pending = True  # a list a killed server left: the next flush commits it

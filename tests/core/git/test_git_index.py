@@ -268,3 +268,27 @@ def test_later_the_follower_waits_while_paused(later, monkeypatch):
     _until_settled(v)
     assert events == ["call over", "settled"]
     assert_consistent(v)
+
+
+def test_later_the_follower_does_the_work_after_a_follow_up_once_the_call_is_over(later):
+    """``after_follow`` (the MCP server: the search index's checkpoint) runs in the follower
+    thread after it brings git's index level, once no call works; a failure of one is no
+    failure of the others."""
+    v = later
+    events: list[str] = []
+
+    def fails() -> None:
+        events.append("failing work")
+        raise RuntimeError("a failing after-work")
+
+    v.journal.git_index.after_follow.extend([fails, lambda: events.append("work")])
+    with v.journal.git_index.paused():
+        v.add("A memory whose follow-up has work after it.")
+        events.append("call over")
+    deadline = time.monotonic() + 20
+    while "work" not in events:  # what the test reads next
+        assert time.monotonic() < deadline, "the work after the follow-up did not run"
+        time.sleep(0.01)
+    assert events == ["call over", "failing work", "work"]
+    assert not v.journal.git_index.waiting and _index_behind(v.root) == []
+    assert_consistent(v)

@@ -63,3 +63,45 @@ def test_an_index_of_another_schema_is_made_new_in_place_for_every_connection(va
     finally:
         older.close()
     assert Vault.open(vault.root).memories  # and an open from it still works
+
+
+def test_a_checkpoint_copies_the_log_into_the_file_while_a_connection_writes_on(vault, tmp_path):
+    """``checkpoint`` (the MCP server's, after an answer): what the log held is in the index
+    file itself, read from a copy of the file alone; the writing connection goes on."""
+    import shutil
+
+    from core.search.index_file import checkpoint
+
+    searcher = Searcher(vault)
+    searcher.search("anything")  # the index made
+    path = index_path(vault.root)
+    searcher.index.conn.execute("PRAGMA wal_autocheckpoint=0")  # (only ours copies)
+    for i in range(5):
+        vault.add(f"Checkpointed memory number {i}.")
+        searcher.search("checkpointed")  # its rows written, to the log
+    alone = tmp_path / "alone.sqlite"
+
+    def rows_in_the_file_alone() -> int:
+        shutil.copyfile(path, alone)  # the file without its -wal
+        conn = sqlite3.connect(alone)
+        try:
+            return conn.execute("SELECT count(*) FROM records").fetchone()[0]
+        finally:
+            conn.close()
+
+    before = rows_in_the_file_alone()
+    busy, log, copied = checkpoint(path)
+    assert busy == 0 and log > 0 and copied == log
+    assert rows_in_the_file_alone() == before + 5
+    vault.add("One more after the checkpoint.")
+    assert searcher.search("checkpoint")  # the connection writes and reads on
+    searcher.close()
+
+
+def test_a_checkpoint_follows_no_link_and_needs_a_file(tmp_path):
+    from core.search.index_file import checkpoint
+
+    assert checkpoint(tmp_path / "missing.sqlite") is None
+    (tmp_path / "elsewhere.sqlite").write_bytes(b"")
+    (tmp_path / "link.sqlite").symlink_to(tmp_path / "elsewhere.sqlite")
+    assert checkpoint(tmp_path / "link.sqlite") is None
