@@ -242,6 +242,8 @@ def abandon(started: Any) -> None:
     """End a command :meth:`GitCommands.start` started whose output is not wanted (the caller
     failed before reading it): stopped, waited for, its pipes closed."""
     proc = getattr(started, "proc", started)
+    if proc.stdout is not None and proc.stdout.closed:
+        return  # (read already: :func:`finish`)
     if proc.returncode is None:
         with contextlib.suppress(OSError):
             proc.kill()

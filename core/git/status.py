@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -101,10 +102,16 @@ class WorkTree:
                               "--no-renames", "--ignored=no", "--", *spec)
         return started, (None if spec is rels else set(rels))
 
-    def abandon_status(self, handle: Any) -> None:
-        """End a ``git status`` :meth:`start_status` started whose answer is not wanted (the
-        caller failed before reading it)."""
-        abandon(handle[0])
+    @contextlib.contextmanager
+    def status_running(self, paths: list[Path]) -> Iterator[Any]:
+        """:meth:`start_status` for the block, whose handle it gives; a block that fails before
+        :meth:`finish_status` read the answer ends that ``git status`` (no process or pipe left)."""
+        handle = self.start_status(paths)
+        try:
+            yield handle
+        except BaseException:
+            abandon(handle[0])
+            raise
 
     def finish_status(self, handle: Any) -> list[str]:
         """Vault paths (relative to the vault root) whose work-tree content differs from HEAD."""

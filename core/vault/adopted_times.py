@@ -24,9 +24,7 @@ def times_for_adoption(state: VaultState, paths: list[Path]
     """The adopted files among ``paths`` that lack their times, with the times written in
     (path -> the file's new bytes), and the commit message's paragraph saying what was added
     ("" when none lacks them)."""
-    writes: dict[Path, bytes | None] = {}
-    read: dict[Path, bytes] = {}
-    said: list[str] = []
+    found: list[tuple[Path, bytes, bytes, str]] = []  # path, read, with times, said
     for path in paths:
         what = state.layout.classify(path.relative_to(state.root).as_posix())
         if what is None or what[0] not in ("memory", "relation"):
@@ -53,17 +51,19 @@ def times_for_adoption(state: VaultState, paths: list[Path]
             continue
         if len(timed) > MAX_FILE_BYTES:
             continue  # it could not be read back: adopted as it is
-        writes[path], read[path] = timed, data
         shown = ", ".join(f"{name}={value}" for name, value in values.items())
-        said.append(f"{shown_path(state, path)}: {shown} ({source})")
-    for path in list(writes):  # a person's save since the read above wins: adopted as it is
+        found.append((path, data, timed, f"{_shown_path(state, path)}: {shown} ({source})"))
+    writes: dict[Path, bytes | None] = {}
+    said: list[str] = []
+    for path, data, timed, line in found:
+        # a person's save since the read above wins: that file is adopted as it is
         try:
-            still = read_vault_file(path)[0] == read[path]
+            still = read_vault_file(path)[0] == data
         except (OSError, RefusedFileError):
             still = False
-        if not still:
-            del writes[path]
-            said = [line for line in said if not line.startswith(shown_path(state, path) + ":")]
+        if still:
+            writes[path] = timed
+            said.append(line)
     if not said:
         return writes, ""
     more = f"\n... and {len(said) - _SHOWN} more" if len(said) > _SHOWN else ""
@@ -73,7 +73,7 @@ def times_for_adoption(state: VaultState, paths: list[Path]
                     + "\n".join(said[:_SHOWN]) + more)
 
 
-def shown_path(state: VaultState, path: Path) -> str:
+def _shown_path(state: VaultState, path: Path) -> str:
     """The file's vault-relative path as a commit message shows it."""
     return neutralise_line(path.relative_to(state.root).as_posix())
 

@@ -100,13 +100,9 @@ class OpenIndex:
             return False
         try:
             work_tree = self.state.journal.work_tree
-            status = work_tree.start_status(self.state.layout.vault_paths())
-            try:
+            with work_tree.status_running(self.state.layout.vault_paths()) as status:
                 stale = self.load_from_index(files, head)
-            except BaseException:
-                work_tree.abandon_status(status)
-                raise
-            changed = work_tree.finish_status(status)
+                changed = work_tree.finish_status(status)
             if stale is None:
                 return False
             self.read_from_disk(stale | set(changed))

@@ -46,13 +46,8 @@ class Opening:
             with journal.lock():
                 self.writes.recover()
         head = journal.head()
-        status = journal.work_tree.start_status(state.layout.vault_paths())
-        try:
+        with journal.work_tree.status_running(state.layout.vault_paths()) as status:
             files = self.index.files_index()
-        except BaseException:
-            journal.work_tree.abandon_status(status)
-            raise
-        try:
             try:
                 stale = None if files is None else self.index.load_from_index(files, head)
                 read: dict[str, bytes] | None = None
@@ -60,20 +55,17 @@ class Opening:
                     read = {} if files is not None else None  # the index is written from them
                     self.loader.load_files(read)
                 state.head = head
-            except BaseException:
-                journal.work_tree.abandon_status(status)
-                raise
-            changed = journal.work_tree.finish_status(status)
-            if stale is not None:
-                self.index.read_from_disk(stale | set(changed))
-                # files a `git pull` checked out 0644
-                make_paths_private(state.root, stale, journal.work_tree.shared_on_purpose)
-            self._adopt_at_open(changed)
-            if files is not None:
-                self.index.write_index(files, read=read or None)
-        finally:
-            if files is not None:
-                files.close()
+                changed = journal.work_tree.finish_status(status)
+                if stale is not None:
+                    self.index.read_from_disk(stale | set(changed))
+                    # files a `git pull` checked out 0644
+                    make_paths_private(state.root, stale, journal.work_tree.shared_on_purpose)
+                self._adopt_at_open(changed)
+                if files is not None:
+                    self.index.write_index(files, read=read or None)
+            finally:
+                if files is not None:
+                    files.close()
         state.is_open = True
 
     def _adopt_at_open(self, changed: list[str]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -26,12 +27,16 @@ def _index_behind(root: Path) -> list[str]:
     return run_git(root, "diff", "--cached", "--name-only", "HEAD").splitlines()
 
 
-def _until_settled(v: Vault, timeout: float = 20.0) -> None:
-    """Wait for the follower thread to bring git's index level (what the test reads next)."""
+def _until(done, what: str, timeout: float = 20.0) -> None:
+    """Wait until ``done()`` holds: a state of the follower thread the test reads next."""
     deadline = time.monotonic() + timeout
-    while v.journal.git_index.waiting:
-        assert time.monotonic() < deadline, "git's index was not brought level"
+    while not done():
+        assert time.monotonic() < deadline, what
         time.sleep(0.01)
+
+
+def _until_settled(v: Vault) -> None:
+    _until(lambda: not v.journal.git_index.waiting, "git's index was not brought level")
 
 
 @pytest.fixture
@@ -241,10 +246,7 @@ def test_later_the_follower_ends_when_idle_and_starts_again(later, monkeypatch):
     monkeypatch.setattr(git_index_module, "FOLLOWER_IDLE_SECONDS", 0.05)
     v.add("A memory before the follower rests.")
     _until_settled(v)
-    deadline = time.monotonic() + 20
-    while v.journal.git_index.following:  # what the test reads next: it has ended
-        assert time.monotonic() < deadline, "the follower did not end"
-        time.sleep(0.01)
+    _until(lambda: not v.journal.git_index.following, "the follower did not end")
     v.add("A memory after it rested.")
     _until_settled(v)
     assert _intents(v.root) == [] and _index_behind(v.root) == []
@@ -276,19 +278,21 @@ def test_later_the_follower_does_the_work_after_a_follow_up_once_the_call_is_ove
     failure of the others."""
     v = later
     events: list[str] = []
+    worked = threading.Event()
 
     def fails() -> None:
         events.append("failing work")
         raise RuntimeError("a failing after-work")
 
-    v.journal.git_index.after_follow.extend([fails, lambda: events.append("work")])
+    def works() -> None:
+        events.append("work")
+        worked.set()
+
+    v.journal.git_index.after_follow.extend([fails, works])
     with v.journal.git_index.paused():
         v.add("A memory whose follow-up has work after it.")
         events.append("call over")
-    deadline = time.monotonic() + 20
-    while "work" not in events:  # what the test reads next
-        assert time.monotonic() < deadline, "the work after the follow-up did not run"
-        time.sleep(0.01)
+    assert worked.wait(20), "the work after the follow-up did not run"
     assert events == ["call over", "failing work", "work"]
     assert not v.journal.git_index.waiting and _index_behind(v.root) == []
     assert_consistent(v)
