@@ -8,7 +8,7 @@ import contextlib
 import gc
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -25,9 +25,11 @@ class CacheLoader:
     def __init__(self, state: VaultState) -> None:
         self.state = state
 
-    def load_files(self, keep: dict[str, bytes] | None = None) -> None:
+    def load_files(self, keep: dict[str, bytes] | None = None,
+                   fed: Callable[[list[Memory]], None] | None = None) -> None:
         """Read every file into a new cache (``keep``: filled with the vault-relative path and
-        bytes of each file that loaded as a valid record, see :meth:`Layout.load_folder`)."""
+        bytes of each file that loaded as a valid record; ``fed``: handed the memories as each
+        folder is loaded; see :meth:`Layout.load_folder`)."""
         state = self.state
         store, layout = Store(), state.layout
         # Tens of thousands of long-lived objects and no garbage among them: the cyclic collector
@@ -37,7 +39,7 @@ class CacheLoader:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            memories, problems = layout.load_folder("memory", keep)
+            memories, problems = layout.load_folder("memory", keep, fed)
             relations, relation_problems = layout.load_folder("relation", keep)
             store.fill_loaded(memories, relations)  # (one file per id: the loader's rule)
         finally:
