@@ -42,7 +42,8 @@ from typing import Any
 from ..model.records import Memory, MemoryStatus, now_epoch
 from .first_build import Progress, building_note
 from .index import SearchIndex, SyncReport
-from .memory_index import HandingOver, RowsWhileReading
+from .memory_index import HandingOver
+from .read_rows import RowsWhileReading
 from ..store.lazy import LazyRecords
 from .pool import AllowedPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
@@ -278,8 +279,8 @@ class Searcher:
         clone, :mod:`core.search.first_build`). ``in_background``: that first build is left
         to a process of its own, and the search answers from the memories meanwhile
         (:mod:`core.search.background_build`: ``memvault search``), from the rows made while
-        the vault was opened when it made them (``read_rows``, :class:`.memory_index.
-        RowsWhileReading`)"""
+        the vault was opened when it made them (``read_rows``,
+        :class:`.read_rows.RowsWhileReading`)."""
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}: choose one of {', '.join(MODES)}")
         self.vault = vault

@@ -43,7 +43,7 @@ from .state import VaultState
 
 if TYPE_CHECKING:
     from ..search.indexed_files import IndexedFiles
-    from ..search.memory_index import RowsWhileReading
+    from ..search.read_rows import RowsWhileReading
 
 #: Blobs read from git per ``cat-file`` call when the index is written (bounds the memory held).
 BLOB_BATCH = 5000
@@ -60,7 +60,7 @@ class OpenIndex:
     ``keep_read``: a read-only open that reads every file keeps their bytes until
     :meth:`index_files` writes the index from them (the first search after a clone: each file
     read once); other opens keep nothing. ``search_rows``: a read-only open that reads every
-    file hands the memories to :class:`~core.search.memory_index.RowsWhileReading` as it loads
+    file hands the memories to :class:`~core.search.read_rows.RowsWhileReading` as it loads
     them (the search rows of the first search after a clone, made while the files are read)."""
 
     def __init__(self, state: VaultState, loader: CacheLoader, *, keep_read: bool = False,
@@ -71,7 +71,7 @@ class OpenIndex:
         #: the search rows made while a read-only open read the files (``search_rows``)
         self.search_rows: RowsWhileReading | None = None
         if search_rows and state.readonly:
-            from ..search.memory_index import RowsWhileReading
+            from ..search.read_rows import RowsWhileReading
 
             self.search_rows = RowsWhileReading()
         #: the bytes a read-only open kept (``keep_read``), vault path -> bytes

@@ -1,5 +1,5 @@
 """The search rows of the first search after a clone, made while a read-only open reads the files
-(core.search.memory_index.RowsWhileReading): the very rows and rowids an index made in memory
+(core.search.read_rows.RowsWhileReading): the very rows and rowids an index made in memory
 from the memories afterwards holds, so the ranking is the same; and when the memories the vault
 ended with are not those it was handed (a memory with two files), none, and the search makes
 them as before."""
