@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..model.records import Memory
 from .index import SearchIndex
-from .read_rows import RowsWhileReading, insert_rows, no_merging
+from .read_rows import RowsWhileReading, insert_rows, no_merging, row_texts
 from .transaction import transaction
 
 
@@ -26,7 +26,7 @@ def memory_index(memories: Mapping[str, Memory]) -> SearchIndex:
     index = SearchIndex(None)
     no_merging(index.conn)
     with transaction(index.conn):
-        insert_rows(index.conn, memories.values(), 1)
+        insert_rows(index.conn, map(row_texts, memories.values()), 1)
     return index
 
 
@@ -65,13 +65,18 @@ class HandingOver:
         if made is None or made[0] is not memories or version is None or made[1] != version:
             read, self.read = self.read, None
             ready = read.index_for(memories) if read is not None else None
-            made = self._made = (memories, version, ready or memory_index(memories))
+            made = self._made = (memories, version,
+                                 memory_index(memories) if ready is None else ready)
         return made[2], note
 
     def close(self) -> None:
-        """Start the builder whose lock was claimed. The index in memory is left open: a
-        result's lazy total may still count from it."""
+        """Start the builder whose lock was claimed (and stop the rows' child if they were not
+        used). The index in memory is left open: a result's lazy total may still count from
+        it."""
         self._made = None
+        if self.read is not None:
+            self.read.discard()
+            self.read = None
         if self._claimed is not None:
             from .background_build import launch
 

@@ -73,7 +73,7 @@ class OpenIndex:
         if search_rows and state.readonly:
             from ..search.read_rows import RowsWhileReading
 
-            self.search_rows = RowsWhileReading()
+            self.search_rows = RowsWhileReading(state.root)
         #: the bytes a read-only open kept (``keep_read``), vault path -> bytes
         self.read_at_open: dict[str, bytes] | None = None
         #: The open index's rows a first open is writing in the background, if any
