@@ -16,7 +16,8 @@ from pathlib import Path
 
 from ..model.records import Memory
 from .index import SearchIndex
-from .read_rows import RowsWhileReading, insert_rows, no_merging, row_texts
+from .read_rows import NO_MERGING, RowsWhileReading, row_texts
+from .rows_child import insert_rows
 from .transaction import transaction
 
 
@@ -24,7 +25,7 @@ def memory_index(memories: Mapping[str, Memory]) -> SearchIndex:
     """An index in memory with the search rows of every memory of ``memories`` (never synced:
     made again for other memories)."""
     index = SearchIndex(None)
-    no_merging(index.conn)
+    index.conn.execute(NO_MERGING)
     with transaction(index.conn):
         insert_rows(index.conn, map(row_texts, memories.values()), 1)
     return index

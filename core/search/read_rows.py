@@ -15,33 +15,32 @@ an index in memory and, once the last are in, sends back the database's image
 child that dies, an image SQLite cannot read) leaves the rows to :func:`.memory_index.memory_index`
 as before.
 
-The child runs this module of the installed memvault from memvault's own folder (never from the
-vault's work tree): ``python -m core.search.read_rows``, reading frames on its standard input.
+The child is :mod:`.rows_child`, a script of the installed memvault (never a file of the vault's
+work tree) that needs the standard library alone.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fcntl
-import marshal
 import os
 import sqlite3
-import struct
 import subprocess
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
 from ..model.records import Memory
-from . import first_build
+from . import first_build, rows_child
 from .index import SearchIndex, index_path
-from .transaction import transaction
+from .index_file import SCHEMA
+from .rows_child import frame
 
-#: How the child is started: ``python`` and these arguments.
-CHILD_ARGS = ("-m", "core.search.read_rows")
-#: A frame's length, before its ``marshal`` bytes (a list of :func:`row_texts` tuples).
-FRAME = struct.Struct("<Q")
+#: SQL that makes an index's rows quicker to write when it is made once and thrown away: no
+#: merging of FTS5's segments as the rows go in (built a fifth quicker, searched as quickly:
+#: the same rows, so the same bm25).
+NO_MERGING = "INSERT INTO fts (fts, rank) VALUES ('automerge', 0)"
 #: The pipe's size asked for (Linux; the default limit for anyone): a few folders' rows.
 PIPE_SIZE = 1 << 20
 
@@ -54,24 +53,9 @@ def row_texts(m: Memory) -> RowTexts:
     return (m.id, m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
 
 
-def no_merging(conn: sqlite3.Connection) -> None:
-    """No merging of FTS5's segments as the rows go in: made once and thrown away, the index is
-    built a fifth quicker so, and searched as quickly (same rows, so the same bm25)."""
-    conn.execute("INSERT INTO fts (fts, rank) VALUES ('automerge', 0)")
-
-
-def insert_rows(conn: sqlite3.Connection, rows: Iterable[RowTexts], first: int) -> int:
-    """The search rows ``rows`` (:func:`row_texts`), rowids from ``first`` on, in the caller's
-    transaction; returns the next rowid."""
-    records, texts = [], []
-    for rowid, (memory_id, *columns) in enumerate(rows, first):
-        records.append((rowid, memory_id))
-        texts.append((rowid, *columns))
-    # (no fingerprint: these rows are never compared with the memories again)
-    conn.executemany("INSERT INTO records (rowid, id, fingerprint) VALUES (?, ?, '')", records)
-    conn.executemany("INSERT INTO fts (rowid, content, gist, tags, entities) "
-                     "VALUES (?, ?, ?, ?, ?)", texts)
-    return first + len(records)
+def child_argv() -> list[str]:
+    """How the child is started: this ``python``, isolated, running :mod:`.rows_child`."""
+    return [sys.executable, "-I", "-S", str(Path(rows_child.__file__).resolve())]
 
 
 class RowsWhileReading:
@@ -93,6 +77,7 @@ class RowsWhileReading:
         self._pipe: IO[bytes] | None = None
         self._backlog: list[memoryview] = []
         self._failed = False
+        self._ended = False
 
     @property
     def child_pid(self) -> int | None:
@@ -104,10 +89,9 @@ class RowsWhileReading:
         if not memories or not self.wanted:
             return
         self._fed.extend(memories)
-        if self._failed:
+        if self._failed or self._ended:
             return
-        payload = marshal.dumps([row_texts(m) for m in memories])
-        self._backlog.append(memoryview(FRAME.pack(len(payload)) + payload))
+        self._backlog.append(memoryview(frame([row_texts(m) for m in memories])))
         if self._child is None:
             # (a vault too small to hand its index's first build over starts no child)
             if len(self._fed) < first_build.FIRST_BUILD_FROM or not self._start():
@@ -117,8 +101,8 @@ class RowsWhileReading:
     def _start(self) -> bool:
         package_root = Path(__file__).resolve().parents[2]
         try:
-            self._child = subprocess.Popen(  # noqa: S603 (memvault's own module)
-                [sys.executable, *CHILD_ARGS], cwd=package_root,
+            self._child = subprocess.Popen(  # noqa: S603 (memvault's own script)
+                child_argv(), cwd=package_root,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 close_fds=True)
         except OSError:
@@ -132,6 +116,7 @@ class RowsWhileReading:
             with contextlib.suppress(OSError):
                 fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
         os.set_blocking(fd, False)
+        self._backlog.insert(0, memoryview(frame([*SCHEMA, NO_MERGING])))
         return True
 
     def _send(self, *, wait: bool) -> None:
@@ -154,19 +139,27 @@ class RowsWhileReading:
             self._failed = True
             backlog.clear()
 
+    def end(self) -> None:
+        """No more memories: the child is sent the rest and its input ends, so it finishes its
+        rows while the caller goes on (the next :meth:`add` counts as a second load)."""
+        if self._child is None or self._ended:
+            return
+        self._ended = True
+        if not self._failed:
+            self._send(wait=True)
+        with contextlib.suppress(OSError):
+            self._child.stdin.close()  # type: ignore[union-attr]
+
     def index_for(self, memories: Mapping[str, Memory]) -> SearchIndex | None:
         """The index, once the child has written every row, when its rows are those of
         ``memories``."""
+        self.end()
         child, self._child = self._child, None
         fed, self._fed = self._fed, []
         if child is None:
             return None
         image = b""
         try:
-            if not self._failed:
-                self._send(wait=True)
-            with contextlib.suppress(OSError):
-                child.stdin.close()  # type: ignore[union-attr]
             if not self._failed:
                 image = child.stdout.read()  # type: ignore[union-attr]
         finally:
@@ -199,32 +192,3 @@ def _end(child: subprocess.Popen[bytes]) -> None:
             if stream is not None:
                 stream.close()
     child.wait()
-
-
-def _read_exactly(stream: IO[bytes], size: int) -> bytes:
-    data = stream.read(size)
-    if len(data) != size:
-        raise EOFError("a frame cut short")
-    return data
-
-
-def main() -> int:
-    """The child's work: frames of rows on standard input until its end, the database's image
-    on standard output."""
-    index = SearchIndex(None)
-    conn = index.conn
-    no_merging(conn)
-    source, rowid = sys.stdin.buffer, 1
-    with transaction(conn):
-        while header := source.read(FRAME.size):
-            if len(header) != FRAME.size:
-                raise EOFError("a frame cut short")
-            (size,) = FRAME.unpack(header)
-            rowid = insert_rows(conn, marshal.loads(_read_exactly(source, size)), rowid)
-    sys.stdout.buffer.write(conn.serialize())
-    sys.stdout.buffer.flush()
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

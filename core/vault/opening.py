@@ -96,7 +96,7 @@ class Opening:
             if before is None or not index.load_indexed_readonly(before):
                 keep: dict[str, bytes] | None = {} if index.keep_read else None
                 read_rows = index.search_rows
-                self.loader.load_files(keep, None if read_rows is None else read_rows.add)
+                self.loader.load_files(keep, read_rows)
                 if keep is not None and len(keep) >= READONLY_INDEX_FROM:
                     index.read_at_open = keep
             if found is None:

@@ -122,7 +122,7 @@ def test_a_memory_with_two_files_means_the_rows_are_made_again(vault, small_firs
 def test_a_child_that_fails_gives_no_rows_and_the_search_makes_them(
         vault, monkeypatch, small_first_build, child):
     _cloned(vault, "sharded")
-    monkeypatch.setattr(read_rows, "CHILD_ARGS", ("-c", child))
+    monkeypatch.setattr(read_rows, "child_argv", lambda: [read_rows.sys.executable, "-c", child])
     opened = Vault.open(vault.root, readonly=True, search_rows=True)
     rows = opened.open_index.search_rows
     pid = rows.child_pid
