@@ -16,8 +16,8 @@ from pathlib import Path
 
 from ..model.records import Memory
 from .index import SearchIndex
-from .read_rows import NO_MERGING, RowsWhileReading, row_texts
-from .rows_child import insert_rows
+from .read_rows import RowsWhileReading, row_texts
+from .rows_child import insert_rows, made_once
 from .transaction import transaction
 
 
@@ -25,7 +25,7 @@ def memory_index(memories: Mapping[str, Memory]) -> SearchIndex:
     """An index in memory with the search rows of every memory of ``memories`` (never synced:
     made again for other memories)."""
     index = SearchIndex(None)
-    index.conn.execute(NO_MERGING)
+    made_once(index.conn)
     with transaction(index.conn):
         insert_rows(index.conn, map(row_texts, memories.values()), 1)
     return index

@@ -37,10 +37,6 @@ from .index import SearchIndex, index_path
 from .index_file import SCHEMA
 from .rows_child import frame
 
-#: SQL that makes an index's rows quicker to write when it is made once and thrown away: no
-#: merging of FTS5's segments as the rows go in (built a fifth quicker, searched as quickly:
-#: the same rows, so the same bm25).
-NO_MERGING = "INSERT INTO fts (fts, rank) VALUES ('automerge', 0)"
 #: The pipe's size asked for (Linux; the default limit for anyone): a few folders' rows.
 PIPE_SIZE = 1 << 20
 
@@ -116,7 +112,7 @@ class RowsWhileReading:
             with contextlib.suppress(OSError):
                 fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
         os.set_blocking(fd, False)
-        self._backlog.insert(0, memoryview(frame([*SCHEMA, NO_MERGING])))
+        self._backlog.insert(0, memoryview(frame(SCHEMA)))
         return True
 
     def _send(self, *, wait: bool) -> None:

@@ -171,3 +171,12 @@ def test_a_search_after_a_clone_answers_from_them_as_a_warm_one(vault, monkeypat
     assert background_build.HANDED_OVER in found.notes and made == []
     assert [(h.memory.id, h.score) for h in found.hits] == [
         (h.memory.id, h.score) for h in expected.hits] and found.total == expected.total
+
+
+def test_an_index_made_once_is_tuned_for_one_build_and_ranks_the_same(vault, small_first_build):
+    _cloned(vault, "flat")
+    opened = Vault.open(vault.root, readonly=True, search_rows=True)
+    made = opened.open_index.search_rows.index_for(opened.memories)
+    for index in (made, memory_index(opened.memories)):
+        settings = dict(index.conn.execute("SELECT k, v FROM fts_config WHERE k != 'version'"))
+        assert settings == {"automerge": 0, "hashsize": 33554432}
