@@ -89,6 +89,11 @@ class RelationsInChild:
     def started(self) -> bool:
         return self._pid is not None
 
+    @property
+    def pid(self) -> int | None:
+        """The child's process id until it is reaped."""
+        return self._pid
+
     def result(self) -> LoadedElsewhere | None:
         """What the child loaded, once it is done; None when it failed (the caller loads the
         folder itself)."""
