@@ -47,13 +47,10 @@ def index_path(root: Path) -> Path | None:
 
 
 class SearchIndex:
-    """The index at ``path`` (None: in memory only, for a vault in no repository, or opened
-    from ``image``, the bytes of an index in memory another process made:
-    ``sqlite3.Connection.serialize``)."""
+    """The index at ``path`` (None: in memory only, for a vault in no repository)."""
 
-    def __init__(self, path: Path | None, *, image: bytes | None = None):
+    def __init__(self, path: Path | None):
         self.path = path
-        self._image = image
         self._conn: sqlite3.Connection | None = None
         self._known: dict[str, tuple[int, str]] | None = None  # id -> (rowid, fingerprint)
         self._data_version: int | None = None
@@ -112,11 +109,7 @@ class SearchIndex:
                 self.note = f"the search index could not be written ({exc}); kept in memory"
                 self.path = None
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-        image, self._image = self._image, None
-        if image is not None:
-            conn.deserialize(image)
-        else:
-            create(conn)
+        create(conn)
         return conn
 
     def _open_file(self) -> sqlite3.Connection:

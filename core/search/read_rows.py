@@ -164,8 +164,9 @@ class RowsWhileReading:
             return None
         if any(m is not held for m, held in zip(fed, memories.values())):
             return None
-        index = SearchIndex(None, image=image)
-        try:
+        index = SearchIndex(None)
+        try:  # (the image takes the place of the empty index's database, schema and all)
+            index.conn.deserialize(image)
             index.conn.execute("SELECT count(*) FROM records").fetchone()
         except sqlite3.Error:
             index.close()

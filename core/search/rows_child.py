@@ -18,7 +18,7 @@ import sqlite3
 import struct
 import sys
 from collections.abc import Iterable
-from typing import IO
+from typing import IO, Any
 
 #: A frame's length, before its ``marshal`` bytes.
 FRAME = struct.Struct("<Q")
@@ -55,7 +55,7 @@ def made_once(conn: sqlite3.Connection) -> None:
             pass
 
 
-def frame(value: object) -> bytes:
+def frame(value: Any) -> bytes:
     """``value`` as one frame of the child's input."""
     payload = marshal.dumps(value)
     return FRAME.pack(len(payload)) + payload
