@@ -16,6 +16,8 @@ from pathlib import Path
 
 from ..model.records import Memory
 from .index import SearchIndex
+from .read_rows import RowsWhileReading, row_texts
+from .rows_child import insert_rows, made_once
 from .transaction import transaction
 
 
@@ -23,21 +25,9 @@ def memory_index(memories: Mapping[str, Memory]) -> SearchIndex:
     """An index in memory with the search rows of every memory of ``memories`` (never synced:
     made again for other memories)."""
     index = SearchIndex(None)
-    conn = index.conn
-    records, texts = [], []
-    for rowid, (memory_id, m) in enumerate(memories.items(), 1):
-        records.append((rowid, memory_id))
-        texts.append((rowid, m.content, m.gist or "", "\n".join(m.meta.tags),
-                      "\n".join(m.entities)))
-    # No merging of FTS5's segments as the rows go in: made once and thrown away, it is built
-    # a fifth quicker so, and searched as quickly (same rows, so the same bm25)
-    conn.execute("INSERT INTO fts (fts, rank) VALUES ('automerge', 0)")
-    with transaction(conn):
-        # (no fingerprint: these rows are never compared with the memories again)
-        conn.executemany("INSERT INTO records (rowid, id, fingerprint) VALUES (?, ?, '')",
-                         records)
-        conn.executemany("INSERT INTO fts (rowid, content, gist, tags, entities) "
-                         "VALUES (?, ?, ?, ?, ?)", texts)
+    made_once(index.conn)
+    with transaction(index.conn):
+        insert_rows(index.conn, map(row_texts, memories.values()), 1)
     return index
 
 
@@ -48,8 +38,10 @@ class HandingOver:
     search and the builder started by :meth:`close`, once the answer is out (so that it does
     not compete with it)."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, read: RowsWhileReading | None = None):
         self.root = root
+        #: the rows made while the open read the files, if any (used for its memories, once)
+        self.read = read
         #: (the memories, their version) and the index in memory made from them
         self._made: tuple[Mapping[str, Memory], object, SearchIndex] | None = None
         self._claimed: int | None = None
@@ -72,13 +64,20 @@ class HandingOver:
         version = getattr(memories, "version", None)
         made = self._made
         if made is None or made[0] is not memories or version is None or made[1] != version:
-            made = self._made = (memories, version, memory_index(memories))
+            read, self.read = self.read, None
+            ready = read.index_for(memories) if read is not None else None
+            made = self._made = (memories, version,
+                                 memory_index(memories) if ready is None else ready)
         return made[2], note
 
     def close(self) -> None:
-        """Start the builder whose lock was claimed. The index in memory is left open: a
-        result's lazy total may still count from it."""
+        """Start the builder whose lock was claimed (and stop the rows' child if they were not
+        used). The index in memory is left open: a result's lazy total may still count from
+        it."""
         self._made = None
+        if self.read is not None:
+            self.read.discard()
+            self.read = None
         if self._claimed is not None:
             from .background_build import launch
 

@@ -43,6 +43,7 @@ from ..model.records import Memory, MemoryStatus, now_epoch
 from .first_build import Progress, building_note
 from .index import SearchIndex, SyncReport
 from .memory_index import HandingOver
+from .read_rows import RowsWhileReading
 from ..store.lazy import LazyRecords
 from .pool import AllowedPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
@@ -273,11 +274,13 @@ class Searcher:
 
     def __init__(self, vault: Any, *, index: SearchIndex | None = None, mode: str = "auto",
                  embedder: Embedder | None = None, progress: Progress | None = None,
-                 in_background: bool = False):
+                 in_background: bool = False, read_rows: RowsWhileReading | None = None):
         """``progress(what, done, total)``: told as the index is first built (a search after a
         clone, :mod:`core.search.first_build`). ``in_background``: that first build is left
         to a process of its own, and the search answers from the memories meanwhile
-        (:mod:`core.search.background_build`: ``memvault search``)."""
+        (:mod:`core.search.background_build`: ``memvault search``), from the rows made while
+        the vault was opened when it made them (``read_rows``,
+        :class:`.read_rows.RowsWhileReading`)."""
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}: choose one of {', '.join(MODES)}")
         self.vault = vault
@@ -291,7 +294,7 @@ class Searcher:
                 self.notes.append(INSTALL_HINT)
         self.embedder = embedder
         self.progress = progress
-        self.handing_over = HandingOver(vault.root) if in_background else None
+        self.handing_over = HandingOver(vault.root, read_rows) if in_background else None
 
     def close(self) -> None:
         self.index.close()

@@ -27,7 +27,7 @@ import contextlib
 import json
 import os
 import socket
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -200,12 +200,13 @@ class Layout:
         return json.dumps(record, indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
 
     # -- reading (the loader's job) ----------------------------------------------------------
-    def load_folder(self, kind: str, keep: dict[str, bytes] | None = None
+    def load_folder(self, kind: str, keep: dict[str, bytes] | None = None,
+                    fed: Callable[[list[Any]], None] | None = None
                     ) -> tuple[list[Any], list[LoadProblem]]:
         """Every record of a kind ("memory" or "relation") on disk, and the files that could not
         be loaded: :meth:`RecordLoader.load_folder` of its folder."""
         folder = self.memories_dir if kind == "memory" else self.relations_dir
-        return self.loader.load_folder(folder, kind, keep)
+        return self.loader.load_folder(folder, kind, keep, fed)
 
     def load_file(self, path: Path, kind: str) -> tuple[Any, str | None]:
         """One record file: (record, None) or (None, reason); an absent file is a reason too."""

@@ -44,7 +44,8 @@ class RecordLoader:
         self.root, self.seen, self.is_home = root, seen, is_home
         self._cut = len(os.path.join(str(root), ""))  # a file's path less this: vault-relative
 
-    def load_folder(self, folder: Path, kind: str, keep: dict[str, bytes] | None = None
+    def load_folder(self, folder: Path, kind: str, keep: dict[str, bytes] | None = None,
+                    fed: Callable[[list[Any]], None] | None = None
                     ) -> tuple[list[Any], list[LoadProblem]]:
         """Every record of a kind ("memory" or "relation") on disk, and the files that could not
         be loaded (with the reason). Memories are read in both layouts (flat files and shard
@@ -52,15 +53,21 @@ class RecordLoader:
         :mod:`core.store.shards`). Temp files of atomic writes are skipped. Hot path at open:
         plain strings, one open/fstat/read per file. ``keep``: filled with path -> bytes of every
         file that loaded as a valid record of its id (the derived index is written from them,
-        so a first open reads each file once), keyed by the path relative to the vault and
-        ``/``-separated, as git names it under the vault's folder."""
+        so a first open reads each file once), the path relative to the vault and
+        ``/``-separated, as git names it under the vault's folder. ``fed``: handed the records
+        of each folder as they are loaded (before two files for one id are settled)."""
         records: list[Any] = []
         paths: list[str] = []
         problems: list[LoadProblem] = []
         shards = self._scan(folder, kind, records, paths, problems, None, keep)
         flat = len(records)
+        if fed is not None:
+            fed(records[:])
         for entry in shards:
+            done = len(records)
             self._scan(Path(entry.path), kind, records, paths, problems, entry.name, keep)
+            if fed is not None:
+                fed(records[done:])
         # Two files for one id are a flat one and a sharded one (a file in a shard folder is
         # its id's, or not loaded): with no flat file or no shard folder, there are none.
         if shards and flat:

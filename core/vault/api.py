@@ -5,8 +5,7 @@
 the tree at git HEAD (:class:`~core.git.journal.Journal`). Each operation takes the write lock,
 catches up with commits made by other processes, computes the new records, commits them as one
 commit, and only then updates the cache. The Vault is a front door: the work is done by its
-parts (see :mod:`core.vault`), each made here and handed what it needs.
-"""
+parts (see :mod:`core.vault`), each made here and handed what it needs."""
 
 from __future__ import annotations
 
@@ -60,20 +59,21 @@ class Vault:
         via: str | None = None,
         secrets: str | None = None,
         layout: str | None = None,
-        keep_read: bool = False,
+        keep_read: bool = False, search_rows: bool = False,
     ):
         """``layout``: where a vault created by this open writes its memories ("flat", the
         default, or "sharded"; see :mod:`core.store.shards`); an existing vault keeps its own.
         ``keep_read``: a read-only open that reads every file keeps their bytes until
-        :meth:`index_files` writes the open index from them (see
-        :class:`~core.vault.indexed_open.OpenIndex`)."""
+        :meth:`index_files` writes the open index from them; ``search_rows``: it makes the search
+        rows of the memories as it reads them (:class:`~core.vault.indexed_open.OpenIndex`)."""
         root = Path(path).expanduser().resolve()
         journal = Journal(root, lock_timeout=lock_timeout)
         journal.read_only = readonly
         self.state = VaultState(root, Layout(root, layout), journal,
                                 config or DecayConfig.from_env(), readonly)
         self.loader = CacheLoader(self.state)
-        self.open_index = OpenIndex(self.state, self.loader, keep_read=keep_read)
+        self.open_index = OpenIndex(self.state, self.loader, keep_read=keep_read,
+                                    search_rows=search_rows)
         self.pending = PendingUse(self.state, self.loader)
         self._make_parts(Trailers(via), secrets)  # via: each commit's ``Memvault-Via``
 

@@ -43,6 +43,7 @@ from .state import VaultState
 
 if TYPE_CHECKING:
     from ..search.indexed_files import IndexedFiles
+    from ..search.read_rows import RowsWhileReading
 
 #: Blobs read from git per ``cat-file`` call when the index is written (bounds the memory held).
 BLOB_BATCH = 5000
@@ -58,13 +59,21 @@ class OpenIndex:
 
     ``keep_read``: a read-only open that reads every file keeps their bytes until
     :meth:`index_files` writes the index from them (the first search after a clone: each file
-    read once); other opens keep nothing."""
+    read once); other opens keep nothing. ``search_rows``: a read-only open that reads every
+    file hands the memories to :class:`~core.search.read_rows.RowsWhileReading` as it loads
+    them (the search rows of the first search after a clone, made while the files are read)."""
 
-    def __init__(self, state: VaultState, loader: CacheLoader, *, keep_read: bool = False
-                 ) -> None:
+    def __init__(self, state: VaultState, loader: CacheLoader, *, keep_read: bool = False,
+                 search_rows: bool = False) -> None:
         self.state = state
         self.loader = loader
         self.keep_read = keep_read
+        #: the search rows made while a read-only open read the files (``search_rows``)
+        self.search_rows: RowsWhileReading | None = None
+        if search_rows and state.readonly:
+            from ..search.read_rows import RowsWhileReading
+
+            self.search_rows = RowsWhileReading(state.root)
         #: the bytes a read-only open kept (``keep_read``), vault path -> bytes
         self.read_at_open: dict[str, bytes] | None = None
         #: The open index's rows a first open is writing in the background, if any

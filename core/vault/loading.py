@@ -10,13 +10,24 @@ import json
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Protocol
 
 from pydantic import ValidationError
 
 from ..model.records import Memory, Relation
 from ..store.cache import Store
 from ..store.layout import LoadProblem
+from ..store.relations_in_child import RelationsInChild
 from .state import VaultState
+
+
+class MemoryFeed(Protocol):
+    """Told the memories an open loads, as it loads them (:class:`~core.search.read_rows.
+    RowsWhileReading`): each folder's (``add``), then that there are no more (``end``)."""
+
+    def add(self, memories: list[Memory]) -> None: ...
+
+    def end(self) -> None: ...
 
 
 class CacheLoader:
@@ -25,9 +36,11 @@ class CacheLoader:
     def __init__(self, state: VaultState) -> None:
         self.state = state
 
-    def load_files(self, keep: dict[str, bytes] | None = None) -> None:
+    def load_files(self, keep: dict[str, bytes] | None = None,
+                   fed: MemoryFeed | None = None) -> None:
         """Read every file into a new cache (``keep``: filled with the vault-relative path and
-        bytes of each file that loaded as a valid record, see :meth:`Layout.load_folder`)."""
+        bytes of each file that loaded as a valid record; ``fed``: handed the memories as each
+        folder is loaded; see :meth:`Layout.load_folder`)."""
         state = self.state
         store, layout = Store(), state.layout
         # Tens of thousands of long-lived objects and no garbage among them: the cyclic collector
@@ -36,11 +49,24 @@ class CacheLoader:
         # still freed by reference counting as usual).
         collecting = gc.isenabled()
         gc.disable()
+        elsewhere = RelationsInChild(state.root, layout.relations_dir)  # (a big folder only)
         try:
-            memories, problems = layout.load_folder("memory", keep)
-            relations, relation_problems = layout.load_folder("relation", keep)
-            store.fill_loaded(memories, relations)  # (one file per id: the loader's rule)
+            memories, problems = layout.load_folder("memory", keep,
+                                                    None if fed is None else fed.add)
+            if fed is not None:
+                fed.end()
+            loaded = elsewhere.result()
+            if loaded is None:
+                relations, relation_problems = layout.load_folder("relation", keep)
+                store.fill_loaded(memories, relations)  # (one file per id: the loader's rule)
+            else:
+                store.fill_loaded(memories, (), raw_relations=loaded.records)
+                layout.seen.update(loaded.seen)
+                relation_problems = loaded.problems
+                if keep is not None:
+                    keep.update(loaded.kept)
         finally:
+            elsewhere.stop()
             if collecting:
                 gc.freeze()
                 gc.enable()

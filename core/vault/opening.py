@@ -95,7 +95,8 @@ class Opening:
             before = _read_head_or_none(found, read_head)
             if before is None or not index.load_indexed_readonly(before):
                 keep: dict[str, bytes] | None = {} if index.keep_read else None
-                self.loader.load_files(keep)
+                read_rows = index.search_rows
+                self.loader.load_files(keep, read_rows)
                 if keep is not None and len(keep) >= READONLY_INDEX_FROM:
                     index.read_at_open = keep
             if found is None:

@@ -189,13 +189,14 @@ def require_vault(path: Path) -> None:
         raise UserError(f"no vault at {path} (run `memvault init` or `memvault add`)")
 
 
-def open_readonly(keep_read: bool = False) -> Vault:
+def open_readonly(keep_read: bool = False, search_rows: bool = False) -> Vault:
     """The fast path for verbs that only read: no git, nothing committed. ``keep_read``: the
-    bytes of every file read are kept for ``vault.index_files()`` (``Vault``'s docs)."""
+    bytes of every file read are kept for ``vault.index_files()``; ``search_rows``: the search
+    rows are made as the files are read (``Vault``'s docs)."""
     path = vault_path()
     require_vault(path)
     opened_paths.append(path)
-    return Vault.open(path, readonly=True, keep_read=keep_read)
+    return Vault.open(path, readonly=True, keep_read=keep_read, search_rows=search_rows)
 
 
 #: The vault folders this command opened (an unknown id is then looked up in their history).

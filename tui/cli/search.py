@@ -50,11 +50,12 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
     from core.search import Searcher
     from core.search.background_build import HANDED_OVER
 
-    vault = open_readonly(keep_read=True)
+    vault = open_readonly(keep_read=True, search_rows=True)
     warn_problems(vault)
     now = now_epoch()
     with progress_bar(on_terminal(as_json), SEARCH_BUILD) as update, \
-            Searcher(vault, mode=mode, progress=update, in_background=True) as searcher:
+            Searcher(vault, mode=mode, progress=update, in_background=True,
+                     read_rows=vault.open_index.search_rows) as searcher:
         result = searcher.search(" ".join(words), statuses=statuses or None, tags=tags or None,
                                  limit=limit, offset=offset, now=now)
         note = searcher.index.note

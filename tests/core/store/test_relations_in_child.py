@@ -1,0 +1,96 @@
+"""A big vault's relations loaded by a forked child while the open loads the memories
+(core.store.relations_in_child): the same relations, problems, kept bytes and file stamps as the
+open's own load; and whenever the child cannot be used (threads running, a child that fails),
+the open loads the folder itself."""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import pytest
+
+from core import Vault
+from core.store import relations_in_child
+from core.vault import opening
+from core.store.relations_in_child import RelationsInChild
+
+
+@pytest.fixture
+def related(vault):
+    """A vault with relations, one of them a broken file."""
+    ids = [vault.add(f"memory {n}").id for n in range(6)]
+    for a, b in zip(ids, ids[1:]):
+        vault.relate(a, b, "related")
+    vault.close()
+    (vault.root / "relations" / "broken.json").write_text("{not json")
+    return vault
+
+
+def _loaded(root, monkeypatch, child_from: int) -> Vault:
+    monkeypatch.setattr(relations_in_child, "CHILD_FROM", child_from)
+    monkeypatch.setattr(opening, "READONLY_INDEX_FROM", 1)  # (the bytes kept: a small vault)
+    return Vault.open(root, readonly=True, keep_read=True)
+
+
+def _relations_of(vault: Vault) -> dict:
+    return {i: r.model_dump() for i, r in vault.relations.items()}
+
+
+def test_the_child_loads_what_the_open_loads(related, monkeypatch):
+    started = []
+    real_init = RelationsInChild.__init__
+
+    def spy(self, *args):
+        real_init(self, *args)
+        started.append(self.started)
+
+    monkeypatch.setattr(RelationsInChild, "__init__", spy)
+    by_child = _loaded(related.root, monkeypatch, 1)
+    itself = _loaded(related.root, monkeypatch, 10**9)
+    assert started == [True, False]
+    assert _relations_of(by_child) == _relations_of(itself) and len(_relations_of(itself)) == 5
+    assert [(str(p.path), p.reason) for p in by_child.problems] == [
+        (str(p.path), p.reason) for p in itself.problems] and len(itself.problems) == 1
+    kept = itself.open_index.read_at_open
+    assert by_child.open_index.read_at_open == kept
+    assert sum(path.startswith("relations/") for path in kept) == 5
+    relation_paths = {p for p in itself.state.layout.seen if "/relations/" in p}
+    assert relation_paths and {p: by_child.state.layout.seen[p] for p in relation_paths} == {
+        p: itself.state.layout.seen[p] for p in relation_paths}
+
+
+def test_no_child_while_other_threads_run(related, monkeypatch):
+    monkeypatch.setattr(relations_in_child, "CHILD_FROM", 1)
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        assert not RelationsInChild(related.root, related.root / "relations").started
+    finally:
+        release.set()
+        other.join()
+    assert RelationsInChild(related.root, related.root / "relations").started
+
+
+def test_a_child_that_fails_leaves_the_folder_to_the_open(related, monkeypatch):
+    def fails(root):
+        raise RuntimeError("the child's load failed")
+
+    monkeypatch.setattr(relations_in_child, "load", fails)
+    monkeypatch.setattr(relations_in_child, "CHILD_FROM", 1)
+    child = RelationsInChild(related.root, related.root / "relations")
+    assert child.started and child.result() is None and not child.started
+    opened = _loaded(related.root, monkeypatch, 1)
+    assert len(opened.relations) == 5 and len(opened.problems) == 1
+
+
+def test_a_child_not_waited_for_is_stopped(related, monkeypatch):
+    monkeypatch.setattr(relations_in_child, "CHILD_FROM", 1)
+    child = RelationsInChild(related.root, related.root / "relations")
+    pid = child.pid
+    assert pid is not None
+    child.stop()
+    assert not child.started
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, 0)  # reaped
