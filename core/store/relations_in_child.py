@@ -47,6 +47,12 @@ class LoadedElsewhere:
     seen: dict[str, tuple[int, int]]
 
 
+def fork_is_safe() -> bool:
+    """Whether this process may fork a child that runs Python: on Linux, with one thread (a
+    lock another thread held at the fork would stay held in the child for good)."""
+    return sys.platform.startswith("linux") and threading.active_count() == 1
+
+
 class RelationsInChild:
     """The relations folder ``folder`` of the vault at ``root``, loaded by a child forked here
     when it has :data:`CHILD_FROM` entries or more and forking is safe (:attr:`started`)."""
@@ -54,7 +60,7 @@ class RelationsInChild:
     def __init__(self, root: Path, folder: Path):
         self._pid: int | None = None
         self._read_end: int | None = None
-        if not (sys.platform.startswith("linux") and threading.active_count() == 1):
+        if not fork_is_safe():
             return
         try:
             with os.scandir(folder) as entries:
