@@ -19,7 +19,7 @@ import marshal
 import sqlite3
 import struct
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import IO, Any
 
 #: A frame's length, before its ``marshal`` bytes.
@@ -65,7 +65,7 @@ def frame(value: Any) -> bytes:
     return FRAME.pack(len(payload)) + payload
 
 
-def _frames(source: IO[bytes]) -> Iterable[object]:
+def _frames(source: IO[bytes]) -> Iterator[Any]:
     while header := source.read(FRAME.size):
         if len(header) != FRAME.size:
             raise EOFError("a frame cut short")
@@ -78,7 +78,8 @@ def _frames(source: IO[bytes]) -> Iterable[object]:
 
 def main() -> int:
     frames = iter(_frames(sys.stdin.buffer))
-    statements, database = next(frames)  # type: ignore[misc]
+    first: tuple[list[str], str | None] = next(frames)
+    statements, database = first
     if database is None:
         conn = sqlite3.connect(":memory:", isolation_level=None)
     else:  # (a private file the parent made, read by it once the rows are in: no journal)
@@ -91,7 +92,7 @@ def main() -> int:
     rowid = 1
     conn.execute("BEGIN")
     for rows in frames:
-        rowid = insert_rows(conn, rows, rowid)  # type: ignore[arg-type]
+        rowid = insert_rows(conn, rows, rowid)
     conn.execute("COMMIT")
     if database is None:
         sys.stdout.buffer.write(conn.serialize())

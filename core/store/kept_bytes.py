@@ -3,15 +3,13 @@ file's (a plain ``dict``), or, with :class:`KeptWhileSmall`, only while they are
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
-
 
 class KeptWhileSmall(dict[str, bytes]):
     """Keeps the bytes of up to ``limit`` files; at the next it lets go of all of them and keeps
     nothing more (:attr:`full`): the first search of a vault that big hands the search index's
     first build to a builder, which writes the open index itself, so keeping 100k files' bytes
-    would only cost the search (a tenth of its open at 100k)."""
+    would only cost the search (a tenth of its open at 100k). Set its items one by one (as the
+    loader does): ``update`` is a dict's own."""
 
     def __init__(self, limit: int):
         super().__init__()
@@ -26,11 +24,3 @@ class KeptWhileSmall(dict[str, bytes]):
             self.clear()
             return
         super().__setitem__(key, value)
-
-    def update(self, other: Mapping[str, bytes] | Iterable[tuple[str, bytes]] = (),
-               **more: Any) -> None:
-        items = other.items() if isinstance(other, Mapping) else other
-        for key, value in items:
-            self[key] = value
-        for key, value in more.items():
-            self[key] = value

@@ -15,12 +15,11 @@ from core.vault import opening
 def test_it_keeps_up_to_its_limit_then_nothing():
     kept = KeptWhileSmall(2)
     kept["a"] = b"1"
-    kept.update({"b": b"2"})
+    kept["b"] = b"2"
     assert kept == {"a": b"1", "b": b"2"} and not kept.full
-    kept.update([("c", b"3")])
+    kept["c"] = b"3"
     assert kept == {} and kept.full
     kept["d"] = b"4"
-    kept.update(e=b"5")
     assert kept == {} and kept.full
 
 
