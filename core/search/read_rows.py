@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import secrets
 import sqlite3
 import subprocess
 import sys
@@ -32,11 +33,14 @@ from pathlib import Path
 from typing import IO
 
 from ..model.records import Memory
+from ..store.files import read_vault_file
 from . import first_build, rows_child
 from .index import SearchIndex, index_path
 from .index_file import SCHEMA
-from .rows_child import frame
+from .rows_child import DONE, frame
 
+#: The names of the files the children write the rows into, in ``.git/memvault/``.
+ROWS_PREFIX, ROWS_SUFFIX = "first-search-rows-", ".sqlite"
 #: The pipe's size asked for (Linux; the default limit for anyone): a few folders' rows.
 PIPE_SIZE = 1 << 20
 
@@ -68,6 +72,9 @@ class RowsWhileReading:
         path = index_path(root)
         #: whether rows are wanted at all
         self.wanted = path is not None and not path.exists()
+        #: the file the child writes the rows into, beside the index (private, removed once read)
+        self._database = None if path is None else path.parent / (
+            f"{ROWS_PREFIX}{os.getpid()}-{secrets.token_hex(4)}{ROWS_SUFFIX}")
         self._fed: list[Memory] = []
         self._child: subprocess.Popen[bytes] | None = None
         self._pipe: IO[bytes] | None = None
@@ -96,6 +103,7 @@ class RowsWhileReading:
 
     def _start(self) -> bool:
         package_root = Path(__file__).resolve().parents[2]
+        database = self._make_database()
         try:
             self._child = subprocess.Popen(  # noqa: S603 (memvault's own script)
                 child_argv(), cwd=package_root,
@@ -104,6 +112,7 @@ class RowsWhileReading:
         except OSError:
             self._failed = True
             self._backlog.clear()
+            self._remove_database()
             return False
         self._pipe = self._child.stdin
         assert self._pipe is not None
@@ -112,8 +121,30 @@ class RowsWhileReading:
             with contextlib.suppress(OSError):
                 fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
         os.set_blocking(fd, False)
-        self._backlog.insert(0, memoryview(frame(SCHEMA)))
+        self._backlog.insert(0, memoryview(frame((SCHEMA, database))))
         return True
+
+    def _make_database(self) -> str | None:
+        """The child's file, made empty and private here (SQLite would make it as the umask
+        says); leftovers of searches killed before they removed theirs are removed first. None:
+        the child sends its rows' image instead."""
+        if self._database is None:
+            return None
+        folder = self._database.parent
+        try:
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            remove_leftovers(folder)
+            os.close(os.open(self._database, os.O_CREAT | os.O_EXCL | os.O_WRONLY
+                             | getattr(os, "O_NOFOLLOW", 0), 0o600))
+        except OSError:
+            self._database = None
+            return None
+        return str(self._database)
+
+    def _remove_database(self) -> None:
+        if self._database is not None:
+            with contextlib.suppress(OSError):
+                self._database.unlink()
 
     def _send(self, *, wait: bool) -> None:
         """Write what the pipe takes of the frames not sent yet (all of them, ``wait``ing)."""
@@ -154,24 +185,25 @@ class RowsWhileReading:
         fed, self._fed = self._fed, []
         if child is None:
             return None
-        image = b""
+        output = b""
         try:
             if not self._failed:
-                image = child.stdout.read()  # type: ignore[union-attr]
+                output = child.stdout.read()  # type: ignore[union-attr]
         finally:
             _end(child)
-        if self._failed or not image or child.returncode != 0 or len(fed) != len(memories):
+        try:
+            if self._failed or child.returncode != 0 or len(fed) != len(memories):
+                return None
+            if any(m is not held for m, held in zip(fed, memories.values())):
+                return None
+            image = output
+            if self._database is not None and output == DONE:
+                image, _ = read_vault_file(self._database, limit=1 << 40)
+            return _opened(image)
+        except OSError:
             return None
-        if any(m is not held for m, held in zip(fed, memories.values())):
-            return None
-        index = SearchIndex(None)
-        try:  # (the image takes the place of the empty index's database, schema and all)
-            index.conn.deserialize(image)
-            index.conn.execute("SELECT count(*) FROM records").fetchone()
-        except sqlite3.Error:
-            index.close()
-            return None
-        return index
+        finally:
+            self._remove_database()
 
     def discard(self) -> None:
         """Stop the child, its rows unused."""
@@ -181,6 +213,42 @@ class RowsWhileReading:
             with contextlib.suppress(OSError):
                 child.kill()
             _end(child)
+            self._remove_database()
+
+
+def _opened(image: bytes) -> SearchIndex | None:
+    """An index in memory from the child's rows (a database's bytes); None when they are not
+    one."""
+    if not image:
+        return None
+    index = SearchIndex(None)
+    try:  # (the image takes the place of the empty index's database, schema and all)
+        index.conn.deserialize(image)
+        index.conn.execute("SELECT count(*) FROM records").fetchone()
+    except sqlite3.Error:
+        index.close()
+        return None
+    return index
+
+
+def remove_leftovers(folder: Path) -> None:
+    """Remove the rows' files in ``folder`` whose search is gone (killed before it removed
+    its own)."""
+    for leftover in folder.glob(f"{ROWS_PREFIX}*{ROWS_SUFFIX}"):
+        pid = leftover.name[len(ROWS_PREFIX):].split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _end(child: subprocess.Popen[bytes]) -> None:

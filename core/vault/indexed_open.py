@@ -170,6 +170,19 @@ class OpenIndex:
             return
         self.loader.reload_paths(sorted(rels))
 
+    def keep_for_open(self) -> dict[str, bytes] | None:
+        """Where a read-only open that reads every file keeps their bytes (``keep_read``): for
+        the first search (its rows wanted), only while too few to hand the search index's first
+        build over (:class:`~core.store.kept_bytes.KeptWhileSmall`)."""
+        if not self.keep_read:
+            return None
+        if self.search_rows is not None and self.search_rows.wanted:
+            from ..search.first_build import FIRST_BUILD_FROM
+            from ..store.kept_bytes import KeptWhileSmall
+
+            return KeptWhileSmall(FIRST_BUILD_FROM)
+        return {}
+
     @property
     def kept_read(self) -> bool:
         """Whether a read-only open kept the bytes of every file it read (``keep_read``, a vault

@@ -64,7 +64,8 @@ class CacheLoader:
                 layout.seen.update(loaded.seen)
                 relation_problems = loaded.problems
                 if keep is not None:
-                    keep.update(loaded.kept)
+                    for path, data in loaded.kept.items():  # (one by one: a keep may say no)
+                        keep[path] = data
         finally:
             elsewhere.stop()
             if collecting:

@@ -94,9 +94,8 @@ class Opening:
         for _attempt in range(5):
             before = _read_head_or_none(found, read_head)
             if before is None or not index.load_indexed_readonly(before):
-                keep: dict[str, bytes] | None = {} if index.keep_read else None
-                read_rows = index.search_rows
-                self.loader.load_files(keep, read_rows)
+                keep = index.keep_for_open()
+                self.loader.load_files(keep, index.search_rows)
                 if keep is not None and len(keep) >= READONLY_INDEX_FROM:
                     index.read_at_open = keep
             if found is None:

@@ -180,3 +180,47 @@ def test_an_index_made_once_is_tuned_for_one_build_and_ranks_the_same(vault, sma
     for index in (made, memory_index(opened.memories)):
         settings = dict(index.conn.execute("SELECT k, v FROM fts_config WHERE k != 'version'"))
         assert settings == {"automerge": 0, "hashsize": 33554432}
+
+
+def _rows_files(root) -> list:
+    return sorted(index_path(root).parent.glob("first-search-rows-*"))
+
+
+def test_the_rows_file_is_private_and_gone_once_read_or_discarded(vault, tmp_path, monkeypatch,
+                                                                  small_first_build):
+    _cloned(vault, "sharded")
+    opened = Vault.open(vault.root, readonly=True, search_rows=True)
+    assert opened.open_index.search_rows.index_for(opened.memories) is not None
+    assert _rows_files(vault.root) == []
+    seen = tmp_path / "mode"
+    stub = ("import marshal, os, struct, sys; n, = struct.unpack('<Q', sys.stdin.buffer.read(8)); "
+            "_, path = marshal.loads(sys.stdin.buffer.read(n)); "
+            f"open({str(seen)!r}, 'w').write(oct(os.stat(path).st_mode & 0o777)); "
+            "sys.stdin.buffer.read()")
+    monkeypatch.setattr(read_rows, "child_argv", lambda: [read_rows.sys.executable, "-c", stub])
+    opened = Vault.open(vault.root, readonly=True, search_rows=True)
+    rows = opened.open_index.search_rows
+    assert len(_rows_files(vault.root)) == 1
+    assert rows.index_for(opened.memories) is None  # (the stub wrote no rows)
+    assert seen.read_text() == "0o600" and _rows_files(vault.root) == []
+    monkeypatch.undo()
+    monkeypatch.setattr(first_build, "FIRST_BUILD_FROM", 3)  # (the real child, rows unused)
+    opened = Vault.open(vault.root, readonly=True, search_rows=True)
+    assert len(_rows_files(vault.root)) == 1
+    opened.open_index.search_rows.discard()
+    assert _rows_files(vault.root) == []
+
+
+def test_leftovers_of_searches_that_are_gone_are_removed(tmp_path):
+    import subprocess
+    import sys
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    mine = tmp_path / f"first-search-rows-{os.getpid()}-ab12.sqlite"
+    theirs = tmp_path / f"first-search-rows-{dead.pid}-cd34.sqlite"
+    other = tmp_path / "index.sqlite"
+    for path in (mine, theirs, other):
+        path.write_bytes(b"")
+    read_rows.remove_leftovers(tmp_path)
+    assert mine.exists() and other.exists() and not theirs.exists()
