@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from core import Vault
-from core.store import relations_in_child
+from core.store import forked, relations_in_child
 from core.vault import opening
 from core.store.relations_in_child import RelationsInChild
 
@@ -20,7 +20,7 @@ from core.store.relations_in_child import RelationsInChild
 def one_thread(monkeypatch):
     """Forking allowed (a test runner's worker runs threads of its own: the rule is tested
     alone, below)."""
-    monkeypatch.setattr(relations_in_child, "fork_is_safe", lambda: True)
+    monkeypatch.setattr(forked, "fork_is_safe", lambda: True)
 
 
 @pytest.fixture
@@ -73,7 +73,7 @@ def test_no_fork_while_other_threads_run(related, monkeypatch):
     other = threading.Thread(target=release.wait)
     other.start()
     try:
-        assert not relations_in_child.fork_is_safe()
+        assert not forked.fork_is_safe()
         assert not RelationsInChild(related.root, related.root / "relations").started
     finally:
         release.set()
