@@ -44,7 +44,9 @@ def _process_start(pid: int) -> str:
         return ""
 
 
-def _alive(pid: int, started: str) -> bool:
+def process_alive(pid: int, started: str = "") -> bool:
+    """Whether process ``pid`` is alive (another user's counts), and, given ``started`` (its
+    start time as ``/proc`` tells it), still the process that started then."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -196,7 +198,7 @@ def _live_tickets_before(queue: Path, me: str) -> list[str]:
         if pid == os.getpid() and name not in _OURS:
             stale = True  # this process's own leftover (its removal failed)
         else:
-            stale = not _alive(pid, started)
+            stale = not process_alive(pid, started)
         if not stale:
             ahead.append(name)
         else:

@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ..git.lock import process_alive
 from ..model.records import Memory
 from .row_sources import MadeRow
 from .transaction import transaction
@@ -80,19 +81,9 @@ def building(conn: sqlite3.Connection) -> BuildState | None:
                            float(found["at"]))
     except (ValueError, TypeError, KeyError):
         return None
-    if time.time() - state.at > STALE_AFTER or not _alive(state.pid):
+    if time.time() - state.at > STALE_AFTER or not process_alive(state.pid):
         return None
     return state
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's process: alive
-        return True
-    return True
 
 
 class Builder:

@@ -32,6 +32,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO
 
+from ..git.lock import process_alive
 from ..model.records import Memory
 from ..store.files import read_vault_file
 from . import first_build, rows_child
@@ -236,19 +237,9 @@ def remove_leftovers(folder: Path) -> None:
     its own)."""
     for leftover in folder.glob(f"{ROWS_PREFIX}*{ROWS_SUFFIX}"):
         pid = leftover.name[len(ROWS_PREFIX):].split("-", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not process_alive(int(pid)):
             with contextlib.suppress(OSError):
                 leftover.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _end(child: subprocess.Popen[bytes]) -> None:
