@@ -102,5 +102,6 @@ def main() -> int:
     sys.stdout.buffer.flush()
     return 0
 
+
 if __name__ == "__main__":
     sys.exit(main())
