@@ -45,11 +45,12 @@ class LoadedElsewhere:
 
 class RelationsInChild:
     """The relations folder ``folder`` of the vault at ``root``, loaded by a child forked here
-    when it has :data:`CHILD_FROM` entries or more and forking is safe (:attr:`started`)."""
+    when ``enabled``, it has :data:`CHILD_FROM` entries or more and forking is safe
+    (:attr:`started`)."""
 
-    def __init__(self, root: Path, folder: Path):
+    def __init__(self, root: Path, folder: Path, *, enabled: bool = True):
         self._work: forked.ForkedWork | None = None
-        if not forked.fork_is_safe():
+        if not enabled or not forked.fork_is_safe():
             return
         try:
             with os.scandir(folder) as entries:

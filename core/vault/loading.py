@@ -49,7 +49,10 @@ class CacheLoader:
         # still freed by reference counting as usual).
         collecting = gc.isenabled()
         gc.disable()
-        elsewhere = RelationsInChild(state.root, layout.relations_dir)  # (a big folder only)
+        # A big folder only, and for a read-only open (a command's: the first search after a
+        # clone); a writer's open parses its relations as it reads them (its next operations
+        # use them at once, and measured, an archive right after the open took twice as long)
+        elsewhere = RelationsInChild(state.root, layout.relations_dir, enabled=state.readonly)
         try:
             memories, problems = layout.load_folder("memory", keep,
                                                     None if fed is None else fed.add)

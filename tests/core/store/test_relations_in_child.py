@@ -11,6 +11,7 @@ import threading
 import pytest
 
 from core import Vault
+from core.search import index_path
 from core.store import forked, relations_in_child
 from core.vault import opening
 from core.store.relations_in_child import RelationsInChild
@@ -48,8 +49,8 @@ def test_the_child_loads_what_the_open_loads(related, monkeypatch):
     started = []
     real_init = RelationsInChild.__init__
 
-    def spy(self, *args):
-        real_init(self, *args)
+    def spy(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
         started.append(self.started)
 
     monkeypatch.setattr(RelationsInChild, "__init__", spy)
@@ -101,3 +102,20 @@ def test_a_child_not_waited_for_is_stopped(related, monkeypatch):
     assert not child.started
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, 0)  # reaped
+
+
+def test_a_writers_open_loads_its_relations_itself(related, monkeypatch):
+    monkeypatch.setattr(relations_in_child, "CHILD_FROM", 1)
+    started = []
+    real_init = RelationsInChild.__init__
+
+    def spy(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        started.append(self.started)
+
+    monkeypatch.setattr(RelationsInChild, "__init__", spy)
+    for leftover in index_path(related.root).parent.glob("index.sqlite*"):
+        leftover.unlink()  # (every file read)
+    with Vault.open(related.root) as writer:
+        assert len(writer.relations) == 5
+    assert started == [False]
