@@ -35,6 +35,20 @@ def related(vault):
     return vault
 
 
+@pytest.fixture
+def started(monkeypatch) -> list[bool]:
+    """Whether each RelationsInChild made (in order) forked its child."""
+    made: list[bool] = []
+    real_init = RelationsInChild.__init__
+
+    def spy(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        made.append(self.started)
+
+    monkeypatch.setattr(RelationsInChild, "__init__", spy)
+    return made
+
+
 def _loaded(root, monkeypatch, child_from: int) -> Vault:
     monkeypatch.setattr(relations_in_child, "CHILD_FROM", child_from)
     monkeypatch.setattr(opening, "READONLY_INDEX_FROM", 1)  # (the bytes kept: a small vault)
@@ -45,15 +59,7 @@ def _relations_of(vault: Vault) -> dict:
     return {i: r.model_dump() for i, r in vault.relations.items()}
 
 
-def test_the_child_loads_what_the_open_loads(related, monkeypatch):
-    started = []
-    real_init = RelationsInChild.__init__
-
-    def spy(self, *args, **kwargs):
-        real_init(self, *args, **kwargs)
-        started.append(self.started)
-
-    monkeypatch.setattr(RelationsInChild, "__init__", spy)
+def test_the_child_loads_what_the_open_loads(related, monkeypatch, started):
     by_child = _loaded(related.root, monkeypatch, 1)
     itself = _loaded(related.root, monkeypatch, 10**9)
     assert started == [True, False]
@@ -104,16 +110,8 @@ def test_a_child_not_waited_for_is_stopped(related, monkeypatch):
         os.waitpid(pid, 0)  # reaped
 
 
-def test_a_writers_open_loads_its_relations_itself(related, monkeypatch):
+def test_a_writers_open_loads_its_relations_itself(related, monkeypatch, started):
     monkeypatch.setattr(relations_in_child, "CHILD_FROM", 1)
-    started = []
-    real_init = RelationsInChild.__init__
-
-    def spy(self, *args, **kwargs):
-        real_init(self, *args, **kwargs)
-        started.append(self.started)
-
-    monkeypatch.setattr(RelationsInChild, "__init__", spy)
     for leftover in index_path(related.root).parent.glob("index.sqlite*"):
         leftover.unlink()  # (every file read)
     with Vault.open(related.root) as writer:
