@@ -34,13 +34,18 @@ CHILD_FROM = 10_000
 
 @dataclass
 class LoadedElsewhere:
-    """What the child loaded: id -> bytes of each valid record, vault path -> bytes of the same
-    files (as an open's ``keep``), the problems, and the files' ``(mtime_ns, size)`` by path."""
+    """What the child loaded: id -> bytes of each valid record, the problems, and the files'
+    ``(mtime_ns, size)`` by path."""
 
     records: dict[str, bytes]
-    kept: dict[str, bytes]
     problems: list[LoadProblem]
     seen: dict[str, tuple[int, int]]
+
+    def kept(self) -> dict[str, bytes]:
+        """The same bytes by vault path (as an open's ``keep``)."""
+        from .layout import RELATIONS_DIR, SUFFIX
+
+        return {f"{RELATIONS_DIR}/{i}{SUFFIX}": data for i, data in self.records.items()}
 
 
 class RelationsInChild:
@@ -78,8 +83,8 @@ class RelationsInChild:
         if not output:
             return None
         try:
-            records, kept, problems, seen = marshal.loads(output)
-            return LoadedElsewhere(records, kept,
+            records, problems, seen = marshal.loads(output)
+            return LoadedElsewhere(records,
                                    [LoadProblem(Path(path), reason) for path, reason in problems],
                                    seen)
         except (ValueError, TypeError, EOFError):
@@ -101,5 +106,5 @@ def load(root: Path) -> bytes:
     kept: dict[str, bytes] = {}
     records, problems = layout.load_folder("relation", kept)
     raw = {r.id: kept[f"{RELATIONS_DIR}/{r.id}{SUFFIX}"] for r in records}
-    return marshal.dumps((raw, kept, [(str(p.path), p.reason) for p in problems],
+    return marshal.dumps((raw, [(str(p.path), p.reason) for p in problems],
                           dict(layout.seen)))

@@ -67,7 +67,7 @@ class CacheLoader:
                 layout.seen.update(loaded.seen)
                 relation_problems = loaded.problems
                 if keep is not None:
-                    for path, data in loaded.kept.items():  # (one by one: a keep may say no)
+                    for path, data in loaded.kept().items():  # (one by one: a keep may say no)
                         keep[path] = data
         finally:
             elsewhere.stop()
