@@ -12,7 +12,7 @@ from ..model.records import (
     is_pinned,
     now_epoch,
 )
-from ..decay import score, scorer
+from ..decay import score, scores_below
 from ..textutil import make_gist
 from .reports import GcReport, GistBackfill, op_message, relations_going_with
 from .state import VaultState
@@ -44,10 +44,10 @@ class Upkeep:
 
         def below() -> tuple[list[tuple[Memory, float]], list[tuple[Memory, float]]]:
             """(candidates, pinned ones kept out), lowest score first."""
-            score_of = scorer(self.state.config, at)
-            found = [(m, score_of(m)) for m in self.state.store.memories.values()
-                     if m.status == MemoryStatus.ACTIVE]
-            low = sorted(((m, s) for m, s in found if s < limit), key=lambda p: (p[1], p[0].id))
+            active = MemoryStatus.ACTIVE
+            low = sorted(scores_below((m for m in self.state.store.memories.values()
+                                       if m.status == active), limit, self.state.config, at),
+                         key=lambda p: (p[1], p[0].id))
             return [p for p in low if not is_pinned(p[0])], [p for p in low if is_pinned(p[0])]
 
         def chosen(found: list[tuple[Memory, float]]) -> tuple[list[tuple[Memory, float]],

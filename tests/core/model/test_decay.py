@@ -228,14 +228,18 @@ def test_should_promote_by_use_count_within_window():
 
 
 @pytest.mark.parametrize("model", ["power_law", "exponential", "two_component"])
-def test_scorer_gives_the_very_scores_of_score(model):
-    """gc scores every memory with one scorer: the same floats as score, memory by memory."""
-    from core.decay import score, scorer
+def test_scores_below_gives_the_very_scores_of_score_and_only_those_below(model):
+    """gc's loop: the memories scoring below the limit, in their order, with score's floats
+    (a memory used in the future, or just now, counts as used now)."""
+    from core.decay import score, scores_below
 
     config = DecayConfig(decay_model=model)
     at = 1_800_000_000
-    score_of = scorer(config, at)
-    for i in range(200):
-        memory = Memory(id=f"m{i}", content="x", use_count=i % 17, strength=0.1 + (i % 19) / 10,
-                        last_used=at - i * 7919 * 13 + (i % 3) * 10**6)
-        assert score_of(memory) == score(memory, config, at)
+    memories = [Memory(id=f"m{i}", content="x", use_count=i % 17, strength=0.1 + (i % 19) / 10,
+                       last_used=at - i * 7919 * 13 + (i % 3) * 10**6) for i in range(300)]
+    scores = [score(m, config, at) for m in memories]
+    limit = sorted(scores)[len(scores) // 3]
+    expected = [(m, s) for m, s in zip(memories, scores) if s < limit]
+    assert 50 < len(expected) < 150
+    assert any(m.last_used > at for m in memories)  # (a use in the future: dt is 0)
+    assert scores_below(memories, limit, config, at) == expected
