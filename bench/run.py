@@ -426,40 +426,45 @@ def measure_archive(root: Path, candidates: list[str], n: int) -> dict[str, Any]
 
 
 class UnlinkMeter:
-    """Counts the time ``core.git.commit`` spends in ``remove_file`` (one ``unlink`` per deleted
-    vault file) while active: how much of a gc is the filesystem deleting files. Measures
-    nothing (and says so) if core no longer has that hook."""
+    """Counts the time ``core.git.commit`` spends removing deleted vault files (``remove_file``
+    one by one, ``remove_many`` for a big commit's) while active: how much of a gc is the
+    filesystem deleting files. Measures nothing (and says so) if core no longer has those
+    hooks."""
+
+    HOOKS = ("remove_file", "remove_many")
 
     def __init__(self) -> None:
         import core.git.commit as journal
 
         self.module = journal
-        self.original = getattr(journal, "remove_file", None)
+        self.originals = {name: getattr(journal, name) for name in self.HOOKS
+                          if hasattr(journal, name)}
         self.seconds = 0.0
         self.calls = 0
 
     @property
     def available(self) -> bool:
-        return self.original is not None
+        return bool(self.originals)
 
     def __enter__(self) -> "UnlinkMeter":
-        if self.original is not None:
-            original = self.original
-
-            def timed(path: Any) -> None:
-                t = time.perf_counter()
-                try:
-                    original(path)
-                finally:
-                    self.seconds += time.perf_counter() - t
-                    self.calls += 1
-
-            self.module.remove_file = timed
+        for name, original in self.originals.items():
+            setattr(self.module, name, self._timed(original))
         return self
 
+    def _timed(self, original: Any) -> Any:
+        def timed(*args: Any, **kwargs: Any) -> None:
+            t = time.perf_counter()
+            try:
+                original(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - t
+                self.calls += 1
+
+        return timed
+
     def __exit__(self, *exc: object) -> None:
-        if self.original is not None:
-            self.module.remove_file = self.original
+        for name, original in self.originals.items():
+            setattr(self.module, name, original)
 
 
 def measure_gc(root: Path, memories: list[Memory], relations: list[Relation], stale: set[str],

@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import JournalError
-from ..store.files import remove_file, write_atomic, write_atomic_many
+from ..store.files import remove_file, remove_many, write_atomic, write_atomic_many
 from ..textutil import neutralise_controls, neutralise_line
 from .blobs import ObjectStore
 from .entries import TOOL_TRAILER, VIA_TRAILER, with_trailer
@@ -112,17 +110,18 @@ class Committer:
         intent = self._begin(pre, message, writes, previous, adopted, trees)
         rels = [w.path for w in intent.writes] + intent.adopt
         try:
-            if len(writes) > BATCH_WRITES:  # one flush for all the files (write_atomic_many)
+            if len(writes) > BATCH_WRITES:  # one flush for all the files, then the removals
                 write_atomic_many([(p, d) for p, d in writes.items() if d is not None],
                                   before_each=lambda: self.faults.reached("write"))
-            for path, data in writes.items():
-                if len(writes) > BATCH_WRITES and data is not None:
-                    continue
-                self.faults.reached("write")
-                if data is None:
-                    remove_file(path)
-                else:
-                    write_atomic(path, data)
+                remove_many([p for p, d in writes.items() if d is None],
+                            before_each=lambda: self.faults.reached("write"))
+            else:
+                for path, data in writes.items():
+                    self.faults.reached("write")
+                    if data is None:
+                        remove_file(path)
+                    else:
+                        write_atomic(path, data)
             tree, base_tree = self._new_tree(pre, rels, trees)
             if not writes and pre is not None and tree == base_tree:
                 self.repository.intents.finish(intent)  # adopted files that already match HEAD: no commit
@@ -181,7 +180,7 @@ class Committer:
             return data
 
         def write_trees(trees: list[bytes]) -> list[str]:
-            return self._write_objects("tree", trees)
+            return self.commands.object_writer.write_objects("tree", trees)
 
         def hash_files(rels: list[str]) -> list[str]:
             return self.commands.object_writer.write("blob", rels)
@@ -192,22 +191,6 @@ class Committer:
         return TreeWriter(read_tree, write_trees, hash_files, "sha1", commands.trust_executable_bit,
                           read_trees, known=self._trees_of_last,
                           ordered=self._ordered_of_last)
-
-    def _write_objects(self, kind: str, objects: list[bytes]) -> list[str]:
-        """Store objects (git checks a tree's format), in order, through the long-lived
-        ``hash-object`` of that type, from scratch files in memvault's folder of the git
-        directory."""
-        scratch = Path(tempfile.mkdtemp(prefix="objects-", dir=self.repository.state_dir))
-        try:
-            names = []
-            for i, data in enumerate(objects):
-                name = scratch / f"{i}"
-                with open(name, "wb") as fh:
-                    fh.write(data)
-                names.append(str(name))
-            return self.commands.object_writer.write(kind, names)
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
 
     def _new_tree(self, pre: str | None, rels: list[str], trees: TreeWriter | None
                   ) -> tuple[str, str | None]:

@@ -182,7 +182,8 @@ class GitCommands:
     def object_writer(self) -> ObjectWriter:
         """Long-lived ``hash-object`` processes for the objects of a commit (:mod:`.objects`),
         started through GitPython's ``repo.git`` on first use."""
-        return ObjectWriter(self._start_piped, self._object_options)
+        return ObjectWriter(self._start_piped, self._object_options,
+                            lambda: self.repository.state_dir)
 
     def _object_options(self, kind: str) -> list[str]:
         """Trees are stored uncompressed (``core.looseCompression=0``) unless the person set a

@@ -106,3 +106,60 @@ def test_trees_are_stored_uncompressed_unless_the_person_chose_a_level(tmp_path)
     size, stored = _tree_sizes(root)
     assert stored < size
     assert _git(root, "fsck", "--no-dangling") == ""
+
+
+def _object_id(kind: str, data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha1(b"%s %d\0" % (kind.encode(), len(data)) + data).hexdigest()
+
+
+def test_objects_go_through_scratch_files_kept_for_the_writers_life(tmp_path):
+    """Written over in place from one write to the next (a shorter object cut to its size),
+    private, and removed when the writer stops."""
+    import os
+    import stat
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    private = tmp_path / ".git" / "memvault"
+    private.mkdir(mode=0o700)
+    started: list[list[str]] = []
+    writer = ObjectWriter(_starter(tmp_path, started), scratch_parent=lambda: private)
+    long = [b"long object %d " % i * 50 for i in range(3)]
+    assert writer.write_objects("blob", long) == [_object_id("blob", d) for d in long]
+    folders = list(private.iterdir())
+    assert len(folders) == 1 and folders[0].name.startswith(f"objects-{os.getpid()}-")
+    assert stat.S_IMODE(folders[0].stat().st_mode) == 0o700
+    assert all(stat.S_IMODE(f.stat().st_mode) == 0o600 for f in folders[0].iterdir())
+    short = [b"short", b"", b"x" * 10]
+    assert writer.write_objects("blob", short) == [_object_id("blob", d) for d in short]
+    assert _git(tmp_path, "cat-file", "-p", _object_id("blob", b"short")) == "short"
+    assert list(private.iterdir()) == folders  # the same files, written over
+    assert len(started) == 1
+    writer.stop()
+    assert list(private.iterdir()) == []
+
+
+def test_scratch_folders_of_processes_gone_are_removed_and_the_living_ones_kept(tmp_path):
+    import os
+
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    private = tmp_path / ".git" / "memvault"
+    private.mkdir(mode=0o700)
+    ended = subprocess.Popen(["true"])
+    ended.wait()  # a process that has ended and been reaped
+    gone = private / f"objects-{ended.pid}-abc"
+    gone.mkdir()
+    (gone / "0").write_bytes(b"left")
+    before = private / "objects-x1y2z3"  # as they were named before they were kept
+    before.mkdir()
+    living = private / f"objects-{os.getppid()}-def"
+    living.mkdir()
+    other = private / "index.sqlite"
+    other.write_bytes(b"")
+    writer = ObjectWriter(_starter(tmp_path, []), scratch_parent=lambda: private)
+    writer.write_objects("blob", [b"one"])
+    names = {p.name for p in private.iterdir()}
+    assert gone.name not in names and before.name not in names
+    assert {living.name, other.name} <= names
+    writer.stop()
