@@ -8,7 +8,7 @@ index and the relations of each memory are made the first time they are asked fo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Literal
 
 from ..model.config import DecayConfig
@@ -56,6 +56,14 @@ class Store:
             self.relations.fill(raw_relations)
         else:
             self.relations.fill({r.id: relation(r) for r in relations}, parsed=True)
+
+    def relations_later(self, load: Callable[[], Iterable[Relation]]) -> None:
+        """Fill the (empty) relations from ``load()`` the first time they are used at all (a
+        read-only open that leaves a big relations folder unread until then)."""
+        relation = self._sharing.relation
+        relations = self.relations
+        relations.fill_later(lambda: relations.fill({r.id: relation(r) for r in load()},
+                                                    parsed=True))
 
     def put_memory(self, memory: Memory) -> None:
         memory_id = memory.id

@@ -11,7 +11,9 @@ index's schema version), the error is raised as it comes, never hidden.
 :class:`LazyRecords` is a full mapping (``dict(...)``, ``.values()``, ``.items()``, ``in``,
 ``len``...) that only ever hands out parsed records: a row is parsed the first time it is read,
 and every record at once the first time all of them are asked for (``values()``, ``items()``),
-with the cyclic collector paused as the open pauses it.
+with the cyclic collector paused as the open pauses it. A mapping can also be filled only when
+it is first used at all (:meth:`LazyRecords.fill_later`: a read-only open leaves a big
+relations folder unread until something asks for relations).
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ R = TypeVar("R")
 _MISSING = object()
 #: How many changes a mapping remembers (see LazyRecords.changed_since).
 _LOG_LIMIT = 8192
+#: Held while a mapping is filled on its first use (LazyRecords.fill_later): re-entrant, as a
+#: load may read other mappings.
+_LATER = threading.RLock()
 
 
 class LazyRecords(MutableMapping[str, R], Generic[R]):
@@ -32,7 +37,7 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     ``make(bytes)`` on first read and kept parsed from then on (in place: the order of the ids
     never changes)."""
 
-    __slots__ = ("_items", "_lock", "_log", "_log_base", "_make", "_raw")
+    __slots__ = ("_items", "_later", "_lock", "_log", "_log_base", "_make", "_raw")
 
     def __init__(self, make: Callable[[bytes], R]) -> None:
         self._items: dict[str, R | bytes] = {}
@@ -43,6 +48,7 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         # the ids set or deleted, in order: what changed since a version (see changed_since)
         self._log: list[str] = []
         self._log_base = 0  # the version before self._log[0]
+        self._later: Callable[[], None] | None = None  # fills it on first use (fill_later)
 
     # -- what changed -----------------------------------------------------------------------
     @property
@@ -53,6 +59,8 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     def changed_since(self, version: int) -> set[str] | None:
         """The ids set or deleted since ``version``; None when that is no longer known (too
         long ago, or the mapping was filled since): the caller compares everything."""
+        if self._later is not None:
+            self._fill_due()
         with self._lock:
             if not self._log_base <= version <= self._log_base + len(self._log):
                 return None
@@ -78,9 +86,35 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
             self._log_base += len(self._log) + 1  # (every earlier version is unknown now)
             self._log = []
 
+    def fill_later(self, load: Callable[[], None]) -> None:
+        """Have ``load()`` fill this empty mapping (with :meth:`fill`) the first time it is
+        used in any way (read, counted, iterated, changed); until then it holds nothing and
+        costs nothing. A ``load`` that raises leaves it due: the next use tries again."""
+        with self._lock:
+            if self._items or self._later is not None:
+                raise ValueError("fill_later() is for an empty mapping")
+            self._later = load
+
+    @property
+    def due(self) -> bool:
+        """Whether it waits for its first use to be filled (:meth:`fill_later`)."""
+        return self._later is not None
+
+    def _fill_due(self) -> None:
+        with self._lock:
+            load = self._later
+        if load is None:
+            return
+        with _LATER:  # (one load, whichever thread uses it first; fill takes self._lock)
+            if self._later is load:
+                load()
+                self._later = None
+
     @property
     def raw(self) -> int:
         """How many records are still held as bytes."""
+        if self._later is not None:
+            self._fill_due()
         return self._raw
 
     def _parse(self, key: str, body: bytes) -> R:
@@ -96,6 +130,8 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     def parse_all(self) -> None:
         """Parse every record still held as bytes (with the cyclic collector paused, then the
         records frozen out of its scans, as the open does for what it loads)."""
+        if self._later is not None:
+            self._fill_due()
         if not self._raw:
             return
         collecting = gc.isenabled()
@@ -115,12 +151,16 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
 
     # -- the mapping ------------------------------------------------------------------------
     def __getitem__(self, key: str) -> R:
+        if self._later is not None:
+            self._fill_due()
         value = self._items[key]
         if type(value) is bytes:
             return self._parse(key, value)
         return value  # type: ignore[return-value]
 
     def get(self, key: str, default: R | None = None) -> R | None:  # type: ignore[override]
+        if self._later is not None:
+            self._fill_due()
         value = self._items.get(key, _MISSING)
         if value is _MISSING:
             return default
@@ -129,6 +169,8 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         return value  # type: ignore[return-value]
 
     def __setitem__(self, key: str, record: R) -> None:
+        if self._later is not None:
+            self._fill_due()
         with self._lock:
             if type(self._items.get(key)) is bytes:
                 self._raw -= 1
@@ -136,6 +178,8 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
             self._logged(key)
 
     def __delitem__(self, key: str) -> None:
+        if self._later is not None:
+            self._fill_due()
         with self._lock:
             if type(self._items[key]) is bytes:
                 self._raw -= 1
@@ -146,19 +190,27 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         """The value held for ``key`` as it is: the record, or its file's bytes when it was not
         parsed yet (never parsed here: a caller that can use the bytes, such as the search
         index comparing them with what its row was made from, spares the parse)."""
+        if self._later is not None:
+            self._fill_due()
         return self._items[key]
 
     def __contains__(self, key: object) -> bool:
+        if self._later is not None:
+            self._fill_due()
         return key in self._items
 
     def __iter__(self) -> Iterator[str]:
+        if self._later is not None:
+            self._fill_due()
         return iter(self._items)
 
     def __len__(self) -> int:
+        if self._later is not None:
+            self._fill_due()
         return len(self._items)
 
     def values(self) -> ValuesView[R]:
-        self.parse_all()
+        self.parse_all()  # (fills a mapping still due first)
         return self._items.values()  # type: ignore[return-value]
 
     def items(self) -> ItemsView[str, R]:
@@ -173,4 +225,6 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
+        if self._later is not None:
+            return f"<{type(self).__name__}: filled on first use>"
         return f"<{type(self).__name__}: {len(self)} records, {self._raw} not parsed yet>"

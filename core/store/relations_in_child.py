@@ -32,6 +32,17 @@ from .record_loading import LoadProblem
 CHILD_FROM = 10_000
 
 
+def is_big(folder: Path) -> bool:
+    """Whether the relations folder has :data:`CHILD_FROM` entries or more (reading it costs a
+    big vault's open a noticeable part of its time: loaded by a child, or left unread by a
+    read-only open until relations are used, :mod:`core.vault.loading`)."""
+    try:
+        with os.scandir(folder) as entries:
+            return sum(1 for _ in entries) >= CHILD_FROM
+    except OSError:
+        return False
+
+
 @dataclass
 class LoadedElsewhere:
     """What the child loaded: id -> bytes of each valid record, the problems, and the files'
@@ -55,13 +66,7 @@ class RelationsInChild:
 
     def __init__(self, root: Path, folder: Path, *, enabled: bool = True):
         self._work: forked.ForkedWork | None = None
-        if not enabled or not forked.fork_is_safe():
-            return
-        try:
-            with os.scandir(folder) as entries:
-                if sum(1 for _ in entries) < CHILD_FROM:
-                    return
-        except OSError:
+        if not enabled or not forked.fork_is_safe() or not is_big(folder):
             return
         work = forked.ForkedWork(lambda: load(root))
         self._work = work if work.started else None

@@ -162,3 +162,55 @@ def test_threads_reading_at_once_never_see_bytes_and_count_each_record_once():
             t.join()
         assert records.raw == 0 and all(isinstance(v, Memory) for v in seen)
         assert list(records.values()) == made
+
+
+USES = {
+    "len": len, "iter": list, "in": lambda r: "m0000" in r, "get": lambda r: r.get("m0000"),
+    "item": lambda r: r["m0000"], "values": lambda r: list(r.values()),
+    "items": lambda r: dict(r.items()), "raw": lambda r: r.raw,
+    "held": lambda r: r.held("m0000"), "changed_since": lambda r: r.changed_since(0),
+    "set": lambda r: r.__setitem__("m0009", _memory(9, [])),
+    "delete": lambda r: r.__delitem__("m0000"),
+}
+
+
+@pytest.mark.parametrize("use", list(USES))
+def test_a_mapping_filled_later_is_filled_by_its_first_use_once(parsed, use):
+    records, _ = parsed
+    made = [_memory(i, ["a"]) for i in range(3)]
+    loads: list[int] = []
+
+    def load() -> None:
+        loads.append(1)
+        records.fill({m.id: _bytes(m) for m in made})
+
+    records.fill_later(load)
+    assert records.due and loads == [] and "filled on first use" in repr(records)
+    USES[use](records)
+    assert loads == [1] and not records.due
+    assert len(records) == (2 if use == "delete" else 4 if use == "set" else 3)
+    assert records["m0001"] == made[1] and loads == [1]
+
+
+def test_a_load_that_fails_leaves_it_due_and_the_next_use_tries_again(parsed):
+    records, _ = parsed
+    tries: list[int] = []
+
+    def load() -> None:
+        tries.append(1)
+        if len(tries) == 1:
+            raise OSError("disk on fire")
+        records.fill({"m0000": _bytes(_memory(0, []))})
+
+    records.fill_later(load)
+    with pytest.raises(OSError, match="on fire"):
+        len(records)
+    assert records.due
+    assert list(records) == ["m0000"] and len(tries) == 2 and not records.due
+
+
+def test_fill_later_is_for_an_empty_mapping(parsed):
+    records, _ = parsed
+    records.fill({"m0000": _bytes(_memory(0, []))})
+    with pytest.raises(ValueError, match="empty"):
+        records.fill_later(lambda: None)

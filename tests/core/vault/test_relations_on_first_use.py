@@ -1,0 +1,101 @@
+"""A read-only open that keeps no bytes leaves a big relations folder unread until relations are
+first used (core.vault.loading): then the same relations and problems as an open that reads
+them; a search never reads them."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import Vault
+from core.search import index_path
+from core.store import relations_in_child
+from core.store.layout import Layout
+
+from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
+
+
+@pytest.fixture
+def folders_read(monkeypatch) -> list[str]:
+    """The kind of each folder a Layout loads, in order; every relations folder counts as big."""
+    monkeypatch.setattr(relations_in_child, "CHILD_FROM", 1)
+    read: list[str] = []
+    real = Layout.load_folder
+
+    def spy(self, kind, *args, **kwargs):
+        read.append(kind)
+        return real(self, kind, *args, **kwargs)
+
+    monkeypatch.setattr(Layout, "load_folder", spy)
+    return read
+
+
+@pytest.fixture
+def related(vault):
+    """A vault with relations, one of them a broken file, and no open index."""
+    ids = [vault.add(f"memory {n}").id for n in range(5)]
+    for a, b in zip(ids, ids[1:]):
+        vault.relate(a, b, "related")
+    vault.close()
+    (vault.root / "relations" / "broken.json").write_text("{not json")
+    index_path(vault.root).unlink(missing_ok=True)
+    return vault, ids
+
+
+def _problems(vault: Vault) -> list[tuple[str, str]]:
+    return sorted((str(p.path), p.reason) for p in vault.problems)
+
+
+def test_relations_are_read_when_first_used_the_same_as_an_open_reads_them(related,
+                                                                            folders_read):
+    vault, ids = related
+    writer = Vault.open(vault.root)
+    expected = {i: r.model_dump() for i, r in writer.relations.items()}
+    expected_problems = _problems(writer)
+    writer.close()
+    index_path(vault.root).unlink(missing_ok=True)
+    folders_read.clear()
+    reader = Vault.open(vault.root, readonly=True)
+    assert folders_read == ["memory"]
+    assert len(reader.memories) == 5 and _problems(reader) == []  # (not read yet: none known)
+    assert [r.to_memory_id for r in reader.relations_of(ids[0])] == [ids[1]]
+    assert folders_read == ["memory", "relation"]
+    assert {i: r.model_dump() for i, r in reader.relations.items()} == expected
+    assert len(expected) == 4 and _problems(reader) == expected_problems != []
+    assert folders_read == ["memory", "relation"]  # once
+
+
+@pytest.mark.parametrize("how", ["writer", "bytes kept"])
+def test_an_open_that_writes_or_keeps_bytes_reads_them_at_once(related, folders_read, how):
+    vault, _ = related
+    opened = (Vault.open(vault.root) if how == "writer"
+              else Vault.open(vault.root, readonly=True, keep_read=True))
+    assert opened.state.store.relations.due is False
+    assert len(opened.problems) == 1  # the broken relation file, known at once
+    opened.close()
+
+
+def test_a_small_relations_folder_is_read_at_once(related, folders_read, monkeypatch):
+    monkeypatch.setattr(relations_in_child, "CHILD_FROM", 10**9)
+    vault, _ = related
+    reader = Vault.open(vault.root, readonly=True)
+    assert folders_read == ["memory", "relation"] and len(reader.problems) == 1
+
+
+def test_the_first_search_of_a_big_vault_reads_no_relation(run, folders_read, monkeypatch):
+    """As after a clone of a vault big enough to hand the search index's first build over (its
+    bytes then not kept); the builder is not started here."""
+    from core.search import background_build, first_build
+
+    monkeypatch.setattr(first_build, "FIRST_BUILD_FROM", 1)
+    monkeypatch.setattr(background_build, "launch", lambda root, fd: False)
+    first = run.add("Never deploy on Fridays", "--tag", "ops")
+    other = run.add("We deploy on Tuesdays", "--tag", "ops")
+    run.ok("relate", first, other, "related")
+    index_path(run.vdir).unlink(missing_ok=True)
+    folders_read.clear()
+    found = run.json("search", "deploy")
+    assert len(found["hits"]) == 2
+    assert "relation" not in folders_read and "memory" in folders_read
+    folders_read.clear()
+    found = run.json("search", "has:relations")
+    assert len(found["hits"]) == 2 and folders_read.count("relation") == 1
