@@ -69,6 +69,18 @@ def vault(vault_path: Path):
 
 
 @pytest.fixture
+def related_vault(vault):
+    """The vault closed, its six memories a chain of five "related" relations, and one broken
+    relation file beside them: (vault, the memories' ids in order)."""
+    ids = [vault.add(f"memory {n}").id for n in range(6)]
+    for a, b in zip(ids, ids[1:]):
+        vault.relate(a, b, "related")
+    vault.close()
+    (vault.root / "relations" / "broken.json").write_text("{not json")
+    return vault, ids
+
+
+@pytest.fixture
 def git() -> Callable[..., str]:
     """``git(cwd, *args)`` -> stdout."""
     return run_git

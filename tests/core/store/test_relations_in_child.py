@@ -25,14 +25,9 @@ def one_thread(monkeypatch):
 
 
 @pytest.fixture
-def related(vault):
+def related(related_vault):
     """A vault with relations, one of them a broken file."""
-    ids = [vault.add(f"memory {n}").id for n in range(6)]
-    for a, b in zip(ids, ids[1:]):
-        vault.relate(a, b, "related")
-    vault.close()
-    (vault.root / "relations" / "broken.json").write_text("{not json")
-    return vault
+    return related_vault[0]
 
 
 @pytest.fixture

@@ -30,15 +30,10 @@ def folders_read(monkeypatch) -> list[str]:
 
 
 @pytest.fixture
-def related(vault):
+def related(related_vault):
     """A vault with relations, one of them a broken file, and no open index."""
-    ids = [vault.add(f"memory {n}").id for n in range(5)]
-    for a, b in zip(ids, ids[1:]):
-        vault.relate(a, b, "related")
-    vault.close()
-    (vault.root / "relations" / "broken.json").write_text("{not json")
-    index_path(vault.root).unlink(missing_ok=True)
-    return vault, ids
+    index_path(related_vault[0].root).unlink(missing_ok=True)
+    return related_vault
 
 
 def _problems(vault: Vault) -> list[tuple[str, str]]:
@@ -56,11 +51,11 @@ def test_relations_are_read_when_first_used_the_same_as_an_open_reads_them(relat
     folders_read.clear()
     reader = Vault.open(vault.root, readonly=True)
     assert folders_read == ["memory"]
-    assert len(reader.memories) == 5 and _problems(reader) == []  # (not read yet: none known)
+    assert len(reader.memories) == 6 and _problems(reader) == []  # (not read yet: none known)
     assert [r.to_memory_id for r in reader.relations_of(ids[0])] == [ids[1]]
     assert folders_read == ["memory", "relation"]
     assert {i: r.model_dump() for i, r in reader.relations.items()} == expected
-    assert len(expected) == 4 and _problems(reader) == expected_problems != []
+    assert len(expected) == 5 and _problems(reader) == expected_problems != []
     assert folders_read == ["memory", "relation"]  # once
 
 
