@@ -77,10 +77,12 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     def fill(self, raw: dict[str, bytes] | dict[str, R], *, parsed: bool = False) -> None:
         """Hold every record of ``raw`` (id -> bytes) as its bytes, or, ``parsed``, every record
         it holds (id -> record): an empty mapping only (what an open fills at once; the dict is
-        taken, not copied)."""
+        taken, not copied). A mapping waiting to be filled on first use (:meth:`fill_later`)
+        is filled by this instead."""
         with self._lock:
             if self._items:
                 raise ValueError("fill() is for an empty mapping")
+            self._later = None
             self._items = raw  # type: ignore[assignment]
             self._raw = 0 if parsed else len(raw)
             self._log_base += len(self._log) + 1  # (every earlier version is unknown now)

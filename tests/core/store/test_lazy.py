@@ -209,6 +209,13 @@ def test_a_load_that_fails_leaves_it_due_and_the_next_use_tries_again(parsed):
     assert list(records) == ["m0000"] and len(tries) == 2 and not records.due
 
 
+def test_a_fill_takes_the_place_of_a_load_still_due(parsed):
+    records, _ = parsed
+    records.fill_later(lambda: pytest.fail("the load ran"))
+    records.fill({"m0001": _bytes(_memory(1, []))})
+    assert not records.due and list(records) == ["m0001"]
+
+
 def test_fill_later_is_for_an_empty_mapping(parsed):
     records, _ = parsed
     records.fill({"m0000": _bytes(_memory(0, []))})
