@@ -1,9 +1,7 @@
-"""The relations of a big vault loaded by a child process while the open loads the memories:
-read and checked on the second core while the memories are read on the first (at 100k memories
-and 33k relations, the relations are half a second of an open that reads every file). Only for a
-read-only open that keeps the bytes it reads (``memvault reindex``): one that keeps none leaves
-a big relations folder unread until relations are used (:mod:`core.vault.loading`; a search
-never uses them).
+"""The relations of a big vault loaded by a child process while the open loads the memories,
+on the second core (at 100k memories, half a second of an open that reads every file): for a
+read-only open that keeps the bytes it reads (``memvault reindex``); one that keeps none leaves
+a big relations folder unread until relations are used (:mod:`core.vault.loading`).
 
 The child runs :meth:`core.store.layout.Layout.load_folder`, the very loader an open runs, and
 sends back what it found (``marshal`` on its standard output): each record that loaded, as its
