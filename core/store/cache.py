@@ -43,19 +43,12 @@ class Store:
         self.memories.fill(memories)
         self.relations.fill(relations)
 
-    def fill_loaded(self, memories: Iterable[Memory], relations: Iterable[Relation],
-                    raw_relations: dict[str, bytes] | None = None) -> None:
+    def fill_loaded(self, memories: Iterable[Memory], relations: Iterable[Relation]) -> None:
         """Hold these records, each id once (an open that read every file): an empty store
-        only; what ``put_memory`` and ``put_relation`` of each would do, in one pass.
-        ``raw_relations``: the relations instead as their files' bytes, id -> bytes, each
-        parsed when first read (as :meth:`fill_raw`: bytes known to make a valid relation of
-        their id, here checked by a child process that loaded the folder)."""
+        only; what ``put_memory`` and ``put_relation`` of each would do, in one pass."""
         memory, relation = self._sharing.memory, self._sharing.relation
         self.memories.fill({m.id: memory(m) for m in memories}, parsed=True)
-        if raw_relations is not None:
-            self.relations.fill(raw_relations)
-        else:
-            self.relations.fill({r.id: relation(r) for r in relations}, parsed=True)
+        self.relations.fill({r.id: relation(r) for r in relations}, parsed=True)
 
     def relations_later(self, load: Callable[[], Iterable[Relation]]) -> None:
         """Fill the (empty) relations from ``load()`` the first time they are used at all (a

@@ -8,7 +8,7 @@ import pytest
 
 from core import Vault
 from core.search import index_path
-from core.store import relations_in_child
+from core.vault import loading
 from core.store.layout import Layout
 
 from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
@@ -17,7 +17,7 @@ from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
 @pytest.fixture
 def folders_read(monkeypatch) -> list[str]:
     """The kind of each folder a Layout loads, in order; every relations folder counts as big."""
-    monkeypatch.setattr(relations_in_child, "CHILD_FROM", 1)
+    monkeypatch.setattr(loading, "UNREAD_FROM", 1)
     read: list[str] = []
     real = Layout.load_folder
 
@@ -70,7 +70,7 @@ def test_an_open_that_writes_or_keeps_bytes_reads_them_at_once(related, folders_
 
 
 def test_a_small_relations_folder_is_read_at_once(related, folders_read, monkeypatch):
-    monkeypatch.setattr(relations_in_child, "CHILD_FROM", 10**9)
+    monkeypatch.setattr(loading, "UNREAD_FROM", 10**9)
     vault, _ = related
     reader = Vault.open(vault.root, readonly=True)
     assert folders_read == ["memory", "relation"] and len(reader.problems) == 1
