@@ -117,3 +117,60 @@ def test_the_limits_come_from_the_environment(monkeypatch):
             mp.setenv(f"MEMVAULT_MCP_HTTP_{name}", bad)
             with pytest.raises(VaultError, match=f"MEMVAULT_MCP_HTTP_{name}"):
                 limits_from_env()
+
+
+class _Transport:
+    """What the protocol needs of a socket's transport, and what it wrote and whether it closed."""
+
+    def __init__(self) -> None:
+        self.written = b""
+        self.closed = False
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return ("127.0.0.1", 1) if name in ("peername", "sockname") else default
+
+    def write(self, data: bytes) -> None:
+        self.written += data
+
+    def close(self) -> None:
+        self.closed = True
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+
+def test_at_the_cap_the_longest_waiting_goes_and_when_all_are_served_the_new_one_is_503():
+    import asyncio
+    from types import SimpleNamespace
+
+    import uvicorn
+    from uvicorn.server import ServerState
+
+    from tui.mcp.connections import BUSY, GuardedProtocol, Waiting
+
+    async def app(scope, receive, send):  # (never called: no request is sent)
+        raise AssertionError
+
+    loop = asyncio.new_event_loop()
+    try:
+        config, state = uvicorn.Config(app, lifespan="off"), ServerState()
+        waiting = Waiting(Limits(10.0, 5.0, 8))
+
+        def connect() -> tuple[GuardedProtocol, _Transport]:
+            protocol = GuardedProtocol(config, state, {}, loop, waiting=waiting)
+            transport = _Transport()
+            protocol.connection_made(transport)  # type: ignore[arg-type]
+            return protocol, transport
+
+        opened = [connect() for _ in range(8)]
+        opened[0][0].cycle = SimpleNamespace(response_complete=False)  # being answered
+        ninth, ninth_transport = connect()
+        assert not ninth_transport.closed  # room was made: the longest waiting, not served
+        assert [t.closed for _p, t in opened] == [False, True] + [False] * 6
+        opened[1][0].connection_lost(None)
+        for protocol, _t in [*opened[2:], (ninth, ninth_transport)]:
+            protocol.cycle = SimpleNamespace(response_complete=False)
+        _tenth, refused = connect()  # every open one is being answered
+        assert refused.closed and refused.written == BUSY
+    finally:
+        loop.close()
