@@ -21,7 +21,8 @@ So the server runs uvicorn's own h11 protocol with two rules added (:class:`Guar
 An idle connection between two requests is closed after :attr:`Limits.idle_timeout` seconds
 (uvicorn's keep-alive timeout). Settings: ``MEMVAULT_MCP_HTTP_REQUEST_TIMEOUT`` (default 10),
 ``MEMVAULT_MCP_HTTP_IDLE_TIMEOUT`` (default 5), ``MEMVAULT_MCP_HTTP_MAX_CONNECTIONS`` (default
-100, and never more than half the process's file descriptor limit).
+100, and never more than a third of the process's file descriptor limit); the listening queue
+is :attr:`Limits.backlog`.
 """
 
 from __future__ import annotations
@@ -60,6 +61,15 @@ class Limits:
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT
     max_connections: int = DEFAULT_MAX_CONNECTIONS
 
+    @property
+    def backlog(self) -> int:
+        """The listening socket's queue, which is also how many connections the event loop
+        accepts at a time before any of them is seen: fewer than the cap, so a client that
+        sends its request at once is read before enough newer connections came to close it,
+        and the descriptors in use stay under the cap and this (uvicorn's 2048 let a burst
+        take every descriptor before one was closed, and the server died of it)."""
+        return max(4, min(64, self.max_connections // 2))
+
 
 def _seconds(name: str, default: float) -> float:
     raw = os.environ.get(name, "").strip()
@@ -82,7 +92,8 @@ def _file_limit() -> int | None:
 
 def limits_from_env() -> Limits:
     """The limits the environment sets (VaultError for a value that is not one); the cap is
-    lowered to half the file descriptor limit, so the vault's own files always have room."""
+    lowered to a third of the file descriptor limit (with the backlog, half of it), so the
+    vault's own files always have room."""
     raw = os.environ.get(MAX_CONNECTIONS_ENV, "").strip()
     cap = DEFAULT_MAX_CONNECTIONS
     if raw:
@@ -92,7 +103,7 @@ def limits_from_env() -> Limits:
         cap = int(raw)
     files = _file_limit()
     if files is not None:
-        cap = max(_FEWEST_CONNECTIONS, min(cap, files // 2))
+        cap = max(_FEWEST_CONNECTIONS, min(cap, files // 3))
     return Limits(_seconds(REQUEST_TIMEOUT_ENV, DEFAULT_REQUEST_TIMEOUT),
                   _seconds(IDLE_TIMEOUT_ENV, DEFAULT_IDLE_TIMEOUT), cap)
 
@@ -182,3 +193,16 @@ class GuardedProtocol(H11Protocol):
         self.waiting.discard(self)
         if not self.transport.is_closing():
             self.transport.close()
+
+
+def protocol_class(limits: Limits) -> type[GuardedProtocol]:
+    """uvicorn's ``http`` option: :class:`GuardedProtocol` for one server, its connections
+    sharing one :class:`Waiting` (uvicorn builds each with its own arguments only)."""
+    waiting = Waiting(limits)
+
+    class ServerProtocol(GuardedProtocol):
+        def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any],
+                     _loop: asyncio.AbstractEventLoop | None = None):
+            super().__init__(config, server_state, app_state, _loop, waiting=waiting)
+
+    return ServerProtocol

@@ -29,7 +29,6 @@ import ipaddress
 import socket
 import sys
 from dataclasses import dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from core import VaultError
 
 from .bearer import TokenFile, ensure_token, read_token, token_path
-from .connections import GuardedProtocol, Limits, Waiting, limits_from_env
+from .connections import Limits, limits_from_env, protocol_class
 from .door import MAX_BODY, Door
 from .notifications import watch_interval
 
@@ -164,7 +163,7 @@ def auth_options(settings: HttpSettings) -> dict[str, Any]:
     return {"token_verifier": FileTokenVerifier(TokenFile(settings.token_file)), "auth": auth}
 
 
-def bind(address: Address) -> socket.socket:
+def bind(address: Address, backlog: int) -> socket.socket:
     """The listening socket (bound here, so port 0's real port is known before serving)."""
     try:
         infos = socket.getaddrinfo(address.host, address.port, type=socket.SOCK_STREAM)
@@ -172,7 +171,7 @@ def bind(address: Address) -> socket.socket:
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(where)
-        sock.listen(128)
+        sock.listen(backlog)
     except OSError as exc:
         raise VaultError(f"cannot listen on {address.netloc}: {exc.strerror or exc}") from None
     sock.setblocking(False)
@@ -195,16 +194,17 @@ class _AnnouncingServer(uvicorn.Server):
 
 def serve(server: Any, settings: HttpSettings) -> None:
     """Serve ``server`` (an MCPServer built with :func:`auth_options`) until SIGINT/SIGTERM."""
-    sock = bind(settings.address)
+    limits = settings.limits
+    sock = bind(settings.address, limits.backlog)
     port = sock.getsockname()[1]
     app = server.streamable_http_app(streamable_http_path=PATH, max_request_body_size=MAX_BODY,
                                      transport_security=security_for(settings, port),
                                      host=settings.address.host)
     door = Door(app, TokenFile(settings.token_file), path=PATH, interval=watch_interval())
     url = f"http://{Address(settings.address.host, port).netloc}{PATH}"
-    limits = settings.limits
     config = uvicorn.Config(door, log_level="warning", lifespan="on", access_log=False,
-                            http=partial(GuardedProtocol, waiting=Waiting(limits)),
+                            http=protocol_class(limits),
                             timeout_keep_alive=limits.idle_timeout,  # type: ignore[arg-type]
+                            backlog=limits.backlog,
                             timeout_graceful_shutdown=GRACEFUL_SECONDS)
     anyio.run(_AnnouncingServer(config, url).serve, [sock])

@@ -108,7 +108,8 @@ def test_the_limits_come_from_the_environment(monkeypatch):
     monkeypatch.setenv("MEMVAULT_MCP_HTTP_IDLE_TIMEOUT", "1")
     monkeypatch.setenv("MEMVAULT_MCP_HTTP_MAX_CONNECTIONS", "20")
     assert limits_from_env() == Limits(2.5, 1.0, 20)
-    monkeypatch.setattr(connections, "_file_limit", lambda: 30)  # (ulimit -n 30)
+    assert limits_from_env().backlog == 10  # (fewer than the cap)
+    monkeypatch.setattr(connections, "_file_limit", lambda: 45)  # (ulimit -n 45)
     assert limits_from_env().max_connections == 15
     for name, bad in (("REQUEST_TIMEOUT", "0"), ("REQUEST_TIMEOUT", "soon"),
                       ("IDLE_TIMEOUT", "-1"), ("MAX_CONNECTIONS", "3"),
