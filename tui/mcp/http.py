@@ -1,7 +1,7 @@
 """``memvault mcp --http [HOST:]PORT``: the same server over the SDK's Streamable HTTP transport
 (served by uvicorn, which the SDK depends on), at ``http://HOST:PORT/mcp``.
 
-What guards it, all the SDK's own parts, configured here:
+What guards it (the SDK's own parts, configured here, and memvault's around them):
 
 * a bearer token on every request (the SDK's bearer middleware, with :class:`FileTokenVerifier`
   checking the token file of :mod:`tui.mcp.bearer`): none or a wrong one is ``401``;
