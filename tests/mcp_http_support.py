@@ -18,6 +18,10 @@ from typing import Any
 
 from mcp_support import CLIENT_NAME, ROOT, TIMEOUT
 
+#: ``python -c _FILE_LIMITED N ARGS...``: runs ``python ARGS...`` with RLIMIT_NOFILE N
+_FILE_LIMITED = ("import os, resource, sys; n = int(sys.argv[1]); "
+                 "resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); "
+                 "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])")
 LISTENING = re.compile(r"memvault: listening on (http://\S+)")
 INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
         "params": {"protocolVersion": "2025-06-18", "capabilities": {},
@@ -34,9 +38,11 @@ class HttpServer:
     """``python -m tui.cli mcp --vault VAULT --http ADDRESS [args]``, its URL once listening."""
 
     def __init__(self, vault: Path, env: dict[str, str], *args: str,
-                 address: str = "127.0.0.1:0"):
+                 address: str = "127.0.0.1:0", file_limit: int | None = None):
         self.argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault),
                      "--http", address, *args]
+        if file_limit is not None:  # the server opens at most this many files (ulimit -n)
+            self.argv[1:1] = ["-c", _FILE_LIMITED, str(file_limit)]
         self.env = env
         self.url = ""
         self.lines: list[str] = []

@@ -82,6 +82,27 @@ async def test_half_requests_are_dropped_and_the_token_still_gets_through(tmp_pa
                 sock.close()
 
 
+async def test_under_a_low_file_limit_a_flood_of_half_requests_starves_no_one(tmp_path):
+    env = server_env(tmp_path / "home", MEMVAULT_MCP_USE_INTERVAL="3600")  # (default limits)
+    vault = make_vault(tmp_path, env, 2)
+    with HttpServer(vault, env, file_limit=128) as server:
+        host, port = server.hostport
+        slow = []
+        try:
+            for _ in range(160):  # more sockets than the server may open files
+                sock = socket.create_connection((host, port), timeout=FAILSAFE)
+                slow.append(sock)
+                sock.sendall(HALF_HEADER)
+            async with http_session(server.url, server.token) as session:
+                found = await session.call_tool("search_memory", {"query": "kite"})
+                assert not found.is_error and "kite-0000" in tool_text(found)
+        finally:
+            for sock in slow:
+                sock.close()
+        assert server.proc is not None and server.proc.poll() is None  # (before: it died)
+        assert "Too many open files" not in server.stderr
+
+
 def test_bytes_trickling_in_do_not_extend_the_deadline(tmp_path, env):
     vault = make_vault(tmp_path, env)
     with HttpServer(vault, env) as server:
