@@ -5,6 +5,7 @@ that client cannot send (no token, a foreign Origin, an oversized body, a droppe
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import subprocess
@@ -17,7 +18,15 @@ from typing import Any
 
 from mcp_support import CLIENT_NAME, ROOT, TIMEOUT
 
+#: ``python -c _FILE_LIMITED N ARGS...``: runs ``python ARGS...`` with RLIMIT_NOFILE N
+_FILE_LIMITED = ("import os, resource, sys; n = int(sys.argv[1]); "
+                 "resource.setrlimit(resource.RLIMIT_NOFILE, (n, n)); "
+                 "os.execv(sys.executable, [sys.executable, *sys.argv[2:]])")
 LISTENING = re.compile(r"memvault: listening on (http://\S+)")
+INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                   "clientInfo": {"name": "raw", "version": "1"}}}
+ACCEPT = "application/json, text/event-stream"
 
 
 def token_file(env: dict[str, str]) -> Path:
@@ -29,9 +38,11 @@ class HttpServer:
     """``python -m tui.cli mcp --vault VAULT --http ADDRESS [args]``, its URL once listening."""
 
     def __init__(self, vault: Path, env: dict[str, str], *args: str,
-                 address: str = "127.0.0.1:0"):
+                 address: str = "127.0.0.1:0", file_limit: int | None = None):
         self.argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault),
                      "--http", address, *args]
+        if file_limit is not None:  # the server opens at most this many files (ulimit -n)
+            self.argv[1:1] = ["-c", _FILE_LIMITED, str(file_limit)]
         self.env = env
         self.url = ""
         self.lines: list[str] = []
@@ -122,3 +133,44 @@ async def http_session(url: str, token: str | None, *, client_name: str = CLIENT
 
 def tool_text(result: Any) -> str:
     return "\n".join(c.text for c in result.content if getattr(c, "type", "") == "text")
+
+
+def raw_post(server: HttpServer, body: bytes | dict, *, token: str | None = None,
+             **headers: str) -> Any:
+    """One POST the SDK's client would not send as it is (its ``httpx2.Response``)."""
+    import httpx2
+
+    sent = {"content-type": "application/json", "accept": ACCEPT, **headers}
+    if token is not None:
+        sent["authorization"] = f"Bearer {token}"
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    return httpx2.post(server.url, content=data, headers=sent, timeout=30)
+
+
+def raw_session(server: HttpServer, token: str) -> dict[str, str]:
+    """A session opened with raw requests (initialize, then initialized): the headers that
+    carry it, token included."""
+    opened = raw_post(server, INIT, token=token)
+    assert opened.status_code == 200, opened.text
+    common = {"authorization": f"Bearer {token}",
+              "mcp-session-id": opened.headers["mcp-session-id"],
+              "mcp-protocol-version": "2025-06-18"}
+    done = raw_post(server, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **common)
+    assert done.status_code == 202, done.text
+    return common
+
+
+def make_vault(tmp_path: Path, env: dict[str, str], n: int = 0) -> Path:
+    """A vault of ``n`` kite notes at ``tmp_path/vault``, made with the server's settings."""
+    import pytest
+
+    from core import Memory, Vault
+
+    vault = tmp_path / "vault"
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in env.items():
+            mp.setenv(key, value)
+        with Vault.open(vault) as v:
+            v.save_many([Memory(id=f"kite-{i:04d}", content=f"Kite note {i}: fly on windy days.")
+                         for i in range(n)])
+    return vault

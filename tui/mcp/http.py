@@ -1,13 +1,18 @@
 """``memvault mcp --http [HOST:]PORT``: the same server over the SDK's Streamable HTTP transport
 (served by uvicorn, which the SDK depends on), at ``http://HOST:PORT/mcp``.
 
-What guards it, all the SDK's own parts, configured here:
+What guards it (the SDK's own parts, configured here, and memvault's around them):
 
 * a bearer token on every request (the SDK's bearer middleware, with :class:`FileTokenVerifier`
   checking the token file of :mod:`tui.mcp.bearer`): none or a wrong one is ``401``;
 * the ``Host`` and ``Origin`` headers against DNS rebinding (the SDK's transport security): a
   foreign ``Origin`` is ``403``, a foreign ``Host`` ``421``;
-* the request body limit (``413`` past :data:`MAX_BODY`);
+* the request body limit (``413`` past :data:`~tui.mcp.door.MAX_BODY`), a JSON-RPC check of
+  every message (as over stdio), and an answer that ends when its token is replaced
+  (:mod:`tui.mcp.door`);
+* a deadline for each request, an idle timeout and a cap on open connections, so sockets that
+  never finish a request cannot starve the clients that have the token
+  (:mod:`tui.mcp.connections`);
 * 127.0.0.1 by default; any address that is not loopback is refused unless the person asks for
   it (``allow_remote``) and a token was made before (shown with ``memvault mcp token``): a
   server reachable by other machines never starts on a token no one has seen.
@@ -31,16 +36,17 @@ import anyio
 import uvicorn
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
-from mcp.server.transport_security import DEFAULT_MAX_REQUEST_BODY_SIZE, TransportSecuritySettings
+from mcp.server.transport_security import TransportSecuritySettings
 
 from core import VaultError
 
 from .bearer import TokenFile, ensure_token, read_token, token_path
+from .connections import Limits, limits_from_env, protocol_class
+from .door import MAX_BODY, Door
+from .notifications import watch_interval
 
 DEFAULT_HOST = "127.0.0.1"
 PATH = "/mcp"
-#: the SDK's 4 MiB: a larger body is 413 (a memory over ~4 MiB is saved over stdio or the CLI)
-MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE
 GRACEFUL_SECONDS = 5  # open event streams are closed after this at shutdown
 CLIENT_ID = "memvault-token"
 _LOOPBACK_NAMES = ("localhost",)
@@ -105,6 +111,8 @@ class HttpSettings:
     allow_remote: bool = False
     allowed_origins: list[str] = field(default_factory=list)
     token_file: Path = field(default_factory=token_path)
+    #: the request deadline, idle timeout and connection cap (``MEMVAULT_MCP_HTTP_*``)
+    limits: Limits = field(default_factory=limits_from_env)
 
 
 def check_settings(settings: HttpSettings) -> bool:
@@ -155,7 +163,7 @@ def auth_options(settings: HttpSettings) -> dict[str, Any]:
     return {"token_verifier": FileTokenVerifier(TokenFile(settings.token_file)), "auth": auth}
 
 
-def bind(address: Address) -> socket.socket:
+def bind(address: Address, backlog: int) -> socket.socket:
     """The listening socket (bound here, so port 0's real port is known before serving)."""
     try:
         infos = socket.getaddrinfo(address.host, address.port, type=socket.SOCK_STREAM)
@@ -163,7 +171,7 @@ def bind(address: Address) -> socket.socket:
         sock = socket.socket(family, kind, proto)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(where)
-        sock.listen(128)
+        sock.listen(backlog)
     except OSError as exc:
         raise VaultError(f"cannot listen on {address.netloc}: {exc.strerror or exc}") from None
     sock.setblocking(False)
@@ -186,12 +194,17 @@ class _AnnouncingServer(uvicorn.Server):
 
 def serve(server: Any, settings: HttpSettings) -> None:
     """Serve ``server`` (an MCPServer built with :func:`auth_options`) until SIGINT/SIGTERM."""
-    sock = bind(settings.address)
+    limits = settings.limits
+    sock = bind(settings.address, limits.backlog)
     port = sock.getsockname()[1]
     app = server.streamable_http_app(streamable_http_path=PATH, max_request_body_size=MAX_BODY,
                                      transport_security=security_for(settings, port),
                                      host=settings.address.host)
+    door = Door(app, TokenFile(settings.token_file), path=PATH, interval=watch_interval())
     url = f"http://{Address(settings.address.host, port).netloc}{PATH}"
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False,
+    config = uvicorn.Config(door, log_level="warning", lifespan="on", access_log=False,
+                            http=protocol_class(limits),
+                            timeout_keep_alive=limits.idle_timeout,  # type: ignore[arg-type]
+                            backlog=limits.backlog,
                             timeout_graceful_shutdown=GRACEFUL_SECONDS)
     anyio.run(_AnnouncingServer(config, url).serve, [sock])

@@ -16,6 +16,9 @@ stops waiting) and the server goes on serving:
   surrogate outside params: ``-32600`` Invalid Request;
 - params that are not an object, a lone surrogate inside them: ``-32602`` Invalid params.
 
+The HTTP door checks each POST's body with the same :func:`check_line` (:mod:`tui.mcp.door`),
+so both transports answer a bad message alike.
+
 A line the SDK takes as it is costs one extra validation by the SDK's own message model (a few
 microseconds for a search); only a refused line is looked at further. The server itself runs on
 the SDK's public stdio entry (``MCPServer.run_stdio_async``), reading and writing through

@@ -12,38 +12,13 @@ import subprocess
 import sys
 
 import anyio
-import httpx2
 import pytest
 from mcp.types import EmptyResult, SubscribeRequest, SubscribeRequestParams
-from mcp_http_support import HttpServer, http_session, run_server, token_file, tool_text
+from mcp_http_support import (ACCEPT, INIT, HttpServer, http_session, make_vault, raw_post,
+                              run_server, token_file, tool_text)
 from mcp_support import CLIENT_NAME, ROOT, commits_since, head, server_env, status
 
-from core import Memory, Vault
-
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
-                   "clientInfo": {"name": "raw", "version": "1"}}}
-ACCEPT = "application/json, text/event-stream"
-
-
-def _raw(server: HttpServer, body: bytes | dict, *, token: str | None = None,
-         **headers: str) -> httpx2.Response:
-    sent = {"content-type": "application/json", "accept": ACCEPT, **headers}
-    if token is not None:
-        sent["authorization"] = f"Bearer {token}"
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    return httpx2.post(server.url, content=data, headers=sent, timeout=30)
-
-
-def _vault(tmp_path, env, n: int = 0) -> tuple:
-    vault = tmp_path / "vault"
-    with pytest.MonkeyPatch.context() as mp:
-        for key, value in env.items():
-            mp.setenv(key, value)
-        with Vault.open(vault) as v:
-            v.save_many([Memory(id=f"kite-{i:04d}", content=f"Kite note {i}: fly on windy days.")
-                         for i in range(n)])
-    return vault
+from core import Vault
 
 
 @pytest.fixture
@@ -52,7 +27,7 @@ def env(tmp_path) -> dict[str, str]:
 
 
 async def test_the_sdk_client_works_with_the_token_made_at_first_start(tmp_path, env):
-    vault = _vault(tmp_path, env)
+    vault = make_vault(tmp_path, env)
     before = head(vault)
     with HttpServer(vault, env) as server:
         assert "made the MCP bearer token" in server.stderr
@@ -69,18 +44,18 @@ async def test_the_sdk_client_works_with_the_token_made_at_first_start(tmp_path,
 
 
 async def test_no_token_or_a_wrong_one_is_refused_with_401_and_nothing_is_written(tmp_path, env):
-    vault = _vault(tmp_path, env)
+    vault = make_vault(tmp_path, env)
     before = head(vault)
     save = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
             "params": {"name": "save_memory", "arguments": {"content": "must not be written"}}}
     with HttpServer(vault, env) as server:
         for token in (None, "wrong-" + server.token, server.token[:-1], server.token + "x"):
             for body in (INIT, save):
-                answer = _raw(server, body, token=token)
+                answer = raw_post(server, body, token=token)
                 assert answer.status_code == 401, (token, answer.text)
                 assert answer.json()["error"] == "invalid_token"
         for header in (f"Basic {server.token}", "Bearer", server.token):
-            assert _raw(server, INIT, authorization=header).status_code == 401
+            assert raw_post(server, INIT, authorization=header).status_code == 401
         with pytest.raises(Exception):  # the SDK's client gets no session with a wrong token
             async with http_session(server.url, "wrong-token"):
                 pass
@@ -88,31 +63,31 @@ async def test_no_token_or_a_wrong_one_is_refused_with_401_and_nothing_is_writte
 
 
 async def test_a_foreign_origin_is_403_and_a_foreign_host_421(tmp_path, env):
-    vault = _vault(tmp_path, env)
+    vault = make_vault(tmp_path, env)
     with HttpServer(vault, env) as server:
         host, port = server.hostport
         token = server.token
-        assert _raw(server, INIT, token=token, origin="http://evil.example").status_code == 403
-        assert _raw(server, INIT, token=token,
+        assert raw_post(server, INIT, token=token, origin="http://evil.example").status_code == 403
+        assert raw_post(server, INIT, token=token,
                     origin=f"http://127.0.0.1:{port + 1}").status_code == 403
-        assert _raw(server, INIT, token=token, host=f"evil.example:{port}").status_code == 421
-        assert _raw(server, INIT, token=token, host=f"localhost:{port}",
+        assert raw_post(server, INIT, token=token, host=f"evil.example:{port}").status_code == 421
+        assert raw_post(server, INIT, token=token, host=f"localhost:{port}",
                     origin=f"http://localhost:{port}").status_code == 200
         # an origin the person allowed is let in
     with HttpServer(vault, env, "--allow-origin", "https://app.example") as server:
-        assert _raw(server, INIT, token=server.token,
+        assert raw_post(server, INIT, token=server.token,
                     origin="https://app.example").status_code == 200
-        assert _raw(server, INIT, token=server.token,
+        assert raw_post(server, INIT, token=server.token,
                     origin="https://other.example").status_code == 403
 
 
 async def test_an_oversized_body_is_413_and_the_server_keeps_serving(tmp_path, env):
-    vault = _vault(tmp_path, env)
+    vault = make_vault(tmp_path, env)
     before = head(vault)
     big = {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
            "params": {"name": "save_memory", "arguments": {"content": "x" * (5 * 1024 * 1024)}}}
     with HttpServer(vault, env) as server:
-        answer = _raw(server, big, token=server.token)
+        answer = raw_post(server, big, token=server.token)
         assert answer.status_code == 413
         async with http_session(server.url, server.token) as session:
             refused = None
@@ -126,7 +101,7 @@ async def test_an_oversized_body_is_413_and_the_server_keeps_serving(tmp_path, e
 
 
 async def test_a_rotated_token_shuts_the_old_one_out_at_once(tmp_path, env):
-    vault = _vault(tmp_path, env)
+    vault = make_vault(tmp_path, env)
     with HttpServer(vault, env) as server:
         old = server.token
         shown = subprocess.run([sys.executable, "-m", "tui.cli", "mcp", "token"], env=env,
@@ -138,13 +113,13 @@ async def test_a_rotated_token_shuts_the_old_one_out_at_once(tmp_path, env):
         new = json.loads(rotated.stdout)["token"]
         assert new != old and server.token == new
         assert stat.S_IMODE(token_file(env).stat().st_mode) == 0o600
-        assert _raw(server, INIT, token=old).status_code == 401
+        assert raw_post(server, INIT, token=old).status_code == 401
         async with http_session(server.url, new) as session:
             assert (await session.list_tools()).tools
 
 
 def test_an_address_beyond_loopback_is_refused_unless_asked_for_with_a_token_made(tmp_path, env):
-    vault = _vault(tmp_path, env)
+    vault = make_vault(tmp_path, env)
     plain = run_server(vault, env, address="0.0.0.0:0")
     assert plain.returncode == 1 and "not a loopback address" in plain.stderr
     assert "--allow-remote" in plain.stderr
@@ -157,7 +132,7 @@ def test_an_address_beyond_loopback_is_refused_unless_asked_for_with_a_token_mad
 
 
 async def test_several_clients_at_once_all_write_through_the_lock(tmp_path, env):
-    vault = _vault(tmp_path, env)
+    vault = make_vault(tmp_path, env)
     before = head(vault)
     with HttpServer(vault, env) as server:
         token = server.token
@@ -184,7 +159,7 @@ async def test_several_clients_at_once_all_write_through_the_lock(tmp_path, env)
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 async def test_stopping_the_server_commits_pending_use_records(tmp_path, env, sig):
-    vault = _vault(tmp_path, env, 5)
+    vault = make_vault(tmp_path, env, 5)
     before = head(vault)
     server = HttpServer(vault, env)
     with server:
@@ -199,14 +174,14 @@ async def test_stopping_the_server_commits_pending_use_records(tmp_path, env, si
 
 
 async def test_a_client_that_disconnects_mid_call_loses_nothing(tmp_path, env):
-    vault = _vault(tmp_path, env, 3)
+    vault = make_vault(tmp_path, env, 3)
     with HttpServer(vault, env) as server:
         token = server.token
-        opened = _raw(server, INIT, token=token)
+        opened = raw_post(server, INIT, token=token)
         session_id = opened.headers["mcp-session-id"]
         common = {"authorization": f"Bearer {token}", "mcp-session-id": session_id,
                   "mcp-protocol-version": "2025-06-18"}
-        _raw(server, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **common)
+        raw_post(server, {"jsonrpc": "2.0", "method": "notifications/initialized"}, **common)
         host, port = server.hostport
         call = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
                            "params": {"name": "save_memory",
@@ -230,7 +205,7 @@ async def test_a_client_that_disconnects_mid_call_loses_nothing(tmp_path, env):
 
 async def test_a_subscriber_over_http_hears_a_change_made_elsewhere(tmp_path):
     env = server_env(tmp_path / "home", MEMVAULT_MCP_WATCH_INTERVAL="0.05")
-    vault = _vault(tmp_path, env, 1)
+    vault = make_vault(tmp_path, env, 1)
     uri = "memvault://memory/kite-0000"
     heard = anyio.Event()
 
