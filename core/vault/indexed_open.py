@@ -79,6 +79,9 @@ class OpenIndex:
         #: The open index's rows a first open is writing in the background, if any
         #: (:mod:`core.vault.index_writer`; :meth:`wait_for_open_index`)
         self.writer: OpenIndexWriter | None = None
+        #: The vault paths whose row held bytes that are not the blob it names (:meth:`
+        #: load_from_index`): read from disk, and their rows written again by :meth:`write_index`
+        self.damaged: list[str] = []
 
     def files_index(self, readonly: bool = False) -> IndexedFiles | None:
         import sqlite3
@@ -135,28 +138,48 @@ class OpenIndex:
             stale = set(history.changed_between(base, head)) if base != head else set()
         except JournalError:  # the rows' commit is gone (history rewritten, pruned)
             return None
+        from ..search.indexed_files import blob_id
+
         memories: dict[str, bytes] = {}
         relations: dict[str, bytes] = {}
         pools = {"memory": memories, "relation": relations}
+        damaged: list[str] = []
         try:
-            for rel, _blob, kind, record_id, body in files.rows():
+            for rel, blob, kind, record_id, body in files.rows():
                 if rel in stale:
                     continue
                 pool = pools.get(kind)  # type: ignore[arg-type]
                 if body is None or pool is None or record_id is None:
                     stale.add(rel)  # read from disk: it says what is wrong with the file
                     continue
+                if type(body) is not bytes or type(blob) is not str \
+                        or blob_id(body, len(blob)) != blob:
+                    damaged.append(rel)  # not the bytes of the blob it names: never used
+                    stale.add(rel)
+                    continue
                 if record_id in pool:
                     return None  # two files for one id: reading every file says which is loaded
                 pool[record_id] = body  # valid when written (see _makes_record): parsed on read
         except sqlite3.Error:
             return None
+        if damaged:
+            self._note_damaged(damaged)
         store = Store()
         store.fill_raw(memories, relations)
         self.state.store, self.state.problems = store, []
         self.state.meta = self.state.layout.read_meta() or {}
         self.state.opened_from_index = True
         return stale
+
+    def _note_damaged(self, rels: list[str]) -> None:
+        """A one-line notice that rows of the open index did not hold the bytes of the blob they
+        name (a derived file damaged or written by hand): those files were read from disk, and
+        a read-write open writes their rows again (:meth:`write_index`)."""
+        self.damaged = rels
+        first = rels[0] + (f" and {len(rels) - 1} more" if len(rels) > 1 else "")
+        self.state.notices.append(
+            f"the derived index (.git/memvault/index.sqlite) held a damaged copy of {first}: "
+            "read from the file instead" + ("" if self.state.readonly else "; its row rebuilt"))
 
     def read_from_disk(self, rels: set[str]) -> None:
         """Load these vault paths from disk into the cache (what the index could not answer
@@ -231,15 +254,21 @@ class OpenIndex:
         from ..search.indexed_files import blob_id
 
         head = head or self.state.head
+        damaged, self.damaged = self.damaged, []
         if head is None:
             return
         base = files.commit()
-        if base == head:
+        if base == head and not damaged:
             return
         if read is not None and len(read) >= BACKGROUND_FROM and self._write_later(
                 files, base, head, read):
             return
-        base, rows, wanted = self._plan_rows(files.folder, base, head)
+        base, rows, wanted = self._plan_rows(files.folder, base, head) if base != head \
+            else (base, {}, {})
+        try:
+            self._plan_damaged(files.folder, head, damaged, rows, wanted)
+        except JournalError:
+            return
         bodies: dict[str, bytes] = {}
         trusted: set[str] = set()  # paths whose bytes loaded as a record of their id just now
         for rel, (sha, _kind, _id) in wanted.items() if read else ():
@@ -287,6 +316,24 @@ class OpenIndex:
             if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
                 wanted[rel] = (sha, *what)
         return base, rows, wanted
+
+    def _plan_damaged(self, folder: str, head: str, damaged: list[str], rows: Rows,
+                      wanted: Wanted) -> None:
+        """Add to ``rows`` and ``wanted`` the rows of ``damaged`` paths (:meth:`load_from_index`)
+        not planned already: each written again from the blob git holds at ``head`` (its
+        path gone there: its row removed)."""
+        damaged = [rel for rel in damaged if rel not in rows]
+        if not damaged:
+            return
+        prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
+        found = self.state.journal.objects.blob_ids(head, [prefix + rel for rel in damaged])
+        classify = self.state.layout.classify
+        for rel in damaged:
+            sha = found.get(prefix + rel)
+            what = classify(rel)
+            rows[rel] = None if sha is None else (sha, None, None, None)
+            if sha is not None and what is not None and what[0] != "meta" and _valid_id(*what):
+                wanted[rel] = (sha, *what)
 
     def _write_later(self, files: IndexedFiles, base: str | None, head: str,
                      read: dict[str, bytes]) -> bool:
