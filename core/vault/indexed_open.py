@@ -90,7 +90,8 @@ class OpenIndex:
 
         try:
             root = self.state.root
-            return IndexedFiles.for_root(root, self.state.journal.relpath(root), readonly)
+            return IndexedFiles.for_root(root, self.state.journal.relpath(root), readonly,
+                                         self.state.notices)
         except (OSError, sqlite3.Error, JournalError):
             return None
 
