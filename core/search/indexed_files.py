@@ -27,7 +27,7 @@ from ..model.records import PIN_KEY
 from ..store.layout import MEMORIES_DIR, RELATIONS_DIR
 from ..textutil import neutralise_controls, neutralise_line
 from .index import SCHEMA_VERSION, SearchIndex, index_path
-from .index_file import foreign_table
+from .index_file import foreign_table, is_damage
 from .row_sources import blob_id as blob_id  # (read from here by the open)
 from .sql_values import int_value
 from .transaction import transaction
@@ -121,6 +121,15 @@ class IndexedFiles:
         if self._index.notes and self._notices is not None:
             self._notices.extend(self._index.take_notes())
         return None if self._index.path is None else conn  # an index in memory keeps nothing
+
+    def mend(self, exc: sqlite3.Error) -> None:
+        """After ``exc`` reading the rows: a file found damaged inside (:func:`.index_file.
+        is_damage`) is emptied and made anew, unless read-only, said in the notices; the caller
+        then reads every file and writes the rows from them."""
+        if self.readonly or not is_damage(exc):
+            return
+        self._index.rebuild(f"damaged ({exc})")
+        self._conn()  # (passes the note on)
 
     def commit(self) -> str | None:
         """The commit the rows are for (None: no rows, or the index cannot be used)."""

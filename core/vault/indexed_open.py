@@ -161,7 +161,8 @@ class OpenIndex:
                 if record_id in pool:
                     return None  # two files for one id: reading every file says which is loaded
                 pool[record_id] = body  # valid when written (see _makes_record): parsed on read
-        except sqlite3.Error:
+        except sqlite3.Error as exc:
+            files.mend(exc)  # (damaged inside: a read-write open makes it anew, then writes it)
             return None
         if damaged:
             self._note_damaged(damaged)

@@ -115,3 +115,23 @@ def test_a_row_naming_another_blob_is_read_from_disk(tmp_path):
     vault = Vault.open(root)
     assert "Tuesday" in vault.get(memory_id).content
     assert _row_body(root, memory_id) == _file(root, memory_id)
+
+
+def test_damaged_pages_of_the_files_table_are_built_again(tmp_path):
+    root, memory_id = _tampered(tmp_path)
+    path = index_path(root)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    (root_page,) = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'files'"
+                                ).fetchone()
+    conn.close()
+    with open(path, "r+b") as fh:  # the table's first page overwritten: SQLite finds it malformed
+        fh.seek((root_page - 1) * page_size)
+        fh.write(b"\xa5" * page_size)
+    vault = Vault.open(root)
+    assert "Tuesday" in vault.get(memory_id).content and len(vault.memories) == 4
+    assert any("damaged" in n and "built again" in n for n in vault.notices)
+    again = Vault.open(root)
+    assert again.state.opened_from_index and again.notices == []
+    assert "Tuesday" in again.get(memory_id).content
