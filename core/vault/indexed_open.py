@@ -12,8 +12,8 @@ what is wrong, as without an index.
 
 The files stay the truth: a row is used only for a path that is, by git's own account, the
 same blob on disk and at HEAD as when the row was written, and only when its bytes are that blob
-(git's blob id of them, hashed as the row is read: ~1.6 µs a file; a row that is not is read from
-disk, said in a notice, and written again by a read-write open); anything the index cannot answer
+(:mod:`core.vault.index_copies`: a copy that is not is read from disk, said in a notice, and
+written again by a read-write open); anything the index cannot answer
 (missing, unreadable, of an older schema, its commit gone from the repository) means reading
 every file, as without an index.
 """
@@ -35,10 +35,10 @@ from ..store.layout import (
     MEMORIES_DIR,
     RELATIONS_DIR,
     RefusedFileError,
-    check_id,
     read_vault_file,
 )
 
+from .index_copies import Copies, plan_damaged, valid_id
 from .index_writer import BACKGROUND_FROM, OpenIndexWriter, RowPlan, Rows, Wanted
 from .loading import CacheLoader
 from .state import VaultState
@@ -81,8 +81,8 @@ class OpenIndex:
         #: The open index's rows a first open is writing in the background, if any
         #: (:mod:`core.vault.index_writer`; :meth:`wait_for_open_index`)
         self.writer: OpenIndexWriter | None = None
-        #: The vault paths whose row held bytes that are not the blob it names (:meth:`
-        #: load_from_index`): read from disk, and their rows written again by :meth:`write_index`
+        #: The vault paths whose row held bytes that are not the blob it names
+        #: (:mod:`.index_copies`): read from disk, their rows written again by :meth:`write_index`
         self.damaged: list[str] = []
 
     def files_index(self, readonly: bool = False) -> IndexedFiles | None:
@@ -141,49 +141,22 @@ class OpenIndex:
             stale = set(history.changed_between(base, head)) if base != head else set()
         except JournalError:  # the rows' commit is gone (history rewritten, pruned)
             return None
-        from ..search.indexed_files import blob_id
-
-        memories: dict[str, bytes] = {}
-        relations: dict[str, bytes] = {}
-        pools = {"memory": memories, "relation": relations}
-        damaged: list[str] = []
+        copies = Copies(stale)
         try:
-            for rel, blob, kind, record_id, body in files.rows():
-                if rel in stale:
-                    continue
-                pool = pools.get(kind)  # type: ignore[arg-type]
-                if body is None or pool is None or record_id is None:
-                    stale.add(rel)  # read from disk: it says what is wrong with the file
-                    continue
-                if type(body) is not bytes or type(blob) is not str \
-                        or blob_id(body, len(blob)) != blob:
-                    damaged.append(rel)  # not the bytes of the blob it names: never used
-                    stale.add(rel)
-                    continue
-                if record_id in pool:
-                    return None  # two files for one id: reading every file says which is loaded
-                pool[record_id] = body  # valid when written (see _makes_record): parsed on read
+            if not copies.read(files):
+                return None  # two files for one id: reading every file says which is loaded
         except sqlite3.Error as exc:
             files.mend(exc)  # (damaged inside: a read-write open makes it anew, then writes it)
             return None
-        if damaged:
-            self._note_damaged(damaged)
+        if copies.damaged:
+            self.damaged = copies.damaged
+            self.state.notices.append(copies.notice(self.state.readonly))
         store = Store()
-        store.fill_raw(memories, relations)
+        store.fill_raw(copies.memories, copies.relations)
         self.state.store, self.state.problems = store, []
         self.state.meta = self.state.layout.read_meta() or {}
         self.state.opened_from_index = True
         return stale
-
-    def _note_damaged(self, rels: list[str]) -> None:
-        """A one-line notice that rows of the open index did not hold the bytes of the blob they
-        name (a derived file damaged or written by hand): those files were read from disk, and
-        a read-write open writes their rows again (:meth:`write_index`)."""
-        self.damaged = rels
-        first = rels[0] + (f" and {len(rels) - 1} more" if len(rels) > 1 else "")
-        self.state.notices.append(
-            f"the derived index (.git/memvault/index.sqlite) held a damaged copy of {first}: "
-            "read from the file instead" + ("" if self.state.readonly else "; its row rebuilt"))
 
     def read_from_disk(self, rels: set[str]) -> None:
         """Load these vault paths from disk into the cache (what the index could not answer
@@ -270,7 +243,8 @@ class OpenIndex:
         base, rows, wanted = self._plan_rows(files.folder, base, head) if base != head \
             else (base, {}, {})
         try:
-            self._plan_damaged(files.folder, head, damaged, rows, wanted)
+            plan_damaged(self.state.journal.objects, self.state.layout.classify, files.folder,
+                         head, damaged, rows, wanted)
         except JournalError:
             return
         bodies: dict[str, bytes] = {}
@@ -317,27 +291,9 @@ class OpenIndex:
             mode, sha = change.new
             rows[rel] = (sha, None, None, None)
             what = classify(rel)
-            if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
+            if mode in _REGULAR and what is not None and what[0] != "meta" and valid_id(*what):
                 wanted[rel] = (sha, *what)
         return base, rows, wanted
-
-    def _plan_damaged(self, folder: str, head: str, damaged: list[str], rows: Rows,
-                      wanted: Wanted) -> None:
-        """Add to ``rows`` and ``wanted`` the rows of ``damaged`` paths (:meth:`load_from_index`)
-        not planned already: each written again from the blob git holds at ``head`` (its
-        path gone there: its row removed)."""
-        damaged = [rel for rel in damaged if rel not in rows]
-        if not damaged:
-            return
-        prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
-        found = self.state.journal.objects.blob_ids(head, [prefix + rel for rel in damaged])
-        classify = self.state.layout.classify
-        for rel in damaged:
-            sha = found.get(prefix + rel)
-            what = classify(rel)
-            rows[rel] = None if sha is None else (sha, None, None, None)
-            if sha is not None and what is not None and what[0] != "meta" and _valid_id(*what):
-                wanted[rel] = (sha, *what)
 
     def _write_later(self, files: IndexedFiles, base: str | None, head: str,
                      read: dict[str, bytes]) -> bool:
@@ -404,14 +360,6 @@ class OpenIndex:
                 same.add(path)
         self.state.layout.note(same)
         return same
-
-
-def _valid_id(kind: str, record_id: str) -> bool:
-    try:
-        check_id(record_id, kind)
-    except InvalidIdError:
-        return False  # the file is read from disk at open, which says what is wrong
-    return True
 
 
 def _makes_record(kind: str, record_id: str, body: bytes) -> bool:
