@@ -113,10 +113,12 @@ def open_index_file(path: Path) -> tuple[sqlite3.Connection, str | None]:
 
 #: What SQLite says of a file it reads that is not this index as it should be (a page or an FTS5
 #: segment damaged, a table or column missing): building it again mends it. A lock, a full or
-#: read-only disk, an I/O error are not that (SQLITE_BUSY, SQLITE_FULL, SQLITE_IOERR...).
+#: read-only disk, an I/O error are not that (SQLITE_BUSY, SQLITE_FULL, SQLITE_IOERR...), nor is
+#: any other SQLITE_ERROR (a query FTS5 cannot read: building again would not change it).
 DAMAGE = frozenset({"SQLITE_CORRUPT", "SQLITE_CORRUPT_VTAB", "SQLITE_CORRUPT_INDEX",
-                    "SQLITE_CORRUPT_SEQUENCE", "SQLITE_NOTADB", "SQLITE_ERROR",
-                    "SQLITE_MISMATCH", "SQLITE_SCHEMA"})
+                    "SQLITE_CORRUPT_SEQUENCE", "SQLITE_NOTADB", "SQLITE_MISMATCH",
+                    "SQLITE_SCHEMA"})
+MISSING = ("no such table", "no such column", "has no column")
 
 
 def is_locked(exc: BaseException) -> bool:
@@ -125,9 +127,12 @@ def is_locked(exc: BaseException) -> bool:
 
 
 def is_damage(exc: BaseException) -> bool:
-    """Whether ``exc``, raised reading the index, says the file is damaged (:data:`DAMAGE`)."""
-    return isinstance(exc, sqlite3.DatabaseError) and getattr(exc, "sqlite_errorname",
-                                                              None) in DAMAGE
+    """Whether ``exc``, raised reading the index, says the file is damaged (:data:`DAMAGE`, or a
+    table or column of this version's schema missing)."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    name = getattr(exc, "sqlite_errorname", None)
+    return name in DAMAGE or (name == "SQLITE_ERROR" and str(exc).startswith(MISSING))
 
 
 @functools.cache

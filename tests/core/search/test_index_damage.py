@@ -88,3 +88,19 @@ def test_a_schema_of_another_program_with_this_version_is_found():
     assert foreign_table(sound.conn) is None
     sound.close()
     conn.close()
+
+
+def test_only_an_error_that_says_damage_rebuilds():
+    from core.search.index_file import is_damage
+
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE fts USING fts5(a)")
+    found = {}
+    for query in ("SELECT * FROM fts WHERE fts MATCH 'NEAR('", "SELECT * FROM gone",
+                  "SELECT gone FROM fts"):
+        with pytest.raises(sqlite3.Error) as caught:
+            conn.execute(query).fetchall()
+        found[query] = is_damage(caught.value)
+    conn.close()
+    assert list(found.values()) == [False, True, True]  # a query FTS5 cannot read is no damage
+    assert not is_damage(sqlite3.OperationalError("database is locked"))
