@@ -129,9 +129,13 @@ def candidate_pairs(root: Path, memories: Mapping[str, Memory], pool: Collection
     :data:`MIN_SHARED` keys (each once, lower id first): the similar pairs up to the hash's
     recall, and a few others; compare each exactly. ``vault``: see :func:`synced_index`."""
     wanted = set(pool)
-    with synced_index(root, memories, vault=vault) as index:
+    def read(index: SearchIndex) -> tuple[set[tuple[int, int]], dict[int, str]]:
         docs = index.near_duplicates().pairs(MIN_SHARED)
-        ids = index.ids_of(sorted({d for pair in docs for d in pair}))
+        return docs, index.ids_of(sorted({d for pair in docs for d in pair}))
+
+    with synced_index(root, memories, vault=vault) as index:
+        docs, ids = index.answer(memories, lambda: read(index))
+        _pass_on(index, vault)
     pairs: set[tuple[str, str]] = set()
     for a, b in docs:
         x, y = ids.get(a), ids.get(b)
@@ -149,7 +153,19 @@ def candidates_for(root: Path, memories: Mapping[str, Memory], content: str,
     keys = keys_of_text(content)
     if not keys:
         return []
-    with synced_index(root, memories, index, vault) as synced:
+    def read(synced: SearchIndex) -> list[str]:
         docs = synced.near_duplicates().candidates(keys)
         ids = synced.ids_of(docs)
-    return [ids[d] for d in docs if d in ids]
+        return [ids[d] for d in docs if d in ids]
+
+    with synced_index(root, memories, index, vault) as synced:
+        found = synced.answer(memories, lambda: read(synced))
+        _pass_on(synced, vault)
+    return found
+
+
+def _pass_on(index: SearchIndex, vault: Vault | None) -> None:
+    """The index's notes (built again: damaged) into the vault's notices, when it is known."""
+    notes = index.take_notes()
+    if vault is not None:
+        vault.notices.extend(notes)

@@ -13,15 +13,15 @@ writes of rows (:mod:`.row_writes`), the cached embeddings (:mod:`.embedding_cac
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..git.gitdir import find_git_dir
 from ..model.records import Memory
 from .embedding_cache import EmbeddingCache
 from .index_file import SCHEMA_VERSION as SCHEMA_VERSION  # (read from here: the rows' version)
-from .index_file import connect, create, open_index_file, remove_unreadable, reset
+from .index_file import create, is_damage, is_locked, made_anew, open_index_file
 from .index_reading import IndexReading
 from .row_sources import RowSources
 from .row_writes import (WrittenRow, keep_near_dupes, keep_words, note_level_at,
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .near_dupes import NearDuplicateRows
 
 INDEX_FILE = "index.sqlite"
+T = TypeVar("T")
 
 
 def index_path(root: Path) -> Path | None:
@@ -62,6 +63,9 @@ class SearchIndex:
         self._near_dupes: bool | None = None  # near-duplicate rows current? (None: not asked)
         self.rebuilt: str | None = None
         self.note: str | None = None  # why the index lives in memory only, if it must
+        #: One line each time the file was found damaged and built again (:meth:`answer`), for
+        #: the caller to pass on (:meth:`take_notes`)
+        self.notes: list[str] = []
         self.embeddings = EmbeddingCache(lambda: self.conn)
         #: Whatever a caller derives from the index and keeps between queries (the semantic
         #: search's matrix of vectors); emptied when the index is closed or rebuilt.
@@ -116,25 +120,39 @@ class SearchIndex:
         assert self.path is not None
         conn, why = open_index_file(self.path)
         if why is not None:
-            self.rebuilt = why
+            self._say_rebuilt(why)
         return conn
+
+    def _say_rebuilt(self, why: str) -> None:
+        self.rebuilt = why  # (and one line for the caller when the file was damaged)
+        if why.startswith(("damaged", "unreadable")):
+            self.notes.append(f"the search index ({self.path}) was {why}: built again")
+
+    def take_notes(self) -> list[str]:
+        """The notes (:attr:`notes`) not taken yet."""
+        notes, self.notes = self.notes, []
+        return notes
+
+    def answer(self, memories: Mapping[str, Memory], ask: Callable[[], T]) -> T:
+        """``ask()``, a read of the index level with ``memories``; a file it finds damaged (valid
+        SQLite, wrong inside: :func:`.index_file.is_damage`) is built again from ``memories`` at
+        once, said in :attr:`notes`, and asked again. Every reader of the index reads here."""
+        try:
+            return ask()
+        except sqlite3.DatabaseError as exc:
+            if not is_damage(exc):
+                raise
+            self.rebuild(f"damaged ({exc})")
+        self.sync(memories)
+        return ask()
 
     def rebuild(self, why: str = "asked for") -> None:
         """Forget everything the index holds; the next :meth:`sync` fills it again."""
         self.close()
         if self.path is None:
             return
-        self._conn, _ = open_index_file(self.path)
-        try:
-            reset(self._conn)  # in place: other connections see it emptied, never gone
-        except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-                raise
-            self._conn.close()  # (a file SQLite cannot read: no connection can use it)
-            remove_unreadable(self.path)
-            self._conn = connect(self.path)
-            create(self._conn)
-        self.rebuilt = why
+        self._conn = made_anew(self.path)
+        self._say_rebuilt(why)
 
     # -- keeping it equal to the vault -----------------------------------------------------------
     def _fingerprint(self, memory: Memory) -> str:
@@ -176,7 +194,7 @@ class SearchIndex:
         try:
             report = self._sync(memories, at, progress)
         except sqlite3.DatabaseError as exc:
-            if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+            if is_locked(exc):
                 raise
             # another process may have built the file again (a reindex) under this
             # connection: open it again first, and build it again only if it still fails
@@ -184,7 +202,7 @@ class SearchIndex:
             try:
                 report = self._sync(memories, at, progress)
             except sqlite3.DatabaseError as again:
-                if isinstance(again, sqlite3.OperationalError) and "locked" in str(again):
+                if is_locked(again):
                     raise
                 self.rebuild(f"unreadable ({again})")
                 report = self._sync(memories, at, progress)
@@ -225,19 +243,9 @@ class SearchIndex:
         return self._write(memories, wanted, None, mark, report, at)
 
     def _note_sources(self) -> None:
-        """Note the sources found for rows whose fingerprint is current (:mod:`.row_sources`),
-        in one transaction; a row rewritten meanwhile by another connection keeps its own."""
-        fixes = self.sources.fixes
-        if not fixes or self.path is None:
-            fixes.clear()
-            return
-        with transaction(self.conn):
-            self.conn.executemany(
-                "UPDATE records SET source = ? WHERE id = ? AND fingerprint = ?",
-                [(source, i, self._known[i][1]) for i, source in fixes.items()
-                 if self._known is not None and i in self._known])
-        fixes.clear()
-        self._data_version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        """Note the sources found for rows whose fingerprint is current (:meth:`.RowSources.note`)."""
+        if self.sources.note(None if self.path is None else self.conn, self._known):
+            self._data_version = self.conn.execute("PRAGMA data_version").fetchone()[0]
 
     def _first_build_waits(self, memories: Mapping[str, Memory],
                            known: dict[str, tuple[int, str]], progress: Progress | None,
@@ -385,15 +393,6 @@ class SearchIndex:
     def fingerprints(self) -> dict[str, str]:
         """id -> fingerprint of every row (tests, ``reindex``)."""
         return {i: fp for i, (_, fp) in self._load_known().items()}
-
-    # -- embeddings --------------------------------------------------------------------------
-    def vectors(self, model: str, wanted: Mapping[str, str]) -> dict[str, bytes]:
-        """The cached embeddings by ``model`` of ``wanted`` (:meth:`.EmbeddingCache.vectors`)."""
-        return self.embeddings.vectors(model, wanted)
-
-    def put_vectors(self, model: str, items: list[tuple[str, str, bytes]]) -> None:
-        """Cache embeddings: (id, fingerprint, vector bytes), in one transaction."""
-        self.embeddings.put_vectors(model, items)
 
     def fingerprint_of(self, memory: Memory) -> str:
         return self._fingerprint(memory)

@@ -33,6 +33,7 @@ keys of each memory (:mod:`.near_dupes`), written in the same transaction as its
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import stat
@@ -89,21 +90,74 @@ def open_index_file(path: Path) -> tuple[sqlite3.Connection, str | None]:
             return conn, "missing"
         version = conn.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
-            conn.execute("SELECT count(*) FROM records").fetchone()
-            return conn, None
+            foreign = foreign_table(conn)
+            if foreign is None:
+                conn.execute("SELECT count(*) FROM records").fetchone()
+                return conn, None
+            reset(conn)
+            return conn, f"damaged (schema {version} without this version's {foreign})"
         if reset(conn, unless=SCHEMA_VERSION):
             return conn, f"schema {version}, not {SCHEMA_VERSION}" if existed else "missing"
         return conn, None  # (another connection made it this version meanwhile)
     except sqlite3.DatabaseError as exc:
         if conn is not None:
             conn.close()
-        if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
+        if is_locked(exc):
             raise
         why = f"unreadable ({exc})"
     remove_unreadable(path)
     conn = connect(path)
     create(conn)
     return conn, why
+
+
+#: What SQLite says of a file it reads that is not this index as it should be (a page or an FTS5
+#: segment damaged, a table or column missing): building it again mends it. A lock, a full or
+#: read-only disk, an I/O error are not that (SQLITE_BUSY, SQLITE_FULL, SQLITE_IOERR...), nor is
+#: any other SQLITE_ERROR (a query FTS5 cannot read: building again would not change it).
+DAMAGE = frozenset({"SQLITE_CORRUPT", "SQLITE_CORRUPT_VTAB", "SQLITE_CORRUPT_INDEX",
+                    "SQLITE_CORRUPT_SEQUENCE", "SQLITE_NOTADB", "SQLITE_MISMATCH",
+                    "SQLITE_SCHEMA"})
+MISSING = ("no such table", "no such column", "has no column")
+
+
+def is_locked(exc: BaseException) -> bool:
+    """Whether ``exc`` says another connection holds the file (wait, never build it again)."""
+    return isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc)
+
+
+def is_damage(exc: BaseException) -> bool:
+    """Whether ``exc``, raised reading the index, says the file is damaged (:data:`DAMAGE`, or a
+    table or column of this version's schema missing)."""
+    if not isinstance(exc, sqlite3.DatabaseError):
+        return False
+    name = getattr(exc, "sqlite_errorname", None)
+    return name in DAMAGE or (name == "SQLITE_ERROR" and str(exc).startswith(MISSING))
+
+
+@functools.cache
+def _schema_sql() -> dict[str, str | None]:
+    """name -> SQL of every table and index this version's schema makes (FTS5's own shadow
+    tables by name only: their SQL is the library's, which may differ between versions)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        create(conn)
+        return {name: None if name.startswith("fts_") else sql
+                for name, sql in conn.execute("SELECT name, sql FROM sqlite_master")}
+    finally:
+        conn.close()
+
+
+def foreign_table(conn: sqlite3.Connection) -> str | None:
+    """The first table or index of this version's schema that the database of ``conn`` lacks or
+    holds with another definition (a file of another program, or damaged, that says this
+    version in its ``user_version``); None when it has them all (it may hold more: the
+    near-duplicate tables are made on first use). One read of ``sqlite_master``."""
+    found = dict(conn.execute("SELECT name, sql FROM sqlite_master"))
+    for name, sql in _schema_sql().items():
+        if name not in found or (sql is not None and found[name] != sql):
+            return name
+    return None
 
 
 def checkpoint(path: Path) -> tuple[int, int, int] | None:
@@ -182,6 +236,23 @@ def reset(conn: sqlite3.Connection, unless: int | None = None) -> bool:
         for statement in SCHEMA:
             conn.execute(statement)
     return True
+
+
+def made_anew(path: Path) -> sqlite3.Connection:
+    """A connection to the index file at ``path`` emptied and given this version's schema: in
+    place (:func:`reset`: other connections see it emptied, never gone), or, a file SQLite
+    cannot read at all (no connection can use it), removed and made again."""
+    conn, _ = open_index_file(path)
+    try:
+        reset(conn)
+    except sqlite3.DatabaseError as exc:
+        if is_locked(exc):
+            raise
+        conn.close()
+        remove_unreadable(path)
+        conn = connect(path)
+        create(conn)
+    return conn
 
 
 def remove_unreadable(path: Path) -> None:

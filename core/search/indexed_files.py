@@ -27,6 +27,7 @@ from ..model.records import PIN_KEY
 from ..store.layout import MEMORIES_DIR, RELATIONS_DIR
 from ..textutil import neutralise_controls, neutralise_line
 from .index import SCHEMA_VERSION, SearchIndex, index_path
+from .index_file import foreign_table, is_damage
 from .row_sources import blob_id as blob_id  # (read from here by the open)
 from .sql_values import int_value
 from .transaction import transaction
@@ -88,8 +89,11 @@ class IndexedFiles:
     """The ``files`` rows of the index at ``path``, for the vault at ``folder`` of the
     repository (a repository path, ``.`` for the top)."""
 
-    def __init__(self, path: Path, folder: str, readonly: bool = False):
+    def __init__(self, path: Path, folder: str, readonly: bool = False,
+                 notices: list[str] | None = None):
         self._index = SearchIndex(path)
+        #: Where a note goes that the file was found damaged and built again (a vault's notices)
+        self._notices = notices
         self.folder = folder
         self._prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
         self._memories, self._relations = record_ranges(folder)
@@ -99,9 +103,10 @@ class IndexedFiles:
         self._readonly = _open_readonly(path) if readonly else None
 
     @classmethod
-    def for_root(cls, root: Path, folder: str, readonly: bool = False) -> IndexedFiles | None:
+    def for_root(cls, root: Path, folder: str, readonly: bool = False,
+                 notices: list[str] | None = None) -> IndexedFiles | None:
         path = index_path(root)
-        return None if path is None else cls(path, folder, readonly)
+        return None if path is None else cls(path, folder, readonly, notices)
 
     def close(self) -> None:
         if self._readonly is not None:
@@ -113,7 +118,18 @@ class IndexedFiles:
         if self.readonly:
             return self._readonly
         conn = self._index.conn
+        if self._index.notes and self._notices is not None:
+            self._notices.extend(self._index.take_notes())
         return None if self._index.path is None else conn  # an index in memory keeps nothing
+
+    def mend(self, exc: sqlite3.Error) -> None:
+        """After ``exc`` reading the rows: a file found damaged inside (:func:`.index_file.
+        is_damage`) is emptied and made anew, unless read-only, said in the notices; the caller
+        then reads every file and writes the rows from them."""
+        if self.readonly or not is_damage(exc):
+            return
+        self._index.rebuild(f"damaged ({exc})")
+        self._conn()  # (passes the note on)
 
     def commit(self) -> str | None:
         """The commit the rows are for (None: no rows, or the index cannot be used)."""
@@ -235,12 +251,14 @@ def holds_rows(path: Path, n: int) -> bool:
 
 def _open_readonly(path: Path) -> sqlite3.Connection | None:
     """The index file at ``path`` opened read-only (nothing is created, rebuilt or moved on);
-    None when it is missing or of another schema. Raises sqlite3.Error when it cannot be read."""
+    None when it is missing or of another schema (or lacks a table of this one). Raises
+    sqlite3.Error when it cannot be read."""
     if not path.is_file():
         return None
     conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
     try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION:
+        if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION \
+                and foreign_table(conn) is None:
             return conn
     except sqlite3.Error:
         conn.close()

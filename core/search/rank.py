@@ -140,10 +140,21 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     exactly those of the full ranking: a hit's score is at most its relevance, so the rest can
     be left once the relevance falls below the top's last score; over many memories the
     candidates come from SQLite best bm25 first, :mod:`core.search.topk`). The index is brought
-    level with ``memories`` first (``synced``: the caller has just done it). Hits carry no
-    snippet yet (:func:`with_snippet`)."""
+    level with ``memories`` first (``synced``: the caller has just done it); one found damaged,
+    built again (:meth:`SearchIndex.answer`). Hits carry no snippet (:func:`with_snippet`)."""
     if not synced:
         index.sync(memories)
+    found = index.answer(memories, lambda: _rank(index, memories, query, allowed, decay_of,
+                                                  embedder, top))
+    count = found.count
+    found.count = lambda: index.answer(memories, count)
+    return found
+
+
+def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
+          allowed: Iterable[str], decay_of: Callable[[Memory], float],
+          embedder: Embedder | None, top: int | None) -> Ranking:
+    """:func:`rank` on an index level with ``memories``."""
     terms = [t for t in query.text_terms if t.tokens()]
     excluded = _excluded(index, query)
     if isinstance(allowed, AllowedPool) and top is not None and embedder is None and terms \
@@ -324,6 +335,10 @@ class Searcher:
         found = rank(index, memories, query, allowed, lambda m: vault.score(m, at),
                      embedder=self.embedder, top=end, synced=True)
         notes = list(self.notes) + ([handed] if handed else [])
+        said = getattr(vault, "notices", None)  # (the index built again: Vault.notices)
+        if isinstance(said, list):
+            said.extend(self.index.take_notes() + (index.take_notes() if index is not self.index
+                                                   else []))
         if synced.building is not None:
             notes.append(building_note(*synced.building))
         if query.text_terms and not query.has_text:

@@ -11,9 +11,11 @@ noted (:attr:`RowSources.fixes`), so the next search spares the parse. Figures: 
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 from collections.abc import Callable, Mapping
 
 from ..model.records import Memory
+from .transaction import transaction
 
 #: One row of the search index: (the memory, its fingerprint, the blob id of the bytes it was
 #: parsed from, or None when not known).
@@ -69,6 +71,20 @@ class RowSources:
             if row is not None and row[1] == fp:
                 fixes[memory_id] = blob
         return out
+
+    def note(self, conn: sqlite3.Connection | None, known: dict[str, tuple[int, str]] | None
+             ) -> bool:
+        """Write the sources found (:attr:`fixes`) into the rows of ``known`` on ``conn`` (None:
+        an index in memory, nothing to spare), in one transaction; a row rewritten meanwhile by
+        another connection keeps its own. True when something was written."""
+        fixes, self.fixes = self.fixes, {}
+        if not fixes or conn is None or known is None:
+            return False
+        with transaction(conn):
+            conn.executemany("UPDATE records SET source = ? WHERE id = ? AND fingerprint = ?",
+                             [(source, i, known[i][1]) for i, source in fixes.items()
+                              if i in known])
+        return True
 
     def source_of(self, memory_id: str, memory: Memory) -> str | None:
         """The blob id ``memory`` was parsed from here, if it was."""

@@ -89,12 +89,12 @@ def cosines(index: SearchIndex, embedder: Embedder, memories: Mapping[str, Memor
         rows = memo[1]
     else:
         wanted = {i: index.fingerprint_of(memories[i]) for i in ids}
-        cached = index.vectors(embedder.name, wanted)
+        cached = index.embeddings.vectors(embedder.name, wanted)
         missing = [i for i in ids if i not in cached]
         if missing:
             made = embedder.embed([embedding_text(memories[i]) for i in missing])
             items = [(i, wanted[i], _pack(v)) for i, v in zip(missing, made)]
-            index.put_vectors(embedder.name, items)
+            index.embeddings.put_vectors(embedder.name, items)
             cached.update({i: v for i, _, v in items})
         rows = _stack([cached[i] for i in ids])
         index.memo["matrix"] = ((embedder.name, tuple(ids), index.generation), rows)
@@ -146,7 +146,7 @@ def backfill(index: SearchIndex, embedder: Embedder, memories: Mapping[str, Memo
     What a search would otherwise make the first time it needs them."""
     index.sync(memories)
     wanted = {i: index.fingerprint_of(m) for i, m in memories.items()}
-    cached = index.vectors(embedder.name, wanted)
+    cached = index.embeddings.vectors(embedder.name, wanted)
     missing = [i for i in wanted if i not in cached]
     targets = list(wanted) if force else missing
     if limit is not None:
@@ -157,7 +157,7 @@ def backfill(index: SearchIndex, embedder: Embedder, memories: Mapping[str, Memo
     for start in range(0, len(targets), EMBED_BATCH):
         batch = targets[start:start + EMBED_BATCH]
         made = embedder.embed([embedding_text(memories[i]) for i in batch])
-        index.put_vectors(embedder.name, [(i, wanted[i], _pack(v)) for i, v in zip(batch, made)])
+        index.embeddings.put_vectors(embedder.name, [(i, wanted[i], _pack(v)) for i, v in zip(batch, made)])
         done += len(batch)
     left = len([i for i in missing if i not in set(targets)])
     return BackfillReport(len(wanted), len(targets), done, left)

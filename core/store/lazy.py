@@ -5,7 +5,9 @@ parses none of them, and a command that reads three parses three.
 The bytes are a row of the index, written from the blob git holds and validated then
 (:meth:`~core.vault.indexed_open.OpenIndex.write_index`): a row whose bytes do not make a
 valid record of its id is never kept with its bytes, and the open reads that file from disk and
-reports it as before. So parsing here does not fail; if it ever did (a model changed without the
+reports it as before; and the open hands over only bytes that are the blob their row names
+(hashed as read: :meth:`~core.vault.indexed_open.OpenIndex.load_from_index`), never a copy
+damaged or changed inside the index file. So parsing here does not fail; if it ever did (a model changed without the
 index's schema version), the error is raised as it comes, never hidden.
 
 :class:`LazyRecords` is a full mapping (``dict(...)``, ``.values()``, ``.items()``, ``in``,

@@ -11,7 +11,9 @@ none of them. The other rows (a file that is not a valid record) are read from d
 what is wrong, as without an index.
 
 The files stay the truth: a row is used only for a path that is, by git's own account, the
-same blob on disk and at HEAD as when the row was written; anything the index cannot answer
+same blob on disk and at HEAD as when the row was written, and only when its bytes are that blob
+(:mod:`core.vault.index_copies`: a copy that is not is read from disk, said in a notice, and
+written again by a read-write open); anything the index cannot answer
 (missing, unreadable, of an older schema, its commit gone from the repository) means reading
 every file, as without an index.
 """
@@ -33,10 +35,10 @@ from ..store.layout import (
     MEMORIES_DIR,
     RELATIONS_DIR,
     RefusedFileError,
-    check_id,
     read_vault_file,
 )
 
+from .index_copies import Copies, plan_damaged, valid_id
 from .index_writer import BACKGROUND_FROM, OpenIndexWriter, RowPlan, Rows, Wanted
 from .loading import CacheLoader
 from .state import VaultState
@@ -79,6 +81,9 @@ class OpenIndex:
         #: The open index's rows a first open is writing in the background, if any
         #: (:mod:`core.vault.index_writer`; :meth:`wait_for_open_index`)
         self.writer: OpenIndexWriter | None = None
+        #: The vault paths whose row held bytes that are not the blob it names
+        #: (:mod:`.index_copies`): read from disk, their rows written again by :meth:`write_index`
+        self.damaged: list[str] = []
 
     def files_index(self, readonly: bool = False) -> IndexedFiles | None:
         import sqlite3
@@ -87,7 +92,8 @@ class OpenIndex:
 
         try:
             root = self.state.root
-            return IndexedFiles.for_root(root, self.state.journal.relpath(root), readonly)
+            return IndexedFiles.for_root(root, self.state.journal.relpath(root), readonly,
+                                         self.state.notices)
         except (OSError, sqlite3.Error, JournalError):
             return None
 
@@ -135,24 +141,18 @@ class OpenIndex:
             stale = set(history.changed_between(base, head)) if base != head else set()
         except JournalError:  # the rows' commit is gone (history rewritten, pruned)
             return None
-        memories: dict[str, bytes] = {}
-        relations: dict[str, bytes] = {}
-        pools = {"memory": memories, "relation": relations}
+        copies = Copies(stale)
         try:
-            for rel, _blob, kind, record_id, body in files.rows():
-                if rel in stale:
-                    continue
-                pool = pools.get(kind)  # type: ignore[arg-type]
-                if body is None or pool is None or record_id is None:
-                    stale.add(rel)  # read from disk: it says what is wrong with the file
-                    continue
-                if record_id in pool:
-                    return None  # two files for one id: reading every file says which is loaded
-                pool[record_id] = body  # valid when written (see _makes_record): parsed on read
-        except sqlite3.Error:
+            if not copies.read(files):
+                return None  # two files for one id: reading every file says which is loaded
+        except sqlite3.Error as exc:
+            files.mend(exc)  # (damaged inside: a read-write open makes it anew, then writes it)
             return None
+        if copies.damaged:
+            self.damaged = copies.damaged
+            self.state.notices.append(copies.notice(self.state.readonly))
         store = Store()
-        store.fill_raw(memories, relations)
+        store.fill_raw(copies.memories, copies.relations)
         self.state.store, self.state.problems = store, []
         self.state.meta = self.state.layout.read_meta() or {}
         self.state.opened_from_index = True
@@ -231,15 +231,22 @@ class OpenIndex:
         from ..search.indexed_files import blob_id
 
         head = head or self.state.head
+        damaged, self.damaged = self.damaged, []
         if head is None:
             return
         base = files.commit()
-        if base == head:
+        if base == head and not damaged:
             return
         if read is not None and len(read) >= BACKGROUND_FROM and self._write_later(
                 files, base, head, read):
             return
-        base, rows, wanted = self._plan_rows(files.folder, base, head)
+        base, rows, wanted = self._plan_rows(files.folder, base, head) if base != head \
+            else (base, {}, {})
+        try:
+            plan_damaged(self.state.journal.objects, self.state.layout.classify, files.folder,
+                         head, damaged, rows, wanted)
+        except JournalError:
+            return
         bodies: dict[str, bytes] = {}
         trusted: set[str] = set()  # paths whose bytes loaded as a record of their id just now
         for rel, (sha, _kind, _id) in wanted.items() if read else ():
@@ -284,7 +291,7 @@ class OpenIndex:
             mode, sha = change.new
             rows[rel] = (sha, None, None, None)
             what = classify(rel)
-            if mode in _REGULAR and what is not None and what[0] != "meta" and _valid_id(*what):
+            if mode in _REGULAR and what is not None and what[0] != "meta" and valid_id(*what):
                 wanted[rel] = (sha, *what)
         return base, rows, wanted
 
@@ -353,14 +360,6 @@ class OpenIndex:
                 same.add(path)
         self.state.layout.note(same)
         return same
-
-
-def _valid_id(kind: str, record_id: str) -> bool:
-    try:
-        check_id(record_id, kind)
-    except InvalidIdError:
-        return False  # the file is read from disk at open, which says what is wrong
-    return True
 
 
 def _makes_record(kind: str, record_id: str, body: bytes) -> bool:

@@ -33,8 +33,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 #: name -> click command, filled as the verb modules are imported (see :func:`verb`)
 REGISTRY: dict[str, click.Command] = {}
 
-#: Vaults opened for writing by the running command: their notices (a file set aside in the
-#: quarantine...) are printed on stderr when it ends.
+#: Vaults opened by the running command: their notices (a file set aside in the quarantine, a
+#: damaged derived index built again...) are printed on stderr when it ends.
 _opened: list[Vault] = []
 #: Notes an open leaves for the end of the command (:func:`say_deferred_notes`).
 deferred_notes: list[str] = []
@@ -196,7 +196,9 @@ def open_readonly(keep_read: bool = False, search_rows: bool = False) -> Vault:
     path = vault_path()
     require_vault(path)
     opened_paths.append(path)
-    return Vault.open(path, readonly=True, keep_read=keep_read, search_rows=search_rows)
+    vault = Vault.open(path, readonly=True, keep_read=keep_read, search_rows=search_rows)
+    _opened.append(vault)  # (its notices too: a damaged derived index built again...)
+    return vault
 
 
 #: The vault folders this command opened (an unknown id is then looked up in their history).

@@ -34,3 +34,27 @@ def test_another_vault_gets_its_own_searcher(vault):
                 "Deploys happen on Tuesdays."]
     finally:
         finder.close()
+
+
+def test_a_damaged_index_is_built_again_at_the_first_search(vault):
+    import sqlite3
+
+    from core.search.index import index_path
+
+    vault.add("Deploys happen on Tuesdays.", tags=["ops"])
+    for i in range(20):
+        vault.add(f"note {i} about the garden")
+    finder = Finder()
+    try:
+        assert len(finder.find(vault, "deploys")) == 1
+        conn = sqlite3.connect(index_path(vault.root))  # FTS5 segments overwritten
+        conn.execute("UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10")
+        conn.commit()
+        conn.close()
+        finder.close()  # (as a server started again would find it)
+        assert [m.content for m in finder.find(vault, "deploys")] == ["Deploys happen on Tuesdays."]
+        assert [h.memory.content for h in finder.hits(vault, "deploys", ["active"], 5)] == [
+            "Deploys happen on Tuesdays."]
+        assert len([n for n in vault.notices if "built again" in n]) == 1
+    finally:
+        finder.close()
