@@ -87,7 +87,7 @@ def run_default() -> int:
 
         print_overview(path)
     else:
-        print(f"no vault at {path} yet (run `memvault init` or `memvault add`)")
+        print(f"no vault at {path} yet (`memvault init` makes it)")
     print()
     print("verbs:")
     for name, help_text in VERB_HELP.items():
