@@ -195,4 +195,4 @@ def test_no_commit_subject_carries_a_secret_whatever_the_policy(vault_path):
     assert AWS not in subjects and GITHUB not in subjects
     assert GITHUB[:12] not in subjects and AWS[:8] not in subjects  # never half of one
     assert subjects.count("[REDACTED:aws-key]") == 4  # add, touch, update, delete
-    assert f"save: by hand [REDACTED:github-token]" in subjects  # a caller's own message
+    assert "save: by hand [REDACTED:github-token]" in subjects  # a caller's own message
