@@ -210,11 +210,13 @@ def vault_exists(path: Path) -> bool:
     return path.is_dir() and holds_vault(Layout(path))
 
 
-def require_vault(path: Path) -> None:
-    """UserError naming ``path`` and how to make a vault there, when it holds none."""
+def require_vault(path: Path, *, writing: bool = False) -> None:
+    """UserError naming ``path`` and how to make a vault there, when it holds none (``writing``:
+    the command would make it with ``--create``)."""
     if not vault_exists(path):
+        create = ", or add --create to the command" if writing else ""
         raise UserError(f"no vault at {path}; nothing was created (`memvault init --vault "
-                        f"{path}` makes one there, or add --create to the command)")
+                        f"{path}` makes one there{create})")
 
 
 def open_readonly(keep_read: bool = False, search_rows: bool = False) -> Vault:
@@ -272,7 +274,7 @@ def open_writable(*, create: str | None = None, announce_created: bool = True,
     path = vault_path()
     allowed = may_create(create)
     if not allowed:
-        require_vault(path)
+        require_vault(path, writing=True)
     ctx = click.get_current_context(silent=True)
     allow = ctx is not None and bool(ctx.meta.get(_ALLOW_SECRET_KEY))  # shared by the chain
     vault = Vault.open(path, secrets="allow" if allow else None, layout=layout, create=allowed,

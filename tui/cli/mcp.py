@@ -59,7 +59,7 @@ def mcp(ctx: click.Context, read_only: bool, http: str | None, allow_remote: boo
         raise UserError(f"{path} is not a folder")
     elif not vault_exists(path):  # the first save_memory would make it: refuse a wrong path now
         if not may_create(AT_DEFAULT):
-            require_vault(path)
+            require_vault(path, writing=True)
         check_new_vault(path.resolve(), create=True)  # (the open at that write checks again)
     if http is not None:
         return _serve_http(path, read_only, http, allow_remote, list(allowed_origins))

@@ -36,10 +36,11 @@ def _writing_verbs(tmp_path):
 
 
 def test_a_named_folder_without_a_vault_is_refused_by_every_verb(run, tmp_path, typo):
-    for argv in _writing_verbs(tmp_path) + [["list"], ["history", "abcd"]]:
+    for argv in _writing_verbs(tmp_path) + [["history", "abcd"], ["list"]]:
         code, out, err = run("--vault", str(typo), *argv, vault=False)
         assert code == 1, (argv, out, err)
-        assert f"no vault at {typo}" in err and "memvault init" in err and "--create" in err
+        assert f"no vault at {typo}" in err and f"memvault init --vault {typo}" in err
+        assert ("--create" in err) == (argv != ["list"])  # a reading verb makes none
         assert not (tmp_path / "memorys").exists(), argv  # no folder made, nested or not
 
 
@@ -85,6 +86,8 @@ def test_no_vault_is_made_inside_another_repository(run, tmp_path, code_repo, wh
     target = code_repo / where
     head = run_git(code_repo, "rev-parse", "HEAD")
     cg, _md, _mcp = _sources(tmp_path)
+    code, _out, err = run("--vault", str(target), "add", "hello", vault=False)
+    assert code == 1 and f"no vault at {target.resolve()}" in err  # a named folder, no vault
     for argv in (["init"], ["--create", "add", "hello"], ["--create", "migrate", str(cg)]):
         code, _out, err = run("--vault", str(target), *argv, vault=False)
         assert code == 1, argv
