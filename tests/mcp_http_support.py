@@ -30,7 +30,7 @@ class HttpServer:
 
     def __init__(self, vault: Path, env: dict[str, str], *args: str,
                  address: str = "127.0.0.1:0"):
-        self.argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault),
+        self.argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault), "--create",
                      "--http", address, *args]
         self.env = env
         self.url = ""
@@ -92,8 +92,8 @@ class HttpServer:
 def run_server(vault: Path, env: dict[str, str], *args: str,
                address: str = "127.0.0.1:0") -> subprocess.CompletedProcess[str]:
     """``memvault mcp --http`` expected to refuse to start: its exit and output."""
-    argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault), "--http", address,
-            *args]
+    argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault), "--create", "--http",
+            address, *args]
     return subprocess.run(argv, env=env, cwd=str(ROOT), text=True, capture_output=True,
                           stdin=subprocess.DEVNULL, timeout=TIMEOUT)
 

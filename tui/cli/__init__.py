@@ -4,7 +4,8 @@
 opens the app on a terminal and prints an overview elsewhere.
 
 Exit status: 0 on success, 1 on a refusal (unknown id, ambiguous prefix, refused input, lock
-timeout; one line on stderr, ``memvault: error: ...``), 2 on a usage error.
+timeout; one line on stderr, ``memvault: error: ...``), 2 on a usage error; ``scan`` exits 1
+when it finds a secret.
 
 Nothing from a vault reaches the terminal as a control sequence: :func:`main` runs every command
 with ``sys.stdout``/``sys.stderr`` behind :func:`tui.terminal.neutralised_output` (ESC shown as
