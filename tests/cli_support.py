@@ -42,15 +42,24 @@ def vdir(tmp_path) -> Path:
     return tmp_path / "vault"
 
 
+#: The verbs that make a vault where there is none (at a folder ``--vault`` names, only with
+#: ``--create``): the tests' runs of them ask for it, as a person starting a vault there would.
+CREATING_VERBS = frozenset({"add", "migrate", "import", "import-markdown"})
+
+
 class Run:
-    """``run("list", "--json")``: main() with ``--vault vdir``; returns (status, stdout, stderr)."""
+    """``run("list", "--json")``: main() with ``--vault vdir`` (and ``--create`` before a verb
+    of :data:`CREATING_VERBS` unless ``create=False``); returns (status, stdout, stderr)."""
 
     def __init__(self, capsys, vdir: Path):
         self.capsys, self.vdir = capsys, vdir
 
-    def __call__(self, *argv: str, vault: bool = True) -> tuple[int, str, str]:
+    def __call__(self, *argv: str, vault: bool = True, create: bool = True
+                 ) -> tuple[int, str, str]:
         self.capsys.readouterr()
-        args = (["--vault", str(self.vdir)] if vault else []) + list(argv)
+        creating = vault and create and bool(argv) and argv[0] in CREATING_VERBS
+        args = (["--vault", str(self.vdir)] if vault else []) + (
+            ["--create"] if creating else []) + list(argv)
         code = cli.main(args)
         out, err = self.capsys.readouterr()
         return code, out, err

@@ -39,7 +39,7 @@ class HttpServer:
 
     def __init__(self, vault: Path, env: dict[str, str], *args: str,
                  address: str = "127.0.0.1:0", file_limit: int | None = None):
-        self.argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault),
+        self.argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault), "--create",
                      "--http", address, *args]
         if file_limit is not None:  # the server opens at most this many files (ulimit -n)
             self.argv[1:1] = ["-c", _FILE_LIMITED, str(file_limit)]
@@ -103,8 +103,8 @@ class HttpServer:
 def run_server(vault: Path, env: dict[str, str], *args: str,
                address: str = "127.0.0.1:0") -> subprocess.CompletedProcess[str]:
     """``memvault mcp --http`` expected to refuse to start: its exit and output."""
-    argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault), "--http", address,
-            *args]
+    argv = [sys.executable, "-m", "tui.cli", "mcp", "--vault", str(vault), "--create", "--http",
+            address, *args]
     return subprocess.run(argv, env=env, cwd=str(ROOT), text=True, capture_output=True,
                           stdin=subprocess.DEVNULL, timeout=TIMEOUT)
 

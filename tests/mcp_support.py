@@ -58,7 +58,8 @@ class McpServer:
                  message_handler: Callable[[Any], Awaitable[None]] | None = None):
         self.vault = vault
         self.message_handler = message_handler  # what the server sends unasked (notifications)
-        self.argv = ["-m", "tui.cli", "mcp", "--vault", str(vault), *args]
+        # --create: a vault not made yet is made at the first write (the folder is named)
+        self.argv = ["-m", "tui.cli", "mcp", "--vault", str(vault), "--create", *args]
         if file_size_limit is not None:  # no file the server writes may grow past this
             self.argv = ["-c", _LIMITED, str(file_size_limit), *self.argv]
         self.env = env

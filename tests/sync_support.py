@@ -23,7 +23,7 @@ class Machine:
 
     def __init__(self, name: str, repo: Path, vault_dir: Path):
         self.name, self.repo, self.vault_dir = name, repo, vault_dir
-        self.vault = Vault.open(vault_dir)
+        self.vault = Vault.open(vault_dir, inside_repo=True)  # (layout "sub": a notes repository)
 
     def git(self, *args: str, check: bool = True) -> str:
         return run_git(self.repo, *args, check=check)
@@ -35,7 +35,7 @@ class Machine:
         return self.git("rev-parse", "HEAD")
 
     def reopen(self) -> Vault:
-        self.vault = Vault.open(self.vault_dir)
+        self.vault = Vault.open(self.vault_dir, inside_repo=True)
         return self.vault
 
     def mem(self, memory_id: str) -> Memory:

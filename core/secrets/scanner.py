@@ -141,9 +141,13 @@ def scan_text(text: str) -> list[Hit]:
     """Every secret in ``text``, in order, without overlaps (a longer or earlier span wins)."""
     if not isinstance(text, str) or len(text) < 8:
         return []
+    windows, keyword = _windows(text), _KEYWORD_HINT.search(text) is not None
+    named = [Hit(kind, start, end) for kind, start, end in named_secrets(text)]
+    if not windows and not keyword:  # no token, no keyword: ``detect-secrets`` finds nothing
+        return _without_overlaps(named)  # (and is not imported: a commit subject, most prose)
     patterns, keyword_patterns, heuristic = _detectors()
     hits: list[Hit] = []
-    for low, high in _windows(text):
+    for low, high in windows:
         window = text[low:high]
         for kind, pattern in patterns:
             for match in pattern.finditer(window):
@@ -156,9 +160,9 @@ def scan_text(text: str) -> list[Hit]:
                     start, end = _key_block(text, start, end)
                 if end > start:
                     hits.append(Hit(kind, start, end))
-    if _KEYWORD_HINT.search(text):
+    if keyword:
         hits.extend(_passwords(text, keyword_patterns, heuristic))
-    hits.extend(Hit(kind, start, end) for kind, start, end in named_secrets(text))
+    hits.extend(named)
     hits.extend(_high_entropy(text, heuristic))
     return _without_overlaps(hits)
 

@@ -9,9 +9,16 @@ a memory a person stored with ``--allow-secret`` goes on working, and so does sp
 record whose text fields did not change (a touch, a use record) is not scanned at all.
 
 * ``refuse`` (the default): :class:`~core.secrets.policy.SecretRefusedError`, nothing written.
-* ``redact``: each new secret is replaced by ``[REDACTED:<kind>]`` in the record, the plain
-  file (a migration's backup) and the commit message; :attr:`Vault.notices` says what was.
+* ``redact``: each new secret is replaced by ``[REDACTED:<kind>]`` in the record and the plain
+  file (a migration's backup); :attr:`Vault.notices` says what was.
 * ``allow``: written as it is.
+
+The commit message is memvault's own words, its subject made of a record's first words
+(:func:`core.vault.reports.first_words`): under EVERY policy each secret found in it is
+replaced by ``[REDACTED:<kind>]`` (:func:`message_without_secrets`), a secret stored as it is
+(``--allow-secret``), one the record already held (a touch, a delete of it) or one a caller's
+own message named. Git shows subjects everywhere (``git log --oneline``, a forge's web page);
+the stored record stays byte-exact.
 
 ``.meta.json`` is memvault's own settings and is not scanned. A person's own edits of vault
 files, committed as ``external:``, are committed as they wrote them: a secret in one is said
@@ -36,7 +43,6 @@ from .scanner import Finding, redact_record, redact_text, scan_record, scan_text
 _NOT_TEXT = frozenset({"created_at", "last_used", "use_count", "strength", "status",
                        "promoted_at", "review_priority", "last_review_at", "review_count",
                        "cross_domain_count", "embed"})
-MESSAGE = "the commit message"
 
 
 @dataclass
@@ -63,13 +69,12 @@ def check_commit(message: str, writes: dict[Path, bytes | None], memories: Itera
     (:func:`~.policy.policy_in_force`); ``layout`` says what each file is, ``store`` holds the
     records as HEAD has them. Raises SecretRefusedError."""
     memories, relations = list(memories), list(relations)
-    result = CheckedCommit(message, writes, memories, relations)
+    result = CheckedCommit(message_without_secrets(message), writes, memories, relations)
     if policy == ALLOW:
         return result
     objects: dict[tuple[str, str], Memory | Relation] = {
         **{("memory", m.id): m for m in memories}, **{("relation", r.id): r for r in relations}}
     found: dict[Path, tuple[str, dict[str, Any] | None, list[Finding]]] = {}
-    scanned = False
     for path, data in writes.items():
         if data is None:
             continue
@@ -77,7 +82,7 @@ def check_commit(message: str, writes: dict[Path, bytes | None], memories: Itera
         what = layout.classify(rel)
         if what is None:  # a plain file committed with the records (a migration's backup)
             text = data.decode("utf-8", "replace")
-            hits, scanned = scan_text(text), True
+            hits = scan_text(text)
             if hits:
                 found[path] = (rel, None, [Finding(h.kind, rel, h.start, h.end,
                                                    text[h.start:h.end]) for h in hits])
@@ -91,27 +96,27 @@ def check_commit(message: str, writes: dict[Path, bytes | None], memories: Itera
         before = _previous(store, kind, record_id)
         if before is not None and _text_fields(before) == _text_fields(record):
             continue  # a touch, an archive, a use record: no new text
-        findings, scanned = scan_record(record), True
+        findings = scan_record(record)
         if findings:
             found[path] = (f"{kind} {record_id[:8]}", record, findings)
-    # the message is made of the records' words: scanned when a record brought new text
-    message_hits = scan_text(message) if scanned else []
-    if not found and not message_hits:
+    if not found:
         return result
     known = _known_values(layout, store, writes)
     new = {path: (name, record, [f for f in findings if f.value not in known])
            for path, (name, record, findings) in found.items()}
     new = {path: entry for path, entry in new.items() if entry[2]}
-    message_new = [Finding(h.kind, "message", h.start, h.end, message[h.start:h.end])
-                   for h in message_hits if message[h.start:h.end] not in known]
-    if not new and not message_new:
+    if not new:
         return result
     if policy != REDACT:
-        refused = {name: findings for name, _record, findings in new.values()}
-        if message_new and not refused:
-            refused[MESSAGE] = message_new
-        raise SecretRefusedError(refused)
-    return _redacted(layout, result, new, message_new, known)
+        raise SecretRefusedError({name: findings for name, _record, findings in new.values()})
+    return _redacted(layout, result, new, known)
+
+
+def message_without_secrets(message: str) -> str:
+    """``message`` with each secret the scanner finds in it replaced by ``[REDACTED:<kind>]``
+    (the same text when there is none): what every commit message becomes."""
+    hits = scan_text(message)
+    return redact_text(message, hits) if hits else message
 
 
 def _record_of(obj: Memory | Relation | None, data: bytes) -> dict[str, Any] | None:
@@ -159,7 +164,7 @@ def _on_disk(path: Path) -> dict[str, Any] | None:
 
 
 def _redacted(layout: Layout, result: CheckedCommit, new: dict[Path, tuple[str, Any, list[Finding]]],
-              message_new: list[Finding], known: set[str]) -> CheckedCommit:
+              known: set[str]) -> CheckedCommit:
     writes = dict(result.writes)
     replaced: dict[tuple[str, str], Memory | Relation] = {}
     for path, (name, record, findings) in new.items():
@@ -176,10 +181,6 @@ def _redacted(layout: Layout, result: CheckedCommit, new: dict[Path, tuple[str, 
             writes[path] = layout.encode(clean)
             replaced[(kind, record_id)] = clean
         result.redacted[name] = findings
-    message = result.message
-    if message_new or new:
-        message = redact_text(message, [h for h in scan_text(message)
-                                        if message[h.start:h.end] not in known])
     new_memories = {m.id: m for m in replaced.values() if isinstance(m, Memory)}
     new_relations = {r.id: r for r in replaced.values() if isinstance(r, Relation)}
     memories = [new_memories.get(m.id, m) for m in result.memories]
@@ -189,7 +190,7 @@ def _redacted(layout: Layout, result: CheckedCommit, new: dict[Path, tuple[str, 
     relations += [r for i, r in new_relations.items() if all(k.id != i for k in relations)]
     notice = "redacted before writing (secrets policy redact): " + "; ".join(
         f"{name} ({describe(findings)})" for name, findings in result.redacted.items())
-    return CheckedCommit(message, writes, memories, relations, result.redacted, [notice])
+    return CheckedCommit(result.message, writes, memories, relations, result.redacted, [notice])
 
 
 def _hit(finding: Finding) -> Any:

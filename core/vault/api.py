@@ -4,8 +4,7 @@
 (:class:`~core.store.cache.Store`), the files on disk (:class:`~core.store.layout.Layout`) and
 the tree at git HEAD (:class:`~core.git.journal.Journal`). Each operation takes the write lock,
 catches up with commits made by other processes, computes the new records, commits them as one
-commit, and only then updates the cache. The Vault is a front door: the work is done by its
-parts (see :mod:`core.vault`), each made here and handed what it needs."""
+commit, and only then updates the cache. It is a front door: its parts (:mod:`core.vault`) work."""
 
 from __future__ import annotations
 
@@ -45,9 +44,8 @@ from .writing import Trailers, WritePath
 
 
 class Vault:
-    """A per-file memory vault at ``path`` (created, with a git repository, when missing): the
-    front door to its parts, each given what it needs when the vault is made (see
-    ``docs/architecture.md``)."""
+    """A per-file memory vault at ``path`` (made, with a git repository, when missing and asked
+    for): the front door to its parts, each given what it needs when made (docs/architecture.md)."""
 
     def __init__(
         self,
@@ -58,19 +56,21 @@ class Vault:
         lock_timeout: float = 30.0,
         via: str | None = None,
         secrets: str | None = None,
-        layout: str | None = None,
+        layout: str | None = None, create: bool = True, inside_repo: bool = False,
         keep_read: bool = False, search_rows: bool = False,
     ):
         """``layout``: where a vault created by this open writes its memories ("flat", the
-        default, or "sharded"; see :mod:`core.store.shards`); an existing vault keeps its own.
-        ``keep_read``: a read-only open that reads every file keeps their bytes until
-        :meth:`index_files` writes the open index from them; ``search_rows``: it makes the search
-        rows of the memories as it reads them (:class:`~core.vault.indexed_open.OpenIndex`)."""
+        default, or "sharded"; :mod:`core.store.shards`; an existing vault keeps its own);
+        ``create``: it may make one where there is none (else VaultError), never inside another
+        git repository unless ``inside_repo`` (:mod:`core.vault.creating`). ``keep_read``: a
+        read-only open that reads every file keeps their bytes until :meth:`index_files` writes
+        the open index from them; ``search_rows``: it makes the search rows as it reads them."""
         root = Path(path).expanduser().resolve()
         journal = Journal(root, lock_timeout=lock_timeout)
         journal.read_only = readonly
         self.state = VaultState(root, Layout(root, layout), journal,
-                                config or DecayConfig.from_env(), readonly)
+                                config or DecayConfig.from_env(), readonly,
+                                creating=(create, inside_repo))
         self.loader = CacheLoader(self.state)
         self.open_index = OpenIndex(self.state, self.loader, keep_read=keep_read,
                                     search_rows=search_rows)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import VaultError
 from ..store.private import make_paths_private, make_tree_private
+from .creating import check_new_vault, holds_vault
 from .indexed_open import READONLY_INDEX_FROM, OpenIndex
 from .loading import CacheLoader
 from .state import VaultState
@@ -29,7 +30,8 @@ class Opening:
 
     def load(self) -> None:
         """Read every vault file into the cache. Unless read-only: finish a crashed operation,
-        commit files changed outside memvault (saying so), and create the vault if it is new."""
+        commit files changed outside memvault (saying so), and create the vault if it is new
+        and the open may (:mod:`core.vault.creating`: VaultError, nothing written, if not)."""
         state = self.state
         if state.readonly:
             if not state.root.is_dir():
@@ -37,6 +39,9 @@ class Opening:
             self._load_settled_view()
             state.is_open = True
             return
+        if not holds_vault(state.layout):  # only when asked, never into another repository
+            create, inside_repo = state.creating
+            check_new_vault(state.root, create=create, inside_repo=inside_repo)
         state.layout.ensure_dirs()
         journal = state.journal
         journal.work_tree.ensure_private()

@@ -14,6 +14,7 @@ from ..model.records import (
     Relation,
 )
 from ..model.relation_rule import RelationsOfGone, relations_of_gone
+from ..secrets.scanner import redact_text, scan_text
 from ..store.cache import Store
 from ..errors import VaultError
 from ..store.layout import Layout, LoadProblem
@@ -155,10 +156,26 @@ def first_words(text: str, limit: int = 48) -> str:
     return neutralise_line(flat)
 
 
+#: how much of a memory's text :func:`subject_words` scans: a secret that begins in the words
+#: a subject shows ends well within it
+SUBJECT_SCAN = 4096
+
+
+def subject_words(text: str, limit: int = 48) -> str:
+    """:func:`first_words` of a text for a commit subject: each secret in it is replaced by
+    ``[REDACTED:<kind>]`` first, so a subject never carries one, whole or cut in half at the
+    limit, whatever the secrets policy (the record keeps its exact text; docs/secrets.md)."""
+    head = text[:SUBJECT_SCAN]
+    hits = scan_text(head)
+    return first_words(redact_text(head, hits) if hits else head, limit)
+
+
 def op_message(verb: str, memories: list[Memory]) -> str:
+    """The subject of a commit of ``memories``: ``verb: <id> <first words>`` for one (secrets
+    redacted: :func:`subject_words`), ``verb: N memories (<ids>)`` for more."""
     if len(memories) == 1:
         m = memories[0]
-        return f"{verb}: {m.id[:8]} {first_words(m.text)}"
+        return f"{verb}: {m.id[:8]} {subject_words(m.text)}"
     shown = ", ".join(m.id[:8] for m in memories[:8])
     more = f", +{len(memories) - 8}" if len(memories) > 8 else ""
     return f"{verb}: {len(memories)} memories ({shown}{more})"

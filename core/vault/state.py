@@ -22,12 +22,15 @@ class VaultState:
     core its making, at import.)"""
 
     def __init__(self, root: Path, layout: Layout, journal: Journal, config: DecayConfig,
-                 readonly: bool) -> None:
+                 readonly: bool, creating: tuple[bool, bool] = (True, False)) -> None:
         self.root = root
         self.layout = layout
         self.journal = journal
         self.config = config
         self.readonly = readonly
+        #: (create, inside_repo): whether an open may make a vault where there is none, and
+        #: inside another git repository (:mod:`core.vault.creating`)
+        self.creating = creating
         self.store = Store()
         #: files that could not be read as records (the reason with each)
         self.problems: list[LoadProblem] = []

@@ -4,7 +4,8 @@
 opens the app on a terminal and prints an overview elsewhere.
 
 Exit status: 0 on success, 1 on a refusal (unknown id, ambiguous prefix, refused input, lock
-timeout; one line on stderr, ``memvault: error: ...``), 2 on a usage error.
+timeout; one line on stderr, ``memvault: error: ...``), 2 on a usage error; ``scan`` exits 1
+when it finds a secret.
 
 Nothing from a vault reaches the terminal as a control sequence: :func:`main` runs every command
 with ``sys.stdout``/``sys.stderr`` behind :func:`tui.terminal.neutralised_output` (ESC shown as
@@ -87,7 +88,7 @@ def run_default() -> int:
 
         print_overview(path)
     else:
-        print(f"no vault at {path} yet (run `memvault init` or `memvault add`)")
+        print(f"no vault at {path} yet (`memvault init` makes it)")
     print()
     print("verbs:")
     for name, help_text in VERB_HELP.items():

@@ -9,6 +9,7 @@ Nothing here imports rich or the app: ``add`` and ``--json`` never load them.
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -20,6 +21,7 @@ from core import Memory, Relation, UnknownIdError, Vault, VaultError, default_va
 from core.model.records import now_epoch
 from core.store.layout import MAX_FILE_BYTES, Layout
 from core.vault import first_words
+from core.vault.creating import holds_vault
 
 from ..terminal import json_text
 from ..text import plural
@@ -66,8 +68,19 @@ def _remember_vault(ctx: click.Context, _param: click.Parameter, value: str | No
         ctx.meta[_VAULT_KEY] = value
 
 
+_CREATE_KEY = "memvault.create"
+
+
+def _remember_create(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta[_CREATE_KEY] = True
+
+
 def vault_option(f: F) -> F:
-    """``--vault DIR`` (on the root group and after every verb)."""
+    """``--vault DIR`` and ``--create`` (on the root group and after every verb)."""
+    f = click.option("--create", is_flag=True, expose_value=False, is_eager=True,
+                     callback=_remember_create,
+                     help="make the vault if there is none at that folder (init always does)")(f)
     return click.option("--vault", metavar="DIR", expose_value=False, is_eager=True,
                         callback=_remember_vault, help="the vault's folder")(f)
 
@@ -172,6 +185,19 @@ def vault_path() -> Path:
     return given_vault_path() or default_vault_path()
 
 
+def path_is_named() -> bool:
+    """The vault's folder was named by a person (``--vault``, ``MEMVAULT_PATH``), not found
+    (CortexGraph's storage path, the per-user default): a named folder that holds no vault is
+    a mistake until ``init`` or ``--create`` says otherwise."""
+    return given_vault_path() is not None or bool(os.environ.get("MEMVAULT_PATH"))
+
+
+def create_asked() -> bool:
+    """``--create`` was given (before or after the verb)."""
+    ctx = click.get_current_context(silent=True)
+    return ctx is not None and bool(ctx.meta.get(_CREATE_KEY))
+
+
 def given_vault_path() -> Path | None:
     """The folder ``--vault`` names (before or after the verb), or None when it was not given."""
     ctx = click.get_current_context(silent=True)
@@ -180,13 +206,17 @@ def given_vault_path() -> Path | None:
 
 
 def vault_exists(path: Path) -> bool:
-    layout = Layout(path)
-    return path.is_dir() and (layout.memories_dir.is_dir() or layout.meta_path.exists())
+    """``path`` is a folder holding a vault (:func:`core.vault.creating.holds_vault`)."""
+    return path.is_dir() and holds_vault(Layout(path))
 
 
-def require_vault(path: Path) -> None:
+def require_vault(path: Path, *, writing: bool = False) -> None:
+    """UserError naming ``path`` and how to make a vault there, when it holds none (``writing``:
+    the command would make it with ``--create``)."""
     if not vault_exists(path):
-        raise UserError(f"no vault at {path} (run `memvault init` or `memvault add`)")
+        create = ", or add --create to the command" if writing else ""
+        raise UserError(f"no vault at {path}; nothing was created (`memvault init --vault "
+                        f"{path}` makes one there{create})")
 
 
 def open_readonly(keep_read: bool = False, search_rows: bool = False) -> Vault:
@@ -222,17 +252,35 @@ def deleted_hint(exc: UnknownIdError) -> str:
             f"(`memvault history {short}` lists its versions)")
 
 
-def open_writable(*, create: bool = False, announce_created: bool = True,
-                  layout: str | None = None) -> Vault:
-    """A normal open (git, recovery, ``external:`` commits); creates the vault when ``create``
-    (in ``layout``, flat by default). Notes on stderr say what the open did (recovered,
-    committed outside edits...)."""
+#: ``open_writable(create=...)``: the verb makes the vault wherever there is none (``init``)
+ALWAYS = "always"
+#: ...: the verb makes it at the folder found by default (``add``, the imports: a first
+#: ``memvault add`` works), but at a named folder only with ``--create``
+AT_DEFAULT = "at-default"
+
+
+def may_create(create: str | None) -> bool:
+    """Whether this command may make a vault where there is none: ``init`` (``ALWAYS``),
+    ``--create``, or a verb that creates (``AT_DEFAULT``) at a folder nobody named."""
+    return (create == ALWAYS or create_asked()
+            or (create == AT_DEFAULT and not path_is_named()))
+
+
+def open_writable(*, create: str | None = None, announce_created: bool = True,
+                  layout: str | None = None, inside_repo: bool = False) -> Vault:
+    """A normal open (git, recovery, ``external:`` commits). Makes the vault when there is none
+    only as :func:`may_create` says (in ``layout``, flat by default; never inside another git
+    repository unless ``inside_repo``: :mod:`core.vault.creating`); else a UserError naming
+    the folder, nothing written. Notes on stderr say what the open did (recovered, committed
+    outside edits...)."""
     path = vault_path()
-    if not create:
-        require_vault(path)
+    allowed = may_create(create)
+    if not allowed:
+        require_vault(path, writing=True)
     ctx = click.get_current_context(silent=True)
     allow = ctx is not None and bool(ctx.meta.get(_ALLOW_SECRET_KEY))  # shared by the chain
-    vault = Vault.open(path, secrets="allow" if allow else None, layout=layout)
+    vault = Vault.open(path, secrets="allow" if allow else None, layout=layout, create=allowed,
+                       inside_repo=inside_repo)
     _opened.append(vault)
     opened_paths.append(path)
     report = vault.report

@@ -15,7 +15,7 @@ from core.io.migrate import MigrationReport
 
 from ..text import plural
 from . import progress as bars
-from .common import open_writable, vault_exists, vault_path
+from .common import AT_DEFAULT, open_writable, vault_exists, vault_path
 
 MAX_LISTED = 20  # problems listed in the human summary (--json lists them all)
 PHASES = {"memory": "reading memories.jsonl", "relation": "reading relations.jsonl",
@@ -30,14 +30,15 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[str, int, int], None] | No
 
 
 def open_for_import(dry_run: bool):
-    """The vault to migrate or import into: created if missing; on a dry run the existing
-    vault read-only, or None when there is none yet."""
+    """The vault to migrate or import into: created if missing (at a named folder only with
+    --create: :func:`~.common.may_create`); on a dry run the existing vault read-only, or None
+    when there is none yet."""
     if dry_run:
         from . import common
 
         path = vault_path()
         return common.Vault.open(path, readonly=True) if vault_exists(path) else None
-    return open_writable(create=True)
+    return open_writable(create=AT_DEFAULT)
 
 
 def summary_console():

@@ -11,13 +11,18 @@ from pathlib import Path
 
 import click
 
+from core.vault.creating import check_new_vault
+
 from ..terminal import underlying
-from .common import (CONTEXT, REGISTRY, UserError, is_terminal, json_option, print_json,
-                     require_vault, stderr, vault_option, vault_path)
+from .common import (AT_DEFAULT, CONTEXT, REGISTRY, UserError, is_terminal, json_option,
+                     may_create, print_json, require_vault, stderr, vault_exists, vault_option,
+                     vault_path)
 from .verbs import VERB_HELP
 
 MORE_HELP = """Speaks MCP on stdin/stdout until the client closes the connection; notes go to stderr.
-The vault is created at the first write if it does not exist (not with --read-only). Commits
+A vault that does not exist yet is made at the first write (not with --read-only) at the
+default folder, or at the folder --vault or MEMVAULT_PATH names only with --create (else it
+refuses to start: `memvault init` makes it), never inside another git repository. Commits
 carry the trailer `Memvault-Via: mcp/<client name>`. Connect it, for example:
 `claude mcp add memvault -- memvault mcp --vault ~/memories` (docs/mcp-clients.md).
 
@@ -52,6 +57,10 @@ def mcp(ctx: click.Context, read_only: bool, http: str | None, allow_remote: boo
         require_vault(path)
     elif path.exists() and not path.is_dir():
         raise UserError(f"{path} is not a folder")
+    elif not vault_exists(path):  # the first save_memory would make it: refuse a wrong path now
+        if not may_create(AT_DEFAULT):
+            require_vault(path, writing=True)
+        check_new_vault(path.resolve(), create=True)  # (the open at that write checks again)
     if http is not None:
         return _serve_http(path, read_only, http, allow_remote, list(allowed_origins))
     if is_terminal(sys.stdin):

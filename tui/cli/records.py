@@ -21,9 +21,10 @@ from core.store.cache import SortKey
 from core.vault import first_words
 
 from ..text import plural
-from .common import (IDS_ARGUMENT, POSITIVE, UserError, json_option, layout_hint, memory_json, open_readonly,
-                     open_writable, print_json, read_stdin_content, relation_json,
-                     report_changed, say, stderr, verb, vault_exists, vault_path, warn_problems)
+from .common import (ALWAYS, AT_DEFAULT, IDS_ARGUMENT, POSITIVE, UserError, json_option,
+                     layout_hint, memory_json, open_readonly, open_writable, print_json,
+                     read_stdin_content, relation_json, report_changed, say, stderr, verb,
+                     vault_exists, vault_path, warn_problems)
 
 if TYPE_CHECKING:
     from core import Relation, Vault
@@ -38,15 +39,21 @@ IDS = IDS_ARGUMENT
 @click.option("--layout", type=click.Choice(("flat", "sharded")), default=None,
               help="where memories go: memories/{id}.json (flat, the default) or "
                    "memories/ab/{id}.json (sharded, for vaults above 50,000 memories)")
+@click.option("--inside-repo", "inside_repo", is_flag=True,
+              help="make it even inside another git repository (a folder of a notes "
+                   "repository): its commits go into that repository")
 @json_option
-def init(layout: str | None, as_json: bool) -> int:
+def init(layout: str | None, inside_repo: bool, as_json: bool) -> int:
+    """A new vault is never made inside another git repository (a folder of a repository's work
+    tree, or the top of one that holds anything), unless --inside-repo says so."""
     if layout is not None and vault_exists(vault_path()):
         existing = open_readonly()
         if existing.layout.name != layout:
             raise UserError(f"a vault already exists at {existing.root}, in the "
                             f"{existing.layout.name} layout; `memvault migrate-layout --to "
                             f"{layout}` moves its memories (one commit)")
-    vault = open_writable(create=True, announce_created=False, layout=layout)
+    vault = open_writable(create=ALWAYS, announce_created=False, layout=layout,
+                          inside_repo=inside_repo)
     if as_json:
         print_json({"path": str(vault.root), "initialised": vault.report.initialised,
                     "memories": len(vault.memories), "layout": vault.layout.name})
@@ -69,11 +76,13 @@ def init(layout: str | None, as_json: bool) -> int:
 @json_option
 def add(content: str, tags: tuple[str, ...], entities: tuple[str, ...], source: str | None,
         context: str | None, strength: float, as_json: bool) -> int:
-    """CONTENT is the memory's text ('-' reads stdin). Prints only the new id."""
+    """CONTENT is the memory's text ('-' reads stdin). Prints only the new id. Makes the vault
+    at the default folder if there is none; at a folder named by --vault or MEMVAULT_PATH only
+    with --create (else: no vault at ...)."""
     text = read_stdin_content() if content == "-" else content
     if not text.strip():  # refuse before creating a vault for it
         raise UserError("refused: a memory needs non-empty content")
-    vault = open_writable(create=True)
+    vault = open_writable(create=AT_DEFAULT)
     memory = vault.add(text, tags=list(tags), entities=list(entities), source=source,
                        context=context, strength=strength)
     likely = likely_duplicates_of(vault, memory.id)

@@ -5,13 +5,17 @@ work is in :mod:`core.secrets`; see docs/secrets.md."""
 from __future__ import annotations
 
 import sys
+import time
 
 import click
+
+from core import Memory
 
 from core.secrets.history import scan_history
 from core.secrets.policy import META_KEY, POLICIES, policy_in_force
 from core.secrets.purge import pending, plan_purge, purge, resume
-from core.vault import Plan, first_words
+from core.secrets.scanner import scan_record
+from core.vault import Plan
 
 from ..text import plural
 from .common import (UserError, json_option, open_readonly, open_writable, print_json, stderr,
@@ -22,13 +26,15 @@ from .common import (UserError, json_option, open_readonly, open_writable, print
 @json_option
 def scan(as_json: bool) -> int:
     """Scans every version of every vault file on every ref, and every commit message; each
-    distinct version is read and scanned once. Exit status 0 either way; the JSON lists
-    each finding (record_kind, record_id, path, commit, kind, field, start, end)."""
+    distinct version is read and scanned once. Exit status 1 when anything is found (0 when
+    history is clean), with --json too; the JSON lists each finding (record_kind, record_id,
+    path, commit, kind, field, start, end)."""
     vault = open_readonly()
     report = scan_history(vault)
+    found_any = 1 if report.findings else 0  # like a linter's: scripts and CI stop on it
     if as_json:
         print_json(report.to_json())
-        return 0
+        return found_any
     for f in report.findings:
         who = (f"{f.record_kind} {f.record_id[:8]}" if f.record_kind in ("memory", "relation")
                else "message" if f.record_kind == "message" else f"file {f.path}")
@@ -40,7 +46,7 @@ def scan(as_json: bool) -> int:
         print(f"`memvault purge {' '.join(i[:8] for i in report.memory_ids[:10])}` removes "
               f"{'them' if len(report.memory_ids) > 1 else 'it'} from all of history",
               file=sys.stderr)
-    return 0
+    return found_any
 
 
 @verb("purge")
@@ -89,14 +95,24 @@ def purge_(ids: tuple[str, ...], yes: bool, dry_run: bool, as_json: bool) -> int
 def _print_plan(vault, plan, out=None) -> None:
     out = out or sys.stdout
     for mid in plan.memories:
-        memory = vault.find(mid)
-        words = first_words(memory.text, 60) if memory is not None else "(deleted)"
-        print(f"  memory   {mid[:8]}  {words}", file=out)
+        print(f"  memory   {mid[:8]}  {_described(vault.find(mid))}", file=out)
     for rid in plan.relations:
         print(f"  relation {rid[:8]}", file=out)
     print(f"{plural(len(plan.memories), 'memory', 'memories')} and "
           f"{plural(len(plan.relations), 'relation')} would leave all of history "
           f"({plural(plan.commits, 'commit')} wrote them)", file=out)
+
+
+def _described(memory: Memory | None) -> str:
+    """A memory about to be purged, told without a word of it: what is purged is most often a
+    secret, and a preview on a terminal (or a log) must not show it again. Its status, size and
+    date, and the kinds of secret its text holds now."""
+    if memory is None:
+        return "deleted (in history only)"
+    created = time.strftime("%Y-%m-%d", time.gmtime(memory.created_at))
+    kinds = sorted({f.kind for f in scan_record(memory.model_dump(mode="json"))})
+    holds = f", holds {', '.join(kinds)}" if kinds else ""
+    return f"{memory.status.value}, {plural(len(memory.text), 'character')}, created {created}{holds}"
 
 
 def _print_report(report, as_json: bool) -> int:

@@ -120,7 +120,7 @@ def test_recall_skips_archived(vault: Vault) -> None:
 
 def test_cli_recall_gist_backfill(tmp_path, capsys) -> None:
     path = str(tmp_path / "v")
-    assert main(["--vault", path, "add", LONG]) == 0
+    assert main(["--vault", path, "--create", "add", LONG]) == 0
     memory_id = capsys.readouterr().out.strip()
     assert main(["--vault", path, "recall", "redis", "--budget", "500"]) == 0
     out = capsys.readouterr()

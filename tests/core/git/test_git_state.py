@@ -25,7 +25,7 @@ def _outer_repo(tmp_path: Path, git) -> Path:
     (outer / "notes.txt").write_text("base\n")
     git(outer, "add", "notes.txt")
     git(outer, *PERSON, "commit", "-qm", "base")
-    v = Vault.open(outer / "stm")
+    v = Vault.open(outer / "stm", inside_repo=True)
     v.add("in the vault before the branches", memory_id="m1")
     git(outer, "switch", "-q", "-c", "other")
     (outer / "notes.txt").write_text("theirs\n")
@@ -118,7 +118,7 @@ def test_an_existing_repository_is_made_private_without_changing_its_config(tmp_
     git(outer, "init", "-q")
     os.chmod(outer / ".git", 0o755)
     config = (outer / ".git" / "config").read_bytes()
-    v = Vault.open(outer / "stm")
+    v = Vault.open(outer / "stm", inside_repo=True)
     v.add("x")
     assert stat.S_IMODE((outer / ".git").stat().st_mode) == 0o700
     assert (outer / ".git" / "config").read_bytes() == config
@@ -132,7 +132,7 @@ def test_a_repository_shared_on_purpose_is_left_shared(tmp_path, git):
     outer.mkdir()
     git(outer, "init", "-q", "--shared=group")
     mode = stat.S_IMODE((outer / ".git").stat().st_mode)
-    Vault.open(outer / "stm").add("x")
+    Vault.open(outer / "stm", inside_repo=True).add("x")
     assert stat.S_IMODE((outer / ".git").stat().st_mode) == mode
 
 

@@ -45,7 +45,7 @@ def test_vault_inside_larger_repo(tmp_path, git, git_tools, with_commit):
         (outer / "README.md").write_text("my notes, edited but not staged\n")
     (outer / "untracked.txt").write_text("not for git\n")
     stm = outer / "notes" / ".cortexgraph" / "stm"
-    v = Vault.open(stm)
+    v = Vault.open(stm, inside_repo=True)
     assert not (stm / ".git").exists()  # the outer repository is used
     assert v.journal.worktree == outer.resolve()
     a, b = v.add("alpha"), v.add("beta")
@@ -78,7 +78,7 @@ def test_vault_inside_larger_repo(tmp_path, git, git_tools, with_commit):
 
 def test_person_can_still_commit_their_staged_file(tmp_path, git):
     outer = _outer_repo(tmp_path, git)
-    v = Vault.open(outer / "notes" / ".cortexgraph" / "stm")
+    v = Vault.open(outer / "notes" / ".cortexgraph" / "stm", inside_repo=True)
     v.add("a memory")
     git(outer, "-c", "user.name=Person", "-c", "user.email=person@example.com",
         "commit", "-q", "-m", "person: todo")
@@ -88,7 +88,7 @@ def test_person_can_still_commit_their_staged_file(tmp_path, git):
 
 def test_branch_ref_moves(tmp_path, git):
     outer = _outer_repo(tmp_path, git, branch="trunk")
-    v = Vault.open(outer / "stm")
+    v = Vault.open(outer / "stm", inside_repo=True)
     v.add("x")
     assert git(outer, "rev-parse", "refs/heads/trunk") == git(outer, "rev-parse", "HEAD")
     assert git(outer, "symbolic-ref", "HEAD") == "refs/heads/trunk"
@@ -107,7 +107,7 @@ def test_vault_path_with_spaces_and_unicode(tmp_path, git_tools):
 def test_vault_subfolder_of_its_own_repo(tmp_path, git, git_tools):
     root = tmp_path / "repo"
     Vault.open(root / "a").add("in a")  # repo created at root/a
-    v = Vault.open(root / "a" / "nested")  # a vault folder inside that repo
+    v = Vault.open(root / "a" / "nested", inside_repo=True)  # a vault folder inside that repo
     v.add("in nested")
     git_tools.assert_consistent(v)
     outer_vault = Vault.open(root / "a")
@@ -121,7 +121,7 @@ def test_hooks_and_signing_config_do_not_interfere(tmp_path, git):
     hook.write_text("#!/bin/sh\necho refused >&2\nexit 1\n")
     hook.chmod(0o755)
     git(outer, "config", "commit.gpgsign", "true")
-    v = Vault.open(outer / "stm")
+    v = Vault.open(outer / "stm", inside_repo=True)
     v.add("x")
     assert git(outer, "log", "-1", "--format=%s").startswith("add: ")
 
@@ -158,7 +158,7 @@ def test_commits_as_the_person_when_git_knows_them(tmp_path, git):
 def test_outer_repo_config_unchanged(tmp_path, git):
     outer = _outer_repo(tmp_path, git)
     before = (outer / ".git" / "config").read_bytes()
-    v = Vault.open(outer / "stm")
+    v = Vault.open(outer / "stm", inside_repo=True)
     v.touch(v.add("x").id)
     assert (outer / ".git" / "config").read_bytes() == before
 
@@ -601,7 +601,7 @@ PERSON = ("-c", "user.name=Person", "-c", "user.email=person@example.com")
 
 def test_person_commit_between_vault_writes_is_kept(tmp_path, git, git_tools):
     outer = _outer_repo(tmp_path, git)
-    v = Vault.open(outer / "notes" / ".cortexgraph" / "stm")
+    v = Vault.open(outer / "notes" / ".cortexgraph" / "stm", inside_repo=True)
     v.add("before")
     git(outer, *PERSON, "commit", "-q", "-m", "person: todo")
     person_commit = git(outer, "rev-parse", "HEAD")

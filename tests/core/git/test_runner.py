@@ -51,7 +51,7 @@ def test_vault_deep_inside_a_repository(tmp_path, git, git_tools):
     assert found is not None and not found.bare
     assert (found.git_dir, found.common_dir, found.worktree) == (
         outer.resolve() / ".git", outer.resolve() / ".git", outer.resolve())
-    v = Vault.open(deep)
+    v = Vault.open(deep, inside_repo=True)
     assert not (deep / ".git").exists()
     assert v.journal.relpath(deep / "memories" / "x.json") == "a/b/c/vault/memories/x.json"
     _check_writes_land_in(v, git_tools)
@@ -63,7 +63,7 @@ def test_vault_in_a_linked_worktree(tmp_path, git, git_tools):
     main = _repo_with_commit(tmp_path / "main", git)
     linked = tmp_path / "linked"
     git(main, "worktree", "add", "-q", "-b", "side", str(linked))
-    v = Vault.open(linked / "notes")
+    v = Vault.open(linked / "notes", inside_repo=True)
     assert v.journal.git_dir == main.resolve() / ".git" / "worktrees" / "linked"
     assert v.journal.common_dir == main.resolve() / ".git"
     assert v.journal.worktree == linked.resolve()
@@ -80,7 +80,7 @@ def test_vault_in_a_submodule(tmp_path, git, git_tools):
     outer = _repo_with_commit(tmp_path / "outer", git)
     git(outer, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(source), "sub")
     assert (outer / "sub" / ".git").is_file()
-    v = Vault.open(outer / "sub" / "memvault")
+    v = Vault.open(outer / "sub" / "memvault", inside_repo=True)
     assert v.journal.git_dir == outer.resolve() / ".git" / "modules" / "sub"
     assert v.journal.worktree == (outer / "sub").resolve()
     _check_writes_land_in(v, git_tools)

@@ -129,7 +129,7 @@ def test_a_vault_inside_a_larger_repository(tmp_path, git):
     (repo / "README.md").write_text("notes\n")
     git(repo, "add", "README.md")
     git(repo, "-c", "user.name=p", "-c", "user.email=p@x", "commit", "-qm", "readme")
-    vault = Vault.open(repo / "sub" / "vault")
+    vault = Vault.open(repo / "sub" / "vault", inside_repo=True)
     m = vault.add("inside a notes repository")
     (repo / "README.md").write_text("notes, more\n")
     git(repo, "-c", "user.name=p", "-c", "user.email=p@x", "commit", "-qam", "docs: readme")

@@ -225,7 +225,7 @@ def test_a_vault_inside_a_larger_repository(tmp_path, git):
     outer.mkdir()
     git(outer, "init", "-q")
     (outer / "README.md").write_text("my notes\n")
-    Vault.open(outer / "memories-vault").add("a person's note", memory_id="p1")
+    Vault.open(outer / "memories-vault", inside_repo=True).add("a person's note", memory_id="p1")
     Vault.open(outer / "memories-vault", via="mcp/test").update("p1", content="the assistant's")
     v = Vault.open(outer / "memories-vault")
     (entry,) = inbox(v)

@@ -140,7 +140,7 @@ def test_a_person_s_uncommitted_work_elsewhere_in_the_repository_is_kept(tmp_pat
     (repo / "notes.txt").write_text("committed\n")
     run_git(repo, "add", "notes.txt")
     run_git(repo, "-c", "user.name=p", "-c", "user.email=p@x", "commit", "-q", "-m", "notes")
-    vault = Vault.open(repo / "vault", secrets="allow")
+    vault = Vault.open(repo / "vault", secrets="allow", inside_repo=True)
     m = vault.add(f"inside a folder {AWS}")
     (repo / "notes.txt").write_text("my uncommitted edit\n")
     (repo / "scratch.txt").write_text("untracked\n")

@@ -174,3 +174,25 @@ def test_a_secret_said_in_words_is_refused_and_scan_finds_it(vault_path, text):
     allowed.add(text)
     found = scan_history(Vault.open(vault_path)).findings
     assert found and kept.id not in {getattr(f, "record", "") for f in found}
+
+
+def test_no_commit_subject_carries_a_secret_whatever_the_policy(vault_path):
+    """``--allow-secret`` stores the text byte for byte, but the subjects made of its words
+    (add, touch, update, delete) show ``[REDACTED:<kind>]``; so does a secret cut in half at
+    the subject's last word, and one a caller's own message names."""
+    allowed = Vault.open(vault_path, secrets="allow")
+    m = allowed.add(f"deploy with {AWS} please")
+    assert allowed.get(m.id).content == f"deploy with {AWS} please"
+    assert AWS in (vault_path / "memories" / f"{m.id}.json").read_text()
+    cut = allowed.add(f"{GITHUB}/{AWS} and a few words")  # no space: cut inside a secret
+    vault = Vault.open(vault_path)
+    vault.touch(m.id)
+    vault.update(m.id, content=f"deploy with {AWS} please, now")
+    vault.save(vault.get(cut.id).model_copy(update={"strength": 1.5}),
+               message=f"save: by hand {GITHUB}")
+    vault.delete(m.id)
+    subjects = run_git(vault_path, "log", "--format=%B")
+    assert AWS not in subjects and GITHUB not in subjects
+    assert GITHUB[:12] not in subjects and AWS[:8] not in subjects  # never half of one
+    assert subjects.count("[REDACTED:aws-key]") == 4  # add, touch, update, delete
+    assert "save: by hand [REDACTED:github-token]" in subjects  # a caller's own message

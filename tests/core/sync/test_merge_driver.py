@@ -358,7 +358,7 @@ def test_git_merge_runs_the_installed_driver(tmp_path):
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q", "-b", "main")
-    vault = Vault.open(repo / "notes" / "vault")
+    vault = Vault.open(repo / "notes" / "vault", inside_repo=True)
     install(vault)
     assert _git(repo, "check-attr", "merge", "--", "notes/vault/memories/m1.json").stdout \
         .strip().endswith("merge: memory-latest")

@@ -114,7 +114,7 @@ def test_install_keeps_existing_attributes_and_refuses_uncommitted_edits(world):
     assert install(a.vault).config_changed == ["merge.memory-latest.driver"]
     assert path.read_text() == text
     # a vault in another folder of the same repository needs its own lines
-    other = Vault.open(a.repo / "elsewhere")
+    other = Vault.open(a.repo / "elsewhere", inside_repo=True)
     path.write_text(text + "# my uncommitted edit\n")
     with pytest.raises(VaultError, match="not committed"):
         install(other)

@@ -249,8 +249,8 @@ def test_two_vaults_in_one_repository_keep_their_own_rows(tmp_path):
     repo = tmp_path / "repo"
     repo.mkdir()
     _git(repo, "init", "-q")
-    a = Vault.open(repo / "a")
-    b = Vault.open(repo / "b")
+    a = Vault.open(repo / "a", inside_repo=True)
+    b = Vault.open(repo / "b", inside_repo=True)
     ma, mb = a.add("in vault a"), b.add("in vault b")
     for _ in range(2):
         a2, b2 = Vault.open(repo / "a"), Vault.open(repo / "b")
@@ -264,7 +264,7 @@ def test_a_vault_inside_another_vaults_folder_keeps_its_own_rows(tmp_path):
     rows are those of its own record folders, so neither takes the other's memories, and a
     rewrite of the outer vault's rows from scratch leaves the inner vault's alone."""
     outer = Vault.open(tmp_path / "outer")
-    inner = Vault.open(tmp_path / "outer" / "inner")
+    inner = Vault.open(tmp_path / "outer" / "inner", inside_repo=True)
     mine = outer.add("in the outer vault")
     theirs = [inner.add(f"in the inner vault {i}") for i in range(2)]
     for _ in range(2):  # the second time from the index

@@ -107,7 +107,7 @@ def test_a_rewritten_index_has_the_same_tag_rows(tmp_path):
 
 def test_a_vault_in_a_folder_of_a_repository_counts_its_own_memories(tmp_path):
     outer = _vault(tmp_path, "repo")
-    inner = Vault.open(outer.root / "inner")  # a vault folder inside the same repository
+    inner = Vault.open(outer.root / "inner", inside_repo=True)  # a folder of the same repository
     inner.add("inside", tags=["in"])
     inner.add("inside too", tags=["in", "a"])
     Vault.open(inner.root)

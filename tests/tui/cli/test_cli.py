@@ -443,11 +443,11 @@ def test_vault_path_resolution(run, tmp_path, monkeypatch):
     run("add", "into cortexgraph path", vault=False)
     assert len(list((cg_vault / "memories").glob("*.json"))) == 1
     monkeypatch.setenv("MEMVAULT_PATH", str(env_vault))
-    run("add", "into memvault path", vault=False)
+    run("add", "--create", "into memvault path", vault=False)  # a named folder: asked for
     assert len(list((env_vault / "memories").glob("*.json"))) == 1
     # --vault wins, before or after the verb
     other = tmp_path / "explicit"
-    assert cli.main(["add", "explicit", "--vault", str(other)]) == 0
+    assert cli.main(["add", "explicit", "--vault", str(other), "--create"]) == 0
     assert len(list((other / "memories").glob("*.json"))) == 1
     monkeypatch.delenv("MEMVAULT_PATH")
     monkeypatch.delenv("CORTEXGRAPH_STORAGE_PATH")
@@ -474,7 +474,7 @@ def test_console_script_entry_point(tmp_path):
         script = Path(found)
     env = {**os.environ, "PYTHONPROFILEIMPORTTIME": "1"}
     vault = tmp_path / "script-vault"
-    added = subprocess.run([str(script), "--vault", str(vault), "add", "via the script"],
+    added = subprocess.run([str(script), "--vault", str(vault), "--create", "add", "via the script"],
                            capture_output=True, text=True, env=env, timeout=60)
     assert added.returncode == 0, added.stderr
     new_id = added.stdout.strip()

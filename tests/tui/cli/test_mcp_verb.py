@@ -27,7 +27,7 @@ def test_help_list_and_add_never_import_mcp(tmp_path):
     modules = _modules_after("import contextlib, io\nfrom tui.cli import main\n"
                              "with contextlib.redirect_stdout(io.StringIO()):\n"
                              "    main(['--help'])\n"
-                             f"    main(['--vault', {vault!r}, 'add', 'x'])\n"
+                             f"    main(['--vault', {vault!r}, '--create', 'add', 'x'])\n"
                              f"    main(['--vault', {vault!r}, 'list'])\n"
                              f"    main(['--vault', {vault!r}, 'mcp', '--help'])")
     for package in ("mcp", "tui.mcp", "mcp_types"):
@@ -76,5 +76,6 @@ def test_the_token_command_shows_one_token_and_never_imports_mcp(tmp_path, monke
 def test_http_options_are_refused_without_http_and_a_bad_address_is_clear(run, tmp_path):
     code, _out, err = run("mcp", "--allow-origin", "https://a.example")
     assert code == 2 and "go with --http" in err
+    run.ok("init")
     code, _out, err = run("mcp", "--http", "localhost:port")
     assert code == 1 and "expected [HOST:]PORT" in err

@@ -53,7 +53,7 @@ def wire(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Wire]:
     tmp_path = tmp_path_factory.mktemp("wire")
     env = server_env(tmp_path / "home")
     proc = subprocess.Popen([sys.executable, "-m", "tui.cli", "mcp", "--vault",
-                             str(tmp_path / "vault")], cwd=str(ROOT), env=env,
+                             str(tmp_path / "vault"), "--create"], cwd=str(ROOT), env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
                             stderr=open(tmp_path / "stderr.txt", "wb"))
     w = Wire(proc)
