@@ -31,7 +31,7 @@ from ..errors import AmbiguousIdError, UnknownIdError, VaultError
 from ..git.journal import CommitChanges
 from ..store.cache import MIN_PREFIX
 from ..textutil import neutralise_line
-from .inbox_diff import (FieldChange, changed_fields, field_changes, first_words, operation,
+from .inbox_diff import (FieldChange, changed_fields, field_changes, operation,
                          relation_label, without_use)
 from .inbox_model import (AcceptReport, InboxEntry, InboxRefusedError, InboxView, LaterChange,
                           RejectReport, RelationChange, via_of)
@@ -73,6 +73,7 @@ def _entries(vault: Vault, got: Gathered) -> list[InboxEntry]:
 
 
 def _entry(mid: str, path: str, got: Gathered) -> InboxEntry | None:
+    from ..vault.reports import subject_words  # (core.vault imports core.ops)
     steps, rel_steps = got.steps.get(mid, []), got.rel_steps.get(mid, [])
     current = got.now.get(path)
     if steps:
@@ -92,7 +93,7 @@ def _entry(mid: str, path: str, got: Gathered) -> InboxEntry | None:
     commits = sorted(by_sha, key=lambda sha: got.order.get(sha, 0))
     record = current or after or before or {}
     entry = InboxEntry(
-        memory_id=mid, operation=op, preview=first_words(record.get("content")),
+        memory_id=mid, operation=op, preview=subject_words(str(record.get("content") or "")),
         changes=field_changes(before, after) if steps else [],
         relations=_relation_changes(rel_steps),
         when=max(by_sha[c].timestamp for c in commits),

@@ -12,6 +12,7 @@ from core import UnknownIdError, Vault, VaultError
 from core.ops.inbox import InboxRefusedError, accept, inbox, reject, review
 from core.ops.inbox_state import ACCEPTED_FILE, REF
 from core.ops.revert import undo
+from secrets_support import GITHUB
 
 
 @pytest.fixture
@@ -143,6 +144,18 @@ def test_reject_a_change_puts_it_back_in_one_commit(person, assistant, git):
     assert subject.startswith("reject: p1 ") and report.commit == _head(git, person)
     assert "Memvault-Via" not in git(person.root, "log", "-1", "--format=%B")
     assert inbox(person) == []  # rejected is reviewed
+
+
+def test_a_reject_subject_never_carries_a_secret_cut_at_its_last_word(person, vault_path, git):
+    """A secret the assistant stored (its policy allowed it) straddling the subject's cut is
+    redacted before the words are cut: never half of it in the ``reject:`` subject."""
+    allowing = Vault.open(vault_path, via="mcp/test", secrets="allow")
+    text = "words words words words words words " + GITHUB + " tail"
+    allowing.add(text, memory_id="s1")
+    assert inbox(person)[0].preview.startswith("words words")
+    reject(person, "s1")
+    subject = git(person.root, "log", "-1", "--format=%s")
+    assert subject.startswith("reject: s1 ") and GITHUB[:8] not in subject
 
 
 def test_reject_refuses_over_a_persons_later_change_and_writes_nothing(person, assistant, git):
