@@ -41,6 +41,7 @@ from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
 from .first_build import Progress, building_note
+from .fusion import COSINE_WEIGHT, fused
 from .index import SearchIndex, SyncReport
 from .memory_index import HandingOver
 from .read_rows import RowsWhileReading
@@ -52,15 +53,11 @@ from .snippet import Snippet, snippet_for
 from .topk import top_hits
 
 ALPHA = 0.7
-#: How many of the most similar memories the cosine ranking brings to the fusion. Few: on the
-#: bench's labelled queries wordllama's top 5 add recall (0.91 -> 0.97 recall@5) where its top 50
-#: took it away (0.84): a static word-vector model is precise only at the very top.
+#: How many of the most similar memories join the fusion without a word of the query (every text
+#: hit is fused with its cosine). Few: a static word-vector model is precise only at the very
+#: top (with rank fusion its top 50 took bench/search.py's recall@5 from 0.97 to 0.84); on
+#: LoCoMo 10 or 20 changed nothing.
 SEMANTIC_DEPTH = 5
-#: The cosine's share of a hybrid relevance. Tuned on the tune half of ``bench/recall.py``
-#: (LoCoMo): 0.3 puts hybrid above bm25 and above the cosine ranking alone at R@1, R@5 and
-#: R@10 on both turns and facts, where the reciprocal rank fusion it replaces let wordllama's
-#: top 5 take the top 5 (R@5 0.33 on turns, bm25's 0.56).
-COSINE_WEIGHT = 0.3
 #: Above this many allowed memories, a search for the top few reads candidates best bm25 first
 #: (:mod:`core.search.topk`) instead of scoring every match.
 BOUNDED_FROM = 2000
@@ -109,7 +106,8 @@ class SearchResult:
     def as_json(self) -> dict[str, Any]:
         return {"query": self.query.text, "mode": self.mode, "total": self.total,
                 "formula": FORMULA, "alpha": ALPHA,
-                "cosine_weight": COSINE_WEIGHT if self.mode == "hybrid" else None, "errors": list(self.query.errors), "notes": list(self.notes),
+                "cosine_weight": COSINE_WEIGHT if self.mode == "hybrid" else None,
+                "errors": list(self.query.errors), "notes": list(self.notes),
                 "hits": [h.as_json() for h in self.hits]}
 
 
@@ -231,19 +229,6 @@ def _bounded(index: SearchIndex, memories: Mapping[str, Memory], terms: list[Ter
     expression = any_of(terms)
     return Ranking(_ordered(hits), "bm25",
                    lambda: sum(1 for i in index.reading.ids_matching(expression) if allowed(i)))
-
-
-def fused(text: Mapping[str, float], cos: Mapping[str, float], near: Container[str]
-          ) -> dict[str, float]:
-    """Hybrid relevance before normalisation, for the text hits and the memories ``near`` the
-    query: ``(1 - COSINE_WEIGHT) * text / best text + COSINE_WEIGHT * cosine / best cosine``
-    (a negative cosine counts 0). Scores, not ranks: a fusion of ranks forgets by how much the
-    best text match leads, and lets a near memory with one stray word in common outrank it."""
-    best_text = max(text.values(), default=0.0) or 1.0
-    best_cos = max(cos.values(), default=0.0) or 1.0
-    wanted = set(text) | {i for i in cos if i in near}
-    return {i: (1 - COSINE_WEIGHT) * text.get(i, 0.0) / best_text
-            + COSINE_WEIGHT * max(0.0, cos.get(i, 0.0)) / best_cos for i in wanted}
 
 
 def _text_scores(index: SearchIndex, terms: list[Term], bm25: dict[str, float]

@@ -9,7 +9,7 @@ import pytest
 
 from core import Memory, MemoryMetadata, MemoryStatus
 from core.search import Searcher, rank as rank_module
-from core.search.rank import ALPHA, COSINE_WEIGHT, combine, fused
+from core.search.rank import ALPHA, combine
 
 NOW = 1_800_000_000
 DAY = 86400
@@ -176,17 +176,6 @@ def test_hybrid_fuses_bm25_and_cosine_scores(small, vectors_as):
     with Searcher(small, embedder=fake) as s:
         s.search("car", now=NOW)
         assert fake.calls[-2:] == [1, 1]  # the changed memory again, then the query
-
-
-def test_hybrid_fusion_weighs_scores_so_a_stray_word_near_in_meaning_does_not_lead():
-    text = {"strong": 10.0, "stray": 0.5}  # bm25 * coverage: "stray" holds one common word
-    cos = {"strong": 0.2, "stray": 0.9, "near": 0.8, "far": 0.1}
-    scores = fused(text, cos, near={"stray", "near"})
-    assert set(scores) == {"strong", "stray", "near"}  # the text hits and the near ones
-    assert max(scores, key=scores.__getitem__) == "strong"
-    assert scores["strong"] == pytest.approx(1 - COSINE_WEIGHT + COSINE_WEIGHT * 0.2 / 0.9)
-    assert scores["near"] == pytest.approx(COSINE_WEIGHT * 0.8 / 0.9)
-    assert fused({}, {"near": -0.5}, near={"near"}) == {"near": 0.0}  # a negative cosine is 0
 
 
 def test_a_questions_stopwords_do_not_outrank_its_content_words(vault):
