@@ -44,6 +44,19 @@ _OPS: dict[str, Callable[[float, float], bool]] = {
 }
 #: What FTS5's unicode61 tokenizer keeps as a token: runs of letters and digits.
 TOKEN = re.compile(r"[^\W_]+")
+#: English question words, auxiliaries, pronouns, articles and prepositions: a question asked
+#: as typed ("What did Caroline say about the race?") ranks by its other words
+#: (:meth:`Query.ranked_terms`). Words, not phrases: a quoted "the who" keeps every token.
+STOPWORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each else ever few for from
+further had has have having he her here hers herself him himself his how i if in into is it its
+itself just let me might more most must my myself no nor not of off on once only or other ought
+our ours ourselves out over own per same shall she should so some such than that the their
+theirs them themselves then there these they this those through to too under until up upon us
+very was we were what whatever when whenever where whether which while who whom whose why will
+with would yet you your yours yourself yourselves s t d ll m re ve
+""".split())
 
 
 @dataclass(frozen=True)
@@ -83,6 +96,18 @@ class Query:
         return [t for t in self.terms if t.is_text and not t.negated]
 
     @property
+    def ranked_terms(self) -> list[Term]:
+        """The text terms a ranked search scores: :attr:`text_terms` that have a token, less
+        the plain words that are only :data:`STOPWORDS` ("what", "did", "the"), unless nothing
+        else is left (a search for "the who" still finds them). Stopwords would otherwise count
+        in the coverage as much as the words the question is about, and widen the match to
+        nearly every memory."""
+        terms = [t for t in self.text_terms if t.tokens()]
+        content = [_clipped(t) for t in terms
+                   if t.kind != "word" or not STOPWORDS.issuperset(t.tokens())]
+        return content or terms
+
+    @property
     def words(self) -> list[str]:
         """The wanted text terms as typed, lowercased (what the app highlights)."""
         return [t.value.lower() for t in self.text_terms]
@@ -103,6 +128,17 @@ class Query:
                 {s for s in MemoryStatus if s.value != t.value}
             wanted = allowed if wanted is None else wanted & allowed
         return wanted
+
+
+def _clipped(term: Term) -> Term:
+    """A word without the stopword tokens that end it: ``Melanie's`` -> ``Melanie`` (the
+    tokens ``melanie s`` would be a phrase, missing "Melanie: ..."), ``didn't`` -> ``didn``."""
+    tokens = term.tokens()
+    if term.kind != "word" or len(tokens) < 2 or tokens[-1] not in STOPWORDS:
+        return term
+    while len(tokens) > 1 and tokens[-1] in STOPWORDS:
+        tokens.pop()
+    return Term("word", " ".join(tokens), term.negated)
 
 
 # -- parsing ------------------------------------------------------------------------------------

@@ -20,12 +20,12 @@ wants. A product rather than a weighted sum, so that the decay score can only di
 never lift a poor one over a good one by more than that 30%, and a memory that does not match is
 never a hit however alive it is. Scores above 1 (memories used often) count as fully alive.
 
-Hybrid mode (wordllama installed, see :mod:`core.search.semantic`): ``relevance`` is instead the
-reciprocal rank fusion of the text ranking and the cosine ranking of the ``SEMANTIC_DEPTH`` (5)
-most similar memories, normalised the same way::
+Hybrid mode (wordllama installed, see :mod:`core.search.semantic`): ``relevance`` is instead a
+weighted sum of the text score and the cosine similarity, each over its best, for the text hits
+and the ``SEMANTIC_DEPTH`` (5) memories most similar to the query, normalised the same way::
 
-    rrf = 1 / (RRF_K + text rank) + 1 / (RRF_K + cosine rank)      RRF_K = 60, ranks from 1
-    relevance = rrf / max rrf over the hits
+    fused     = 0.7 * text / best text + 0.3 * max(0, cosine) / best cosine      (COSINE_WEIGHT)
+    relevance = fused / max fused over the hits
 
 A query with no words (only ``tag:``, ``status:``... filters) ranks by ``life`` alone (mode
 ``filter``). Statuses default to active.
@@ -41,6 +41,7 @@ from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
 from .first_build import Progress, building_note
+from .fusion import COSINE_WEIGHT, fused
 from .index import SearchIndex, SyncReport
 from .memory_index import HandingOver
 from .read_rows import RowsWhileReading
@@ -52,10 +53,10 @@ from .snippet import Snippet, snippet_for
 from .topk import top_hits
 
 ALPHA = 0.7
-RRF_K = 60
-#: How many of the most similar memories the cosine ranking brings to the fusion. Few: on the
-#: bench's labelled queries wordllama's top 5 add recall (0.91 -> 0.97 recall@5) where its top 50
-#: took it away (0.84): a static word-vector model is precise only at the very top.
+#: How many of the most similar memories join the fusion without a word of the query (every text
+#: hit is fused with its cosine). Few: a static word-vector model is precise only at the very
+#: top (with rank fusion its top 50 took bench/search.py's recall@5 from 0.97 to 0.84); on
+#: LoCoMo 10 or 20 changed nothing.
 SEMANTIC_DEPTH = 5
 #: Above this many allowed memories, a search for the top few reads candidates best bm25 first
 #: (:mod:`core.search.topk`) instead of scoring every match.
@@ -65,18 +66,19 @@ BOUNDED_FROM = 2000
 FEW = 500
 MODES = ("auto", "bm25", "hybrid")
 FORMULA = ("score = relevance * (alpha + (1 - alpha) * min(1, decay)); relevance = bm25 * "
-           "coverage / best (bm25 mode) or rrf / best (hybrid)")
+           "coverage / best (bm25 mode) or fused / best, fused = (1 - w) * text / best text + "
+           "w * cosine / best cosine (hybrid)")
 
 
 @dataclass(frozen=True)
 class Hit:
     memory: Memory
     score: float  # the final score
-    relevance: float  # (0, 1]: bm25 (or the fused rank) over the best hit's
+    relevance: float  # (0, 1]: bm25 * coverage (or the fused score) over the best hit's
     decay: float  # vault.score(memory) now
     bm25: float | None = None  # FTS5's bm25, higher is better; None: no text match
     bm25_rank: int | None = None  # rank by bm25 * coverage
-    cosine: float | None = None  # hybrid mode only
+    cosine: float | None = None  # hybrid mode only: similarity to the query
     cosine_rank: int | None = None
     snippet: Snippet = field(default_factory=lambda: Snippet("content", ""))
 
@@ -103,8 +105,9 @@ class SearchResult:
 
     def as_json(self) -> dict[str, Any]:
         return {"query": self.query.text, "mode": self.mode, "total": self.total,
-                "formula": FORMULA, "alpha": ALPHA, "rrf_k": RRF_K if self.mode == "hybrid"
-                else None, "errors": list(self.query.errors), "notes": list(self.notes),
+                "formula": FORMULA, "alpha": ALPHA,
+                "cosine_weight": COSINE_WEIGHT if self.mode == "hybrid" else None,
+                "errors": list(self.query.errors), "notes": list(self.notes),
                 "hits": [h.as_json() for h in self.hits]}
 
 
@@ -155,7 +158,7 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
           allowed: Iterable[str], decay_of: Callable[[Memory], float],
           embedder: Embedder | None, top: int | None) -> Ranking:
     """:func:`rank` on an index level with ``memories``."""
-    terms = [t for t in query.text_terms if t.tokens()]
+    terms = query.ranked_terms
     excluded = _excluded(index, query)
     if isinstance(allowed, AllowedPool) and top is not None and embedder is None and terms \
             and len(allowed) > BOUNDED_FROM:
@@ -186,15 +189,10 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     cos: dict[str, float] = {}
     cos_rank: dict[str, int] = {}
     if embedder is not None:
-        cos = cosines(index, embedder, memories, sorted(pool_set), " ".join(t.value for t in terms),
-                      top=SEMANTIC_DEPTH)
+        cos = cosines(index, embedder, memories, sorted(pool_set), " ".join(t.value for t in terms))
         near = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
         cos_rank = {i: n for n, i in enumerate(near, 1)}
-        fused = {i: 1 / (RRF_K + text_rank[i]) if i in text_rank else 0.0
-                 for i in set(text_rank) | set(cos_rank)}
-        for i, n in cos_rank.items():
-            fused[i] += 1 / (RRF_K + n)
-        raw, mode = fused, "hybrid"
+        raw, mode = fused(text_score, cos, cos_rank), "hybrid"
     else:
         raw, mode = text_score, "bm25"
     total = len(set(bm25) | set(cos_rank))
@@ -208,7 +206,7 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
         m = memories[i]
         d = decay_of(m)
         hit = Hit(m, combine(relevance, d), relevance, d, bm25.get(i), text_rank.get(i),
-                  cos.get(i) if i in cos_rank else None, cos_rank.get(i))
+                  cos.get(i), cos_rank.get(i))
         hits.append(hit)
         if lazy_top is not None:
             if len(best_scores) < lazy_top:

@@ -135,3 +135,13 @@ def test_a_field_name_with_punctuation_but_no_operator_is_a_word():
         assert not query.errors and [(t.kind, t.value) for t in query.terms] == [("word", text)]
     for text in ("score!=", "uses>", "age<x"):
         assert parse(text).errors and not parse(text).terms
+
+
+def test_ranked_terms_leave_out_question_words_and_stopwords():
+    assert [t.value for t in parse("When did Caroline go to the LGBTQ support group?")
+            .ranked_terms] == ["Caroline", "go", "LGBTQ", "support", "group?"]
+    assert [t.value for t in parse("What is Melanie's hobby?").ranked_terms] == \
+        ["melanie", "hobby?"]  # a possessive is its name
+    assert [t.value for t in parse('the "the who" -of').ranked_terms] == ["the who"]
+    assert [t.value for t in parse("what is it").ranked_terms] == ["what", "is", "it"]
+    assert parse("( * ) tag:x").ranked_terms == []
