@@ -133,7 +133,13 @@ def read_source(path: str | os.PathLike[str], limit: int) -> tuple[bytes, os.sta
     it holds more than ``limit`` bytes (nothing past the limit is read)."""
     with open_source(path) as f:
         st = os.fstat(f.fileno())
-        data = f.read(limit + 1)
+        chunks, total = [], 0
+        want = min(st.st_size, limit) + 1  # (never a buffer of ``limit`` for a small file)
+        while total <= limit and (chunk := f.read(min(want, limit + 1 - total))):
+            chunks.append(chunk)
+            total += len(chunk)
+            want = 1 << 20  # it grew since fstat
+    data = b"".join(chunks)
     if len(data) > limit:
         raise SourceFileError(path, f"is larger than {limit:,} bytes")
     return data, st
