@@ -36,6 +36,7 @@ from ..store.layout import write_atomic
 from ..vault import Vault
 from .basic_memory import DEFAULT_TYPE, KEY, LINKS_TO, WIKILINK, links_in
 from .mcp_memory_export import GraphExportReport, display_name
+from ..store.private import make_folders
 
 NATIVE_FOLDER = "memvault"
 NATIVE_TYPE = "memory"
@@ -179,7 +180,7 @@ def export_basic_memory(vault: Vault, folder: Path | str, *, force: bool = False
     targets = {rel: _refuse_unsafe(out, rel, force) for rel in texts}
     try:
         for rel, text in texts.items():
-            targets[rel].parent.mkdir(parents=True, exist_ok=True)
+            make_folders(targets[rel].parent)
             write_atomic(targets[rel], text.encode("utf-8"))
     except OSError as exc:
         raise VaultError(f"cannot write to {out}: {exc.strerror or exc}") from None

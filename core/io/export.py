@@ -35,6 +35,7 @@ from .jsonl_read import (
 )
 from ..model.records import Memory, MemoryStatus, Relation
 from ..vault import Vault
+from ..store.private import make_folders
 
 #: The statuses CortexGraph 1.2.1 knows; any other is exported as archived (and kept aside).
 CORTEXGRAPH_STATUSES = frozenset({"active", "promoted", "archived"})
@@ -71,7 +72,7 @@ def export_jsonl(vault: Vault, folder: Path | str, *, force: bool = False) -> Ex
     lines = [json.dumps(memory_record(m, ids, report)) + "\n" for m in memories]
     rel_lines = [json.dumps(relation_record(r, ids)) + "\n" for r in relations]
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        make_folders(out)
         write_atomic(targets[0], "".join(lines).encode("utf-8"))
         write_atomic(targets[1], "".join(rel_lines).encode("utf-8"))
     except OSError as exc:

@@ -33,6 +33,7 @@ from ..model.records import Memory, Relation
 from ..store.layout import write_atomic
 from ..vault import Vault
 from .mcp_memory import KEY, observations_of
+from ..store.private import make_folders
 
 NAME_LIMIT = 80
 NATIVE_TYPE = "memory"
@@ -158,7 +159,7 @@ def export_mcp_memory(vault: Vault, path: Path | str, *, force: bool = False
                                 separators=(",", ":")))
     report.relations = len(written)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(target.parent)
         write_atomic(target, "\n".join(lines).encode("utf-8"))
     except OSError as exc:
         raise VaultError(f"cannot write {target}: {exc.strerror or exc}") from None

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import VaultError
+from .private import make_folders
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # the one size limit: larger files are never read or written
 TEMP_PREFIX = ".tmp-"  # atomic-write temp files; never loaded, never committed
@@ -120,7 +121,7 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
     except FileNotFoundError:  # a new shard folder, or one gone (a `git rm -r`, a person)
         check_folder(path.parent.parent)  # never create it through a link
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_folders(path.parent)
         fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
     _fill_and_replace(fd, tmp, data, path, durable=durable)
 
@@ -170,7 +171,7 @@ def write_atomic_many(items: list[tuple[Path, bytes]],
                 fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
             except FileNotFoundError:  # a new shard folder
                 check_folder(path.parent.parent)
-                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                make_folders(path.parent)
                 fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
             temps.append((tmp, path))
             with os.fdopen(fd, "wb") as fh:
