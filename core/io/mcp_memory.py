@@ -124,13 +124,13 @@ def read_mcp_memory(path: Path | str, progress: Progress | None = None,
                     now: int | None = None) -> ForeignSnapshot:
     """Read the memory server's file into a snapshot (see the module doc)."""
     file = Path(path).expanduser()
-    source = open_file_to_import(file)  # a regular file, never through a link
+    opened = open_file_to_import(file)  # a regular file, never through a link
     name = file.name
     snap = ForeignSnapshot(FORMAT, file.resolve(), files={name: file})
     entities: dict[str, _Entity] = {}
     edges: dict[tuple[str, str, str], int] = {}
     done = 0
-    with source as f:
+    with opened as f:
         total = os.fstat(f.fileno()).st_size
         for lineno, line in enumerate(f, 1):
             done += len(line)
