@@ -280,12 +280,15 @@ class Committer:
                 kept.append(entry.path)
         blobs = self.objects.read_blobs((b.split(":", 1)[1] for b in restore.values() if b != ABSENT),
                                 limit=None)
+        gone = [self.repository.worktree / rel for rel, b in restore.items() if b == ABSENT]
+        # the files the operation added, removed together (an import interrupted after its
+        # 5,000 files were in place spent 12 s removing them one by one on a busy disk)
+        remove_many(gone, before_each=lambda: self.faults.reached("rollback-write"))
         for rel, before in restore.items():
+            if before == ABSENT:
+                continue
             self.faults.reached("rollback-write")
             path = self.repository.worktree / rel
-            if before == ABSENT:
-                remove_file(path)
-                continue
             kind, sha = before.split(":", 1)
             if sha not in blobs:
                 raise JournalError(f"the earlier version of {rel} (blob {sha[:12]}) is missing")

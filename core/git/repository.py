@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from ..errors import JournalError
 from .intent import IntentLog
 from .runner import Location, locate
+from ..store.private import make_folders
 
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     import git
@@ -107,7 +108,7 @@ class Repository:
         with) a half-made ``.git``. One rename wins; the other process uses the winner's."""
         import git
 
-        self.root.mkdir(parents=True, exist_ok=True)
+        make_folders(self.root)
         scratch = Path(tempfile.mkdtemp(prefix=".memvault-init-", dir=self.root))
         try:
             git.Repo.init(scratch, shared=PRIVATE_MODE)

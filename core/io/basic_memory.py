@@ -26,14 +26,24 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-import frontmatter
 from frontmatter.default_handlers import YAMLHandler
 import yaml
 from pydantic import ValidationError
 
 from ..errors import VaultError
 from ..model.records import Memory, MemoryMetadata, Relation, now_epoch
+from ..store.files import MAX_FILE_BYTES
 from .foreign_import import ForeignSnapshot, LineProblem, Progress, digest_files, not_finite
+from .foreign_read import (
+    SourceFileError,
+    TooDeepError,
+    YamlAliasError,
+    check_source_path,
+    load_yaml,
+    read_source,
+    shown_name,
+    utf8_name,
+)
 
 FORMAT = "basic-memory"
 KEY = "basic_memory"
@@ -124,7 +134,8 @@ def tags_of(front: dict[str, Any]) -> list[str]:
 
 
 def note_files(root: Path) -> list[Path]:
-    """The markdown files of the folder, in path order: no hidden folder, no symbolic link."""
+    """The markdown files of the folder, in path order: no hidden folder, no symbolic link
+    (what else is named ``*.md``, a fifo or a device, is refused when it is read)."""
     found: list[Path] = []
     for folder, dirs, files in os.walk(root, followlinks=False):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -142,41 +153,55 @@ def _text(front: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _read_note(path: Path, rel: str) -> tuple[dict[str, Any], str] | str:
-    """(front matter, body) of one note, or why it is a bad record."""
+class _Unread(str):
+    """Why a file named ``*.md`` is a bad record that is no note at all (a fifo, a link, a
+    name that is not UTF-8): unlike a note that does not parse, it is not backed up."""
+
+
+def _read_note(path: Path) -> tuple[dict[str, Any], str, int] | str:
+    """(front matter, body, modification time) of one note, or why it is a bad record. The
+    file is read through :mod:`core.io.foreign_read` (a regular file, at most the size a vault
+    file may hold; YAML without aliases, nested at most ``MAX_DEPTH`` deep)."""
+    if not utf8_name(path):
+        return _Unread("its name is not UTF-8 text (rename it)")
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        data, st = read_source(path, MAX_FILE_BYTES)
+    except SourceFileError as exc:
+        return _Unread(exc.why)
+    except OSError as exc:
+        return _Unread(f"cannot be read: {exc.strerror or exc}")
+    try:
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return f"not UTF-8 text (byte {exc.start + 1})"
-    except OSError as exc:
-        return f"cannot be read: {exc.strerror or exc}"
     lines = text.split("\n")
-    if lines and lines[0].rstrip() == "---":
-        if not any(line.rstrip() == "---" for line in lines[1:]):
-            return "the front matter (line 1) is never closed by a '---' line"
-        try:
-            handler = YAMLHandler()
-            front = handler.load(handler.split(text.strip())[0])
-            _, body = frontmatter.parse(text)
-        except yaml.YAMLError as exc:
-            # where the broken piece starts (a quote or bracket never closed), else where
-            # YAML stopped; its lines count from the file's first line
-            mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
-            where = f" (line {mark.line + 1})" if mark is not None else ""
-            problem = " ".join(filter(None, (getattr(exc, "context", None),
-                                             getattr(exc, "problem", None)))) \
-                or str(exc).split("\n")[0]
-            return f"the front matter is not YAML{where}: {problem}"
-        except (TypeError, ValueError, AttributeError) as exc:
-            return f"the front matter is not a mapping of keys: {exc}"
-        if not isinstance(front, dict):
-            return "the front matter is not a mapping of keys"
-        front = plain(front)
-        not_a_number = not_finite(front)
-        if not_a_number:
-            return f"a number that is not finite in the front matter at {not_a_number}"
-        return front, body
-    return {}, text.strip()
+    if not (lines and lines[0].rstrip() == "---"):
+        return {}, text.strip(), int(st.st_mtime)
+    if not any(line.rstrip() == "---" for line in lines[1:]):
+        return "the front matter (line 1) is never closed by a '---' line"
+    try:  # the body as python-frontmatter splits it; the YAML read safely
+        fm, body = YAMLHandler().split(text.strip())
+        front = load_yaml(fm)
+    except yaml.YAMLError as exc:
+        # where the broken piece starts (a quote or bracket never closed), else where
+        # YAML stopped; its lines count from the file's first line
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
+        where = f" (line {mark.line + 1})" if mark is not None else ""
+        problem = " ".join(filter(None, (getattr(exc, "context", None),
+                                         getattr(exc, "problem", None)))) \
+            or str(exc).split("\n")[0]
+        return f"the front matter is not YAML{where}: {problem}"
+    except (YamlAliasError, TooDeepError) as exc:
+        return f"the front matter (line {exc.line + 1}) is refused: {exc}"
+    except (TypeError, ValueError, AttributeError) as exc:
+        return f"the front matter is not a mapping of keys: {exc}"
+    if not isinstance(front, dict):
+        return "the front matter is not a mapping of keys"
+    front = plain(front)
+    not_a_number = not_finite(front)
+    if not_a_number:
+        return f"a number that is not finite in the front matter at {not_a_number}"
+    return front, body.strip(), int(st.st_mtime)
 
 
 def read_basic_memory(folder: Path | str, progress: Progress | None = None,
@@ -184,6 +209,7 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
     """Read a basic-memory project folder into a snapshot (see the module doc)."""
     at = now_epoch() if now is None else now
     root = Path(folder).expanduser()
+    check_source_path(root)
     if not root.is_dir():
         raise VaultError(f"no folder {root}")
     paths = note_files(root)
@@ -194,15 +220,16 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
     by_permalink: dict[str, str] = {}
     for done, path in enumerate(paths, 1):
         rel = path.relative_to(root).as_posix()
-        snap.files[rel] = path
-        read = _read_note(path, rel)
+        read = _read_note(path)
+        if not isinstance(read, _Unread):
+            snap.files[rel] = path  # backed up, a bad record too
         if progress is not None:
             progress("files", done, len(paths))
         if isinstance(read, str):
             line = int(m.group(1)) if (m := re.search(r"\(line (\d+)\)", read)) else 1
-            snap.problems.append(LineProblem(rel, line, read))
+            snap.problems.append(LineProblem(shown_name(rel), line, read))
             continue
-        front, body = read
+        front, body, mtime = read
         title = _text(front, "title") or path.stem
         stated_type = _text(front, "type")
         kind = DEFAULT_TYPE if stated_type is None else stated_type
@@ -216,7 +243,6 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
             mid = note_id(f"path\0{rel}")
         else:
             by_permalink[key] = rel
-        mtime = int(path.stat().st_mtime)
         created = _when(front.get("created")) or mtime
         tags = tags_of(front) + ([kind] if kind != DEFAULT_TYPE else [])
         try:
@@ -234,6 +260,7 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
             continue
         snap.memories[mid] = memory
         snap.stated[mid] = STATED
+        snap.where[mid] = (rel, 1)
         notes.append((memory, links_in(body), rel))
     _relate(snap, notes, root)
     snap.digest = digest_files(snap.files.items())

@@ -15,13 +15,15 @@ basic-memory writes its notes (python-frontmatter, keys in their order):
   (a ``links_to`` relation counts as stated when the body holds the ``[[link]]``); an end that is
   no memory of the vault is written with the text the import kept, else its id.
 
-Files are written atomically (mode 0600). A file that already exists is refused unless
+Files are written atomically (mode 0600), all or none (:mod:`core.io.export_files`): every
+target is checked before any is written. A file that already exists is refused unless
 ``force`` (which replaces the files this export writes and nothing else); a path that would
 leave the folder or go through a symbolic link is never written.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -30,11 +32,10 @@ from typing import Any
 
 import frontmatter
 
-from ..errors import VaultError
 from ..model.records import Memory, Relation
-from ..store.layout import write_atomic
 from ..vault import Vault
 from .basic_memory import DEFAULT_TYPE, KEY, LINKS_TO, WIKILINK, links_in
+from .export_files import export_targets, write_all
 from .mcp_memory_export import GraphExportReport, display_name
 
 NATIVE_FOLDER = "memvault"
@@ -146,26 +147,13 @@ def note_text(note: Note, relations: list[Relation], titles: dict[str, str],
     return frontmatter.dumps(frontmatter.Post(body, **note.front), sort_keys=False)
 
 
-def _refuse_unsafe(out: Path, rel: str, force: bool) -> Path:
-    target = out.joinpath(*PurePosixPath(rel).parts)
-    current = out
-    for part in PurePosixPath(rel).parts:
-        current = current / part
-        if current.is_symlink():
-            raise VaultError(f"refused: {current} is a symbolic link; nothing written there")
-    if target.exists() and not force:
-        raise VaultError(f"refused: {target} exists (pass --force to replace it)")
-    return target
-
-
 def export_basic_memory(vault: Vault, folder: Path | str, *, force: bool = False
                         ) -> GraphExportReport:
     """Write the vault as a basic-memory project folder (see the module doc)."""
     out = Path(folder).expanduser()
-    if out.is_symlink() or (out.exists() and not out.is_dir()):
-        raise VaultError(f"refused: {out} is not a folder")
+    export_targets(out, [], force=force)  # the folder itself, before the notes are made
     memories = sorted(vault.memories.values(), key=lambda m: (m.created_at, m.id))
-    report = GraphExportReport(str(out.resolve()), "basic-memory", len(memories), 0)
+    report = GraphExportReport(os.path.abspath(out), "basic-memory", len(memories), 0)
     notes = plan_notes(memories, report)
     titles = {n.memory.id: n.title for n in notes}
     outgoing: dict[str, list[Relation]] = {}
@@ -176,13 +164,8 @@ def export_basic_memory(vault: Vault, folder: Path | str, *, force: bool = False
             report.dangling.append(r.id)  # no note to write it in: its source is gone
     report.relations = sum(len(v) for v in outgoing.values())
     texts = {n.path: note_text(n, outgoing.get(n.memory.id, []), titles, report) for n in notes}
-    targets = {rel: _refuse_unsafe(out, rel, force) for rel in texts}
-    try:
-        for rel, text in texts.items():
-            targets[rel].parent.mkdir(parents=True, exist_ok=True)
-            write_atomic(targets[rel], text.encode("utf-8"))
-    except OSError as exc:
-        raise VaultError(f"cannot write to {out}: {exc.strerror or exc}") from None
+    targets = export_targets(out, list(texts), force=force)  # every one, before any is written
+    write_all({targets[rel]: text.encode("utf-8") for rel, text in texts.items()}, out)
     return report
 
 

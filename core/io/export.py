@@ -12,18 +12,19 @@ back to the same records (migrate -> export -> migrate round-trips):
   ``metadata``) are written as they were, so CortexGraph finds its own ids again.
 
 Memories are written oldest first (``created_at``, then id), relations likewise; each file is
-written atomically (mode 0600). Existing non-empty files are refused unless ``force``.
+written atomically (mode 0600), both or neither (:mod:`core.io.export_files`). Existing
+non-empty files are refused unless ``force``; a symbolic link always.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import VaultError
-from ..store.layout import write_atomic
+from .export_files import export_targets, write_all
 from .jsonl_read import (
     MEMORIES_FILE,
     MEMORY_KEYS,
@@ -59,24 +60,17 @@ def export_jsonl(vault: Vault, folder: Path | str, *, force: bool = False) -> Ex
     """Write the vault's memories and relations as CortexGraph v1 files in ``folder`` (created
     if missing). Refuses (VaultError) to replace non-empty files unless ``force``."""
     out = Path(folder).expanduser()
-    targets = [out / MEMORIES_FILE, out / RELATIONS_FILE]
-    if not force:
-        for target in targets:
-            if target.exists() and (not target.is_file() or target.stat().st_size > 0):
-                raise VaultError(f"refused: {target} exists (pass --force to replace it)")
+    found = export_targets(out, [MEMORIES_FILE, RELATIONS_FILE], force=force, empty_ok=True)
+    targets = [found[MEMORIES_FILE], found[RELATIONS_FILE]]
     memories = sorted(vault.memories.values(), key=lambda m: (m.created_at, m.id))
     relations = sorted(vault.relations.values(), key=lambda r: (r.created_at, r.id))
-    report = ExportReport(str(out.resolve()), len(memories), len(relations))
+    report = ExportReport(os.path.abspath(out), len(memories), len(relations))
     ids = _original_ids(memories, report)
     lines = [json.dumps(memory_record(m, ids, report)) + "\n" for m in memories]
     rel_lines = [json.dumps(relation_record(r, ids)) + "\n" for r in relations]
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        write_atomic(targets[0], "".join(lines).encode("utf-8"))
-        write_atomic(targets[1], "".join(rel_lines).encode("utf-8"))
-    except OSError as exc:
-        raise VaultError(f"cannot write to {out}: {exc.strerror or exc}") from None
-    report.paths = [str(t.resolve()) for t in targets]
+    write_all({targets[0]: "".join(lines).encode("utf-8"),
+               targets[1]: "".join(rel_lines).encode("utf-8")}, out)  # both or neither
+    report.paths = [os.path.abspath(t) for t in targets]
     return report
 
 

@@ -33,6 +33,7 @@ from typing import Any
 from ..errors import VaultError
 from ..model.records import Memory, Relation, now_epoch
 from ..vault import Plan, Vault
+from .foreign_read import open_source
 from .jsonl_read import LineProblem
 from .migrate import backup_folder, change_details, commit_message, plural, run_plan
 
@@ -60,6 +61,8 @@ class ForeignSnapshot:
     files: dict[str, Path] = field(default_factory=dict)  # backup name -> source file
     digest: str = ""
     import_time: list[str] = field(default_factory=list)  # memories given the import time
+    #: record id -> (file, line) it was read from, to name it in a problem
+    where: dict[str, tuple[str, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -157,11 +160,12 @@ def reject_constant(name: str) -> Any:
 
 
 def digest_files(paths: Iterable[tuple[str, Path]], chunk: int = 1 << 20) -> str:
-    """sha256 over the files' names and bytes, read in chunks."""
+    """sha256 over the files' names and bytes, read in chunks (regular files only:
+    :func:`core.io.foreign_read.open_source`)."""
     digest = hashlib.sha256()
     for name, path in paths:
         digest.update(name.encode("utf-8") + b"\0")
-        with open(path, "rb") as f:
+        with open_source(path) as f:
             while block := f.read(chunk):
                 digest.update(block)
         digest.update(b"\0")
@@ -184,6 +188,7 @@ def import_snapshot(
     run the report says so instead: ``report.refused``)."""
     if vault is None and not dry_run:
         raise VaultError(f"import --from {snap.format}: a vault is needed unless it is a dry run")
+    refuse_unwritable(snap)
     report = ImportReport(str(snap.source), snap.format, dry_run, len(snap.memories),
                           len(snap.relations), problems=snap.problems, notes=snap.notes,
                           skipped_bad=skip_bad and bool(snap.problems),
@@ -219,6 +224,36 @@ def import_snapshot(
     return run_plan(vault, plan, report, dry_run, progress)
 
 
+def refuse_unwritable(snap: ForeignSnapshot) -> None:
+    """The records the vault's write would refuse (a value no record may hold, a file larger
+    than a vault file may be) made bad records of the snapshot, before the plan: so a dry run
+    says what the import does, and ``skip_bad`` imports the rest."""
+    from ..errors import InvalidRecordError
+    from ..store.files import MAX_FILE_BYTES
+    from ..store.layout import Layout
+
+    records: list[tuple[str, dict[str, Any]]] = [("memory", snap.memories),
+                                                 ("relation", snap.relations)]
+    for kind, found in records:
+        for rid in list(found):
+            try:
+                size = len(Layout.encode(found[rid]))
+                why = None if size <= MAX_FILE_BYTES else (
+                    f"the {kind} would be a file of {size:,} bytes, more than the "
+                    f"{MAX_FILE_BYTES:,} a vault file may hold")
+            except InvalidRecordError as exc:
+                why = f"not a {kind} the vault can hold: {exc}"
+            if why is None:
+                continue
+            file, line = snap.where.get(rid, (snap.source.name, 1))
+            snap.problems.append(LineProblem(file, line, why))
+            del found[rid]
+            snap.stated.pop(rid, None)
+            snap.dangling.pop(rid, None)
+            if rid in snap.import_time:
+                snap.import_time.remove(rid)
+
+
 def _secrets_in(vault: Vault | None, memories: list[Memory], relations: list[Relation]
                 ) -> list[str]:
     """What the secret check of the write would find in the records (a dry run's warning)."""
@@ -239,7 +274,8 @@ def _secrets_in(vault: Vault | None, memories: list[Memory], relations: list[Rel
 
 def _read(path: Path) -> bytes:
     try:
-        return path.read_bytes()
+        with open_source(path) as f:
+            return f.read()
     except OSError as exc:
         raise VaultError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -315,4 +351,5 @@ def _message(report: ImportReport) -> str:
                           report.format, details)
 
 __all__ = ["ForeignSnapshot", "ImportRefusedError", "ImportReport", "LineProblem",
-           "digest_files", "import_snapshot", "merged", "not_finite", "reject_constant"]
+           "digest_files", "import_snapshot", "merged", "not_finite", "refuse_unwritable",
+           "reject_constant"]

@@ -7,7 +7,6 @@ problems found on the way."""
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import uuid
 from collections.abc import Callable
@@ -20,6 +19,7 @@ from pydantic import BaseModel, ValidationError
 from ..errors import InvalidIdError, VaultError
 from ..model.records import Memory, MemoryStatus, Relation
 from ..store.layout import check_id
+from .foreign_read import TooDeepError, load_json, open_source
 
 FORMAT = "jsonl-v1"
 MEMORIES_FILE = "memories.jsonl"
@@ -113,7 +113,8 @@ def read_jsonl(source: Path | str, progress: Progress | None = None) -> JsonlSna
     for name in (MEMORIES_FILE, RELATIONS_FILE):
         path = folder / name
         try:
-            data = path.read_bytes()
+            with open_source(path) as f:  # a regular file, never through a link
+                data = f.read()
             found = True
             snap.files[name] = data
         except FileNotFoundError:
@@ -167,13 +168,13 @@ def _replay(snap: JsonlSnapshot, name: str, kind: str, unknown: set[str],
             continue
         count += 1
         try:
-            data = json.loads(text)
+            data = load_json(text)
+        except TooDeepError as exc:
+            skip(lineno, f"nested too deep to be read ({exc})")
+            continue
         except ValueError as exc:
             skip(lineno, f"not valid JSON ({getattr(exc, 'msg', exc)}, column "
                          f"{getattr(exc, 'colno', '?')})")
-            continue
-        except RecursionError:
-            skip(lineno, "nested too deep to be read")
             continue
         if not isinstance(data, dict):
             skip(lineno, f"not a JSON object (a {type(data).__name__})")

@@ -20,6 +20,7 @@ made (``memvault backfill-gists`` does, one commit).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import tzinfo
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import VaultError
+from .foreign_read import SourceFileError, open_source
 from .markdown_entries import LONG_TERM_FILE, ImportProblem, check_source, parse_file
 from .markdown_record import ID_NAMESPACE, Built, build, relation_id, vault_id
 from .migrate import change_details, commit_message, plural, run_plan
@@ -98,7 +100,12 @@ def read_markdown(
         relfile = path.relative_to(root).as_posix()
         report.files.append(relfile)
         try:
-            text = path.read_bytes().decode("utf-8-sig")
+            with open_source(path) as f:  # a regular file, never through a link or a fifo
+                mtime = int(os.fstat(f.fileno()).st_mtime)
+                text = f.read().decode("utf-8-sig")
+        except SourceFileError as exc:
+            report.problems.append(ImportProblem(relfile, 1, f"{exc.why}; file skipped", True))
+            continue
         except UnicodeDecodeError as exc:
             report.problems.append(ImportProblem(relfile, 1, f"not UTF-8 text (byte "
                                                              f"{exc.start + 1}); file skipped",
@@ -111,7 +118,6 @@ def read_markdown(
         long_term = path.name == LONG_TERM_FILE
         entries = parse_file(text, relfile, long_term, report.problems)
         report.entries += len(entries)
-        mtime = int(path.stat().st_mtime)
         for entry in entries:
             item = build(entry, report.problems, report.remapped, tz, mtime)
             previous = built.get(item.memory.id)

@@ -20,11 +20,11 @@ record (:mod:`core.io.foreign_import`). Field by field: ``docs/import-export.md`
 from __future__ import annotations
 
 import json
+import os
 import uuid
 from pathlib import Path
 from typing import Any
 
-from ..errors import VaultError
 from ..model.records import Memory, MemoryMetadata, Relation, now_epoch
 from .foreign_import import (
     ForeignSnapshot,
@@ -34,6 +34,7 @@ from .foreign_import import (
     not_finite,
     reject_constant,
 )
+from .foreign_read import TooDeepError, load_json, open_file_to_import
 
 FORMAT = "mcp-memory"
 KEY = "mcp_memory"  # meta.extra / relation metadata
@@ -93,7 +94,9 @@ def _parse(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
     except UnicodeDecodeError as exc:
         return None, f"not UTF-8 text (byte {exc.start + 1})"
     try:
-        item = json.loads(text, parse_constant=reject_constant)
+        item = load_json(text, parse_constant=reject_constant)
+    except TooDeepError as exc:
+        return None, f"a JSON value {exc}"
     except ValueError as exc:
         cut = text.lstrip().startswith("{") and not text.rstrip().endswith("}")
         return None, f"{'cut short, ' if cut else ''}not JSON: {exc}"
@@ -121,15 +124,14 @@ def read_mcp_memory(path: Path | str, progress: Progress | None = None,
                     now: int | None = None) -> ForeignSnapshot:
     """Read the memory server's file into a snapshot (see the module doc)."""
     file = Path(path).expanduser()
-    if not file.is_file():
-        raise VaultError(f"no file {file}")
+    opened = open_file_to_import(file)  # a regular file, never through a link
     name = file.name
     snap = ForeignSnapshot(FORMAT, file.resolve(), files={name: file})
-    total = file.stat().st_size
     entities: dict[str, _Entity] = {}
     edges: dict[tuple[str, str, str], int] = {}
     done = 0
-    with open(file, "rb") as f:
+    with opened as f:
+        total = os.fstat(f.fileno()).st_size
         for lineno, line in enumerate(f, 1):
             done += len(line)
             if progress is not None and lineno % 1000 == 0:
@@ -163,6 +165,7 @@ def read_mcp_memory(path: Path | str, progress: Progress | None = None,
         memory = entity_memory(entity.name, entity.entity_type, entity.observations, at)
         snap.memories[memory.id] = memory
         snap.stated[memory.id] = STATED
+        snap.where[memory.id] = (name, entity.line)
         snap.import_time.append(memory.id)
     for (source, kind, target), lineno in edges.items():
         rid = relation_id(source, kind, target)

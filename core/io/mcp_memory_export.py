@@ -18,20 +18,21 @@ file (entity lines, then relation lines, one compact JSON object a line, ``\\n``
   (from, type, to) is written once.
 
 The file is written atomically (mode 0600); an existing non-empty file is refused unless
-``force``.
+``force``, and a symbolic link always (:mod:`core.io.export_files`: nothing is written where it
+points); the report names the path as it was given.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import VaultError
 from ..model.records import Memory, Relation
-from ..store.layout import write_atomic
 from ..vault import Vault
+from .export_files import export_targets, write_all
 from .mcp_memory import KEY, observations_of
 
 NAME_LIMIT = 80
@@ -58,11 +59,9 @@ class GraphExportReport:
 
 
 def refuse_existing(target: Path, force: bool) -> None:
-    """VaultError unless ``target`` is missing, an empty file, or ``force``."""
-    if force or not target.exists():
-        return
-    if not target.is_file() or target.stat().st_size > 0:
-        raise VaultError(f"refused: {target} exists (pass --force to replace it)")
+    """VaultError unless ``target`` is missing, an empty file, or ``force`` (and a regular
+    file: never a symbolic link, :func:`core.io.export_files.export_targets`)."""
+    export_targets(target.parent, [target.name], force=force, empty_ok=True)
 
 
 def _origin(memory: Memory) -> dict[str, Any] | None:
@@ -139,7 +138,7 @@ def export_mcp_memory(vault: Vault, path: Path | str, *, force: bool = False
     target = Path(path).expanduser()
     refuse_existing(target, force)
     memories = sorted(vault.memories.values(), key=lambda m: (m.created_at, m.id))
-    report = GraphExportReport(str(target.resolve()), "mcp-memory", len(memories), 0)
+    report = GraphExportReport(os.path.abspath(target), "mcp-memory", len(memories), 0)
     names = entity_names(memories, report)
     lines = [json.dumps(entity_record(m, names[m.id]), ensure_ascii=False,
                         separators=(",", ":")) for m in memories]
@@ -157,11 +156,7 @@ def export_mcp_memory(vault: Vault, path: Path | str, *, force: bool = False
                                  "relationType": r.relation_type}, ensure_ascii=False,
                                 separators=(",", ":")))
     report.relations = len(written)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, "\n".join(lines).encode("utf-8"))
-    except OSError as exc:
-        raise VaultError(f"cannot write {target}: {exc.strerror or exc}") from None
+    write_all({target: "\n".join(lines).encode("utf-8")}, target)
     return report
 
 

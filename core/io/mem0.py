@@ -30,7 +30,7 @@ what can be read: the items before it are the rest that
 
 from __future__ import annotations
 
-import json
+import os
 import uuid
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -41,8 +41,9 @@ from typing import Any
 import ijson
 from pydantic import ValidationError
 
-from ..errors import InvalidIdError, VaultError
+from ..errors import InvalidIdError
 from ..model.records import Memory, MemoryMetadata, now_epoch
+from ..store.files import MAX_FILE_BYTES
 from ..store.layout import check_id
 from .foreign_import import (
     ForeignSnapshot,
@@ -52,6 +53,7 @@ from .foreign_import import (
     not_finite,
     reject_constant,
 )
+from .foreign_read import MAX_DEPTH, TooDeepError, load_json, open_file_to_import, open_source
 
 FORMAT = "mem0"
 KEY = "mem0"
@@ -111,7 +113,7 @@ def floats(value: Any) -> Any:
 def _lines(file: Path, total: int, progress: Progress | None) -> Iterator[tuple[int, bytes]]:
     """(line number, piece of it) for the whole file, a long line in pieces."""
     done, lineno = 0, 1
-    with open(file, "rb") as f:
+    with open_source(file) as f:
         while piece := f.readline(LINE_CHUNK):
             done += len(piece)
             yield lineno, piece
@@ -121,11 +123,29 @@ def _lines(file: Path, total: int, progress: Progress | None) -> Iterator[tuple[
                     progress("read", done, total)
 
 
+class _DepthGuard:
+    """The target of an ijson event parser fed before the item parsers: TooDeepError when the
+    document nests deeper than :data:`MAX_DEPTH`, before any item that deep is built."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+
+    def send(self, event: tuple[str, Any]) -> None:
+        kind = event[0]
+        if kind in ("start_map", "start_array"):
+            self.depth += 1
+            if self.depth > MAX_DEPTH:
+                raise TooDeepError()
+        elif kind in ("end_map", "end_array"):
+            self.depth -= 1
+
+
 def _json_items(file: Path, total: int, progress: Progress | None, snap: ForeignSnapshot
                 ) -> Iterator[tuple[int, Any]]:
     """(line the item ends on, item) of a JSON document, streamed."""
     found: dict[str, list[Any]] = {p: ijson.sendable_list() for p in (*PREFIXES, GRAPH)}
-    parsers = {p: ijson.items_coro(found[p], p) for p in (*PREFIXES, GRAPH)}
+    parsers = {"": ijson.basic_parse_coro(_DepthGuard())}  # first: nothing too deep is built
+    parsers.update({p: ijson.items_coro(found[p], p) for p in (*PREFIXES, GRAPH)})
     graph = 0
     lineno = 1
     try:
@@ -150,33 +170,61 @@ def _json_items(file: Path, total: int, progress: Progress | None, snap: Foreign
             message = "cut short: the JSON document ends before it is complete"
         snap.problems.append(LineProblem(file.name, lineno, f"not JSON: {message}; nothing "
                                          "after it can be read"))
+    except TooDeepError as exc:
+        snap.problems.append(LineProblem(file.name, lineno, f"a JSON value {exc}; nothing "
+                                         "after it can be read"))
     if graph:
         snap.notes.append(LineProblem(file.name, 1, f"{graph} graph relation"
                                       f"{'s' if graph != 1 else ''} (between entities, not "
                                       "memories) left out; the backup keeps them"))
 
 
+def _whole_lines(file: Path, total: int, progress: Progress | None, snap: ForeignSnapshot
+                 ) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of the file, a long line's pieces put together again; a line
+    longer than a vault file may be is reported and left out (never held whole)."""
+    held: list[bytes] = []
+    size, held_line = 0, 0
+    for lineno, piece in _lines(file, total, progress):
+        if lineno != held_line:
+            held, size, held_line = [], 0, lineno
+        size += len(piece)
+        if size <= MAX_FILE_BYTES:
+            held.append(piece)
+        elif held:
+            held = []
+            snap.problems.append(LineProblem(file.name, lineno, "a line longer than "
+                                             f"{MAX_FILE_BYTES:,} bytes (no memory is as long)"))
+        if piece.endswith(b"\n") and held:
+            yield lineno, b"".join(held)
+            held = []
+    if held:
+        yield held_line, b"".join(held)
+
+
 def _jsonl_items(file: Path, total: int, progress: Progress | None, snap: ForeignSnapshot
                  ) -> Iterator[tuple[int, Any]]:
-    for lineno, line in _lines(file, total, progress):
+    for lineno, line in _whole_lines(file, total, progress, snap):
         if not line.strip():
             continue
         try:
-            yield lineno, json.loads(line.decode("utf-8"), parse_constant=reject_constant)
+            yield lineno, load_json(line.decode("utf-8"), parse_constant=reject_constant)
         except UnicodeDecodeError as exc:
             snap.problems.append(LineProblem(file.name, lineno,
                                              f"not UTF-8 text (byte {exc.start + 1})"))
+        except TooDeepError as exc:
+            snap.problems.append(LineProblem(file.name, lineno, f"a JSON value {exc}"))
         except ValueError as exc:
             cut = not line.rstrip().endswith(b"}")
             snap.problems.append(LineProblem(file.name, lineno,
                                              f"{'cut short, ' if cut else ''}not JSON: {exc}"))
 
 
-def _is_jsonl(file: Path) -> bool:
+def _is_jsonl(file: Path, start: bytes) -> bool:
+    """The file (whose first bytes are ``start``) holds JSON lines, not one JSON document."""
     if file.suffix.lower() in (".jsonl", ".ndjson"):
         return True
-    with open(file, "rb") as f:
-        start = f.read(64).lstrip()
+    start = start.lstrip()
     return not start.startswith((b"[", b"{"))  # neither: read line by line (each is reported)
 
 
@@ -184,11 +232,10 @@ def read_mem0(path: Path | str, progress: Progress | None = None,
               now: int | None = None) -> ForeignSnapshot:
     """Read a mem0 export into a snapshot (see the module doc)."""
     file = Path(path).expanduser()
-    if not file.is_file():
-        raise VaultError(f"no file {file}")
+    with open_file_to_import(file) as f:  # a regular file, never through a link
+        total, start = os.fstat(f.fileno()).st_size, f.read(64)
     snap = ForeignSnapshot(FORMAT, file.resolve(), files={file.name: file})
-    total = file.stat().st_size
-    reader = _jsonl_items if _is_jsonl(file) else _json_items
+    reader = _jsonl_items if _is_jsonl(file, start) else _json_items
     at = now_epoch() if now is None else now
     lines: dict[str, int] = {}
     for lineno, item in reader(file, total, progress, snap):
@@ -202,6 +249,7 @@ def read_mem0(path: Path | str, progress: Progress | None = None,
                                           f"item ending on line {lines[memory.id]}; this later "
                                           "one wins"))
         lines[memory.id] = lineno
+        snap.where[memory.id] = (file.name, lineno)
         snap.memories[memory.id] = memory
         snap.stated[memory.id] = stated
         if "created_at" not in stated:

@@ -30,6 +30,7 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
+from ..store.private import make_folders
 
 if TYPE_CHECKING:
     from ..model.records import Memory
@@ -46,7 +47,7 @@ def lock_path(root: Path) -> Path | None:
 
 
 def _open_lock(path: Path) -> int:
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    make_folders(path.parent)
     return os.open(path, os.O_CREAT | os.O_RDWR | getattr(os, "O_NOFOLLOW", 0), 0o600)
 
 

@@ -41,6 +41,7 @@ from pathlib import Path
 
 from .index_reading import TOKENIZER
 from .transaction import transaction
+from ..store.private import make_folders
 
 #: 2: the files and state tables; 3: a summary of each memory file; 4: word lists; 5: a files
 #: row keeps its bytes only when they make a valid record of its id (an open holds them unparsed:
@@ -180,7 +181,7 @@ def checkpoint(path: Path) -> tuple[int, int, int] | None:
 
 
 def connect(path: Path) -> sqlite3.Connection:
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    make_folders(path.parent)
     fd = os.open(path, os.O_CREAT | os.O_RDWR | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         if os.fstat(fd).st_mode & 0o077:

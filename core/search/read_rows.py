@@ -39,6 +39,7 @@ from . import first_build, rows_child
 from .index import SearchIndex, index_path
 from .index_file import SCHEMA
 from .rows_child import DONE, frame
+from ..store.private import make_folders
 
 #: The names of the files the children write the rows into, in ``.git/memvault/``.
 ROWS_PREFIX, ROWS_SUFFIX = "first-search-rows-", ".sqlite"
@@ -133,7 +134,7 @@ class RowsWhileReading:
             return None
         folder = self._database.parent
         try:
-            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            make_folders(folder)
             remove_leftovers(folder)
             os.close(os.open(self._database, os.O_CREAT | os.O_EXCL | os.O_WRONLY
                              | getattr(os, "O_NOFOLLOW", 0), 0o600))

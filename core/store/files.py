@@ -5,15 +5,16 @@ and re-exports these names."""
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
+import secrets
 import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import VaultError
+from .private import make_folders
 
 MAX_FILE_BYTES = 16 * 1024 * 1024  # the one size limit: larger files are never read or written
 TEMP_PREFIX = ".tmp-"  # atomic-write temp files; never loaded, never committed
@@ -116,13 +117,13 @@ def write_atomic(path: Path, data: bytes, *, durable: bool = True) -> None:
     writes that are committed later anyway (use records), where a flush per file cost more
     than the search that made them."""
     check_folder(path.parent)
+    temps: list[tuple[str, Path]] = []
     try:
-        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
-    except FileNotFoundError:  # a new shard folder, or one gone (a `git rm -r`, a person)
-        check_folder(path.parent.parent)  # never create it through a link
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
-    _fill_and_replace(fd, tmp, data, path, durable=durable)
+        fd = _new_temp(path, temps)
+        _fill_and_replace(fd, temps[-1][0], data, path, durable=durable)
+    except BaseException:
+        _remove_temps(temps)  # (also one an interrupt left between the two)
+        raise
 
 
 def replace_file(path: Path, data: bytes, prefix: str) -> None:
@@ -166,13 +167,8 @@ def write_atomic_many(items: list[tuple[Path, bytes]],
             if before_each is not None:
                 before_each()
             check_folder(path.parent)
-            try:
-                fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
-            except FileNotFoundError:  # a new shard folder
-                check_folder(path.parent.parent)
-                path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, dir=path.parent)
-            temps.append((tmp, path))
+            fd = _new_temp(path, temps)
+            tmp = temps[-1][0]
             with os.fdopen(fd, "wb") as fh:
                 fh.write(data)
             os.chmod(tmp, 0o600)
@@ -181,10 +177,39 @@ def write_atomic_many(items: list[tuple[Path, bytes]],
             os.replace(tmp, path)
             temps[index] = ("", path)
     finally:
-        for tmp, _ in temps:
-            if tmp:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(tmp)
+        _remove_temps(temps)
+
+
+def _new_temp(path: Path, temps: list[tuple[str, Path]]) -> int:
+    """A new temp file beside ``path`` (0600, never through a link), open for writing; its
+    name is put in ``temps`` BEFORE it is made, so a Ctrl+C that lands in between (the
+    interrupt is raised when the ``open`` returns) leaves no temp file the caller cannot
+    remove (``tempfile.mkstemp`` returned the name only after: an interrupted import left an
+    empty ``memories/.tmp-*``). A folder that is missing is made (0700), never through a
+    link."""
+    made = False
+    while True:
+        tmp = os.path.join(path.parent, TEMP_PREFIX + secrets.token_hex(6))
+        temps.append((tmp, path))
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                           | os.O_CLOEXEC, 0o600)
+        except FileExistsError:  # another's temp file of that name: never ours to remove
+            temps.pop()
+        except FileNotFoundError:  # a new shard folder, or one gone (a `git rm -r`, a person)
+            temps.pop()
+            if made:
+                raise
+            check_folder(path.parent.parent)  # never create it through a link
+            make_folders(path.parent)
+            made = True
+
+
+def _remove_temps(temps: list[tuple[str, Path]]) -> None:
+    """Remove the temp files of ``temps`` not renamed into place yet (name ``""``), together
+    (an import interrupted with 2,700 temp files written spent 3.6 s removing them one by one
+    on a busy disk)."""
+    _unlink_together([Path(tmp) for tmp, _ in temps if tmp])
 
 
 #: Threads that remove the files of one :func:`remove_many` (unlinks in different folders go on
@@ -211,16 +236,21 @@ def remove_many(paths: list[Path], before_each: Callable[[], None] | None = None
         due.append(path)
     for folder in dict.fromkeys(path.parent for path in due):
         check_folder(folder)
-    if len(due) < 2 * REMOVERS:
-        _unlink_all(due)
-    else:
-        from concurrent.futures import ThreadPoolExecutor
-
-        with ThreadPoolExecutor(REMOVERS, thread_name_prefix="memvault remove") as pool:
-            for _ in pool.map(_unlink_all, [due[i::REMOVERS] for i in range(REMOVERS)]):
-                pass
+    _unlink_together(due)
     if failure is not None:
         raise failure
+
+
+def _unlink_together(paths: list[Path]) -> None:
+    """Unlink ``paths`` (absent is fine), by :data:`REMOVERS` threads when there are many."""
+    if len(paths) < 2 * REMOVERS:
+        _unlink_all(paths)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(REMOVERS, thread_name_prefix="memvault remove") as pool:
+        for _ in pool.map(_unlink_all, [paths[i::REMOVERS] for i in range(REMOVERS)]):
+            pass
 
 
 def _unlink_all(paths: list[Path]) -> None:

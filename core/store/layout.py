@@ -51,6 +51,7 @@ from .files import (
 from .ids import MAX_ID_LENGTH as MAX_ID_LENGTH, check_id as check_id
 from .record_loading import SUFFIX as SUFFIX, LoadProblem as LoadProblem, RecordLoader
 from .shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARDED, is_shard_name, layout_in, shard_of
+from .private import make_folders
 
 MEMORIES_DIR = "memories"
 RELATIONS_DIR = "relations"
@@ -186,7 +187,7 @@ class Layout:
         made when a memory is first written into one (:func:`write_atomic`)."""
         for d in (self.root, self.memories_dir, self.relations_dir):
             check_folder(d)
-            d.mkdir(mode=0o700, parents=True, exist_ok=True)
+            make_folders(d)
 
     # -- encoding ---------------------------------------------------------------------------
     @staticmethod

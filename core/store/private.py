@@ -17,6 +17,28 @@ FOLDER_MODE = 0o700
 _GIT = ".git"
 
 
+def make_folders(path: str | os.PathLike[str]) -> None:
+    """Create the folder ``path`` and each missing folder above it, every one of them 0700 (the
+    one way memvault makes folders: ``Path.mkdir(mode=..., parents=True)`` makes the parents
+    with the default mode, 0755 under the usual umask, so others could list what is in them).
+    A folder that exists already is left as it is (a person's own, or made private by its own
+    rule)."""
+    missing: list[str] = []
+    here = os.path.abspath(os.fspath(path))
+    while not os.path.lexists(here):
+        missing.append(here)
+        parent = os.path.dirname(here)
+        if parent == here:
+            break
+        here = parent
+    for folder in reversed(missing):
+        try:
+            os.mkdir(folder, FOLDER_MODE)
+        except FileExistsError:  # made meanwhile (another process): as it is
+            if not os.path.isdir(folder):
+                raise
+
+
 def private_mode(mode: int) -> int:
     """The mode a vault file or folder gets: nothing for group or others, and a file keeps
     being executable for its owner when it was."""

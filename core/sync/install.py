@@ -29,6 +29,7 @@ from ..git.journal import Journal
 from ..store.layout import write_atomic
 from .merge_driver import DRIVER_NAME, PROGRAM
 from ..vault import Vault
+from ..store.private import make_folders
 
 ATTRIBUTES_FILE = ".gitattributes"
 LOCAL_ATTRIBUTES = "info/attributes"  # in the git directory: this clone's, outranks the tree's
@@ -107,7 +108,7 @@ def _pin(journal: Journal) -> bool:
     if LOCAL_ATTRIBUTES_COMMENT not in present:
         text += LOCAL_ATTRIBUTES_COMMENT + "\n"
     text += "".join(line + "\n" for line in missing)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folders(path.parent)
     write_atomic(path, text.encode())
     return True
 

@@ -17,6 +17,7 @@ from ..store.layout import read_vault_file, remove_file
 from ..textutil import neutralise_line
 from .loading import CacheLoader
 from .state import VaultState
+from ..store.private import make_folders
 
 PENDING_USE_FILE = "pending-use.json"
 USE_VERB = "use"
@@ -60,7 +61,7 @@ class PendingUse:
         file linked from elsewhere is refused). Not flushed to disk, as the memory files."""
         line = json.dumps(entry, sort_keys=True).encode() + b"\n"
         try:
-            os.makedirs(self.state.journal.state_dir, mode=0o700, exist_ok=True)
+            make_folders(self.state.journal.state_dir)
             fd = os.open(self.path(),
                          os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC,
                          0o600)

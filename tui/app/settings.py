@@ -23,6 +23,7 @@ from typing import Any
 from core.store.files import replace_file
 
 from .grouping import MODES, SORTS
+from core.store.private import make_folders
 
 ENV = "MEMVAULT_CONFIG_DIR"
 FILE = "settings.json"
@@ -126,7 +127,7 @@ def save(settings: Settings, path: Path | None = None,
     """Write ``settings`` (and the unknown keys ``extra``) to ``path`` atomically, mode 0600.
     Raises OSError when the folder cannot be written."""
     path = settings_path() if path is None else path
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    make_folders(path.parent)
     data = {**(extra or {}), **asdict(settings)}
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     replace_file(path, text.encode("utf-8"), ".settings-")

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from ..text import plural as _plural
-from .common import json_option, layout_hint, open_readonly, print_json, verb
+from .common import json_option, layout_hint, open_readonly, print_json, stderr, verb
 from .importing import (
     DRY_RUN,
     open_for_import,
@@ -64,13 +64,18 @@ def import_(source_format: str, path: str, dry_run: bool, skip_bad: bool, force:
     from core.io.foreign_import import ImportRefusedError, import_snapshot
 
     show = not as_json and sys.stderr.isatty()
-    with progress_bar(show) as progress:
-        snap = read_source(source_format, path, progress)  # before a vault is made for it
-    vault = open_for_import(dry_run)
+    vault = None
+    before: str | None = None
     try:
+        with progress_bar(show) as progress:
+            snap = read_source(source_format, path, progress)  # before a vault is made for it
+        vault = open_for_import(dry_run)
+        before = vault.head if vault is not None else None
         with progress_bar(show) as progress:
             report = import_snapshot(vault, snap, dry_run=dry_run, skip_bad=skip_bad,
                                      force=force, progress=progress)
+    except KeyboardInterrupt:  # the commit was put back (core.git.commit), temp files gone
+        return interrupted(vault, before, dry_run)
     except ImportRefusedError as exc:
         if as_json:
             print_json(exc.report.to_json())
@@ -85,6 +90,24 @@ def import_(source_format: str, path: str, dry_run: bool, skip_bad: bool, force:
     else:
         print_import(report)
     return 1 if report.refused else 0
+
+
+def interrupted(vault: Any, before: str | None, dry_run: bool) -> int:
+    """Ctrl+C during an import: one line saying what it left (nothing, unless the commit had
+    already landed), exit status 130."""
+    landed = None
+    if vault is not None and not dry_run:
+        try:
+            now = vault.journal.head()
+        except Exception:  # noqa: BLE001 - the line is said all the same
+            now = before
+        landed = now if now != before else None
+    if landed is None:
+        stderr("interrupted", "nothing was imported")
+    else:
+        stderr("interrupted", f"after the import was committed ({landed[:12]}): it is in the "
+               "vault")
+    return 130
 
 
 def print_import(report: Any) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from core import VaultError
 from core.store.files import replace_file
+from core.store.private import make_folders
 
 CONFIG_ENV = "MEMVAULT_CONFIG_DIR"
 TOKEN_FILE = "mcp-token"
@@ -70,7 +71,7 @@ def write_token(path: Path | None = None) -> str:
     """A new random token, stored (0600, atomically, its folder made 0700 if new)."""
     path = token_path() if path is None else path
     if not path.parent.is_dir():
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_folders(path.parent)
     value = secrets.token_urlsafe(TOKEN_BYTES)
     replace_file(path, (value + "\n").encode("ascii"), _TEMP_PREFIX)
     return value

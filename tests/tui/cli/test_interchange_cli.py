@@ -94,3 +94,26 @@ def test_usage_errors(run):
     assert code == 2 and "--from" in err
     err = run.fails("import", "--from", "mem0", "/nonexistent/file.json")
     assert "no file" in err
+
+
+def test_ctrl_c_during_an_import_says_nothing_was_imported_and_leaves_nothing(run, vdir,
+                                                                             tmp_path,
+                                                                             monkeypatch):
+    from core.git.commit import Committer
+
+    run.ok("init")
+    source = tmp_path / "memory.jsonl"
+    source.write_text("".join(f'{{"type":"entity","name":"E{n}","entityType":"x"}}\n'
+                              for n in range(100)), "utf-8")
+
+    def interrupted(*args, **kwargs):  # Ctrl+C once the files are in place, before the commit
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Committer, "_new_tree", interrupted)
+    code, out, err = run("import", "--from", "mcp-memory", str(source))
+    assert code == 130 and out == ""
+    assert err == "memvault: interrupted: nothing was imported\n"
+    assert commits(vdir) == 1
+    status = subprocess.run(["git", "status", "--porcelain", "--ignored"], cwd=vdir,
+                            capture_output=True, text=True).stdout
+    assert status == "" and list((vdir / "memories").iterdir()) == []
