@@ -38,8 +38,12 @@ class HandingOver:
     search and the builder started by :meth:`close`, once the answer is out (so that it does
     not compete with it)."""
 
-    def __init__(self, root: Path, read: RowsWhileReading | None = None):
+    def __init__(self, root: Path, read: RowsWhileReading | None = None, *,
+                 hand_over: bool = True):
         self.root = root
+        #: False: never leaves the build to a builder; only :meth:`made_for` is used (a search
+        #: that answers from the memories while another's first build is under way)
+        self.hands_over = hand_over
         #: the rows made while the open read the files, if any (used for its memories, once)
         self.read = read
         #: (the memories, their version) and the index in memory made from them
@@ -52,7 +56,7 @@ class HandingOver:
         build is left to a builder; None when ``index`` is to be brought level as usual."""
         from .background_build import hand_over
 
-        over = hand_over(index, memories, self.root)
+        over = hand_over(index, memories, self.root) if self.hands_over else None
         if over is None:
             return None
         note, claimed = over
@@ -61,6 +65,10 @@ class HandingOver:
                 self._claimed = claimed
             else:
                 os.close(claimed)
+        return self.made_for(memories), note
+
+    def made_for(self, memories: Mapping[str, Memory]) -> SearchIndex:
+        """The index in memory of ``memories`` (made once for the same memories and version)."""
         version = getattr(memories, "version", None)
         made = self._made
         if made is None or made[0] is not memories or version is None or made[1] != version:
@@ -68,7 +76,7 @@ class HandingOver:
             ready = read.index_for(memories) if read is not None else None
             made = self._made = (memories, version,
                                  memory_index(memories) if ready is None else ready)
-        return made[2], note
+        return made[2]
 
     def close(self) -> None:
         """Start the builder whose lock was claimed (and stop the rows' child if they were not
