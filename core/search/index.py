@@ -63,7 +63,6 @@ class SearchIndex:
         self._near_dupes: bool | None = None  # near-duplicate rows current? (None: not asked)
         self.rebuilt: str | None = None
         self.note: str | None = None  # why the index lives in memory only, if it must
-        self.build_wait: float | None = None  # (seconds: :func:`.first_build.waited`)
         #: One line each time the file was found damaged and built again (:meth:`answer`), for
         #: the caller to pass on (:meth:`take_notes`)
         self.notes: list[str] = []
@@ -190,7 +189,7 @@ class SearchIndex:
         process brings them level with what changed since (:meth:`sync_changed`); a sync
         without it that writes rows drops the note. An index with none of many memories is
         built in chunks, ``progress(what, done, total)`` told after each (:mod:`.first_build`);
-        while another builds it past the wait, nothing is written (``report.building``)."""
+        while another builds it, nothing is written (``report.building``): never waited for."""
         try:
             report = self._sync(memories, at, progress)
         except sqlite3.DatabaseError as exc:
@@ -250,19 +249,18 @@ class SearchIndex:
     def _first_build_waits(self, memories: Mapping[str, Memory],
                            known: dict[str, tuple[int, str]], progress: Progress | None,
                            report: SyncReport) -> bool:
-        """A first build (:mod:`.first_build`): True when another is still under way after the
-        wait (:func:`.first_build.waited`: the caller answers from the memories); runs one when
+        """A first build (:mod:`.first_build`): True when another is under way (nothing
+        written: a search answers from the memories, :meth:`.rank.Searcher.search`); runs one when
         the index lacks rows for many memories (the sync then goes on for what else differs)."""
         from . import first_build
 
         missing = len(memories) - len(known)
         if self.path is None or missing <= 0:
             return False
-        under_way = first_build.waited(self.conn, self.build_wait)
+        under_way = first_build.building(self.conn)
         if under_way is not None:
             report.building = (under_way.done, under_way.total, under_way.eta)
             return True
-        missing = len(memories) - len(known := self._load_known())  # (the build wrote rows)
         if missing < first_build.FIRST_BUILD_FROM:
             return False
         if known and not self._near_dupes_current():

@@ -338,7 +338,6 @@ class Searcher:
         if isinstance(said, list):
             said.extend(self.index.take_notes() + (index.take_notes() if index is not self.index
                                                    else []))
-        notes.extend([building_note(*synced.building)] if synced.building else [])
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
         page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]
@@ -348,13 +347,14 @@ class Searcher:
                    ) -> tuple[SearchIndex, SyncReport, str | None]:
         """The index to answer from, level with ``memories``: the file's, or one in memory of
         every memory (never the file's rows so far alone) while its first build runs elsewhere,
-        past the wait (:func:`.first_build.waited`), or in the background (the note says so)."""
+        past the wait (:meth:`.HandingOver.wait_for_build`), or in the background (said)."""
         answer = self.handing_over.index_for(self.index, memories)
         if answer is not None:
             return answer[0], SyncReport(), answer[1]
+        self.handing_over.wait_for_build(self.index)
         synced = self.index.sync(memories, progress=self.progress)
-        made = self.handing_over.made_for(memories) if synced.building else self.index
-        return made, synced, None
+        building = building_note(*synced.building) if synced.building else None
+        return (self.handing_over.made_for(memories) if building else self.index), synced, building
 
     def _allowed(self, memories: Mapping[str, Memory], query: Query,
                  statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,

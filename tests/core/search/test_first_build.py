@@ -106,8 +106,7 @@ def test_a_sync_while_another_builds_past_the_wait_writes_nothing_and_says_how_f
     builder.sync(some)  # (below the first-build size: one transaction)
     mark_build(builder, 100, N)
     reader = SearchIndex(path)
-    reader.build_wait = 0  # (past the wait at once: the caller answers from the memories)
-    report = reader.sync(mems)
+    report = reader.sync(mems)  # (never waits: the search door does, Searcher)
     assert report.building == (100, N, None) and report.added == 0
     assert len(reader.fingerprints()) == 100  # nothing written by the reader
     # the note a search shows says how far the build is, and that it read every memory
@@ -117,8 +116,7 @@ def test_a_sync_while_another_builds_past_the_wait_writes_nothing_and_says_how_f
     reader.close()
 
 
-def test_a_sync_waits_for_a_build_that_ends_within_the_wait_and_then_writes_every_row(
-        tmp_path, small, monkeypatch):
+def test_waiting_for_a_build_ends_when_it_ends_within_the_bound(tmp_path, small, monkeypatch):
     mems = memories()
     path = tmp_path / "index.sqlite"
     builder = SearchIndex(path)
@@ -132,12 +130,23 @@ def test_a_sync_waits_for_a_build_that_ends_within_the_wait_and_then_writes_ever
 
     monkeypatch.setattr(first_build, "_pause", the_build_ends)
     reader = SearchIndex(path)
-    reader.build_wait = 60.0
-    report = reader.sync(mems)
-    assert len(waited) == 1 and report.building is None
-    assert set(reader.fingerprints()) == set(mems)
+    assert first_build.waited(reader.conn, 60.0) is None
+    assert waited == [first_build.POLL]
+    assert reader.sync(mems).building is None and set(reader.fingerprints()) == set(mems)
     builder.close()
     reader.close()
+
+
+def test_waiting_for_a_build_that_goes_on_stops_at_the_bound(tmp_path, monkeypatch):
+    index = SearchIndex(tmp_path / "index.sqlite")
+    mark_build(index, 100, N)
+    clock = [0.0]
+    monkeypatch.setattr(first_build.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(first_build, "_pause", lambda s: clock.__setitem__(0, clock[0] + s))
+    state = first_build.waited(index.conn, 0.5)
+    assert state is not None and state.done == 100 and clock[0] == pytest.approx(0.5)
+    assert first_build.waited(index.conn, 0) is not None  # (0: not waited for at all)
+    index.close()
 
 
 def test_a_build_under_way_tells_its_time_left_at_its_pace_so_far(tmp_path):

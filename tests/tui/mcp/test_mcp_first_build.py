@@ -77,6 +77,10 @@ def test_the_server_finds_what_it_saved_while_a_first_build_is_under_way(tmp_pat
             "The zucchini came up in the north bed."]
         assert data["note"].startswith(first_build.NOTE_START)
         assert data["index_building"]["complete"] is True
+        unified = server.call("search_unified", query="zucchini").data
+        assert [r["content"] for r in unified["results"]] == [
+            "The zucchini came up in the north bed."]
+        assert unified["index_building"] == data["index_building"]
 
 
 def test_the_servers_first_build_writes_every_row(tmp_path, monkeypatch):
