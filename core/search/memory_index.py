@@ -57,10 +57,12 @@ class HandingOver:
         self._claimed: int | None = None
 
     def index_for(self, index: SearchIndex, memories: Mapping[str, Memory]
-                  ) -> tuple[SearchIndex, str] | None:
-        """The index in memory to answer from and the note to give, while the file's first
-        build is left to a builder; None when ``index`` is to be brought level as usual."""
+                  ) -> tuple[SearchIndex, str, tuple[int, int, float | None]] | None:
+        """The index in memory to answer from, the note to give and how far the file's first
+        build is (rows done, of how many, seconds left: :attr:`.SyncReport.building`), while
+        that build is left to a builder; None when ``index`` is to be brought level as usual."""
         from .background_build import hand_over
+        from .first_build import building
 
         over = hand_over(index, memories, self.root) if self.hands_over else None
         if over is None:
@@ -71,7 +73,10 @@ class HandingOver:
                 self._claimed = claimed
             else:
                 os.close(claimed)
-        return self.made_for(memories), note
+        state = building(index.conn)
+        far = (index.row_count(), len(memories), None) if state is None else (
+            state.done, state.total, state.eta)
+        return self.made_for(memories), note, far
 
     def wait_for_build(self, index: SearchIndex) -> None:
         """Wait for a first build of ``index`` under way elsewhere within :attr:`build_wait`

@@ -350,7 +350,7 @@ class Searcher:
         past the wait (:meth:`.HandingOver.wait_for_build`), or in the background (said)."""
         answer = self.handing_over.index_for(self.index, memories)
         if answer is not None:
-            return answer[0], SyncReport(), answer[1]
+            return answer[0], SyncReport(building=answer[2]), answer[1]
         self.handing_over.wait_for_build(self.index)
         synced = self.index.sync(memories, progress=self.progress)
         building = building_note(*synced.building) if synced.building else None
