@@ -5,8 +5,11 @@ the search rows and the near-duplicate keys of every memory, written in transact
 One transaction for 100k memories held the index's write lock for the whole build, and a search
 meanwhile (the app's filter, another process, the MCP server) waited for it or wrote the same rows
 itself. Here each chunk is committed as it is done, and ``state('search_build')`` says a build is
-under way (which process, how far): a search then answers from the rows written so far, and says
-so (:func:`building`), instead of waiting or writing rows too. A build that stopped (killed, its
+under way (which process, how far, since when). A search meanwhile waits for it within a bound
+(:func:`wait_for`, :data:`WAIT_ENV`, 2 s by default) and, past it, answers from every memory it
+holds, made into an index in memory (:mod:`.memory_index`), saying so with how far the build is
+(:func:`building_note`): never from the rows so far alone, which would leave out the memories
+not written yet (a memory its own process just saved among them). A build that stopped (killed, its
 process gone, or silent for :data:`STALE_AFTER` seconds) is no build: the next search brings
 the index level as usual, from the rows the build had written.
 
@@ -38,6 +41,12 @@ FIRST_BUILD_FROM = 5000
 BUILD_KEY = "search_build"
 #: A build whose record was not moved on for this long (seconds) has stopped.
 STALE_AFTER = 120.0
+#: How long a search waits for a first build under way (seconds; 0: not at all) before it
+#: answers from the memories themselves: ``$MEMVAULT_SEARCH_WAIT``, else :data:`DEFAULT_WAIT`.
+WAIT_ENV = "MEMVAULT_SEARCH_WAIT"
+DEFAULT_WAIT = 2.0
+#: How often a waiting search looks at the build's record again (seconds).
+POLL = 0.02
 
 #: ``progress(what, done, total)``: ``what`` is "search index" (memories) or "word lists" (words).
 Progress = Callable[[str, int, int], None]
@@ -53,16 +62,85 @@ class BuildState:
     done: int
     total: int
     at: float
+    #: when the build began, and how many rows the index held then (for :attr:`eta`)
+    since: float | None = None
+    start: int = 0
+
+    @property
+    def eta(self) -> float | None:
+        """Seconds until the rows are all written, at the pace so far (None: no pace yet)."""
+        if self.since is None or self.done <= self.start or self.at <= self.since:
+            return None
+        rate = (self.done - self.start) / (self.at - self.since)
+        return max(0.0, (self.total - self.done) / rate - (time.time() - self.at))
 
     @property
     def note(self) -> str:
-        return building_note(self.done, self.total)
+        return building_note(self.done, self.total, self.eta)
 
 
-def building_note(done: int, total: int) -> str:
-    """What a search says while a first build runs elsewhere."""
-    return (f"the search index is being built ({done:,} of {total:,} memories so far): "
-            "these results are from those; search again when it is done")
+#: How the note of a search during another's first build begins (:func:`building_note`).
+NOTE_START = "the search index is still being built"
+
+
+def building_note(done: int, total: int, eta: float | None = None) -> str:
+    """What a search says when it answered from the memories themselves because the index's
+    first build (``done`` of ``total`` rows written, ``eta`` seconds left) was not done within
+    the wait (:func:`wait_for`)."""
+    left = "" if eta is None else f", about {max(1, round(eta)):,} s left"
+    return (f"{NOTE_START} ({done:,} of {total:,} memories so far"
+            f"{left}): this search read every memory itself, with the same ranking")
+
+
+def building_json(building: tuple[int, int, float | None] | None) -> dict[str, object] | None:
+    """A search's ``index_building`` in JSON: None when it answered from the index file,
+    level; else how far the first build is (rows ``done`` of ``total``, ``eta_seconds``) while
+    the answer came from every memory, read in memory (``complete``: nothing left out)."""
+    if building is None:
+        return None
+    done, total, eta = building
+    return {"done": done, "total": total,
+            "eta_seconds": None if eta is None else round(eta, 1), "complete": True}
+
+
+def search_wait() -> float:
+    """The wait of a search for a first build under way (:data:`WAIT_ENV`), in seconds.
+    Raises ValueError, saying what is wrong, for a value that is not a number of seconds."""
+    raw = os.environ.get(WAIT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_WAIT
+    try:
+        wait = float(raw)
+    except ValueError:
+        wait = -1.0
+    if not 0 <= wait < float("inf"):
+        raise ValueError(f"{WAIT_ENV} must be a number of seconds, 0 or more (not {raw!r})")
+    return wait
+
+
+def _pause(seconds: float) -> None:
+    """The pause between two looks of a waiting search (a hook for tests)."""
+    time.sleep(seconds)
+
+
+def waited(conn: sqlite3.Connection, bound: float | None) -> BuildState | None:
+    """The first build under way in the index of ``conn`` (:func:`building`), once waited for
+    within ``bound`` seconds (None: :func:`search_wait`): None when there is none (any more)."""
+    if building(conn) is None:
+        return None
+    return wait_for(conn, search_wait() if bound is None else bound)
+
+
+def wait_for(conn: sqlite3.Connection, bound: float) -> BuildState | None:
+    """Wait until no first build is under way in the index of ``conn`` (:func:`building`), for
+    at most ``bound`` seconds: None once there is none, else the build still under way."""
+    deadline = time.monotonic() + bound
+    while True:
+        state = building(conn)
+        left = deadline - time.monotonic()
+        if state is None or left <= 0:
+            return state
+        _pause(min(POLL, left))
 
 
 def building(conn: sqlite3.Connection) -> BuildState | None:
@@ -77,9 +155,11 @@ def building(conn: sqlite3.Connection) -> BuildState | None:
         return None
     try:
         found = json.loads(row[0])
+        since = found.get("since")
         state = BuildState(int(found["pid"]), int(found["done"]), int(found["total"]),
-                           float(found["at"]))
-    except (ValueError, TypeError, KeyError):
+                           float(found["at"]), None if since is None else float(since),
+                           int(found.get("start", 0)))
+    except (ValueError, TypeError, KeyError, AttributeError):
         return None
     if time.time() - state.at > STALE_AFTER or not process_alive(state.pid):
         return None
@@ -100,6 +180,7 @@ class Builder:
         self.made = made
         self.build_word_lists = build_word_lists
         self.progress = progress
+        self._began: tuple[float, int] | None = None
 
     def run(self, memories: Mapping[str, Memory]) -> int:
         """Write the rows of every memory of ``memories`` the index has no row for, chunk by
@@ -120,6 +201,7 @@ class Builder:
             # ones are found: a build that stops leaves them to be made again by the next sync
             conn.execute("DELETE FROM state WHERE key = ?", (STATE_KEY,))
             _drop_word_lists(conn)
+            self._began = (time.time(), len(held))
             self._mark(conn, len(held), total)
         written = 0
         todo = [i for i in ids if i not in held]
@@ -168,9 +250,10 @@ class Builder:
         return len(records)
 
     def _mark(self, conn: sqlite3.Connection, done: int, total: int) -> None:
+        since, start = self._began or (time.time(), done)
         conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)", (
             BUILD_KEY, json.dumps({"pid": os.getpid(), "done": done, "total": total,
-                                   "at": time.time()})))
+                                   "at": time.time(), "since": since, "start": start})))
 
     @staticmethod
     def _unmark(conn: sqlite3.Connection) -> None:

@@ -188,9 +188,8 @@ class SearchIndex:
         ``memories`` are (a read-write vault's head), noted with the rows so that another
         process brings them level with what changed since (:meth:`sync_changed`); a sync
         without it that writes rows drops the note. An index with none of many memories is
-        built in chunks, ``progress(what, done, total)`` told after each
-        (:mod:`.first_build`); while another is building it, nothing is written
-        (``report.building``): the rows so far answer."""
+        built in chunks, ``progress(what, done, total)`` told after each (:mod:`.first_build`);
+        while another builds it, nothing is written (``report.building``): never waited for."""
         try:
             report = self._sync(memories, at, progress)
         except sqlite3.DatabaseError as exc:
@@ -250,9 +249,9 @@ class SearchIndex:
     def _first_build_waits(self, memories: Mapping[str, Memory],
                            known: dict[str, tuple[int, str]], progress: Progress | None,
                            report: SyncReport) -> bool:
-        """A first build (:mod:`.first_build`): True when another is under way (nothing to do
-        but answer from its rows); runs one when the index lacks rows for many memories
-        (the sync then goes on for whatever else differs)."""
+        """A first build (:mod:`.first_build`): True when another is under way (nothing
+        written: a search answers from the memories, :meth:`.rank.Searcher.search`); runs one when
+        the index lacks rows for many memories (the sync then goes on for what else differs)."""
         from . import first_build
 
         missing = len(memories) - len(known)
@@ -260,7 +259,7 @@ class SearchIndex:
             return False
         under_way = first_build.building(self.conn)
         if under_way is not None:
-            report.building = (under_way.done, under_way.total)
+            report.building = (under_way.done, under_way.total, under_way.eta)
             return True
         if missing < first_build.FIRST_BUILD_FROM:
             return False

@@ -40,7 +40,7 @@ from functools import cached_property
 from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
-from .first_build import Progress, building_note
+from .first_build import Progress, building_json, building_note
 from .fusion import COSINE_WEIGHT, fused
 from .index import SearchIndex, SyncReport
 from .memory_index import HandingOver
@@ -97,6 +97,7 @@ class SearchResult:
     ranking: Ranking
     mode: str  # bm25, hybrid or filter
     notes: list[str] = field(default_factory=list)
+    building: tuple[int, int, float | None] | None = None  # (:func:`.first_build.as_json`)
 
     @property
     def total(self) -> int:
@@ -108,6 +109,7 @@ class SearchResult:
                 "formula": FORMULA, "alpha": ALPHA,
                 "cosine_weight": COSINE_WEIGHT if self.mode == "hybrid" else None,
                 "errors": list(self.query.errors), "notes": list(self.notes),
+                "index_building": building_json(self.building),
                 "hits": [h.as_json() for h in self.hits]}
 
 
@@ -285,11 +287,9 @@ class Searcher:
                  embedder: Embedder | None = None, progress: Progress | None = None,
                  in_background: bool = False, read_rows: RowsWhileReading | None = None):
         """``progress(what, done, total)``: told as the index is first built (a search after a
-        clone, :mod:`core.search.first_build`). ``in_background``: that first build is left
-        to a process of its own, and the search answers from the memories meanwhile
-        (:mod:`core.search.background_build`: ``memvault search``), from the rows made while
-        the vault was opened when it made them (``read_rows``,
-        :class:`.read_rows.RowsWhileReading`)."""
+        clone, :mod:`core.search.first_build`). ``in_background``: that build is left to a
+        process of its own, the search answering from the memories (:mod:`core.search.
+        background_build`), from the rows made as the vault was opened if any (``read_rows``)."""
         if mode not in MODES:
             raise ValueError(f"unknown search mode {mode!r}: choose one of {', '.join(MODES)}")
         self.vault = vault
@@ -303,12 +303,11 @@ class Searcher:
                 self.notes.append(INSTALL_HINT)
         self.embedder = embedder
         self.progress = progress
-        self.handing_over = HandingOver(vault.root, read_rows) if in_background else None
+        self.handing_over = HandingOver(vault.root, read_rows, hand_over=in_background)
 
     def close(self) -> None:
         self.index.close()
-        if self.handing_over is not None:
-            self.handing_over.close()
+        self.handing_over.close()
 
     def __enter__(self) -> Searcher:
         return self
@@ -337,22 +336,23 @@ class Searcher:
         if isinstance(said, list):
             said.extend(self.index.take_notes() + (index.take_notes() if index is not self.index
                                                    else []))
-        if synced.building is not None:
-            notes.append(building_note(*synced.building))
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
         page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]
-        return SearchResult(query, page, found, found.mode, notes)
+        return SearchResult(query, page, found, found.mode, notes, synced.building)
 
     def _index_for(self, memories: Mapping[str, Memory]
                    ) -> tuple[SearchIndex, SyncReport, str | None]:
-        """The index to answer from, brought level with ``memories``: the file's; or, while
-        its first build runs in the background, one made in memory (and the note saying so)."""
-        if self.handing_over is not None:
-            answer = self.handing_over.index_for(self.index, memories)
-            if answer is not None:
-                return answer[0], SyncReport(), answer[1]
-        return self.index, self.index.sync(memories, progress=self.progress), None
+        """The index to answer from, level with ``memories``: the file's, or one in memory of
+        every memory (never the file's rows so far alone) while its first build runs elsewhere,
+        past the wait (:meth:`.HandingOver.wait_for_build`), or in the background (said)."""
+        answer = self.handing_over.index_for(self.index, memories)
+        if answer is not None:
+            return answer[0], SyncReport(building=answer[2]), answer[1]
+        self.handing_over.wait_for_build(self.index)
+        synced = self.index.sync(memories, progress=self.progress)
+        building = building_note(*synced.building) if synced.building else None
+        return (self.handing_over.made_for(memories) if building else self.index), synced, building
 
     def _allowed(self, memories: Mapping[str, Memory], query: Query,
                  statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,

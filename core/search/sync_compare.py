@@ -40,9 +40,10 @@ class SyncReport:
     changed: int = 0
     removed: int = 0
     rebuilt: str | None = None  # why the index was built anew (missing, unreadable, schema)
-    #: (done, total): another process (or connection) is building the index for the first
-    #: time; nothing was written, the rows so far answer (:mod:`.first_build`)
-    building: tuple[int, int] | None = None
+    #: (done, total, seconds left or None): another process (or connection) is building the
+    #: index for the first time, still after the wait; nothing was written, the rows so far are
+    #: only part of the memories (:mod:`.first_build`: a search answers from the memories)
+    building: tuple[int, int, float | None] | None = None
 
 
 def changed_since(synced: Synced | None, memories: Mapping[str, Memory],

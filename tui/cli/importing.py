@@ -1,6 +1,7 @@
 """What ``migrate``, ``import`` and ``import-markdown`` share (:mod:`tui.cli.migrate`,
 :mod:`tui.cli.interchange`): the vault to import into, the progress bar, the ``--dry-run``
-option and the summary's lists of problems and record counts."""
+option, the summary's lists of problems and record counts, and the index left complete at the
+end (:func:`index_at_end`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from .common import AT_DEFAULT, open_writable, vault_exists, vault_path
 
 MAX_LISTED = 20  # problems listed in the human summary (--json lists them all)
 PHASES = {"memory": "reading memories.jsonl", "relation": "reading relations.jsonl",
-          "commit": "committing", "files": "reading markdown files", "read": "reading"}
+          "commit": "committing", "files": "reading markdown files", "read": "reading",
+          "search index": "building the search index", **{
+              k: v for k, v in bars.SEARCH_BUILD.items() if k != "search index"}}
 
 
 @contextmanager
@@ -27,6 +30,29 @@ def progress_bar(enabled: bool) -> Iterator[Callable[[str, int, int], None] | No
     """A progress bar for the phases of a migration or an import (:mod:`.progress`)."""
     with bars.progress_bar(enabled, PHASES) as update:
         yield update
+
+
+def index_at_end(vault: Any, progress: Callable[[str, int, int], None] | None) -> None:
+    """Leave the derived index of ``vault`` (a verb that made or filled it: ``init``,
+    ``migrate``, ``import``) complete: the search rows of every memory, the next search
+    building nothing (a first build's phases told to ``progress``), and the files' rows at
+    HEAD for the next open. Nothing for a dry run's vault (None or read-only). The index is
+    a cache: one that cannot be written is said on stderr, and the next search builds it."""
+    import sqlite3
+
+    from core.search import SearchIndex
+
+    if vault is None or vault.readonly:
+        return
+    try:
+        with SearchIndex.for_root(vault.root) as index:
+            index.sync(vault.memories, progress=progress)
+        if progress is not None:
+            progress("open index", 0, 0)
+        vault.index_files()
+    except (OSError, sqlite3.Error) as exc:
+        click.echo(f"memvault: note: the search index was not built ({exc}); the next search "
+                   "builds it", err=True)
 
 
 def open_for_import(dry_run: bool):

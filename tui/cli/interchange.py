@@ -19,6 +19,7 @@ from ..text import plural as _plural
 from .common import json_option, layout_hint, open_readonly, print_json, stderr, verb
 from .importing import (
     DRY_RUN,
+    index_at_end,
     open_for_import,
     print_opening,
     print_problems,
@@ -74,6 +75,7 @@ def import_(source_format: str, path: str, dry_run: bool, skip_bad: bool, force:
         with progress_bar(show) as progress:
             report = import_snapshot(vault, snap, dry_run=dry_run, skip_bad=skip_bad,
                                      force=force, progress=progress)
+            index_at_end(vault, progress)
     except KeyboardInterrupt:  # the commit was put back (core.git.commit), temp files gone
         return interrupted(vault, before, dry_run)
     except ImportRefusedError as exc:

@@ -24,6 +24,7 @@ from ..text import plural as _plural
 from .common import json_option, layout_hint, open_readonly, open_writable, print_json, verb
 from .importing import (
     DRY_RUN,
+    index_at_end,
     open_for_import,
     print_opening,
     print_problems,
@@ -50,6 +51,7 @@ def migrate(source_format: str, folder: str, dry_run: bool, force: bool, as_json
     vault = open_for_import(dry_run)
     with progress_bar(not as_json and sys.stderr.isatty()) as progress:
         report = migrate_jsonl(vault, folder, dry_run=dry_run, force=force, progress=progress)
+        index_at_end(vault, progress)
     if vault is not None and not dry_run:
         layout_hint(vault)  # a flat vault now above 50,000 memories: migrate-layout
     if as_json:
@@ -137,6 +139,7 @@ def import_markdown_(folder: str, dry_run: bool, as_json: bool) -> int:
     vault = open_for_import(dry_run)
     with progress_bar(not as_json and sys.stderr.isatty()) as progress:
         report = import_markdown(vault, folder, dry_run=dry_run, progress=progress)
+        index_at_end(vault, progress)
     if as_json:
         print_json(report.to_json())
         return 0

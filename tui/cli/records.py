@@ -54,6 +54,11 @@ def init(layout: str | None, inside_repo: bool, as_json: bool) -> int:
                             f"{layout}` moves its memories (one commit)")
     vault = open_writable(create=ALWAYS, announce_created=False, layout=layout,
                           inside_repo=inside_repo)
+    from .importing import index_at_end
+    from .progress import SEARCH_BUILD, on_terminal, progress_bar
+
+    with progress_bar(on_terminal(as_json), SEARCH_BUILD) as update:
+        index_at_end(vault, update)  # (a vault that exists: a clone's, its index built now)
     if as_json:
         print_json({"path": str(vault.root), "initialised": vault.report.initialised,
                     "memories": len(vault.memories), "layout": vault.layout.name})

@@ -48,6 +48,7 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
     entity:y, status:z, and -term to exclude one. Ranked by relevance (bm25) with the decay
     score (see --json)."""
     from core.search import Searcher
+    from core.search import first_build
     from core.search.background_build import HANDED_OVER
 
     vault = open_readonly(keep_read=True, search_rows=True)
@@ -66,6 +67,11 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
             vault.index_files()
     if note:
         result.notes.append(note)
+    # a search while the index is first built answered from every memory: said on stderr too
+    # (the figures in --json's index_building), so that a pipe of the hits still sees it
+    building = [n for n in result.notes if n.startswith((first_build.NOTE_START, HANDED_OVER))]
+    for line in building:
+        click.echo(f"note: {line}", err=True)
     if as_json:
         data = result.as_json()
         for hit, shown in zip(result.hits, data["hits"]):
@@ -76,6 +82,7 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
         return 0
     from . import render_search
 
+    result.notes = [n for n in result.notes if n not in building]  # (said on stderr)
     render_search.print_hits(vault, result, offset)
     return 0
 

@@ -121,7 +121,7 @@ class VaultAccess:
         try:
             root, memories = self._run(lambda vault: (vault.root, dict(vault.memories.items())))
             # a first build (after a clone) outside the lock: tools answer meanwhile, a search
-            # from the memories indexed so far (and it says so)
+            # waiting for it within MEMVAULT_SEARCH_WAIT, then from every memory (saying so)
             self.finder.build_first(root, memories)
             self._run(self.finder.warm)
         except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again

@@ -7,11 +7,13 @@ keeps the index open (and the embedder loaded) between searches."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 from pathlib import Path
 
 from core import Memory, Vault
 from core.model.records import now_epoch
 from core.search import Searcher, parse
+from core.search.rank import SearchResult
 from core.search import first_build
 from core.search.index import SearchIndex
 from core.search.rank import Hit, combine
@@ -29,8 +31,10 @@ class Finder:
         self._searcher: Searcher | None = None
         self._state: object | None = None  # the shared state of the vault searched
         #: What the last ranked search said of the index (its first build under way: the
-        #: results are from the memories indexed so far), for the tool to pass on; None if nothing.
+        #: results are from every memory, read in memory), for the tool to pass on; None if
+        #: nothing. ``building``: the same in JSON (:func:`core.search.first_build.building_json`)
         self.note: str | None = None
+        self.building: dict[str, object] | None = None
 
     def find(self, vault: Vault, query: str | None, *, tags: Iterable[str] | None = None,
              statuses: Iterable[str] | None = None,
@@ -48,7 +52,7 @@ class Finder:
         words, the same formula with full relevance: the decay score alone orders them)."""
         tags = list(tags) if tags else None
         statuses = list(statuses) if statuses else None
-        self.note = None
+        self.note = self.building = None
         parsed = parse(query or "")
         if not parsed.has_text:
             now = now_epoch()
@@ -58,7 +62,7 @@ class Finder:
         bounded = limit if window_days is None else None
         result = self._searcher_for(vault).search(parsed, statuses=statuses, tags=tags,
                                                   limit=bounded, snippets=False)
-        self.note = _building_note(result.notes)
+        self._said(result)
         pairs = [(hit.memory, hit.score) for hit in result.hits]
         if window_days is not None:
             since = now_epoch() - window_days * SECONDS_PER_DAY
@@ -73,8 +77,21 @@ class Finder:
             return []
         result = self._searcher_for(vault).search(parsed, statuses=list(statuses), limit=limit,
                                                   snippets=False)
-        self.note = _building_note(result.notes)
+        self._said(result)
         return result.hits
+
+    def _said(self, result: SearchResult) -> None:
+        """Keep what ``result`` says of the index's first build (:attr:`note`, :attr:`building`)."""
+        self.note = _building_note(result.notes)
+        self.building = first_build.building_json(result.building)
+
+    def tell(self, answer: dict[str, Any]) -> None:
+        """Put what the last ranked search said of the index's first build into a tool's
+        ``answer``: its ``note`` (a line) and ``index_building`` (the figures)."""
+        if self.note:
+            answer["note"] = self.note
+        if self.building is not None:
+            answer["index_building"] = self.building
 
     def warm(self, vault: Vault) -> None:
         """Open the index and bring it level with the vault now (a search then starts ready)."""
@@ -110,5 +127,5 @@ class Finder:
 
 def _building_note(notes: list[str]) -> str | None:
     """The note of a search made while the index's first build runs, if it is one of them."""
-    found = [n for n in notes if n.startswith("the search index is being built")]
+    found = [n for n in notes if n.startswith(first_build.NOTE_START)]
     return found[0] if found else None

@@ -76,8 +76,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                 "results": [shapes.search_result(vault, m, now, length) for m in shown]}
             if pagination is not None:
                 answer["pagination"] = pagination
-            if query and access.finder.note:  # the index's first build is under way
-                answer["note"] = access.finder.note
+            if query:  # the index's first build under way: said, with how far it is
+                access.finder.tell(answer)
             return answer
 
         return access.read(search)

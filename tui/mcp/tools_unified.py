@@ -93,6 +93,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                 "results": [_result(vault, used.get(m.id, m), s, preview) for s, m in kept]}
             if pagination is not None:
                 answer["pagination"] = pagination
+            if query:  # the index's first build under way: said, with how far it is
+                access.finder.tell(answer)
             return answer
 
         return access.read(search)

@@ -1,6 +1,7 @@
 """The search index's first build in chunks (core.search.first_build): the same rows as one
-transaction makes, progress told as it goes, a search elsewhere answering from the rows so far
-while it runs, and a build that stopped taken up by the next sync."""
+transaction makes, progress told as it goes, a search elsewhere waiting for it within a bound
+(past it, writing nothing and saying how far the build is), and a build that stopped taken up by
+the next sync."""
 
 from __future__ import annotations
 
@@ -96,7 +97,8 @@ def mark_build(index: SearchIndex, done: int, total: int, pid: int | None = None
                                            "at": time.time() if at is None else at})))
 
 
-def test_a_search_while_another_builds_answers_from_the_rows_so_far(tmp_path, small):
+def test_a_sync_while_another_builds_past_the_wait_writes_nothing_and_says_how_far(
+        tmp_path, small):
     mems = memories()
     path = tmp_path / "index.sqlite"
     builder = SearchIndex(path)
@@ -104,17 +106,72 @@ def test_a_search_while_another_builds_answers_from_the_rows_so_far(tmp_path, sm
     builder.sync(some)  # (below the first-build size: one transaction)
     mark_build(builder, 100, N)
     reader = SearchIndex(path)
-    report = reader.sync(mems)
-    assert report.building == (100, N) and report.added == 0
+    report = reader.sync(mems)  # (never waits: the search door does, Searcher)
+    assert report.building == (100, N, None) and report.added == 0
     assert len(reader.fingerprints()) == 100  # nothing written by the reader
-    hits = ranking.rank(reader, mems, parse("w1"), list(mems), lambda m: 0.5,
-                        synced=True).hits
-    assert hits and {h.memory.id for h in hits} <= set(some)
-    # the note a search shows says how far the build is
+    # the note a search shows says how far the build is, and that it read every memory
     state = first_build.building(reader.conn)
-    assert state is not None and "100 of 700" in state.note
+    assert state is not None and "100 of 700" in state.note and "every memory" in state.note
     builder.close()
     reader.close()
+
+
+def test_waiting_for_a_build_ends_when_it_ends_within_the_bound(tmp_path, small, monkeypatch):
+    mems = memories()
+    path = tmp_path / "index.sqlite"
+    builder = SearchIndex(path)
+    builder.sync(dict(list(mems.items())[:100]))
+    mark_build(builder, 100, N)
+    waited: list[float] = []
+
+    def the_build_ends(seconds: float) -> None:  # (the builder is done during the first pause)
+        waited.append(seconds)
+        builder.conn.execute("DELETE FROM state WHERE key = ?", (first_build.BUILD_KEY,))
+
+    monkeypatch.setattr(first_build, "_pause", the_build_ends)
+    reader = SearchIndex(path)
+    assert first_build.waited(reader.conn, 60.0) is None
+    assert waited == [first_build.POLL]
+    assert reader.sync(mems).building is None and set(reader.fingerprints()) == set(mems)
+    builder.close()
+    reader.close()
+
+
+def test_waiting_for_a_build_that_goes_on_stops_at_the_bound(tmp_path, monkeypatch):
+    index = SearchIndex(tmp_path / "index.sqlite")
+    mark_build(index, 100, N)
+    clock = [0.0]
+    monkeypatch.setattr(first_build.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(first_build, "_pause", lambda s: clock.__setitem__(0, clock[0] + s))
+    state = first_build.waited(index.conn, 0.5)
+    assert state is not None and state.done == 100 and clock[0] == pytest.approx(0.5)
+    assert first_build.waited(index.conn, 0) is not None  # (0: not waited for at all)
+    index.close()
+
+
+def test_a_build_under_way_tells_its_time_left_at_its_pace_so_far(tmp_path):
+    now = time.time()
+    state = first_build.BuildState(os.getpid(), 600, 1000, now, since=now - 10, start=100)
+    assert state.eta is not None and 7.0 < state.eta <= 8.0  # 500 rows in 10 s: 400 left
+    assert "about 8 s left" in state.note
+    assert first_build.BuildState(os.getpid(), 100, 1000, now, since=now, start=100).eta is None
+    assert first_build.building_json((600, 1000, 7.96)) == {
+        "done": 600, "total": 1000, "eta_seconds": 8.0, "complete": True}
+    assert first_build.building_json(None) is None
+
+
+@pytest.mark.parametrize("raw, wait", [("", first_build.DEFAULT_WAIT), ("0", 0.0),
+                                       (" 0.5 ", 0.5)])
+def test_the_search_wait_is_read_from_its_setting(monkeypatch, raw, wait):
+    monkeypatch.setenv(first_build.WAIT_ENV, raw)
+    assert first_build.search_wait() == wait
+
+
+@pytest.mark.parametrize("raw", ["soon", "-1", "inf", "nan"])
+def test_a_search_wait_that_is_no_number_of_seconds_is_refused_by_name(monkeypatch, raw):
+    monkeypatch.setenv(first_build.WAIT_ENV, raw)
+    with pytest.raises(ValueError, match=first_build.WAIT_ENV):
+        first_build.search_wait()
 
 
 @pytest.mark.parametrize("how", ["process gone", "silent too long"])
