@@ -2,7 +2,7 @@
 
 :func:`terms` lowercases, drops stopwords (articles, pronouns, auxiliaries, prepositions and
 quantifiers: *all* and *every* alike), strips simple endings (*prefers*, *preferred*,
-*preference* -> *prefer*; *editors* -> *editor*), and turns every negation (*not*, *never*,
+*preference*, *likes* -> *prefer*; *editors* -> *editor*), and turns every negation (*not*, *never*,
 *don't*, *without*...) into one term, :data:`NEGATION`. :func:`likeness` compares two term sets:
 their Jaccard, except that the terms a longer memory only adds to a short one weigh a quarter
 (a short memory repeated inside a longer one is alike), and :func:`conflict` says when they differ in a
@@ -23,6 +23,10 @@ NEGATION = "~not"
 CONFLICT_WEIGHT = 0.3
 #: Terms a longer memory only adds to a short one of at least CONTAINED_MIN_TERMS weigh this.
 ADDED_WEIGHT, CONTAINED_MIN_TERMS = 0.25, 3
+#: A term of one side standing against a term of the other (a swap: a different value, more
+#: often than a synonym) weighs this (Jaccard: 2, one term on each side; 3 tuned on half of
+#: bench/data/paraphrase_pairs.tsv: bench/paraphrases.py --tune).
+SWAPPED_WEIGHT = 3.0
 
 _NUMBER = re.compile(r"\d+[a-z]{0,3}$")  # 42, 5pm, 10k, 8080, 2nd
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
@@ -40,7 +44,7 @@ STOPWORDS = frozenset(
     "like such who whom whose which what when where why how one ones thing things stuff etc "
     "instead whenever wherever whatever".split())
 #: Words read as one (after the endings are stripped).
-_SAME = {"favorit": "prefer", "favourit": "prefer", "preferenc": "prefer", "prefered": "prefer",
+_SAME = {"lik": "prefer", "lov": "prefer", "favorit": "prefer", "favourit": "prefer", "preferenc": "prefer", "prefered": "prefer",
          "utiliz": "us", "utilis": "us", "employ": "us", "colour": "color", "behaviour": "behavior",
          "favour": "favor", "organis": "organiz", "editer": "editor"}
 #: Kinds of distinct values: two different words of one kind, one on each side, are a conflict.
@@ -82,11 +86,11 @@ def _stem(word: str) -> str:
 
 @functools.lru_cache(maxsize=65536)
 def term(word: str) -> str | None:
-    """The term of one lowercased word: :data:`NEGATION`, None for a stopword or a word of one
-    letter, else its stem."""
+    """The term of one lowercased word: :data:`NEGATION`, None for a stopword or a single letter
+    (a single digit is a number, kept), else its stem."""
     if word in _NEGATIONS or word.endswith("n't"):
         return NEGATION
-    if word in STOPWORDS or len(word) < 2:
+    if word in STOPWORDS or (len(word) < 2 and not word.isdigit()):
         return None
     return _stem(word.replace("'", ""))
 
@@ -123,8 +127,8 @@ def _kind(t: str) -> object:
 
 
 def likeness(a: frozenset[str], b: frozenset[str]) -> float:
-    """How alike two term sets are, 0..1: ``shared / (shared + 2 * swapped + ADDED_WEIGHT *
-    added)``, where ``swapped`` terms of the smaller set are missing from the larger (each
+    """How alike two term sets are, 0..1: ``shared / (shared + SWAPPED_WEIGHT * swapped +
+    ADDED_WEIGHT * added)``, where ``swapped`` terms of the smaller set are missing from the larger (each
     stands against one of the larger's own) and ``added`` are the larger's other terms: Jaccard,
     except that words a longer memory only adds to a short one (of at least
     :data:`CONTAINED_MIN_TERMS` terms) weigh :data:`ADDED_WEIGHT`; times
@@ -139,7 +143,7 @@ def likeness(a: frozenset[str], b: frozenset[str]) -> float:
     swapped, extra = sorted((len(a) - shared, len(b) - shared))
     added = (extra - swapped) * (ADDED_WEIGHT if min(len(a), len(b)) >= CONTAINED_MIN_TERMS
                                  else 1.0)
-    score = shared / (shared + 2 * swapped + added)
+    score = shared / (shared + SWAPPED_WEIGHT * swapped + added)
     if conflict(a, b):
         score *= CONFLICT_WEIGHT
     return score

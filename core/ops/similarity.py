@@ -4,7 +4,8 @@ Similarity of two memories: the likeness of their content terms (:mod:`core.word
 lowercased, stopwords out, simple stems, negations as one term; Jaccard, or the containment of a
 short memory in a longer one, and a conflict such as dark / light or a negation on one side
 weighs little) blended with tag and entity overlap (weights 0.7 / 0.15 / 0.15, over the
-signals either memory has); cosine on ``embed`` instead when every memory compared has one.
+signals both memories have: a memory saved without tags, or a text whose entities are guessed,
+says nothing by lacking them); cosine on ``embed`` instead when every memory compared has one.
 The pairs compared (:func:`linked_pairs`) are those the vault's near-duplicate index names
 (:mod:`.near_duplicates`: near-linear in the vault's size), else every pair that can reach the
 threshold (prefix filtering: quadratic where many memories share words). The consolidate
@@ -52,9 +53,9 @@ def feature_similarity(a: Features, b: Features, use_embeddings: bool) -> float:
     if use_embeddings and a.embed and b.embed and len(a.embed) == len(b.embed):
         return max(0.0, _cosine(a.embed, b.embed))
     total, weight = CONTENT_WEIGHT * likeness(a.tokens, b.tokens), CONTENT_WEIGHT
-    if a.tags or b.tags:
+    if a.tags and b.tags:
         total, weight = total + TAG_WEIGHT * jaccard(a.tags, b.tags), weight + TAG_WEIGHT
-    if a.entities or b.entities:
+    if a.entities and b.entities:
         total += ENTITY_WEIGHT * jaccard(a.entities, b.entities)
         weight += ENTITY_WEIGHT
     return total / weight
