@@ -16,6 +16,7 @@ The similarity of memories (:mod:`core.ops.similarity`) and the near-duplicate i
 from __future__ import annotations
 
 import functools
+import math
 import re
 
 NEGATION = "~not"
@@ -116,14 +117,33 @@ def conflict(a: frozenset[str], b: frozenset[str]) -> bool:
     only_a, only_b = a - b, b - a
     if not only_a or not only_b:
         return False
-    kinds_a = {_kind(t) for t in only_a} - {None}
-    return bool(kinds_a & {_kind(t) for t in only_b})
+    kinds_a = {k for k in map(_kind, only_a) if k is not None}
+    return bool(kinds_a) and any(_kind(t) in kinds_a for t in only_b)
 
 
+@functools.lru_cache(maxsize=65536)
 def _kind(t: str) -> object:
     if _NUMBER.match(t):
         return "number"
     return _KIND_OF.get(t)
+
+
+def least_shared(size: int, least: float) -> int:
+    """The fewest terms a set of ``size`` terms shares with any set it is at least ``least``
+    alike with (:func:`likeness`: ``swapped <= shared * (1 - least) / (least * SWAPPED_WEIGHT)``
+    for the smaller set; for the larger more still)."""
+    if least <= 0:
+        return 1
+    return max(1, math.ceil(size * least * SWAPPED_WEIGHT / (least * SWAPPED_WEIGHT + 1 - least)
+                            - 1e-9))
+
+
+def largest_partner(size: int, least: float) -> float:
+    """The largest set a set of ``size`` terms (the smaller of two) is at least ``least`` alike
+    with: its added terms weigh at least ``min(ADDED_WEIGHT, 1)`` each."""
+    if least <= 0:
+        return math.inf
+    return size * (1 + (1 - least) / (min(ADDED_WEIGHT, 1.0) * least)) + 1e-9
 
 
 def likeness(a: frozenset[str], b: frozenset[str]) -> float:
@@ -144,6 +164,6 @@ def likeness(a: frozenset[str], b: frozenset[str]) -> float:
     added = (extra - swapped) * (ADDED_WEIGHT if min(len(a), len(b)) >= CONTAINED_MIN_TERMS
                                  else 1.0)
     score = shared / (shared + SWAPPED_WEIGHT * swapped + added)
-    if conflict(a, b):
-        score *= CONFLICT_WEIGHT
+    if (NEGATION in a) != (NEGATION in b) or (swapped and conflict(a, b)):
+        score *= CONFLICT_WEIGHT  # (no swapped term: only a negation can conflict)
     return score

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..model.records import Memory
 from ..textutil import jaccard
-from ..wording import likeness, terms
+from ..wording import largest_partner, least_shared, likeness, terms
 
 if TYPE_CHECKING:
     from ..vault import Vault
@@ -119,12 +119,13 @@ def _candidate_pairs(feats: list[Features], threshold: float) -> set[tuple[int, 
     """Every pair whose similarity can reach ``threshold``.
 
     Tags and entities add at most 0.3 of 1.0, so a linked pair has a content likeness
-    >= j = (threshold - 0.3) / 0.7; its Jaccard or its containment is at least that, so the
-    smaller set x of the two shares at least ceil(j * |x|) terms with the larger: one of them
-    among the |x| - ceil(j * |x|) + 1 rarest of x (prefix filtering). So every term is indexed,
-    and each set is paired with the sets no smaller than it holding one of its rarest terms.
-    Below a threshold of 0.3 any shared term, tag or entity can make a link, so all of them
-    are compared."""
+    >= j = (threshold - 0.3) / 0.7, so the smaller set x of the two shares at least
+    o = :func:`core.wording.least_shared` (|x|, j) terms with the larger: one of them among the
+    |x| - o + 1 rarest of x (prefix filtering), and the larger has at most
+    :func:`core.wording.largest_partner` (|x|, j) terms. So every term is indexed, and each set
+    is paired with the sets no smaller than it, up to that size, holding one of its rarest
+    terms. Below a threshold of 0.3 any shared term, tag or entity can make a link, so all of
+    them are compared."""
     j = (threshold - (TAG_WEIGHT + ENTITY_WEIGHT)) / CONTENT_WEIGHT - 1e-9
     rarity = Counter(t for f in feats for t in f.tokens)
     index: dict[str, list[int]] = {}
@@ -133,7 +134,7 @@ def _candidate_pairs(feats: list[Features], threshold: float) -> set[tuple[int, 
         if j > 0:
             ordered = sorted(f.tokens, key=lambda t: (rarity[t], t))
             keys = list(f.tokens)
-            probes.append(ordered[: len(ordered) - math.ceil(j * len(ordered)) + 1]
+            probes.append(ordered[: len(ordered) - least_shared(len(ordered), j) + 1]
                           if ordered else [])
         else:
             keys = [*f.tokens, *("#" + t for t in f.tags), *("@" + e for e in f.entities)]
@@ -143,8 +144,9 @@ def _candidate_pairs(feats: list[Features], threshold: float) -> set[tuple[int, 
     sizes = [len(f.tokens) for f in feats]
     pairs: set[tuple[int, int]] = set()
     for a, probe in enumerate(probes):
+        limit = largest_partner(sizes[a], j)
         for key in probe:
             for b in index[key]:
-                if b != a and (j <= 0 or (sizes[b], b) > (sizes[a], a)):
+                if b != a and (j <= 0 or ((sizes[b], b) > (sizes[a], a) and sizes[b] <= limit)):
                     pairs.add((a, b) if a < b else (b, a))
     return pairs
