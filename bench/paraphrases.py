@@ -62,6 +62,7 @@ def measure(pairs):
 
 
 def report(name: str, pairs, show_misses: bool) -> None:
+    """Print the precision and recall of both checks on ``pairs`` (and the pairs judged wrong)."""
     door, clusters = measure(pairs)
     for what, flags in (("add/save_memory/app/inbox check", door), ("clusters link", clusters)):
         p, r, tp, fp, fn = scores(pairs, flags)
@@ -74,6 +75,7 @@ def report(name: str, pairs, show_misses: bool) -> None:
 
 
 def tune(pairs) -> None:
+    """Print the best weights of a small grid on ``pairs`` (the tuning half)."""
     import core.wording as wording
 
     best = []
@@ -89,6 +91,7 @@ def tune(pairs) -> None:
 
 
 def main() -> None:
+    """Run the bench (see the module docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=HERE.parent)
     parser.add_argument("--tune", action="store_true")
