@@ -21,7 +21,8 @@ memvault writes them and committed with the git CLI (bench/scale.py). Then, in t
    tree's code against today's (``--base``, default this branch's merge-base with main),
    alternating.
 
-Nothing asserts; targets are printed beside the figures.
+Nothing asserts; targets are printed beside the figures. The precision and recall of the
+similarity itself on paraphrases against related-but-distinct pairs: bench/paraphrases.py.
 """
 
 from __future__ import annotations

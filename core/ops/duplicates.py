@@ -2,9 +2,10 @@
 suggestion: nothing is merged or refused here; the person adds anyway or cancels.
 
 A likely duplicate is one the consolidate clusters' similarity links to the new text
-(:func:`core.ops.similarity.similarity`: content tokens with tag and entity overlap), or one
-that already holds most of its words (a new note that only repeats part of a longer memory is a
-likely duplicate too, though their similarity is low), among every memory of the vault.
+(:func:`core.ops.similarity.similarity`: content terms with tag and entity overlap; a new note
+that only repeats part of a longer memory, or a longer one that holds a short memory whole, is
+alike by containment there: :func:`core.wording.likeness`), among every memory of the vault:
+one similarity, one meaning of the threshold at every door.
 
 :func:`indexed_duplicates` and :func:`duplicates_of` ask the same of the candidates the vault's
 near-duplicate index names (:mod:`core.ops.near_duplicates`) instead of every memory."""
@@ -16,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..model.records import Memory, MemoryMetadata
-from ..textutil import content_tokens
 from .similarity import similarity
 
 if TYPE_CHECKING:
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
 
 #: Below the clusters' 0.83 (a merge suggestion): a warning before adding may ask more often.
 DUPLICATE_HINT = 0.6
-#: ... or this share of the new text's words (of at least CONTAINED_MIN_WORDS) in one memory
-CONTAINED_HINT, CONTAINED_MIN_WORDS = 0.85, 4
 SHOWN = 5
 
 
@@ -34,18 +32,12 @@ def likely_duplicates(memories: Iterable[Memory], content: str, tags: Sequence[s
                       entities: Sequence[str] = (), *, threshold: float = DUPLICATE_HINT,
                       limit: int = SHOWN) -> list[tuple[Memory, float]]:
     """The memories at least ``threshold`` similar to a memory with this text, tags and
-    entities, or holding at least :data:`CONTAINED_HINT` of its words, with the higher of the
-    two figures, most similar first (ties by id), at most ``limit``."""
+    entities, with their similarity, most similar first (ties by id), at most ``limit``."""
     probe = Memory(id="new", content=content,
                    meta=MemoryMetadata(tags=list(tags)), entities=list(entities))
-    words = content_tokens(content)
     found = []
     for m in memories:
         s = similarity(probe, m, False)
-        if len(words) >= CONTAINED_MIN_WORDS:
-            held = len(words & content_tokens(m.content)) / len(words)
-            if held >= CONTAINED_HINT:
-                s = max(s, held)
         if s >= threshold:
             found.append((m, s))
     found.sort(key=lambda p: (-p[1], p[0].id))

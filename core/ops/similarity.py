@@ -1,8 +1,11 @@
 """How alike two memories are, and which pairs of many reach a threshold.
 
-Similarity of two memories: Jaccard on content tokens (lowercased, punctuation removed, longer
-than 2 characters) blended with tag and entity overlap (weights 0.7 / 0.15 / 0.15, over the
-signals either memory has); cosine on ``embed`` instead when every memory compared has one.
+Similarity of two memories: the likeness of their content terms (:mod:`core.wording`: words
+lowercased, stopwords out, simple stems, negations as one term; Jaccard, or the containment of a
+short memory in a longer one, and a conflict such as dark / light or a negation on one side
+weighs little) blended with tag and entity overlap (weights 0.7 / 0.15 / 0.15, over the
+signals both memories have: a memory saved without tags, or a text whose entities are guessed,
+says nothing by lacking them); cosine on ``embed`` instead when every memory compared has one.
 The pairs compared (:func:`linked_pairs`) are those the vault's near-duplicate index names
 (:mod:`.near_duplicates`: near-linear in the vault's size), else every pair that can reach the
 threshold (prefix filtering: quadratic where many memories share words). The consolidate
@@ -17,7 +20,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from ..model.records import Memory
-from ..textutil import content_tokens, jaccard
+from ..textutil import jaccard
+from ..wording import largest_partner, least_shared, likeness, terms
 
 if TYPE_CHECKING:
     from ..vault import Vault
@@ -31,7 +35,7 @@ class Features:
     __slots__ = ("tokens", "tags", "entities", "embed")
 
     def __init__(self, memory: Memory):
-        self.tokens = content_tokens(memory.content)
+        self.tokens = terms(memory.content)
         self.tags = {t.lower() for t in memory.meta.tags}
         self.entities = {e.lower() for e in memory.entities}
         self.embed = memory.embed
@@ -48,10 +52,10 @@ def feature_similarity(a: Features, b: Features, use_embeddings: bool) -> float:
     """:func:`similarity` of two memories' features."""
     if use_embeddings and a.embed and b.embed and len(a.embed) == len(b.embed):
         return max(0.0, _cosine(a.embed, b.embed))
-    total, weight = CONTENT_WEIGHT * jaccard(a.tokens, b.tokens), CONTENT_WEIGHT
-    if a.tags or b.tags:
+    total, weight = CONTENT_WEIGHT * likeness(a.tokens, b.tokens), CONTENT_WEIGHT
+    if a.tags and b.tags:
         total, weight = total + TAG_WEIGHT * jaccard(a.tags, b.tags), weight + TAG_WEIGHT
-    if a.entities or b.entities:
+    if a.entities and b.entities:
         total += ENTITY_WEIGHT * jaccard(a.entities, b.entities)
         weight += ENTITY_WEIGHT
     return total / weight
@@ -112,33 +116,37 @@ def linked_pairs(feats: list[Features], threshold: float, embeds: bool,
 
 
 def _candidate_pairs(feats: list[Features], threshold: float) -> set[tuple[int, int]]:
-    """Every pair whose text similarity can reach ``threshold``.
+    """Every pair whose similarity can reach ``threshold``.
 
-    Tags and entities add at most 0.3 of 1.0, so a linked pair has content Jaccard
-    >= j = (threshold - 0.3) / 0.7. Two token sets with Jaccard >= j share at least
-    ceil(j * |x|) tokens, so they share a token among the |x| - ceil(j * |x|) + 1 rarest of
-    each (prefix filtering): only those tokens are indexed. Their sizes differ by at most that
-    ratio too: |y| <= |x| / j. Below a threshold of 0.3 any shared token, tag or entity can make
-    a link, so all of them are indexed."""
+    Tags and entities add at most 0.3 of 1.0, so a linked pair has a content likeness
+    >= j = (threshold - 0.3) / 0.7, so the smaller set x of the two shares at least
+    o = :func:`core.wording.least_shared` (|x|, j) terms with the larger: one of them among the
+    |x| - o + 1 rarest of x (prefix filtering), and the larger has at most
+    :func:`core.wording.largest_partner` (|x|, j) terms. So every term is indexed, and each set
+    is paired with the sets no smaller than it, up to that size, holding one of its rarest
+    terms. Below a threshold of 0.3 any shared term, tag or entity can make a link, so all of
+    them are compared."""
     j = (threshold - (TAG_WEIGHT + ENTITY_WEIGHT)) / CONTENT_WEIGHT - 1e-9
     rarity = Counter(t for f in feats for t in f.tokens)
     index: dict[str, list[int]] = {}
+    probes: list[list[str]] = []
     for i, f in enumerate(feats):
         if j > 0:
             ordered = sorted(f.tokens, key=lambda t: (rarity[t], t))
-            keys = ordered[: len(ordered) - math.ceil(j * len(ordered)) + 1] if ordered else []
+            keys = list(f.tokens)
+            probes.append(ordered[: len(ordered) - least_shared(len(ordered), j) + 1]
+                          if ordered else [])
         else:
             keys = [*f.tokens, *("#" + t for t in f.tags), *("@" + e for e in f.entities)]
+            probes.append(keys)
         for key in keys:
             index.setdefault(key, []).append(i)
     sizes = [len(f.tokens) for f in feats]
     pairs: set[tuple[int, int]] = set()
-    for ids in index.values():
-        ids.sort(key=lambda i: sizes[i])
-        for x, a in enumerate(ids):
-            limit = sizes[a] / j if j > 0 else math.inf
-            for b in ids[x + 1:]:
-                if sizes[b] > limit:
-                    break
-                pairs.add((a, b) if a < b else (b, a))
+    for a, probe in enumerate(probes):
+        limit = largest_partner(sizes[a], j)
+        for key in probe:
+            for b in index[key]:
+                if b != a and (j <= 0 or ((sizes[b], b) > (sizes[a], a) and sizes[b] <= limit)):
+                    pairs.add((a, b) if a < b else (b, a))
     return pairs

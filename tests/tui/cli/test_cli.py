@@ -80,8 +80,8 @@ def test_add_prints_only_the_new_id(run, vdir):
 def test_add_warns_of_likely_duplicates_on_stderr_and_json_carries_them(run, vdir):
     first = run.add("The staging database is restored from the nightly snapshot every Monday")
     other = run.add("Lunch orders go to the office manager before eleven")
-    code, out, err = run("add", "The staging database is restored from the nightly snapshot "
-                                "every Tuesday")
+    code, out, err = run("add", "Every Monday the staging database gets restored from the "
+                                "nightly snapshot")
     assert code == 0 and out.strip() != first
     uuid.UUID(out.strip())  # stdout: only the new id
     assert f"likely duplicate of {first[:8]} (similarity 0." in err
@@ -89,13 +89,23 @@ def test_add_warns_of_likely_duplicates_on_stderr_and_json_carries_them(run, vdi
     assert f"memvault consolidate {out.strip()[:8]} {first[:8]}" in err
     assert len(run.json("list")) == 3  # nothing merged
     code, out, err = run("add", "--json", "The staging database is restored from the nightly "
-                                          "snapshot every Friday")
+                                          "snapshot on Mondays")
     likely = json.loads(out)["likely_duplicates"]
     assert {d["id"] for d in likely} == {first, *(m["id"] for m in run.json("list")
-                                                  if "Tuesday" in m["content"])}
+                                                  if "gets" in m["content"])}
+    code, out, _ = run("add", "--json", "The staging database is restored from the nightly "
+                                        "snapshot every Friday")  # another day: distinct
+    assert json.loads(out)["likely_duplicates"] == []
     assert all(0.6 <= d["similarity"] <= 1 for d in likely)
     code, out, _ = run("add", "--json", "Completely unrelated words about gardening tools")
     assert json.loads(out)["likely_duplicates"] == []
+
+
+def test_add_warns_of_a_longer_rewording_of_a_short_memory(run):
+    """Issue 41: before, this pair warned nothing."""
+    first = run.add("Prefers pytest with plain assert")
+    _code, _out, err = run("add", "Prefers pytest with plain assert statements over unittest")
+    assert f"likely duplicate of {first[:8]}" in err
 
 
 def test_add_refuses_empty_content_and_bad_strength(run, vdir):

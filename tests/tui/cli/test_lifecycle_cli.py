@@ -199,7 +199,7 @@ def test_consolidate_refusals_exit_1(run, vdir, case):
 def test_clusters(run):
     a = run.add("garden tomatoes need deep pots and water")
     b = run.add("Garden tomatoes need deep pots, and water!")
-    c = run.add("garden tomatoes need deep pots and some water")
+    c = run.add("garden tomatoes need deep pots and lots of water")
     run.add("the quarterly budget review")
     data = run.json("clusters")
     assert len(data) == 1
@@ -213,6 +213,15 @@ def test_clusters(run):
     (exact,) = run.json("clusters", "--threshold", "1.0")
     assert exact["members"] == sorted([a, b]) and exact["cohesion"] == 1.0
     assert exact["suggested_action"] == "merge" and exact["cluster_id"] != cluster["cluster_id"]
+
+
+def test_clusters_find_a_rewording_at_the_default_threshold(run):
+    """Issue 41: before, only ``--threshold 0.5`` found this pair, labelled "keep separate"."""
+    a = run.add("Prefers pytest with plain assert")
+    b = run.add("Prefers pytest with plain assert statements over unittest")
+    (cluster,) = run.json("clusters")
+    assert sorted(cluster["members"]) == sorted([a, b])
+    assert cluster["suggested_action"] != "keep separate"
 
 
 def test_no_clusters(run):

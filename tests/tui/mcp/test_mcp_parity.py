@@ -158,3 +158,19 @@ def test_performance_metrics_are_this_servers(mcp_server: McpServer):
     assert {"total_ms", "p50_ms", "p95_ms"} <= set(search)
     assert mcp_server.call("reset_performance_metrics").error is False
     assert "search_memory" not in mcp_server.call("get_performance_metrics").data
+
+
+def test_a_paraphrase_saved_names_its_duplicate_and_prefers_reads_as_a_preference(
+        mcp_server: McpServer):
+    """Issue 41: the paraphrase of a saved memory is named by ``save_memory``, and a text that
+    says "prefers" is a preference for ``analyze_message``."""
+    first = _save(mcp_server, "The user prefers dark mode in every editor and terminal")
+    again = mcp_server.call("save_memory",
+                            content="User prefers dark mode in all editors and terminals")
+    assert again.error is False, again.text
+    assert [d["id"] for d in again.data["possible_duplicates"]] == [first]
+    other = mcp_server.call("save_memory", content="Prefers light mode in the terminal")
+    assert first not in [d["id"] for d in other.data.get("possible_duplicates", [])]
+    read = mcp_server.call("analyze_message",
+                           message="The user prefers dark mode in every editor and terminal")
+    assert read.data["phrase_signals"]["preference"] is True

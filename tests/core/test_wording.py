@@ -1,0 +1,45 @@
+"""Content terms and their likeness (core/wording.py): paraphrases alike, distinct values not."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.wording import NEGATION, conflict, likeness, terms
+
+PARAPHRASES = [
+    ("The user prefers dark mode in every editor and terminal",
+     "User prefers dark mode in all editors and terminals"),
+    ("Prefers pytest with plain assert",
+     "Prefers pytest with plain assert statements over unittest"),
+    ("Always uses tabs for indentation", "Uses tabs for indentation"),
+]
+DISTINCT = [
+    ("Prefers dark mode", "Prefers light mode in the terminal"),
+    ("Uses tabs for indentation", "Does not use tabs for indentation"),
+    ("The deploy runs on Fridays at 5pm", "The deploy runs on Mondays at 5pm"),
+    ("The API listens on port 8080", "The API listens on port 3000"),
+]
+
+
+def test_terms_drop_stopwords_and_stem_inflections():
+    assert terms("The user prefers dark mode in every editor and terminal") == terms(
+        "User prefers dark mode in all editors and terminals")
+    assert terms("preferred") == terms("prefers") == terms("preference") == terms("prefer")
+    assert NEGATION in terms("She doesn't use tabs") and NEGATION in terms("never tabs")
+
+
+@pytest.mark.parametrize(("a", "b"), PARAPHRASES)
+def test_paraphrases_are_alike(a, b):
+    assert likeness(terms(a), terms(b)) >= 0.85
+
+
+@pytest.mark.parametrize(("a", "b"), DISTINCT)
+def test_distinct_values_and_negations_conflict_and_weigh_little(a, b):
+    assert conflict(terms(a), terms(b))
+    assert likeness(terms(a), terms(b)) < 0.3
+
+
+def test_likeness_never_exceeds_the_share_of_the_smaller_set_held():
+    small, large = terms("alpha beta gamma delta"), terms("alpha beta gamma zeta eta theta")
+    assert likeness(small, large) <= 3 / 4
+    assert likeness(frozenset(), large) == 0.0
