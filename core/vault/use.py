@@ -99,7 +99,6 @@ class UseRecords:
             "paths": {path.relative_to(state.root).as_posix(): digest(data or b"")
                       for path, data in files.items()}})
         written: dict[Path, tuple[int, int, int]] = {}
-        changed = None
         try:  # (no flush to disk each: a killed process loses nothing, the commit keeps them)
             for memory, (path, data) in zip(new, files.items()):
                 key = replace_checked(path, data or b"", before[path], durable=False)
@@ -107,14 +106,13 @@ class UseRecords:
                     written[path] = key
                 state.store.put_memory(memory)
         except ChangedOnDiskError as exc:  # a person's save landed since the look: kept
-            changed = exc.path
             raise ChangedMeanwhileError(f"{exc.path.name} changed on disk while its use was "
                                         "recorded", exc.path) from None
         except OSError as exc:
             raise VaultError(f"could not record the use of {len(new)} memories: "
                              f"{exc.strerror or exc}") from None
         finally:  # what memvault wrote, never a save that replaced it since
-            state.layout.note((p for p in files if p != changed), written)
+            state.layout.note(list(written), written)
         return new
 
     def flush_use(self) -> str | None:

@@ -235,15 +235,12 @@ class WritePath:
         seen = {p: layout.seen[str(p)] for p in writes  # (.meta.json: never a person's edit)
                 if p not in aside and p != layout.meta_path and str(p) in layout.seen}
         trailers = self.trailers
-        changed = None
-        try:
-            state.head = state.journal.commit(message, writes, via=trailers.via,
-                                              tool=trailers.tool, seen=seen)
-        except ChangedMeanwhileError as exc:
-            changed = exc.path
-            raise
-        finally:  # (what memvault wrote, never a save that replaced it since)
-            layout.note((p for p in writes if p != changed), state.journal.committer.written)
+        state.head = state.journal.commit(message, writes, via=trailers.via, tool=trailers.tool,
+                                          seen=seen)
+        # what memvault wrote, never a save that replaced it since (after a failure nothing is
+        # noted: the files put back are looked at again before they are next written)
+        written = state.journal.committer.written
+        layout.note([p for p in writes if p in written or writes[p] is None], written)
 
     def commit_external(self, rels: list[str], when: str = "") -> None:
         """One ``external:`` commit of vault files (vault-relative paths) as they are on disk; a
