@@ -134,14 +134,19 @@ class IndexLock:
 
     def edit(self, run: Callable[[dict[str, str]], object]) -> None:
         """Change git's index (the lock held) as git does: ``run`` changes a copy (the
-        environment it is given names it), which then takes the index's place by a rename."""
+        environment it is given names it; git writes it anew beside it and renames it in, so
+        the copy starts as a second name of the index), which then takes the index's place by
+        a rename."""
         index = self.repository.git_dir / "index"
         copy = self.repository.state_dir / "git-index-next"
-        try:
+        remove_file(copy)
+        try:  # a second name, not a copy: git never writes an index in place (lock, rename)
+            os.link(index, copy)
+        except FileNotFoundError:
+            pass  # (no index yet: git makes one)
+        except OSError:  # (a file system without hard links)
             shutil.copyfile(index, copy)
             shutil.copymode(index, copy)
-        except FileNotFoundError:
-            remove_file(copy)
         try:
             run({"GIT_INDEX_FILE": str(copy)})
             os.replace(copy, index)

@@ -173,10 +173,12 @@ def test_a_persons_git_commits_never_delete_what_the_server_saves(vault_path, tm
     stop = tmp_path / "stop"
     saver = _start(SAVER, str(vault_path), str(stop))
     assert saver.stdout.readline().strip() == "ready", saver.communicate()[1]
+    first = saver.stdout.readline()  # (its first save done: the two now run side by side)
     person = _start(COMMITTER, str(vault_path), "40")
     out, err = person.communicate(timeout=300)
     stop.touch()
     s_out, s_err = saver.communicate(timeout=300)
+    s_out = first + s_out
     assert person.returncode == 0 and saver.returncode == 0, err + s_err
     made, _refused = (int(x) for x in out.split()[:2])
     saved = [line for line in s_out.splitlines() if line.startswith("saved-")]
