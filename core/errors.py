@@ -45,5 +45,21 @@ class JournalError(VaultError):
     """git refused a step of a commit; the vault was put back as it was."""
 
 
+class ChangedMeanwhileError(JournalError):
+    """A file an operation was about to write changed on disk after it was read (a person's
+    save): it was kept as they left it and nothing of the operation was written. ``path``: the
+    file. The write path takes the person's edit and does the operation again on top."""
+
+    def __init__(self, message: str, path: object = None):
+        super().__init__(message)
+        self.path = path
+
+
+class HeadMovedError(ChangedMeanwhileError):
+    """Another process (a person's ``git commit``) moved HEAD between the start of a commit and
+    its ``update-ref``: what the operation wrote was put back, nothing was committed. The write
+    path catches up with that commit and does the operation again."""
+
+
 class ConfigError(VaultError):
     """A setting (an environment variable, a path) that cannot be used."""

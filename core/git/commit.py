@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import JournalError
+from ..errors import ChangedMeanwhileError, HeadMovedError, JournalError
+from ..store.checked_replace import ChangedOnDiskError, replace_checked, stat_key
 from ..store.files import remove_file, remove_many, write_atomic, write_atomic_many
 from ..textutil import neutralise_controls, neutralise_line
 from .blobs import ObjectStore
@@ -69,6 +70,10 @@ class Committer:
         #: Called with a :class:`LandedCommit` once each commit has landed (a listener's
         #: failure never fails the commit: it has landed).
         self.landed: list[Callable[[LandedCommit], None]] = []
+        #: The :func:`~core.store.checked_replace.stat_key` of each file the last commit wrote
+        #: (what it wrote, even if a person's save replaced it since): the writer notes these as
+        #: seen, never what is on disk after, which may be that save.
+        self.written: dict[Path, tuple[int, int, int]] = {}
 
     def commit(
         self,
@@ -78,9 +83,14 @@ class Committer:
         *,
         via: str | None = None,
         tool: str | None = None,
+        seen: Mapping[Path, tuple[int, int, int]] | None = None,
     ) -> str | None:
         """Write (bytes) or remove (None) each path in ``writes``, take ``adopt`` paths as they are
-        in the work tree, and record all of it as ONE commit. ``via`` (who writes: ``mcp/<client>``)
+        in the work tree, and record all of it as ONE commit. A path is written only if it still
+        holds what was read here at the start (:mod:`core.store.checked_replace`), and, for the
+        paths in ``seen``, only if it is still the file the caller last saw (its stat key): a
+        person's save made since is never written over; ChangedMeanwhileError (a JournalError)
+        then says so, everything already written put back, theirs kept. ``via`` (who writes: ``mcp/<client>``)
         and ``tool`` (which of its tools: ``save_memory``) become the commit's trailers
         ``Memvault-Via`` and ``Memvault-Tool``. Returns the new HEAD, or the old one
         when nothing changed. On failure before the commit point every written path is put back
@@ -97,17 +107,30 @@ class Committer:
             message = with_trailer(message, TOOL_TRAILER, neutralise_line(tool))
         writes = dict(writes or {})
         adopted = [p for p in adopt if p not in writes]
+        self.written = {}
         try:
             previous = {path: read_state(path) for path in writes}
         except OSError as exc:
             raise JournalError(f"could not read {exc.filename or 'a vault file'} before writing "
                                f"it: {exc.strerror or exc}; nothing was changed") from None
+        # read, then compared: a save after the look is a new inode (or time, or size)
+        moved = [p for p, key in (seen or {}).items() if p in writes and stat_key(p) != key]
+        if moved:
+            raise self._changed(moved[0])
         if not adopted and all(previous[p] == (("file", d) if d is not None else (ABSENT, None))
                                for p, d in writes.items()):
             return self.commands.head()  # nothing would change: no empty commit
-        pre = self.commands.head()
-        trees = self.tree_writer()
-        intent = self._begin(pre, message, writes, previous, adopted, trees)
+        # git's index.lock from here until git's index holds these paths (:mod:`.index_lock`):
+        # a person's `git commit` meanwhile would commit an index behind HEAD (or move HEAD
+        # under this commit); one that holds it now is waited for, before HEAD is read
+        self.git_index.hold_git_lock()
+        try:
+            pre = self.commands.head()
+            trees = self.tree_writer()
+            intent = self._begin(pre, message, writes, previous, adopted, trees)
+        except BaseException:
+            self.git_index.release_git_lock()
+            raise
         rels = [w.path for w in intent.writes] + intent.adopt
         try:
             if len(writes) > BATCH_WRITES:  # one flush for all the files, then the removals
@@ -118,24 +141,36 @@ class Committer:
             else:
                 for path, data in writes.items():
                     self.faults.reached("write")
-                    if data is None:
-                        remove_file(path)
-                    else:
-                        write_atomic(path, data)
+                    key = replace_checked(path, data, previous[path])
+                    if key is not None:
+                        self.written[path] = key
             tree, base_tree = self._new_tree(pre, rels, trees)
             if not writes and pre is not None and tree == base_tree:
                 self.repository.intents.finish(intent)  # adopted files that already match HEAD: no commit
+                self.git_index.release_git_lock()
                 return pre
             self.faults.reached("commit-tree")
             parents = ["-p", pre] if pre else []
             new = self.commands.output("commit-tree", "--no-gpg-sign", tree, *parents, "-m", message,
                             env=self.commands.identity())
             self.faults.reached("update-ref")
-            self.commands.output("update-ref", "-m", f"memvault: {message.splitlines()[0]}", "HEAD", new,
-                      pre or ZERO_OID)
+            try:
+                self.commands.output("update-ref", "-m", f"memvault: {message.splitlines()[0]}",
+                                     "HEAD", new, pre or ZERO_OID)
+            except Exception:
+                if self.commands.head() != pre:  # lost the compare-and-swap: someone committed
+                    raise HeadMovedError(self._moved_message()) from None
+                raise
         except BaseException as exc:
             self._trees_of_last, self._ordered_of_last = {}, {}
+            self.written = {}  # (put back: what is on disk is the rollback's)
+            with contextlib.suppress(OSError):
+                self.git_index.release_git_lock()
             self.undo(intent, exc)
+            if isinstance(exc, ChangedOnDiskError):
+                raise self._changed(exc.path) from None
+            if isinstance(exc, HeadMovedError):
+                raise
             raise as_journal_error(exc) from exc
         # The commit landed. What follows only makes git's own index agree with it (at once, or
         # just after: the intent record stays until it does).
@@ -144,6 +179,18 @@ class Committer:
         self._tell_landed(pre, new, writes, previous, adopted)
         self.git_index.landed(intent, private_head=new if trees is None else None)
         return new
+
+    def _changed(self, path: Path) -> ChangedMeanwhileError:
+        rel = self.repository.vault_rel(self.repository.relpath(path))
+        return ChangedMeanwhileError(
+            f"{neutralise_line(rel)} changed on disk while memvault was about to write it "
+            "(someone saved it): it is kept as they left it, and nothing of this operation was "
+            "written", path)
+
+    def _moved_message(self) -> str:
+        return (f"someone committed in {self.repository.worktree} (a `git commit`?) while memvault "
+                "was committing: everything memvault wrote was put back and nothing of this "
+                "operation was committed; run it again")
 
     def _tell_landed(self, pre: str | None, new: str, writes: dict[Path, bytes | None],
                      previous: dict[Path, tuple[str, bytes | None]], adopted: list[Path]) -> None:

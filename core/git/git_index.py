@@ -35,6 +35,7 @@ from pathlib import Path
 
 from ..store.files import write_atomic
 from .faults import FaultPoints
+from .index_lock import IndexLock
 from .intent import Intent, read_state, state_id
 from .lock import WriteLock
 from .plumbing import GitCommands
@@ -69,6 +70,10 @@ class GitIndex:
         self._resume = threading.Condition(self._guard)
         self._due = threading.Event()
         self._follower: threading.Thread | None = None
+        #: git's own ``index.lock``, held from a commit's ``update-ref`` until git's index holds
+        #: its paths: a person's ``git commit`` meanwhile waits for it or fails with git's clear
+        #: "index.lock: File exists", never commits from an index behind HEAD.
+        self.index_lock = IndexLock(repository)
         _INDEXES.add(self)
 
     # -- after a commit ---------------------------------------------------------------------
@@ -138,6 +143,7 @@ class GitIndex:
         with self._guard:
             for intent in intents:
                 self._waiting.pop(intent.file, None)
+        self.release_git_lock()
 
     def _sort_paths(self, intents: list[Intent]) -> tuple[list[str], list[str]]:
         """(paths to stage from the work tree, paths to take from HEAD): a written path still
@@ -211,22 +217,53 @@ class GitIndex:
     # -- git's index ------------------------------------------------------------------------
     def stage(self, rels: list[str], env: dict[str, str] | None = None) -> None:
         """``update-index`` of these repository paths from the work tree (``env``: the private
-        index's; else git's own, kept split when it is big)."""
-        split = [] if env is not None or not self._split_git_index() \
-            else ["-c", "core.splitIndex=true"]
-        self.commands.with_paths([*split, "update-index", "--add", "--remove", "--replace"], rels,
-                                 env=env)
+        index's; else git's own, kept split when it is big, under ``index.lock``)."""
+        if env is not None:
+            self.commands.with_paths(["update-index", "--add", "--remove", "--replace"], rels,
+                                     env=env)
+            return
+        split = ["-c", "core.splitIndex=true"] if self._split_git_index() else []
+        self._edit_git_index(lambda own: self.commands.with_paths(
+            [*split, "update-index", "--add", "--remove", "--replace"], rels, env=own))
 
     def reset(self, rev: str | None, rels: list[str]) -> None:
         """These repository paths' entries as ``rev`` has them (None: none at all)."""
         if not rels:
             return
         if rev is None:
-            self.commands.with_paths(["update-index", "--force-remove"], rels)
+            self._edit_git_index(lambda own: self.commands.with_paths(
+                ["update-index", "--force-remove"], rels, env=own))
             return
-        with self.commands.stdin("\0".join(rels).encode("utf-8", "surrogateescape") + b"\0") as fh:
-            self.commands.output("reset", "-q", rev, "--pathspec-from-file=-", "--pathspec-file-nul",
-                                 istream=fh)
+
+        def reset(own: dict[str, str]) -> None:
+            data = "\0".join(rels).encode("utf-8", "surrogateescape") + b"\0"
+            with self.commands.stdin(data) as fh:
+                self.commands.output("reset", "-q", rev, "--pathspec-from-file=-",
+                                     "--pathspec-file-nul", istream=fh, env=own)
+        self._edit_git_index(reset)
+
+    # -- git's index.lock -------------------------------------------------------------------
+    def hold_git_lock(self) -> None:
+        """Take git's own ``index.lock`` (:class:`~.index_lock.IndexLock`) until git's index
+        holds every landed commit's paths (taken before ``update-ref``)."""
+        self.index_lock.take()
+
+    def release_git_lock(self) -> None:
+        """Let ``index.lock`` go unless landed commits still wait for git's index."""
+        if not self._waiting:
+            self.index_lock.release()
+
+    def _edit_git_index(self, run: Callable[[dict[str, str]], object]) -> None:
+        """Change git's own index under ``index.lock``, as git does: on a copy, put in place
+        by a rename (never half-written, never under a person's ``git add``)."""
+        lock = self.index_lock
+        took = not lock.held
+        lock.take()
+        try:
+            lock.edit(run)
+        finally:
+            if took:
+                self.release_git_lock()
 
     def _split_git_index(self) -> bool:
         """Whether git's own index is to be kept split (``core.splitIndex``): when it is big

@@ -33,7 +33,7 @@ the journal itself answers where the repository is, ``head``, ``lock``, ``commit
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -196,10 +196,11 @@ class Journal:
         *,
         via: str | None = None,
         tool: str | None = None,
+        seen: Mapping[Path, tuple[int, int, int]] | None = None,
     ) -> str | None:
         """One operation, one commit (:meth:`~.commit.Committer.commit`); ``via`` and ``tool``
-        are the commit's trailers."""
-        return self.committer.commit(message, writes, adopt, via=via, tool=tool)
+        are the commit's trailers, ``seen`` the files as the caller last saw them."""
+        return self.committer.commit(message, writes, adopt, via=via, tool=tool, seen=seen)
 
 
 __all__ = ["CommitChanges", "FaultPoints", "FileChange", "HistoryEntry", "Journal", "MergeTreeResult",

@@ -67,6 +67,27 @@ class Recovery:
                                "record is kept and the next memvault command tries again") from exc
         return "; ".join(notes) or None
 
+    def finish_landed(self) -> bool:
+        """Bring git's index level for operations whose commit landed but whose index update
+        never came (a kill -9 in between: a person's `git commit` would commit the deletion of
+        their paths), rolling nothing back: what a read-only open repairs (the caller holds the
+        lock). A memvault ``index.lock`` whose process is gone is removed too. True when it
+        finished one."""
+        done = False
+        for record in self.repository.intents.pending():
+            if self.committer.git_index.holds(record):
+                continue
+            try:
+                intent = IntentLog.read(record)
+            except (OSError, ValueError):
+                continue  # (the next writer sets it aside)
+            if self._landed(intent):
+                self.committer.reset_index("HEAD", intent.paths)
+                self.repository.intents.finish(intent)
+                done = True
+        self.committer.git_index.index_lock.remove_if_left()
+        return done
+
     def _recover_one(self, record: Path) -> str:
         try:
             intent = IntentLog.read(record)

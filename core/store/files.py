@@ -48,7 +48,18 @@ def read_vault_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES
     on what was opened: it must be a regular file, with one link (a file hard-linked from
     outside the vault is refused: writing or reading it through the vault would reach the
     other name too), and at most ``limit`` bytes. FileNotFoundError when it is absent;
-    RefusedFileError (with the reason) for anything else it will not read."""
+    RefusedFileError (with the reason) for anything else it will not read. A file replaced
+    between the open and the ``fstat`` (no name left: someone's atomic save) is read again at
+    its path."""
+    for _attempt in range(8):
+        read = _read_vault_file_once(path, limit)
+        if read is not None:
+            return read
+    raise RefusedFileError("kept being replaced while it was read")
+
+
+def _read_vault_file_once(path: str | os.PathLike[str], limit: int
+                          ) -> tuple[bytes, os.stat_result] | None:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
@@ -63,6 +74,8 @@ def read_vault_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
             raise RefusedFileError("is not a regular file", st)
+        if st.st_nlink == 0:  # replaced since the open: the path holds another file now
+            return None
         if st.st_nlink != 1:
             raise RefusedFileError(
                 f"has {st.st_nlink} hard links (refused: a vault file must not share its content "

@@ -27,7 +27,7 @@ import contextlib
 import json
 import os
 import socket
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ from .files import (
     write_atomic as write_atomic,
     write_atomic_many as write_atomic_many,
 )
+from .checked_replace import stat_key
 from .ids import MAX_ID_LENGTH as MAX_ID_LENGTH, check_id as check_id
 from .record_loading import SUFFIX as SUFFIX, LoadProblem as LoadProblem, RecordLoader
 from .shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARDED, is_shard_name, layout_in, shard_of
@@ -77,9 +78,10 @@ class Layout:
             raise VaultError(f"unknown layout {layout!r}: choose {' or '.join(LAYOUTS)}")
         self.initial = layout or FLAT
         self._name: str | None = None  # known once .meta.json was read (read_meta/load_meta)
-        #: (mtime_ns, size) of each record file as memvault last read or wrote it, so a write can
-        #: tell whether a person changed the file since (see :meth:`changed_since_seen`).
-        self.seen: dict[str, tuple[int, int]] = {}
+        #: (mtime_ns, size, inode) of each record file as memvault last read or wrote it, so a
+        #: write can tell whether a person changed the file since (see :meth:`changed_since_seen`;
+        #: the inode tells an atomic save within one tick of the clock, at the same size).
+        self.seen: dict[str, tuple[int, int, int]] = {}
         self.loader = RecordLoader(self.root, self.seen, self.is_home)
 
     # -- ids <-> paths (the one place) -------------------------------------------------------
@@ -215,17 +217,17 @@ class Layout:
 
     # -- noticing a person's edits while the vault is open ----------------------------------
     @staticmethod
-    def _stat_key(path: str) -> tuple[int, int] | None:
-        try:
-            st = os.lstat(path)  # a link put in a file's place is a change; its target is not read
-        except FileNotFoundError:
-            return None
-        return (st.st_mtime_ns, st.st_size)
+    def _stat_key(path: str) -> tuple[int, int, int] | None:
+        return stat_key(path)  # (a link put in a file's place is a change; its target unread)
 
-    def note(self, paths: Iterable[Path]) -> None:
-        """Remember the current state of files memvault just wrote (or removed)."""
+    def note(self, paths: Iterable[Path],
+             known: Mapping[Path, tuple[int, int, int]] | None = None) -> None:
+        """Remember the current state of files memvault just wrote (or removed); ``known``: the
+        state of those whose file memvault wrote or read is known (a person's save since is then
+        not taken for memvault's own)."""
         for path in paths:
-            key = self._stat_key(str(path))
+            key = known[path] if known is not None and path in known \
+                else self._stat_key(str(path))
             if key is None:
                 self.seen.pop(str(path), None)
             else:

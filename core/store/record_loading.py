@@ -35,11 +35,11 @@ class LoadProblem:
 
 
 class RecordLoader:
-    """Reads the record files under ``root``. ``seen``: (mtime_ns, size) of each file as last
-    read, filled as files are read (the vault's layout owns it); ``is_home``: whether a memory
+    """Reads the record files under ``root``. ``seen``: (mtime_ns, size, inode) of each file as
+    last read, filled as files are read (the vault's layout owns it); ``is_home``: whether a memory
     file is at the path the vault's layout names for it."""
 
-    def __init__(self, root: Path, seen: dict[str, tuple[int, int]],
+    def __init__(self, root: Path, seen: dict[str, tuple[int, int, int]],
                  is_home: Callable[[Path], bool]):
         self.root, self.seen, self.is_home = root, seen, is_home
         self._cut = len(os.path.join(str(root), ""))  # a file's path less this: vault-relative
@@ -163,9 +163,9 @@ class RecordLoader:
             return None, "is gone"
         except RefusedFileError as exc:
             if exc.stat is not None:
-                self.seen[path] = (exc.stat.st_mtime_ns, exc.stat.st_size)
+                self.seen[path] = (exc.stat.st_mtime_ns, exc.stat.st_size, exc.stat.st_ino)
             return None, exc.reason
-        self.seen[path] = (st.st_mtime_ns, st.st_size)
+        self.seen[path] = (st.st_mtime_ns, st.st_size, st.st_ino)
         try:
             record = model.model_validate_json(data)
         except ValidationError as exc:

@@ -348,18 +348,18 @@ class OpenIndex:
                     blobs[path] = None
         finally:
             files.close()
-        same = set()
+        same: dict[Path, tuple[int, int, int]] = {}
         for path, blob in blobs.items():
             if blob is None:
                 continue
             try:
-                data, _ = read_vault_file(path)
+                data, st = read_vault_file(path)
             except (OSError, RefusedFileError):
                 continue
-            if blob_id(data, len(blob)) == blob:
-                same.add(path)
-        self.state.layout.note(same)
-        return same
+            if blob_id(data, len(blob)) == blob:  # noted as the file read (a save since is not)
+                same[path] = (st.st_mtime_ns, st.st_size, st.st_ino)
+        self.state.layout.note(same, same)
+        return set(same)
 
 
 def _makes_record(kind: str, record_id: str, body: bytes) -> bool:

@@ -3,6 +3,7 @@ committing a person's edits made outside memvault (only those that load as valid
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -50,6 +51,9 @@ class Opening:
         if journal.recovery.has_intent():
             with journal.lock():
                 self.writes.recover()
+        if os.path.lexists(journal.repository.git_dir / "index.lock"):  # a killed memvault's?
+            with journal.lock():
+                journal.git_index.index_lock.remove_if_left()
         head = journal.head()
         with journal.work_tree.status_running(state.layout.vault_paths()) as status:
             files = self.index.files_index()
@@ -110,7 +114,22 @@ class Opening:
                 continue
             if pending and before is not None:
                 self.loader.show_at(before, state.journal.recovery.pending_paths())
+            if pending or os.path.lexists(found[0] / "index.lock"):
+                self._repair_git_index()
             return
+
+    def _repair_git_index(self) -> None:
+        """A read-only open brings git's index level with commits that landed but whose
+        process was killed before it updated the index (else a person's `git commit` would
+        commit the deletion of those memories), and removes an ``index.lock`` a killed memvault
+        left: under the write lock, when it is free within a second; nothing is rolled back
+        (the next writer does that)."""
+        from ..errors import JournalError, LockTimeoutError
+
+        journal = self.state.journal
+        with contextlib.suppress(JournalError, LockTimeoutError, OSError):
+            with journal.lock(timeout=1.0):
+                journal.recovery.finish_landed()
 
 
 def _read_head_or_none(found: tuple[Path, Path] | None,

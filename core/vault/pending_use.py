@@ -103,9 +103,8 @@ class PendingUse:
         :meth:`~core.vault.writing.WritePath.transaction`)."""
         record = self.read()
         files = self.files(record) if record else []
-        if files:
+        if files:  # (noted as seen as they were read: never a save made since)
             self.loader.reload_paths(p.relative_to(self.state.root).as_posix() for p, _ in files)
-            self.state.layout.note(p for p, _ in files)
         return bool(record)
 
     def forget(self) -> None:

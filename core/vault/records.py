@@ -191,24 +191,27 @@ class Records:
         sign = "+" if verb == "tag" else "-"
         with self.writes.transaction(flush_use="lazy"):
             ids = unique(self.state.store.resolve(k) for k in keys)
-            self.writes.take_outside_edits(self.state.layout.memory_path(i) for i in ids)
-            new = []
-            for memory_id in ids:
-                old = self.state.store.memories[memory_id]
-                changed = new_tags(list(old.meta.tags))
-                if changed != old.meta.tags:
-                    meta = old.meta.model_copy(update={"tags": changed})
-                    new.append(old.model_copy(update={"meta": meta}))
-            if not new:
-                which = ", ".join(neutralise_line(t) for t in tags)
-                state = "already has" if verb == "tag" else "has none of"
-                whom = "it" if len(ids) == 1 else f"each of the {len(ids)} memories"
-                raise VaultError(f"refused: {whom} {state} the tag{'s' if len(tags) > 1 else ''}"
-                                 f" {which}; nothing was written")
-            label = " ".join(sign + neutralise_line(t) for t in tags)
-            self.writes.commit(f"{op_message(verb, new)} ({label})", self.writes.memory_writes(new),
-                         memories=new)
-            return [self.state.store.memories[m.id] for m in new]
+
+            def change() -> list[Memory]:  # (again over a person's save landing meanwhile)
+                self.writes.take_outside_edits(self.state.layout.memory_path(i) for i in ids)
+                new = []
+                for memory_id in ids:
+                    old = self.state.store.memories[memory_id]
+                    changed = new_tags(list(old.meta.tags))
+                    if changed != old.meta.tags:
+                        meta = old.meta.model_copy(update={"tags": changed})
+                        new.append(old.model_copy(update={"meta": meta}))
+                if not new:
+                    which = ", ".join(neutralise_line(t) for t in tags)
+                    state = "already has" if verb == "tag" else "has none of"
+                    whom = "it" if len(ids) == 1 else f"each of the {len(ids)} memories"
+                    raise VaultError(f"refused: {whom} {state} the tag"
+                                     f"{'s' if len(tags) > 1 else ''} {which}; nothing was written")
+                label = " ".join(sign + neutralise_line(t) for t in tags)
+                self.writes.commit(f"{op_message(verb, new)} ({label})",
+                                   self.writes.memory_writes(new), memories=new, again=False)
+                return [self.state.store.memories[m.id] for m in new]
+            return self.writes.reapplying(change)
 
     def _set_status(self, keys: Iterable[str],
                     status: MemoryStatus | Callable[[Memory], MemoryStatus], verb: str,
@@ -229,12 +232,16 @@ class Records:
             raise VaultError(f"{verb}: no memory ids given")
         with self.writes.transaction(flush_use="lazy"):
             ids = unique(self.state.store.resolve(k) for k in keys)
-            self.writes.take_outside_edits(self.state.layout.memory_path(i) for i in ids)
-            now = now_epoch()
-            memories = self.state.store.memories
-            new = [memories[i].model_copy(update=change(memories[i], now)) for i in ids]
-            self.writes.commit(op_message(verb, new), self.writes.memory_writes(new), memories=new)
-            return [self.state.store.memories[m.id] for m in new]
+
+            def apply() -> list[Memory]:  # (again over a person's save landing meanwhile)
+                self.writes.take_outside_edits(self.state.layout.memory_path(i) for i in ids)
+                now = now_epoch()
+                memories = self.state.store.memories
+                new = [memories[i].model_copy(update=change(memories[i], now)) for i in ids]
+                self.writes.commit(op_message(verb, new), self.writes.memory_writes(new),
+                                   memories=new, again=False)
+                return [self.state.store.memories[m.id] for m in new]
+            return self.writes.reapplying(apply)
 
     def delete(self, *keys: str) -> DeleteReport:
         """Delete memories in one commit, with the relations that go with them by the one rule

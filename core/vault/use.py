@@ -26,9 +26,11 @@ Undo never takes a ``use:`` commit back, and later use records never block an un
 
 from __future__ import annotations
 
-from ..errors import VaultError
+from pathlib import Path
+
+from ..errors import ChangedMeanwhileError, VaultError
 from ..model.records import Memory, now_epoch
-from ..store.layout import write_atomic
+from ..store.checked_replace import ChangedOnDiskError, file_state, replace_checked, stat_key
 from .pending_use import PendingUse, digest, use_message_ids
 from .reports import unique
 from .state import VaultState
@@ -49,39 +51,68 @@ class UseRecords:
         """Record a use of each memory (``use_count`` + 1, ``last_used`` = now) in its file at
         once, without a commit; :meth:`flush_use` (or the next writer) commits them. A person's
         valid edit of one of these files is committed first (``external:``) and the use is
-        recorded on top of it; a file that cannot be read is recorded with an ordinary commit
-        (which sets it aside in the quarantine first)."""
+        recorded on top of it, also when their save lands while the use is written (the write
+        never replaces a file other than the one read: :mod:`core.store.checked_replace`; when
+        they save again every time, the use is left unrecorded and said in the notices); a
+        file that cannot be read is recorded with an ordinary commit (which sets it aside in the
+        quarantine first)."""
         if not keys:
             return []
         with self.writes.transaction(flush_use=False):
             ids = unique(self.state.store.resolve(k) for k in keys)
-            unreadable = self.writes.take_outside_edits(
-                self.state.layout.memory_path(i) for i in ids)
-            now = now_epoch()
-            new = [self.state.store.memories[i].model_copy(update={
-                "use_count": self.state.store.memories[i].use_count + 1, "last_used": now})
-                for i in ids]
-            files = self.writes.memory_writes(new)
-            self.writes.check_sizes(files)
-            moving = len(self.state.layout.complete_writes(files)) != len(files)
-            if unreadable or moving or any(p.path in files for p in self.state.problems):
-                # (moving: a file at the other layout's path goes in the same commit)
-                self.writes.commit(use_message_ids([m.id for m in new]), files, memories=new)
-                return new
-            self.pending.append({
-                "via": self.writes.trailers.via,
-                "paths": {path.relative_to(self.state.root).as_posix(): digest(data or b"")
-                          for path, data in files.items()}})
-            try:  # (no flush to disk each: a killed process loses nothing, the commit keeps them)
-                for path, data in files.items():
-                    write_atomic(path, data or b"", durable=False)
-            except OSError as exc:
-                raise VaultError(f"could not record the use of {len(new)} memories: "
-                                 f"{exc.strerror or exc}") from None
-            finally:
-                self.state.layout.note(files)
-            for memory in new:
-                self.state.store.put_memory(memory)
+            try:
+                return self.writes.reapplying(lambda: self._record(ids))
+            except ChangedMeanwhileError as exc:  # a person saves faster than a commit takes
+                name = getattr(exc.path, "name", "a file")
+                self.state.notices.append(f"a use was not recorded: {name} was saved again "
+                                          "each time it was about to be written (every save "
+                                          "is kept)")
+                memories = self.state.store.memories
+                return [memories[i] for i in ids if i in memories]
+
+    def _record(self, ids: list[str]) -> list[Memory]:
+        """One try of :meth:`record_use` (the lock held): ChangedMeanwhileError when a person
+        saved one of the files after it was read; the files written before are use records
+        like any other (listed as pending, and in the cache)."""
+        state = self.state
+        unreadable = self.writes.take_outside_edits(state.layout.memory_path(i) for i in ids)
+        now = now_epoch()
+        new = [state.store.memories[i].model_copy(update={
+            "use_count": state.store.memories[i].use_count + 1, "last_used": now})
+            for i in ids]
+        files = self.writes.memory_writes(new)
+        self.writes.check_sizes(files)
+        moving = len(state.layout.complete_writes(files)) != len(files)
+        if unreadable or moving or any(p.path in files for p in state.problems):
+            # (moving: a file at the other layout's path goes in the same commit)
+            self.writes.commit(use_message_ids([m.id for m in new]), files, memories=new,
+                               again=False)
+            return new
+        # what each file holds now, and that it is still the file the cache was read from
+        before = {path: file_state(path) for path in files}
+        for path in files:
+            if stat_key(path) != state.layout.seen.get(str(path)):
+                raise ChangedMeanwhileError(f"{path.name} changed on disk since it was read",
+                                            path)
+        self.pending.append({
+            "via": self.writes.trailers.via,
+            "paths": {path.relative_to(state.root).as_posix(): digest(data or b"")
+                      for path, data in files.items()}})
+        written: dict[Path, tuple[int, int, int]] = {}
+        try:  # (no flush to disk each: a killed process loses nothing, the commit keeps them)
+            for memory, (path, data) in zip(new, files.items()):
+                key = replace_checked(path, data or b"", before[path], durable=False)
+                if key is not None:
+                    written[path] = key
+                state.store.put_memory(memory)
+        except ChangedOnDiskError as exc:  # a person's save landed since the look: kept
+            raise ChangedMeanwhileError(f"{exc.path.name} changed on disk while its use was "
+                                        "recorded", exc.path) from None
+        except OSError as exc:
+            raise VaultError(f"could not record the use of {len(new)} memories: "
+                             f"{exc.strerror or exc}") from None
+        finally:  # what memvault wrote, never a save that replaced it since
+            state.layout.note(list(written), written)
         return new
 
     def flush_use(self) -> str | None:

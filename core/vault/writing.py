@@ -11,22 +11,30 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from ..errors import JournalError, VaultError
+from ..errors import ChangedMeanwhileError, JournalError, VaultError
 from ..model.records import Memory, Relation
 from ..store.layout import MAX_FILE_BYTES, META_FILE, LoadProblem, RecordTooLargeError
+from ..store.checked_replace import stat_key
 from ..store.private import make_paths_private
 from ..textutil import neutralise_line
 from .adopted_times import times_for_adoption
 from .indexed_open import OpenIndex
+from .leftovers import clear_temp_files
 from .loading import CacheLoader
 from .outside_edits import set_aside, sort_outside_edits
 from .pending_use import PendingUse, use_message_ids
 from .reports import relations_going_with
 from .state import VaultState
+
+
+T = TypeVar("T")
+
+#: How many times an operation is done again over a person's save that landed while it wrote.
+ATTEMPTS = 5
 
 
 class Trailers:
@@ -92,6 +100,19 @@ class WritePath:
             self.catch_up()
             yield
 
+    def reapplying(self, change: Callable[[], T]) -> T:
+        """``change()``, again (up to :data:`ATTEMPTS` times) when a person saves one of its files
+        while it commits (ChangedMeanwhileError): ``change`` takes their edits, reads the files
+        again and commits with ``again=False``: its change lands on their save, never over it."""
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                return change()
+            except ChangedMeanwhileError:
+                if attempt == ATTEMPTS:
+                    raise
+                self.catch_up()  # (a person's commit: re-read what it changed)
+        raise AssertionError("unreachable")
+
     def settle_use(self) -> None:
         """Commit the use records a lazy transaction took into the cache (before a commit, or
         before files that changed on disk are taken for a person's edits)."""
@@ -121,26 +142,12 @@ class WritePath:
         journal = state.journal
         touched = journal.recovery.pending_paths()
         note = journal.recovery.recover()
-        self._remove_temp_files()
+        clear_temp_files(state)
         if note:
             state.report.recovered = f"{state.report.recovered}; {note}" \
                 if state.report.recovered else note
         if state.is_open:
             self.loader.reload_paths(journal.vault_rel(p) for p in touched)
-
-    def _remove_temp_files(self) -> None:
-        from ..store.layout import TEMP_PREFIX
-        from ..store.shards import is_shard_name
-
-        layout = self.state.layout
-        folders = [layout.memories_dir, layout.relations_dir, self.state.root]
-        with contextlib.suppress(OSError):  # and the shard folders of a sharded vault
-            folders += [Path(e.path) for e in os.scandir(layout.memories_dir)
-                        if is_shard_name(e.name) and e.is_dir(follow_symlinks=False)]
-        for folder in folders:
-            for leftover in folder.glob(TEMP_PREFIX + "*"):
-                with contextlib.suppress(OSError):
-                    leftover.unlink()
 
     def commit(
         self,
@@ -150,6 +157,8 @@ class WritePath:
         relations: Iterable[Relation] = (),
         dropped_memories: Iterable[str] = (),
         dropped_relations: Iterable[str] = (),
+        *,
+        again: bool = True,
     ) -> str | None:
         """Commit ``writes`` as one commit, then (only then) update the cache. A record larger
         than the reader accepts is refused before anything is written (RecordTooLargeError). A
@@ -164,7 +173,12 @@ class WritePath:
         Every commit's files are checked for secrets first (:mod:`core.secrets.write_check`:
         refused, redacted or allowed by the policy in force); the cache takes what was written.
         The use records a lazy transaction took are committed only once the operation's files
-        passed the check and the size check: a refused write commits nothing at all."""
+        passed the check and the size check: a refused write commits nothing at all.
+        A file a person saves while this commits is never written over
+        (:meth:`~core.git.commit.Committer.commit`): their save is committed as theirs and the
+        operation done again over it (up to :data:`ATTEMPTS` times); with ``again=False`` (an
+        operation that changes some fields of what it read) ChangedMeanwhileError goes to the
+        caller, which reads the file again and does its change on top."""
         state = self.state
         layout = state.layout
         dropped_memories = list(dropped_memories)
@@ -182,21 +196,14 @@ class WritePath:
         memories, relations = checked.memories, checked.relations
         self.check_sizes(writes)
         self.settle_use()
-        unreadable = self.take_outside_edits(writes, reload=False)
-        unreadable += [p for p in state.problems if p.path in writes]
-        if layout.meta_path in writes:
-            _, reason = layout.load_meta()
-            if reason is not None:
-                unreadable.append(LoadProblem(layout.meta_path, reason))
-        for problem in {p.path: p for p in unreadable}.values():
-            if os.path.lexists(problem.path):
-                set_aside(state, problem.path, problem.reason)
-        trailers = self.trailers
-        try:
-            state.head = state.journal.commit(message, writes, via=trailers.via,
-                                              tool=trailers.tool)
-        finally:
-            layout.note(writes)
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                self._commit_once(message, writes)
+                break
+            except ChangedMeanwhileError:  # a person saved one of the files, or committed
+                if not again or attempt == ATTEMPTS:
+                    raise
+                self.catch_up()  # (their commit: re-read what it changed)
         state.problems = [p for p in state.problems if p.path not in writes]
         for rid in dropped_relations:
             state.store.drop_relation(rid)
@@ -211,6 +218,30 @@ class WritePath:
                 state.meta = layout.read_meta() or {}
         return state.head
 
+    def _commit_once(self, message: str, writes: dict[Path, bytes | None]) -> None:
+        """Take a person's edits of these files, set aside the unreadable ones, and commit
+        ``writes`` over the files as last seen (ChangedMeanwhileError: one changed since)."""
+        state, layout = self.state, self.state.layout
+        unreadable = self.take_outside_edits(writes, reload=False)
+        unreadable += [p for p in state.problems if p.path in writes]
+        if layout.meta_path in writes:
+            _, reason = layout.load_meta()
+            if reason is not None:
+                unreadable.append(LoadProblem(layout.meta_path, reason))
+        for problem in {p.path: p for p in unreadable}.values():
+            if os.path.lexists(problem.path):
+                set_aside(state, problem.path, problem.reason)
+        aside = {p.path for p in unreadable}
+        seen = {p: layout.seen[str(p)] for p in writes  # (.meta.json: never a person's edit)
+                if p not in aside and p != layout.meta_path and str(p) in layout.seen}
+        trailers = self.trailers
+        state.head = state.journal.commit(message, writes, via=trailers.via, tool=trailers.tool,
+                                          seen=seen)
+        # what memvault wrote, never a save that replaced it since (after a failure nothing is
+        # noted: the files put back are looked at again before they are next written)
+        written = state.journal.committer.written
+        layout.note([p for p in writes if p in written or writes[p] is None], written)
+
     def commit_external(self, rels: list[str], when: str = "") -> None:
         """One ``external:`` commit of vault files (vault-relative paths) as they are on disk; a
         record without its times gets them written in (:mod:`core.vault.adopted_times`)."""
@@ -221,13 +252,15 @@ class WritePath:
         message = (f"external: {len(rels)} {noun} changed outside memvault"
                    f"{' ' + when if when else ''} ({shown})")
         paths = [state.root / r for r in rels]
+        keys = {p: key for p in paths if (key := stat_key(p)) is not None}
         timed, said = times_for_adoption(state, paths)  # the times a file did not give
         if said:
             message += "\n\n" + said
         trailers = self.trailers
         state.head = state.journal.commit(message, timed, adopt=paths, via=trailers.via,
                                           tool=trailers.tool)
-        state.layout.note(paths)
+        # as before the commit read them: a save since is looked at again
+        state.layout.note(paths, {**keys, **state.journal.committer.written})
 
     def commit_pending_use(self) -> str | None:
         """Commit the pending use records whose files still hold what was recorded, then forget
@@ -240,12 +273,13 @@ class WritePath:
         if adopt:
             journal = self.state.journal
             before = journal.head()
+            keys = {p: key for p, _ in adopt if (key := stat_key(p)) is not None}
             # who recorded the uses, not the tool running now
             commit = journal.commit(use_message_ids([i for _, i in adopt]),
                                     adopt=[p for p, _ in adopt], via=record.get("via") or None)
             if commit == before:
                 commit = None
-            self.state.layout.note(p for p, _ in adopt)
+            self.state.layout.note((p for p, _ in adopt), keys)
         self.pending.forget()
         return commit
 

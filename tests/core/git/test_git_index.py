@@ -74,7 +74,8 @@ def test_later_commits_back_to_back_share_one_index_update(later, monkeypatch):
     original = v.journal.commands.with_paths
 
     def counted(args, rels, env=None):
-        if "update-index" in args and env is None:
+        # git's own index (changed on a copy under index.lock), not the private one
+        if "update-index" in args and (env is None or "git-index-next" in env["GIT_INDEX_FILE"]):
             calls.append(list(rels))
         return original(args, rels, env)
 
@@ -204,6 +205,28 @@ def test_later_killed_before_the_index_is_repaired_at_open(vault, tmp_path):
         assert_consistent(reopened)
     finally:
         reopened.close()
+
+
+def test_later_killed_before_the_index_is_repaired_by_a_read_only_open(vault, tmp_path):
+    """Was: after ``list``, ``search``, ``stats`` or ``show`` git's status still showed
+    ``D memories/<id>.json`` and ``?? memories/<id>.json``, and a person's commit then deleted
+    the memory. A read-only open now brings git's index level and removes the killed process's
+    ``index.lock``, rolling nothing back."""
+    root = vault.root
+    vault.close()
+    proc = subprocess.run([sys.executable, "-c", KILLED_BEFORE_THE_INDEX, str(root)],
+                          cwd=Path(__file__).resolve().parents[3], capture_output=True, text=True)
+    assert proc.returncode == 17, proc.stdout + proc.stderr
+    assert len(_intents(root)) == 1 and _index_behind(root) != []
+    viewed = Vault.open(root, readonly=True)
+    assert any(m.content == "saved just before the process was killed"
+               for m in viewed.memories.values())
+    assert _intents(root) == [] and _index_behind(root) == []
+    assert not (root / ".git" / "index.lock").exists()
+    assert run_git(root, "status", "--porcelain") == ""
+    run_git(root, "-c", "user.name=A Person", "-c", "user.email=p@example.org", "commit", "-q",
+            "--allow-empty", "-m", "the person's own commit")
+    assert run_git(root, "show", "--name-status", "--format=", "HEAD") == ""  # deletes nothing
 
 
 def test_later_killed_before_the_index_is_repaired_by_the_next_commit(vault, tmp_path):
