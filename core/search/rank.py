@@ -47,6 +47,7 @@ from .read_rows import RowsWhileReading
 from ..store.lazy import LazyRecords
 from .pool import AllowedPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
+from .searched_terms import MOST_TERMS, searched
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
 from .snippet import Snippet, snippet_for
 from .topk import top_hits
@@ -144,7 +145,7 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     snippet yet (:func:`with_snippet`)."""
     if not synced:
         index.sync(memories)
-    terms = [t for t in query.text_terms if t.tokens()]
+    terms = searched([t for t in query.text_terms if t.tokens()])
     excluded = _excluded(index, query)
     if isinstance(allowed, AllowedPool) and top is not None and embedder is None and terms \
             and len(allowed) > BOUNDED_FROM:
@@ -249,7 +250,7 @@ def any_of(terms: list[Term]) -> str:
 
 
 def with_snippet(hit: Hit, query: Query) -> Hit:
-    return replace(hit, snippet=snippet_for(hit.memory, query.text_terms))
+    return replace(hit, snippet=snippet_for(hit.memory, searched(query.text_terms)))
 
 
 def _ordered(hits: list[Hit]) -> list[Hit]:
@@ -259,7 +260,7 @@ def _ordered(hits: list[Hit]) -> list[Hit]:
 def _excluded(index: SearchIndex, query: Query) -> set[str]:
     """Ids matching a negated word, phrase or prefix."""
     out: set[str] = set()
-    for term in query.terms:
+    for term in searched([t for t in query.terms if t.is_text and t.negated]):
         if term.is_text and term.negated:
             expression = fts_expression([term])
             if expression:
@@ -324,6 +325,9 @@ class Searcher:
         found = rank(index, memories, query, allowed, lambda m: vault.score(m, at),
                      embedder=self.embedder, top=end, synced=True)
         notes = list(self.notes) + ([handed] if handed else [])
+        if len(query.text_terms) > MOST_TERMS:
+            notes.append(f"the query's {len(query.text_terms):,} words: the first {MOST_TERMS} "
+                         "different ones were looked for")
         if synced.building is not None:
             notes.append(building_note(*synced.building))
         if query.text_terms and not query.has_text:

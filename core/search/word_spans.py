@@ -41,20 +41,25 @@ def match_spans(text: str, terms: Iterable[Term]) -> list[tuple[int, int]]:
         patterns = [_pattern(term) for term in terms]
         if all(p is not False for p in patterns):
             lowered = text.lower()
-            spans = [span for p in patterns if isinstance(p, re.Pattern)
-                     for span in _found(p, lowered)]
+            spans = [span for p, term in zip(patterns, terms) if isinstance(p, re.Pattern)
+                     for span in _found(p, lowered, len(term.tokens()) > 1)]
             return _merged(spans)
     return _token_spans(text, terms)
 
 
-def _found(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
-    """Where ``pattern`` matches ``text`` from the start of a token, overlapping runs included
-    (each search starts one character after the last match's start)."""
+def _found(pattern: re.Pattern[str], text: str, overlapping: bool) -> list[tuple[int, int]]:
+    """Where ``pattern`` matches the ASCII ``text`` from the start of a token; ``overlapping``
+    (a run of several tokens): runs that overlap too, each search starting one character after
+    the last match's start. A match of one token runs to the token's end, so the next token
+    starts after it."""
+    if not overlapping:
+        return [m.span() for m in pattern.finditer(text)
+                if not m.start() or not text[m.start() - 1].isalnum()]
     out = []
     at = 0
     while (m := pattern.search(text, at)) is not None:
         start = m.start()
-        if not start or not TOKEN.match(text, start - 1):
+        if not start or not text[start - 1].isalnum():
             out.append((start, m.end()))
         at = start + 1
     return out
