@@ -40,8 +40,10 @@ FIRST_PAGE = 64
 #: An OR of more phrases than this (a question) starts this many first pages deep: a memory
 #: holding a few of many words has a flat bm25 and a coverage below 1, so the top is seldom
 #: settled within the first page (6k memories, the bench's questions: 18 of 200 settled at 64
-#: candidates, 130 at 256, 52 at 1,024), and each page costs FTS5 a bm25 of every match.
-WIDE_FROM, WIDE_PAGES = 2, 4
+#: candidates, 130 at 256, 52 at 1,024), and each page costs FTS5 a bm25 of every match (~8 ms
+#: at 6k, ~300 ms at 100k) where reading 1,024 rows costs Python about a millisecond (their
+#: coverage is read only as far as needed: :func:`_settle`).
+WIDE_FROM, WIDE_PAGES = 2, 16
 #: The most memories a search reads from a word list before leaving the ranking to FTS5.
 MOST_FROM_LISTS = 1024
 #: The most memories holding the rare words of a query read from a common word's list.
@@ -120,23 +122,36 @@ def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str]
     """Read the matches of ``expression`` best bm25 first until the top is settled: no memory
     not read, its bm25 at most the last one read (the ceiling; 0 when all are read), can have
     more text than ``unread(ceiling)``. None when every match was read and that bound (the
-    memories outside the expression) still leaves the top open."""
-    page = max(FIRST_PAGE, 4 * top) * (WIDE_PAGES if phrases and n > WIDE_FROM else 1)
+    memories outside the expression) still leaves the top open.
+
+    With several phrases, what each memory holds (its coverage) is read for the best of a page
+    first, more of it as needed: a memory whose coverage is not read yet is one not read (its
+    bm25 is at most the ceiling), so a question's top is settled having read that of a few
+    dozen memories, not of every memory its page holds."""
+    first = max(FIRST_PAGE, 4 * top)
+    page = first * (WIDE_PAGES if phrases and n > WIDE_FROM else 1)
+    read: list[TextHit] = []
+    done = 0  # the rows read, of every page (a bigger page begins with the smaller one's rows)
     while True:
         rows = index.reading.ranked(expression, page)
         exhausted = len(rows) < page
-        kept = [(i, bm25) for i, bm25 in rows if allowed(i)]
-        coverage = _coverage(index, phrases, [i for i, _ in kept]) if phrases and n > 1 else None
-        read: list[TextHit] = []
-        for memory_id, bm25 in kept:
-            # as rank's full path computes it, to the last bit: bm25 * held / n
-            held = n if coverage is None else coverage.get(memory_id, 0)
-            text = bm25 if n == 1 else bm25 * held / n
-            read.append(TextHit(memory_id, bm25, text))
-        ceiling = 0.0 if exhausted or not rows else rows[-1][1]
-        settled = settle(read, unread(ceiling), top, score_of, len(rows))
-        if settled is not None:
-            return settled
+        while True:  # (at least once a page: a page that ends the matches settles with 0)
+            upto = min(len(rows), max(first, 4 * done)) if phrases and n > 1 else len(rows)
+            kept = [(i, bm25) for i, bm25 in rows[done:upto] if allowed(i)]
+            coverage = _coverage(index, phrases, [i for i, _ in kept]) if phrases and n > 1 \
+                else None
+            for memory_id, bm25 in kept:
+                # as rank's full path computes it, to the last bit: bm25 * held / n
+                held = n if coverage is None else coverage.get(memory_id, 0)
+                text = bm25 if n == 1 else bm25 * held / n
+                read.append(TextHit(memory_id, bm25, text))
+            done = upto
+            ceiling = 0.0 if not done or (exhausted and done == len(rows)) else rows[done - 1][1]
+            settled = settle(read, unread(ceiling), top, score_of, done)
+            if settled is not None:
+                return settled
+            if done == len(rows):
+                break
         if exhausted:
             return None  # every match read: only the memories outside can be in the way
         page *= 4
