@@ -66,6 +66,10 @@ TARGET_ARCHIVE_GIT_RATIO_100K = 0.25
 TARGET_ARCHIVE_GROWTH = 2.0  # archive(100k) / archive(10k)
 TARGET_GC_GIT_RATIO_100K = 1.0
 TARGET_FIRST_SEARCH_RATIO_100K = 2.0  # memvault search after a clone / warm, whole process
+# Questions (issue 41): p95 at most twice that of two-word queries of the same words, in the
+# same run, at 10k and 100k; at 100k below 50 ms.
+TARGET_QUESTION_RATIO = 2.0
+TARGET_QUESTION_P95_100K = 0.050
 PHASES = ("open", "search", "tui", "archive", "gc")
 
 # A reproducible git: no user or system config (hooks, gpg signing, fsmonitor...), a fixed identity.
@@ -746,6 +750,19 @@ def render(results: dict[str, Any]) -> str:
     row("memvault search, warm (process)", [fmt_s(med(s, "first_search", "warm")) for s in sizes])
     row("ratio after a clone / warm  (target <= 2x)",
         [fmt_x(ratio(s, ("first_search", "first"), ("first_search", "warm"))) for s in sizes])
+    row("questions p50 (bench/search_questions.txt), top 10, no snippets",
+        [fmt_s(med(s, "questions", "questions")) for s in sizes])
+    row("questions p95", [fmt_s(get(s, "questions", "questions", "p95")) for s in sizes])
+    row("two-word queries of the same words, p50", [fmt_s(med(s, "questions", "two_words"))
+                                                    for s in sizes])
+    row("two-word queries, p95", [fmt_s(get(s, "questions", "two_words", "p95")) for s in sizes])
+    row(f"ratio questions / two words, p95  (target <= {TARGET_QUESTION_RATIO:g}x)",
+        [fmt_x(_p95_ratio(get(s, "questions"))) for s in sizes])
+    if results["peer"]:
+        row("questions p50, cortexgraph search_memory",
+            [fmt_s(med(s, "questions", "peer")) for s in sizes])
+        row("questions p95, cortexgraph", [fmt_s(get(s, "questions", "peer", "p95"))
+                                           for s in sizes])
     if results["peer"]:
         row("search p50, cortexgraph search_memory, top 10",
             [fmt_s(med(s, "search", "peer")) for s in sizes])
@@ -766,6 +783,13 @@ def render(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _p95_ratio(questions: dict[str, Any] | None) -> float | None:
+    """Questions' p95 over the two-word queries' p95, in the same run."""
+    if not questions or not questions["two_words"]["p95"]:
+        return None
+    return questions["questions"]["p95"] / questions["two_words"]["p95"]
+
+
 def _mb(x: float | None) -> str:
     return "-" if x is None else f"{x:,.0f}"
 
@@ -784,6 +808,12 @@ def scale_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
         if size is None:
             continue
         label = f"{n // 1000}k"
+        if "questions" in size:
+            r = _p95_ratio(size["questions"])
+            add(f"{label}: question p95 / two-word p95", r, TARGET_QUESTION_RATIO, fmt_x(r), "x")
+            if n == 100_000:
+                p95 = size["questions"]["questions"]["p95"]
+                add(f"{label}: question p95", p95, TARGET_QUESTION_P95_100K, fmt_s(p95), " s")
         opens = size.get("opens")
         peer = opens.get("peer") if opens else None
         if opens:
@@ -962,6 +992,9 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"{n:,}: search, {args.queries} queries")
                 queries = scale.make_queries(memories, args.queries, args.seed)
                 entry["search"] = scale.measure_search(vault_dir, peer_dir, peer, queries)
+                log(f"{n:,}: questions beside two-word queries of their words")
+                entry["questions"] = scale.measure_questions(
+                    vault_dir, peer_dir, peer, scale.load_questions(), set(WORDS))
                 log(f"{n:,}: memvault search after a clone / warm, process start to end")
                 entry["first_search"] = scale.measure_first_search(
                     vault_dir, queries[0], max(1, repeat["open"] // 2))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -271,6 +272,65 @@ def measure_search(vault: Path, peer_dir: Path, peer: str | None, queries: list[
     out["ours"] = series(ours["times"]) | {"hits": ours["hits"], "first": ours.get("first")}
     if peer:
         theirs = run_json([peer, "-c", PEER_SEARCH, str(peer_dir), text])
+        out["peer"] = series(theirs["times"]) | {"hits": theirs["hits"]}
+    return out
+
+
+#: Questions as a person asks them (bench/search_questions.txt), timed beside two-word queries
+#: made of the same questions' words, alternately in one process (the same searcher, the same
+#: moment of a busy machine), both as an assistant asks: top 10, no snippets.
+QUESTIONS = Path(__file__).resolve().parent / "search_questions.txt"
+#: The words of a question that say what it asks about are those of the vocabulary but these.
+FUNCTION_WORDS = frozenset("""the a of to and in for on with is that this it as by from at be are
+was we use not when if then so but or our their its after before under over into out about via
+per each new old""".split())
+OURS_QUESTIONS = textwrap.dedent("""
+    import json, sys, time
+    from core import Vault
+    from core.search import Searcher
+    vault = Vault.open(sys.argv[1])
+    pairs = json.loads(sys.argv[2])
+    searcher = Searcher(vault, mode="bm25")
+    searcher.search(pairs[0][0], limit=10, snippets=False)  # fills new search rows, not timed
+    times = {"questions": [], "two_words": []}
+    hits = 0
+    for question, two in pairs:
+        for key, q in (("questions", question), ("two_words", two)):
+            t = time.perf_counter()
+            result = searcher.search(q, limit=10, snippets=False)
+            times[key].append(time.perf_counter() - t)
+            hits += len(result.hits)
+    print(json.dumps({"times": times, "hits": hits}))
+""")
+
+
+def load_questions(path: Path = QUESTIONS) -> list[str]:
+    return [line.strip() for line in path.read_text().splitlines()
+            if line.strip() and not line.startswith("#")]
+
+
+def two_word_queries(questions: list[str], vocabulary: set[str]) -> list[str]:
+    """For each question, a query of the first two of its words the memories use that are not
+    function words (what a person types for the same thing)."""
+    out = []
+    for question in questions:
+        words = [w for w in re.findall(r"[a-z]+", question.lower())
+                 if w in vocabulary and w not in FUNCTION_WORDS]
+        out.append(" ".join(words[:2]) or question)
+    return out
+
+
+def measure_questions(vault: Path, peer_dir: Path, peer: str | None, questions: list[str],
+                      vocabulary: set[str]) -> dict[str, Any]:
+    """Questions against two-word queries of the same words (ours, one process, alternately);
+    CortexGraph's ``search_memory`` on the questions when it is there."""
+    pairs = list(zip(questions, two_word_queries(questions, vocabulary)))
+    ours = run_json([sys.executable, "-c", OURS_QUESTIONS, str(vault), json.dumps(pairs)])
+    out: dict[str, Any] = {"queries": len(pairs), "hits": ours["hits"],
+                           "questions": series(ours["times"]["questions"]),
+                           "two_words": series(ours["times"]["two_words"])}
+    if peer:
+        theirs = run_json([peer, "-c", PEER_SEARCH, str(peer_dir), json.dumps(questions)])
         out["peer"] = series(theirs["times"]) | {"hits": theirs["hits"]}
     return out
 

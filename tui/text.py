@@ -24,6 +24,36 @@ _UNITS = (
 )
 
 
+#: What ``memvault list`` prints of a memory's text on its line when piped, and what the app's
+#: detail pane shows of a body: a memory may hold megabytes (up to the 16 MiB a file may hold),
+#: and a person reads neither a line nor a pane of that; ``memvault show`` prints it whole and
+#: ``--json`` gives the record as it is.
+LIST_PREVIEW = 1_000
+PANE_PREVIEW = 20_000
+
+
+def size_text(n: int) -> str:
+    """A size in bytes as a person reads it: ``980 B``, ``9.8 KB``, ``700 KB``, ``2.7 MB``
+    (decimal units)."""
+    if n < 1000:
+        return f"{n} B"
+    if n < 10_000:
+        return f"{n / 1000:.1f} KB"
+    if n < 999_500:
+        return f"{n / 1000:.0f} KB"
+    return f"{n / 1_000_000:.1f} MB"
+
+
+def preview(text: str, limit: int) -> str:
+    """``text`` when it is at most ``limit`` characters, else its first ``limit`` (cut after a
+    word when one ends in the last tenth) then ``… (2.7 MB)``: the whole text's size in UTF-8."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ", limit - limit // 10)
+    return (cut[:space] if space > 0 else cut) + f"… ({size_text(len(text.encode()))})"
+
+
 def plural(n: int, word: str, plural_form: str | None = None) -> str:
     """``1 memory``, ``3 memories`` (``plural(3, "memory", "memories")``), ``2 files``."""
     return f"{n} {word if n == 1 else (plural_form or word + 's')}"

@@ -18,6 +18,15 @@ if TYPE_CHECKING:  # imported when a search first asks (an open reads the index'
 #: words, so it counts for less; tags and entities are short and chosen, so a hit counts more.
 COLUMN_WEIGHTS = (1.0, 0.5, 1.5, 1.5)
 TOKENIZER = "porter unicode61 remove_diacritics 2"
+#: What FTS5 pays to look up one rowid in a MATCH (``MATCH ? AND rowid IN (...)``: it opens
+#: every term's doclists again for each rowid), in rows of a whole match read: a word's look-up
+#: ~20 us a rowid against ~0.3 us a row of its whole match, an OR of 9 words ~500 us a rowid
+#: (6k memories). So a look-up is used only when the rows asked for are that many times fewer
+#: than the rows the expression matches (a filter to a few memories of a big vault).
+LOOKUP_COST = 64
+#: The most ids :meth:`IndexReading.ids_matching` keeps, over all the expressions it remembers
+#: (a question asks the same words' matches again for each page of candidates it reads).
+KEPT_IDS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -34,6 +43,17 @@ class _CountMemo:
 
     generation: int
     counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class _MatchMemo:
+    """expression -> the ids of the rows matching it, at the index's ``generation`` and for the
+    rows ``by_rowid`` (at most :data:`KEPT_IDS` ids in all)."""
+
+    generation: int
+    by_rowid: dict[int, str]
+    found: dict[str, frozenset[str]] = field(default_factory=dict)
+    size: int = 0
 
 
 class IndexReading:
@@ -80,7 +100,13 @@ class IndexReading:
         return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
 
     def match_among(self, expression: str, among: list[str]) -> dict[str, float]:
-        """:meth:`match`, for the rows of the ids ``among`` only (a look-up each)."""
+        """:meth:`match`, for the rows of the ids ``among`` only: a look-up each when they are
+        far fewer than the rows it matches (:data:`LOOKUP_COST`), else the whole match kept
+        to them (the same scores: bm25 reads the index's totals, not the rows asked for)."""
+        words = expression.count(" OR ") + 1  # a look-up opens each word's doclists
+        if not self._looked_up(len(among) * words, expression):
+            wanted = set(among)
+            return {i: s for i, s in self.match(expression).items() if i in wanted}
         known = self._load_known()
         rowids = ",".join(str(known[i][0]) for i in among if i in known)  # integers: no quoting
         if not rowids:
@@ -90,6 +116,13 @@ class IndexReading:
         rows = self.conn.execute(f"SELECT rowid, bm25(fts, {weights}) FROM fts WHERE fts MATCH ? "
                                  f"AND rowid IN ({rowids})", (expression,))
         return {ids[rowid]: max(-rank, 1e-9) for rowid, rank in rows if rowid in ids}
+
+    def _looked_up(self, lookups: int, expression: str) -> bool:
+        """Whether ``lookups`` rowid look-ups cost less than reading every match of
+        ``expression`` (its count asked only when the index is big enough for them to)."""
+        if not lookups or lookups * LOOKUP_COST >= len(self._load_known()):
+            return False
+        return lookups * LOOKUP_COST < self.count(expression)
 
     def ranked(self, expression: str, limit: int) -> list[tuple[str, float]]:
         """The ``limit`` rows matching ``expression`` with the best bm25 (as :meth:`match`
@@ -114,11 +147,11 @@ class IndexReading:
         return found
 
     def ids_matching_among(self, expression: str, among: list[str]) -> set[str]:
-        """Those of ``among`` that match ``expression``: a look-up per id for a few, the whole
-        match for many."""
+        """Those of ``among`` that match ``expression``: a look-up each when they are far fewer
+        than its matches (:data:`LOOKUP_COST`), else its whole match (remembered)."""
+        if not self._looked_up(len(among), expression):
+            return set(among) & self.ids_matching(expression) if among else set()
         known = self._load_known()
-        if len(among) > 2000:
-            return self.ids_matching(expression) & set(among)
         rowids = ",".join(str(known[i][0]) for i in among if i in known)  # integers: no quoting
         if not rowids:
             return set()
@@ -127,9 +160,22 @@ class IndexReading:
             f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({rowids})", (expression,))
             if r in ids}
 
-    def ids_matching(self, expression: str) -> set[str]:
-        """The ids of the rows matching the FTS5 ``expression`` (no ranking)."""
+    def ids_matching(self, expression: str) -> frozenset[str]:
+        """The ids of the rows matching the FTS5 ``expression`` (no ranking), remembered while
+        the index's generation and rows are the same (:data:`KEPT_IDS` at most)."""
         ids = self.ids_by_rowid()
-        return {ids[r] for (r,) in self.conn.execute(
-            "SELECT rowid FROM fts WHERE fts MATCH ?", (expression,)) if r in ids}
-
+        memo = self.memo.get("matches")
+        if not isinstance(memo, _MatchMemo) or memo.generation != self._generation() \
+                or memo.by_rowid is not ids:
+            memo = self.memo["matches"] = _MatchMemo(self._generation(), ids)
+        found = memo.found.get(expression)
+        if found is None:
+            found = frozenset(ids[r] for (r,) in self.conn.execute(
+                "SELECT rowid FROM fts WHERE fts MATCH ?", (expression,)) if r in ids)
+            if memo.size + len(found) > KEPT_IDS:
+                memo.found.clear()
+                memo.size = 0
+            if len(found) <= KEPT_IDS:
+                memo.found[expression] = found
+                memo.size += len(found)
+        return found

@@ -48,6 +48,7 @@ from .read_rows import RowsWhileReading
 from ..store.lazy import LazyRecords
 from .pool import AllowedPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
+from .searched_terms import cut_note, searched
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
 from .snippet import Snippet, snippet_for
 from .topk import top_hits
@@ -160,7 +161,7 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
           allowed: Iterable[str], decay_of: Callable[[Memory], float],
           embedder: Embedder | None, top: int | None) -> Ranking:
     """:func:`rank` on an index level with ``memories``."""
-    terms = query.ranked_terms
+    terms = searched(query.ranked_terms)
     excluded = _excluded(index, query)
     if isinstance(allowed, AllowedPool) and top is not None and embedder is None and terms \
             and len(allowed) > BOUNDED_FROM:
@@ -260,7 +261,7 @@ def any_of(terms: list[Term]) -> str:
 
 
 def with_snippet(hit: Hit, query: Query) -> Hit:
-    return replace(hit, snippet=snippet_for(hit.memory, query.text_terms))
+    return replace(hit, snippet=snippet_for(hit.memory, searched(query.text_terms)))
 
 
 def _ordered(hits: list[Hit]) -> list[Hit]:
@@ -270,7 +271,7 @@ def _ordered(hits: list[Hit]) -> list[Hit]:
 def _excluded(index: SearchIndex, query: Query) -> set[str]:
     """Ids matching a negated word, phrase or prefix."""
     out: set[str] = set()
-    for term in query.terms:
+    for term in searched([t for t in query.terms if t.is_text and t.negated]):
         if term.is_text and term.negated:
             expression = fts_expression([term])
             if expression:
@@ -336,6 +337,7 @@ class Searcher:
         if isinstance(said, list):
             said.extend(self.index.take_notes() + (index.take_notes() if index is not self.index
                                                    else []))
+        notes += cut_note(query.text_terms)
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
         page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]

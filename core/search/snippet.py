@@ -56,9 +56,7 @@ def window(name: str, text: str, spans: list[tuple[int, int]], width: int) -> Sn
         return Snippet(name, text, 0, spans)
     start = 0
     if spans:
-        best = max(range(len(spans)),
-                   key=lambda i: (sum(1 for s in spans if spans[i][0] <= s[0] and
-                                      s[1] <= spans[i][0] + width - LEAD_CHARS), -i))
+        best = _fullest(spans, width - LEAD_CHARS)
         start = max(0, spans[best][0] - LEAD_CHARS)
         if start:  # begin at a word
             space = text.find(" ", start, spans[best][0])
@@ -69,3 +67,18 @@ def window(name: str, text: str, spans: list[tuple[int, int]], width: int) -> Sn
         end = space if space != -1 else end
     inside = [(max(s, start) - start, min(e, end) - start) for s, e in spans if s < end and e > start]
     return Snippet(name, text[start:end], start, inside, start > 0, end < len(text))
+
+
+def _fullest(spans: list[tuple[int, int]], reach: int) -> int:
+    """The first span from which the most spans fit within ``reach`` characters (from its
+    start). ``spans`` are sorted and apart (:func:`core.search.word_spans.match_spans`), so
+    their ends rise too: those fitting from span ``i`` are ``i`` up to an end that only moves
+    on as ``i`` does (linear: a memory of megabytes holds tens of thousands of matches)."""
+    best, most, end = 0, -1, 0
+    for i, (start, _) in enumerate(spans):
+        end = max(end, i)
+        while end < len(spans) and spans[end][1] <= start + reach:
+            end += 1
+        if end - i > most:
+            best, most = i, end - i
+    return best

@@ -37,6 +37,13 @@ from .query import Term, fts_expression
 
 #: Candidates asked of SQLite at first; the page grows fourfold when that does not settle it.
 FIRST_PAGE = 64
+#: An OR of more phrases than this (a question) starts this many first pages deep: a memory
+#: holding a few of many words has a flat bm25 and a coverage below 1, so the top is seldom
+#: settled within the first page (6k memories, the bench's questions: 18 of 200 settled at 64
+#: candidates, 130 at 256, 52 at 1,024), and each page costs FTS5 a bm25 of every match (~8 ms
+#: at 6k, ~300 ms at 100k) where reading 1,024 rows costs Python about a millisecond (their
+#: coverage is read only as far as needed: :func:`_settle`).
+WIDE_FROM, WIDE_PAGES = 2, 16
 #: The most memories a search reads from a word list before leaving the ranking to FTS5.
 MOST_FROM_LISTS = 1024
 #: The most memories holding the rare words of a query read from a common word's list.
@@ -65,50 +72,86 @@ def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], boo
     """The ``top`` hits by ``score_of(id, relevance)`` (which must not exceed ``relevance``)
     among the memories ``allowed`` that hold any of ``terms``; fewer when fewer match."""
     phrases = [e for e in (fts_expression([t]) for t in terms) if e]
-    if len(phrases) > 1:
+    counts = [index.reading.count(p) for p in phrases]
+    if len(phrases) > 1 and all(counts):  # (a word no memory holds: no memory holds them all)
+        outside = partial_bound(index, phrases)
         settled = _settle(index, " AND ".join(f"({p})" for p in phrases), len(phrases),
-                          allowed, top, score_of, partial_bound(index, phrases), None)
+                          allowed, top, score_of, lambda ceiling: max(ceiling, outside), None)
         if settled is not None:
             return settled
     settled = from_word_lists(index, terms, phrases, allowed, top, score_of)
     if settled is not None:
         return settled
     expression = " OR ".join(phrases)
-    settled = _settle(index, expression, len(phrases), allowed, top, score_of, 0.0, phrases)
-    assert settled is not None  # without a partial bound the OR pass always settles
+    caps = _caps(index, [c for c in counts if c])
+    settled = _settle(index, expression, len(phrases), allowed, top, score_of,
+                      lambda ceiling: unread_bound(ceiling, caps, len(phrases)), phrases)
+    assert settled is not None  # the OR pass always settles: its bound is 0 once all is read
     return settled
+
+
+def _caps(index: SearchIndex, counts: list[int]) -> list[float]:
+    """What each phrase matching ``counts`` rows can add to bm25 at most, largest first."""
+    rows = index.row_count()
+    return sorted(((wordlists.K1 + 1) * wordlists.idf_of(rows, c) for c in counts), reverse=True)
+
+
+def unread_bound(ceiling: float, caps: list[float], n: int) -> float:
+    """The most text (bm25 * held / n) a memory of bm25 at most ``ceiling`` can have, when it
+    holds at most one phrase for each of ``caps`` (the phrases some memory holds): holding
+    ``k`` of them, its bm25 is at most the ``k`` largest caps, its coverage ``k / n``."""
+    if not ceiling:
+        return 0.0
+    best, total = 0.0, 0.0
+    for k, cap in enumerate(caps, 1):
+        total += cap
+        best = max(best, min(ceiling, total) * k / n)
+    return best
 
 
 def partial_bound(index: SearchIndex, phrases: list[str]) -> float:
     """The most text a memory holding some but not all of ``phrases`` can have."""
-    rows = index.row_count()
-    caps = sorted(((wordlists.K1 + 1) * wordlists.idf_of(rows, index.reading.count(p))
-                   for p in phrases), reverse=True)
+    caps = _caps(index, [index.reading.count(p) for p in phrases])
     n = len(phrases)
     return max((k / n) * sum(caps[:k]) for k in range(1, n))
 
 
 def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str], bool],
-            top: int, score_of: Callable[[str, float], float], outside: float,
-            phrases: list[str] | None) -> Settled | None:
-    """Read the matches of ``expression`` best bm25 first until the top is settled; None when
-    the memories outside it (text at most ``outside``) could still enter."""
-    page = max(FIRST_PAGE, 4 * top)
+            top: int, score_of: Callable[[str, float], float],
+            unread: Callable[[float], float], phrases: list[str] | None) -> Settled | None:
+    """Read the matches of ``expression`` best bm25 first until the top is settled: no memory
+    not read, its bm25 at most the last one read (the ceiling; 0 when all are read), can have
+    more text than ``unread(ceiling)``. None when every match was read and that bound (the
+    memories outside the expression) still leaves the top open.
+
+    With several phrases, what each memory holds (its coverage) is read for the best of a page
+    first, more of it as needed: a memory whose coverage is not read yet is one not read (its
+    bm25 is at most the ceiling), so a question's top is settled having read that of a few
+    dozen memories, not of every memory its page holds."""
+    first = max(FIRST_PAGE, 4 * top)
+    page = first * (WIDE_PAGES if phrases and n > WIDE_FROM else 1)
+    read: list[TextHit] = []
+    done = 0  # the rows read, of every page (a bigger page begins with the smaller one's rows)
     while True:
         rows = index.reading.ranked(expression, page)
         exhausted = len(rows) < page
-        kept = [(i, bm25) for i, bm25 in rows if allowed(i)]
-        coverage = _coverage(index, phrases, [i for i, _ in kept]) if phrases and n > 1 else None
-        read: list[TextHit] = []
-        for memory_id, bm25 in kept:
-            # as rank's full path computes it, to the last bit: bm25 * held / n
-            held = n if coverage is None else coverage.get(memory_id, 0)
-            text = bm25 if n == 1 else bm25 * held / n
-            read.append(TextHit(memory_id, bm25, text))
-        ceiling = 0.0 if exhausted or not rows else rows[-1][1]
-        settled = settle(read, max(ceiling, outside), top, score_of, len(rows))
-        if settled is not None:
-            return settled
+        while True:  # (at least once a page: a page that ends the matches settles with 0)
+            upto = min(len(rows), max(first, 4 * done)) if phrases and n > 1 else len(rows)
+            kept = [(i, bm25) for i, bm25 in rows[done:upto] if allowed(i)]
+            coverage = _coverage(index, phrases, [i for i, _ in kept]) if phrases and n > 1 \
+                else None
+            for memory_id, bm25 in kept:
+                # as rank's full path computes it, to the last bit: bm25 * held / n
+                held = n if coverage is None else coverage.get(memory_id, 0)
+                text = bm25 if n == 1 else bm25 * held / n
+                read.append(TextHit(memory_id, bm25, text))
+            done = upto
+            ceiling = 0.0 if not done or (exhausted and done == len(rows)) else rows[done - 1][1]
+            settled = settle(read, unread(ceiling), top, score_of, done)
+            if settled is not None:
+                return settled
+            if done == len(rows):
+                break
         if exhausted:
             return None  # every match read: only the memories outside can be in the way
         page *= 4
@@ -196,8 +239,20 @@ def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
 def _choose(read: list[TextHit], best: float, top: int,
             score_of: Callable[[str, float], float]) -> list[TextHit]:
     """The ``top`` best of ``read`` by score, best first (ties as rank's order: higher relevance,
-    then id)."""
-    scored = [(score_of(h.memory_id, h.text / best), h.text, h.memory_id, h) for h in read]
+    then id). Scored in falling text, up to the first whose relevance is below the ``top``-th
+    score so far: a score is at most its relevance, so none after it can enter."""
+    scored: list[tuple[float, float, str, TextHit]] = []
+    floor: list[float] = []  # the ``top`` best scores so far, a min-heap
+    for h in sorted(read, key=lambda h: -h.text):
+        relevance = h.text / best
+        if len(floor) >= top and relevance < floor[0]:
+            break
+        score = score_of(h.memory_id, relevance)
+        scored.append((score, h.text, h.memory_id, h))
+        if len(floor) < top:
+            heapq.heappush(floor, score)
+        elif score > floor[0]:
+            heapq.heapreplace(floor, score)
     best_ones = heapq.nsmallest(top, scored, key=lambda s: (-s[0], -s[1], s[2]))
     return [s[3] for s in best_ones]
 

@@ -3,6 +3,7 @@ match (FTS5 decides what matches; this finds the same words again to mark them).
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
@@ -32,7 +33,61 @@ def stem(token: str) -> str:
 def match_spans(text: str, terms: Iterable[Term]) -> list[tuple[int, int]]:
     """(start, end) character offsets in ``text`` of what the text terms match, sorted and not
     overlapping: a word matches tokens with its stem as a prefix, a prefix term tokens starting
-    with it, a phrase the run of tokens in order."""
+    with it, a phrase the run of tokens in order. Linear in the text: an ASCII text (lowercase
+    at the same offsets) is searched by one regular expression a term; any other is read a
+    token at a time."""
+    terms = list(terms)
+    if text.isascii():
+        patterns = [_pattern(term) for term in terms]
+        if all(p is not False for p in patterns):
+            lowered = text.lower()
+            spans = [span for p, term in zip(patterns, terms) if isinstance(p, re.Pattern)
+                     for span in _found(p, lowered, len(term.tokens()) > 1)]
+            return _merged(spans)
+    return _token_spans(text, terms)
+
+
+def _found(pattern: re.Pattern[str], text: str, overlapping: bool) -> list[tuple[int, int]]:
+    """Where ``pattern`` matches the ASCII ``text`` from the start of a token; ``overlapping``
+    (a run of several tokens): runs that overlap too, each search starting one character after
+    the last match's start. A match of one token runs to the token's end, so the next token
+    starts after it."""
+    if not overlapping:
+        return [m.span() for m in pattern.finditer(text)
+                if not m.start() or not text[m.start() - 1].isalnum()]
+    out = []
+    at = 0
+    while (m := pattern.search(text, at)) is not None:
+        start = m.start()
+        if not start or not text[start - 1].isalnum():
+            out.append((start, m.end()))
+        at = start + 1
+    return out
+
+
+def _pattern(term: Term) -> re.Pattern[str] | None | bool:
+    """The expression finding, in lowercased ASCII, the runs of tokens ``term`` matches as
+    :func:`_token_spans` decides, when they start at a token (:func:`_found` checks; a pattern
+    that starts with its letters is searched for fast); None for a term with no token, False
+    when a token of it is not one token once folded (then only :func:`_token_spans` can say)."""
+    wanted = [fold(t) for t in term.tokens()]
+    if not wanted:
+        return None
+    pieces = []
+    for i, w in enumerate(wanted):
+        if not TOKEN.fullmatch(w):
+            return False
+        if term.kind == "prefix" and i == len(wanted) - 1:
+            pieces.append(re.escape(w) + r"[^\W_]*")
+            continue
+        root = stem(w)
+        pieces.append(re.escape(w) + r"(?![^\W_])" if len(root) < 3 else
+                      re.escape(root) + r"[^\W_]*")
+    return re.compile(r"[\W_]+".join(pieces))
+
+
+def _token_spans(text: str, terms: list[Term]) -> list[tuple[int, int]]:
+    """:func:`match_spans` a token at a time (each folded as FTS5 folds it)."""
     tokens = [(m.start(), m.end(), fold(m.group())) for m in TOKEN.finditer(text)]
     spans: list[tuple[int, int]] = []
     for term in terms:

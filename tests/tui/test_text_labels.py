@@ -3,7 +3,7 @@ by core (``op_message``) read back as ``verb of <id>`` or ``verb of N memories (
 
 from __future__ import annotations
 
-from tui.text import operation_label, operation_parts
+from tui.text import operation_label, operation_parts, preview, size_text
 
 
 def test_one_memory_many_memories_and_other_subjects():
@@ -27,3 +27,13 @@ def test_control_characters_never_come_through():
     label, words = operation_parts("delete: 3f2a1b2c \x1b[31mred\x07")
     assert label == "delete of 3f2a1b2c" and "\x1b" not in words and "\x07" not in words
     assert "\x1b" not in operation_label("\x1b]0;title\x07: x")
+
+
+def test_a_long_text_is_previewed_with_its_size():
+    assert [size_text(n) for n in (980, 9_800, 700_000, 999_999, 2_666_111)] == \
+        ["980 B", "9.8 KB", "700 KB", "1.0 MB", "2.7 MB"]
+    assert preview("short", 10) == "short"
+    text = "word " * 1000
+    assert preview(text, 100) == "word " * 19 + "word… (5.0 KB)"
+    assert preview("x" * 5000, 100) == "x" * 100 + "… (5.0 KB)"
+    assert preview("é" * 600, 100) == "é" * 100 + "… (1.2 KB)"

@@ -33,3 +33,28 @@ async def test_the_detail_pane_says_why_a_memory_has_no_gist(tui_vault):
             text_of(title).split())
         await goto(pilot, FADING)  # a short note: the content is its own gist, as before
         assert "(no gist: showing the content)" in text_of(title)
+
+
+HUGE_ID = "f0f0f0f0-0000-4000-8000-000000000002"
+
+
+async def test_a_huge_memory_shows_its_beginning_and_size_not_all_of_it(tui_vault, monkeypatch):
+    """700 KB of content (a memory may hold 16 MiB): the pane shows its first characters and
+    says how big it is; it never reads the whole into the pane nor the gist's reasons."""
+    from core.vault import records
+    from tui.text import PANE_PREVIEW
+
+    monkeypatch.setattr(records, "make_gist", lambda *args, **kwargs: None)
+    vault = Vault.open(tui_vault)
+    vault.save(Memory(id=HUGE_ID, content="the morning coffee ran late " * 25_000,
+                      created_at=NOW, last_used=NOW))
+    vault.close()
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        pane = app.main_screen.query_one(DetailPane)
+        await goto(pilot, HUGE_ID)
+        body = pane.query_one("#body").render()
+        assert str(body).endswith("… (700 KB)") and len(str(body)) < PANE_PREVIEW + 20
+        assert f"showing its first {PANE_PREVIEW:,} characters of 700 KB" in " ".join(
+            text_of(pane.query_one("#body-title")).split())

@@ -29,7 +29,7 @@ from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport, first_words
 
 from ..terminal import underlying
-from ..text import absolute_time, relative_time, until_forgotten
+from ..text import LIST_PREVIEW, absolute_time, preview, relative_time, until_forgotten
 
 STATUS_STYLE = {
     MemoryStatus.ACTIVE: "green",
@@ -164,8 +164,9 @@ def status_text(status: MemoryStatus) -> Text:
 
 def memory_table(vault: Vault, memories: Iterable[Memory], now: int, *, whole: bool = False
                  ) -> Table:
-    """One row a memory; ``whole``: the memory column holds the whole text on one line (piped
-    output), not its first words."""
+    """One row a memory; ``whole``: the memory column holds the text on one line (piped output),
+    not its first words: at most :data:`~tui.text.LIST_PREVIEW` characters of it, then its size
+    (``… (2.7 MB)``; ``memvault show`` prints it whole)."""
     table = borderless_table()
     table.add_column("id", no_wrap=True, style="bold")
     table.add_column("status", no_wrap=True)
@@ -182,7 +183,8 @@ def memory_table(vault: Vault, memories: Iterable[Memory], now: int, *, whole: b
             str(m.use_count),
             relative_time(m.last_used, now),
             cell(", ".join(m.meta.tags)),
-            neutralise_line(m.text) if whole else cell(first_words(m.text, 80)),
+            neutralise_line(preview(m.text, LIST_PREVIEW)) if whole
+            else cell(first_words(m.text, 80)),
         )
     return table
 

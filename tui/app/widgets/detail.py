@@ -18,7 +18,7 @@ from core.search.query import Term
 from core.search.word_spans import match_spans
 
 from ..groups import Group
-from ...text import date_text, relative_time, span
+from ...text import PANE_PREVIEW, date_text, preview, relative_time, size_text, span
 from ..bands import BAND_STYLE
 from ..view import (
     MATCH_STYLE,
@@ -200,16 +200,18 @@ class DetailPane(VerticalScroll):
         title = self.query_one("#body-title", Static)
         body = self.query_one("#body", Static)
         if not m.gist:
-            title.update(Text.assemble(("content", "bold"),
-                                       (f"  (no gist: {no_gist_note(m.content)})", "dim italic")))
-            body.update(self.marked(m.content))
+            # (the gist's reasons read the whole content: seconds for megabytes)
+            note = no_gist_note(m.content) if len(m.content) <= PANE_PREVIEW else \
+                f"showing its first {PANE_PREVIEW:,} characters of {size_text(len(m.content.encode()))}"
+            title.update(Text.assemble(("content", "bold"), (f"  (no gist: {note})", "dim italic")))
+            body.update(self.marked(preview(m.content, PANE_PREVIEW)))
         elif self.show_content:
             title.update(Text.assemble(("content", "bold"), (f"  {self.toggle_key} shows the gist", "dim")))
-            body.update(self.marked(m.content))
+            body.update(self.marked(preview(m.content, PANE_PREVIEW)))
         else:
             saved = len(m.content) - len(m.gist)
             note = f"  {len(m.gist)} of {len(m.content)} characters" if saved > 0 else ""
             title.update(Text.assemble(("gist", "bold"), (note, "dim"),
                                        (f"  {self.toggle_key} shows the content", "dim")))
-            body.update(self.marked(m.gist))
+            body.update(self.marked(preview(m.gist, PANE_PREVIEW)))
 
