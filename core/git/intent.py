@@ -26,46 +26,26 @@ import hashlib
 import json
 import os
 import secrets
-import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..store.checked_replace import ABSENT as ABSENT
+from ..store.checked_replace import file_state
 from ..store.files import write_atomic
 
-ABSENT = "absent"
 OTHER = "other"  # a directory, a fifo...: never the operation's own result
 RECORD_VERSION = 2
+#: what is at a path, never through a link: ("absent", None), ("file", bytes), ("link", target
+#: bytes) or ("other", None); the state a checked write compares with
+read_state = file_state
 
 
 def blob_id(data: bytes, object_format: str = "sha1") -> str:
     """The git object id of a blob holding ``data`` (no git process)."""
     digest = hashlib.sha256 if object_format == "sha256" else hashlib.sha1
     return digest(b"blob %d\0" % len(data) + data).hexdigest()
-
-
-def read_state(path: Path) -> tuple[str, bytes | None]:
-    """What is at ``path`` without following a symbolic link: ("absent", None), ("file", bytes),
-    ("link", target bytes) or ("other", None)."""
-    try:
-        st = os.lstat(path)
-    except FileNotFoundError:
-        return ABSENT, None
-    except NotADirectoryError:
-        return ABSENT, None
-    if stat.S_ISLNK(st.st_mode):
-        return "link", os.fsencode(os.readlink(path))
-    if not stat.S_ISREG(st.st_mode):
-        return OTHER, None
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    try:
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return "file", b"".join(chunks)
-    finally:
-        os.close(fd)
 
 
 def state_id(kind: str, data: bytes | None, object_format: str = "sha1") -> str:

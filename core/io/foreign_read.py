@@ -20,10 +20,8 @@ gigabytes of memory:
 
 from __future__ import annotations
 
-import errno
 import json
 import os
-import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -31,6 +29,7 @@ from typing import Any, BinaryIO
 import yaml
 
 from ..errors import VaultError
+from ..store.files import RefusedFileError, open_regular
 
 #: The deepest nesting of lists and mappings a foreign value may have: mem0's metadata, a
 #: note's front matter are a few levels deep; 50,000 levels would overflow every recursive
@@ -98,19 +97,11 @@ def open_source(path: str | os.PathLike[str]) -> BinaryIO:
     symbolic link, never blocking on a fifo, never a device or a folder. SourceFileError
     (naming the file) otherwise; FileNotFoundError when it is absent."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        raise
-    except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: O_NOFOLLOW on FreeBSD
-            raise SourceFileError(path, "is a symbolic link (give the file it points at)") from None
-        if exc.errno == errno.ENXIO:  # a socket
-            raise SourceFileError(path, "is not a regular file") from None
-        raise SourceFileError(path, f"cannot be read: {exc.strerror or exc}") from None
+        fd, _ = open_regular(path, link="is a symbolic link (give the file it points at)",
+                             other="is not a regular file (a fifo, a device or a folder)")
+    except RefusedFileError as exc:
+        raise SourceFileError(path, exc.reason) from None
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise SourceFileError(path, "is not a regular file (a fifo, a device or a folder)")
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:

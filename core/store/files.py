@@ -58,22 +58,36 @@ def read_vault_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES
     raise RefusedFileError("kept being replaced while it was read")
 
 
-def _read_vault_file_once(path: str | os.PathLike[str], limit: int
-                          ) -> tuple[bytes, os.stat_result] | None:
+def open_regular(path: str | os.PathLike[str], link: str = SYMLINK_REFUSED,
+                 other: str = "is not a regular file") -> tuple[int, os.stat_result]:
+    """``path`` opened read-only, and its status, when it is a regular file: never through a
+    symbolic link (RefusedFileError ``link``), never blocking on a fifo, never a socket, device
+    or folder (``other``); FileNotFoundError when it is absent. The caller closes the fd."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise
     except OSError as exc:
         if exc.errno in (errno.ELOOP, errno.EMLINK):  # EMLINK: O_NOFOLLOW on FreeBSD
-            raise RefusedFileError(SYMLINK_REFUSED) from None
+            raise RefusedFileError(link) from None
         if exc.errno == errno.ENXIO:  # a socket
-            raise RefusedFileError("is not a regular file") from None
+            raise RefusedFileError(other) from None
         raise RefusedFileError(f"cannot be read: {exc.strerror or exc}") from None
     try:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
-            raise RefusedFileError("is not a regular file", st)
+    except OSError as exc:
+        os.close(fd)
+        raise RefusedFileError(f"cannot be read: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(st.st_mode):
+        os.close(fd)
+        raise RefusedFileError(other, st)
+    return fd, st
+
+
+def _read_vault_file_once(path: str | os.PathLike[str], limit: int
+                          ) -> tuple[bytes, os.stat_result] | None:
+    fd, st = open_regular(path)
+    try:
         if st.st_nlink == 0:  # replaced since the open: the path holds another file now
             return None
         if st.st_nlink != 1:

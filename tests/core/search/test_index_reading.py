@@ -6,15 +6,14 @@ gave."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
-from core import Memory, MemoryMetadata
 from core.search import index_reading
 from core.search import rank as ranking
 from core.search.index import SearchIndex
 from core.search.query import parse
+from search_corpus_support import zipf_corpus
 
 N = 2500
 WEIGHTS = ", ".join(str(w) for w in index_reading.COLUMN_WEIGHTS)
@@ -25,20 +24,7 @@ QUESTIONS = ["what did we decide about w3 and w40 last week?", "why does w0 keep
 
 @pytest.fixture(scope="module")
 def corpus():
-    rng = random.Random(5)
-    vocabulary = [f"w{n}" for n in range(400)]
-    weights = [1 / (n + 1) for n in range(400)]
-    memories = {}
-    for n in range(N):
-        words = rng.choices(vocabulary, weights, k=rng.randint(3, 40))
-        memories[f"m{n:04d}"] = Memory(
-            id=f"m{n:04d}", content=" ".join(words), created_at=1, last_used=1,
-            meta=MemoryMetadata(tags=[rng.choice(vocabulary)] if n % 5 == 0 else []))
-    index = SearchIndex(None)
-    index.sync(memories)
-    life = {i: rng.choice([0.05, 0.3, 0.8, 1.0, 1.7]) for i in memories}
-    yield index, memories, (lambda m: life[m.id])
-    index.close()
+    yield from zipf_corpus(N, seed=5, tag_every=5)
 
 
 def _looked_up(index: SearchIndex, expression: str, ids: list[str]) -> dict[str, float]:

@@ -4,36 +4,20 @@ queries among the memories holding every word when the bound allows."""
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
-from core import Memory, MemoryMetadata
 from core.search import rank as ranking
 from core.search import topk
-from core.search.index import SearchIndex
 from core.search.query import parse
+from search_corpus_support import zipf_corpus
 
 N = 3000
 
 
 @pytest.fixture(scope="module")
 def corpus():
-    rng = random.Random(11)
-    # a Zipf-like vocabulary: a few words everywhere, most rare
-    vocabulary = [f"w{n}" for n in range(400)]
-    weights = [1 / (n + 1) for n in range(400)]
-    memories = {}
-    for n in range(N):
-        words = rng.choices(vocabulary, weights, k=rng.randint(3, 40))
-        memories[f"m{n:04d}"] = Memory(
-            id=f"m{n:04d}", content=" ".join(words), created_at=1, last_used=1,
-            meta=MemoryMetadata(tags=[rng.choice(vocabulary)] if n % 7 == 0 else []))
-    index = SearchIndex(None)
-    index.sync(memories)
-    life = {i: rng.choice([0.05, 0.3, 0.8, 1.0, 1.7]) for i in memories}
-    yield index, memories, (lambda m: life[m.id])
-    index.close()
+    yield from zipf_corpus(N, seed=11, tag_every=7)
 
 
 QUERIES = ["w0", "w1 w2", "w0 w1 w2", "w5 w300", "w7*", '"w0 w1" w3', "w0 -w1", "w399 w398",
