@@ -1,7 +1,8 @@
 """The near-duplicate rows of the derived index: for each memory, the keys of a MinHash
 locality-sensitive hash over its content terms (the terms :func:`core.ops.similarity.similarity`
-compares: :func:`core.wording.terms`, so that paraphrases of the same terms share every key), so that the memories likely similar to one
-text, or every pair likely similar, are found without comparing every pair.
+compares: :func:`core.wording.terms`, so that rewordings of the same terms share every key), so
+that the memories likely similar to one text, or every pair likely similar, are found without
+comparing every pair.
 
 A MinHash signature (``rensa``'s ``RMinHash``, :data:`PERMS` values) is cut into :data:`BANDS`
 bands of :data:`ROWS` values; each band is hashed into one 63-bit key. Two memories whose token

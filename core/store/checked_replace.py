@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .files import TEMP_PREFIX, check_folder
+from .private import make_folders
 
 #: The temp files of a checked replace: after an exchange they hold what was displaced.
 SWAP_PREFIX = TEMP_PREFIX + "swap-"
@@ -133,7 +134,7 @@ def _temp_in(folder: Path) -> str:
         fd, tmp = tempfile.mkstemp(prefix=SWAP_PREFIX, dir=folder)
     except FileNotFoundError:  # a new shard folder, or one gone (a `git rm -r`, a person)
         check_folder(folder.parent)  # never create it through a link
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        make_folders(folder)
         fd, tmp = tempfile.mkstemp(prefix=SWAP_PREFIX, dir=folder)
     os.close(fd)
     return tmp

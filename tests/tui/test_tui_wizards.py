@@ -373,14 +373,14 @@ async def test_consolidate_marked_memories_end_to_end(wizard_vault):
         assert options.highlighted_option.id == "marked"
         assert "2 memories" in options.highlighted_option.prompt.plain
         cluster = next(o for o in options.options if o.id and o.id.startswith("clust-"))
-        assert "cohesion 0.86" in cluster.prompt.plain and "review" in cluster.prompt.plain
+        assert "cohesion 1.00" in cluster.prompt.plain and "suggests merge" in cluster.prompt.plain
         assert "d0d0e001" in text_of(wizard.query_one("#merge-members-detail"))
         await press(pilot, "ctrl+n")
         # 2. the merged memory: content editable, union of tags, strength, gist
         assert wizard.step_id == "merge-content"
         facts = text_of(wizard.query_one("#merge-facts"))
-        assert "cohesion 0.90" in facts and "health" in facts and "Dr Silva" in facts
-        assert "strength  1.18" in facts and "uses      3 (summed)" in facts
+        assert "cohesion 1.00" in facts and "health" in facts and "Dr Silva" in facts
+        assert "strength  1.20" in facts and "uses      3 (summed)" in facts
         area = wizard.query_one("#merge-content-text")
         assert area.text == DUPE_TEXTS[0]  # the draft says the repeated appointment once
         area.clear()

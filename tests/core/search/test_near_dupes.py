@@ -14,7 +14,7 @@ from core.search.near_dupes import (
     band_keys,
     keys_of_text,
 )
-from core.textutil import content_tokens
+from core.wording import terms
 
 BASE = ("the quarterly report for the northern region must be filed with finance before the "
         "end of march every single year by the regional manager")
@@ -43,21 +43,21 @@ def _memories(*texts: str) -> dict[str, Memory]:
     return {f"m{i}": Memory(id=f"m{i}", content=t) for i, t in enumerate(texts)}
 
 
-def test_keys_follow_the_content_tokens_only():
+def test_keys_follow_the_content_terms_only():
     assert band_keys([]) == [] and keys_of_text("a b ,,") == []  # no token longer than 2
     keys = keys_of_text(BASE)
-    assert len(keys) == BANDS and keys == band_keys(content_tokens(BASE.upper() + " !"))
+    assert len(keys) == BANDS and keys == band_keys(terms(BASE.upper() + " !"))
     one_word = keys_of_text(BASE.replace("single", "calendar"))
     assert 0 < len(set(keys) & set(one_word)) < BANDS  # likely similar, not the same
 
 
 def test_every_sync_keeps_the_rows_level_with_the_memories(tmp_path):
     memories = _memories(BASE, BASE.replace("single", "calendar"), "an unrelated note on tea",
-                         "hi")
+                         "it is the")
     with SearchIndex(tmp_path / "index.sqlite") as index:
         index.sync(memories)
         rows = _rows(index)
-        assert set(rows) == {"m0", "m1", "m2"}  # "hi": no content token, no row
+        assert set(rows) == {"m0", "m1", "m2"}  # "it is the": no content term, no row
         assert rows["m0"] == tuple(keys_of_text(BASE))
         assert len(_bands(index)) == 3 * BANDS  # one row per (key, memory)
         assert _pairs(index) == {("m0", "m1")}
