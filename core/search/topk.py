@@ -82,8 +82,11 @@ def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], boo
     settled = from_word_lists(index, terms, phrases, allowed, top, score_of)
     if settled is not None:
         return settled
-    expression = " OR ".join(phrases)
     caps = _caps(index, [c for c in counts if c])
+    settled = from_groups(index, phrases, counts, allowed, top, score_of, caps)
+    if settled is not None:
+        return settled
+    expression = " OR ".join(phrases)
     settled = _settle(index, expression, len(phrases), allowed, top, score_of,
                       lambda ceiling: unread_bound(ceiling, caps, len(phrases)), phrases)
     assert settled is not None  # the OR pass always settles: its bound is 0 once all is read
@@ -109,6 +112,44 @@ def unread_bound(ceiling: float, caps: list[float], n: int) -> float:
     return best
 
 
+def groups_of(phrases: list[str], counts: list[int]) -> list[list[int]]:
+    """The phrases (by position) cut in runs, in their order: runs holding at least two words
+    some memory holds, when four or more are held; of three, the rarer end word alone and
+    the other two; [] otherwise (the AND of the words is all there is to cut)."""
+    held = [i for i, count in enumerate(counts) if count]
+    if len(held) == 3:
+        cut = held[0] + 1 if counts[held[0]] <= counts[held[2]] else held[2]
+        return [list(range(cut)), list(range(cut, len(counts)))]
+    if len(held) < 4:
+        return []
+    cuts = held[2:len(held) - 1:2]  # a run begins at every other held word, the last one long
+    return [list(range(a, b)) for a, b in zip([0, *cuts], [*cuts, len(counts)])]
+
+
+def from_groups(index: SearchIndex, phrases: list[str], counts: list[int],
+                allowed: Callable[[str], bool], top: int,
+                score_of: Callable[[str, float], float], caps: list[float]) -> Settled | None:
+    """The top of an OR of four or more words (a question) read from the memories holding a
+    word of every run of :func:`groups_of` (``(a OR b) AND (c OR d)``: each phrase once, in
+    the OR's order, so FTS5 gives each the OR's very bm25), far fewer than the OR's matches. A
+    memory outside misses every word of a run, so it holds only the other runs' words: its
+    text is at most :func:`unread_bound` of their caps. None when there are no such runs or
+    that bound leaves the top open (the OR is then ranked)."""
+    groups = groups_of(phrases, counts)
+    if not groups:
+        return None
+    n = len(phrases)
+    fts_caps = [(wordlists.K1 + 1) * wordlists.idf_of(index.row_count(), c) if c else 0.0
+                for c in counts]
+    outside = max(unread_bound(float("inf"), sorted(
+        (fts_caps[i] for i in range(n) if i not in group and counts[i]), reverse=True), n)
+        for group in groups) * (1 + 1e-9)  # (and a margin for rounding)
+    expression = " AND ".join("(" + " OR ".join(phrases[i] for i in g) + ")" for g in groups)
+    return _settle(index, expression, n, allowed, top, score_of,
+                   lambda ceiling: max(unread_bound(ceiling, caps, n), outside), phrases,
+                   give_up=outside)
+
+
 def partial_bound(index: SearchIndex, phrases: list[str]) -> float:
     """The most text a memory holding some but not all of ``phrases`` can have."""
     caps = _caps(index, [index.reading.count(p) for p in phrases])
@@ -118,7 +159,8 @@ def partial_bound(index: SearchIndex, phrases: list[str]) -> float:
 
 def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str], bool],
             top: int, score_of: Callable[[str, float], float],
-            unread: Callable[[float], float], phrases: list[str] | None) -> Settled | None:
+            unread: Callable[[float], float], phrases: list[str] | None,
+            give_up: float = 0.0) -> Settled | None:
     """Read the matches of ``expression`` best bm25 first until the top is settled: no memory
     not read, its bm25 at most the last one read (the ceiling; 0 when all are read), can have
     more text than ``unread(ceiling)``. None when every match was read and that bound (the
@@ -127,7 +169,9 @@ def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str]
     With several phrases, what each memory holds (its coverage) is read for the best of a page
     first, more of it as needed: a memory whose coverage is not read yet is one not read (its
     bm25 is at most the ceiling), so a question's top is settled having read that of a few
-    dozen memories, not of every memory its page holds."""
+    dozen memories, not of every memory its page holds. ``give_up``: None as soon as a page
+    read leaves the top open to memories of that text (outside the expression: reading deeper
+    seldom settles it then; the caller ranks a wider expression)."""
     first = max(FIRST_PAGE, 4 * top)
     page = first * (WIDE_PAGES if phrases and n > WIDE_FROM else 1)
     read: list[TextHit] = []
@@ -152,6 +196,8 @@ def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str]
                 return settled
             if done == len(rows):
                 break
+        if give_up and settle(read, give_up, top, score_of, done) is None:
+            return None
         if exhausted:
             return None  # every match read: only the memories outside can be in the way
         page *= 4

@@ -21,7 +21,8 @@ def corpus():
 
 
 QUERIES = ["w0", "w1 w2", "w0 w1 w2", "w5 w300", "w7*", '"w0 w1" w3', "w0 -w1", "w399 w398",
-           "w0 w0", "nothing w0"]
+           "w0 w0", "nothing w0", "w2 w4 w6 w8", "w0 w1 w2 w3 w4", "w1 w5 w9 w30 w2",
+           "w0 w1 w2 w3 w4 w5", "w0 nothing w1 w2 w3", "w0 w1 w5", "w9 w1 w0"]
 
 
 @pytest.mark.parametrize("text", QUERIES)
@@ -70,3 +71,26 @@ def test_the_partial_bound_is_above_every_memory_missing_a_word(corpus):
     holding_all = index.reading.ids_matching(" AND ".join(phrases))
     partial = [t for i, t in text.items() if i not in holding_all]
     assert partial and max(partial) <= bound
+
+
+def test_a_question_settles_among_the_memories_holding_a_word_of_every_run(corpus, monkeypatch):
+    """Four words or more: the memories holding a word of each run (``(a OR b) AND (c OR d)``)
+    settle the top when the bound on the others holds; the OR of the words is never ranked."""
+    index, memories, decay = corpus
+    asked: list[str] = []
+    ranked = index.reading.ranked
+    monkeypatch.setattr(index.reading, "ranked", lambda e, n: asked.append(e) or ranked(e, n))
+    settled = topk.top_hits(index, parse("w2 w4 w6 w8").text_terms, lambda i: True, 10,
+                            lambda i, relevance: relevance * (0.7 + 0.3 * min(1, decay(memories[i]))))
+    assert len(settled.hits) == 10
+    assert '("w2" OR "w4") AND ("w6" OR "w8")' in asked
+    assert '"w2" OR "w4" OR "w6" OR "w8"' not in asked
+
+
+@pytest.mark.parametrize(("counts", "groups"), [
+    ([5, 5], []), ([5, 0, 5], []), ([5, 5, 9], [[0], [1, 2]]), ([9, 5, 5], [[0, 1], [2]]),
+    ([5, 5, 5, 5], [[0, 1], [2, 3]]), ([5, 5, 5, 5, 5], [[0, 1], [2, 3, 4]]),
+    ([5, 0, 5, 5, 5], [[0, 1, 2], [3, 4]]), ([5, 5, 0, 5, 5, 5], [[0, 1, 2], [3, 4, 5]]),
+    ([0, 5, 5, 5, 0], [[0, 1], [2, 3, 4]])])
+def test_the_runs_each_hold_two_words_some_memory_holds(counts, groups):
+    assert topk.groups_of([f'"w{i}"' for i in range(len(counts))], counts) == groups

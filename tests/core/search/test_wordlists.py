@@ -205,3 +205,12 @@ def test_the_lists_alone_give_the_head_of_the_full_ranking(corpus, monkeypatch, 
         return
     assert [(h.memory_id, h.bm25, h.text_rank) for h in settled.hits] == \
         [(h.memory.id, h.bm25, h.bm25_rank) for h in expected]
+
+
+@pytest.mark.parametrize("text", ["w0 w1 w2 w3", "w5 w0 w6 w7 w1", "w1 w2 w3", "w0 w299 w1 w2"])
+@pytest.mark.parametrize("top", [1, 10, 30])
+def test_a_questions_runs_give_the_head_of_the_full_ranking_on_this_corpus(corpus, text, top):
+    """The runs of :func:`core.search.topk.groups_of` on memories of varied and even lengths."""
+    index, memories, decay, _ = corpus
+    same_head(index, memories, decay, text, top)
+
