@@ -44,6 +44,10 @@ async def test_j_and_k_move_in_the_gc_preview_and_the_undo_list(tui_vault):
         assert table.cursor_row == 1
         await pilot.press("k")
         assert table.cursor_row == 0
+        await pilot.press("end")  # DataTable's own end scrolled sideways: the cursor stayed
+        assert table.cursor_row == 1
+        await pilot.press("home")
+        assert table.cursor_row == 0
         await pilot.press("escape")
         await settle(pilot)
         await pilot.press("u")

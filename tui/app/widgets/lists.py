@@ -1,5 +1,5 @@
 """The app's own moving keys in every list: a table (:class:`RowTable`) and a list of options
-(:class:`RowOptions`) that move with ``j`` / ``k`` as the main screen's tree does, besides the
+(:class:`RowOptions`) that move with ``j`` / ``k`` (a table also with ``home`` / ``end``) as the main screen's tree does, besides the
 arrows. Every list of a screen or modal is one of these (a test looks for the others)."""
 
 from __future__ import annotations
@@ -14,9 +14,15 @@ ROW_BINDINGS: list[BindingType] = [
 
 
 class RowTable(DataTable):
-    """A :class:`~textual.widgets.DataTable` that also moves with ``j`` / ``k``."""
+    """A :class:`~textual.widgets.DataTable` that also moves with ``j`` / ``k``, and whose
+    ``home`` / ``end`` go to the first and last row (DataTable's own scroll sideways: in a
+    table of rows the cursor stayed where it was)."""
 
-    BINDINGS = ROW_BINDINGS
+    BINDINGS = [
+        *ROW_BINDINGS,
+        Binding("home", "scroll_top", "First", show=False, id="memvault.rows.first"),
+        Binding("end", "scroll_bottom", "Last", show=False, id="memvault.rows.last"),
+    ]
 
 
 class RowOptions(OptionList):
