@@ -26,6 +26,29 @@ class RowTable(DataTable):
 
 
 class RowOptions(OptionList):
-    """An :class:`~textual.widgets.OptionList` that also moves with ``j`` / ``k``."""
+    """An :class:`~textual.widgets.OptionList` that also moves with ``j`` / ``k``, and stops at
+    its ends as the tree and the tables do: OptionList's own wraps around, so Down three times
+    in a list of three came back to where it started and Enter picked what was not meant."""
 
     BINDINGS = ROW_BINDINGS
+
+    def action_cursor_down(self) -> None:
+        self.move_without_wrap(1)
+
+    def action_cursor_up(self) -> None:
+        self.move_without_wrap(-1)
+
+    def move_without_wrap(self, direction: int) -> None:
+        """The next enabled option in ``direction``; none past the end: the highlight stays."""
+        if self.highlighted is None:
+            if direction > 0:
+                self.action_first()
+            else:
+                self.action_last()
+            return
+        index = self.highlighted + direction
+        while 0 <= index < self.option_count:
+            if not self.get_option_at_index(index).disabled:
+                self.highlighted = index
+                return
+            index += direction
