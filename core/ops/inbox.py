@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import AmbiguousIdError, UnknownIdError, VaultError
 from ..git.journal import CommitChanges
-from ..store.cache import MIN_PREFIX
+from ..store.prefixes import MIN_PREFIX
 from ..textutil import neutralise_line
 from .inbox_diff import (FieldChange, changed_fields, field_changes, operation,
                          relation_label, without_use)
@@ -198,11 +198,12 @@ def _find(vault: Vault, entries: list[InboxEntry], key: str) -> InboxEntry:
     exact = [e for e in entries if e.memory_id == key]
     if exact:
         return exact[0]
-    matches = [e for e in entries if len(key) >= MIN_PREFIX and e.memory_id.startswith(key)]
-    if len(matches) > 1:
-        raise AmbiguousIdError(key, [e.memory_id for e in matches])
-    if matches:
-        return matches[0]
+    if len(key) >= MIN_PREFIX:
+        matches = [e for e in entries if e.memory_id.startswith(key)]
+        if len(matches) > 1:
+            raise AmbiguousIdError(key, [e.memory_id for e in matches])
+        if matches:
+            return matches[0]
     try:
         found = vault.resolve_any(key)
     except UnknownIdError:

@@ -65,11 +65,14 @@ class RevertReport:
     memories: list[str] = field(default_factory=list)
     relations: list[str] = field(default_factory=list)
     kept_touches: list[str] = field(default_factory=list)
+    #: the operation this revert takes back (an undo) or does again (a redo): a redo of
+    #: "undo: archive: 2 memories" is "archive: 2 memories"
+    operation: str = ""
 
     def as_dict(self) -> dict[str, Any]:
         return {"commit": self.commit, "reverted": self.reverted, "subject": self.subject,
-                "memories": self.memories, "relations": self.relations,
-                "kept_touches": self.kept_touches}
+                "operation": self.operation, "memories": self.memories,
+                "relations": self.relations, "kept_touches": self.kept_touches}
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,7 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
     # redo is "undo: archive: ..." again, never "undo: redo: archive: ..." (the trailer, not the
     # subject, says which commit each takes back)
     subject = subject.removeprefix("undo: " if verb == "redo" else "redo: ")
-    report = RevertReport(None, sha, commit.subject)
+    report = RevertReport(None, sha, commit.subject, operation=subject)
 
     def build(v: Vault) -> Plan:
         from ..vault import Plan

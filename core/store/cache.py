@@ -13,13 +13,12 @@ from typing import Literal
 
 from ..model.config import DecayConfig
 from ..decay import score
-from ..errors import AmbiguousIdError, UnknownIdError
 from ..model.records import FieldSetSharing, Memory, MemoryStatus, Relation, now_epoch
 from .lazy import LazyRecords
+from .prefixes import resolve_prefix
 
 SortKey = Literal["score", "last_used", "created"]
 SORT_KEYS: tuple[str, ...] = ("score", "last_used", "created")
-MIN_PREFIX = 4
 
 
 class Store:
@@ -114,16 +113,7 @@ class Store:
         pool = self.memories if kind == "memory" else self.relations
         if key in pool:
             return key
-        if len(key) < MIN_PREFIX:
-            raise UnknownIdError(
-                f"no {kind} with id {key!r} (prefixes need at least {MIN_PREFIX} characters)",
-                key, kind)
-        matches = [i for i in pool if i.startswith(key)]
-        if not matches:
-            raise UnknownIdError(f"no {kind} with id or prefix {key!r}", key, kind)
-        if len(matches) > 1:
-            raise AmbiguousIdError(key, matches)
-        return matches[0]
+        return resolve_prefix(key, pool.keys(), kind)
 
     def tags(self) -> dict[str, int]:
         return {tag: len(ids) for tag, ids in sorted(self._tag_index().items())}

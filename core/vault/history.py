@@ -11,7 +11,7 @@ from ..model.records import (
     Memory,
     Relation,
 )
-from ..store.cache import MIN_PREFIX
+from ..store.prefixes import MIN_PREFIX, resolve_prefix
 from ..store.layout import (
     check_id,
 )
@@ -42,17 +42,15 @@ class History:
         names = self.state.journal.history.names_ever(layout.memories_dir)
         if layout.memory_path(key).name in names:
             return key
-        if len(key) < MIN_PREFIX:
-            raise UnknownIdError(f"no memory with id {key!r}")
         suffix = ".json"
-        matches = sorted({n[: -len(suffix)] for n in names
-                          if n.startswith(key) and n.endswith(suffix)})
-        if not matches:
-            raise UnknownIdError(f"no memory, living or in history, with id or prefix {key!r}")
-        if len(matches) > 1:
-            from ..errors import AmbiguousIdError
-            raise AmbiguousIdError(key, matches)
-        return matches[0]
+        ever = {n[: -len(suffix)] for n in names if n.endswith(suffix)}
+        try:
+            return resolve_prefix(key, ever)
+        except UnknownIdError:
+            if len(key) < MIN_PREFIX:
+                raise
+            raise UnknownIdError(f"no memory, living or in history, with id or prefix {key!r}",
+                                 key) from None
 
     def history(self, key: str) -> list[HistoryEntry]:
         """The memory's life from git, newest first: created, each change, deletion."""

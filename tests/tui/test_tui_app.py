@@ -272,6 +272,33 @@ async def test_go_to_id_with_a_unique_prefix(tui_vault):
         assert app.main_screen.memory_tree.cursor_memory == STALE
 
 
+async def test_delete_of_a_memory_with_one_relation_says_goes(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, DANGER)
+        await pilot.press("x")
+        await until(pilot, lambda: isinstance(app.screen, DeleteScreen))
+        text = " ".join(text_of(s) for s in app.screen.query("Static"))
+        assert "With it goes 1 relation:" in text and "With it go 1" not in text
+        await pilot.press("n")
+
+
+async def test_go_to_a_prefix_too_short_says_so_and_how_many_start_with_it(tui_vault):
+    """``i e5f`` (two memories start with it): the hint and the refusal explain prefixes, as
+    the command line does, instead of "no memory"."""
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("i", *list("e5f"))
+        await pilot.pause()
+        hint = " ".join(text_of(app.screen.query_one("#goto-hint")).split())
+        assert "a prefix needs at least 4 characters; 2 memories start with it" in hint
+        await pilot.press("enter")
+        await until(pilot, lambda: any("a prefix needs at least 4" in str(n.message)
+                                       for n in app._notifications))
+
+
 async def test_go_to_clears_a_filter_that_hides_the_memory(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:

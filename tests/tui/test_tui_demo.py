@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -150,3 +151,17 @@ def test_cli_demo_prints_a_command_that_runs_outside_the_venv(tmp_path, capsys, 
                          timeout=120, env={**os.environ, "PATH": empty})
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["vault"] == str(folder)
+
+
+def test_cli_demo_that_opens_the_app_prints_open_it_again_once(tmp_path, capsys, monkeypatch):
+    """The line is printed after the app closes, not also before it (where the app's screen
+    covered it and the terminal showed it twice once the app was gone)."""
+    import tui.cli.app as app_verb
+
+    opened: list[Path] = []
+    monkeypatch.setattr(app_verb, "interactive", lambda: True)
+    monkeypatch.setattr(app_verb, "launch", lambda path: opened.append(path) or 0)
+    assert cli.main(["demo", str(tmp_path / "demo")]) == 0
+    out = capsys.readouterr().out
+    assert opened == [tmp_path / "demo"] and out.count("open it again with:") == 1
+    assert out.rstrip().splitlines()[-1].startswith("open it again with:")

@@ -44,6 +44,10 @@ async def test_j_and_k_move_in_the_gc_preview_and_the_undo_list(tui_vault):
         assert table.cursor_row == 1
         await pilot.press("k")
         assert table.cursor_row == 0
+        await pilot.press("end")  # DataTable's own end scrolled sideways: the cursor stayed
+        assert table.cursor_row == 1
+        await pilot.press("home")
+        assert table.cursor_row == 0
         await pilot.press("escape")
         await settle(pilot)
         await pilot.press("u")
@@ -55,6 +59,11 @@ async def test_j_and_k_move_in_the_gc_preview_and_the_undo_list(tui_vault):
         assert options.highlighted == 1
         await pilot.press("k")
         assert options.highlighted == 0
+        await pilot.press("up")  # at the top: stays (OptionList's own wrapped to the end)
+        assert options.highlighted == 0
+        last = options.option_count - 1
+        await pilot.press(*["down"] * (last + 3))
+        assert options.highlighted == last
 
 
 def test_every_list_of_the_app_moves_with_j_and_k():

@@ -7,7 +7,7 @@ import pytest
 from core import Memory, Vault
 from tui.app.widgets.detail import DetailPane
 
-from tui_support import FADING, NOW, SIZE, goto, make_app, settle, text_of
+from tui_support import FADING, NOW, SIZE, goto, make_app, settle, text_of, until
 from tui_support import tui_vault  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.asyncio
@@ -33,6 +33,21 @@ async def test_the_detail_pane_says_why_a_memory_has_no_gist(tui_vault):
             text_of(title).split())
         await goto(pilot, FADING)  # a short note: the content is its own gist, as before
         assert "(no gist: showing the content)" in text_of(title)
+
+
+async def test_c_on_a_memory_with_no_gist_says_why_nothing_changed(tui_vault):
+    vault = Vault.open(tui_vault)
+    vault.save(Memory(id=FACT_BOUND_ID, content=FACT_BOUND, created_at=NOW, last_used=NOW))
+    vault.close()
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, FACT_BOUND_ID)
+        await pilot.press("c")
+        await until(pilot, lambda: any("has no gist" in str(n.message)
+                                       for n in app._notifications))
+        said = [str(n.message) for n in app._notifications if "has no gist" in str(n.message)]
+        assert "now show their content" in said[0] and "memvault gist f0f0f0f0" in said[0]
 
 
 HUGE_ID = "f0f0f0f0-0000-4000-8000-000000000002"

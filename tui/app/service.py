@@ -236,8 +236,7 @@ class VaultService:
             ids = [*report.memories,
                    *[e for r in relations for e in (r.from_memory_id, r.to_memory_id)]]
             ids = list(dict.fromkeys(ids))
-            subject = report.subject.removeprefix("undo: ") if title == "redo" else report.subject
-            note = f"{done} {operation_label(subject)}"
+            note = f"{done} {operation_label(report.operation)}"
             if report.kept_touches:
                 n = len(report.kept_touches)
                 note += f" (later use of {n} memor{'y' if n == 1 else 'ies'} kept)"

@@ -21,18 +21,16 @@ from rich.text import Text
 
 from core import (
     PROVENANCE_RELATION_TYPES,
-    AmbiguousIdError,
     DecayConfig,
     Memory,
     MemoryStatus,
     Relation,
-    UnknownIdError,
 )
 from core import decay
 from core.model.records import is_pinned
 from core.search.query import Term
 from core.search.word_spans import match_spans
-from core.store.cache import MIN_PREFIX
+from core.store.prefixes import resolve_prefix
 from core.textutil import has_controls, neutralise_controls, neutralise_line
 from core.vault import first_words
 from core.vault.preview import Glance, MemorySummary
@@ -234,18 +232,7 @@ class VaultView:
 
     def resolve(self, key: str) -> str:
         """A living memory's id from an id or a unique prefix (>= 4 characters)."""
-        key = key.strip()
-        if key in self.rows:
-            return key
-        if len(key) < MIN_PREFIX:
-            raise UnknownIdError(f"no memory with id {key!r} (prefixes need at least "
-                                 f"{MIN_PREFIX} characters)")
-        matches = sorted(i for i in self.rows if i.startswith(key))
-        if not matches:
-            raise UnknownIdError(f"no memory with id or prefix {key!r}")
-        if len(matches) > 1:
-            raise AmbiguousIdError(key, matches)
-        return matches[0]
+        return resolve_prefix(key.strip(), self.rows)
 
     def counts_by_status(self) -> dict[str, int]:
         counts = {s.value: 0 for s in MemoryStatus}

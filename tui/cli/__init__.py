@@ -43,6 +43,19 @@ class VerbGroup(click.Group):
         importlib.import_module(f"{__name__}.{VERBS[name][0]}")
         return REGISTRY[name]
 
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's own, with the verbs a typo was likely meant to be (``serach``: search)."""
+        name = click.utils.make_str(args[0])
+        if name not in VERBS and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name, list(VERBS), n=3, cutoff=0.6)
+            if close:
+                meant = " or ".join(repr(c) for c in close)
+                ctx.fail(f"no verb {name!r}; did you mean {meant}? (memvault -h lists the verbs)")
+        return super().resolve_command(ctx, args)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         with formatter.section("Verbs"):  # from the table: no verb module is imported
             formatter.write_dl(list(VERB_HELP.items()))

@@ -76,9 +76,9 @@ def demo(folder: str | None, no_open: bool, as_json: bool) -> int:
           f"{report.splits} splits and {report.consolidations} merges, all in git: "
           f"{report.path}")
     again = f"open it again with: {command_name()} --vault {shlex.quote(str(report.path))}"
-    print(again)
     if no_open or not interactive():
+        print(again)
         return 0
     code = launch(report.path)
-    print(again)  # (the app's screen covered the first one)
+    print(again)  # once, after the app: its screen would cover a line printed before it
     return code

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -25,7 +25,10 @@ from core.vault.creating import holds_vault
 
 from ..terminal import json_text
 from ..text import plural
-from .verbs import VERB_HELP
+from .verbs import READING_VERBS, VERB_HELP
+
+if TYPE_CHECKING:
+    from core.search.query import Query
 
 PROG = "memvault"
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -94,7 +97,7 @@ def _remember_allow_secret(ctx: click.Context, _param: click.Parameter, value: b
 
 
 def allow_secret_option(f: F) -> F:
-    """``--allow-secret`` (on the root group and after every verb): a write stores what looks
+    """``--allow-secret`` (on the root group and after every verb that writes): a write stores what looks
     like a secret as it is, whatever the secrets policy (docs/secrets.md)."""
     return click.option("--allow-secret", is_flag=True, expose_value=False, is_eager=True,
                         callback=_remember_allow_secret,
@@ -114,13 +117,27 @@ def verb(name: str, **settings: Any) -> Callable[[Callable[..., int]], click.Com
     def decorate(func: Callable[..., int]) -> click.Command:
         more = inspect.getdoc(func)
         text = VERB_HELP[name] + (f"\n\n{more}" if more else "")
+        options = vault_option(func)
+        if name not in READING_VERBS:
+            options = allow_secret_option(options)
         command = click.command(name, help=text, short_help=VERB_HELP[name],
-                                context_settings=CONTEXT, **settings)(
-            allow_secret_option(vault_option(func)))
+                                context_settings=CONTEXT, **settings)(options)
         REGISTRY[name] = command
         return command
 
     return decorate
+
+
+def read_query(text: str) -> Query:
+    """``text`` in the query language (core.search.query). A term it cannot read (``score<abc``,
+    ``tags:x``) is a usage error, exit 2 with nothing done: searching the rest would answer a
+    question that was not asked."""
+    from core.search.query import parse
+
+    query = parse(text)
+    if query.errors:
+        raise click.UsageError("; ".join(query.errors) + " (nothing searched)")
+    return query
 
 
 POSITIVE = click.IntRange(min=1)

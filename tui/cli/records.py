@@ -23,8 +23,8 @@ from core.vault import first_words
 from ..text import plural
 from .common import (ALWAYS, AT_DEFAULT, IDS_ARGUMENT, POSITIVE, UserError, json_option,
                      layout_hint, memory_json, open_readonly, open_writable, print_json,
-                     read_stdin_content, relation_json, report_changed, say, stderr, verb,
-                     vault_exists, vault_path, warn_problems)
+                     read_query, read_stdin_content, relation_json, report_changed, say, stderr,
+                     verb, vault_exists, vault_path, warn_problems)
 
 if TYPE_CHECKING:
     from core import Relation, Vault
@@ -133,17 +133,15 @@ def likely_duplicates_of(vault: Vault, memory_id: str) -> list[dict[str, Any]]:
 @json_option
 def list_(status: str | None, tags: tuple[str, ...], query: str | None, sort: str,
           limit: int | None, as_json: bool) -> int:
+    parsed = read_query(query) if query else None  # (exit 2 on a term it cannot read)
     vault = open_readonly()
     warn_problems(vault)
     layout_hint(vault)
     now = now_epoch()
     found = vault.search(tags=list(tags) or None, status=status, sort=cast(SortKey, sort))
-    if query:  # the query language of search and the app's filter (core.search.query)
-        from core.search.query import parse, select
+    if parsed is not None:  # the query language of search and the app's filter
+        from core.search.query import select
 
-        parsed = parse(query)
-        for error in parsed.errors:
-            stderr("warning", f"ignored: {error}")
         found = select(parsed, found, now, score_of=lambda m: vault.score(m, now),
                        relations_of=lambda m: len(vault.relations_of(m.id)))
     shown = found if limit is None else found[:limit]

@@ -164,7 +164,8 @@ def status_text(status: MemoryStatus) -> Text:
 
 def memory_table(vault: Vault, memories: Iterable[Memory], now: int, *, whole: bool = False
                  ) -> Table:
-    """One row a memory; ``whole``: the memory column holds the text on one line (piped output),
+    """One row a memory; its last column is the gist where there is one, else the content;
+    ``whole``: that column holds the text on one line, line breaks as spaces (piped output),
     not its first words: at most :data:`~tui.text.LIST_PREVIEW` characters of it, then its size
     (``… (2.7 MB)``; ``memvault show`` prints it whole)."""
     table = borderless_table()
@@ -174,7 +175,7 @@ def memory_table(vault: Vault, memories: Iterable[Memory], now: int, *, whole: b
     table.add_column("uses", justify="right", no_wrap=True)
     table.add_column("last used", no_wrap=True)
     table.add_column("tags", max_width=20)
-    table.add_column("memory")
+    table.add_column("gist or content")  # (m.text: the gist where there is one)
     for m in memories:
         table.add_row(
             m.id[:8],
@@ -183,7 +184,8 @@ def memory_table(vault: Vault, memories: Iterable[Memory], now: int, *, whole: b
             str(m.use_count),
             relative_time(m.last_used, now),
             cell(", ".join(m.meta.tags)),
-            neutralise_line(preview(m.text, LIST_PREVIEW)) if whole
+            # one line a memory: its line breaks read as spaces (show prints them as they are)
+            neutralise_line(" ".join(preview(m.text, LIST_PREVIEW).split())) if whole
             else cell(first_words(m.text, 80)),
         )
     return table

@@ -20,7 +20,8 @@ import click
 from core import MemoryStatus
 from core.model.records import now_epoch
 
-from .common import POSITIVE, json_option, open_readonly, print_json, verb, warn_problems
+from .common import (POSITIVE, json_option, open_readonly, print_json, read_query, verb,
+                     warn_problems)
 from .progress import SEARCH_BUILD, on_terminal, progress_bar
 
 STATUSES = tuple(s.value for s in MemoryStatus)
@@ -51,6 +52,7 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
     from core.search import first_build
     from core.search.background_build import HANDED_OVER
 
+    read_query(" ".join(words))  # a term it cannot read: exit 2 before the vault is opened
     vault = open_readonly(keep_read=True, search_rows=True)
     warn_problems(vault)
     now = now_epoch()

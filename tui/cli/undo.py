@@ -20,13 +20,17 @@ from .common import POSITIVE, json_option, open_writable, print_json, verb
 
 def report_json(report: Any) -> dict[str, Any]:
     return {"commit": report.commit, "reverted": report.reverted, "subject": report.subject,
+            "operation": report.operation,
             "memories": list(report.memories), "relations": list(report.relations),
             "kept_touches": list(report.kept_touches)}
 
 
 def print_report(done: str, report: Any) -> None:
-    """``undid 3f2a1b4c archive: ...`` and what it changed."""
-    print(f"{done} {short_id(report.reverted)} {report.subject} (commit {short_id(report.commit)})")
+    """``undid archive: ... (3f2a1b4c; commit 9e0d7c6a)`` and what it changed; a redo names the
+    operation it does again, and the undo it takes back."""
+    reverted = short_id(report.reverted)
+    what = f"undo {reverted} taken back" if done == "redid" else reverted
+    print(f"{done} {report.operation} ({what}; commit {short_id(report.commit)})")
     changed = []
     if report.memories:
         changed.append(plural(len(report.memories), "memory", "memories"))

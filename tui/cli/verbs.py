@@ -77,5 +77,11 @@ VERBS: dict[str, tuple[str, str]] = {
                              "memvault-merge-driver)"),
 }
 
+#: the verbs that write no memory's text, so their ``-h`` offers no ``--allow-secret`` (it stays
+#: on the root group: ``memvault --allow-secret history X`` still commits a person's edit)
+READING_VERBS = frozenset({"list", "show", "search", "reindex", "history", "stats",
+                           "split-candidates", "suggest-split", "clusters", "lineage", "recall",
+                           "export", "log", "scan", "merge-driver"})
+
 #: verb -> its line of help
 VERB_HELP: dict[str, str] = {name: help_text for name, (_, help_text) in VERBS.items()}

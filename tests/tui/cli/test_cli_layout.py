@@ -21,6 +21,15 @@ def test_piped_list_is_not_cut_at_80_columns(run, monkeypatch):
     assert out.splitlines()[0].split()[:2] == ["id", "status"]  # the header, then the rows
 
 
+def test_piped_list_names_its_text_column_and_reads_line_breaks_as_spaces(run):
+    a = run.add("Trip to Berlin.\nThe hotel is near Alexanderplatz.\tBook early.")
+    out = run.ok("list")
+    assert out.splitlines()[0].split()[-3:] == ["gist", "or", "content"]
+    [line] = [ln for ln in out.splitlines() if a[:8] in ln]
+    assert "Trip to Berlin. The hotel is near Alexanderplatz. Book early." in line
+    assert "\\n" not in line and "\\t" not in line
+
+
 def _modules_after(code: str) -> set[str]:
     script = code + "\nimport sys, json\nprint(json.dumps(sorted(sys.modules)))\n"
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

@@ -106,16 +106,23 @@ def test_list_query_takes_the_search_language(run):
     assert listed("pytest -tag:ci status:active") == {ids["fix"]}
     assert listed('"on-call rota"') == {ids["ops"]}
     code, out, err = run("list", "--query", "pytest has:wings", "--json")
-    assert code == 0 and "ignored: has:wings" in err
+    assert code == 2 and "has:wings" in err and "nothing searched" in err and out == ""
 
 
 def test_an_unknown_field_is_named_with_the_field_meant(run):
     _vault(run)
-    out = run.ok("search", "tags:python")
-    assert 'no field "tags" (did you mean tag:python?)' in out
-    assert "nothing searched" in out and "score" not in out  # not the whole vault, unranked
-    code, _, err = run("list", "--query", "tags:py*", "--json")
-    assert code == 0 and "did you mean tag:py*?" in err
+    err = run.fails("search", "tags:python", code=2)
+    assert 'no field "tags" (did you mean tag:python?)' in err
+    assert "nothing searched" in err  # not the whole vault, unranked
+    code, out, err = run("list", "--query", "tags:py*", "--json")
+    assert code == 2 and "did you mean tag:py*?" in err and out == ""
+
+
+def test_a_filter_it_cannot_read_exits_2_with_nothing_searched(run):
+    _vault(run)
+    for query in ("score<abc", "pytest score<0.3x"):
+        err = run.fails("search", query, code=2)
+        assert "expected a number, like score<0.1" in err and "nothing searched" in err
 
 
 def test_reindex_builds_the_index_anew_and_commits_nothing(run, vdir):

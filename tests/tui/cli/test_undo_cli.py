@@ -30,3 +30,14 @@ def test_undo_json_and_refusals_are_one_line(run):
     run.json("redo")
     err = run.fails("undo", "--limit", "0", code=2)
     assert "usage:" in err
+
+
+def test_redo_names_the_operation_it_does_again_not_the_undo(run):
+    a = run.add("the staging server rebuilds nightly")
+    run.ok("archive", a)
+    run.ok("undo")
+    out = run.ok("redo").splitlines()[0]
+    assert out.startswith("redid archive: ") and "redid undo:" not in out
+    assert "(undo " in out and "taken back; commit " in out
+    run.ok("undo")
+    assert run.json("redo")["operation"].startswith("archive: ")

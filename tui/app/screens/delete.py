@@ -42,7 +42,8 @@ class DeleteScreen(ModalScreen[bool]):
             yield Static(Text(first_words(m.text, 160)), classes="dialog-memory")
             n = len(p.relations)
             if n:
-                head = Text(f"With it go {n} relation{'s' if n != 1 else ''}:", style="bold")
+                head = Text("With it goes 1 relation:" if n == 1 else f"With it go {n} relations:",
+                            style="bold")
                 yield Static(head, classes="dialog-note")
                 width = max(len(r.relation_type) for r, _, _ in p.relations) + 2
                 lines = Text(no_wrap=True, overflow="ellipsis")

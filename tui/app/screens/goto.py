@@ -16,6 +16,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import AmbiguousIdError, UnknownIdError
+from core.store.prefixes import MIN_PREFIX
 from core.vault import first_words
 
 from ..view import VaultView
@@ -101,8 +102,10 @@ class GoToScreen(ModalScreen[str | None]):
                              "to pick one", style="yellow"))
             self._show_candidates(list(exc.candidates))
             return
-        except UnknownIdError:
-            hint.update(Text("no living memory: enter looks in history", style="dim"))
+        except UnknownIdError as exc:
+            short = len(key) < MIN_PREFIX  # core's words: how many start with it, type more
+            hint.update(Text(str(exc) if short else "no living memory: enter looks in history",
+                             style="yellow" if short else "dim"))
             return
         row = self.view.rows[memory_id]
         line = Text("→ ", style="dim")

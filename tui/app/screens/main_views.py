@@ -124,10 +124,17 @@ class Views:
                                                   message.entry), done)
 
     def toggle_body(self) -> None:
-        """``c``: the detail pane's gist or content first (the list's text column follows)."""
-        self.screen.query_one(DetailPane).toggle_body()
+        """``c``: the detail pane's gist or content first (the list's text column follows). On a
+        memory with no gist nothing would change where the person looks: a note says why."""
+        detail = self.screen.query_one(DetailPane)
+        showing_content = detail.toggle_body()
         self.refresh_list()
         self.choices.remember()
+        if detail.row is not None and not detail.row.memory.gist:
+            then = "content" if showing_content else "gist"
+            self.screen.notify(f"This memory has no gist, so its content shows either way "
+                               f"(others now show their {then}; `memvault gist "
+                               f"{detail.row.memory.id[:8]}` makes one)", timeout=4, markup=False)
 
     # -- the flat list beside the tree (widgets/memory_list.py) -------------------------------
     def toggle_view(self) -> None:
