@@ -27,7 +27,7 @@ from core.vault.reports import first_error, op_message
 
 from .answers import file_view, folder_listing, inserted, replaced
 from .paths import PATH_KEY, ROOT, checked_path, is_under, parents
-from .tree import MemoryTree
+from .tree import MemoryTree, Slugs
 
 T = TypeVar("T")
 
@@ -57,6 +57,14 @@ class VaultMemory:
         self.vault = vault
         self.via = via
         self._lock = threading.Lock()  # (the SDK may run several tool calls at once)
+        self._slugs = Slugs()
+
+    def tree(self, vault: Vault) -> MemoryTree:
+        """The vault as files, now."""
+        memories = vault.memories
+        if len(self._slugs) > 2 * len(memories):  # (many gone since: a gc, a purge)
+            self._slugs.keep_only(memories)
+        return MemoryTree.of(memories.values(), self._slugs)
 
     # -- reading ------------------------------------------------------------------------------
     def view(self, path: str, view_range: list[int] | None = None) -> str:
@@ -64,7 +72,7 @@ class VaultMemory:
         where = checked_path(path)
 
         def look(vault: Vault) -> str:
-            tree = MemoryTree.of(vault.memories.values())
+            tree = self.tree(vault)
             if where in tree.folders:
                 return folder_listing(tree, where, path)
             if where in tree.files:
@@ -78,7 +86,7 @@ class VaultMemory:
         where = checked_path(path)
 
         def make(vault: Vault) -> str:
-            tree = MemoryTree.of(vault.memories.values())
+            tree = self.tree(vault)
             if tree.exists(where):
                 raise ToolError(f"File {path} already exists")
             blocked = next((p for p in parents(where) if p in tree.files), None)
@@ -98,7 +106,7 @@ class VaultMemory:
         where = checked_path(path)
 
         def edit(vault: Vault) -> str:
-            memory = self._file(MemoryTree.of(vault.memories.values()), where, path)
+            memory = self._file(self.tree(vault), where, path)
             content, answer = replaced(memory.content, old_str, new_str, path)
             _require_text(content, path)
             new = _with_path(memory, where, content=content)
@@ -111,7 +119,7 @@ class VaultMemory:
         where = checked_path(path)
 
         def edit(vault: Vault) -> str:
-            memory = self._file(MemoryTree.of(vault.memories.values()), where, path)
+            memory = self._file(self.tree(vault), where, path)
             new = _with_path(memory, where,
                              content=inserted(memory.content, insert_line, insert_text))
             vault.save(new, message=f"{op_message('insert', [new])} in {_said(where)}")
@@ -126,7 +134,7 @@ class VaultMemory:
         def archive(vault: Vault) -> str:
             if where == ROOT:
                 raise ToolError("Cannot delete the /memories directory itself")
-            tree = MemoryTree.of(vault.memories.values())
+            tree = self.tree(vault)
             if where in tree.files:
                 gone = [tree.files[where]]
             elif where in tree.folders:
@@ -145,7 +153,7 @@ class VaultMemory:
         def move(vault: Vault) -> str:
             if old == ROOT:
                 raise ToolError("Cannot rename the /memories directory itself")
-            tree = MemoryTree.of(vault.memories.values())
+            tree = self.tree(vault)
             if tree.exists(new):
                 raise ToolError(f"The destination {new_path} already exists")
             if old in tree.files:

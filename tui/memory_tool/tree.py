@@ -13,7 +13,7 @@ a file. Every path shown is unique, and nothing is ever hidden."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from core import Memory, MemoryStatus
@@ -36,6 +36,28 @@ def slug(memory: Memory) -> str:
     return f"{words}-{memory.id[:8]}.md" if words else f"{memory.id[:8]}.md"
 
 
+class Slugs:
+    """:func:`slug` of each memory, made once for as long as its text stays the same (a slug
+    scans the first words for secrets: the vault's every memory at each command otherwise)."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, tuple[str, str]] = {}  # id -> (the text it was made of, the slug)
+
+    def __call__(self, memory: Memory) -> str:
+        made = self._made.get(memory.id)
+        if made is None or made[0] != memory.text:
+            made = self._made[memory.id] = (memory.text, slug(memory))
+        return made[1]
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def keep_only(self, ids: Iterable[str]) -> None:
+        """Forget the slugs of memories no longer in the vault."""
+        ids = set(ids)
+        self._made = {k: v for k, v in self._made.items() if k in ids}
+
+
 @dataclass
 class MemoryTree:
     """Paths -> memories, the folders, and each one's size in bytes (a folder's: its files')."""
@@ -48,8 +70,10 @@ class MemoryTree:
     unkept: set[str] = field(default_factory=set)
 
     @classmethod
-    def of(cls, memories: Iterable[Memory]) -> MemoryTree:
-        """The tree of the shown memories: the kept paths first, oldest memory first."""
+    def of(cls, memories: Iterable[Memory],
+           named: Callable[[Memory], str] = slug) -> MemoryTree:
+        """The tree of the shown memories: the kept paths first, oldest memory first;
+        ``named``: the file name of a memory without a path (:func:`slug`, or a cache of it)."""
         tree = cls()
         shown = sorted((m for m in memories if m.status in SHOWN),
                        key=lambda m: (m.created_at, m.id))
@@ -60,7 +84,7 @@ class MemoryTree:
                 homeless.append(memory)
         for memory in homeless:  # (after every kept path: a made name never takes one)
             tree.unkept.add(memory.id)
-            if not tree.claim(joined([slug(memory)]), memory):
+            if not tree.claim(joined([named(memory)]), memory):
                 tree.claim_free(memory)
         return tree
 

@@ -99,3 +99,19 @@ def test_a_path_is_read_as_text_only(raw, canonical):
             checked_path(raw)
     else:
         assert checked_path(raw) == canonical
+
+
+def test_a_made_name_is_made_once_while_the_memorys_text_stays(vault, monkeypatch):
+    import tui.memory_tool.tree as tree_module
+
+    made: list[str] = []
+    real = tree_module.slug
+    monkeypatch.setattr(tree_module, "slug", lambda m: made.append(m.id) or real(m))
+    memory = vault.add("Prefers pytest")
+    tool = VaultMemoryTool(vault)
+    for _ in range(3):
+        tool.execute(command("view", path="/memories"))
+    assert made == [memory.id]
+    vault.update(memory.id, content="Prefers nose")
+    assert _listing(tool)[1].startswith("/memories/prefers-nose-")
+    assert made == [memory.id, memory.id]
