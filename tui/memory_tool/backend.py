@@ -58,13 +58,21 @@ class VaultMemory:
         self.via = via
         self._lock = threading.Lock()  # (the SDK may run several tool calls at once)
         self._slugs = Slugs()
+        self._laid_out: tuple[str, MemoryTree] | None = None  # the last tree and its commit
 
     def tree(self, vault: Vault) -> MemoryTree:
-        """The vault as files, now."""
+        """The vault as files, now: laid out anew only when the commit the vault's cache shows
+        has moved (every change of a memory's text, path or status is a commit; a use record,
+        which changes none of them, may wait for one)."""
+        head = vault.head
+        if head is not None and self._laid_out is not None and self._laid_out[0] == head:
+            return self._laid_out[1]
         memories = vault.memories
         if len(self._slugs) > 2 * len(memories):  # (many gone since: a gc, a purge)
             self._slugs.keep_only(memories)
-        return MemoryTree.of(memories.values(), self._slugs)
+        tree = MemoryTree.of(memories.values(), self._slugs)
+        self._laid_out = None if head is None else (head, tree)
+        return tree
 
     # -- reading ------------------------------------------------------------------------------
     def view(self, path: str, view_range: list[int] | None = None) -> str:
