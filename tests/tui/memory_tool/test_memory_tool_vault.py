@@ -178,3 +178,15 @@ def test_a_commit_of_another_process_is_seen_by_the_next_command(tool, vault):
     with Vault.open(vault.root) as other:
         other.add("Written by the command line meanwhile")
     assert "written-by-the-command-line" in tool.execute(command("view", path="/memories"))
+
+
+def test_renaming_a_folder_moves_each_memory_in_one_commit(tool, vault):
+    for name in ("a.md", "deep/b.md"):
+        tool.execute(command("create", path=f"/memories/prefs/{name}", file_text=name))
+    ids = sorted(m.id for m in vault.memories.values())
+    before = commit_count(vault.root)
+    tool.execute(command("rename", old_path="/memories/prefs", new_path="/memories/old/prefs"))
+    assert commit_count(vault.root) == before + 1
+    assert sorted(m.id for m in vault.memories.values()) == ids
+    assert sorted(m.meta.extra[PATH_KEY] for m in vault.memories.values()) == [
+        "/memories/old/prefs/a.md", "/memories/old/prefs/deep/b.md"]
