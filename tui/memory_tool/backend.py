@@ -54,8 +54,9 @@ class VaultMemory:
     refuses the rest), committing as ``via``."""
 
     def __init__(self, vault: Vault, *, via: str = DEFAULT_VIA):
+        """``via`` must name the writer: a commit without it would be in no review inbox."""
+        self.via = checked_via(via)
         self.vault = vault
-        self.via = via
         self._lock = threading.Lock()  # (the SDK may run several tool calls at once)
         self._slugs = Slugs()
         self._laid_out: tuple[str, MemoryTree] | None = None  # the last tree and its commit
@@ -236,10 +237,19 @@ def _said(path: str) -> str:
     return neutralise_line(path)
 
 
+def checked_via(via: object) -> str:
+    """``via`` as the ``Memvault-Via`` trailer carries it (one line); ValueError when it names no
+    one."""
+    if not isinstance(via, str) or not via.strip():
+        raise ValueError(f"via must name who writes (as the review inbox shows it), not {via!r}")
+    return " ".join(neutralise_line(via).split())
+
+
 def open_vault(where: Vault | str | Path | None, via: str) -> tuple[Vault, bool]:
     """The vault to use and whether the tool opened it (and so closes it): ``where`` itself, or
     the vault at that path (``None``: ``$MEMVAULT_PATH``, else memvault's default folder),
     opened for writing as ``via``."""
+    via = checked_via(via)  # (before a vault is opened, or made)
     if isinstance(where, Vault):
         return where, False
     if where is None:

@@ -190,3 +190,13 @@ def test_renaming_a_folder_moves_each_memory_in_one_commit(tool, vault):
     assert sorted(m.id for m in vault.memories.values()) == ids
     assert sorted(m.meta.extra[PATH_KEY] for m in vault.memories.values()) == [
         "/memories/old/prefs/a.md", "/memories/old/prefs/deep/b.md"]
+
+
+def test_the_tool_may_name_your_agent_but_never_no_one(vault, vault_path):
+    tool = VaultMemoryTool(vault, via="memory-tool/agent 7")
+    tool.execute(command("create", path=NOTE, file_text="Likes coffee\n"))
+    assert "Memvault-Via: memory-tool/agent 7" in _trailers(vault)
+    for nobody in ("", "  \n"):
+        with pytest.raises(ValueError, match="via must name who writes"):
+            VaultMemoryTool(vault_path.parent / "elsewhere", via=nobody)
+    assert not (vault_path.parent / "elsewhere").exists()
