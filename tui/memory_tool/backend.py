@@ -207,6 +207,7 @@ class VaultMemory:
         reads: a write's transaction catches up itself), one command at a time; core's refusals
         (a secret, a read-only vault, a record too large) as ToolError, nothing written."""
         with self._lock:
+            before = self._head()
             try:
                 if refresh and not self.vault.readonly:
                     self.vault.refresh()
@@ -218,8 +219,19 @@ class VaultMemory:
             except ValidationError as exc:
                 raise ToolError(f"refused: {first_error(exc)}; nothing was written") from None
             except OSError as exc:  # a full disk, a file that cannot be read: said, not raised raw
-                raise ToolError(f"failed: {neutralise_line(str(exc.strerror or exc))}; "
-                                "nothing was written") from None
+                what = neutralise_line(str(exc.strerror or exc))
+                after = self._head()
+                if after is not None and before is not None and after != before:
+                    raise ToolError(f"failed: {what}; the change was committed ({after[:8]}) "
+                                    "before it failed") from None
+                raise ToolError(f"failed: {what}; nothing was written") from None
+
+    def _head(self) -> str | None:
+        """HEAD as git has it now (None when it cannot be read)."""
+        try:
+            return self.vault.journal.head()
+        except (OSError, VaultError):
+            return None
 
     def close(self) -> None:
         """Let the vault go."""

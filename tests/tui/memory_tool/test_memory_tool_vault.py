@@ -200,3 +200,16 @@ def test_the_tool_may_name_your_agent_but_never_no_one(vault, vault_path):
         with pytest.raises(ValueError, match="via must name who writes"):
             VaultMemoryTool(vault_path.parent / "elsewhere", via=nobody)
     assert not (vault_path.parent / "elsewhere").exists()
+
+
+def test_a_full_disk_is_a_tool_error_saying_nothing_was_written(tool, vault, monkeypatch):
+    import errno
+
+    def full(*_args, **_kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Vault, "save", full)
+    head = vault.head
+    with pytest.raises(ToolError, match="^failed: No space left on device; nothing was written$"):
+        tool.execute(command("create", path=NOTE, file_text="Likes coffee\n"))
+    assert vault.head == head and not vault.memories
