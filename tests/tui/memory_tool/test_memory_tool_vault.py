@@ -213,3 +213,36 @@ def test_a_full_disk_is_a_tool_error_saying_nothing_was_written(tool, vault, mon
     with pytest.raises(ToolError, match="^failed: No space left on device; nothing was written$"):
         tool.execute(command("create", path=NOTE, file_text="Likes coffee\n"))
     assert vault.head == head and not vault.memories
+
+
+def test_an_edit_lands_on_what_another_process_wrote_meanwhile_never_over_it(tool, vault):
+    tool.execute(command("create", path=NOTE, file_text="Likes coffee\nblack\n"))
+    memory_id = _only(vault).id
+    with Vault.open(vault.root) as person:
+        person.update(memory_id, content="Likes tea now\nblack\n")
+    tool.execute(command("str_replace", path=NOTE, old_str="black", new_str="white"))
+    assert vault.get(memory_id).content == "Likes tea now\nwhite\n"
+
+
+def test_commands_from_several_threads_at_once_each_commit_once(tool, vault):
+    import threading
+
+    before = commit_count(vault.root)
+    errors: list[BaseException] = []
+
+    def write(n: int) -> None:
+        try:
+            for k in range(3):
+                tool.execute(command("create", path=f"/memories/t{n}/{k}.md", file_text=f"{n}.{k}"))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert errors == [] and not any(t.is_alive() for t in threads)
+    assert commit_count(vault.root) == before + 9
+    assert sorted(m.content for m in vault.memories.values()) == sorted(
+        f"{n}.{k}" for n in range(3) for k in range(3))
