@@ -3,7 +3,8 @@ functions): core never imports tui, textual or rich; the app never imports the c
 command line imports the app (or textual) only in ``tui/cli/app.py`` and only inside the function
 that launches it; the MCP server (``tui/mcp/``) never imports textual, rich, the command line or
 the app, and the command line imports it (and the ``mcp`` package) only in ``tui/cli/mcp.py``,
-inside the command; no import cycles among modules at import time."""
+inside the command; only the memory tool (``tui/memory_tool/``) imports ``anthropic``, and
+nothing of the house imports it; no import cycles among modules at import time."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ CLI = "tui.cli"
 SHARED = ("tui.text", "tui.terminal", "tui.tour")
 #: The MCP server: neither the app nor the command line.
 MCP = "tui.mcp"
+#: Anthropic's memory tool (the optional extra memvault[anthropic]): a user's program imports it.
+MEMORY_TOOL = "tui.memory_tool"
 
 
 def _module_name(path: Path) -> str:
@@ -135,6 +138,18 @@ def test_only_the_mcp_command_imports_the_mcp_server_and_package():
                 continue
             if module != "tui.cli.mcp" or at_import:
                 bad.append((module, target, "at import" if at_import else "in a function"))
+    assert bad == []
+
+
+def test_only_the_memory_tool_imports_anthropic_and_nothing_imports_the_memory_tool():
+    """``anthropic`` is an optional extra: core, the command line, the app and the MCP server
+    run without it; the memory tool reaches the vault through core only."""
+    imports = _imports()
+    bad = [(m, t) for m, entries in imports.items() if not _within(m, MEMORY_TOOL)
+           for t, _ in entries if _within(t, "anthropic") or _within(t, MEMORY_TOOL)]
+    bad += [(m, t) for m, entries in imports.items() if _within(m, MEMORY_TOOL)
+            for t, _ in entries
+            if any(_within(t, p) for p in ("textual", "rich", "mcp", CLI, APP, MCP))]
     assert bad == []
 
 
