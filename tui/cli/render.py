@@ -26,10 +26,12 @@ from rich.text import Text
 
 from core import HistoryEntry, Memory, MemoryStatus, Vault
 from core.textutil import neutralise_controls, neutralise_line
+from core.ops.inbox_model import via_of
 from core.vault import GcReport, first_words
 
 from ..terminal import underlying
-from ..text import LIST_PREVIEW, absolute_time, preview, relative_time, until_forgotten
+from ..text import (LIST_PREVIEW, absolute_time, preview, relative_time, subject_line,
+                    until_forgotten)
 
 STATUS_STYLE = {
     MemoryStatus.ACTIVE: "green",
@@ -280,9 +282,11 @@ def print_history(memory_id: str, entries: list[HistoryEntry], now: int, live: b
     table.add_column("", no_wrap=True)
     table.add_column("action", no_wrap=True)
     table.add_column("message")
-    for e in entries:
+    for e in entries:  # the subject, and who wrote it for whom (the trailers are git's)
+        via = via_of(e.message)
         table.add_row(e.commit[:8], absolute_time(e.timestamp), relative_time(e.timestamp, now),
-                      Text(e.action, style=ACTION_STYLE.get(e.action, "")), cell(e.message))
+                      Text(e.action, style=ACTION_STYLE.get(e.action, "")),
+                      cell(subject_line(e.message) + (f" (via {via})" if via else "")))
     out.print(table)
     if not live:
         out.print(Text(f"bring it back with: memvault restore {memory_id}", style="dim"))

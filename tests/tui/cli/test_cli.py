@@ -354,6 +354,18 @@ def test_gc_archive(run, vdir):
     assert last_message(vdir).startswith("gc: archive 1 memory")
 
 
+def test_history_shows_each_commits_subject_and_who_it_was_for_not_its_trailers(run, vdir):
+    a = run.add("the staging server rebuilds nightly")
+    vault = Vault.open(vdir)
+    vault.acting_for(via="claude-code", tool="update_memory").update(a, content="rebuilds at 2am")
+    vault.close()
+    run.ok("archive", a)
+    run.ok("undo")
+    human = run.ok("history", a[:8])
+    assert "Memvault-" not in human and "\\n" not in human  # (a literal backslash-n before)
+    assert "(via claude-code)" in human and "undo: archive:" in human
+
+
 def test_history_and_restore_of_a_deleted_memory(run, vdir):
     a = run.add("remember the staging URL")
     b = run.add("staging is at staging.internal")

@@ -52,6 +52,26 @@ def test_help_and_add_load_neither_the_app_nor_rich(tmp_path):
     assert "tui.cli.records" in modules
 
 
+def test_version_answers_before_click_or_core_is_imported(capsys):
+    modules = _modules_after("import sys\nsys.argv = ['memvault', '--version']\n"
+                             "from tui.launch import main\nmain()")
+    for package in ("click", "core", "tui.cli", "pydantic", "git"):
+        assert not _loaded(modules, package), package
+    from tui import cli
+    from tui.launch import main as launch
+
+    assert cli.main(["--version"]) == 0
+    by_click = capsys.readouterr().out
+    import sys
+
+    argv, sys.argv = sys.argv, ["memvault", "--version"]
+    try:
+        assert launch() == 0
+    finally:
+        sys.argv = argv
+    assert capsys.readouterr().out == by_click and by_click.startswith("memvault ")
+
+
 def test_the_app_never_imports_the_cli():
     modules = _modules_after("import tui.app, tui.app.service, tui.app.screens.main, tui.demo")
     assert not _loaded(modules, "tui.cli")
