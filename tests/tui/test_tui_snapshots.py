@@ -50,5 +50,15 @@ def test_gc_preview(snap_compare, tui_vault):
     assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(None, "C"))
 
 
+def test_gc_preview_at_80x24_shows_each_memorys_text(snap_compare, tui_vault):
+    """The bar, the uses and the tags give way so the text a deletion needs stays on screen,
+    and the footer holds every key."""
+    assert snap_compare(make_app(tui_vault), terminal_size=(80, 24), run_before=_at(None, "C"))
+
+
+def test_flat_list_at_80x24_gives_the_text_room(snap_compare, tui_vault):
+    assert snap_compare(make_app(tui_vault), terminal_size=(80, 24), run_before=_at(FRESH, "f"))
+
+
 def test_stats(snap_compare, tui_vault):
     assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(None, "S"))

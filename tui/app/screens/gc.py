@@ -21,20 +21,29 @@ from core.vault import GcReport, first_words
 from ...text import relative_time
 from ..service import Change, VaultService
 from ..bands import BAND_STYLE, band_of
-from ..view import score_bar
+from ..view import BAR_CELLS, score_bar
+from ..widgets.columns import Column, fit_columns
 from ..widgets.lists import RowTable
 from .confirm import ConfirmScreen
 
 
 KEEP_MARK = Text("keep", style="bold green")
+#: the columns before the memory's text; at a narrow width the bar, then the uses, then the
+#: tags give way to the text, which a decision to delete needs most (fit_columns)
+GC_COLUMNS = [Column("keep", "", 4), Column("score", "score", 5),
+              Column("bar", "", BAR_CELLS, gives_way=1), Column("id", "id", 8),
+              Column("uses", "uses", 4, gives_way=2),
+              Column("last_used", "last used", 13, gives_way=4),
+              Column("tags", "tags", 16, gives_way=3)]
 
 
 class GcScreen(Screen[tuple[str, list[str]] | None]):
     BINDINGS = [
-        Binding("x", "apply('delete')", "Delete them", id="memvault.gc.delete"),
-        Binding("a", "apply('archive')", "Archive them instead", id="memvault.gc.archive"),
-        Binding("space", "keep", "Keep this one", id="memvault.gc.keep"),
-        Binding("F", "pin", "Pin this one", id="memvault.gc.pin"),
+        # (short labels: the footer holds them all at 80 columns; the title says the rest)
+        Binding("x", "apply('delete')", "Delete all", id="memvault.gc.delete"),
+        Binding("a", "apply('archive')", "Archive all", id="memvault.gc.archive"),
+        Binding("space", "keep", "Keep one", id="memvault.gc.keep"),
+        Binding("F", "pin", "Pin one", id="memvault.gc.pin"),
         Binding("escape,q", "back", "Back", id="memvault.gc.back"),
     ]
 
@@ -46,15 +55,13 @@ class GcScreen(Screen[tuple[str, list[str]] | None]):
         self.on_change = on_change
         self.report: GcReport | None = None
         self.kept: set[str] = set()  # candidates kept out of this gc
+        self._drawn_width = 0  # the table's width its columns were fitted to
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◆")
         with Vertical(id="gc-body"):
             yield Static(Text("gc preview: reading…", style="dim"), id="gc-title")
-            table = RowTable(id="gc-table", cursor_type="row", zebra_stripes=True)
-            table.add_column("", key="keep", width=4)
-            table.add_columns("score", "", "id", "uses", "last used", "tags", "memory")
-            yield table
+            yield RowTable(id="gc-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="gc-relations")
         yield Footer()
 
@@ -78,23 +85,40 @@ class GcScreen(Screen[tuple[str, list[str]] | None]):
         view = self.service.view
         table = self.query_one("#gc-table", DataTable)
         cursor = table.cursor_row
-        table.clear()
+        table.clear(columns=True)
+        self._drawn_width = table.size.width or self.size.width or 80
+        # (two cells for the vertical scrollbar a long preview has)
+        kept, text_width = fit_columns(GC_COLUMNS, self._drawn_width - 2)
+        for column in kept:
+            table.add_column(column.label, key=column.key, width=column.width)
+        table.add_column("memory", key="memory", width=text_width)
         for m, score in report.candidates:
             band = band_of(score, view.band_table).key
-            table.add_row(
-                KEEP_MARK if m.id in self.kept else Text(""),
-                Text(f"{score:.3f}", style=BAND_STYLE.get(band, "")),
-                score_bar(score, band),
-                Text(m.id[:8], style="bold"),
-                str(m.use_count),
-                relative_time(m.last_used, view.now),
-                Text(", ".join(m.meta.tags), no_wrap=True, overflow="ellipsis"),
-                Text(first_words(m.text, 60), no_wrap=True, overflow="ellipsis"),
-                key=m.id,
-            )
+            cells = {
+                "keep": KEEP_MARK if m.id in self.kept else Text(""),
+                "score": Text(f"{score:.3f}", style=BAND_STYLE.get(band, "")),
+                "bar": score_bar(score, band),
+                "id": Text(m.id[:8], style="bold"),
+                "uses": str(m.use_count),
+                "last_used": relative_time(m.last_used, view.now),
+                "tags": Text(", ".join(m.meta.tags), no_wrap=True, overflow="ellipsis"),
+            }
+            table.add_row(*(cells[c.key] for c in kept),
+                          Text(first_words(m.text, text_width), no_wrap=True,
+                               overflow="ellipsis"),
+                          key=m.id)
         if report.candidates:
             table.move_cursor(row=min(cursor, len(report.candidates) - 1))
             table.focus()
+
+    def on_resize(self) -> None:
+        """A wider or narrower terminal: the columns are fitted again, once laid out."""
+        self.call_after_refresh(self._refit)
+
+    def _refit(self) -> None:
+        width = self.query_one("#gc-table", DataTable).size.width
+        if self.report is not None and width and width != self._drawn_width:
+            self._show(self.report)
 
     def _title(self) -> None:
         """What applying would do now (the rows kept out left out)."""

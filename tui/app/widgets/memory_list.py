@@ -33,12 +33,19 @@ from core.vault import first_words
 from ...text import short_span
 from ..settings import LIST_SORTS
 from ..view import MATCH_STYLE, STATUS_STYLE, Row, VaultView, score_text
+from .columns import Column, fit_columns
 
 SORT_NAMES = {"score": "score", "status": "status", "id": "id", "text": "text",
               "tags": "tags", "last_used": "last used"}
 #: the fixed columns' widths (the text column takes what is left)
 WIDTHS = {"score": 5, "status": 8, "id": 8, "tags": 12, "last_used": 4}
 COLUMNS = ("score", "status", "id", "text", "tags", "last_used")
+#: the fixed columns, and which give way first to the text at a narrow width
+FIXED = [Column("score", "score", WIDTHS["score"]),
+         Column("status", "status", WIDTHS["status"], gives_way=2),
+         Column("id", "id", WIDTHS["id"]),
+         Column("tags", "tags", WIDTHS["tags"], gives_way=1),
+         Column("last_used", "used", WIDTHS["last_used"], gives_way=3)]
 STATUS_RANK = {"active": 0, "promoted": 1, "archived": 2, "superseded": 3}
 
 
@@ -120,6 +127,7 @@ class MemoryList(DataTable):
         self.terms: list[Term] = []
         self.added = 0  # how many of ``ids`` are rows yet
         self._width = 0
+        self.shown_columns: list[str] = list(COLUMNS)  # those that fit (see fit_columns)
         self._shown: tuple[VaultView | None, list[str]] = (None, [])
 
     # -- what it shows ------------------------------------------------------------------------
@@ -141,14 +149,16 @@ class MemoryList(DataTable):
         self.ids = sorted_ids(view, ids, self.sort_column, self.descending, self.gist_first)
         self._width = self.scrollable_content_region.width or self.size.width or 80
         self.clear(columns=True)
-        text_width = max(12, self._width - sum(WIDTHS.values()) - 2 * (len(WIDTHS) + 1) - 1)
-        self.add_column("score", width=WIDTHS["score"], key="score")
-        self.add_column("status", width=WIDTHS["status"], key="status")
-        self.add_column("id", width=WIDTHS["id"], key="id")
-        self.add_column("gist / content" if self.gist_first else "content", width=text_width,
-                        key="text")
-        self.add_column("tags", width=WIDTHS["tags"], key="tags")
-        self.add_column("used", width=WIDTHS["last_used"], key="last_used")
+        kept, text_width = fit_columns(FIXED, self._width)
+        shown = {c.key for c in kept}
+        self.shown_columns = [c for c in COLUMNS if c == "text" or c in shown]
+        for column in self.shown_columns:
+            if column == "text":
+                self.add_column("gist / content" if self.gist_first else "content",
+                                width=text_width, key="text")
+            else:
+                fixed = next(c for c in kept if c.key == column)
+                self.add_column(fixed.label, width=fixed.width, key=column)
         self.text_width = text_width
         self.added = 0
         at = self.ids.index(keep) if keep is not None and keep in self.ids else 0
@@ -172,7 +182,7 @@ class MemoryList(DataTable):
     def _add_rows(self, upto: int) -> None:
         assert self.view is not None
         rows = self.view.rows
-        widths = [(c, self.text_width if c == "text" else WIDTHS[c]) for c in COLUMNS]
+        widths = [(c, self.text_width if c == "text" else WIDTHS[c]) for c in self.shown_columns]
         for memory_id in self.ids[self.added:upto]:
             row = rows[memory_id]
             self.add_row(*(Cell(partial(self.cell, row, c), w) for c, w in widths),
