@@ -69,7 +69,7 @@ FORMULA = ("score = relevance * (alpha + (1 - alpha) * min(1, decay)); relevance
 class Hit:
     memory: Memory
     score: float  # the final score
-    relevance: float  # (0, 1]: bm25 * coverage (or the fused score) over the best hit's
+    relevance: float  # (0, 1]: bm25 * coverage (or fused) over the best, lifted by its episode
     decay: float  # vault.score(memory) now
     bm25: float | None = None  # FTS5's bm25, higher is better; None: no text match
     bm25_rank: int | None = None  # rank by bm25 * coverage
