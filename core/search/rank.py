@@ -4,31 +4,26 @@ The formula (every input is in each :class:`Hit` and in ``memvault search --json
 
     text      = bm25 * coverage        a memory holding ANY of the query's words is a candidate;
                                        coverage = the share of the words (and phrases) it holds
-    relevance = text / max text over the hits               (0, 1]; 1 for the best text match
+    relevance = text / max text over the hits, then lifted by the best hit of its episode
+                (the hits written in the same sitting, :mod:`core.search.episodes`)   (0, 1]
     life      = min(1, decay score)                         [0, 1]; vault.score(m), capped
-    score     = relevance * (ALPHA + (1 - ALPHA) * life)    ALPHA = 0.7
+    score     = relevance * (ALPHA + (1 - ALPHA) * life)    ALPHA = 0.9
 
 ``bm25`` is FTS5's ``bm25()`` over the OR of the terms, with the column weights of
 :data:`core.search.index_reading.COLUMN_WEIGHTS`, sign flipped so that higher is better. Any word
-finds (a question in plain words rarely has every word in the memory it is after), and the
-coverage factor keeps the memories that hold every word ahead of those holding one.
+finds, and the coverage factor keeps the memories that hold every word ahead of those holding one.
 
-Relevance leads: a memory the decay model is about to forget keeps 70% of its relevance, so a
-search still finds what was asked for when it has faded; between matches of similar relevance
-(within 30%) the one still in use comes first, which is what an assistant recalling a memory
-wants. A product rather than a weighted sum, so that the decay score can only discount a match,
-never lift a poor one over a good one by more than that 30%, and a memory that does not match is
-never a hit however alive it is. Scores above 1 (memories used often) count as fully alive.
+Relevance leads: decay only breaks near-ties. A memory the decay model is about to forget keeps
+90% of its relevance, so an old memory that answers the question is passed only by matches
+within 10% of it, never buried under fresh ones that match less; between matches that close the
+one still in use comes first. A product, so that a memory that does not match is never a hit
+however alive it is. Scores above 1 (memories used often) count as fully alive.
 
-Hybrid mode (wordllama installed, see :mod:`core.search.semantic`): ``relevance`` is instead a
-weighted sum of the text score and the cosine similarity, each over its best, for the text hits
-and the ``SEMANTIC_DEPTH`` (5) memories most similar to the query, normalised the same way::
-
-    fused     = 0.7 * text / best text + 0.3 * max(0, cosine) / best cosine      (COSINE_WEIGHT)
-    relevance = fused / max fused over the hits
-
-A query with no words (only ``tag:``, ``status:``... filters) ranks by ``life`` alone (mode
-``filter``). Statuses default to active.
+Hybrid mode (wordllama installed, see :mod:`core.search.semantic`): the text score over its best
+and the cosine over its best are summed, weighted (:func:`core.search.fusion.fused`), for the text
+hits and the ``SEMANTIC_DEPTH`` memories most similar to the query, then normalised and lifted
+the same way. A query with no words (only ``tag:``, ``status:``... filters) ranks by ``life``
+alone (mode ``filter``). Statuses default to active.
 """
 
 from __future__ import annotations
@@ -40,6 +35,7 @@ from functools import cached_property
 from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
+from .episodes import CONTEXT_DEPTH, in_context
 from .first_build import Progress, building_json, building_note
 from .fusion import COSINE_WEIGHT, fused
 from .index import SearchIndex, SyncReport
@@ -53,11 +49,9 @@ from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_a
 from .snippet import Snippet, snippet_for
 from .topk import top_hits
 
-ALPHA = 0.7
+ALPHA = 0.9
 #: How many of the most similar memories join the fusion without a word of the query (every text
-#: hit is fused with its cosine). Few: a static word-vector model is precise only at the very
-#: top (with rank fusion its top 50 took bench/search.py's recall@5 from 0.97 to 0.84); on
-#: LoCoMo 10 or 20 changed nothing.
+#: hit is fused with its cosine). Few: a static word-vector model is precise only at the top.
 SEMANTIC_DEPTH = 5
 #: Above this many allowed memories, a search for the top few reads candidates best bm25 first
 #: (:mod:`core.search.topk`) instead of scoring every match.
@@ -68,14 +62,14 @@ FEW = 500
 MODES = ("auto", "bm25", "hybrid")
 FORMULA = ("score = relevance * (alpha + (1 - alpha) * min(1, decay)); relevance = bm25 * "
            "coverage / best (bm25 mode) or fused / best, fused = (1 - w) * text / best text + "
-           "w * cosine / best cosine (hybrid)")
+           "w * cosine / best cosine (hybrid), lifted by the best hit of its episode")
 
 
 @dataclass(frozen=True)
 class Hit:
     memory: Memory
     score: float  # the final score
-    relevance: float  # (0, 1]: bm25 * coverage (or the fused score) over the best hit's
+    relevance: float  # (0, 1]: bm25 * coverage (or fused) over the best, lifted by its episode
     decay: float  # vault.score(memory) now
     bm25: float | None = None  # FTS5's bm25, higher is better; None: no text match
     bm25_rank: int | None = None  # rank by bm25 * coverage
@@ -150,8 +144,15 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     built again (:meth:`SearchIndex.answer`). Hits carry no snippet (:func:`with_snippet`)."""
     if not synced:
         index.sync(memories)
+    depth = None if top is None else max(top, CONTEXT_DEPTH)  # (the episodes' hits, then the top)
     found = index.answer(memories, lambda: _rank(index, memories, query, allowed, decay_of,
-                                                  embedder, top))
+                                                  embedder, depth))
+    if found.mode != "filter":
+        lifted = in_context([h.relevance for h in found.hits],
+                            [h.memory.created_at for h in found.hits])
+        found.hits = _ordered([replace(h, relevance=r, score=combine(r, h.decay))
+                               for h, r in zip(found.hits, lifted)])
+    found.hits = found.hits[:top]
     count = found.count
     found.count = lambda: index.answer(memories, count)
     return found
@@ -206,9 +207,8 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
         relevance = raw[i] / best
         if lazy_top is not None and len(best_scores) >= lazy_top and relevance < best_scores[0]:
             break
-        m = memories[i]
-        d = decay_of(m)
-        hit = Hit(m, combine(relevance, d), relevance, d, bm25.get(i), text_rank.get(i),
+        d = decay_of(memories[i])
+        hit = Hit(memories[i], combine(relevance, d), relevance, d, bm25.get(i), text_rank.get(i),
                   cos.get(i), cos_rank.get(i))
         hits.append(hit)
         if lazy_top is not None:

@@ -63,6 +63,22 @@ def test_a_faded_strong_match_beats_a_fresh_weak_one(small):
     assert combine(1.0, 0.0) == ALPHA and combine(0.5, 5.0) == 0.5
 
 
+def test_decay_does_not_bury_an_old_memory_that_answers_the_question(vault):
+    """A year-old memory holding every word of the question, the best match by a clear margin
+    (its dozen fresh rivals hold two of the three words: relevance ~0.79), stays first: decay
+    only breaks near-ties (a faded memory keeps ALPHA of its relevance)."""
+    _save(vault, "answer", "We moved billing to Postgres in March, after the outage", days=400)
+    for n in range(12):
+        _save(vault, f"fresh-{n:02d}", f"Billing dashboard {n} reads Postgres", uses=2)
+    for n in range(40):  # "move" in 15 of them: a common word, as in any vault
+        _save(vault, f"other-{n:02d}", f"Note {n} about the garden" + (", move the pots" if n < 15
+              else "") + ", the cat and the groceries", days=90)
+    with Searcher(vault, mode="bm25") as s:
+        hits = s.search("When did we move billing to Postgres?", now=NOW, limit=10).hits
+    assert hits[0].memory.id == "answer" and hits[0].decay < 0.05
+    assert 0.7 < hits[1].relevance < ALPHA and hits[1].decay >= 1
+
+
 def test_filters_status_tags_negation_and_paging(small):
     with Searcher(small, mode="bm25") as s:
         assert "old" not in _ids(s.search("pytest", now=NOW))  # active by default

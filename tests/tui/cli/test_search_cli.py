@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from core.search import rank as rank_module
+from core.search.rank import ALPHA
 
 from cli_support import Run, cli_env, run, vdir  # noqa: F401  (fixtures)
 
@@ -30,11 +31,11 @@ def test_json_has_both_parts_the_formula_and_spans(run):
     ids = _vault(run)
     data = run.json("search", "pytest", "fixtures", "--mode", "bm25")
     assert data["mode"] == "bm25" and data["query"] == "pytest fixtures" and data["total"] == 2
-    assert data["formula"].startswith("score = relevance") and data["alpha"] == 0.7
+    assert data["formula"].startswith("score = relevance") and data["alpha"] == ALPHA
     hit, other = data["hits"]  # every word, then one of them
     assert other["id"] == ids["ci"] and other["relevance"] < 0.5
     assert hit["id"] == ids["fix"] and hit["bm25"] > 0 and hit["relevance"] == 1.0
-    assert hit["score"] == hit["relevance"] * (0.7 + 0.3 * min(1, hit["decay"]))
+    assert hit["score"] == hit["relevance"] * (ALPHA + (1 - ALPHA) * min(1, hit["decay"]))
     snippet = hit["snippet"]
     assert [snippet["text"][a:b] for a, b in snippet["spans"]] == ["pytest", "fixtures"]
     assert hit["content"] == "Prefers pytest fixtures over setUp methods"
