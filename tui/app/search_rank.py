@@ -1,10 +1,12 @@
-"""Ranking the app's filter results (no textual): when the ``/`` filter has words, they go
-through the ranked search of ``memvault search`` and the MCP server (:mod:`core.search.rank`:
-question words and stopwords left out, any word finds, bm25 x coverage x decay) among the
-memories the filter's fields allow; the filter keeps its hits beside the memories holding every
-word as a substring (:func:`search_filter`), ordered by the search's score inside each group of
-the tree. Called from a worker thread: the first call on a vault builds its index
-(``.git/memvault/index.sqlite``), later ones only bring it level.
+"""Ranking the app's filter results (no textual): the ``/`` filter's words go through the
+ranked search of ``memvault search`` and the MCP server, and its hits are ordered by their score
+inside each group of the tree.
+
+The search (:mod:`core.search.rank`: question words and stopwords left out, any word finds,
+bm25 x coverage x decay) runs among the memories the filter's fields allow; the filter keeps its
+hits beside the memories holding every word as a substring (:func:`search_filter`). Called from
+a worker thread: the first call on a vault builds its index (``.git/memvault/index.sqlite``),
+later ones only bring it level.
 
 It reads only the view (the memories as the app shows them), not the service: the index is the
 one the CLI keeps, opened once per vault folder and kept open for the next keystroke.

@@ -1,8 +1,10 @@
 """The one place the MCP server asks which memories match a search: core's ranked search
 (:mod:`core.search`: bm25 over the derived SQLite index, combined with the decay score; hybrid
-with wordllama when ``memvault[semantic]`` is installed) for any query (one of fields alone,
-``tag:ops``, or of punctuation alone is ranked by the decay score, its fields applied, as
-``memvault search`` does), and the vault's own filter (best decay score first) for none. One :class:`Finder` per server
+with wordllama when ``memvault[semantic]`` is installed) for any query, and the vault's own
+filter (best decay score first) for none.
+
+A query of fields alone (``tag:ops``) or of punctuation alone is ranked by the decay score, its
+fields applied, as ``memvault search`` does. One :class:`Finder` per server
 keeps the index open (and the embedder loaded) between searches."""
 
 from __future__ import annotations
