@@ -49,3 +49,12 @@ def test_an_ordinary_note_is_read_whole():
     assert read_part(note) is note
     edge = "w " * (READ_CHARS // 2)
     assert read_part(edge) is edge
+
+
+def test_a_huge_note_added_to_a_vault_gets_the_short_gist(vault):
+    """``Vault.add``, which ``memvault add``, MCP ``save_memory`` and the app's add all go
+    through: the gist of a 400 KB note is that of its start (it was 38 KB of it)."""
+    huge = numbered(400_000)
+    memory = vault.add(huge)
+    assert memory.content == huge  # stored byte-exact, whole
+    assert memory.gist == generate_gist(read_part(huge)) and len(memory.gist) < READ_CHARS
