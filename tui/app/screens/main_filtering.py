@@ -169,14 +169,13 @@ class TreeFilter:
         state.searched_text = message.query_text
         before = set(state.matched)
         found = [i for i in message.matched if i not in before]  # by the search alone
-        focus = None
-        if found:
-            state.matched = message.matched
-            scores = message.scores
-            focus = min(scores, key=lambda i: (-scores[i], i))  # the best hit takes the cursor
+        changed = message.matched != state.matched  # (hits of an earlier search may be gone)
+        state.matched = message.matched
+        scores = message.scores
+        focus = min(scores, key=lambda i: (-scores[i], i)) if found else None  # the best hit
         tree.show(message.view, state.matched, state.mode, state.sort, focus=focus)
         self.titles.tree_title()
         self.titles.tree_subtitle()
-        if found:
+        if changed:
             self.shown()
             self.after()
