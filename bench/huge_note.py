@@ -7,7 +7,8 @@ prose with code), repeated to each size. For each size, a fresh vault holding on
 then the wall time of ``memvault add -`` from a new process (process start to exit: the gist,
 the secrets scan of content and gist, the likely-duplicate check and the commit), the median
 of ``--repeat`` runs, each into a fresh vault; beside it, in this process, the gist alone
-(``core.gist.generate_gist``) and its length. Target: linear in the size, about 1-2 s at 2.6 MB
+(``core.gist.generate_gist``) and its length; and a ``memvault search`` then, a question whose
+words are in the note (its index row made first). Target: linear in the size, about 1-2 s at 2.6 MB
 on a quiet machine (the gist reads at most ``core.gist.levels.READ_CHARS`` characters).
 """
 
@@ -38,8 +39,9 @@ def memvault() -> list[str]:
     return [sys.executable, "-c", "import sys; from tui.cli import main; sys.exit(main())"]
 
 
-def timed_add(text: str, folder: Path) -> float:
-    """Seconds for ``memvault add -`` of ``text`` into a fresh vault in ``folder``."""
+def timed_add(text: str, folder: Path) -> tuple[float, float]:
+    """Seconds for ``memvault add -`` of ``text`` into a fresh vault in ``folder``, and for a
+    ``memvault search`` of a word in it then (the index brought level with it first)."""
     env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1")
     vault = folder / "vault"
     subprocess.run([*memvault(), "--vault", str(vault), "init"], check=True, env=env,
@@ -49,7 +51,11 @@ def timed_add(text: str, folder: Path) -> float:
     started = time.perf_counter()
     subprocess.run([*memvault(), "--vault", str(vault), "add", "-"], input=text.encode(),
                    check=True, env=env, capture_output=True)
-    return time.perf_counter() - started
+    added = time.perf_counter() - started
+    started = time.perf_counter()
+    subprocess.run([*memvault(), "--vault", str(vault), "search", "which statement raises?"],
+                   check=True, env=env, capture_output=True)
+    return added, time.perf_counter() - started
 
 
 def timed_gist(text: str) -> tuple[float, int]:
@@ -70,17 +76,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",") if s.strip()]
     timed_gist("warm up: " * 40)
-    print(f"{'size':>10}  {'add (median s)':>14}  {'per MB':>8}  {'gist s':>7}  {'gist chars':>10}")
+    print(f"{'size':>10}  {'add (median s)':>14}  {'per MB':>8}  {'gist s':>7}  "
+          f"{'gist chars':>10}  {'search s':>8}")
     for size in sizes:
         text = huge_text(size)
         runs = []
         for _ in range(args.repeat):
             with tempfile.TemporaryDirectory(prefix="memvault-huge-") as tmp:
                 runs.append(timed_add(text, Path(tmp)))
-        add = statistics.median(runs)
+        add = statistics.median(r[0] for r in runs)
+        search = statistics.median(r[1] for r in runs)
         gist_s, gist_chars = timed_gist(text)
         print(f"{size:>10,}  {add:>14.2f}  {add / (size / 1e6):>8.2f}  {gist_s:>7.3f}  "
-              f"{gist_chars:>10,}")
+              f"{gist_chars:>10,}  {search:>8.2f}")
     print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)")
     return 0
 
