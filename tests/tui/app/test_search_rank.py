@@ -119,3 +119,22 @@ async def test_a_question_in_the_app_filter_finds_the_memory(tui_vault):
         await pilot.press("space", *"tag:python")  # a field beside the question
         await until(pilot, lambda: main.matched == [FRESH])
     close_all()
+
+
+async def test_a_hit_that_no_longer_matches_after_a_reload_goes(tui_vault):
+    """A reload filters again at once with the hits of the same text's last search; the search
+    that follows sets what the filter keeps, so a memory changed elsewhere to say none of the
+    words is no longer kept (the search's answer only added to what was kept)."""
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        await pilot.press("slash", *QUESTION, "enter")
+        await until(pilot, lambda: FADING in main.matched and main.current == FRESH)
+        other = Vault.open(tui_vault)  # another process
+        other.update(FADING, content="CI runs on Python 3.12 only.")
+        other.close()
+        await pilot.press("ctrl+r")
+        await until(pilot, lambda: FADING not in main.matched and FRESH in main.matched)
+        assert main.memory_tree.border_title == f"memories {len(main.matched)} of 11"
+    close_all()
