@@ -18,7 +18,9 @@ questions; MRR the mean of 1 / the rank of the first hit naming one. Every mode 
 (``bm25``; ``hybrid`` when wordllama is installed, and ``cosine``, its semantic part alone) is
 reported beside plain SQLite FTS5 (the question's words OR'ed, ``ORDER BY bm25``: the floor). The questions are split once, by a hash
 of their id, into a ``tune`` half and a ``held-out`` half (``bench/recall_data.py``); change
-the ranking looking at ``--half tune`` only, and report ``held-out``.
+the ranking looking at ``--half tune`` only, and report ``held-out``. Then gist-first recall in
+a token budget (``--budget``, ``bench/recall_budget.py``): evidence found per 1,000 tokens,
+gists against content.
 """
 
 from __future__ import annotations
@@ -208,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vaults", type=Path,
                         help="build the vaults here and reuse them on the next run (tuning)")
     parser.add_argument("--fetch", action="store_true", help="say where the data comes from")
+    parser.add_argument("--budget", type=int, default=1000, help="then recall gist-first "
+                        "against content in this many tokens (bench/recall_budget.py); 0: skip")
     args = parser.parse_args(argv)
     path: Path = args.data
     if not path.exists() and path == DEFAULT_DATA and path.with_suffix(".zip").exists():
@@ -233,6 +237,9 @@ def main(argv: list[str] | None = None) -> int:
               "issue 41)")
     print(header)
     print(table(results))
+    if args.budget:  # (a module of its own: bench/recall_budget.py)
+        print(_load("recall_budget").report(conversations, args.half, args.budget, args.vaults,
+                                            build_vault, data, ASKED_AFTER))
     if args.json:
         args.json.write_text(json.dumps({"data": str(path), "revision": revision(path),
                                          "half": args.half, "results": results}, indent=2))

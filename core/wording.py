@@ -99,7 +99,7 @@ def term(word: str) -> str | None:
 def terms(text: str) -> frozenset[str]:
     """The content terms of a text (see the module docstring)."""
     found = set()
-    for word in _WORD.findall(text.lower().replace("\u2019", "'")):
+    for word in set(_WORD.findall(text.lower().replace("\u2019", "'"))):  # each word once
         t = term(word)
         if t is not None:
             found.add(t)

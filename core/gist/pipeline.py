@@ -43,7 +43,7 @@ from .clause_words import CONNECTORS, drops_number_or_negation, names_in, words
 from .clauses import ASIDE_CUT, clause_candidates
 from .facts import unit_facts
 from .guards import is_corrupted, too_long
-from .levels import BANDS, MIN_WORDS, OVERSHOOT, check_level, word_count
+from .levels import BANDS, MIN_WORDS, OVERSHOOT, check_level, read_part, word_count
 from .masking import mask, unmask
 from .phrases import PHRASE_TRIGGER, apply_phrase_edits, find_phrase_edits, tokens_with_spans
 from .units import Unit, assemble, bind_intros, build_units, dedupe, score_units, sep_cost
@@ -310,7 +310,8 @@ def generate_gist(
     *,
     _stats: dict[str, Any] | None = None,
 ) -> str | None:
-    """A gist of ``content`` at ``level`` (see the module docstring), or None.
+    """A gist of ``content`` at ``level`` (see the module docstring), or None; of a huge note,
+    a gist of its start (:func:`~.levels.read_part`).
 
     None means "no gist": the content is short (under :data:`MIN_WORDS` words), or no version
     short enough was found. Raises ValueError for an unknown level, and nothing else.
@@ -319,6 +320,7 @@ def generate_gist(
     try:
         if not isinstance(content, str) or not content.strip():
             return None
+        content = read_part(content)  # a huge note: its start (linear, bounded)
         if word_count(content) < MIN_WORDS:
             return None
         tags = (tags,) if isinstance(tags, str) else tuple(tags or ())

@@ -1,5 +1,5 @@
 """Snapshots of the views: the word diff of two versions, the flat list with the
-filter's words highlighted, and the "possible duplicates" grouping. Deterministic as the other
+filter's words highlighted, a question in the filter, and the "possible duplicates" grouping. Deterministic as the other
 snapshots (fixed clock, ids and commit dates, UTC, 120x40); accept a deliberate change with
 ``pytest tests/tui/test_tui_views_snapshots.py --snapshot-update`` after looking at it."""
 
@@ -70,3 +70,14 @@ def test_flat_list_with_a_filter(snap_compare, tui_vault):
 def test_possible_duplicates(snap_compare, wizard_vault):
     keys = ["m"] * MODES.index("duplicates") + ["g", "g", "j", "l"]  # the cluster, opened
     assert snap_compare(make_app(wizard_vault), terminal_size=SIZE, run_before=_keys(*keys))
+
+
+def test_a_question_in_the_filter(snap_compare, tui_vault):
+    """A question typed as asked: its words searched as ``memvault search`` does, the hits
+    ranked in their groups, the best under the cursor and in the detail pane."""
+    async def run_before(pilot) -> None:
+        await settle(pilot)
+        await pilot.press("slash", *"what does the user prefer for testing?", "enter")
+        await settle(pilot)
+
+    assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=run_before)

@@ -81,13 +81,16 @@ class Filtered(Message):
 
 
 class Ranked(Message):
-    """The filter's words ranked the memories it kept (``scores``: id -> search score)."""
+    """The filter's words searched (``scores``: id -> search score of the hits; ``matched``: the
+    ids the filter keeps, those hits and the memories holding every word, in the view's order)."""
 
-    def __init__(self, view: VaultView, query_text: str, scores: dict[str, float]) -> None:
+    def __init__(self, view: VaultView, query_text: str, scores: dict[str, float],
+                 matched: list[str]) -> None:
         super().__init__()
         self.view = view
         self.query_text = query_text
         self.scores = scores
+        self.matched = matched
 
 
 class SearchIndexProgress(Message):

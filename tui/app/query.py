@@ -5,8 +5,10 @@
 Pure Python (no textual): :func:`parse` turns the box's text into a :class:`Query`, whose
 :meth:`Query.matches` is called for every memory on each keystroke, so it only does string and
 number comparisons against what :class:`tui.app.view.Row` has precomputed (a Row is a
-:class:`core.search.query.Candidate`). Words match as substrings of the row's text here; ranking
-them is :mod:`tui.app.search_rank`'s job.
+:class:`core.search.query.Candidate`). Words match as substrings of the row's text here (a word
+being typed, a piece of an id); the same words also go through the ranked search of ``memvault
+search`` (:mod:`tui.app.search_rank`: question words left out, any word finds), whose hits the
+filter keeps too, so a question typed in the box finds what ``memvault search`` finds.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ if TYPE_CHECKING:
 @dataclass
 class Query:
     parsed: language.Query = field(default_factory=language.Query)
+    #: every term: the words as substrings, the fields (tag:, has:, score<...) as filters
     test: language.Test = field(default=lambda c, now: True)
+    #: the fields and the negated words alone: what the ranked search of the words finds among
+    fields: language.Test = field(default=lambda c, now: True)
 
     @property
     def text(self) -> str:
@@ -50,9 +55,15 @@ class Query:
     def matches(self, row: Row, now: int) -> bool:
         return self.test(row, now)
 
+    def allows(self, row: Row, now: int) -> bool:
+        """The query's fields and negated words (everything but the words wanted) keep
+        ``row``."""
+        return self.fields(row, now)
+
 
 def parse(text: str) -> Query:
     """The query for the filter box's text. Terms it cannot read are reported in ``errors``
     and left out; the others still filter."""
     parsed = language.parse(text)
-    return Query(parsed, language.compile_filter(parsed))
+    fields = language.Query(text, [t for t in parsed.terms if not t.is_text or t.negated])
+    return Query(parsed, language.compile_filter(parsed), language.compile_filter(fields))

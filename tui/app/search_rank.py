@@ -1,7 +1,12 @@
-"""Ranking the app's filter results (no textual): when the ``/`` filter has words, the memories
-it keeps are ordered by :mod:`core.search.rank`'s score (bm25 relevance times the decay score)
-inside each group of the tree. Called from a worker thread: the first call on a vault builds
-its index (``.git/memvault/index.sqlite``), later ones only bring it level.
+"""Ranking the app's filter results (no textual): the ``/`` filter's words go through the
+ranked search of ``memvault search`` and the MCP server, and its hits are ordered by their score
+inside each group of the tree.
+
+The search (:mod:`core.search.rank`: question words and stopwords left out, any word finds,
+bm25 x coverage x decay) runs among the memories the filter's fields allow; the filter keeps its
+hits beside the memories holding every word as a substring (:func:`search_filter`). Called from
+a worker thread: the first call on a vault builds its index (``.git/memvault/index.sqlite``),
+later ones only bring it level.
 
 It reads only the view (the memories as the app shows them), not the service: the index is the
 one the CLI keeps, opened once per vault folder and kept open for the next keystroke.
@@ -19,15 +24,34 @@ from core.search.first_build import Progress
 from core.search.index import index_path
 from core.search.rank import rank
 
+from .query import Query
 from .view import VaultView
+
+#: The most hits of the filter's words the ranked search hands the filter (the best ones): a
+#: question's common words match much of a big vault, and a bounded search reads only its top.
+FILTER_HITS = 1000
 
 _lock = threading.Lock()
 _indexes: dict[Path, SearchIndex] = {}
 
 
-def rank_ids(view: VaultView, query: language.Query, ids: list[str]) -> dict[str, float]:
+def search_filter(view: VaultView, query: Query) -> tuple[dict[str, float], list[str]]:
+    """What the filter ``query`` keeps, with its words searched as ``memvault search`` does:
+    (id -> search score of the ranked search's best :data:`FILTER_HITS` hits among the
+    memories the query's fields allow, the ids kept in the view's order: those hits and every
+    memory the substring filter keeps). A question ("which editor does the user prefer") holds
+    words no memory holds all of as substrings, and finds what the search finds."""
+    now, rows = view.now, view.rows
+    allowed = [i for i, row in rows.items() if query.allows(row, now)]
+    scores = rank_ids(view, query.parsed, allowed, top=FILTER_HITS)
+    return scores, [i for i in allowed if i in scores or query.matches(rows[i], now)]
+
+
+def rank_ids(view: VaultView, query: language.Query, ids: list[str], *,
+             top: int | None = None) -> dict[str, float]:
     """id -> score of the memories among ``ids`` that the query's words match in the index
-    (those the filter kept by a substring alone are not in it: they come after)."""
+    (those the filter kept by a substring alone are not in it: they come after); ``top``: only
+    the best ``top`` of them."""
     if not query.has_text or not ids:
         return {}
     with _lock:
@@ -35,7 +59,7 @@ def rank_ids(view: VaultView, query: language.Query, ids: list[str]) -> dict[str
         if index is None:
             index = _indexes[view.root] = SearchIndex.for_root(view.root)
         memories = {i: row.memory for i, row in view.rows.items()}
-        hits = rank(index, memories, query, ids, lambda m: view.rows[m.id].score).hits
+        hits = rank(index, memories, query, ids, lambda m: view.rows[m.id].score, top=top).hits
     return {h.memory.id: h.score for h in hits}
 
 

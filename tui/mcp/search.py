@@ -1,7 +1,10 @@
 """The one place the MCP server asks which memories match a search: core's ranked search
 (:mod:`core.search`: bm25 over the derived SQLite index, combined with the decay score; hybrid
-with wordllama when ``memvault[semantic]`` is installed) when the query has words, and the
-vault's own filter (best decay score first) when it has none. One :class:`Finder` per server
+with wordllama when ``memvault[semantic]`` is installed) for any query, and the vault's own
+filter (best decay score first) for none.
+
+A query of fields alone (``tag:ops``) or of punctuation alone is ranked by the decay score, its
+fields applied, as ``memvault search`` does. One :class:`Finder` per server
 keeps the index open (and the embedder loaded) between searches."""
 
 from __future__ import annotations
@@ -49,12 +52,13 @@ class Finder:
                statuses: Iterable[str] | None = None, window_days: float | None = None,
                limit: int | None = None) -> list[tuple[Memory, float]]:
         """:meth:`find` with each memory's score (core's ranked score; for a query without
-        words, the same formula with full relevance: the decay score alone orders them)."""
+        words, the same formula with full relevance: the decay score alone orders them, the
+        query's fields applied)."""
         tags = list(tags) if tags else None
         statuses = list(statuses) if statuses else None
         self.note = self.building = None
         parsed = parse(query or "")
-        if not parsed.has_text:
+        if parsed.empty:  # no query: the vault's own filter, best decay score first
             now = now_epoch()
             found = vault.search(query=query or None, tags=tags, status=statuses,
                                  window_days=window_days, limit=limit)

@@ -53,7 +53,9 @@ def test_a_search_during_a_first_build_answers_from_every_memory_and_says_so(
         answer: dict[str, object] = {}
         finder.tell(answer)
         assert answer == {"note": finder.note, "index_building": finder.building}
-        finder.find(vault, "tag:garden", limit=10)  # no words: the vault's own filter
+        garden = finder.find(vault, "tag:garden", limit=20)  # fields alone: applied
+        assert {m.id for m in garden} == set(ids)
+        finder.find(vault, "", limit=10)  # no query: the vault's own filter, nothing to say
         assert finder.note is None and finder.building is None
     finally:
         finder.close()

@@ -58,3 +58,19 @@ def test_a_damaged_index_is_built_again_at_the_first_search(vault):
         assert len([n for n in vault.notices if "built again" in n]) == 1
     finally:
         finder.close()
+
+
+def test_a_query_of_fields_alone_applies_them(vault):
+    """``tag:ops`` (the query language the tool's description promises) was looked for as the
+    substring "tag:ops" in the memories' text, and found nothing; punctuation alone, likewise."""
+    vault.add("Deploys happen on Tuesdays.", tags=["ops"])
+    vault.add("The balcony plants need water.", tags=["home"])
+    finder = Finder()
+    try:
+        assert [m.content for m in finder.find(vault, "tag:ops", statuses=["active"])] == [
+            "Deploys happen on Tuesdays."]
+        assert [m.content for m in finder.find(vault, "-tag:ops", statuses=["active"])] == [
+            "The balcony plants need water."]
+        assert len(finder.find(vault, "?! ...", statuses=["active"])) == 2
+    finally:
+        finder.close()

@@ -1,12 +1,18 @@
 """The main screen's filter and tree: which memories the filter keeps, the tree's groups for
 them (the grouping and the sort), and the ranking of a filter with words. For a big vault the
 filter and the groups are worked out in a worker (at 100k memories each is a pass over the whole
-vault)."""
+vault).
+
+A filter with words is shown at once with the memories holding every word as a substring, and
+its words go through the ranked search of ``memvault search`` in a worker
+(:func:`tui.app.search_rank.search_filter`); when it lands, the filter also keeps the search's
+hits (a question typed in the box finds what the search finds), ranked first in their groups,
+and a hit the substrings did not find takes the cursor (the best one)."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 
 from rich.text import Text
@@ -27,10 +33,15 @@ from .main_titles import Titles
 FILTER_IN_WORKER_FROM = 20_000
 
 
-def matching(view: VaultView, query: Query) -> list[str]:
-    """The ids of the memories the filter ``query`` keeps."""
+def matching(view: VaultView, query: Query, hits: Mapping[str, float] | None = None
+             ) -> list[str]:
+    """The ids of the memories the filter ``query`` keeps; ``hits``: its words' search hits
+    (from a search of the same text), kept too when its fields allow them."""
     now = view.now
-    return [i for i, row in view.rows.items() if query.matches(row, now)]
+    if not hits:
+        return [i for i, row in view.rows.items() if query.matches(row, now)]
+    return [i for i, row in view.rows.items()
+            if query.matches(row, now) or (i in hits and query.allows(row, now))]
 
 
 class TreeFilter:
@@ -82,25 +93,27 @@ class TreeFilter:
         view, query = state.view, state.filter
         if view is None:
             return
+        hits = self.tree.rank if query.ranked and state.searched_text == query.text else None
         if len(view.rows) >= FILTER_IN_WORKER_FROM and not (view.partial and query.empty):
             # (a first look from the index is painted at once: there is nothing else to show)
             tree = self.tree
             rank = tree.rank if query.ranked else {}
             work = partial(self.match, view, query, focus, state.mode, state.sort, rank,
-                           tree.opening(state.mode))
+                           tree.opening(state.mode), hits)
             self.screen.run_worker(work, thread=True, group="filter", exclusive=True,
                                    exit_on_error=False,
                                    description="the filter and the groups over a big vault")
         elif query.empty:
             self.show_matched(view, query, list(view.rows), focus)
         else:
-            self.show_matched(view, query, matching(view, query), focus)
+            self.show_matched(view, query, matching(view, query, hits), focus)
 
     def match(self, view: VaultView, query: Query, focus: str | None, mode: str, sort: str,
-              rank: dict[str, float], opened: set[str] | None) -> None:
+              rank: dict[str, float], opened: set[str] | None,
+              hits: Mapping[str, float] | None = None) -> None:
         """(In a worker.) A big vault's filter and the tree's groups for it (with what opens at
         once), posted as :class:`Filtered`: at 100k memories each is a pass over the vault."""
-        matched = list(view.rows) if query.empty else matching(view, query)
+        matched = list(view.rows) if query.empty else matching(view, query, hits)
         narrow = len(matched) < len(view.rows) and len(matched) <= MemoryTree.OPEN_ALL
         groups = prepare(view, matched, mode, sort, rank, opened, everything=narrow)
         self.screen.post_message(Filtered(view, query, matched, focus, groups, mode, sort))
@@ -128,23 +141,24 @@ class TreeFilter:
         state.timings["refilter"] = time.perf_counter() - started
         self.shown()
         if query.ranked:
-            self.screen.run_worker(partial(self.rank, view, query, list(matched)), thread=True,
+            self.screen.run_worker(partial(self.rank, view, query), thread=True,
                                    group="rank", exclusive=True, exit_on_error=False,
-                                   description="rank the filter's results")  # (not its 10k ids)
+                                   description="search the filter's words")  # (not its 10k ids)
         self.after()
 
-    def rank(self, view: VaultView, query: Query, ids: list[str]) -> None:
-        """(In a worker.) The filter has words: rank what it kept by search score
-        (tui.app.search_rank), posted as :class:`Ranked`."""
-        from ..search_rank import rank_ids
+    def rank(self, view: VaultView, query: Query) -> None:
+        """(In a worker.) The filter has words: search them as ``memvault search`` does and
+        rank what the filter keeps by search score (tui.app.search_rank), posted as
+        :class:`Ranked`."""
+        from ..search_rank import search_filter
 
         try:
-            scores = rank_ids(view, query.parsed, ids)
+            scores, matched = search_filter(view, query)
         except Exception as exc:  # the index cannot be used: the rows keep their sort
             self.screen.post_message(OperationFailed(f"cannot rank the filter's results: {exc}",
                                                      "search"))
             return
-        self.screen.post_message(Ranked(view, query.text, scores))
+        self.screen.post_message(Ranked(view, query.text, scores, matched))
 
     def ranked(self, message: Ranked) -> None:
         state = self.state
@@ -152,5 +166,16 @@ class TreeFilter:
             return  # a later keystroke or reload: its own ranking follows
         tree = self.tree
         tree.rank = message.scores
-        tree.show(message.view, state.matched, state.mode, state.sort)
+        state.searched_text = message.query_text
+        before = set(state.matched)
+        found = [i for i in message.matched if i not in before]  # by the search alone
+        changed = message.matched != state.matched  # (hits of an earlier search may be gone)
+        state.matched = message.matched
+        scores = message.scores
+        focus = min(scores, key=lambda i: (-scores[i], i)) if found else None  # the best hit
+        tree.show(message.view, state.matched, state.mode, state.sort, focus=focus)
+        self.titles.tree_title()
         self.titles.tree_subtitle()
+        if changed:
+            self.shown()
+            self.after()

@@ -25,6 +25,9 @@ class MainState:
     filter: Query = field(default_factory=lambda: parse(""))
     #: the ids the filter kept, in the view's order (:class:`~.main_filtering.TreeFilter`)
     matched: list[str] = field(default_factory=list)
+    #: the filter text whose words' search the tree's ranking holds, and its hits
+    #: (:class:`~.main_filtering.TreeFilter`): kept by a refilter of the same text
+    searched_text: str | None = None
     #: the memory the panes show (:class:`~.main_panes.CursorPanes`)
     current: str | None = None
     #: for the bench: how long the last tree rebuild took, etc.
