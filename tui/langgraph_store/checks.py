@@ -76,12 +76,10 @@ def check_labels(namespace: tuple[str, ...]) -> None:
 
 
 def check_put(op: PutOp) -> None:
-    """A put's namespace (not empty, not under ``langgraph``), key and value."""
+    """A put's namespace (not empty), key and value. (The root ``langgraph`` is refused by
+    ``BaseStore.put`` and left to LangGraph's own puts through ``batch``, as its stores do.)"""
     if not op.namespace:
         raise InvalidNamespaceError("Namespace cannot be empty.")
-    if op.namespace[0] == "langgraph":
-        raise InvalidNamespaceError(
-            f'Root label for namespace cannot be "langgraph". Got: {op.namespace}')
     if not isinstance(op.key, str) or not op.key:
         raise InvalidValueError(f"refused: a key must be a non-empty string, got {op.key!r}; "
                                 "nothing was written")

@@ -111,9 +111,18 @@ def _matches_path(condition: MatchCondition, namespace: tuple[str, ...]) -> bool
 
 def matches(value: dict[str, Any], wanted: dict[str, Any]) -> bool:
     """Whether ``value`` has every field of ``wanted`` equal (nested dicts field by field, lists
-    item by item; ``{"$eq"|"$ne"|"$gt"|"$gte"|"$lt"|"$lte": x}`` compares), as LangGraph's
-    stores filter."""
-    return all(_equal(value.get(k), v) for k, v in wanted.items())
+    item by item; ``{"$eq"|"$ne"|"$gt"|"$gte"|"$lt"|"$lte": x}`` compares; a key ``a.b`` not in
+    the value is the field ``b`` of its field ``a``), as LangGraph's stores filter."""
+    return all(_equal(_field(value, k), v) for k, v in wanted.items())
+
+
+def _field(value: dict[str, Any], key: str) -> Any:
+    if key in value or "." not in key:
+        return value.get(key)
+    found: Any = value
+    for part in key.split("."):
+        found = found.get(part) if isinstance(found, dict) else None
+    return found
 
 
 def _equal(have: Any, want: Any) -> bool:
