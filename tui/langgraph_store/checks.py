@@ -1,14 +1,15 @@
 """What a batch is checked for before the store reads or writes anything: each op's namespace
-(LangGraph's own rules: a label is a non-empty string without ``.`` or NUL; and a tag path's:
-no ``/``, no control character), each put's key and value (JSON, as :func:`json.loads` would
-give it back). A refusal raises LangGraph's :class:`~langgraph.store.base.InvalidNamespaceError`
-for a namespace and :class:`InvalidValueError` (a ``ValueError``) for a value or a key; the
-whole batch is refused and nothing is written."""
+(LangGraph's rules: no empty label, no ``.`` or NUL; and a tag path's: no ``/``, no control
+character), each put's key and value (JSON that :func:`json.loads` gives back equal).
+
+A refusal raises LangGraph's :class:`~langgraph.store.base.InvalidNamespaceError` for a
+namespace and :class:`InvalidValueError` (a ``ValueError``) for a value or a key; the whole
+batch is refused and nothing is written."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph.store.base import (
@@ -84,11 +85,11 @@ def check_put(op: PutOp) -> None:
         raise InvalidValueError(f"refused: a key must be a non-empty string, got {op.key!r}; "
                                 "nothing was written")
     if op.value is not None:
-        if not isinstance(op.value, dict):
+        if not isinstance(op.value, Mapping):
             raise InvalidValueError(f"refused: the value for key {op.key!r} must be a dict "
                                     f"(a JSON object), got {type(op.value).__name__}; "
                                     "nothing was written")
-        check_json(op.value, f"value[{op.key!r}]")
+        check_json(dict(op.value), f"value[{op.key!r}]")
 
 
 def check_json(value: Any, where: str) -> None:

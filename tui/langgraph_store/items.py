@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
@@ -75,14 +76,14 @@ def memory_id_for(namespace: tuple[str, ...], key: str) -> str:
     return "lg-" + str(uuid.uuid5(ID_SPACE, json.dumps([list(namespace), key])))
 
 
-def text_and_rest(value: dict[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
+def text_and_rest(value: Mapping[str, Any]) -> tuple[str, str | None, dict[str, Any]]:
     """The content a value is written as, the key it came from (None: the value's JSON) and the
     fields kept beside it."""
     for name in TEXT_KEYS:
         text = value.get(name)
         if isinstance(text, str) and text.strip():
             return text, name, {k: v for k, v in value.items() if k != name}
-    return json.dumps(value, ensure_ascii=False), None, {}
+    return json.dumps(dict(value), ensure_ascii=False), None, {}
 
 
 def value_of(memory: Memory) -> dict[str, Any]:

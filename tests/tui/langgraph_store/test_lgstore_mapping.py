@@ -226,3 +226,6 @@ async def test_abatch_answers_as_batch(store):
     await store.aput(("a",), "k", {"content": "async"})
     assert (await store.aget(("a",), "k")).value == {"content": "async"}
     assert [h.key for h in await store.asearch(("a",), query="async")] == ["k"]
+    # (each abatch runs in a worker thread: the search index open in another thread still works)
+    assert [h.key for h in await store.asearch(("a",), query="async")] == ["k"]
+    assert [h.key for h in store.search(("a",), query="async")] == ["k"]
