@@ -13,8 +13,8 @@ from core import Memory, Vault
 from core.search import Searcher
 from core.search.query import TOKEN, Query, Term
 
-from .items import LIVE, item_of, key_of, namespace_of, namespaces_of, search_item_of, stored
-from .items import tag_of, updated_epoch
+from .items import LIVE, item_of, key_of, memory_id_for, namespace_of, namespaces_of
+from .items import search_item_of, stored, tag_of, updated_epoch, value_of
 
 LIVE_NAMES = [s.value for s in LIVE]
 
@@ -27,7 +27,12 @@ def in_namespace(vault: Vault, namespace: tuple[str, ...], *, live: bool) -> lis
 
 def find(vault: Vault, namespace: tuple[str, ...], key: str, *, live: bool) -> Memory | None:
     """The memory that is the item ``key`` in ``namespace``: one LangGraph put there first, then
-    a person's (its id is the key); a live one before an archived one."""
+    a person's (its id is the key); a live one before an archived one. The memory a first put
+    made is looked up by its id (the common case: no scan of the namespace)."""
+    made = vault.find(memory_id_for(namespace, key))
+    if made is not None and made.status in LIVE and key_of(made) == key \
+            and tag_of(namespace) in made.meta.tags:
+        return made
     found = [m for m in in_namespace(vault, namespace, live=live) if key_of(m) == key]
     found.sort(key=lambda m: (m.status not in LIVE, "key" not in stored(m), m.id))
     return found[0] if found else None
@@ -55,25 +60,31 @@ def search(vault: Vault, searcher: Searcher, op: SearchOp) -> list[SearchItem]:
         return []
     query = plain_words(op.query or "")
     if query.has_text:
-        result = searcher.search(query, statuses=LIVE_NAMES, tags=list(tags), limit=None,
+        top = None if op.filter else op.offset + op.limit  # (the bounded ranking when it can)
+        result = searcher.search(query, statuses=LIVE_NAMES, tags=list(tags), limit=top,
                                  snippets=False)
         ranked: list[tuple[Memory, float | None]] = [(h.memory, h.score) for h in result.hits]
     else:
         pool = vault.search(tags=list(tags), status=LIVE_NAMES, sort="created")
         pool.sort(key=lambda m: (-updated_epoch(m), m.id))
         ranked = [(m, None) for m in pool]
-    hits = []
-    n = len(op.namespace_prefix)
-    for memory, score in ranked:
-        item = search_item_of(memory, _first_under(memory, tuple(op.namespace_prefix), n),
-                              score)
-        if not op.filter or matches(item.value, op.filter):
-            hits.append(item)
-    return hits[op.offset:op.offset + op.limit]
+    prefix = tuple(op.namespace_prefix)
+    hits: list[SearchItem] = []
+    skipped = 0
+    for memory, score in ranked:  # (an item is made only for the page: a namespace may be big)
+        if len(hits) >= op.limit:
+            break
+        if op.filter and not matches(value_of(memory), op.filter):
+            continue
+        if skipped < op.offset:
+            skipped += 1
+            continue
+        hits.append(search_item_of(memory, _first_under(memory, prefix), score))
+    return hits
 
 
-def _first_under(memory: Memory, prefix: tuple[str, ...], n: int) -> tuple[str, ...]:
-    return next(ns for ns in namespaces_of(memory) if ns[:n] == prefix)
+def _first_under(memory: Memory, prefix: tuple[str, ...]) -> tuple[str, ...]:
+    return next(ns for ns in namespaces_of(memory) if ns[:len(prefix)] == prefix)
 
 
 def plain_words(text: str) -> Query:
