@@ -25,17 +25,31 @@ def in_namespace(vault: Vault, namespace: tuple[str, ...], *, live: bool) -> lis
                         sort="created")
 
 
-def find(vault: Vault, namespace: tuple[str, ...], key: str, *, live: bool) -> Memory | None:
+def find(vault: Vault, namespace: tuple[str, ...], key: str, *, live: bool,
+         keyed: dict[str, list[Memory]] | None = None) -> Memory | None:
     """The memory that is the item ``key`` in ``namespace``: one LangGraph put there first, then
     a person's (its id is the key); a live one before an archived one. The memory a first put
-    made is looked up by its id (the common case: no scan of the namespace)."""
+    made is looked up by its id (the common case: no scan of the namespace); else in ``keyed``
+    (:func:`by_key` of the namespace, made once for a batch's many puts) or a scan."""
     made = vault.find(memory_id_for(namespace, key))
     if made is not None and made.status in LIVE and key_of(made) == key \
             and tag_of(namespace) in made.meta.tags:
         return made
-    found = [m for m in in_namespace(vault, namespace, live=live) if key_of(m) == key]
-    found.sort(key=lambda m: (m.status not in LIVE, "key" not in stored(m), m.id))
+    if keyed is None:
+        keyed = by_key(vault, namespace, live=live)
+    found = keyed.get(key, [])
     return found[0] if found else None
+
+
+def by_key(vault: Vault, namespace: tuple[str, ...], *, live: bool) -> dict[str, list[Memory]]:
+    """The memories of ``namespace`` by item key, the one :func:`find` takes first, first."""
+    keyed: dict[str, list[Memory]] = {}
+    for memory in in_namespace(vault, namespace, live=live):
+        keyed.setdefault(key_of(memory), []).append(memory)
+    for found in keyed.values():
+        if len(found) > 1:
+            found.sort(key=lambda m: (m.status not in LIVE, "key" not in stored(m), m.id))
+    return keyed
 
 
 def get(vault: Vault, namespace: tuple[str, ...], key: str) -> Item | None:
@@ -100,7 +114,7 @@ def list_namespaces(vault: Vault, op: ListNamespacesOp) -> list[tuple[str, ...]]
     for tag, namespace in namespace_tags(vault).items():
         if not all(_matches_path(c, namespace) for c in op.match_conditions or ()):
             continue
-        if vault.search(tags=[tag], status=LIVE_NAMES, limit=1):
+        if vault.search(tags=[tag], status=LIVE_NAMES, sort="created", limit=1):
             found.append(namespace)
     if op.max_depth is not None:
         found = [ns[:op.max_depth] for ns in found]

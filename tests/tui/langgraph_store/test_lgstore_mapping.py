@@ -229,3 +229,19 @@ async def test_abatch_answers_as_batch(store):
     # (each abatch runs in a worker thread: the search index open in another thread still works)
     assert [h.key for h in await store.asearch(("a",), query="async")] == ["k"]
     assert [h.key for h in store.search(("a",), query="async")] == ["k"]
+
+
+def test_a_memory_a_person_moved_to_another_namespace_keeps_its_key_there(store, vault_path):
+    store.put(("a",), "k", {"content": "first written in a"})
+    moved = memory_id_for(("a",), "k")
+    with Vault.open(vault_path) as v:
+        v.untag(moved, tags=["a"])
+        v.tag(moved, tags=["b"])
+    assert store.get(("a",), "k") is None
+    assert store.get(("b",), "k").value == {"content": "first written in a"}
+    store.batch([PutOp(("b",), "k", {"content": "updated in b"}),
+                 PutOp(("a",), "k", {"content": "a new one in a"})])
+    memories = _memories(vault_path)
+    assert memories[moved].content == "updated in b" and memories[moved].meta.tags == ["b"]
+    assert store.get(("a",), "k").value == {"content": "a new one in a"}
+    assert len(memories) == 2
