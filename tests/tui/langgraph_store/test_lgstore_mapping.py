@@ -20,7 +20,7 @@ from secrets_support import GITHUB
 from vault_support import commit_count, run_git
 
 from core import MemoryStatus, Vault
-from core.ops.inbox import inbox
+from core.ops.inbox import inbox, reject
 from core.secrets.policy import SecretRefusedError
 from tui.langgraph_store import InvalidValueError, VaultStore
 from tui.langgraph_store.items import memory_id_for
@@ -245,3 +245,13 @@ def test_a_memory_a_person_moved_to_another_namespace_keeps_its_key_there(store,
     assert memories[moved].content == "updated in b" and memories[moved].meta.tags == ["b"]
     assert store.get(("a",), "k").value == {"content": "a new one in a"}
     assert len(memories) == 2
+
+
+def test_rejecting_an_agents_put_in_the_inbox_gives_the_old_value_back(store, vault_path):
+    with Vault.open(vault_path) as v:
+        mine = v.add("Standup is at 9:30", tags=["team"]).id
+    store.put(("team",), mine, {"content": "Standup is at 10:00", "by": "bot"})
+    assert store.get(("team",), mine).value == {"content": "Standup is at 10:00", "by": "bot"}
+    with Vault.open(vault_path) as v:
+        reject(v, mine[:8])
+    assert store.get(("team",), mine).value == {"content": "Standup is at 9:30"}
