@@ -31,14 +31,22 @@ def find(vault: Vault, namespace: tuple[str, ...], key: str, *, live: bool,
     a person's (its id is the key); a live one before an archived one. The memory a first put
     made is looked up by its id (the common case: no scan of the namespace); else in ``keyed``
     (:func:`by_key` of the namespace, made once for a batch's many puts) or a scan."""
-    made = vault.find(memory_id_for(namespace, key))
-    if made is not None and made.status in LIVE and key_of(made) == key \
-            and tag_of(namespace) in made.meta.tags:
+    made = first_put(vault, namespace, key)
+    if made is not None:
         return made
     if keyed is None:
         keyed = by_key(vault, namespace, live=live)
     found = keyed.get(key, [])
     return found[0] if found else None
+
+
+def first_put(vault: Vault, namespace: tuple[str, ...], key: str) -> Memory | None:
+    """The live memory a first put of ``key`` in ``namespace`` made, if it is still there."""
+    made = vault.find(memory_id_for(namespace, key))
+    if made is not None and made.status in LIVE and key_of(made) == key \
+            and tag_of(namespace) in made.meta.tags:
+        return made
+    return None
 
 
 def by_key(vault: Vault, namespace: tuple[str, ...], *, live: bool) -> dict[str, list[Memory]]:

@@ -19,7 +19,7 @@ from core.vault.reports import Plan, first_error, op_message
 
 from .checks import InvalidValueError
 from .items import EXTRA, LIVE, memory_id_for, tag_of, text_and_rest
-from .reads import by_key, find
+from .reads import by_key, find, first_put
 
 
 def apply_puts(vault: Vault, puts: Sequence[PutOp]) -> str | None:
@@ -32,9 +32,11 @@ def apply_puts(vault: Vault, puts: Sequence[PutOp]) -> str | None:
         verbs: set[str] = set()
         keyed: dict[tuple[str, ...], dict[str, list[Memory]]] = {}
         for (namespace, key), op in last.items():
-            if namespace not in keyed:  # (once a namespace: a batch may put thousands)
-                keyed[namespace] = by_key(current, namespace, live=False)
-            old = find(current, namespace, key, live=False, keyed=keyed[namespace])
+            old = first_put(current, namespace, key)
+            if old is None:
+                if namespace not in keyed:  # (once a namespace: a batch may put thousands)
+                    keyed[namespace] = by_key(current, namespace, live=False)
+                old = find(current, namespace, key, live=False, keyed=keyed[namespace])
             try:
                 new, verb = _put(current, namespace, key, op, old, now)
             except ValidationError as exc:
