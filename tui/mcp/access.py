@@ -72,15 +72,22 @@ def client_label(name: object) -> str:
     return f"mcp/{text or UNKNOWN_CLIENT}"
 
 
+def _silent(level: str, logger: str, message: str) -> None:
+    """No log (a VaultAccess built without a server's)."""
+
+
 class VaultAccess:
     """The vault at ``path`` as the server's tools see it."""
 
     def __init__(self, path: Path, *, read_only: bool = False, interval: float | None = None,
-                 landed: Callable[[LandedCommit], None] | None = None):
+                 landed: Callable[[LandedCommit], None] | None = None,
+                 tell: Callable[[str, str, str], None] | None = None):
         """``landed``: told of each commit this server makes, as it lands (the change watcher's
-        :meth:`~tui.mcp.changes.OwnCommits.landed`)."""
+        :meth:`~tui.mcp.changes.OwnCommits.landed`); ``tell``: the server's log of its events
+        (:meth:`~tui.mcp.logs.ServerLog.tell`: level, logger, message)."""
         self.path = path
         self.landed = landed
+        self.tell = tell or _silent
         self.read_only = read_only
         self.interval = use_interval() if interval is None else interval
         self.via = client_label(None)
@@ -122,7 +129,8 @@ class VaultAccess:
             root, memories = self._run(lambda vault: (vault.root, dict(vault.memories.items())))
             # a first build (after a clone) outside the lock: tools answer meanwhile, a search
             # waiting for it within MEMVAULT_SEARCH_WAIT, then from every memory (saying so)
-            self.finder.build_first(root, memories)
+            self.finder.build_first(root, memories,
+                                    lambda said: self.tell("info", "memvault.index", said))
             self._run(self.finder.warm)
         except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again
             pass
@@ -156,6 +164,10 @@ class VaultAccess:
                                   else f"refused: {err.get('msg')}") from None
             except ValueError as exc:  # core's plain argument checks (a budget below 1...)
                 raise ToolRefusal(f"refused: {exc}") from None
+            if tool is not None:
+                after = self._head()
+                if after is not None and after != before:
+                    self.tell("info", "memvault.writes", f"{tool}: committed {after[:8]}")
             self._maybe_flush(vault)
             self._tell_notices(vault)
             return result
@@ -219,6 +231,7 @@ class VaultAccess:
         before being written over), on stderr: the client's log of the server."""
         for notice in vault.notices[self._notices_told:]:
             print(f"memvault: note: {neutralise_line(notice)}", file=sys.stderr, flush=True)
+            self.tell("notice", "memvault.vault", neutralise_line(notice))
         self._notices_told = len(vault.notices)
 
     # -- use records ------------------------------------------------------------------------
@@ -238,6 +251,8 @@ class VaultAccess:
 
     def _flush(self, vault: Vault) -> str | None:
         commit = vault.flush_use()
+        if commit:
+            self.tell("debug", "memvault.writes", f"use records committed: {commit[:8]}")
         self._uses_pending = False
         self._last_flush = time.monotonic()
         return commit

@@ -36,6 +36,10 @@ from . import (
     tools_write,
 )
 from .access import VaultAccess
+from .boundary import Boundary, install_one_line_log
+from .completions import Completions
+from .listing import ResourceList
+from .logs import ServerLog
 from .metrics import ToolTimings, timing_middleware
 from .notifications import ChangeWatcher
 
@@ -87,11 +91,12 @@ def _client_middleware(access: VaultAccess) -> Any:
     return name_client
 
 
-def _lifespan(access: VaultAccess, watcher: ChangeWatcher) -> Any:
+def _lifespan(access: VaultAccess, watcher: ChangeWatcher, log: ServerLog) -> Any:
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(watcher.run)  # change notifications (tui/mcp/notifications.py)
+            tasks.start_soon(log.run)  # notifications/message (tui/mcp/logs.py)
 
             async def flush_periodically() -> None:
                 while True:
@@ -113,15 +118,22 @@ def build_server(path: Path, *, read_only: bool = False,
                  **options: Any) -> tuple[MCPServer, VaultAccess]:
     """The server on the vault at ``path`` and its access to the vault (opened at the first
     tool call). ``options``: more MCPServer options (the HTTP door's token check)."""
+    install_one_line_log()  # (before MCPServer configures its Rich handler)
+    log = ServerLog()
     bus = InMemorySubscriptionBus()
-    watcher = ChangeWatcher(path, bus)
-    access = VaultAccess(path, read_only=read_only, landed=watcher.own.landed)
+    watcher = ChangeWatcher(path, bus, tell=log.tell)
+    access = VaultAccess(path, read_only=read_only, landed=watcher.own.landed, tell=log.tell)
     timings = ToolTimings()
+    boundary = Boundary(None, log.tell)
     server: MCPServer = MCPServer(NAME, version=package_version(), instructions=INSTRUCTIONS,
-                                  lifespan=_lifespan(access, watcher),
-                                  middleware=[timing_middleware(timings),
+                                  lifespan=_lifespan(access, watcher, log),
+                                  middleware=[boundary, log.middleware,
+                                              timing_middleware(timings),
                                               _client_middleware(access), watcher.middleware],
                                   subscriptions=bus, log_level="WARNING", **options)
+    boundary.server = server
+    server.middleware.append(ResourceList(server, access))
+    server.completion()(Completions(access))
     tools_read.register(server, access)
     tools_unified.register(server, access)
     tools_write.register(server, access)
