@@ -15,25 +15,23 @@ stops. A read-only server records no use.
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
 from core import Memory, Vault, VaultError
 from core.git.commit import LandedCommit
-from core.search.index import index_path
-from core.search.index_file import checkpoint
 from core.textutil import neutralise_line
 
-from .search import Finder
+if TYPE_CHECKING:
+    from .search import Finder
 
 T = TypeVar("T")
 
@@ -72,6 +70,13 @@ def client_label(name: object) -> str:
     return f"mcp/{text or UNKNOWN_CLIENT}"
 
 
+def _is_sqlite_error(exc: BaseException) -> bool:
+    """``exc`` is SQLite's (sqlite3 is imported by the search index, not at the server's
+    start: if it was never imported, nothing raised one)."""
+    sqlite = sys.modules.get("sqlite3")
+    return sqlite is not None and isinstance(exc, sqlite.Error)
+
+
 def _silent(level: str, logger: str, message: str) -> None:
     """No log (a VaultAccess built without a server's)."""
 
@@ -97,7 +102,17 @@ class VaultAccess:
         self._last_flush = time.monotonic()
         self._uses_pending = False
         self._notices_told = 0
-        self.finder = Finder()  # the ranked search, its index kept open between searches
+        self._finder: Finder | None = None
+
+    @property
+    def finder(self) -> Finder:
+        """The ranked search, its index kept open between searches (core's search imported at
+        its first use, not at the server's start)."""
+        if self._finder is None:
+            from .search import Finder
+
+            self._finder = Finder()
+        return self._finder
 
     # -- the client -------------------------------------------------------------------------
     def set_client(self, name: object) -> None:
@@ -155,8 +170,6 @@ class VaultAccess:
                 raise ToolRefusal(self._failed(neutralise_line(str(exc.strerror or exc))
                                                + (f": {exc.filename}" if exc.filename else ""),
                                                before)) from None
-            except sqlite3.Error as exc:  # the search index ("database or disk is full")
-                raise ToolRefusal(self._failed(f"the search index: {exc}", before)) from None
             except ValidationError as exc:
                 err = exc.errors(include_url=False)[0]
                 where = ".".join(str(p) for p in err.get("loc", ()))
@@ -164,6 +177,11 @@ class VaultAccess:
                                   else f"refused: {err.get('msg')}") from None
             except ValueError as exc:  # core's plain argument checks (a budget below 1...)
                 raise ToolRefusal(f"refused: {exc}") from None
+            except Exception as exc:
+                if not _is_sqlite_error(exc):
+                    raise
+                # the search index ("database or disk is full")
+                raise ToolRefusal(self._failed(f"the search index: {exc}", before)) from None
             if tool is not None:
                 after = self._head()
                 if after is not None and after != before:
@@ -202,6 +220,9 @@ class VaultAccess:
                 # (core/git/git_index.py): the person's `git status` is right once it is sent
                 self._vault.journal.git_index.later = True
                 # and the search index's log is copied into its file then too
+                from core.search.index import index_path
+                from core.search.index_file import checkpoint
+
                 index_file = index_path(self._vault.root)
                 if index_file is not None:
                     self._vault.journal.git_index.after_follow.append(
@@ -278,7 +299,8 @@ class VaultAccess:
         """Commit pending use records and let the vault go (the server is stopping)."""
         self.flush_uses(force=True)
         with self._lock:
-            self.finder.close()
+            if self._finder is not None:
+                self._finder.close()
             if self._vault is not None:
                 self._vault.close()
                 self._vault = None

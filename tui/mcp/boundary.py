@@ -46,12 +46,23 @@ class OneLineHandler(logging.Handler):
 
 
 def install_one_line_log() -> None:
-    """Route every log record to :class:`OneLineHandler` (warnings and above) before the SDK
-    configures its Rich handler: ``logging.basicConfig`` then leaves the root logger alone."""
+    """Route every log record to :class:`OneLineHandler` (warnings and above), in place of the
+    Rich handler MCPServer's constructor sets up: the SDK's ``configure_logging`` is replaced
+    by this (it imported rich, ~40 ms of a start, for a handler ``logging.basicConfig`` then
+    threw away: the root logger has a handler already)."""
     root = logging.getLogger()
     if not any(isinstance(h, OneLineHandler) for h in root.handlers):
         root.handlers[:] = [OneLineHandler(logging.WARNING)]
     root.setLevel(logging.WARNING)
+    from mcp.server.mcpserver import server as sdk_server
+
+    if hasattr(sdk_server, "configure_logging"):
+        sdk_server.configure_logging = _configure_logging  # type: ignore[assignment]
+
+
+def _configure_logging(level: str = "WARNING") -> None:
+    """What MCPServer calls to configure logging: the one-line handler, nothing of Rich."""
+    install_one_line_log()
 
 
 def _said(exc: BaseException) -> str:
