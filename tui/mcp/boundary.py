@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from mcp.shared.exceptions import MCPError
@@ -80,9 +80,13 @@ class Boundary:
     a handler raised into the right JSON-RPC error (``server`` is the MCPServer, asked for its
     tools and prompts the first time a request names one)."""
 
-    def __init__(self, server: Any, tell: Tell | None = None):
+    def __init__(self, server: Any, tell: Tell | None = None,
+                 prepare: Callable[[str], Awaitable[None]] | None = None):
+        """``prepare``: awaited with the method's name before anything else (the late
+        registration of the tools: :meth:`~tui.mcp.surface.Surface.ready_for`)."""
         self.server = server
         self.tell = tell
+        self.prepare = prepare
         self._tools: set[str] | None = None
         self._prompts: dict[str, list[Any]] | None = None
 
@@ -101,6 +105,8 @@ class Boundary:
     async def __call__(self, ctx: Any, call_next: Any) -> Any:
         method = ctx.method
         try:
+            if self.prepare is not None:
+                await self.prepare(method)
             if method == "tools/call":
                 await self._check_tool(ctx.params)
             elif method == "prompts/get":

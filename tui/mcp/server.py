@@ -66,7 +66,10 @@ def _client_middleware(access: VaultAccess, surface: Surface) -> Any:
     call does not wait for a large vault to load."""
 
     def open_up() -> None:
-        surface.ensure()
+        try:
+            surface.ensure()
+        except Exception:  # noqa: BLE001 - told by the first request, which tries again
+            pass
         access.warm_up()
 
 
@@ -123,11 +126,11 @@ def build_server(path: Path, *, read_only: bool = False, deferred: bool = False,
     watcher = ChangeWatcher(path, bus, tell=log.tell)
     access = VaultAccess(path, read_only=read_only, landed=watcher.own.landed, tell=log.tell)
     timings = ToolTimings()
-    boundary = Boundary(None, log.tell)
     surface = Surface(None, access, timings)
+    boundary = Boundary(None, log.tell, prepare=surface.ready_for)
     server: MCPServer = MCPServer(NAME, version=package_version(), instructions=INSTRUCTIONS,
                                   lifespan=_lifespan(access, watcher, log),
-                                  middleware=[surface.middleware, boundary, log.middleware,
+                                  middleware=[boundary, log.middleware,
                                               timing_middleware(timings),
                                               _client_middleware(access, surface),
                                               watcher.middleware],

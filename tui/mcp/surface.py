@@ -5,7 +5,7 @@ needs none of them (its capabilities come from the SDK's handlers, there from th
 
 :meth:`Surface.ensure` registers them, once, from whichever comes first: the thread the server
 starts when the client says it is initialized (beside the vault's opening), or the first request
-that lists or uses them (:meth:`Surface.middleware`, which waits for that thread's work rather
+that lists or uses them (:meth:`Surface.ready_for`, which waits for that thread's work rather
 than doing it twice).
 """
 
@@ -64,7 +64,8 @@ class Surface:
             prompts.register(server, access)
             self.ready = True
 
-    async def middleware(self, ctx: Any, call_next: Any) -> Any:
-        if not self.ready and ctx.method not in WITHOUT:
+    async def ready_for(self, method: str) -> None:
+        """Before a request of ``method`` is handled: wait for the registration it needs (the
+        error boundary calls this first, so a failure here is answered like any other)."""
+        if not self.ready and method not in WITHOUT:
             await anyio.to_thread.run_sync(self.ensure)
-        return await call_next(ctx)

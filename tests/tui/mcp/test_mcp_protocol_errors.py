@@ -86,3 +86,25 @@ def test_a_completion_request_of_the_raw_kind_is_answered(mcp_server):
                                      argument={"name": "memory_id", "value": ""})),
         CompleteResult))
     assert result.completion.values  # the session's vault has memories
+
+
+def test_a_failure_inside_the_server_is_internal_error_and_one_line(capsys):
+    import asyncio
+    from types import SimpleNamespace
+
+    from tui.mcp.boundary import Boundary
+
+    told: list[tuple[str, str, str]] = []
+
+    async def broken(ctx):
+        raise RuntimeError("the index\nfell over")
+
+    boundary = Boundary(None, lambda *said: told.append(said))
+    with pytest.raises(MCPError) as caught:
+        asyncio.run(boundary(SimpleNamespace(method="resources/list", params={}), broken))
+    assert caught.value.error.code == -32603
+    assert caught.value.error.message == "resources/list failed: RuntimeError: the index\\nfell over"
+    err = capsys.readouterr().err
+    assert err == "memvault: error: resources/list failed: RuntimeError: the index\\nfell over\n"
+    assert told == [("error", "memvault.requests", "resources/list failed: RuntimeError: "
+                                                   "the index\nfell over")]
