@@ -87,16 +87,19 @@ def test_the_server_logs_its_writes_refusals_and_others_commits_at_the_level_set
 
 
 @pytest.mark.filterwarnings("ignore:The logging capability is deprecated")
-def test_a_bad_level_is_invalid_params_and_nothing_is_sent_unasked(logged):
+def test_nothing_is_sent_unasked_and_a_bad_level_is_invalid_params(logged):
     server, heard, _ = logged
     assert not server.call("save_memory", content="Nobody listens yet.").error
+    assert server.call("touch_memory", memory_id="nosuchid").error
     with pytest.raises(MCPError) as caught:
         server.run(lambda s: s.send_request(SetLevelRequest(
             params=SetLevelRequestParams.model_construct(level="loud")), EmptyResult))
     assert caught.value.error.code == -32602
-    assert server.call("touch_memory", memory_id="nosuchid").error
     server.run(lambda s: s.send_ping())  # (the server answers in order: anything sent came)
     assert heard.lines() == []
+    _set_level(server, "debug")  # what happened before is told now, once asked
+    heard.wait_for(lambda: bool(heard.saying("nosuchid")))
+    assert heard.saying("save_memory: committed") and heard.saying("touch_memory: ")
 
 
 def test_the_first_build_of_the_search_index_is_told(tmp_path, monkeypatch):
