@@ -6,6 +6,9 @@ rest of the command line).
 ``server.py`` builds the server; ``access.py`` opens the vault for it (client attribution, use
 records, refusals); ``tools_read.py``, ``tools_write.py`` and ``tools_lifecycle.py`` are the tools;
 ``shapes.py`` turns records into CortexGraph's answers; ``search.py`` picks the matches;
-``resources.py`` and ``prompts.py`` the resources and prompts; ``notifications.py`` tells
-subscribers what changed; ``http.py`` serves it all over Streamable HTTP behind the token of
+``resources.py`` and ``prompts.py`` the resources and prompts, registered once the handshake is
+over (``surface.py``); ``listing.py`` lists the memories as resources; ``completions.py``
+completes ids, tags and prompt arguments; ``notifications.py`` tells subscribers what changed;
+``logs.py`` tells listening clients the server's events; ``boundary.py`` turns each failure into
+its JSON-RPC error; ``http.py`` serves it all over Streamable HTTP behind the token of
 ``bearer.py``."""

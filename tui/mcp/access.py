@@ -15,25 +15,23 @@ stops. A read-only server records no use.
 from __future__ import annotations
 
 import os
-import sqlite3
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from contextvars import ContextVar
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import ValidationError
 
 from core import Memory, Vault, VaultError
 from core.git.commit import LandedCommit
-from core.search.index import index_path
-from core.search.index_file import checkpoint
 from core.textutil import neutralise_line
 
-from .search import Finder
+if TYPE_CHECKING:
+    from .search import Finder
 
 T = TypeVar("T")
 
@@ -72,15 +70,29 @@ def client_label(name: object) -> str:
     return f"mcp/{text or UNKNOWN_CLIENT}"
 
 
+def _is_sqlite_error(exc: BaseException) -> bool:
+    """``exc`` is SQLite's (sqlite3 is imported by the search index, not at the server's
+    start: if it was never imported, nothing raised one)."""
+    sqlite = sys.modules.get("sqlite3")
+    return sqlite is not None and isinstance(exc, sqlite.Error)
+
+
+def _silent(level: str, logger: str, message: str) -> None:
+    """No log (a VaultAccess built without a server's)."""
+
+
 class VaultAccess:
     """The vault at ``path`` as the server's tools see it."""
 
     def __init__(self, path: Path, *, read_only: bool = False, interval: float | None = None,
-                 landed: Callable[[LandedCommit], None] | None = None):
+                 landed: Callable[[LandedCommit], None] | None = None,
+                 tell: Callable[[str, str, str], None] | None = None):
         """``landed``: told of each commit this server makes, as it lands (the change watcher's
-        :meth:`~tui.mcp.changes.OwnCommits.landed`)."""
+        :meth:`~tui.mcp.changes.OwnCommits.landed`); ``tell``: the server's log of its events
+        (:meth:`~tui.mcp.logs.ServerLog.tell`: level, logger, message)."""
         self.path = path
         self.landed = landed
+        self.tell = tell or _silent
         self.read_only = read_only
         self.interval = use_interval() if interval is None else interval
         self.via = client_label(None)
@@ -90,7 +102,17 @@ class VaultAccess:
         self._last_flush = time.monotonic()
         self._uses_pending = False
         self._notices_told = 0
-        self.finder = Finder()  # the ranked search, its index kept open between searches
+        self._finder: Finder | None = None
+
+    @property
+    def finder(self) -> Finder:
+        """The ranked search, its index kept open between searches (core's search imported at
+        its first use, not at the server's start)."""
+        if self._finder is None:
+            from .search import Finder
+
+            self._finder = Finder()
+        return self._finder
 
     # -- the client -------------------------------------------------------------------------
     def set_client(self, name: object) -> None:
@@ -122,7 +144,8 @@ class VaultAccess:
             root, memories = self._run(lambda vault: (vault.root, dict(vault.memories.items())))
             # a first build (after a clone) outside the lock: tools answer meanwhile, a search
             # waiting for it within MEMVAULT_SEARCH_WAIT, then from every memory (saying so)
-            self.finder.build_first(root, memories)
+            self.finder.build_first(root, memories,
+                                    lambda said: self.tell("info", "memvault.index", said))
             self._run(self.finder.warm)
         except Exception:  # noqa: BLE001 - told by the first tool call, which opens it again
             pass
@@ -147,8 +170,6 @@ class VaultAccess:
                 raise ToolRefusal(self._failed(neutralise_line(str(exc.strerror or exc))
                                                + (f": {exc.filename}" if exc.filename else ""),
                                                before)) from None
-            except sqlite3.Error as exc:  # the search index ("database or disk is full")
-                raise ToolRefusal(self._failed(f"the search index: {exc}", before)) from None
             except ValidationError as exc:
                 err = exc.errors(include_url=False)[0]
                 where = ".".join(str(p) for p in err.get("loc", ()))
@@ -156,6 +177,15 @@ class VaultAccess:
                                   else f"refused: {err.get('msg')}") from None
             except ValueError as exc:  # core's plain argument checks (a budget below 1...)
                 raise ToolRefusal(f"refused: {exc}") from None
+            except Exception as exc:
+                if not _is_sqlite_error(exc):
+                    raise
+                # the search index ("database or disk is full")
+                raise ToolRefusal(self._failed(f"the search index: {exc}", before)) from None
+            if tool is not None:
+                after = self._head()
+                if after is not None and after != before:
+                    self.tell("info", "memvault.writes", f"{tool}: committed {after[:8]}")
             self._maybe_flush(vault)
             self._tell_notices(vault)
             return result
@@ -190,6 +220,9 @@ class VaultAccess:
                 # (core/git/git_index.py): the person's `git status` is right once it is sent
                 self._vault.journal.git_index.later = True
                 # and the search index's log is copied into its file then too
+                from core.search.index import index_path
+                from core.search.index_file import checkpoint
+
                 index_file = index_path(self._vault.root)
                 if index_file is not None:
                     self._vault.journal.git_index.after_follow.append(
@@ -219,6 +252,7 @@ class VaultAccess:
         before being written over), on stderr: the client's log of the server."""
         for notice in vault.notices[self._notices_told:]:
             print(f"memvault: note: {neutralise_line(notice)}", file=sys.stderr, flush=True)
+            self.tell("notice", "memvault.vault", neutralise_line(notice))
         self._notices_told = len(vault.notices)
 
     # -- use records ------------------------------------------------------------------------
@@ -238,6 +272,8 @@ class VaultAccess:
 
     def _flush(self, vault: Vault) -> str | None:
         commit = vault.flush_use()
+        if commit:
+            self.tell("debug", "memvault.writes", f"use records committed: {commit[:8]}")
         self._uses_pending = False
         self._last_flush = time.monotonic()
         return commit
@@ -263,7 +299,8 @@ class VaultAccess:
         """Commit pending use records and let the vault go (the server is stopping)."""
         self.flush_uses(force=True)
         with self._lock:
-            self.finder.close()
+            if self._finder is not None:
+                self._finder.close()
             if self._vault is not None:
                 self._vault.close()
                 self._vault = None

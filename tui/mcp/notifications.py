@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import sys
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -156,7 +157,11 @@ class VaultRefs:
 class ChangeWatcher:
     """Watches the vault at ``root`` and tells every listening or subscribed client."""
 
-    def __init__(self, root: Path, bus: SubscriptionBus, *, interval: float | None = None):
+    def __init__(self, root: Path, bus: SubscriptionBus, *, interval: float | None = None,
+                 tell: Callable[[str, str, str], None] | None = None):
+        """``tell``: the server's log (level, logger, message), told of commits another process
+        made."""
+        self.tell = tell
         self.refs = VaultRefs(root)
         #: the commits this server makes, told by its write path (``own.landed`` listens to
         #: the vault's journal: :class:`~tui.mcp.access.VaultAccess` hands it over)
@@ -234,7 +239,12 @@ class ChangeWatcher:
         changes, stop = self.own.take(old, new)
         changes.committed = True
         if stop != old:
-            changes.merge(await anyio.to_thread.run_sync(self.refs.changes, old, stop))
+            outside = await anyio.to_thread.run_sync(self.refs.changes, old, stop)
+            changes.merge(outside)
+            if self.tell is not None:
+                self.tell("info", "memvault.vault",
+                          f"the vault changed outside this server (now at {stop[:8]}): "
+                          f"{len(outside.memories)} memories touched")
         return changes
 
     async def announce(self, events: list[ServerEvent]) -> None:

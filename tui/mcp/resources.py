@@ -4,6 +4,8 @@
   ``open_memories`` shows it (content, gist, tags, entities, status...) with its decay score and
   its relations both ways. Reading it records no use: a client showing a memory to a person is
   not the assistant using it (``open_memories`` and ``observe_memory_usage`` are).
+* ``memvault://tag/{tag}`` (a template): the memories carrying that tag, newest first (at most
+  :data:`TAGGED_SHOWN`, with the count), each as its id, status and the start of its text.
 * ``memvault://inbox``: what the assistant wrote that the person has not reviewed yet, as
   ``memvault inbox --json`` lists it (newest first), with the commit it was computed at.
 * ``memvault://stats``: the vault's figures, as ``memvault stats --json``.
@@ -30,6 +32,8 @@ from .access import ToolRefusal, VaultAccess
 SCHEME = "memvault"
 MEMORY_TEMPLATE = f"{SCHEME}://memory/{{memory_id}}"
 MEMORY_PREFIX = f"{SCHEME}://memory/"
+TAG_TEMPLATE = f"{SCHEME}://tag/{{tag}}"
+TAGGED_SHOWN = 200
 INBOX_URI = f"{SCHEME}://inbox"
 STATS_URI = f"{SCHEME}://stats"
 JSON = "application/json"
@@ -63,6 +67,18 @@ def memory_document(vault: Vault, key: str) -> dict[str, Any]:
     return {"uri": memory_uri(mid), **data}
 
 
+def tag_document(vault: Vault, tag: str) -> dict[str, Any]:
+    """The memories carrying ``tag`` (ResourceNotFoundError when none does)."""
+    found = sorted((m for m in vault.memories.values() if tag in m.meta.tags),
+                   key=lambda m: (-m.created_at, m.id))
+    if not found:
+        raise ResourceNotFoundError(f"no memory is tagged {tag!r}")
+    return {"tag": tag, "count": len(found),
+            "memories": [{"id": m.id, "uri": memory_uri(m.id), "status": getattr(m.status, "value", m.status),
+                          "text": m.text[:100]}
+                         for m in found[:TAGGED_SHOWN]]}
+
+
 def inbox_document(vault: Vault) -> dict[str, Any]:
     from core.ops.inbox import review  # (imported when first read: not on the start-up path)
 
@@ -77,6 +93,12 @@ def register(server: MCPServer, access: VaultAccess) -> None:
                                  "status, its decay score and its relations both ways.")
     def memory(memory_id: str) -> str:
         return _read(access, lambda vault: memory_document(vault, memory_id))
+
+    @server.resource(TAG_TEMPLATE, name="tag", title="Memories with a tag", mime_type=JSON,
+                     description="The memories carrying a tag, newest first: id, status and the "
+                                 "start of each one's gist or content.")
+    def tagged(tag: str) -> str:
+        return _read(access, lambda vault: tag_document(vault, tag))
 
     @server.resource(INBOX_URI, name="inbox", title="Review inbox", mime_type=JSON,
                      description="What the assistant wrote that the person has not reviewed "

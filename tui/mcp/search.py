@@ -9,9 +9,10 @@ keeps the index open (and the embedder loaded) between searches."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+import time
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from core import Memory, Vault
 from core.model.records import now_epoch
@@ -102,15 +103,24 @@ class Finder:
         self._searcher_for(vault).index.sync(vault.memories)
 
     @staticmethod
-    def build_first(root: Path, memories: Mapping[str, Memory]) -> None:
+    def build_first(root: Path, memories: Mapping[str, Memory],
+                    tell: Callable[[str], None] | None = None) -> None:
         """The index's first build (after a clone), when it lacks rows for many memories: on a
         connection of its own, so that it runs outside the server's lock and a search meanwhile
-        answers from the rows so far, saying so (:mod:`core.search.first_build`)."""
+        answers from the rows so far, saying so (:mod:`core.search.first_build`). ``tell``
+        hears when it begins and ends."""
         if len(memories) < first_build.FIRST_BUILD_FROM:
             return
         with SearchIndex.for_root(root) as index:
-            if len(memories) - index.row_count() >= first_build.FIRST_BUILD_FROM:
+            missing = len(memories) - index.row_count()
+            if missing >= first_build.FIRST_BUILD_FROM:
+                began = time.monotonic()
+                if tell is not None:
+                    tell(f"building the search index: {missing} of {len(memories)} memories")
                 index.sync(memories)
+                if tell is not None:
+                    tell(f"search index built: {len(memories)} memories in "
+                         f"{time.monotonic() - began:.1f} s")
 
     def index(self, vault: Vault) -> SearchIndex:
         """The search index of ``vault`` (opened once, kept)."""

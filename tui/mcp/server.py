@@ -25,19 +25,14 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 
 from core import VaultError
 
-from . import (
-    prompts,
-    resources,
-    tools_conversation,
-    tools_lifecycle,
-    tools_read,
-    tools_server,
-    tools_unified,
-    tools_write,
-)
 from .access import VaultAccess
+from .boundary import Boundary, install_one_line_log
+from .completions import Completions
+from .listing import ResourceList
+from .logs import ServerLog
 from .metrics import ToolTimings, timing_middleware
 from .notifications import ChangeWatcher
+from .surface import Surface
 
 if TYPE_CHECKING:
     from .http import HttpSettings
@@ -65,9 +60,18 @@ def package_version() -> str:
         return "0+unknown"
 
 
-def _client_middleware(access: VaultAccess) -> Any:
-    """Names the client from the initialize request; once the handshake is over, opens the vault
-    in a worker thread, so the first tool call does not wait for a large vault to load."""
+def _client_middleware(access: VaultAccess, surface: Surface) -> Any:
+    """Names the client from the initialize request; once the handshake is over, registers the
+    tools (:mod:`tui.mcp.surface`) and opens the vault in a worker thread, so the first tool
+    call does not wait for a large vault to load."""
+
+    def open_up() -> None:
+        try:
+            surface.ensure()
+        except Exception:  # noqa: BLE001 - told by the first request, which tries again
+            pass
+        access.warm_up()
+
 
     def name(ctx: Any) -> None:
         params = getattr(ctx.session, "client_params", None)
@@ -81,17 +85,18 @@ def _client_middleware(access: VaultAccess) -> Any:
         result = await call_next(ctx)
         if ctx.method == "notifications/initialized":
             name(ctx)
-            threading.Thread(target=access.warm_up, name="memvault-open", daemon=True).start()
+            threading.Thread(target=open_up, name="memvault-open", daemon=True).start()
         return result
 
     return name_client
 
 
-def _lifespan(access: VaultAccess, watcher: ChangeWatcher) -> Any:
+def _lifespan(access: VaultAccess, watcher: ChangeWatcher, log: ServerLog) -> Any:
     @asynccontextmanager
     async def lifespan(_server: MCPServer) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(watcher.run)  # change notifications (tui/mcp/notifications.py)
+            tasks.start_soon(log.run)  # notifications/message (tui/mcp/logs.py)
 
             async def flush_periodically() -> None:
                 while True:
@@ -109,27 +114,32 @@ def _lifespan(access: VaultAccess, watcher: ChangeWatcher) -> Any:
     return lifespan
 
 
-def build_server(path: Path, *, read_only: bool = False,
+def build_server(path: Path, *, read_only: bool = False, deferred: bool = False,
                  **options: Any) -> tuple[MCPServer, VaultAccess]:
     """The server on the vault at ``path`` and its access to the vault (opened at the first
-    tool call). ``options``: more MCPServer options (the HTTP door's token check)."""
+    tool call). ``deferred``: the tools, resources and prompts are registered once the
+    handshake is over (stdio: :mod:`tui.mcp.surface`), not now. ``options``: more MCPServer
+    options (the HTTP door's token check)."""
+    install_one_line_log()  # (before MCPServer configures its Rich handler)
+    log = ServerLog()
     bus = InMemorySubscriptionBus()
-    watcher = ChangeWatcher(path, bus)
-    access = VaultAccess(path, read_only=read_only, landed=watcher.own.landed)
+    watcher = ChangeWatcher(path, bus, tell=log.tell)
+    access = VaultAccess(path, read_only=read_only, landed=watcher.own.landed, tell=log.tell)
     timings = ToolTimings()
+    surface = Surface(None, access, timings)
+    boundary = Boundary(None, log.tell, prepare=surface.ready_for)
     server: MCPServer = MCPServer(NAME, version=package_version(), instructions=INSTRUCTIONS,
-                                  lifespan=_lifespan(access, watcher),
-                                  middleware=[timing_middleware(timings),
-                                              _client_middleware(access), watcher.middleware],
+                                  lifespan=_lifespan(access, watcher, log),
+                                  middleware=[boundary, log.middleware,
+                                              timing_middleware(timings),
+                                              _client_middleware(access, surface),
+                                              watcher.middleware],
                                   subscriptions=bus, log_level="WARNING", **options)
-    tools_read.register(server, access)
-    tools_unified.register(server, access)
-    tools_write.register(server, access)
-    tools_lifecycle.register(server, access)
-    tools_conversation.register(server, access)
-    tools_server.register(server, access, timings)
-    resources.register(server, access)
-    prompts.register(server, access)
+    boundary.server = surface.server = server
+    server.middleware.append(ResourceList(server, access))
+    server.completion()(Completions(access))
+    if not deferred:
+        surface.ensure()
     return server, access
 
 
@@ -137,7 +147,7 @@ def run(path: Path, *, read_only: bool = False, http: HttpSettings | None = None
     """Serve the vault over stdin/stdout until the client closes the connection; or, with
     ``http``, over Streamable HTTP until SIGINT/SIGTERM."""
     if http is None:
-        server, access = build_server(path, read_only=read_only)
+        server, access = build_server(path, read_only=read_only, deferred=True)
     else:  # (uvicorn is imported only for HTTP)
         from .http import auth_options, serve
 

@@ -23,9 +23,11 @@ def _prompt(server, name: str, **arguments: str) -> str:
 
 def test_resources_and_the_template_are_listed(mcp_server):
     listed = mcp_server.run(lambda s: s.list_resources()).resources
-    assert {str(r.uri) for r in listed} == {"memvault://inbox", "memvault://stats"}
+    assert {str(r.uri) for r in listed[:2]} == {"memvault://inbox", "memvault://stats"}
+    assert all(str(r.uri).startswith("memvault://memory/") for r in listed[2:])
     templates = mcp_server.run(lambda s: s.list_resource_templates()).resource_templates
-    assert [t.uri_template for t in templates] == ["memvault://memory/{memory_id}"]
+    assert [t.uri_template for t in templates] == ["memvault://memory/{memory_id}",
+                                                   "memvault://tag/{tag}"]
     caps = mcp_server.init.capabilities.resources
     assert caps.subscribe is True and caps.list_changed is True
 
