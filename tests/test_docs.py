@@ -59,3 +59,34 @@ def test_every_link_in_the_docs_leads_to_a_file() -> None:
               if "://" not in target and not (page.parent / target).exists()
               and not (FROM_SDIST and "screenshots/" in target)]
     assert broken == []
+
+
+def test_a_bare_memvault_in_the_readme_comes_after_it_is_put_on_the_path() -> None:
+    """After the first command (a venv), ``memvault`` is not on the PATH: the README says to
+    activate it before its first block that calls a bare ``memvault``, and a client that starts
+    the program is given its absolute path."""
+    text = (ROOT / "README.md").read_text()
+    first = next(b for b in shell_blocks(text) if re.search(r"^memvault ", b, flags=re.M))
+    before = text[:text.index(first)].removesuffix("```sh\n")
+    assert "source .venv/bin/activate" in before[before.rindex("```"):]
+    (claude,) = [line for line in text.splitlines() if line.startswith("claude mcp add")]
+    assert '"$PWD/.venv/bin/memvault" mcp' in claude
+
+
+def test_a_project_scope_command_writes_no_home_folder() -> None:
+    """A project's ``.mcp.json`` is committed: the command that writes it leaves ``${HOME}``
+    for the client to expand (single quotes), never a path the shell expands to yours."""
+    lines = [line for page in sorted((ROOT / "docs").glob("*.md"))
+             for line in page.read_text().splitlines()
+             if line.startswith("claude mcp add") and "--scope project" in line]
+    assert lines
+    for line in lines:
+        unquoted = re.sub(r"'[^']*'", "", line)
+        assert not re.search(r"~|\$HOME|\$\{HOME\}|/home/|/Users/", unquoted), line
+
+
+def test_a_readme_section_a_page_names_exists() -> None:
+    headings = set(re.findall(r"^#+ (.+)$", (ROOT / "README.md").read_text(), flags=re.M))
+    named = [(page.name, section) for page in sorted((ROOT / "docs").glob("*.md"))
+             for section in re.findall(r'"([^"]+)"\s+in the README', page.read_text())]
+    assert [n for n in named if n[1] not in headings] == []
