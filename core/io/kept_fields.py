@@ -122,13 +122,14 @@ def read_kept(path: Path) -> dict[str, dict[str, Any]] | None:
             or not isinstance(doc.get("memories"), dict):
         raise KeptFileError("not a file of kept fields memvault writes "
                             f"(version {VERSION} with its 'memories')")
-    for key, entry in doc["memories"].items():
+    memories: dict[str, dict[str, Any]] = doc["memories"]
+    for key, entry in memories.items():
         if not (isinstance(entry, dict) and isinstance(entry.get("native"), str)
                 and isinstance(entry.get("memory"), dict)
                 and isinstance(entry["memory"].get("id"), str)
                 and isinstance(entry.get("relations", []), list)):
             raise KeptFileError(f"the entry {key!r} is not one memvault writes")
-    return doc["memories"]
+    return memories
 
 
 def restore(snap: ForeignSnapshot, kept: dict[str, dict[str, Any]], file: str,
