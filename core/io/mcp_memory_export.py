@@ -70,12 +70,6 @@ class GraphExportReport:
                 "kept_fields": self.kept_fields, "kept_file": self.kept_file}
 
 
-def refuse_existing(target: Path, force: bool) -> None:
-    """VaultError unless ``target`` is missing, an empty file, or ``force`` (and a regular
-    file: never a symbolic link, :func:`core.io.export_files.export_targets`)."""
-    export_targets(target.parent, [target.name], force=force, empty_ok=True)
-
-
 def _origin(memory: Memory) -> dict[str, Any] | None:
     found = memory.meta.extra.get(KEY)
     if isinstance(found, dict) and isinstance(found.get("name"), str) and found["name"]:
@@ -198,5 +192,4 @@ def export_mcp_memory(vault: Vault, path: Path | str, *, force: bool = False
     return report
 
 
-__all__ = ["GraphExportReport", "display_name", "entity_names", "entity_record", "export_mcp_memory",
-           "refuse_existing"]
+__all__ = ["GraphExportReport", "display_name", "entity_names", "entity_record", "export_mcp_memory"]

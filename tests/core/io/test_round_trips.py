@@ -172,6 +172,23 @@ def test_a_basic_memory_note_comes_back_without_a_memory_tag_or_relation_lines(t
     assert other.memories[plan.id].meta.tags == ["atlas"]
 
 
+def test_a_note_edited_in_basic_memory_keeps_the_edit_and_the_rest(tmp_path):
+    vault, allergy, plan = _small_vault(tmp_path)
+    vault.apply(Plan("put: a gist", put_memories=[allergy.model_copy(update={"gist": "g"})]))
+    export_basic_memory(vault, tmp_path / "notes")
+    path = tmp_path / "notes" / "memvault" / "Is allergic to shellfish.md"
+    text = path.read_text("utf-8").replace("- health\n", "- health\n- food\n")
+    path.write_text(text.replace("Is allergic to shellfish\n\n", "Is allergic to all shellfish"
+                                 "\n\n"), "utf-8")
+    other = Vault.open(tmp_path / "other")
+    import_snapshot(other, read_basic_memory(tmp_path / "notes"))
+    back = other.memories[allergy.id]
+    assert back.content.startswith("Is allergic to all shellfish\n")
+    assert back.meta.tags == ["health", "food"] and back.status == MemoryStatus.ARCHIVED
+    assert back.gist is None  # it summed up the content as it was
+    assert set(other.relations) == set(vault.relations)
+
+
 def test_a_dangling_relation_is_never_written_as_a_uuid_link(tmp_path):
     vault, allergy, _ = _small_vault(tmp_path)
     gone = "ffffffff-0000-4000-8000-000000000000"
