@@ -27,7 +27,8 @@ from core.model.records import Relation
 from core.vault import Plan
 
 WORDS = ["shellfish", "allergic", "atlas", "plan", "tea", "[[Atlas]]", "- item", "#tag", "`code`",
-         "Ünïcode", "  indented", "- [fact] an observation", "- related [[Plan]]", "---", "é"]
+         "Ünïcode", "  indented", "- [fact] an observation", "- related [[Plan]]", "---", "é",
+         "trailing  ", "tab\there", "cr\r", "\x1b[31mred", "{\"json\": 1}", "a: b"]
 EPOCH = st.integers(1_500_000_000, 1_900_000_000)
 
 
