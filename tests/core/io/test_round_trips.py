@@ -230,3 +230,16 @@ def test_a_kept_file_that_is_not_memvaults_refuses_the_import_and_writes_nothing
     export_basic_memory(vault, tmp_path / "notes")
     with pytest.raises(VaultError, match="exists"):
         export_basic_memory(vault, tmp_path / "notes")
+
+
+def test_an_export_read_back_into_its_own_vault_changes_nothing(tmp_path):
+    vault, _, _ = _small_vault(tmp_path)
+    head = vault.head
+    export_mcp_memory(vault, tmp_path / "memory.jsonl")
+    export_basic_memory(vault, tmp_path / "notes")
+    for snap in (read_mcp_memory(tmp_path / "memory.jsonl"),
+                 read_basic_memory(tmp_path / "notes")):
+        report = import_snapshot(vault, snap)
+        assert not report.changed and report.commit is None
+        assert (report.unchanged_memories, report.unchanged_relations) == (2, 1)
+    assert vault.head == head
