@@ -258,8 +258,9 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
         snap.stated[mid] = STATED
         snap.where[mid] = (rel, 1)
         notes.append((memory, links_in(body), rel))
-        natives[rel] = (mid, note_native(front, body), {"content": body, "tags": list(dict.fromkeys(
-                                                            tags_of(front) + _type_tag(front)))})
+        natives[rel] = (mid, note_native(front, body),
+                        {"content": body, "tags": memory.meta.tags,
+                         "extra": {KEY: memory.meta.extra[KEY]}})
     relation_natives, owned = _relate(snap, notes, root)
     kept = _kept_in(root, snap)
     snap.digest = digest_files(snap.files.items())

@@ -138,7 +138,8 @@ def restore(snap: ForeignSnapshot, kept: dict[str, dict[str, Any]], file: str,
     """Give the snapshot's memories back what ``kept`` holds (see the module doc).
 
     ``natives``: key -> (the memory's id in ``snap``, its native form, the fields the format
-    holds with their values as read); ``relation_natives``: a relation's native digest -> its
+    holds with their values as read: ``tags`` for the tags, ``extra`` for the keys of
+    ``meta.extra`` that say where a memory of that origin came from, taken when it has them); ``relation_natives``: a relation's native digest -> its
     ids in ``snap``; ``owned``: key -> the ids of the snapshot's relations that only that
     record's native form states (dropped when it is left as it was: the kept ones are its
     relations)."""
@@ -157,6 +158,10 @@ def restore(snap: ForeignSnapshot, kept: dict[str, dict[str, Any]], file: str,
             for name, value in held.items():
                 if name == "tags":
                     values["meta"] = {**values["meta"], "tags": value}
+                elif name == "extra":  # what the import keeps of its origin, when it has one
+                    extra = dict(values["meta"].get("extra") or {})
+                    extra.update({k: v for k, v in value.items() if k in extra})
+                    values["meta"] = {**values["meta"], "extra": extra}
                 else:
                     values[name] = value
             if _sha(values["content"]) != entry.get("content_sha256"):

@@ -183,11 +183,15 @@ def read_mcp_memory(path: Path | str, progress: Progress | None = None,
                                   + " is no entity of the file; kept dangling")
     if kept is not None:
         restore(snap, kept, kept_name(name),
-                {e.name: (entity_id(e.name), e.native,
-                          {"content": snap.memories[entity_id(e.name)].content})
+                {e.name: (entity_id(e.name), e.native, _held(snap.memories[entity_id(e.name)]))
                  for e in entities.values()},
                 {native_digest(list(edge)): [relation_id(*edge)] for edge in edges}, {})
     return snap
+
+
+def _held(memory: Memory) -> dict[str, Any]:
+    """What the server's file holds of a memory (:func:`core.io.kept_fields.restore`)."""
+    return {"content": memory.content, "extra": {KEY: memory.meta.extra[KEY]}}
 
 
 def kept_name(name: str) -> str:

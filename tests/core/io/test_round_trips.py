@@ -243,3 +243,25 @@ def test_an_export_read_back_into_its_own_vault_changes_nothing(tmp_path):
         assert not report.changed and report.commit is None
         assert (report.unchanged_memories, report.unchanged_relations) == (2, 1)
     assert vault.head == head
+
+
+def test_a_note_from_basic_memory_edited_there_keeps_its_new_front_matter(tmp_path):
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "atlas.md").write_text("---\ntitle: Atlas\npermalink: atlas\n---\n\nShip it\n",
+                                     "utf-8")
+    vault = Vault.open(tmp_path / "vault")
+    import_snapshot(vault, read_basic_memory(source))
+    (mid,) = vault.memories
+    vault.pin(mid)
+    vault.archive(mid)
+    export_basic_memory(vault, tmp_path / "notes")
+    note = tmp_path / "notes" / "atlas.md"
+    note.write_text(note.read_text("utf-8").replace("title: Atlas", "title: Atlas v2"), "utf-8")
+    other = Vault.open(tmp_path / "other")
+    import_snapshot(other, read_basic_memory(tmp_path / "notes"))
+    back = other.memories[mid]
+    assert back.meta.extra["basic_memory"]["frontmatter"]["title"] == "Atlas v2"
+    assert back.meta.extra["pinned"] is True and back.status == MemoryStatus.ARCHIVED
+    export_basic_memory(other, tmp_path / "again")
+    assert (tmp_path / "again" / "atlas.md").read_text("utf-8") == note.read_text("utf-8")
