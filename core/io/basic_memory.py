@@ -23,7 +23,7 @@ import os
 import re
 import uuid
 from datetime import date, datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from frontmatter.default_handlers import YAMLHandler
@@ -34,6 +34,7 @@ from ..errors import VaultError
 from ..model.records import Memory, MemoryMetadata, Relation, now_epoch
 from ..store.files import MAX_FILE_BYTES
 from .foreign_import import ForeignSnapshot, LineProblem, Progress, digest_files, not_finite
+from .kept_fields import KeptFileError, native_digest, read_kept, restore
 from .foreign_read import (
     SourceFileError,
     TooDeepError,
@@ -48,6 +49,8 @@ from .foreign_read import (
 FORMAT = "basic-memory"
 KEY = "basic_memory"
 DEFAULT_TYPE = "note"
+NATIVE_TYPE = "memory"  # the type of a note memvault's export makes of a memory from elsewhere
+KEPT_FILE = ".memvault.json"  # what the notes cannot hold (core.io.kept_fields)
 LINKS_TO = "links_to"
 ID_NAMESPACE = uuid.UUID("62617369-632d-4d65-9d6f-6d656d766c74")
 STATED = frozenset({"content", "entities", "meta", "created_at"})
@@ -158,8 +161,9 @@ class _Unread(str):
     name that is not UTF-8): unlike a note that does not parse, it is not backed up."""
 
 
-def _read_note(path: Path) -> tuple[dict[str, Any], str, int] | str:
-    """(front matter, body, modification time) of one note, or why it is a bad record. The
+def _read_note(path: Path) -> tuple[dict[str, Any], str, int, bool] | str:
+    """(front matter, body, modification time, whether it ends in a newline) of one note, or
+    why it is a bad record. The
     file is read through :mod:`core.io.foreign_read` (a regular file, at most the size a vault
     file may hold; YAML without aliases, nested at most ``MAX_DEPTH`` deep)."""
     if not utf8_name(path):
@@ -175,8 +179,9 @@ def _read_note(path: Path) -> tuple[dict[str, Any], str, int] | str:
     except UnicodeDecodeError as exc:
         return f"not UTF-8 text (byte {exc.start + 1})"
     lines = text.split("\n")
+    newline = text.endswith("\n")
     if not (lines and lines[0].rstrip() == "---"):
-        return {}, text.strip(), int(st.st_mtime)
+        return {}, text.strip(), int(st.st_mtime), newline
     if not any(line.rstrip() == "---" for line in lines[1:]):
         return "the front matter (line 1) is never closed by a '---' line"
     try:  # the body as python-frontmatter splits it; the YAML read safely
@@ -201,7 +206,7 @@ def _read_note(path: Path) -> tuple[dict[str, Any], str, int] | str:
     not_a_number = not_finite(front)
     if not_a_number:
         return f"a number that is not finite in the front matter at {not_a_number}"
-    return front, body.strip(), int(st.st_mtime)
+    return front, body.strip(), int(st.st_mtime), newline
 
 
 def read_basic_memory(folder: Path | str, progress: Progress | None = None,
@@ -217,6 +222,7 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
         raise VaultError(f"nothing to import: {root} holds no markdown note (*.md)")
     snap = ForeignSnapshot(FORMAT, root.resolve())
     notes: list[tuple[Memory, list[tuple[str, str, str | None]], str]] = []
+    natives: dict[str, tuple[str, Any, dict[str, Any]]] = {}
     by_permalink: dict[str, str] = {}
     for done, path in enumerate(paths, 1):
         rel = path.relative_to(root).as_posix()
@@ -229,10 +235,7 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
             line = int(m.group(1)) if (m := re.search(r"\(line (\d+)\)", read)) else 1
             snap.problems.append(LineProblem(shown_name(rel), line, read))
             continue
-        front, body, mtime = read
-        title = _text(front, "title") or path.stem
-        stated_type = _text(front, "type")
-        kind = DEFAULT_TYPE if stated_type is None else stated_type
+        front, body, mtime, newline = read
         permalink = _text(front, "permalink")
         key = permalink or rel[:-3]
         mid = note_id(key)
@@ -243,15 +246,8 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
             mid = note_id(f"path\0{rel}")
         else:
             by_permalink[key] = rel
-        created = _when(front.get("created")) or mtime
-        tags = tags_of(front) + ([kind] if kind != DEFAULT_TYPE else [])
         try:
-            memory = Memory(id=mid, content=body,
-                            meta=MemoryMetadata(tags=list(dict.fromkeys(tags)), source=FORMAT,
-                                                extra={KEY: {"path": rel,
-                                                             "frontmatter": front}}),
-                            created_at=created, last_used=max(created, at),
-                            entities=[title])
+            memory = note_memory(mid, rel, front, body, mtime, at, newline)
         except ValidationError as exc:  # what the record model refuses, said as it says it
             error = exc.errors()[0]
             snap.problems.append(LineProblem(rel, 1, "not a memory the vault can hold: "
@@ -262,14 +258,62 @@ def read_basic_memory(folder: Path | str, progress: Progress | None = None,
         snap.stated[mid] = STATED
         snap.where[mid] = (rel, 1)
         notes.append((memory, links_in(body), rel))
-    _relate(snap, notes, root)
+        natives[rel] = (mid, note_native(front, body),
+                        {"content": body, "tags": memory.meta.tags,
+                         "extra": {KEY: memory.meta.extra[KEY]}})
+    relation_natives, owned = _relate(snap, notes, root)
+    kept = _kept_in(root, snap)
     snap.digest = digest_files(snap.files.items())
+    if kept is not None:
+        restore(snap, kept, KEPT_FILE, natives, relation_natives, owned)
     return snap
 
 
+def _kept_in(root: Path, snap: ForeignSnapshot) -> dict[str, dict[str, Any]] | None:
+    """The kept fields of an export in ``root`` (:mod:`core.io.kept_fields`; backed up with the
+    notes); a file that is not one memvault wrote is a bad record."""
+    try:
+        kept = read_kept(root / KEPT_FILE)
+    except KeptFileError as exc:
+        snap.problems.append(LineProblem(KEPT_FILE, 1, str(exc)))
+        return None
+    if kept is not None:
+        snap.files[KEPT_FILE] = root / KEPT_FILE
+    return kept
+
+
+def note_native(front: dict[str, Any], body: str) -> list[Any]:
+    """What a note holds, as :func:`core.io.kept_fields.native_digest` compares it."""
+    return [plain(front), body.strip()]
+
+
+def _type_tag(front: dict[str, Any]) -> list[str]:
+    """The tag the note's type gives: none for the default ``note``, nor for ``memory``, the
+    type memvault's export gives a memory from elsewhere (it tells nothing either)."""
+    kind = _text(front, "type") or DEFAULT_TYPE
+    return [] if kind in (DEFAULT_TYPE, NATIVE_TYPE) else [kind]
+
+
+def note_memory(mid: str, rel: str, front: dict[str, Any], body: str, mtime: int, at: int,
+                newline: bool = False) -> Memory:
+    """The memory of one note (see the module doc); ``newline``: the file ends in one."""
+    created = _when(front.get("created")) or mtime
+    extra: dict[str, Any] = {"path": rel, "frontmatter": front}
+    if newline:
+        extra["final_newline"] = True
+    return Memory(id=mid, content=body,
+                  meta=MemoryMetadata(tags=list(dict.fromkeys(tags_of(front) + _type_tag(front))),
+                                      source=FORMAT, extra={KEY: extra}),
+                  created_at=created, last_used=max(created, at),
+                  entities=[_text(front, "title") or PurePosixPath(rel).stem])
+
+
 def _relate(snap: ForeignSnapshot, notes: list[tuple[Memory, list[Any], str]],
-            root: Path) -> None:
-    """The notes' links as relations between their memories (see the module doc)."""
+            root: Path) -> tuple[dict[str, list[str]], dict[str, set[str]]]:
+    """The notes' links as relations between their memories (see the module doc); returns
+    each link's native digest -> its relation ids, and each note's path -> its relation ids."""
+    relation_natives: dict[str, list[str]] = {}
+    owned: dict[str, set[str]] = {}
     exact: dict[str, str] = {}
     folded: dict[str, str] = {}  # ignoring case, when no name matches exactly
     for memory, _, rel in notes:  # the first note (by path) wins a shared name
@@ -289,10 +333,13 @@ def _relate(snap: ForeignSnapshot, notes: list[tuple[Memory, list[Any], str]],
                 id=rid, from_memory_id=memory.id, to_memory_id=end or note_id(target),
                 relation_type=kind, strength=1.0, created_at=memory.created_at,
                 metadata={KEY: details})
+            relation_natives.setdefault(native_digest([rel, kind, target]), []).append(rid)
+            owned.setdefault(rel, set()).add(rid)
             if end is None:
                 snap.dangling[rid] = (f"{rel}: {kind} [[{target}]]: no note of {root.name} "
                                       "has that title or permalink; kept dangling")
+    return relation_natives, owned
 
 
-__all__ = ["FORMAT", "KEY", "links_in", "note_files", "note_id", "plain", "read_basic_memory",
-           "relation_id", "tags_of"]
+__all__ = ["FORMAT", "KEPT_FILE", "KEY", "NATIVE_TYPE", "links_in", "note_files", "note_id",
+           "note_memory", "note_native", "plain", "read_basic_memory", "relation_id", "tags_of"]

@@ -34,12 +34,24 @@ import frontmatter
 
 from ..model.records import Memory, Relation
 from ..vault import Vault
-from .basic_memory import DEFAULT_TYPE, KEY, LINKS_TO, WIKILINK, links_in
+from .basic_memory import (
+    DEFAULT_TYPE,
+    KEPT_FILE,
+    KEY,
+    LINKS_TO,
+    NATIVE_TYPE,
+    WIKILINK,
+    links_in,
+    note_memory,
+    note_native,
+    plain,
+    tags_of,
+)
 from .export_files import export_targets, write_all
+from .kept_fields import KeptFields
 from .mcp_memory_export import GraphExportReport, display_name
 
 NATIVE_FOLDER = "memvault"
-NATIVE_TYPE = "memory"
 UNSAFE = re.compile(r"[\x00-\x1f\x7f/\\:*?\"<>|]")
 
 
@@ -82,7 +94,8 @@ def plan_notes(memories: list[Memory], report: GraphExportReport | None = None) 
             continue
         front = dict(origin["frontmatter"])
         kind = front.get("type") if isinstance(front.get("type"), str) else DEFAULT_TYPE
-        tags = [t for t in m.meta.tags if t != kind or kind == DEFAULT_TYPE]
+        stated = kind in (DEFAULT_TYPE, NATIVE_TYPE) or kind in tags_of(front)  # a tag of its own
+        tags = [t for t in m.meta.tags if t != kind or stated]
         if tags or "tags" in front:
             front["tags"] = tags
         title = front.get("title") if isinstance(front.get("title"), str) else None
@@ -120,50 +133,92 @@ def _stated(body: str, kind: str, target: str) -> bool:
     return any(k == kind and t == target for k, t, _ in links_in(body))
 
 
-def _target_name(r: Relation, titles: dict[str, str]) -> tuple[str, bool]:
+def _target_name(r: Relation, titles: dict[str, str]) -> tuple[str | None, bool]:
+    """The text a relation's target is written with (None when no name is known: never a raw
+    id), and whether it is a memory of the vault."""
     if r.to_memory_id in titles:
         return titles[r.to_memory_id], True
     kept = r.metadata.get(KEY)
     if isinstance(kept, dict) and isinstance(kept.get("target"), str):
         return kept["target"], False
-    return r.to_memory_id, False
+    return None, False
 
 
 def note_text(note: Note, relations: list[Relation], titles: dict[str, str],
-              report: GraphExportReport | None = None) -> str:
-    """One note's file text: front matter, blank line, body with the relations it lacks."""
+              report: GraphExportReport | None = None,
+              kept: KeptFields | None = None) -> str:
+    """One note's file text: front matter, blank line, body with the relations it lacks; with
+    ``kept``, what the note cannot hold is kept there (:mod:`core.io.kept_fields`)."""
     body = note.memory.content.strip()
     added: list[str] = []
+    targets: list[tuple[Relation, str | None]] = []
     for r in relations:
         target, known = _target_name(r, titles)
+        targets.append((r, target))
         if report is not None and not known:
             report.dangling.append(r.id)
-        if not _stated(body, r.relation_type, target) and "\n" not in target:
+        if target is not None and not _stated(body, r.relation_type, target) \
+                and "\n" not in target:
             line = f"- {' '.join(r.relation_type.split()) or 'related'} [[{target}]]"
             if line not in added:
                 added.append(line)
     if added:
         body = f"{body}\n\n" + "\n".join(added) if body else "\n".join(added)
-    return frontmatter.dumps(frontmatter.Post(body, **note.front), sort_keys=False)
+    text = frontmatter.dumps(frontmatter.Post(body, **note.front), sort_keys=False)
+    if kept is not None:
+        newline = _origin(note.memory) is None or note.memory.meta.extra[KEY].get(
+            "final_newline") is True
+        text += "\n" if newline else ""
+        _keep(note, body, newline, targets, kept, report)
+    return text
+
+
+def _keep(note: Note, body: str, newline: bool, targets: list[tuple[Relation, str | None]],
+          kept: KeptFields, report: GraphExportReport | None) -> None:
+    """What the note holds, and what it does not, kept (see :func:`note_text`)."""
+    read_back = note_memory(note.memory.id, note.path, plain(note.front), body.strip(),
+                            note.memory.created_at, note.memory.last_used, newline)
+    kept.keep(note.path, note.memory, read_back, note_native(note.front, body))
+    stated = {(kind, target) for kind, target, _ in links_in(body)}
+    for r, target in targets:
+        found = target is not None and (r.relation_type, target) in stated
+        kept.keep_relation(note.path, r, [note.path, r.relation_type, target] if found else None)
+        if not found and report is not None:
+            report.kept_beside.append(r.id)
 
 
 def export_basic_memory(vault: Vault, folder: Path | str, *, force: bool = False
                         ) -> GraphExportReport:
-    """Write the vault as a basic-memory project folder (see the module doc)."""
+    """Write the vault as a basic-memory project folder, and in it what the notes cannot hold
+    (see the module doc)."""
     out = Path(folder).expanduser()
     export_targets(out, [], force=force)  # the folder itself, before the notes are made
     memories = sorted(vault.memories.values(), key=lambda m: (m.created_at, m.id))
     report = GraphExportReport(os.path.abspath(out), "basic-memory", len(memories), 0)
     notes = plan_notes(memories, report)
     titles = {n.memory.id: n.title for n in notes}
+    paths = {n.memory.id: n.path for n in notes}
+    kept = KeptFields("what the notes of this folder cannot hold; memvault import --from "
+                      "basic-memory reads it back")
     outgoing: dict[str, list[Relation]] = {}
+    orphans: list[Relation] = []
     for r in sorted(vault.relations.values(), key=lambda r: (r.created_at, r.id)):
         if r.from_memory_id in titles:
             outgoing.setdefault(r.from_memory_id, []).append(r)
         else:
             report.dangling.append(r.id)  # no note to write it in: its source is gone
+            orphans.append(r)
     report.relations = sum(len(v) for v in outgoing.values())
-    texts = {n.path: note_text(n, outgoing.get(n.memory.id, []), titles, report) for n in notes}
+    texts = {n.path: note_text(n, outgoing.get(n.memory.id, []), titles, report, kept)
+             for n in notes}
+    for r in orphans:  # kept with the note of its other end, when there is one
+        if r.to_memory_id in paths:
+            kept.keep_relation(paths[r.to_memory_id], r, None)
+            report.kept_beside.append(r.id)
+        else:
+            report.left_out.append(r.id)
+    texts[KEPT_FILE] = kept.text()
+    report.kept_fields, report.kept_file = kept.summary(), os.path.abspath(out / KEPT_FILE)
     targets = export_targets(out, list(texts), force=force)  # every one, before any is written
     write_all({targets[rel]: text.encode("utf-8") for rel, text in texts.items()}, out)
     return report

@@ -35,6 +35,7 @@ from .foreign_import import (
     reject_constant,
 )
 from .foreign_read import TooDeepError, load_json, open_file_to_import
+from .kept_fields import KeptFileError, native_digest, read_kept, restore
 
 FORMAT = "mcp-memory"
 KEY = "mcp_memory"  # meta.extra / relation metadata
@@ -85,6 +86,7 @@ class _Entity:
     def __init__(self, name: str, entity_type: str, observations: list[str], line: int):
         self.name, self.entity_type, self.line = name, entity_type, line
         self.observations = list(dict.fromkeys(observations))
+        self.native = {"name": name, "entityType": entity_type, "observations": observations}
 
 
 def _parse(line: bytes) -> tuple[dict[str, Any] | None, str | None]:
@@ -159,6 +161,7 @@ def read_mcp_memory(path: Path | str, progress: Progress | None = None,
                                               "does"))
     if progress is not None:
         progress("read", total, total)
+    kept = _kept_beside(file, snap)
     snap.digest = digest_files(snap.files.items())
     at = now_epoch() if now is None else now
     for entity in entities.values():
@@ -178,7 +181,37 @@ def read_mcp_memory(path: Path | str, progress: Progress | None = None,
             snap.dangling[rid] = (f"{name}:{lineno}: {_edge((source, kind, target))}: "
                                   + " and ".join(repr(n) for n in missing)
                                   + " is no entity of the file; kept dangling")
+    if kept is not None:
+        restore(snap, kept, kept_name(name),
+                {e.name: (entity_id(e.name), e.native, _held(snap.memories[entity_id(e.name)]))
+                 for e in entities.values()},
+                {native_digest(list(edge)): [relation_id(*edge)] for edge in edges}, {})
     return snap
+
+
+def _held(memory: Memory) -> dict[str, Any]:
+    """What the server's file holds of a memory (:func:`core.io.kept_fields.restore`)."""
+    return {"content": memory.content, "extra": {KEY: memory.meta.extra[KEY]}}
+
+
+def kept_name(name: str) -> str:
+    """The file beside the server's file ``name`` that holds what it cannot
+    (:mod:`core.io.kept_fields`)."""
+    return name + ".memvault.json"
+
+
+def _kept_beside(file: Path, snap: ForeignSnapshot) -> dict[str, dict[str, Any]] | None:
+    """The kept fields beside ``file`` (added to the snapshot's files: backed up, and a change
+    of them is a changed source); a file that is not one memvault wrote is a bad record."""
+    beside = file.with_name(kept_name(file.name))
+    try:
+        kept = read_kept(beside)
+    except KeptFileError as exc:
+        snap.problems.append(LineProblem(beside.name, 1, str(exc)))
+        return None
+    if kept is not None:
+        snap.files[beside.name] = beside
+    return kept
 
 
 def _edge(triple: tuple[str, str, str]) -> str:
@@ -209,5 +242,5 @@ def entity_memory(name: str, entity_type: str, observations: list[str], at: int)
         created_at=at, last_used=at, entities=[name])
 
 
-__all__ = ["FORMAT", "KEY", "entity_id", "entity_memory", "observations_of", "read_mcp_memory",
-           "relation_id", "render"]
+__all__ = ["FORMAT", "KEY", "entity_id", "entity_memory", "kept_name", "observations_of",
+           "read_mcp_memory", "relation_id", "render"]

@@ -10,14 +10,18 @@ file (entity lines, then relation lines, one compact JSON object a line, ``\\n``
   observation edited, added or removed in memvault is exported as it now is;
 - any other memory becomes an entity named by its basic-memory title, else the first line of
   its content (80 characters at most; `` [id8]`` added when two would share a name: the
-  server's names are unique), of type ``memory``, with its content as its one observation (its tags, times and counts have no
-  place in the server's file and are not written);
+  server's names are unique), of type ``memory``, with its content as its one observation;
 - a relation is written between the names of its two memories, with its type; an end that is no
-  memory of the vault is written with the name the import kept (``metadata["mcp_memory"]``), else
-  its id, as the server keeps dangling relations; a relation repeating another's
-  (from, type, to) is written once.
+  memory of the vault is written with the name the import kept (``metadata["mcp_memory"]``), as
+  the server keeps dangling relations; one with an end no name is known for is not written (an
+  entity named by a uuid would be no entity at all); a relation repeating another's
+  (from, type, to) is written once;
+- what the file cannot hold (gists, tags, status, strength, times, counts, a content the
+  entity's form does not give back, the relations' ids, strengths and times, the relations
+  not written) goes into ``FILE.memvault.json`` beside it (:mod:`core.io.kept_fields`), which
+  the import reads back: export -> import gives the same memories; the report names the fields.
 
-The file is written atomically (mode 0600); an existing non-empty file is refused unless
+Both files are written atomically (mode 0600), both or neither; an existing non-empty file is refused unless
 ``force``, and a symbolic link always (:mod:`core.io.export_files`: nothing is written where it
 points); the report names the path as it was given.
 """
@@ -33,7 +37,8 @@ from typing import Any
 from ..model.records import Memory, Relation
 from ..vault import Vault
 from .export_files import export_targets, write_all
-from .mcp_memory import KEY, observations_of
+from .kept_fields import KeptFields
+from .mcp_memory import KEY, entity_memory, kept_name, observations_of
 
 NAME_LIMIT = 80
 NATIVE_TYPE = "memory"
@@ -50,18 +55,19 @@ class GraphExportReport:
     renamed: dict[str, str] = field(default_factory=dict)  # memory id -> name given
     dangling: list[str] = field(default_factory=list)  # relation ids with an end not exported
     merged_relations: int = 0  # relations written once for several
+    left_out: list[str] = field(default_factory=list)  # relations with neither end exported
+    #: relations the format cannot hold (an end with no name), kept in the kept file only
+    kept_beside: list[str] = field(default_factory=list)
+    kept_fields: list[str] = field(default_factory=list)  # what the format cannot hold
+    kept_file: str = ""  # where it is kept (core.io.kept_fields)
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "format": self.format, "entities": self.entities,
                 "relations": self.relations, "named_from_content": self.renamed,
                 "dangling_relations": self.dangling,
-                "relations_written_once": self.merged_relations}
-
-
-def refuse_existing(target: Path, force: bool) -> None:
-    """VaultError unless ``target`` is missing, an empty file, or ``force`` (and a regular
-    file: never a symbolic link, :func:`core.io.export_files.export_targets`)."""
-    export_targets(target.parent, [target.name], force=force, empty_ok=True)
+                "relations_written_once": self.merged_relations,
+                "relations_left_out": self.left_out, "relations_kept_beside": self.kept_beside,
+                "kept_fields": self.kept_fields, "kept_file": self.kept_file}
 
 
 def _origin(memory: Memory) -> dict[str, Any] | None:
@@ -122,43 +128,68 @@ def entity_record(memory: Memory, name: str) -> dict[str, Any]:
             "observations": [memory.content]}
 
 
-def _end(relation: Relation, side: str, names: dict[str, str]) -> tuple[str, bool]:
+def _end(relation: Relation, side: str, names: dict[str, str]) -> tuple[str | None, bool]:
+    """The name an end is written with (None when none is known), and whether it is a memory
+    of the vault."""
     mid = relation.from_memory_id if side == "from" else relation.to_memory_id
     if mid in names:
         return names[mid], True
     kept = relation.metadata.get(KEY)
     if isinstance(kept, dict) and isinstance(kept.get(side), str):
         return kept[side], False
-    return mid, False
+    return None, False
 
 
 def export_mcp_memory(vault: Vault, path: Path | str, *, force: bool = False
                       ) -> GraphExportReport:
-    """Write the vault as the memory server's file at ``path`` (see the module doc)."""
+    """Write the vault as the memory server's file at ``path``, and beside it what the file
+    cannot hold (see the module doc)."""
     target = Path(path).expanduser()
-    refuse_existing(target, force)
+    beside = kept_name(target.name)
+    found = export_targets(target.parent, [target.name, beside], force=force, empty_ok=True)
     memories = sorted(vault.memories.values(), key=lambda m: (m.created_at, m.id))
     report = GraphExportReport(os.path.abspath(target), "mcp-memory", len(memories), 0)
     names = entity_names(memories, report)
-    lines = [json.dumps(entity_record(m, names[m.id]), ensure_ascii=False,
-                        separators=(",", ":")) for m in memories]
+    kept = KeptFields(f"what {target.name} (the MCP memory server's file) cannot hold; "
+                      "memvault import --from mcp-memory reads it back")
+    lines = []
+    for m in memories:
+        entity = entity_record(m, names[m.id])
+        native = {k: entity[k] for k in ("name", "entityType", "observations")}
+        kept.keep(names[m.id], m, entity_memory(entity["name"], entity["entityType"],
+                                                list(dict.fromkeys(entity["observations"])),
+                                                m.created_at), native)
+        lines.append(json.dumps(entity, ensure_ascii=False, separators=(",", ":")))
     written: set[tuple[str, str, str]] = set()
     for r in sorted(vault.relations.values(), key=lambda r: (r.created_at, r.id)):
         (source, known_a), (target_name, known_b) = _end(r, "from", names), _end(r, "to", names)
+        holder = names.get(r.from_memory_id) or names.get(r.to_memory_id)
+        if not (known_a and known_b):
+            report.dangling.append(r.id)
+        if source is None or target_name is None:  # an end with no name: no raw id written
+            if holder is None:
+                report.left_out.append(r.id)
+            else:
+                kept.keep_relation(holder, r, None)
+                report.kept_beside.append(r.id)
+            continue
         triple = (source, r.relation_type, target_name)
+        if holder is None:
+            report.left_out.append(r.id)  # kept nowhere: neither end is a memory of the vault
+        else:
+            kept.keep_relation(holder, r, list(triple))
         if triple in written:
             report.merged_relations += 1
             continue
         written.add(triple)
-        if not (known_a and known_b):
-            report.dangling.append(r.id)
         lines.append(json.dumps({"type": "relation", "from": source, "to": target_name,
                                  "relationType": r.relation_type}, ensure_ascii=False,
                                 separators=(",", ":")))
     report.relations = len(written)
-    write_all({target: "\n".join(lines).encode("utf-8")}, target)
+    report.kept_fields, report.kept_file = kept.summary(), os.path.abspath(found[beside])
+    write_all({found[target.name]: "\n".join(lines).encode("utf-8"),
+               found[beside]: kept.text().encode("utf-8")}, target.parent)
     return report
 
 
-__all__ = ["GraphExportReport", "display_name", "entity_names", "entity_record", "export_mcp_memory",
-           "refuse_existing"]
+__all__ = ["GraphExportReport", "display_name", "entity_names", "entity_record", "export_mcp_memory"]

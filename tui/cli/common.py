@@ -21,7 +21,7 @@ from core import Memory, Relation, UnknownIdError, Vault, VaultError, default_va
 from core.model.records import now_epoch
 from core.store.layout import MAX_FILE_BYTES, Layout
 from core.vault import first_words
-from core.vault.creating import holds_vault
+from core.vault.creating import enclosing_vault, holds_vault
 
 from ..terminal import json_text
 from ..text import plural
@@ -197,9 +197,10 @@ def report_changed(vault: Vault, changed: Iterable[Memory], verb_done: str, as_j
 
 # -- opening the vault -------------------------------------------------------------------------
 def vault_path() -> Path:
-    """``--vault``, else ``MEMVAULT_PATH``, else CortexGraph's configured storage path, else
-    per user (:func:`core.default_vault_path`)."""
-    return given_vault_path() or default_vault_path()
+    """``--vault``, else the vault the current folder is in (a clone: ``cd notes && memvault
+    sync``; :func:`core.vault.creating.enclosing_vault`), else ``MEMVAULT_PATH``, else
+    CortexGraph's configured storage path, else per user (:func:`core.default_vault_path`)."""
+    return given_vault_path() or enclosing_vault(Path(".")) or default_vault_path()
 
 
 def path_is_named() -> bool:

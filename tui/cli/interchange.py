@@ -170,4 +170,13 @@ def export_to(target: str, path: str, force: bool, as_json: bool) -> int:
     if report.merged_relations:
         con.print(f"  {_plural(report.merged_relations, 'relation')} repeating another's "
                   "ends and type written once", markup=False)
+    if report.kept_fields:
+        con.print(f"  what {target} cannot hold ({', '.join(report.kept_fields)}) kept in "
+                  f"{report.kept_file}, which import --from {target} reads back", markup=False)
+    if report.kept_beside:
+        con.print(f"  {_plural(len(report.kept_beside), 'relation')} to a memory the vault "
+                  "lacks, under no name, kept there only", markup=False)
+    if report.left_out:
+        con.print(f"  {_plural(len(report.left_out), 'relation')} between memories the vault "
+                  "lacks left out", markup=False)
     return 0

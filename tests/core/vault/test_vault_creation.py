@@ -66,3 +66,17 @@ def test_a_file_where_the_vault_would_be_is_refused(tmp_path):
     (tmp_path / "file").write_text("")
     with pytest.raises(VaultError, match="is not a folder"):
         Vault.open(tmp_path / "file" / "vault")
+
+
+def test_the_enclosing_vault_is_found_up_to_the_top_of_its_repository(tmp_path):
+    from core.vault.creating import enclosing_vault
+
+    vault = Vault.open(tmp_path / "notes", create=True)
+    assert enclosing_vault(vault.root / "memories") == vault.root
+    assert enclosing_vault(vault.root) == vault.root
+    assert enclosing_vault(tmp_path) is None  # in no repository
+    link = tmp_path / "linked"
+    link.mkdir()
+    (link / ".git").mkdir()
+    (link / ".meta.json").symlink_to(vault.root / ".meta.json")
+    assert enclosing_vault(link) is None  # never through a link

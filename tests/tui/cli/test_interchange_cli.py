@@ -76,7 +76,9 @@ def test_export_to_both_servers(run, vdir, tmp_path):
     run.ok("import", "--from", "mcp-memory", str(MCP))
     run.ok("import", "--from", "basic-memory", str(NOTES))
     out = run.ok("export", "--to", "mcp-memory", str(tmp_path / "memory.jsonl"))
-    assert "exported 9 memories and 11 relations to" in out and "MEMORY_FILE_PATH" in out
+    assert "exported 9 memories and 10 relations to" in out and "MEMORY_FILE_PATH" in out
+    assert "kept in " + str(tmp_path / "memory.jsonl.memvault.json") in out
+    assert "1 relation to a memory the vault lacks, under no name, kept there only" in out
     assert "4 memories not from mcp-memory named after the first line" in out
     report = run.json("export", "--to", "basic-memory", str(tmp_path / "notes"))
     assert report["format"] == "basic-memory" and report["entities"] == 9
