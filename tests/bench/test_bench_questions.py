@@ -3,23 +3,17 @@ questions, each with a query of two words the bench's memories use (so both rows
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
+
+from bench_support import load_bench
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
-def _scale():
-    spec = importlib.util.spec_from_file_location("memvault_bench_scale", BENCH / "scale.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_each_question_has_a_two_word_query_of_the_vocabulary():
-    scale = _scale()
+    scale = load_bench("scale")
     source = (BENCH / "run.py").read_text()
     words = set(re.search(r'WORDS = """(.*?)"""', source, re.S).group(1).split())
     questions = scale.load_questions()

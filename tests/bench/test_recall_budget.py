@@ -4,25 +4,16 @@ recall against the content in a token budget."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from bench_support import load_bench
+
 TINY = Path(__file__).resolve().parent / "locomo_tiny.json"
 
 
-def _bench(name: str):
-    spec = importlib.util.spec_from_file_location(f"memvault_bench_{name}", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
-
-data = _bench("recall_data")
-budget = _bench("recall_budget")
+data = load_bench("recall_data")
+budget = load_bench("recall_budget")
 
 
 def test_a_session_is_one_memory_naming_its_turns():
@@ -42,7 +33,7 @@ def test_a_gist_line_says_a_turn_when_it_keeps_most_of_its_words():
 
 
 def test_a_whole_run_reports_evidence_per_thousand_tokens(tmp_path):
-    recall = _bench("recall")
+    recall = load_bench("recall")
     text = budget.report(data.load(TINY), "all", 200, tmp_path, recall.build_vault, data,
                          recall.ASKED_AFTER)
     rows = [line.split() for line in text.splitlines()[2:]]

@@ -3,28 +3,19 @@ what it reads as turns, facts and questions, R@k and MRR, the fixed split, and o
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import zipfile
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
+from bench_support import load_bench
+
 TINY = Path(__file__).resolve().parent / "locomo_tiny.json"
 
 
-def _bench(name: str):
-    spec = importlib.util.spec_from_file_location(f"memvault_bench_{name}", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
 
-
-data = _bench("recall_data")
+data = load_bench("recall_data")
 
 
 def test_locomo_reads_as_turns_facts_and_questions():
@@ -76,7 +67,7 @@ def test_the_split_is_fixed_and_about_even():
 
 
 def test_a_whole_run_on_the_tiny_conversation(tmp_path):
-    recall = _bench("recall")
+    recall = load_bench("recall")
     conversations = data.load(TINY)
     results = recall.run(conversations, "all", tmp_path, ["fts5", "bm25"])
     for grain in ("turns", "facts"):

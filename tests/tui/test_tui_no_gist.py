@@ -20,11 +20,16 @@ FACT_BOUND = (
 )
 
 
-async def test_the_detail_pane_says_why_a_memory_has_no_gist(tui_vault):
-    vault = Vault.open(tui_vault)
+def _with_a_fact_bound_note(path):
+    """The app on the test vault plus FACT_BOUND, a note no gist can shorten."""
+    vault = Vault.open(path)
     vault.save(Memory(id=FACT_BOUND_ID, content=FACT_BOUND, created_at=NOW, last_used=NOW))
     vault.close()
-    app = make_app(tui_vault)
+    return make_app(path)
+
+
+async def test_the_detail_pane_says_why_a_memory_has_no_gist(tui_vault):
+    app = _with_a_fact_bound_note(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         title = app.main_screen.query_one(DetailPane).query_one("#body-title")
@@ -36,10 +41,7 @@ async def test_the_detail_pane_says_why_a_memory_has_no_gist(tui_vault):
 
 
 async def test_c_on_a_memory_with_no_gist_says_why_nothing_changed(tui_vault):
-    vault = Vault.open(tui_vault)
-    vault.save(Memory(id=FACT_BOUND_ID, content=FACT_BOUND, created_at=NOW, last_used=NOW))
-    vault.close()
-    app = make_app(tui_vault)
+    app = _with_a_fact_bound_note(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await goto(pilot, FACT_BOUND_ID)

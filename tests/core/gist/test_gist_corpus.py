@@ -8,12 +8,12 @@ token-reducer step.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
 
 from core.gist import generate_gist
+from bench_support import load_bench
 from gist_corpus_support import dropped_facts, load_corpus, pieces
 
 # Measured (python bench/gists.py): before the clause cutter 82.9% (990/1194) of the notes
@@ -81,10 +81,7 @@ def test_the_figures_of_docs_gists_md_are_what_the_bench_measures_now() -> None:
     (its ``doc_rows``, measured here): a change to the pipeline that moves a figure fails here
     until the page says it."""
     root = Path(__file__).resolve().parents[3]
-    spec = importlib.util.spec_from_file_location("bench_gists", root / "bench" / "gists.py")
-    assert spec is not None and spec.loader is not None
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_bench("gists")
     page = (root / "docs" / "gists.md").read_text(encoding="utf-8").splitlines()
     for row in bench.doc_rows(load_corpus()):
         assert row in page, f"docs/gists.md should have the row {row!r}"
