@@ -375,7 +375,7 @@ class Words:
         """Write the list of every word held by :data:`LIST_FROM` memories or more; 0 when the
         index cannot be written now (the lists are then made word by word as searched).
         ``progress(done, total)`` is told after each word."""
-        built, lengths = 0, {}
+        built, lengths = 0, dict[int, int]()
         try:
             with transaction(self.conn):
                 tokens = common_tokens(self.conn)
