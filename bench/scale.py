@@ -135,16 +135,21 @@ OURS_SEARCH = textwrap.dedent("""
     vault = Vault.open(sys.argv[1])
     queries = json.loads(sys.argv[2])
     searcher = Searcher(vault, mode="bm25")
-    t = time.perf_counter()
+    def cpu():  # this process and its children (a fill may hand rows to a child)
+        import resource
+        own, kids = (resource.getrusage(w) for w in (resource.RUSAGE_SELF,
+                                                      resource.RUSAGE_CHILDREN))
+        return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+    c, t = cpu(), time.perf_counter()
     searcher.search(queries[0], limit=10)  # fills the index's search rows when they are new
-    first = time.perf_counter() - t
+    first, first_cpu = time.perf_counter() - t, cpu() - c
     times, hits = [], 0
     for q in queries:
         t = time.perf_counter()
         result = searcher.search(q, limit=10)
         times.append(time.perf_counter() - t)
         hits += len(result.hits)
-    print(json.dumps({"times": times, "hits": hits, "first": first}))
+    print(json.dumps({"times": times, "hits": hits, "first": first, "first_cpu": first_cpu}))
 """)
 PEER_SEARCH = textwrap.dedent("""
     import json, sys, time
@@ -264,15 +269,44 @@ def make_queries(memories: list[Any], n: int, seed: int) -> list[str]:
     return [" ".join(rng.sample(words, rng.choice([1, 1, 2]))) for _ in range(n)]
 
 
-def measure_search(vault: Path, peer_dir: Path, peer: str | None, queries: list[str]
-                   ) -> dict[str, Any]:
+def _without_search_rows(vault: Path) -> None:
+    """The index as a clone's first open leaves it: no file, then one open (not timed) that
+    writes its open index and waits for it; no search rows yet."""
+    drop_index(vault)
+    run_json([sys.executable, "-c", "import json, sys; from core import Vault; "
+              "v = Vault.open(sys.argv[1]); v.wait_for_open_index(); print(json.dumps({}))",
+              str(vault)])
+
+
+def _p(times: list[float], q: float) -> float:
+    return series(times)["median"] if q == 0.5 else series(times)["p95"]
+
+
+def measure_search(vault: Path, peer_dir: Path, peer: str | None, queries: list[str],
+                   runs: int = 3) -> dict[str, Any]:
+    """``runs`` processes of each side, interleaved. Ours starts each from an index without
+    search rows (:func:`_without_search_rows`), so its first search fills them: timed, wall
+    and CPU (its process and children). Per side: every query's time pooled (``median``,
+    ``p95``), and the per-run p50 and p95 (``p50_runs``, ``p95_runs``) for their spread."""
     text = json.dumps(queries)
-    out: dict[str, Any] = {"queries": len(queries)}
-    ours = run_json([sys.executable, "-c", OURS_SEARCH, str(vault), text])
-    out["ours"] = series(ours["times"]) | {"hits": ours["hits"], "first": ours.get("first")}
-    if peer:
-        theirs = run_json([peer, "-c", PEER_SEARCH, str(peer_dir), text])
-        out["peer"] = series(theirs["times"]) | {"hits": theirs["hits"]}
+    ours_runs: list[dict[str, Any]] = []
+    peer_runs: list[dict[str, Any]] = []
+    for _ in range(runs):
+        _without_search_rows(vault)
+        ours_runs.append(run_json([sys.executable, "-c", OURS_SEARCH, str(vault), text]))
+        if peer:
+            peer_runs.append(run_json([peer, "-c", PEER_SEARCH, str(peer_dir), text]))
+    out: dict[str, Any] = {"queries": len(queries), "runs": runs}
+    for key, found in (("ours", ours_runs), ("peer", peer_runs)):
+        if not found:
+            continue
+        pooled = [t for r in found for t in r["times"]]
+        out[key] = series(pooled) | {
+            "hits": found[-1]["hits"],
+            "p50_runs": series([_p(r["times"], 0.5) for r in found]),
+            "p95_runs": series([_p(r["times"], 0.95) for r in found])}
+    out["ours"]["first"] = series([r["first"] for r in ours_runs])
+    out["ours"]["first_cpu"] = series([r["first_cpu"] for r in ours_runs])
     return out
 
 
@@ -321,17 +355,30 @@ def two_word_queries(questions: list[str], vocabulary: set[str]) -> list[str]:
 
 
 def measure_questions(vault: Path, peer_dir: Path, peer: str | None, questions: list[str],
-                      vocabulary: set[str]) -> dict[str, Any]:
+                      vocabulary: set[str], runs: int = 3) -> dict[str, Any]:
     """Questions against two-word queries of the same words (ours, one process, alternately);
-    CortexGraph's ``search_memory`` on the questions when it is there."""
+    CortexGraph's ``search_memory`` on the questions when it is there. ``runs`` processes of
+    each: every time pooled (``median``, ``p95``) and each run's p95 (``p95_runs``)."""
     pairs = list(zip(questions, two_word_queries(questions, vocabulary)))
-    ours = run_json([sys.executable, "-c", OURS_QUESTIONS, str(vault), json.dumps(pairs)])
-    out: dict[str, Any] = {"queries": len(pairs), "hits": ours["hits"],
-                           "questions": series(ours["times"]["questions"]),
-                           "two_words": series(ours["times"]["two_words"])}
-    if peer:
-        theirs = run_json([peer, "-c", PEER_SEARCH, str(peer_dir), json.dumps(questions)])
-        out["peer"] = series(theirs["times"]) | {"hits": theirs["hits"]}
+    ours, theirs = [], []
+    for _ in range(runs):
+        ours.append(run_json([sys.executable, "-c", OURS_QUESTIONS, str(vault),
+                              json.dumps(pairs)]))
+        if peer:
+            theirs.append(run_json([peer, "-c", PEER_SEARCH, str(peer_dir),
+                                    json.dumps(questions)]))
+    out: dict[str, Any] = {"queries": len(pairs), "hits": ours[-1]["hits"], "runs": runs}
+    for key in ("questions", "two_words"):
+        out[key] = series([t for r in ours for t in r["times"][key]]) | {
+            "p50_runs": series([_p(r["times"][key], 0.5) for r in ours]),
+            "p95_runs": series([_p(r["times"][key], 0.95) for r in ours])}
+    out["p95_ratio_runs"] = series([_p(r["times"]["questions"], 0.95)
+                                    / _p(r["times"]["two_words"], 0.95) for r in ours])
+    if theirs:
+        out["peer"] = series([t for r in theirs for t in r["times"]]) | {
+            "hits": theirs[-1]["hits"],
+            "p50_runs": series([_p(r["times"], 0.5) for r in theirs]),
+            "p95_runs": series([_p(r["times"], 0.95) for r in theirs])}
     return out
 
 

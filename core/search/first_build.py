@@ -38,6 +38,9 @@ CHUNK = 2000
 #: A sync with this many memories or more to write into an index without rows builds it in
 #: chunks; fewer are written in one transaction as any other sync.
 FIRST_BUILD_FROM = 5000
+#: SQLite's page cache during a first build (``PRAGMA cache_size``: KiB when negative): the
+#: FTS5 segments being merged and the near-duplicate keys stay in memory (2 MB by default).
+BUILD_CACHE = -65536
 BUILD_KEY = "search_build"
 #: A build whose record was not moved on for this long (seconds) has stopped.
 STALE_AFTER = 120.0
@@ -205,6 +208,8 @@ class Builder:
             self._mark(conn, len(held), total)
         written = 0
         todo = [i for i in ids if i not in held]
+        cache = conn.execute("PRAGMA cache_size").fetchone()[0]
+        conn.execute(f"PRAGMA cache_size = {BUILD_CACHE}")
         try:
             for start in range(0, len(todo), CHUNK):
                 chunk = todo[start:start + CHUNK]
@@ -219,6 +224,7 @@ class Builder:
                 conn.execute("DELETE FROM state WHERE key = ?", (BUILD_KEY,))
         finally:
             self._unmark(conn)
+            conn.execute(f"PRAGMA cache_size = {int(cache)}")
         self._report(PHASE_ROWS, total, total)
         self.build_word_lists(lambda done, n: self._report(PHASE_WORDS, done, n))
         return written

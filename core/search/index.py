@@ -124,9 +124,10 @@ class SearchIndex:
         return conn
 
     def _say_rebuilt(self, why: str) -> None:
-        self.rebuilt = why  # (and one line for the caller when the file was damaged)
-        if why.startswith(("damaged", "unreadable")):
-            self.notes.append(f"the search index ({self.path}) was {why}: built again")
+        self.rebuilt = why  # (and one line for the caller, unless it was missing)
+        if why.startswith(("damaged", "unreadable", "schema")):  # (schema: an upgrade)
+            was = f"written by another version of memvault ({why})" if why[0] == "s" else why
+            self.notes.append(f"the search index ({self.path}) was {was}: built again")
 
     def take_notes(self) -> list[str]:
         """The notes (:attr:`notes`) not taken yet."""

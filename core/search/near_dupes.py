@@ -53,6 +53,9 @@ CROWDED, NEIGHBOURS = 64, 16
 #: an unrelated note of common words one at most, by chance).
 COMPARED = 200
 _MASK = (1 << 63) - 1
+_PRIME = 0x100000001B3
+#: Each band's key after its first multiplication (the band's number + 1, times the prime).
+_FIRST = [(band + 1) * _PRIME for band in range(BANDS)]
 _PACK = struct.Struct(f"<{BANDS}q")
 
 #: A write of more memories than this finds the shared keys again with one pass over the table.
@@ -86,11 +89,17 @@ def band_keys(tokens: Iterable[str]) -> list[int]:
     sketch = RMinHash(num_perm=PERMS, seed=SEED)
     sketch.update(list(words))  # (a minimum over the tokens: their order does not matter)
     values = sketch.digest()
+    if ROWS == 6:  # the loop below unrolled, the same keys (a fifth of a first build's keys)
+        p, m = _PRIME, _MASK
+        return [(((((((((((f ^ a) & m) * p ^ b) & m) * p ^ c) & m) * p ^ d) & m) * p ^ e) & m)
+                 * p ^ g) & m for f, a, b, c, d, e, g in zip(
+                     _FIRST, values[0::6], values[1::6], values[2::6], values[3::6],
+                     values[4::6], values[5::6])]
     keys = []
     for band in range(BANDS):
         key = band + 1
         for value in values[band * ROWS:(band + 1) * ROWS]:
-            key = ((key * 0x100000001B3) ^ value) & _MASK
+            key = ((key * _PRIME) ^ value) & _MASK
         keys.append(key)
     return keys
 

@@ -210,10 +210,11 @@ def lists_of(conn: sqlite3.Connection, tokens: Iterable[str]) -> dict[str, WordL
 
 
 def write_list(conn: sqlite3.Connection, tokenizer: Tokenizer, token: str, expression: str,
-               weights: str) -> bool:
+               weights: str, lengths: dict[int, int] | None = None) -> bool:
     """Write the list of ``token`` from FTS5's own ranking of ``expression`` (the quoted word),
     inside the caller's transaction. False when FTS5 does not read the expression as exactly the
-    memories holding ``token`` (then no list is kept)."""
+    memories holding ``token`` (then no list is kept). ``lengths``: the rows' lengths read so
+    far (:func:`weighted_from_scores`), kept across the words of one build."""
     held = conn.execute("SELECT doc FROM temp.index_words WHERE term = ?", (token,)).fetchone()
     hits = conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (expression,)).fetchone()[0]
     if held is None or held[0] != hits:
@@ -224,13 +225,64 @@ def write_list(conn: sqlite3.Connection, tokenizer: Tokenizer, token: str, expre
                         "ORDER BY s DESC, rowid LIMIT ?", (expression, LIST_LENGTH + 1)).fetchall()
     kept, rest = rows[:LIST_LENGTH], rows[LIST_LENGTH:]
     floor = rest[0][1] / idf if rest else 0.0
-    counted = tokenizer.weighted(texts_of(conn, [doc for doc, _ in kept]), {token})
+    counted = None
+    if tokenizer.tokens(token) == [token]:  # (the query reads the very token: its scores say f)
+        counted = weighted_from_scores(conn, tokenizer.weights, kept, idf, numbers.avgdl,
+                                       {} if lengths is None else lengths)
+    if counted is None:
+        counted = held_weighted(conn, tokenizer.weights, token, [doc for doc, _ in kept])
     conn.execute("DELETE FROM wordlists WHERE token = ?", (token,))
     conn.executemany("INSERT INTO wordlists (token, impact, doc, f) VALUES (?, ?, ?, ?)",
-                     [(token, s / idf, doc, counted[doc][1].get(token, 0.0)) for doc, s in kept])
+                     [(token, s / idf, doc, counted.get(doc, 0.0)) for doc, s in kept])
     conn.execute("INSERT OR REPLACE INTO words (token, avgdl, floor) VALUES (?, ?, ?)",
                  (token, numbers.avgdl, floor * (1 + 1e-9)))
     return True
+
+
+def held_weighted(conn: sqlite3.Connection, weights: dict[str, float], token: str,
+                  docs: list[int]) -> dict[int, float]:
+    """doc -> the occurrences of ``token`` in these rows, weighted by column, read from the
+    index's own instances (:func:`open_vocabulary`): the tokens FTS5 made of the stored text
+    when the row was written, so the same counts as tokenizing that text again
+    (:meth:`Tokenizer.weighted`), without doing it (at 100k memories that was a third of
+    filling a new index's word lists: ``docs/writes.md``)."""
+    out: dict[int, float] = {}
+    for start in range(0, len(docs), 500):
+        marks = ",".join(str(int(d)) for d in docs[start:start + 500])
+        for doc, col in conn.execute("SELECT doc, col FROM temp.index_instances "
+                                     f"WHERE term = ? AND doc IN ({marks})", (token,)):
+            out[doc] = out.get(doc, 0.0) + weights[col]
+    return out
+
+
+def weighted_from_scores(conn: sqlite3.Connection, weights: dict[str, float],
+                         kept: list[tuple[int, float]], idf: float, avgdl: float,
+                         lengths: dict[int, int]) -> dict[int, float] | None:
+    """doc -> the word's weighted occurrences in each row of ``kept`` (``(doc, FTS5's bm25)``
+    of a query FTS5 reads as that one token), worked back from its score: the one sum of
+    column weights whose bm25
+    (``idf * impact``, :class:`ExactBm25`'s formula) is that very score, to the last bit. None
+    when a score does not come back exactly (the caller then reads the instances)."""
+    quantum = next((q for q in (1.0, 0.5, 0.25, 0.125, 1 / 64)
+                    if all((w / q).is_integer() for w in weights.values())), None)
+    if quantum is None or not kept or idf <= 0 or not avgdl:
+        return None
+    todo = [doc for doc, _ in kept if doc not in lengths]
+    for start in range(0, len(todo), 500):
+        marks = ",".join(str(int(d)) for d in todo[start:start + 500])
+        lengths.update((d, sum(varints(sz))) for d, sz in conn.execute(
+            f"SELECT id, sz FROM fts_docsize WHERE id IN ({marks})"))
+    out: dict[int, float] = {}
+    for doc, score in kept:
+        length = float(lengths.get(doc, 0))
+        g, k = score / idf, K1 * (1 - B + B * length / avgdl)
+        if not 0 < g < K1 + 1.0:
+            return None
+        f = round(g * k / (K1 + 1.0 - g) / quantum) * quantum
+        if f <= 0 or idf * impact(f, length, avgdl) != score:
+            return None
+        out[doc] = f
+    return out
 
 
 def common_tokens(conn: sqlite3.Connection) -> list[str]:
@@ -240,8 +292,12 @@ def common_tokens(conn: sqlite3.Connection) -> list[str]:
 
 
 def open_vocabulary(conn: sqlite3.Connection) -> None:
+    """The index's words (``temp.index_words``: how many rows hold each) and their
+    instances (``temp.index_instances``: each occurrence's row and column)."""
     conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.index_words USING "
                   "fts5vocab(main, 'fts', 'row')")
+    conn.execute("CREATE VIRTUAL TABLE IF NOT EXISTS temp.index_instances USING "
+                  "fts5vocab(main, 'fts', 'instance')")
 
 
 def forget(conn: sqlite3.Connection, docs: list[int]) -> None:
@@ -319,13 +375,13 @@ class Words:
         """Write the list of every word held by :data:`LIST_FROM` memories or more; 0 when the
         index cannot be written now (the lists are then made word by word as searched).
         ``progress(done, total)`` is told after each word."""
-        built = 0
+        built, lengths = 0, dict[int, int]()
         try:
             with transaction(self.conn):
                 tokens = common_tokens(self.conn)
                 for done, token in enumerate(tokens, 1):
                     built += write_list(self.conn, self.tokenizer, token, f'"{token}"',
-                                        self.weights)
+                                        self.weights, lengths)
                     if progress is not None:
                         progress(done, len(tokens))
         except sqlite3.OperationalError:  # locked by another writer, a read-only disk

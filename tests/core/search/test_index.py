@@ -95,6 +95,25 @@ def test_an_index_of_another_schema_is_built_again(vault):
     index.close()
 
 
+def test_an_index_of_another_schema_is_said_when_it_is_built_again(vault):
+    """An index an older memvault wrote is emptied and built again, and the search says why
+    (at 100k memories that build is what the next minute goes to), as for a damaged one."""
+    _add(vault, "alpha")
+    _forget_index(vault)
+    path = index_path(vault.root)
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE records (path TEXT)")
+    old.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    old.commit(), old.close()
+    index = SearchIndex.for_root(vault.root)
+    index.sync(vault.memories)
+    assert index.take_notes() == [
+        f"the search index ({path}) was written by another version of memvault "
+        f"(schema {SCHEMA_VERSION - 1}, not {SCHEMA_VERSION}): built again"]
+    assert index.take_notes() == []
+    index.close()
+
+
 def test_a_damaged_fts_table_is_built_again(vault):
     (a,) = _add(vault, "alpha")
     index = SearchIndex.for_root(vault.root)

@@ -5,6 +5,7 @@ bounded where many memories share a key."""
 from __future__ import annotations
 
 from core import Memory
+from core.search import near_dupes
 from core.search.index import SearchIndex
 from core.search.near_dupes import (
     BANDS,
@@ -225,3 +226,29 @@ def test_a_copy_after_a_change_is_compared_only_where_its_objects_differ(tmp_pat
         assert sorted(seen) == ["m1", "m3"]
         assert (report.added, report.changed, report.removed) == (1, 1, 1)
         assert _pairs(index) == {("m0", "m3")}
+
+
+def test_band_keys_are_each_bands_fnv_fold_of_its_minhash_values():
+    """The keys (stored: every process must make the same) are, for each band, its number + 1
+    folded with its :data:`ROWS` MinHash values (``key * prime ^ value``, 63 bits): the
+    unrolled loop a first build runs gives exactly those of the plain loop."""
+    import random
+
+    from rensa import RMinHash
+
+    def plain(tokens: set[str]) -> list[int]:
+        sketch = RMinHash(num_perm=near_dupes.PERMS, seed=near_dupes.SEED)
+        sketch.update(list(tokens))
+        values, keys = sketch.digest(), []
+        for band in range(near_dupes.BANDS):
+            key = band + 1
+            for value in values[band * near_dupes.ROWS:(band + 1) * near_dupes.ROWS]:
+                key = ((key * 0x100000001B3) ^ value) & ((1 << 63) - 1)
+            keys.append(key)
+        return keys
+
+    rng = random.Random(3)
+    for _ in range(300):
+        tokens = {f"t{rng.randrange(500)}" for _ in range(rng.randint(1, 60))}
+        assert near_dupes.band_keys(tokens) == plain(tokens)
+    assert near_dupes.band_keys(set()) == []

@@ -214,3 +214,42 @@ def test_a_questions_runs_give_the_head_of_the_full_ranking_on_this_corpus(corpu
     index, memories, decay, _ = corpus
     same_head(index, memories, decay, text, top)
 
+
+
+def test_a_lists_frequencies_worked_back_from_scores_are_those_of_its_rows_text(small_lists,
+                                                                                 monkeypatch):
+    """A common word's list takes each row's weighted frequency from its FTS5 score
+    (``weighted_from_scores``): the frequencies of re-tokenizing the rows' stored text, column
+    weights included (stemmed words among them: ``running`` -> ``run``)."""
+    rng = random.Random(11)
+    words = ["because", "decision", "running", "vault", "w1", "w2", "w3", "w4"]
+    memories = {}
+    for n in range(400):
+        picked = rng.choices(words, k=rng.randint(2, 12))
+        memories[f"m{n}"] = Memory(
+            id=f"m{n}", content=" ".join(picked), created_at=1, last_used=1,
+            gist=" ".join(picked[:2]) if rng.random() < 0.3 else None,
+            entities=[rng.choice(words)] if rng.random() < 0.3 else [],
+            meta=MemoryMetadata(tags=[rng.choice(words)] if rng.random() < 0.3 else []))
+    read_back = []
+    held_weighted = wordlists.held_weighted
+    monkeypatch.setattr(wordlists, "held_weighted",
+                        lambda *a: read_back.append(a[2]) or held_weighted(*a))
+    with SearchIndex(None) as index:
+        index.sync(memories)
+        words_of = index.reading.words()
+        assert words_of.build_common()
+        listed = [t for t, in index.conn.execute("SELECT token FROM words")]
+        assert {"vault", "w1", "run"} <= set(listed)
+        for token in listed:
+            rows = index.conn.execute("SELECT doc, f FROM wordlists WHERE token = ?",
+                                      (token,)).fetchall()
+            texts = wordlists.texts_of(index.conn, [doc for doc, _ in rows])
+            truth = words_of.tokenizer.weighted(texts, {token})
+            expected = {doc: freq.get(token, 0.0) for doc, (_, freq) in truth.items()}
+            assert {doc: f for doc, f in rows} == expected, token
+            # and read from the index's own instances (the way back for any other word)
+            assert held_weighted(index.conn, words_of.tokenizer.weights, token,
+                                 [doc for doc, _ in rows]) == {
+                doc: f for doc, f in expected.items() if f}, token
+    assert not read_back  # (every list's frequencies came from its scores)
