@@ -28,9 +28,10 @@ from .settling import Settled, TextHit, settle, unread_bound
 
 #: The levels' sets are read while their rows, as the words' shares predict, are at most
 #: 1 / LEVEL_ROWS of the OR's rows, all levels together.
-LEVEL_ROWS = 3
-#: The most sets (FTS5 expressions) of one level.
-MOST_SETS = 20
+LEVEL_ROWS = 2
+#: The most sets (FTS5 expressions) read, all levels together: a level that would take more is
+#: not opened (five words: the 5 sets of four and the 10 of three).
+MOST_SETS = 16
 #: Rows asked of each set at first; a set that leaves the top open is asked four times deeper.
 FIRST_PAGE = 64
 
@@ -92,7 +93,7 @@ def from_levels(index: SearchIndex, phrases: list[str], counts: list[int],
         chosen = list(combinations(held, level)) if level else []
         budget -= total * sum(math.prod(share[i] if i in c else 1 - share[i] for i in held)
                               for c in chosen)
-        if not chosen or len(chosen) > MOST_SETS or budget < 0:
+        if not chosen or len(sets) + len(chosen) > MOST_SETS or budget < 0:
             break
         opened = [_Set(set_expression(phrases, held, c), level, first) for c in chosen]
         for s in opened:

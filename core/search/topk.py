@@ -168,10 +168,10 @@ def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str]
         exhausted = len(rows) < page
         while True:  # (at least once a page: a page that ends the matches settles with 0)
             upto = min(len(rows), max(first, 4 * done)) if phrases and n > 1 else len(rows)
-            kept = [(i, bm25) for i, bm25 in rows[done:upto] if allowed(i) and i not in seen]
+            kept = [(i, bm25) for i, bm25 in rows[done:upto] if allowed(i)]
             coverage = _coverage(index, phrases, [i for i, _ in kept]) if phrases and n > 1 \
-                else None
-            for memory_id, bm25 in kept:
+                else None  # (of the known too: as many as a page holds, so a whole match each)
+            for memory_id, bm25 in (k for k in kept if k[0] not in seen):
                 # as rank's full path computes it, to the last bit: bm25 * held / n
                 held = (holds or n) if coverage is None else coverage.get(memory_id, 0)
                 text = bm25 if n == 1 else bm25 * held / n

@@ -61,7 +61,7 @@ def test_a_question_of_many_words_opens_a_level_of_few_sets_only(corpus, monkeyp
     every memory of the levels read whole known (the same top as the full ranking)."""
     index, memories, decay = corpus
     asked = _asked(index, monkeypatch)
-    monkeypatch.setattr(levels, "MOST_SETS", 6)
+    monkeypatch.setattr(levels, "MOST_SETS", 6)  # (the 6 sets of five words, not the 15 of four)
     settled = topk.top_hits(index, parse("w1 w3 w5 w7 w9 w11").text_terms, lambda i: True, 10,
                             lambda i, relevance: ranking.combine(relevance, decay(memories[i])))
     sets = [e for e in asked if " NOT " in e]
