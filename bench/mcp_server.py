@@ -17,7 +17,9 @@ machine, which changes from one minute to the next, falls on both sides of each 
 2. **search_memory**: both servers running, ``--calls`` searches for two random vocabulary
    words, ``top_k=10``, each query to one then the other (memvault records the use of what each
    returns), and **core's in-process search** of the same query (``Searcher.search``, top 10,
-   what the server calls) on a copy of the vault made before the servers started;
+   what the server calls) on a copy of the vault made before the servers started; then as many
+   **questions** as an assistant asks them (the shapes of ``bench/search_questions.txt``, their
+   subject words drawn from this vocabulary: :func:`make_questions`), the same way;
 3. **save_memory**: ``--calls`` saves of the same contents to each (memvault: one git commit
    each), and beside each a **bare git add + commit of one file** in that copy
    (``git add F && git commit -q``, a new memory file each time).
@@ -40,6 +42,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -55,6 +58,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
 from run import GIT_ENV, find_peer, write_peer_jsonl  # noqa: E402  (reproducible git, the peer)
+from run import WORDS as RUN_WORDS  # noqa: E402
+from scale import FUNCTION_WORDS, load_questions  # noqa: E402
 
 from core.vault.relayout import suggested_layout  # noqa: E402
 
@@ -81,6 +86,17 @@ def make_memories(n: int, seed: int) -> list[Any]:
             created_at=used - rng.randint(0, 90 * 86400), last_used=used,
             use_count=rng.randint(0, 5)))
     return memories
+
+
+def make_questions(n: int, seed: int) -> list[str]:
+    """``n`` questions as an assistant asks them: those of ``bench/search_questions.txt`` (20
+    shapes: "what did we decide about the X Y?"), each subject word (a word of bench/run.py's
+    vocabulary but the shapes' own: default, prefers, likes, note, fix) replaced by one of :data:`WORDS`, drawn with ``random.Random(seed)``."""
+    subjects = set(RUN_WORDS) - FUNCTION_WORDS - {"default", "prefers", "likes", "note", "fix"}
+    rng = random.Random(seed)
+    asked = load_questions()
+    return [re.sub(r"[a-z]+", lambda m: rng.choice(WORDS) if m.group(0) in subjects
+                   else m.group(0), asked[i % len(asked)]) for i in range(n)]
 
 
 def build_vault(path: Path, memories: list[Any], layout: str) -> None:
@@ -129,11 +145,12 @@ async def spawns(servers: dict[str, Any], rounds: int, query: str) -> dict[str, 
 
 
 async def calls(servers: dict[str, Any], queries: list[str], contents: list[str],
-                in_process_search: Any, bare_commit: Any) -> dict[str, dict[str, list]]:
+                in_process_search: Any, bare_commit: Any, questions: list[str] = ()
+                ) -> dict[str, dict[str, list]]:
     """Both servers running at once through the same client, each call made to one then the
-    other (interleaved): ``search_memory`` for each query, with core's in-process search of the
-    same query beside them; then ``save_memory`` of each content, with a bare git add+commit of
-    one file beside them."""
+    other (interleaved): ``search_memory`` for each query, then for each question (under
+    ``question_searches``), with core's in-process search of the same query beside them; then
+    ``save_memory`` of each content, with a bare git add+commit of one file beside them."""
     from contextlib import AsyncExitStack
 
     from mcp import ClientSession
@@ -141,9 +158,10 @@ async def calls(servers: dict[str, Any], queries: list[str], contents: list[str]
     from mcp.types import Implementation
 
     info = Implementation(name="bench", version="1")
-    out: dict[str, dict[str, list]] = {name: {"searches": [], "saves": [], "hits": []}
-                                       for name in servers}
-    out["core"] = {"searches": []}
+    out: dict[str, dict[str, list]] = {
+        name: {"searches": [], "question_searches": [], "saves": [], "hits": []}
+        for name in servers}
+    out["core"] = {"searches": [], "question_searches": []}
     out["git"] = {"saves": []}
     with open(os.devnull, "w") as errlog:
         async with AsyncExitStack() as stack:
@@ -156,17 +174,20 @@ async def calls(servers: dict[str, Any], queries: list[str], contents: list[str]
                 await session.call_tool("search_memory", {"query": queries[0], "top_k": 10})
                 sessions[name] = session
             in_process_search(queries[0])
-            for query in queries:
+            asked = [("searches", q) for q in queries] + \
+                [("question_searches", q) for q in questions]
+            for key, query in asked:
                 for name, session in sessions.items():
                     began = time.perf_counter()
                     result = await session.call_tool("search_memory",
                                                      {"query": query, "top_k": 10})
-                    out[name]["searches"].append(time.perf_counter() - began)
+                    out[name][key].append(time.perf_counter() - began)
                     assert not result.is_error, result.content
-                    out[name]["hits"].append(json.loads(result.content[0].text)["count"])
+                    if key == "searches":
+                        out[name]["hits"].append(json.loads(result.content[0].text)["count"])
                 began = time.perf_counter()
                 in_process_search(query)
-                out["core"]["searches"].append(time.perf_counter() - began)
+                out["core"][key].append(time.perf_counter() - began)
             for i, content in enumerate(contents):
                 for name, session in sessions.items():
                     began = time.perf_counter()
@@ -273,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             peer, note = None, why
     rng = random.Random(args.seed + 1)
     queries = [" ".join(rng.sample(WORDS, 2)) for _ in range(args.calls)]
+    questions = make_questions(args.calls, args.seed + 2)
     contents = [f"Bench note {i}: " + " ".join(rng.choices(WORDS, k=30))
                 for i in range(args.calls)]
     results: dict[str, Any] = {"memories": args.memories, "peer": note}
@@ -308,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
             [sys.executable, "-c", FLOOR_SERVER], env, tmp)}, args.starts, queries[0]))
         in_process, bare = CoreSearch(copy), BareCommit(copy, memories)
         try:
-            called = asyncio.run(calls(servers, queries, contents, in_process, bare))
+            called = asyncio.run(calls(servers, queries, contents, in_process, bare, questions))
         finally:
             in_process.close()
         results["ours"] = {**started["ours"], **called["ours"]}
@@ -316,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
             results["peer_samples"] = {**started["peer"], **called["peer"]}
         results["sdk_floor"] = started[FLOOR]["starts"]
         results["core_search"] = called["core"]["searches"]
+        results["core_question_search"] = called["core"]["question_searches"]
         results["git_add_commit"] = called["git"]["saves"]
     load_after = os.getloadavg()
     if args.json:
@@ -362,6 +385,13 @@ def report(results: dict[str, Any], args: argparse.Namespace, load_before: tuple
         print(f"{'  vs core in-process search p' + str(q):<34} {percentile(core, q) * 1000:9.1f} ms"
               f"{'':>13} {ratio:6.2f}x  {'<= 3x core' if q == 95 else '':<22} "
               f"{verdict(ratio, TARGETS['search_vs_core']) if q == 95 else ''}")
+    for q in (50, 95):
+        print(row(f"search_memory, questions p{q}", p(ours, "question_searches", q),
+                  p(theirs, "question_searches", q), "<= 0.5x cortexgraph" if q == 95 else "",
+                  verdict(p(ours, "question_searches", 95) / p(theirs, "question_searches", 95)
+                          if theirs else None, TARGETS["search_vs_peer"]) if q == 95 else ""))
+    asked = results["core_question_search"]
+    print(f"{'  core in-process, questions p95':<34} {percentile(asked, 95) * 1000:9.1f} ms")
     for q in (50, 95):
         print(row(f"save_memory p{q}", p(ours, "saves", q), p(theirs, "saves", q)))
     git = results["git_add_commit"]

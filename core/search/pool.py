@@ -64,12 +64,43 @@ class AllowedPool(Collection[str]):
             return self.allows(filtered)
         return self.allows(self.memories[memory_id])
 
+    def forget(self, ids: Iterable[str]) -> None:
+        """Decide these again when next asked (their memories changed)."""
+        for memory_id in ids:
+            self._decided.pop(memory_id, None)
+
     def __len__(self) -> int:
         """At most this many (every memory): the exact count would parse them all."""
         return len(self.memories)
 
     def __iter__(self) -> Iterator[str]:
         return (i for i in list(self.memories) if i in self)
+
+
+class KeptPool:
+    """The pool of the last search, kept for the next one of the same memories, statuses and
+    tags with its decisions on the memories changed since forgotten: a memory is decided once,
+    not once a search. A new pool when what changed is not known."""
+
+    def __init__(self) -> None:
+        self.pool: AllowedPool | None = None
+        self.version: int | None = None
+
+    def pool_for(self, memories: Mapping[str, Memory],
+                 statuses: tuple[MemoryStatus, ...] | None, tags: set[str]) -> AllowedPool:
+        kept, now = self.pool, getattr(memories, "version", None)
+        changed_since = getattr(memories, "changed_since", None)
+        same = kept is not None and kept.memories is memories and kept.tags == tags and (
+            None if kept.statuses is None else set(kept.statuses)) == (
+            None if statuses is None else set(statuses))
+        if kept is not None and same and isinstance(self.version, int) and changed_since:
+            changed = changed_since(self.version)
+            if changed is not None:
+                kept.forget(changed)
+                self.version = now
+                return kept
+        self.pool, self.version = AllowedPool(memories, statuses, tags), now
+        return self.pool
 
 
 def allowed_ids(vault: Any, memories: Mapping[str, Memory], query: Query,

@@ -42,7 +42,7 @@ from .index import SearchIndex, SyncReport
 from .memory_index import HandingOver
 from .read_rows import RowsWhileReading
 from ..store.lazy import LazyRecords
-from .pool import AllowedPool, allowed_ids, filters
+from .pool import AllowedPool, KeptPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
 from .searched_terms import cut_note, searched
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
@@ -297,6 +297,7 @@ class Searcher:
         self.index = index or SearchIndex.for_root(vault.root)
         self.notes: list[str] = []
         self._allowed_memo: tuple[tuple[Any, ...], int | None, set[str]] | None = None
+        self.pools = KeptPool()  # (the last search's, its decisions kept for the next)
         if embedder is None and mode != "bm25":
             if semantic_available():
                 embedder = load_embedder()
@@ -367,8 +368,7 @@ class Searcher:
         if not all(t.is_text for t in query.terms):
             return allowed_ids(self.vault, memories, query, statuses, tags, now)
         if getattr(memories, "raw", 0) > BOUNDED_FROM:  # (memories still bytes: asked one by one)
-            wanted, tag_set = filters(query, statuses, tags)
-            return AllowedPool(memories, wanted, tag_set)
+            return self.pools.pool_for(memories, *filters(query, statuses, tags))
         versioned = getattr(memories, "version", None)
         key = (id(memories), None if statuses is None else
                frozenset(MemoryStatus(s) for s in statuses), frozenset(tags or ()),

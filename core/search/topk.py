@@ -27,13 +27,13 @@ The ceiling makes each hit's text rank exact too: every memory whose text is abo
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from . import wordlists
 from .index import SearchIndex
+from .levels import from_levels
 from .query import Term, fts_expression
+from .settling import Settled, TextHit, settle, unread_bound
 
 #: Candidates asked of SQLite at first; the page grows fourfold when that does not settle it.
 FIRST_PAGE = 64
@@ -50,46 +50,38 @@ MOST_FROM_LISTS = 1024
 MOST_RARE = 500
 
 
-@dataclass
-class TextHit:
-    memory_id: str
-    bm25: float
-    text: float  # bm25 * coverage
-    text_rank: int = 0
-
-
-@dataclass
-class Settled:
-    """The top hits by score, their text, and the best text over every hit."""
-
-    hits: list[TextHit]
-    best: float
-    scored: int  # how many candidates were read (for tests and the bench)
-
-
 def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], bool], top: int,
              score_of: Callable[[str, float], float]) -> Settled:
     """The ``top`` hits by ``score_of(id, relevance)`` (which must not exceed ``relevance``)
     among the memories ``allowed`` that hold any of ``terms``; fewer when fewer match."""
     phrases = [e for e in (fts_expression([t]) for t in terms) if e]
     counts = [index.reading.count(p) for p in phrases]
-    if len(phrases) > 1 and all(counts):  # (a word no memory holds: no memory holds them all)
-        outside = partial_bound(index, phrases)
-        settled = _settle(index, " AND ".join(f"({p})" for p in phrases), len(phrases),
-                          allowed, top, score_of, lambda ceiling: max(ceiling, outside), None)
-        if settled is not None:
-            return settled
-    settled = from_word_lists(index, terms, phrases, allowed, top, score_of)
-    if settled is not None:
-        return settled
+    held = [p for p, c in zip(phrases, counts) if c]  # (a word no memory holds adds no bm25)
     caps = _caps(index, [c for c in counts if c])
-    settled = from_groups(index, phrases, counts, allowed, top, score_of, caps)
-    if settled is not None:
-        return settled
-    expression = " OR ".join(phrases)
-    settled = _settle(index, expression, len(phrases), allowed, top, score_of,
-                      lambda ceiling: unread_bound(ceiling, caps, len(phrases)), phrases)
-    assert settled is not None  # the OR pass always settles: its bound is 0 once all is read
+    most = len(held)  # the most of them a memory not read (not in ``known``) can hold
+    known: list[TextHit] = []  # every allowed memory holding more than ``most`` of them
+    if len(held) > 1:
+        n, outside = len(phrases), unread_bound(float("inf"), caps[:len(held) - 1], len(phrases))
+        settled = _settle(index, " AND ".join(f"({p})" for p in held), n, allowed, top,
+                          score_of, lambda ceiling: max(ceiling * len(held) / n, outside), None,
+                          holds=len(held))
+        if isinstance(settled, Settled):
+            return settled
+        known, most = settled or [], most - 1  # (every memory holding them all was read)
+    found = from_word_lists(index, terms, phrases, allowed, top, score_of)
+    if found is not None:
+        return found
+    found, most, known = from_levels(index, phrases, counts, allowed, top, score_of, caps, most,
+                                     known)
+    if found is not None:
+        return found
+    found = from_groups(index, phrases, counts, allowed, top, score_of, caps[:most], known)
+    if found is not None:
+        return found
+    settled = _settle(index, " OR ".join(phrases), len(phrases), allowed, top, score_of,
+                      lambda ceiling: unread_bound(ceiling, caps[:most], len(phrases)), phrases,
+                      known=known)
+    assert isinstance(settled, Settled)  # the OR pass settles: its bound is 0 once all is read
     return settled
 
 
@@ -97,19 +89,6 @@ def _caps(index: SearchIndex, counts: list[int]) -> list[float]:
     """What each phrase matching ``counts`` rows can add to bm25 at most, largest first."""
     rows = index.row_count()
     return sorted(((wordlists.K1 + 1) * wordlists.idf_of(rows, c) for c in counts), reverse=True)
-
-
-def unread_bound(ceiling: float, caps: list[float], n: int) -> float:
-    """The most text (bm25 * held / n) a memory of bm25 at most ``ceiling`` can have, when it
-    holds at most one phrase for each of ``caps`` (the phrases some memory holds): holding
-    ``k`` of them, its bm25 is at most the ``k`` largest caps, its coverage ``k / n``."""
-    if not ceiling:
-        return 0.0
-    best, total = 0.0, 0.0
-    for k, cap in enumerate(caps, 1):
-        total += cap
-        best = max(best, min(ceiling, total) * k / n)
-    return best
 
 
 def groups_of(phrases: list[str], counts: list[int]) -> list[list[int]]:
@@ -128,13 +107,15 @@ def groups_of(phrases: list[str], counts: list[int]) -> list[list[int]]:
 
 def from_groups(index: SearchIndex, phrases: list[str], counts: list[int],
                 allowed: Callable[[str], bool], top: int,
-                score_of: Callable[[str, float], float], caps: list[float]) -> Settled | None:
+                score_of: Callable[[str, float], float], caps: list[float],
+                known: list[TextHit]) -> Settled | None:
     """The top of an OR of four or more words (a question) read from the memories holding a
     word of every run of :func:`groups_of` (``(a OR b) AND (c OR d)``: each phrase once, in
     the OR's order, so FTS5 gives each the OR's very bm25), far fewer than the OR's matches. A
     memory outside misses every word of a run, so it holds only the other runs' words: its
     text is at most :func:`unread_bound` of their caps. None when there are no such runs or
-    that bound leaves the top open (the OR is then ranked)."""
+    that bound leaves the top open (the OR is then ranked). ``caps``: those of as many words as
+    a memory not ``known`` (read by an earlier pass) can hold."""
     groups = groups_of(phrases, counts)
     if not groups:
         return None
@@ -142,12 +123,13 @@ def from_groups(index: SearchIndex, phrases: list[str], counts: list[int],
     fts_caps = [(wordlists.K1 + 1) * wordlists.idf_of(index.row_count(), c) if c else 0.0
                 for c in counts]
     outside = max(unread_bound(float("inf"), sorted(
-        (fts_caps[i] for i in range(n) if i not in group and counts[i]), reverse=True), n)
-        for group in groups) * (1 + 1e-9)  # (and a margin for rounding)
+        (fts_caps[i] for i in range(n) if i not in group and counts[i]), reverse=True)[:len(caps)],
+        n) for group in groups) * (1 + 1e-9)  # (and a margin for rounding)
     expression = " AND ".join("(" + " OR ".join(phrases[i] for i in g) + ")" for g in groups)
-    return _settle(index, expression, n, allowed, top, score_of,
-                   lambda ceiling: max(unread_bound(ceiling, caps, n), outside), phrases,
-                   give_up=outside)
+    settled = _settle(index, expression, n, allowed, top, score_of,
+                      lambda ceiling: max(unread_bound(ceiling, caps, n), outside), phrases,
+                      give_up=outside, known=known)
+    return settled if isinstance(settled, Settled) else None
 
 
 def partial_bound(index: SearchIndex, phrases: list[str]) -> float:
@@ -160,21 +142,26 @@ def partial_bound(index: SearchIndex, phrases: list[str]) -> float:
 def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str], bool],
             top: int, score_of: Callable[[str, float], float],
             unread: Callable[[float], float], phrases: list[str] | None,
-            give_up: float = 0.0) -> Settled | None:
+            give_up: float = 0.0, holds: int | None = None,
+            known: list[TextHit] | None = None) -> Settled | list[TextHit] | None:
     """Read the matches of ``expression`` best bm25 first until the top is settled: no memory
     not read, its bm25 at most the last one read (the ceiling; 0 when all are read), can have
-    more text than ``unread(ceiling)``. None when every match was read and that bound (the
-    memories outside the expression) still leaves the top open.
+    more text than ``unread(ceiling)``. When every match was read and that bound (the memories
+    outside the expression) still leaves the top open: the hits read (every allowed match).
 
     With several phrases, what each memory holds (its coverage) is read for the best of a page
     first, more of it as needed: a memory whose coverage is not read yet is one not read (its
     bm25 is at most the ceiling), so a question's top is settled having read that of a few
     dozen memories, not of every memory its page holds. ``give_up``: None as soon as a page
     read leaves the top open to memories of that text (outside the expression: reading deeper
-    seldom settles it then; the caller ranks a wider expression)."""
+    seldom settles it then; the caller ranks a wider expression). ``holds``: how many of the ``n``
+    phrases every match holds, when ``phrases`` is None (default ``n``). ``known``: hits read
+    by an earlier pass (every memory holding more words than ``unread`` allows), not read
+    again."""
     first = max(FIRST_PAGE, 4 * top)
     page = first * (WIDE_PAGES if phrases and n > WIDE_FROM else 1)
-    read: list[TextHit] = []
+    read: list[TextHit] = list(known or ())
+    seen = {h.memory_id for h in read}
     done = 0  # the rows read, of every page (a bigger page begins with the smaller one's rows)
     while True:
         rows = index.reading.ranked(expression, page)
@@ -183,10 +170,10 @@ def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str]
             upto = min(len(rows), max(first, 4 * done)) if phrases and n > 1 else len(rows)
             kept = [(i, bm25) for i, bm25 in rows[done:upto] if allowed(i)]
             coverage = _coverage(index, phrases, [i for i, _ in kept]) if phrases and n > 1 \
-                else None
-            for memory_id, bm25 in kept:
+                else None  # (of the known too: as many as a page holds, so a whole match each)
+            for memory_id, bm25 in (k for k in kept if k[0] not in seen):
                 # as rank's full path computes it, to the last bit: bm25 * held / n
-                held = n if coverage is None else coverage.get(memory_id, 0)
+                held = (holds or n) if coverage is None else coverage.get(memory_id, 0)
                 text = bm25 if n == 1 else bm25 * held / n
                 read.append(TextHit(memory_id, bm25, text))
             done = upto
@@ -199,25 +186,8 @@ def _settle(index: SearchIndex, expression: str, n: int, allowed: Callable[[str]
         if give_up and settle(read, give_up, top, score_of, done) is None:
             return None
         if exhausted:
-            return None  # every match read: only the memories outside can be in the way
+            return read  # every match read: only the memories outside can be in the way
         page *= 4
-
-
-def settle(read: list[TextHit], above: float, top: int,
-           score_of: Callable[[str, float], float], scored: int) -> Settled | None:
-    """The top of ``read`` when no memory left unread (each of text at most ``above``) can
-    enter it or change the best text; None otherwise."""
-    best = max((h.text for h in read), default=0.0)
-    if best and above <= best:
-        chosen = _choose(read, best, top, score_of)
-        floor = score_of(chosen[-1].memory_id, chosen[-1].text / best) if chosen else 0.0
-        if len(chosen) < top and not above:
-            return Settled(_ranked(chosen, read), best, scored)
-        if len(chosen) == top and above / best < floor:
-            return Settled(_ranked(chosen, read), best, scored)
-    elif not best and not above:
-        return Settled([], 0.0, scored)
-    return None
 
 
 def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
@@ -280,37 +250,6 @@ def from_word_lists(index: SearchIndex, terms: list[Term], phrases: list[str],
         if settled is not None or not more or depth >= MOST_FROM_LISTS:
             return settled
         depth *= 4
-
-
-def _choose(read: list[TextHit], best: float, top: int,
-            score_of: Callable[[str, float], float]) -> list[TextHit]:
-    """The ``top`` best of ``read`` by score, best first (ties as rank's order: higher relevance,
-    then id). Scored in falling text, up to the first whose relevance is below the ``top``-th
-    score so far: a score is at most its relevance, so none after it can enter."""
-    scored: list[tuple[float, float, str, TextHit]] = []
-    floor: list[float] = []  # the ``top`` best scores so far, a min-heap
-    for h in sorted(read, key=lambda h: -h.text):
-        relevance = h.text / best
-        if len(floor) >= top and relevance < floor[0]:
-            break
-        score = score_of(h.memory_id, relevance)
-        scored.append((score, h.text, h.memory_id, h))
-        if len(floor) < top:
-            heapq.heappush(floor, score)
-        elif score > floor[0]:
-            heapq.heapreplace(floor, score)
-    best_ones = heapq.nsmallest(top, scored, key=lambda s: (-s[0], -s[1], s[2]))
-    return [s[3] for s in best_ones]
-
-
-def _ranked(chosen: list[TextHit], read: list[TextHit]) -> list[TextHit]:
-    """Give each chosen hit its rank by text among every hit (exact: all those above it were
-    read), as rank's full ordering does: higher text first, then id."""
-    order = sorted(read, key=lambda h: (-h.text, h.memory_id))
-    position = {h.memory_id: n for n, h in enumerate(order, 1)}
-    for h in chosen:
-        h.text_rank = position[h.memory_id]
-    return chosen
 
 
 def _coverage(index: SearchIndex, phrases: list[str], ids: list[str]) -> dict[str, int]:

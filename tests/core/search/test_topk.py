@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from core.search import levels
 from core.search import rank as ranking
 from core.search import topk
 from core.search.query import parse
@@ -22,7 +23,8 @@ def corpus():
 
 QUERIES = ["w0", "w1 w2", "w0 w1 w2", "w5 w300", "w7*", '"w0 w1" w3', "w0 -w1", "w399 w398",
            "w0 w0", "nothing w0", "w2 w4 w6 w8", "w0 w1 w2 w3 w4", "w1 w5 w9 w30 w2",
-           "w0 w1 w2 w3 w4 w5", "w0 nothing w1 w2 w3", "w0 w1 w5", "w9 w1 w0"]
+           "w0 w1 w2 w3 w4 w5", "w0 nothing w1 w2 w3", "w0 w1 w5", "w9 w1 w0",
+           "w10 w20 w30 w390", "w1 w3 w5 w7 w9 w11", "w2 nothing w4 w6 w8", "w3 w40* w6 w9"]
 
 
 @pytest.mark.parametrize("text", QUERIES)
@@ -74,9 +76,11 @@ def test_the_partial_bound_is_above_every_memory_missing_a_word(corpus):
 
 
 def test_a_question_settles_among_the_memories_holding_a_word_of_every_run(corpus, monkeypatch):
-    """Four words or more: the memories holding a word of each run (``(a OR b) AND (c OR d)``)
-    settle the top when the bound on the others holds; the OR of the words is never ranked."""
+    """Four words or more, its levels not read (:mod:`core.search.levels`): the memories holding
+    a word of each run (``(a OR b) AND (c OR d)``) settle the top when the bound on the others
+    holds; the OR of the words is never ranked."""
     index, memories, decay = corpus
+    monkeypatch.setattr(levels, "MOST_SETS", 0)
     asked: list[str] = []
     ranked = index.reading.ranked
     monkeypatch.setattr(index.reading, "ranked", lambda e, n: asked.append(e) or ranked(e, n))
