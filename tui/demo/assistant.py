@@ -2,7 +2,7 @@
 so the review inbox (``memvault inbox``, ``I`` in the app) has entries to show.
 
 Each write is made as that door makes it: on ``vault.acting_for(via=..., tool=...)``, so its
-commit carries the trailers ``Memvault-Via`` and ``Memvault-Tool`` (:doc:`docs/inbox.md`), with
+commit carries the trailers ``Memvault-Via`` and ``Memvault-Tool`` (docs/inbox.md), with
 the door's commit message. An MCP client (``mcp/claude-code``) saves a memory that supersedes an
 old one and archives one that is out of date; Claude's memory tool (``anthropic/memory-tool``,
 whose ``str_replace`` is the assistants' way to change a text) updates a third.
