@@ -20,7 +20,7 @@ from core.ops.inbox import inbox
 from core.ops.provenance import lineage
 from tui import cli
 from tui.demo import build_demo
-from tui.demo.content import COMPOSITES, WAITING_COMPOSITE
+from tui.demo.content import COMPOSITES, RELATIONS, WAITING_COMPOSITE
 from tui.app.view import VaultView
 
 NOW = 1_750_000_000
@@ -111,7 +111,7 @@ def test_demo_relations_join_memories_that_share_a_word(demo):
     vault = Vault.open(demo.path, readonly=True)
     made = [r for r in vault.relations.values()
             if r.relation_type not in PROVENANCE_RELATION_TYPES]
-    assert len(made) >= 12
+    assert len(made) == len(RELATIONS) + 1  # and the assistant's supersedes
     for r in made:
         a, b = vault.memories[r.from_memory_id], vault.memories[r.to_memory_id]
         assert _content_words(a.content) & _content_words(b.content), (

@@ -280,10 +280,8 @@ def _edit(vault: Vault) -> None:
 
 
 def _relate(vault: Vault) -> None:
-    """The relations the demo's data lists (:data:`RELATIONS`), between its active memories."""
-    active = sorted((m for m in vault.memories.values() if m.status == MemoryStatus.ACTIVE),
-                    key=lambda m: m.id)
-    for a, b, kind in _relations(active):
+    """The relations the demo's data lists (:data:`RELATIONS`)."""
+    for a, b, kind in _relations(sorted(vault.memories.values(), key=lambda m: m.id)):
         vault.relate(a, b, kind)
 
 
@@ -295,15 +293,13 @@ def _delete_one(vault: Vault) -> None:
 
 
 def _relations(memories: list[Memory]) -> list[tuple[str, str, str]]:
-    """(from id, to id, type) for each of :data:`RELATIONS` whose two memories are among
-    ``memories`` (one memory holds each phrase; one archived by then is left out)."""
-    def holding(phrase: str) -> str | None:
+    """(from id, to id, type) for each of :data:`RELATIONS`: the one memory holding each phrase
+    (an archived or promoted one too: a relation stays whatever the memory's status)."""
+    def holding(phrase: str) -> str:
         found = [m.id for m in memories if phrase in m.content]
-        return found[0] if len(found) == 1 else None
+        if len(found) != 1:
+            raise LookupError(f"the demo relates one memory holding {phrase!r}, "
+                              f"found {len(found)}")
+        return found[0]
 
-    out = []
-    for a, b, kind in RELATIONS:
-        ids = holding(a), holding(b)
-        if ids[0] is not None and ids[1] is not None:
-            out.append((ids[0], ids[1], kind))
-    return out
+    return [(holding(a), holding(b), kind) for a, b, kind in RELATIONS]
