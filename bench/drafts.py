@@ -12,11 +12,11 @@ where it takes one: its default tokenizer downloads a file):
    many of those changes touch something other than a comment (a ``#`` inside a string or a
    grammar, which the note's text needs).
 2. **The split draft** (``PropositionExtractor``): the demo's notes made of a fact and its
-   asides (the context sentences of ``TOPICS``: each such note is one idea), and its composite
+   aside (the sentence ``TOPICS`` lists with it: each such note is one idea), and its composite
    memories (``COMPOSITES``, each with the parts a person chose). Printed: parts drafted, asides
    left standing alone as a part, parts whose text is not the note's own words.
 3. **The consolidate draft** (``SemanticDeduplicator``): the demo's near-duplicate clusters, and
-   pairs of demo notes that share a fact and differ in their asides. Printed: words of the draft,
+   pairs made of a demo fact alone and with its aside. Printed: words of the draft,
    sentences said twice, numbers/names/negations of the sources missing from the draft.
 """
 
@@ -89,21 +89,21 @@ def code_notes() -> None:
           f"not Python (grammars, shell, C) or no longer compiles; {gisted} notes then get a gist")
 
 
-def _topic_notes(rng: random.Random) -> list[tuple[str, list[str], list[str]]]:
-    """(content, its aside sentences, tags) for demo notes of a fact and one or two asides."""
+def _topic_notes() -> list[tuple[str, list[str], list[str]]]:
+    """(content, its aside sentences, tags) for the demo's notes of a fact and its aside."""
     out = []
-    for tags, _ents, facts, contexts in TOPICS:
-        for fact in facts:
-            asides = rng.sample(contexts, k=min(len(contexts), rng.choice([1, 2])))
-            out.append((" ".join([fact, *asides]), asides, tags))
+    for tags, _ents, entries in TOPICS:
+        for entry in entries:
+            if isinstance(entry, tuple):
+                fact, aside = entry
+                out.append((f"{fact} {aside}", [aside], tags))
     return out
 
 
 def split_drafts() -> None:
     from token_reducer import PropositionExtractor
 
-    rng = random.Random(7)
-    notes = _topic_notes(rng)
+    notes = _topic_notes()
     ext = PropositionExtractor()
 
     def ours(text: str, tags: list[str]) -> list[str]:
@@ -131,12 +131,10 @@ def split_drafts() -> None:
 
 def _clusters(rng: random.Random) -> list[list[str]]:
     groups = [list(texts) for texts, *_ in CLUSTERS] + [list(t) for t, *_ in WAITING_DUPLICATES]
-    for _tags, _ents, facts, contexts in TOPICS:
-        if len(contexts) < 2:
-            continue
-        for fact in rng.sample(facts, 3):
-            a, b = rng.sample(contexts, 2)
-            groups.append([f"{fact} {a}", f"{fact} {b}"])
+    for _tags, _ents, entries in TOPICS:
+        noted = [entry for entry in entries if isinstance(entry, tuple)]
+        for fact, aside in rng.sample(noted, min(3, len(noted))):
+            groups.append([fact, f"{fact} {aside}"])
     return groups
 
 

@@ -141,7 +141,7 @@ def views(view):  # type: ignore[no-untyped-def]
         await settle(pilot)
         await pilot.press("H")
         await settle(pilot)
-        await pilot.press("H", "j", "D")  # into the pane; the version before the newest
+        await pilot.press("H", "D")  # into the pane; the newest version (the edit) and the last
 
     async def flat_list(app, pilot):  # type: ignore[no-untyped-def]
         await pilot.press("f")

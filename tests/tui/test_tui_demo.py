@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -15,9 +16,11 @@ from pathlib import Path
 import pytest
 
 from core import PROVENANCE_RELATION_TYPES, MemoryStatus, Vault
+from core.ops.inbox import inbox
 from core.ops.provenance import lineage
 from tui import cli
 from tui.demo import build_demo
+from tui.demo.content import COMPOSITES, RELATIONS, WAITING_COMPOSITE
 from tui.app.view import VaultView
 
 NOW = 1_750_000_000
@@ -66,6 +69,71 @@ def test_demo_history_is_real_and_dated(demo):
     found = lineage(vault, merged)
     gone = [n for n in found.nodes.values() if n.gone]
     assert gone and all(n.memory is not None for n in gone)  # last versions from git
+
+
+_SMALL_WORDS = frozenset(
+    "that with this from they them their have will when what which there about into over only "
+    "than then been were also should must each every after before other some more most does "
+    "like same once first next".split())
+
+
+def _content_words(text: str) -> set[str]:
+    """The words of ``text`` that say what it is about: four letters or more, not among the
+    small words, a plural's ``s`` dropped."""
+    out = set()
+    for word in re.findall(r"[a-z][a-z'-]+", text.lower()):
+        word = word.strip("'-")
+        if len(word) >= 4 and word not in _SMALL_WORDS:
+            out.add(word[:-1] if word.endswith("s") and not word.endswith("ss") else word)
+    return out
+
+
+def test_demo_inbox_has_an_assistants_add_update_and_archive(demo):
+    """The demo shows the review inbox: writes an MCP client and Claude's memory tool made
+    through their doors, left unreviewed (the demo used to say "Nothing to review")."""
+    vault = Vault.open(demo.path, readonly=True)
+    entries = inbox(vault)
+    by_operation = {e.operation: e for e in entries}
+    assert {"added", "changed", "archived"} <= set(by_operation), [e.operation for e in entries]
+    assert {c for e in entries for c in e.clients} == {"mcp/claude-code",
+                                                       "anthropic/memory-tool"}
+    assert any(c.field == "content" for c in by_operation["changed"].changes)
+    log = subprocess.run(["git", "-C", str(demo.path), "log", "--format=%B"],
+                         capture_output=True, text=True, check=True).stdout
+    assert log.count("Memvault-Via: mcp/claude-code") == 3  # save, relate, archive
+    assert log.count("Memvault-Via: anthropic/memory-tool\nMemvault-Tool: str_replace") == 1
+
+
+def test_demo_relations_join_memories_that_share_a_word(demo):
+    """Every relation the person made joins two memories about one thing: they share a content
+    word (the demo used to relate random memories of a tag: "Uses a password manager"
+    similar_to "Donates to the local food bank")."""
+    vault = Vault.open(demo.path, readonly=True)
+    made = [r for r in vault.relations.values()
+            if r.relation_type not in PROVENANCE_RELATION_TYPES]
+    assert len(made) == len(RELATIONS) + 1  # and the assistant's supersedes
+    for r in made:
+        a, b = vault.memories[r.from_memory_id], vault.memories[r.to_memory_id]
+        assert _content_words(a.content) & _content_words(b.content), (
+            a.content, r.relation_type, b.content)
+
+
+def test_demo_memories_are_each_about_one_subject(demo):
+    """Each sentence of a memory shares a content word with the sentences before it (the demo
+    used to glue a fact to a sentence from elsewhere: "Runs three times a week... This matters
+    for restaurant suggestions"); the composite memories are the deliberate exceptions."""
+    vault = Vault.open(demo.path, readonly=True)
+    composite = {c for c, _tags, _parts in COMPOSITES} | {WAITING_COMPOSITE[0]}
+    checked = 0
+    for m in vault.memories.values():
+        if m.content in composite:
+            continue
+        sentences = re.split(r"(?<=[.!?])\s+", m.content.strip())
+        for index in range(1, len(sentences)):
+            before = _content_words(" ".join(sentences[:index]))
+            assert _content_words(sentences[index]) & before, m.content
+            checked += 1
+    assert checked >= 30  # the check ran on many memories of two sentences
 
 
 def test_demo_refuses_a_folder_that_is_not_empty(tmp_path):

@@ -6,9 +6,13 @@ at work, CI, travel, cooking, reading and so on.
 Ages and use counts are spread so scores run from fresh to forgettable; a few memories are
 archived, a few promoted, one was edited, one deleted; three composite memories were split
 (``core.ops.split.execute_split``) and three groups of near-duplicates merged
-(``core.ops.consolidate.execute_consolidation``), so provenance and git history are real. The last
+(``core.ops.consolidate.execute_consolidation``), so provenance and git history are real. Each
+memory is about one subject (the data lists it whole, :mod:`tui.demo.content`), and the
+relations the person made are listed there too, between memories of one subject. The last
 day brings work for the app's wizards: a composite memory that ``split_candidates`` ranks
-first, and near-duplicates that ``find_clusters`` groups at its default threshold.
+first, and near-duplicates that ``find_clusters`` groups at its default threshold; and for the
+review inbox: an MCP client's add and archive and Claude's memory tool's update, made through
+their doors and left unreviewed (:mod:`tui.demo.assistant`).
 
 The history is replayed in time order: each week's new memories are one commit, each week's
 uses another, and every commit carries the simulated date (``GIT_AUTHOR_DATE`` and

@@ -18,15 +18,18 @@ from core.ops.split import execute_split
 from core.textutil import make_gist
 from core.vault import Plan, first_words
 
+from .assistant import write_as_assistants
 from .content import (
     CLUSTERS,
     COMPOSITES,
     DAY,
     HISTORY_DAYS,
     PROFILES,
+    RELATIONS,
     TOPICS,
     WAITING_COMPOSITE,
     WAITING_DUPLICATES,
+    Entry,
 )
 
 
@@ -65,12 +68,9 @@ class _Plan:
     strength: float
 
 
-def _content(rng: random.Random, fact: str, contexts: list[str]) -> str:
-    """A fact, often followed by some context (the longer ones get a gist)."""
-    if rng.random() < 0.3 or not contexts:
-        return fact
-    extra = rng.sample(contexts, k=min(len(contexts), rng.choice([1, 2, 2])))
-    return " ".join([fact, *extra])
+def _content(entry: Entry) -> str:
+    """A memory's text: its fact, followed by the sentence written for it when it has one."""
+    return entry if isinstance(entry, str) else " ".join(entry)
 
 
 def _new_id(rng: random.Random) -> str:
@@ -79,10 +79,10 @@ def _new_id(rng: random.Random) -> str:
 
 def _plan(rng: random.Random, now: int) -> list[_Plan]:
     plans: list[_Plan] = []
-    facts = [(tags, ents, fact, ctx) for tags, ents, facts, ctx in TOPICS for fact in facts]
+    facts = [(tags, ents, entry) for tags, ents, entries in TOPICS for entry in entries]
     rng.shuffle(facts)
     weights = [p[1] for p in PROFILES]
-    for tags, ents, fact, contexts in facts:
+    for tags, ents, entry in facts:
         name, _share, (lo, hi), (ulo, uhi) = rng.choices(PROFILES, weights)[0]
         last_used = now - int(rng.uniform(lo, hi) * DAY)
         span = rng.uniform(0, 110) * DAY if name != "stale" else rng.uniform(0, 20) * DAY
@@ -92,7 +92,7 @@ def _plan(rng: random.Random, now: int) -> list[_Plan]:
         uses = sorted(rng.randint(created, last_used) for _ in range(max(0, uses_n - 1)))
         if uses_n:
             uses.append(last_used)
-        content = _content(rng, fact, contexts)
+        content = _content(entry)
         entities = [e for e in ents if e.lower() in content.lower()]
         strength = (round(rng.uniform(1.1, 1.8), 1) if uses_n and rng.random() < 0.3
                     else 1.0)  # reinforced: only what was used
@@ -177,9 +177,11 @@ def build_demo(path: Path | str, *, now: int | None = None, seed: int = 7) -> De
     at(now - 12 * DAY, lambda: _archive(vault, by_id, archive_rng, 5))
     at(now - 5 * DAY, lambda: _archive(vault, by_id, archive_rng, 4))
     at(now - 4 * DAY, lambda: _edit(vault))
-    at(now - 2 * DAY, lambda: _relate(vault, random.Random(seed + 2)))
+    at(now - 2 * DAY, lambda: _relate(vault))
     at(now - DAY, lambda: _delete_one(vault))
     at(now - DAY // 2, lambda: _save_waiting(vault, now - DAY // 2, random.Random(seed + 3)))
+    at(now - DAY // 4, lambda: write_as_assistants(vault, now - DAY // 4,
+                                                   random.Random(seed + 4)))
     for when, _order, action in sorted(events):
         with _dated(when):
             action()
@@ -277,10 +279,9 @@ def _edit(vault: Vault) -> None:
             return
 
 
-def _relate(vault: Vault, rng: random.Random) -> None:
-    living = sorted((m for m in vault.memories.values() if m.status == MemoryStatus.ACTIVE),
-                    key=lambda m: m.id)
-    for a, b, kind in _relations(rng, living):
+def _relate(vault: Vault) -> None:
+    """The relations the demo's data lists (:data:`RELATIONS`)."""
+    for a, b, kind in _relations(sorted(vault.memories.values(), key=lambda m: m.id)):
         vault.relate(a, b, kind)
 
 
@@ -291,18 +292,14 @@ def _delete_one(vault: Vault) -> None:
             return
 
 
-def _relations(rng: random.Random, memories: list[Memory]) -> list[tuple[str, str, str]]:
-    """A handful of typed relations between memories that share a tag."""
-    by_tag: dict[str, list[Memory]] = {}
-    for m in memories:
-        for t in m.meta.tags:
-            by_tag.setdefault(t, []).append(m)
-    out: list[tuple[str, str, str]] = []
-    kinds = ["related", "supports", "depends_on", "related", "similar_to", "contradicts"]
-    for tag in sorted(by_tag):
-        group = by_tag[tag]
-        if len(group) < 3:
-            continue
-        a, b = rng.sample(group, 2)
-        out.append((a.id, b.id, rng.choice(kinds)))
-    return out[:16]
+def _relations(memories: list[Memory]) -> list[tuple[str, str, str]]:
+    """(from id, to id, type) for each of :data:`RELATIONS`: the one memory holding each phrase
+    (an archived or promoted one too: a relation stays whatever the memory's status)."""
+    def holding(phrase: str) -> str:
+        found = [m.id for m in memories if phrase in m.content]
+        if len(found) != 1:
+            raise LookupError(f"the demo relates one memory holding {phrase!r}, "
+                              f"found {len(found)}")
+        return found[0]
+
+    return [(holding(a), holding(b), kind) for a, b, kind in RELATIONS]
