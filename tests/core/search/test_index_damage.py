@@ -52,8 +52,8 @@ def _foreign_file(root) -> None:
 
 
 DAMAGES = {
-    "segments overwritten": lambda root: _damage(
-        root, "UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10"),
+    "segments cut short": lambda root: _damage(
+        root, "UPDATE fts_data SET block = substr(block, 1, 3) WHERE id > 10"),
     "segments deleted": lambda root: _damage(root, "DELETE FROM fts_data WHERE id > 10"),
     "sizes deleted": lambda root: _damage(root, "DELETE FROM fts_docsize"),
     "fts of another schema": lambda root: _damage(

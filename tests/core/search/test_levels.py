@@ -49,6 +49,8 @@ def test_a_question_settles_among_the_memories_holding_most_of_its_words(corpus,
     query = parse(text)
     full = ranking.rank(index, memories, query, set(memories), decay)
     monkeypatch.setattr(ranking, "BOUNDED_FROM", 0)
+    # (the top the evaluation is asked for: a search asks for the episodes' depth, here 10)
+    monkeypatch.setattr(ranking, "CONTEXT_DEPTH", 10)
     part = ranking.rank(index, memories, query, set(memories), decay, top=10)
     assert [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank) for h in part.hits] == \
         [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank) for h in full.hits[:10]]
