@@ -1,5 +1,5 @@
 """``memvault search`` over a derived index that is valid SQLite but damaged inside (FTS5
-segments overwritten): the index is built again at the first failed read, the answer is the
+segments cut short): the index is built again at the first failed read, the answer is the
 one a sound index gives, and one note on stderr says so; no traceback, and the next search is
 quiet."""
 
@@ -19,7 +19,7 @@ def test_search_rebuilds_a_damaged_index_with_one_note(run):
         run.add(f"note {i} about the garden and its roses")
     assert run.json("search", "Tuesday")["hits"][0]["id"] == wanted
     conn = sqlite3.connect(index_path(run.vdir))
-    conn.execute("UPDATE fts_data SET block = randomblob(length(block)) WHERE id > 10")
+    conn.execute("UPDATE fts_data SET block = substr(block, 1, 3) WHERE id > 10")
     conn.commit()
     conn.close()
     code, out, err = run("search", "Tuesday", "--json")
