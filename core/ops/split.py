@@ -27,6 +27,7 @@ from ..model.records import (
 from ..textutil import content_tokens, given_gist, guess_entities, make_gist
 from ..vault import Plan, Vault
 from ..vault.reports import relations_going_with
+from .split_subject import headed_sections, lead_in, with_subject
 
 OriginalFate = Literal["archive", "delete"]
 
@@ -233,11 +234,25 @@ def text_names(text: str, entity: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(entity) + r"(?!\w)", text, re.IGNORECASE) is not None
 
 
+def draft_pieces(text: str) -> list[str]:
+    """The texts of a split draft of ``text``: its ideas (:func:`_ideas`) under each heading,
+    no heading a part of its own, each part that does not name its heading's subject (or the
+    note's lead-in) given it (:mod:`.split_subject`); the text whole when that is one idea."""
+    sections = headed_sections(text)
+    if all(subject is None for subject, _body in sections):
+        pieces = _ideas(text)
+        subject = lead_in(pieces[0]) if len(pieces) > 1 else None
+        return [pieces[0]] + [with_subject(p, subject) for p in pieces[1:]] if subject else pieces
+    pieces = [with_subject(idea, subject) for subject, body in sections for idea in _ideas(body)]
+    return pieces if len(pieces) > 1 else [text.strip()]
+
+
 def suggest_split(memory: Memory) -> list[SuggestedPart]:
-    """A draft of parts with guessed tags and entities; a single part when nothing suggests a
-    split (a person edits from here). A part gets the original's tags its words mention; one
-    that mentions none gets the tags no other part claimed (or all of them)."""
-    return label_parts(memory, _ideas(memory.content))
+    """A draft of parts with guessed tags and entities (:func:`draft_pieces`); a single part
+    when nothing suggests a split (a person edits from here). A part gets the original's tags
+    its words mention; one that mentions none gets the tags no other part claimed (or all of
+    them)."""
+    return label_parts(memory, draft_pieces(memory.content))
 
 
 def label_parts(memory: Memory, pieces: Sequence[str]) -> list[SuggestedPart]:
@@ -264,7 +279,7 @@ def label_parts(memory: Memory, pieces: Sequence[str]) -> list[SuggestedPart]:
 
 def split_reasons(memory: Memory) -> list[str]:
     reasons = []
-    ideas = _ideas(memory.content)
+    ideas = draft_pieces(memory.content)
     if len(memory.content) > SPLIT_MIN_CHARS and len(ideas) >= 2:
         reasons.append(f"{len(memory.content)} characters with {len(ideas)} distinct ideas")
     if len(set(memory.meta.tags)) >= SPLIT_MIN_TAGS:
