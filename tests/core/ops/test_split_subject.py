@@ -71,3 +71,17 @@ def test_a_lead_in_needs_a_short_verbless_phrase() -> None:
 def test_a_heading_paragraph_is_not_counted_as_an_idea() -> None:
     note = "Trip notes for Berlin.\n\n" + "The hotel is near Alexanderplatz and " * 15 + "fine."
     assert split_reasons(Memory(id="m", content=note)) == []
+
+
+def test_each_part_gets_the_tags_its_own_words_mention_plurals_aside() -> None:
+    memory = Memory(id="m", content="Ana, the neighbour downstairs, waters the plants.\n\n"
+                    "The bike needs new brake pads.", meta=MemoryMetadata(tags=["neighbours", "bikes"]))
+    assert [p.tags for p in suggest_split(memory)] == [["neighbours"], ["bikes"]]
+
+
+def test_a_tag_of_the_carried_subject_goes_to_each_part_and_claims_nothing() -> None:
+    memory = Memory(id="m", content="Work notes.\n\nThe laptop is a MacBook.\n\nPayroll runs on "
+                    "the 25th.\n\nThe desk plant needs water.",
+                    meta=MemoryMetadata(tags=["work", "laptop", "payroll", "office"]))
+    assert [p.tags for p in suggest_split(memory)] == [
+        ["work", "laptop"], ["work", "payroll"], ["work", "office"]]
