@@ -91,21 +91,21 @@ def headed_sections(text: str) -> list[tuple[str | None, str]]:
     """``text`` cut at its headings: (the subject of the heading above, the body under it, its
     paragraphs as written), in order; a heading with nothing under it before the next heading
     (or the end) stays a body of its own. One (None, text) when there is no heading."""
-    sections: list[tuple[str | None, list[str]]] = [(None, [])]
+    sections: list[tuple[str | None, str, list[str]]] = [(None, "", [])]  # subject, as written
     for paragraph in (p.strip() for p in _PARAGRAPH.split(text.strip())):
         if not paragraph:
             continue
         heading, rest = _peel(paragraph)
         if heading is not None:
-            sections.append((subject_of(heading), [rest] if rest else []))
+            sections.append((subject_of(heading), paragraph, [rest] if rest else []))
         else:
-            sections[-1][1].append(paragraph)
+            sections[-1][2].append(paragraph)
     out: list[tuple[str | None, str]] = []
-    for subject, bodies in sections:
+    for subject, written, bodies in sections:
         if bodies:
             out.append((subject, "\n\n".join(bodies)))
-        elif subject is not None:  # nothing under it: keep its words, as a body
-            out.append((None, subject))
+        elif subject is not None:  # nothing under it: a body of its own, as written
+            out.append((None, written))
     return out
 
 

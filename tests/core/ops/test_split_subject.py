@@ -85,3 +85,8 @@ def test_a_tag_of_the_carried_subject_goes_to_each_part_and_claims_nothing() -> 
                     meta=MemoryMetadata(tags=["work", "laptop", "payroll", "office"]))
     assert [p.tags for p in suggest_split(memory)] == [
         ["work", "laptop"], ["work", "payroll"], ["work", "office"]]
+
+
+def test_a_heading_with_nothing_under_it_stays_as_written() -> None:
+    assert headed_sections("# Berlin\nThe hotel is near Alexanderplatz.\n\n# Lisbon") == [
+        ("Berlin", "The hotel is near Alexanderplatz."), (None, "# Lisbon")]
