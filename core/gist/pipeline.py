@@ -4,7 +4,8 @@
 entities (capitalised words not at sentence start, acronyms, and the caller's ``entities``),
 numbers, identifiers/paths/flags/URLs, inline code (weighs more than the same identifier
 inside a code block), negations, the memory's ``tags`` it mentions, words shared with other
-units (topic centrality) and with the topic sentence (:mod:`.units`). The first unit (the topic sentence) is never dropped. Units
+units (topic centrality) and with the topic sentence (:mod:`.units`). The first unit (the topic sentence) and a personal fact (:mod:`.personal`)
+are never dropped (unless every unit is one). Units
 are dropped greedily, cheapest value per token first, where a fact still present in another
 kept unit is nearly free to lose (so restatements go first). Keys are re-evaluated lazily
 (a heap; values only grow as units go), so this is O(n log n). A drop that would take the
@@ -169,7 +170,7 @@ def build_gist(
     if reduction(current) < lo and kept_count > 1:
         prev_k = list(range(-1, len(units) - 1))  # doubly linked list of kept units
         next_k = list(range(1, len(units) + 1))
-        heap = [(loss(u) / max(u.tokens, 1), -u.order) for u in units if not u.first]
+        heap = [(loss(u) / max(u.tokens, 1), -u.order) for u in units if not u.kept_whole]
         heapq.heapify(heap)
         while heap and reduction(current) < lo and kept_count > 1:
             key, neg = heapq.heappop(heap)
@@ -282,7 +283,7 @@ def build_gist(
     if reduction(current) < lo and kept_count > 1:
         best: tuple[float, float, int] | None = None
         for u in units:
-            if not keep[u.order] or u.first:
+            if not keep[u.order] or u.kept_whole:
                 continue
             new = current - estimate_tokens(texts[u.order])
             if reduction(new) < lo or 1.0 - new / total > hi + OVERSHOOT[level]:

@@ -4,7 +4,8 @@ A unit is what the extractive pass keeps or drops whole. Its value is the facts 
 (:mod:`core.gist.facts`: numbers, identifiers, names, negations), the memory's tags and
 caller's entities it mentions, the words it shares with other units (topic centrality) and with
 the topic sentence (what the note is about), never its position; the first unit (the topic
-sentence) weighs most, a circumstance (*Said while ...*, :mod:`core.gist.asides`) or an
+sentence) and a personal fact (:mod:`core.gist.personal`: a preference, an allergy, a diet, a
+name) weigh most, a circumstance (*Said while ...*, :mod:`core.gist.asides`) or an
 example least. Kept units are assembled in their original order: sentences joined by a
 space, code and list items on their own lines.
 """
@@ -16,6 +17,7 @@ from collections.abc import Sequence
 
 from .asides import is_circumstance
 from .facts import FACT_WEIGHT, unit_facts
+from .personal import PERSONAL_BONUS, is_personal_fact
 from .sentences import normalise_ws, parse_blocks, split_sentences
 
 _STOP = frozenset(
@@ -46,6 +48,8 @@ class Unit:
         "facts",
         "base",
         "first",
+        "personal",
+        "kept_whole",
     )
 
     def __init__(self, kind: str, order: int, para: int, text: str) -> None:
@@ -58,7 +62,8 @@ class Unit:
         self.facts: dict[str, float] = {}
         self.base = 0.0
         self.first = False
-
+        self.personal = False  # a personal fact (:mod:`.personal`)
+        self.kept_whole = False  # never dropped whole by the extractive pass
 
 def build_units(content: str) -> list[Unit]:
     units: list[Unit] = []
@@ -164,11 +169,20 @@ def score_units(units: list[Unit], tags: Sequence[str], entities: Sequence[str])
         elif u.kind != "code" and topic_words:
             # what the note is about: the words it shares with the topic sentence
             u.base += 0.6 * len(words & topic_words) / max(len(topic_words), 1)
+        if u.kind != "code" and is_personal_fact(u.text):
+            u.base += PERSONAL_BONUS  # a preference, an allergy, a diet, a name: kept first
+            u.personal = True
         if u.kind != "code" and (
             low.startswith(("for example", "for instance", "e.g.", "see also"))
             or (not u.first and is_circumstance(u.text))
         ):
             u.base *= 0.5
+    # Kept whole: the personal facts among asides, before the topic sentence; the topic
+    # sentence when there are none, or when they are most of the note (then they are weighed
+    # against each other as any units are).
+    personal = sum(u.personal for u in units)
+    for u in units:
+        u.kept_whole = u.personal if 0 < 2 * personal <= n else u.first
 
 
 def assemble(units: list[Unit], keep: list[bool], texts: list[str]) -> str:

@@ -1,7 +1,9 @@
 """The consolidate draft: the text of memories that say much the same, each fact said once.
 
 The sources are read longest first, sentence by sentence. A sentence whose words an earlier kept
-sentence already says (:data:`COVERED` of its content words, plurals and case aside) and whose
+sentence already says (:data:`COVERED` of its content terms, as the house compares texts:
+:func:`core.wording.terms`, so *wants* / *prefers*, plurals, case and stopwords aside), that
+holds no other value of one kind (:func:`core.wording.conflict`: dark / light) and whose
 numbers, names and negations the kept text already holds is a repeat and goes, unless it says
 all that sentence says and more. A sentence that adds something stays, less its later clauses (after ``, ; : —``) that repeat in the same way. So
 every number, name and negation of every source is in the draft, and the person edits from it.
@@ -14,6 +16,7 @@ from collections.abc import Sequence
 
 from ..gist.clause_words import NEGATIONS
 from ..gist.facts import classify, strip_token
+from ..wording import NEGATION, conflict, terms
 
 #: Share of a sentence's (or clause's) content words a kept sentence must say for it to repeat.
 COVERED = 0.8
@@ -22,12 +25,6 @@ _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 _CLAUSE_SEP = re.compile(r"\s*[,;:]\s+|\s+[—–]\s+")
 _WORD = re.compile(r"[^\W_]+(?:[-'’:.][^\W_]+)*")
-_STOP = frozenset(
-    """a an the and or but of to in on at for from with by as is are was were be been being it
-    its this that these those there here we you they he she i me my our your their his her them
-    us will would can could should may might must do does did has have had so such than then
-    also just very too into onto about like""".split()
-)
 
 
 def _stem(word: str) -> str:
@@ -39,8 +36,10 @@ def _stem(word: str) -> str:
     return w
 
 
-def _content_words(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text) if w.lower() not in _STOP}
+def _content_words(text: str) -> frozenset[str]:
+    """The content terms of ``text`` as the house compares texts (:func:`core.wording.terms`:
+    stopwords out, stems, *likes* and *prefers* one term), less the negation (counted apart)."""
+    return terms(text) - {NEGATION}
 
 
 def facts_of(text: str) -> set[str]:
@@ -78,6 +77,8 @@ def _repeats(piece: str, kept: list[str], kept_facts: set[str]) -> bool:
     for sentence in kept:
         theirs = _content_words(sentence)
         if len(words & theirs) < COVERED * len(words) or _negations(piece) > _negations(sentence):
+            continue
+        if conflict(words, theirs):  # another value of one kind: dark / light, 02:00 / 03:00
             continue
         if words <= theirs or not theirs <= words:
             return True  # said already, or said another way

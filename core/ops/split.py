@@ -27,6 +27,8 @@ from ..model.records import (
 from ..textutil import content_tokens, given_gist, guess_entities, make_gist
 from ..vault import Plan, Vault
 from ..vault.reports import relations_going_with
+from ..wording import terms
+from .split_subject import headed_sections, lead_in, with_subject
 
 OriginalFate = Literal["archive", "delete"]
 
@@ -233,38 +235,64 @@ def text_names(text: str, entity: str) -> bool:
     return re.search(r"(?<!\w)" + re.escape(entity) + r"(?!\w)", text, re.IGNORECASE) is not None
 
 
+def draft_pieces(text: str) -> list[str]:
+    """The texts of a split draft of ``text``: its ideas (:func:`_ideas`) under each heading,
+    no heading a part of its own, each part that does not name its heading's subject (or the
+    note's lead-in) given it (:mod:`.split_subject`); the text whole when that is one idea."""
+    sections = headed_sections(text)
+    if all(subject is None for subject, _body in sections):
+        pieces = _ideas(text)
+        subject = lead_in(pieces[0]) if len(pieces) > 1 else None
+        return [pieces[0]] + [with_subject(p, subject) for p in pieces[1:]] if subject else pieces
+    pieces = [with_subject(idea, subject) for subject, body in sections for idea in _ideas(body)]
+    return pieces if len(pieces) > 1 else [text.strip()]
+
+
 def suggest_split(memory: Memory) -> list[SuggestedPart]:
-    """A draft of parts with guessed tags and entities; a single part when nothing suggests a
-    split (a person edits from here). A part gets the original's tags its words mention; one
-    that mentions none gets the tags no other part claimed (or all of them)."""
-    return label_parts(memory, _ideas(memory.content))
+    """A draft of parts with guessed tags and entities (:func:`draft_pieces`); a single part
+    when nothing suggests a split (a person edits from here). A part gets the original's tags
+    its words mention; one that mentions none gets the tags no other part claimed (or all of
+    them)."""
+    return label_parts(memory, draft_pieces(memory.content))
+
+
+def _mentions(piece: str, tag: str) -> bool:
+    """Whether ``piece``'s words mention ``tag``: as a word, a word's start, or its terms
+    (:func:`core.wording.terms`: *neighbours* is mentioned by *neighbour*, *bikes* by *bike*)."""
+    words, low = content_tokens(piece), tag.lower()
+    wanted = terms(tag)
+    return (low in words or any(w.startswith(low) for w in words)
+            or (bool(wanted) and wanted <= terms(piece)))
 
 
 def label_parts(memory: Memory, pieces: Sequence[str]) -> list[SuggestedPart]:
     """Tags and entities for parts of ``memory`` with these texts (the rule of
-    :func:`suggest_split`): a part gets the original's tags its words mention, and the entities
-    its text names (whole words: no month or weekday); one that mentions no tag gets the tags no
-    other part claimed (or all of them)."""
+    :func:`suggest_split`): a part gets the original's tags its words mention (:func:`_mentions`),
+    and the entities its text names (whole words: no month or weekday); one that mentions no tag
+    of its own gets the tags no other part claimed (or all of them). A tag every part mentions
+    (the note's subject, carried into each part) goes to each and claims nothing."""
     drafts = []
     for piece in pieces:
-        words = content_tokens(piece)
-        part_tags = [t for t in memory.meta.tags if t.lower() in words or
-                     any(w.startswith(t.lower()) for w in words)]
+        part_tags = [t for t in memory.meta.tags if _mentions(piece, t)]
         part_entities = [e for e in memory.entities if text_names(piece, e)]
         for guess in guess_entities(piece):
             if guess not in part_entities:
                 part_entities.append(guess)
         drafts.append(SuggestedPart(piece, part_tags, part_entities))
-    claimed = {t for d in drafts for t in d.tags}
-    unclaimed = [t for t in memory.meta.tags if t not in claimed] or list(memory.meta.tags)
+    common = ({t for t in memory.meta.tags if all(t in d.tags for d in drafts)}
+              if len(drafts) > 1 else set())
+    claimed = {t for d in drafts for t in d.tags} - common
+    unclaimed = ([t for t in memory.meta.tags if t not in claimed and t not in common]
+                 or [t for t in memory.meta.tags if t not in common])
     for draft in drafts:
-        draft.tags = draft.tags or list(unclaimed)
+        own = [t for t in draft.tags if t not in common] or unclaimed
+        draft.tags = [t for t in memory.meta.tags if t in own or t in common]
     return drafts
 
 
 def split_reasons(memory: Memory) -> list[str]:
     reasons = []
-    ideas = _ideas(memory.content)
+    ideas = draft_pieces(memory.content)
     if len(memory.content) > SPLIT_MIN_CHARS and len(ideas) >= 2:
         reasons.append(f"{len(memory.content)} characters with {len(ideas)} distinct ideas")
     if len(set(memory.meta.tags)) >= SPLIT_MIN_TAGS:

@@ -109,28 +109,34 @@ async def test_split_wizard_end_to_end(wizard_vault):
         assert wizard.chosen_id == GARDEN
         assert "Ana, the neighbour downstairs" in text_of(wizard.query_one("#split-memory-detail"))
         await press(pilot, "enter")  # enter continues, like Next
-        # 2. parts drafted by suggest_split, one per paragraph
+        # 2. parts drafted by suggest_split, one per paragraph: the heading is no part, and a part
+        # that does not say the subject ("Garden and balcony") gets it
         assert wizard.step_id == "split-parts"
-        assert len(parts(app)) == 4 and parts(app)[1].startswith("Ana, the neighbour")
+        assert len(parts(app)) == 4 and parts(app)[0].startswith("The tomatoes on the balcony")
+        assert parts(app)[1].startswith("Garden and balcony notes: Ana, the neighbour")
         await focus_part(pilot, 2)
         await press(pilot, "ctrl+g")  # join the bike part with the drain part
         assert len(parts(app)) == 3 and "brake pads" in parts(app)[2] and "drain" in parts(app)[2]
         await focus_part(pilot, 1)
         await press(pilot, "alt+down")  # the neighbour part goes last
-        assert parts(app)[2].startswith("Ana,") and parts(app)[1].startswith("The bike")
+        assert parts(app)[2].startswith("Garden and balcony notes: Ana,")
+        assert parts(app)[1].startswith("Garden and balcony notes: The bike")
         await press(pilot, "alt+up")  # and back
-        assert parts(app)[1].startswith("Ana,")
+        assert parts(app)[1].startswith("Garden and balcony notes: Ana,")
         await press(pilot, "ctrl+o")  # a new empty part after it...
         assert parts(app)[2] == "" and len(parts(app)) == 4
         await press(pilot, "ctrl+r")  # ... removed again
         assert len(parts(app)) == 3
-        # cut the first part at the cursor: "Garden and balcony notes." on its own
-        area = editor(app, 0).area
+        # cut the neighbour part at the cursor: "Garden and balcony notes:" on its own...
+        area = editor(app, 1).area
         area.focus()
-        area.cursor_location = (0, len("Garden and balcony notes. "))
+        area.cursor_location = (0, len("Garden and balcony notes: "))
         await press(pilot, "ctrl+t")
-        assert parts(app)[0] == "Garden and balcony notes."
-        assert parts(app)[1].startswith("The tomatoes") and len(parts(app)) == 4
+        assert parts(app)[1] == "Garden and balcony notes:"
+        assert parts(app)[2].startswith("Ana,") and len(parts(app)) == 4
+        await focus_part(pilot, 1)
+        await press(pilot, "alt+up")  # ... moved first, and removed
+        assert parts(app)[0] == "Garden and balcony notes:"
         await pilot.click(".part-remove")  # the first part's ✕ button
         await settle(pilot, 1)
         assert len(parts(app)) == 3 and parts(app)[0].startswith("The tomatoes")
@@ -145,14 +151,15 @@ async def test_split_wizard_end_to_end(wizard_vault):
         labels = wizard.query_one(LabelsEditor)
         tags = [i.value for i in labels.query(".part-tags")]
         entities = [i.value for i in labels.query(".part-entities")]
-        # derived from the parts' text as edited (core's label_parts): the first part no longer
-        # says "Garden", so it gets the tags no part mentions
+        # derived from the parts' text as edited (core's label_parts): the first part says no
+        # tag, so it gets the tags no part mentions; the bike part says "Garden" and "bike"
         from core.ops.split import label_parts
 
         derived = label_parts(app.main_screen.view.rows[GARDEN].memory, parts(app))
         assert tags == [", ".join(d.tags) for d in derived]
         assert entities == [", ".join(d.entities) for d in derived]
-        assert "garden" in tags[0] and "bike" in tags[2] and "Ana" in entities[1]
+        assert tags[0] == "home" and "garden" in tags[2] and "bike" in tags[2]
+        assert "neighbours" in tags[1] and "Ana" in entities[1]
         await pilot.click(".part-tags")
         await press(pilot, "end", "ctrl+u", *"garden, plants")
         await press(pilot, "ctrl+n")

@@ -85,3 +85,17 @@ def test_the_figures_of_docs_gists_md_are_what_the_bench_measures_now() -> None:
     page = (root / "docs" / "gists.md").read_text(encoding="utf-8").splitlines()
     for row in bench.doc_rows(load_corpus()):
         assert row in page, f"docs/gists.md should have the row {row!r}"
+
+
+PERSONAL = Path(__file__).resolve().parents[2] / "fixtures" / "gist-corpus" / "personal_notes.jsonl"
+
+
+def test_every_gist_of_a_personal_note_keeps_its_personal_fact() -> None:
+    """Notes of a personal fact (a diet, an allergy, a preference, a name) among asides
+    (tests/fixtures/gist-corpus/personal_notes.jsonl): each gets a gist, and it says the fact."""
+    import json
+
+    rows = [json.loads(line) for line in PERSONAL.read_text(encoding="utf-8").splitlines() if line]
+    assert len(rows) >= 10
+    gists = [(row["personal"], generate_gist(row["text"], "moderate")) for row in rows]
+    assert [(fact, gist) for fact, gist in gists if gist is None or fact not in gist] == []

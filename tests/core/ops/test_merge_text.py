@@ -65,3 +65,28 @@ def test_every_number_and_name_of_every_source_is_kept() -> None:
 def test_a_paragraph_with_nothing_taken_out_stays_as_written() -> None:
     a = "First line of a note\nwrapped by hand.\n\nSecond paragraph about taxes."
     assert merge_texts([a, "Second paragraph about taxes."]) == a
+
+
+@pytest.mark.parametrize("texts", [
+    ["Prefers dark themes in every editor and terminal.",
+     "Always wants dark themes in editors and terminals."],
+    ["Prefers a dark theme in the editor and in the terminal.",
+     "Always wants dark themes in editors and terminals.",
+     "Prefers dark themes in every editor and terminal."],
+])
+def test_a_near_identical_sentence_is_said_once(texts: list[str]) -> None:
+    """Alike as the house compares texts (core.wording: *wants* and *prefers*, plurals and
+    stopwords aside): the draft says it once."""
+    assert merge_texts(texts) == texts[0]
+
+
+@pytest.mark.parametrize("texts", [
+    ["Prefers dark themes in every editor.", "Prefers light themes in every editor."],
+    ["Uses tabs for indentation in every Go file here.",
+     "Uses spaces for indentation in every Go file here."],
+    ["The backup runs every night on the main server.",
+     "The backup runs every morning on the main server."],
+])
+def test_another_value_of_one_kind_is_never_merged_away(texts: list[str]) -> None:
+    """Two values of one kind (core.wording.conflict: dark / light, tabs / spaces) are two facts."""
+    assert merge_texts(texts) == "\n\n".join(texts)

@@ -279,9 +279,10 @@ def test_suggest_split_on_list_items():
     m = _memory("Shopping for the party:\n- buy lemons from Lidl\n- rent chairs\n"
                 "  for twelve guests\n* call Maria about music\n1. book the hall")
     parts = suggest_split(m)
-    assert [p.content for p in parts] == [
-        "Shopping for the party: buy lemons from Lidl", "rent chairs for twelve guests",
-        "call Maria about music", "book the hall"]
+    assert [p.content for p in parts] == [  # the list's heading is every item's subject
+        "Shopping for the party: buy lemons from Lidl",
+        "Shopping for the party: rent chairs for twelve guests",
+        "Shopping for the party: call Maria about music", "Shopping for the party: book the hall"]
     assert parts[0].entities == ["Lidl"] and parts[2].entities == ["Maria"]
 
 
