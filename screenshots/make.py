@@ -115,7 +115,7 @@ def views(view):  # type: ignore[no-untyped-def]
     async def lineage(app, pilot):  # type: ignore[no-untyped-def]
         await pilot.press("m", "m", "m")
         await settle(pilot)
-        tree = app.main_screen.tree
+        tree = app.main_screen.memory_tree
         for node in list(tree.root.children)[:4]:
             tree.expand_node(node)
         await settle(pilot)
