@@ -81,7 +81,7 @@ def test_docs_app_md_lists_the_keys_the_code_binds():
 def test_the_readme_keeps_no_key_table_and_links_the_keys():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "| key | does |" not in readme
-    assert "[docs/app.md](docs/app.md)" in readme
+    assert "[docs/app.md](https://github.com/memvault/memvault/blob/main/docs/app.md)" in readme
     assert not re.search(r"`>` promotes|`P` pins|`T` also raises", readme)
 
 
