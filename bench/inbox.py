@@ -13,7 +13,6 @@ packs the repository (``git gc``, as a long-lived vault is), and times (median o
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -25,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from core import Memory, MemoryMetadata, Vault  # noqa: E402
 from core.ops.inbox import accept, reject, review  # noqa: E402
+from git_setup import isolate_git  # noqa: E402
 
 
 def timed(fn, repeat: int) -> tuple[float, object]:  # type: ignore[no-untyped-def]
@@ -43,10 +43,7 @@ def main() -> int:
     parser.add_argument("--person", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    for var in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"):
-        os.environ[var] = os.devnull
-    os.environ.update(GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@x",
-                      GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@x")
+    isolate_git()
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="memvault-inbox-bench-") as tmp:
         path = Path(tmp) / "vault"

@@ -11,7 +11,6 @@ items (no files, no commits: the floor).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -26,6 +25,7 @@ from langgraph.store.base import BaseStore, PutOp  # noqa: E402
 from langgraph.store.memory import InMemoryStore  # noqa: E402
 
 from tui.langgraph_store import VaultStore  # noqa: E402
+from git_setup import isolate_git  # noqa: E402
 
 NS = ("users", "alice")
 
@@ -61,10 +61,7 @@ def main() -> int:
     parser.add_argument("--items", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
-    for var in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"):
-        os.environ[var] = os.devnull
-    os.environ.update(GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@x",
-                      GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@x")
+    isolate_git()
     with tempfile.TemporaryDirectory(prefix="memvault-langgraph-bench-") as tmp:
         store = VaultStore(Path(tmp) / "vault")
         started = time.perf_counter()

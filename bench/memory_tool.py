@@ -10,7 +10,6 @@ the first command (every memory's file name made), ``view`` of a missing file, `
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import statistics
 import sys
@@ -24,6 +23,7 @@ from anthropic.lib.tools import ToolError  # noqa: E402
 
 from core import Memory, Vault  # noqa: E402
 from tui.memory_tool import VaultMemoryTool  # noqa: E402
+from git_setup import isolate_git  # noqa: E402
 
 WORDS = ("coffee tea pytest deploy server client memory vault note user prefers likes monday "
          "meeting project alpha beta release plan the a of").split()
@@ -51,10 +51,7 @@ def main() -> int:
     parser.add_argument("--memories", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    for var in ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM"):
-        os.environ[var] = os.devnull
-    os.environ.update(GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@x",
-                      GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@x")
+    isolate_git()
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="memvault-memory-tool-bench-") as tmp:
         vault = Vault.open(Path(tmp) / "vault")
