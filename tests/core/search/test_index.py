@@ -80,14 +80,20 @@ def test_an_unreadable_index_is_built_again(vault):
     index.close()
 
 
-def test_an_index_of_another_schema_is_built_again(vault):
-    (a,) = _add(vault, "alpha")
+def _older_index(vault):
+    """The vault's index replaced by one an older memvault wrote (schema one lower); its path."""
     _forget_index(vault)
     path = index_path(vault.root)
     old = sqlite3.connect(path)
     old.execute("CREATE TABLE records (path TEXT)")
     old.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
     old.commit(), old.close()
+    return path
+
+
+def test_an_index_of_another_schema_is_built_again(vault):
+    (a,) = _add(vault, "alpha")
+    _older_index(vault)
     index = SearchIndex.for_root(vault.root)
     report = index.sync(vault.memories)
     assert report.added == 1 and "schema" in report.rebuilt
@@ -99,12 +105,7 @@ def test_an_index_of_another_schema_is_said_when_it_is_built_again(vault):
     """An index an older memvault wrote is emptied and built again, and the search says why
     (at 100k memories that build is what the next minute goes to), as for a damaged one."""
     _add(vault, "alpha")
-    _forget_index(vault)
-    path = index_path(vault.root)
-    old = sqlite3.connect(path)
-    old.execute("CREATE TABLE records (path TEXT)")
-    old.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
-    old.commit(), old.close()
+    path = _older_index(vault)
     index = SearchIndex.for_root(vault.root)
     index.sync(vault.memories)
     assert index.take_notes() == [
