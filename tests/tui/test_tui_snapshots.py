@@ -60,11 +60,5 @@ def test_flat_list_at_80x24_gives_the_text_room(snap_compare, tui_vault):
     assert snap_compare(make_app(tui_vault), terminal_size=(80, 24), run_before=_at(FRESH, "f"))
 
 
-def test_history_pane_at_80x24_keeps_the_message(snap_compare, tui_vault):
-    """In the narrow pane the action, then the time, give way to each commit's message."""
-    assert snap_compare(make_app(tui_vault), terminal_size=(80, 24),
-                        run_before=_at(FRESH, "H"))
-
-
 def test_stats(snap_compare, tui_vault):
     assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(None, "S"))

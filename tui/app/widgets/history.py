@@ -132,11 +132,11 @@ class HistoryPane(Vertical):
         when_width = max([4, *map(len, whens)])
         action_width = max([6, *(len(e.action) for e in info.entries)])
         # in a narrow pane the action (the message's first word says it too), then the time,
-        # give way to the message (two cells kept for a scrollbar)
+        # give way to the message (fit_columns keeps one cell, this one more, for a scrollbar)
         fixed = [Column("mark", " ", 1), Column("commit", "commit", 8),
                  Column("when", "when", when_width, gives_way=2),
                  Column("action", "action", action_width, gives_way=1)]
-        kept, width = fit_columns(fixed, (self.size.width or table.size.width or 80) - 2)
+        kept, width = fit_columns(fixed, (self.size.width or table.size.width or 80) - 1, 16)
         self._drawn_width = self.size.width
         for column in kept:
             table.add_column(column.label, width=column.width, key=column.key)
