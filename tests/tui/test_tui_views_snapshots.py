@@ -52,6 +52,13 @@ def plain_vault(tmp_path, monkeypatch):
     return build_small_vault(Path(os.environ["HOME"]) / "vault", monkeypatch, split=False)
 
 
+def test_history_pane_at_80x24_keeps_the_message(snap_compare, plain_vault):
+    """In the narrow pane the action, then the time, give way to each commit's message (the
+    vault whose commits have the same ids at every run)."""
+    assert snap_compare(make_app(plain_vault), terminal_size=(80, 24),
+                        run_before=_keys("H", memory_id=FADING))
+
+
 def test_version_diff(snap_compare, plain_vault):
     tui_vault = plain_vault
     vault = Vault.open(tui_vault)

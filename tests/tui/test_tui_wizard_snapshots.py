@@ -99,3 +99,13 @@ def test_split_wizard_error(snap_compare, wizard_vault):
     assert snap_compare(make_app(wizard_vault), terminal_size=SIZE,
                         run_before=_wizard("v", GARDEN, [], "ctrl+n", "ctrl+r", "ctrl+r",
                                            "ctrl+r", "ctrl+n"))
+
+
+@pytest.mark.parametrize("opener, memory_id, mark", [("v", GARDEN, []),
+                                                      ("M", DUPES[2], DUPES[:2])],
+                         ids=["split", "consolidate"])
+def test_wizard_second_step_at_80x24(snap_compare, wizard_vault, opener, memory_id, mark):
+    """At 80 columns the rail names the current step and numbers the others, never ending in
+    a cut-off title (the split wizard's ended in "5" with no label)."""
+    assert snap_compare(make_app(wizard_vault), terminal_size=(80, 24),
+                        run_before=_wizard(opener, memory_id, mark, "ctrl+n"))

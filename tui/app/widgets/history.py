@@ -20,6 +20,7 @@ from core import HistoryEntry
 from ...text import relative_time, subject_line
 from ..keys import key_for
 from ..service import HistoryInfo
+from .columns import Column, fit_columns
 
 ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
 
@@ -130,24 +131,23 @@ class HistoryPane(Vertical):
         whens = [relative_time(e.timestamp, self.now) for e in info.entries]
         when_width = max([4, *map(len, whens)])
         action_width = max([6, *(len(e.action) for e in info.entries)])
-        # the other columns, cell padding (2 a column) and a scrollbar
-        used = 1 + 8 + when_width + action_width + 2 * 5 + 2
-        width = max(12, (self.size.width or table.size.width or 80) - used)
+        # in a narrow pane the action (the message's first word says it too), then the time,
+        # give way to the message (fit_columns keeps one cell, this one more, for a scrollbar)
+        fixed = [Column("mark", " ", 1), Column("commit", "commit", 8),
+                 Column("when", "when", when_width, gives_way=2),
+                 Column("action", "action", action_width, gives_way=1)]
+        kept, width = fit_columns(fixed, (self.size.width or table.size.width or 80) - 1, 16)
         self._drawn_width = self.size.width
-        table.add_column(" ", width=1, key="mark")
-        table.add_column("commit", width=8)
-        table.add_column("when", width=when_width)
-        table.add_column("action", width=action_width)
-        table.add_column("message", width=width)
+        for column in kept:
+            table.add_column(column.label, width=column.width, key=column.key)
+        table.add_column("message", width=width, key="message")
         for index, (e, when) in enumerate(zip(info.entries, whens)):
-            table.add_row(
-                MARK if index == self.marked else Text(" "),
-                Text(e.commit[:8], style="bold"),
-                Text(when),
-                Text(e.action, style=ACTION_STYLE.get(e.action, "")),
-                Text(subject_line(e.message), no_wrap=True, overflow="ellipsis"),
-                key=str(index),
-            )
+            cells = {"mark": MARK if index == self.marked else Text(" "),
+                     "commit": Text(e.commit[:8], style="bold"), "when": Text(when),
+                     "action": Text(e.action, style=ACTION_STYLE.get(e.action, ""))}
+            table.add_row(*(cells[c.key] for c in kept),
+                          Text(subject_line(e.message), no_wrap=True, overflow="ellipsis"),
+                          key=str(index))
         if info.entries:
             table.move_cursor(row=min(cursor, len(info.entries) - 1))
 

@@ -22,16 +22,27 @@ class StepRail(Static):
         self.titles = titles
 
     def render(self) -> Text:
+        """Every step named where they fit; else (at 80 columns) the current step named and
+        the others by their number, so that the rail never ends in a cut-off title."""
+        width = self.size.width or 1_000
+        for compact in (False, True):
+            text = self._rail(compact)
+            if text.cell_len <= width:
+                return text
+        return text
+
+    def _rail(self, compact: bool) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
         for index, title in enumerate(self.titles):
             if index:
-                text.append("  ›  ", style="dim")
+                text.append(" › " if compact else "  ›  ", style="dim")
+            named = not compact or index == self.current
             if index < self.current:
-                text.append(f"✓ {title}", style="green")
+                text.append(f"✓ {title}" if named else f"✓{index + 1}", style="green")
             elif index == self.current:
                 text.append(f" {index + 1} {title} ", style="bold reverse")
             else:
-                text.append(f"{index + 1} {title}", style="dim")
+                text.append(f"{index + 1} {title}" if named else f"{index + 1}", style="dim")
         return text
 
 
