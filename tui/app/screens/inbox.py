@@ -35,7 +35,13 @@ from ..widgets.inbox_diff import OPERATION_STYLE, InboxDiff
 from ..widgets.lists import RowTable
 
 MARK = "●"
+HEADERS = (" ", "id", "operation", "when", "client", "change")
 CHANGE_WIDTH = 60  # the change column's cells are cut to this (the diff below shows all)
+
+
+def _width(cell: Text | str) -> int:
+    """How many cells ``cell`` takes on the terminal."""
+    return cell.cell_len if isinstance(cell, Text) else Text(cell).cell_len
 
 
 def _cut(text: Text, width: int) -> Text:
@@ -76,7 +82,7 @@ class InboxScreen(Screen[list[str] | None]):
         with Vertical(id="inbox-body"):
             yield Static(Text("inbox: reading git…", style="dim"), id="inbox-title")
             table = RowTable(id="inbox-table", cursor_type="row", zebra_stripes=True)
-            table.add_columns(" ", "id", "operation", "when", "client", "change")
+            table.add_columns(*HEADERS)
             yield table
             yield InboxDiff(id="inbox-diff")
         yield Footer()
@@ -120,10 +126,16 @@ class InboxScreen(Screen[list[str] | None]):
         self.marks &= set(self.entries)
         table = self.table
         keep = self._highlighted()
-        table.clear()
         now = self.inbox.clock()
-        for e in view.entries:
-            table.add_row(*self._cells(e, now), key=e.memory_id)
+        rows = [(e.memory_id, self._cells(e, now)) for e in view.entries]
+        # each column as wide as its widest cell, set before the rows are added: a column that
+        # grows as rows come left the header drawn at the old widths until the next repaint
+        table.clear(columns=True)
+        for index, header in enumerate(HEADERS):
+            table.add_column(header, width=max([len(header), *(_width(cells[index])
+                                                                 for _, cells in rows)]))
+        for memory_id, cells in rows:
+            table.add_row(*cells, key=memory_id)
         if keep in self.entries:
             table.move_cursor(row=table.get_row_index(keep), animate=False)
         self._title()
