@@ -40,6 +40,7 @@ path, mid, stop, mode = sys.argv[1], sys.argv[2], Path(sys.argv[3]), sys.argv[4]
 v = Vault.open(path, via="mcp/race", lock_timeout=120)
 if mode == "use":
     v.journal.git_index.later = True
+print("ready", flush=True)
 rounds = refused = 0
 while not stop.exists():
     if mode == "use":
@@ -112,7 +113,8 @@ def main() -> None:
         writers = [subprocess.Popen([sys.executable, "-c", WRITER, str(vault), mid, str(stop),
                                      args.mode, str(ROOT)], stdout=subprocess.PIPE, text=True)
                    for _ in range(args.writers)]
-        time.sleep(1.0)
+        for writer in writers:  # each has its vault open
+            assert writer.stdout is not None and writer.stdout.readline().strip() == "ready"
         saved, over = person(path, args.seconds)
         stop.touch()
         told = [w.communicate(timeout=120)[0].split() or ["0", "0"] for w in writers]

@@ -8,42 +8,23 @@ import subprocess
 import sys
 import textwrap
 
+from bench_support import BENCH, load_bench
 from core import Vault
 
-#: A writer in a loop until ``stop`` exists: ``use`` records uses as the MCP server does (git's
-#: index updated just after, a flush every few rounds), ``touch`` as ``memvault touch`` does
-#: (refused when the person saved again at each of its tries).
-WRITER = textwrap.dedent("""
-    import sys, time
-    from pathlib import Path
-    from core import Vault
-    from core.errors import ChangedMeanwhileError
-    path, mid, stop, mode = sys.argv[1], sys.argv[2], Path(sys.argv[3]), sys.argv[4]
-    v = Vault.open(path, via="mcp/race", lock_timeout=120)
-    v.journal.git_index.later = mode == "use"
-    print("ready", flush=True)
-    rounds = refused = 0
-    while not stop.exists():
-        if mode == "use":
-            v.record_use([mid])
-            if rounds % 5 == 4:
-                v.flush_use()
-        else:
-            try:
-                v.touch(mid)
-            except ChangedMeanwhileError:  # saved again at each try: refused, nothing written
-                refused += 1
-        rounds += 1
-    v.flush_use()
-    v.close()
-    print(rounds, flush=True)
-""")
+#: A writer in a loop until ``stop`` exists, the bench's own (bench/race_person_edits.py):
+#: ``use`` records uses as the MCP server does (git's index updated just after, a flush every
+#: few rounds), ``touch`` as ``memvault touch`` does (refused when the person saved again at
+#: each of its tries); it says "ready" once its vault is open, and "ROUNDS REFUSED" at the end.
+WRITER = load_bench("race_person_edits").WRITER
+ROOT = str(BENCH.parent)
 
 #: The person: ``n`` atomic saves of the file with new content (an editor's temp file renamed
-#: into place), each after reading it; prints, as JSON, the contents saved and those found
-#: replaced by another content before their next save.
+#: into place), each after reading it, and each next one once memvault has written the file
+#: again (a use recorded, a touch: at most 2 s), so that every save meets a writer's round;
+#: prints, as JSON, the contents saved and those found replaced by another content before their
+#: next save.
 PERSON = textwrap.dedent("""
-    import json, os, random, sys, tempfile, time
+    import json, os, sys, tempfile, time
     from pathlib import Path
     path, n = Path(sys.argv[1]), int(sys.argv[2])
     saved, over = [], []
@@ -57,7 +38,13 @@ PERSON = textwrap.dedent("""
             json.dump(record, fh, indent=2)
         os.replace(tmp, path)
         saved.append(record["content"])
-        time.sleep(random.uniform(0.002, 0.02))
+        mine = os.stat(path)
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:  # memvault's next write of the file
+            now = os.stat(path)
+            if (now.st_ino, now.st_mtime_ns) != (mine.st_ino, mine.st_mtime_ns):
+                break
+            time.sleep(0.001)
     print(json.dumps({"saved": saved, "over": over}), flush=True)
 """)
 
@@ -88,7 +75,8 @@ def test_a_persons_saves_are_never_written_over_by_use_records_and_touches(
     path = v.layout.memory_path(mid)
     rel = path.relative_to(vault_path).as_posix()
     stop = tmp_path / "stop"
-    writers = [_start(WRITER, str(vault_path), mid, str(stop), mode) for mode in ("use", "touch")]
+    writers = [_start(WRITER, str(vault_path), mid, str(stop), mode, ROOT)
+               for mode in ("use", "touch")]
     for writer in writers:
         assert writer.stdout.readline().strip() == "ready", writer.communicate()[1]
     person = _start(PERSON, str(path), "300")
@@ -97,7 +85,7 @@ def test_a_persons_saves_are_never_written_over_by_use_records_and_touches(
     for writer in writers:
         w_out, w_err = writer.communicate(timeout=300)
         assert writer.returncode == 0, w_err
-        assert int(w_out.split()[-1]) > 0
+        assert int(w_out.split()[0]) > 0  # its rounds
     assert person.returncode == 0, err
     told = json.loads(out)
     over = set(told["over"])
