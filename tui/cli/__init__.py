@@ -61,15 +61,6 @@ class VerbGroup(click.Group):
             formatter.write_dl(list(VERB_HELP.items()))
 
 
-def _version() -> str:
-    try:
-        from importlib.metadata import version
-
-        return version("memvault")
-    except Exception:  # pragma: no cover - running from a source tree without metadata
-        return "unknown"
-
-
 @click.group(cls=VerbGroup, invoke_without_command=True, context_settings=CONTEXT,
              subcommand_metavar="[VERB] [ARGS]...",
              epilog="The vault is --vault DIR, else $MEMVAULT_PATH, else "
