@@ -283,12 +283,15 @@ def score_text(score: float, band: str) -> Text:
 
 
 def leaf_label(row: Row, words: int = 56, prefix: Text | None = None,
-               terms: Sequence[Term] = ()) -> Text:
-    """``0.42 ██▏░░ 1a2b3c4d The first words of the gist…`` (plus the status when not active);
-    what the filter's words ``terms`` match in those words is styled :data:`MATCH_STYLE`."""
+               terms: Sequence[Term] = (), status: bool = True) -> Text:
+    """``0.42 ██▏░░ 1a2b3c4d The first words of the gist…`` (plus the status when not active,
+    unless ``status`` is False: a row under its status's group); what the filter's words
+    ``terms`` match in those words is styled :data:`MATCH_STYLE`; ``words``: the cells the
+    words (and the status) have."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if prefix is not None:
         text.append_text(prefix)
+        words -= prefix.cell_len
     text.append_text(score_text(row.score, row.band))
     text.append(" ")
     text.append_text(score_bar(row.score, row.band))
@@ -296,17 +299,21 @@ def leaf_label(row: Row, words: int = 56, prefix: Text | None = None,
     text.append(row.memory.id[:8], style="bold")
     text.append(" ")
     m = row.memory
-    if m.status != MemoryStatus.ACTIVE:
+    status = status and m.status != MemoryStatus.ACTIVE
+    if status:
         words -= len(m.status.value) + 1
     pinned = is_pinned(m)
     if pinned:
         words -= len(PIN_MARK) + 1
-    shown_words = first_words(m.text, max(12, words))
+    words = max(6, words)
+    shown_words = first_words(m.text, words)
+    if len(shown_words) > words:  # one word longer than the room: cut inside it, marked
+        shown_words = shown_words[:words - 1] + "…"
     at = len(text)
     text.append(shown_words)
     for start, end in match_spans(shown_words, terms) if terms else ():
         text.stylize(MATCH_STYLE, at + start, at + end)
-    if m.status != MemoryStatus.ACTIVE:
+    if status:
         text.append(f" {m.status.value}", style=STATUS_STYLE[m.status])
     if pinned:
         text.append(f" {PIN_MARK}", style=PIN_STYLE)

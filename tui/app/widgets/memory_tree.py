@@ -24,6 +24,11 @@ from ..groups import Group, LineageRoot
 from ..view import VaultView
 from .tree_nodes import LOADING, NodeData, group_label, memory_label
 
+#: A memory row's cells before its words: score (4), bar (5), short id (8), a space after each
+LEAF_FIELDS = 20
+#: The cells of a node's expand arrow ("▶ "), drawn before the label of a node with children
+EXPAND_ARROW = 2
+
 class MemoryTree(Tree[NodeData]):
     #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
     #: which enter and h/l do here); left and right close and open groups as h and l do (a
@@ -78,8 +83,8 @@ class MemoryTree(Tree[NodeData]):
 
     def on_resize(self) -> None:
         """Labels are cut to the width: redo them when it changes."""
-        width = self.scrollable_content_region.width
-        if self.view is not None and width and max(16, width - 27) != self.words:
+        width = self._label_room()
+        if self.view is not None and width and max(16, width - LEAF_FIELDS) != self.words:
             self.show(self.view, self.ids, self.mode, self.sort, groups=self._top)
 
     # -- building ---------------------------------------------------------------------------
@@ -100,8 +105,8 @@ class MemoryTree(Tree[NodeData]):
         scroll_y = self.scroll_y
         same_shape = mode == self.mode and self._built
         self.view, self.mode, self.sort, self.ids = view, mode, sort, ids
-        width = self.scrollable_content_region.width or 80
-        self.words = max(16, width - 27)  # what is left of a line after score, bar and id
+        width = self._label_room() or 80
+        self.words = max(16, width - LEAF_FIELDS)  # a line less score, bar and id (at the top)
         self._parents_of, self._children_of = view.provenance() if mode == "lineage" else ({}, {})
         self.clear()
         self._top = groups_for(view, ids, mode) if groups is None else groups
@@ -161,16 +166,36 @@ class MemoryTree(Tree[NodeData]):
         data = NodeData("memory" if row else "gone", key, memory_id=memory_id, lineage=lineage,
                         merged=merged, edge=edge, extra=extra)
         has_children = lineage and (merged or bool(self._children_of.get(memory_id)))
-        label = self._memory_label(data, has_children)
+        label = self._memory_label(data, has_children, self._depth_below(parent))
         if has_children:
             return parent.add(label, data, allow_expand=True)
         return parent.add_leaf(label, data)
 
-    def _memory_label(self, data: NodeData, has_children: bool) -> Text:
+    def _memory_label(self, data: NodeData, has_children: bool, depth: int) -> Text:
+        """The label of a memory at ``depth``, its words cut to what the line has left beside
+        the guides of that depth and the expand arrow, so the tree never cuts it mid-word."""
         assert self.view is not None and data.memory_id is not None
+        room = self.words - self.guide_depth * depth - (EXPAND_ARROW if has_children else 0)
         return memory_label(self.view.get(data.memory_id), data, has_children,
-                            marked=data.memory_id in self.marks, words=self.words,
-                            terms=self.terms)
+                            marked=data.memory_id in self.marks, words=room,
+                            terms=self.terms, status=self.mode != "status_tag")
+
+    def _label_room(self) -> int:
+        """The cells a line has for a label, as if the vertical scrollbar were shown: opening a
+        group that brings the scrollbar in must not leave the labels one cell too long."""
+        width = self.scrollable_content_region.width
+        if not self.show_vertical_scrollbar:
+            width -= self.styles.scrollbar_size_vertical
+        return max(0, width)
+
+    def _depth_below(self, parent: TreeNode[NodeData]) -> int:
+        """The depth of a child of ``parent`` (0: a child of the hidden root)."""
+        depth = 0
+        node: TreeNode[NodeData] | None = parent
+        while node is not None and node is not self.root:
+            depth += 1
+            node = node.parent
+        return depth
 
     # -- marks (what the consolidate wizard offers as its members) ----------------------------
     def toggle_mark(self, memory_id: str) -> bool:
@@ -208,7 +233,8 @@ class MemoryTree(Tree[NodeData]):
         for node in list(self._tree_nodes.values()):
             data = node.data
             if data is not None and data.memory_id in ids and data.kind in ("memory", "gone"):
-                node.set_label(self._memory_label(data, node.allow_expand))
+                depth = self._depth_below(node.parent) if node.parent is not None else 0
+                node.set_label(self._memory_label(data, node.allow_expand, depth))
 
     def populate(self, node: TreeNode[NodeData]) -> None:
         """Add a group's (or a lineage node's) children, if not done yet."""

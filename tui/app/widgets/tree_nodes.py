@@ -47,15 +47,18 @@ def group_label(group: Group) -> Text:
 
 
 def memory_label(row: Row | None, data: NodeData, has_children: bool, *, marked: bool,
-                 words: int, terms: Sequence[Term]) -> Text:
+                 words: int, terms: Sequence[Term], status: bool = True) -> Text:
     """The label of the memory ``data`` names (``row``: None once it left the vault): its
-    lineage edge and its mark before it, its descendant count after it when it has children."""
+    lineage edge and its mark before it, its descendant count after it when it has children;
+    its status after its words unless ``status`` is False (its group names it)."""
     assert data.memory_id is not None
     prefix = EDGE_PREFIX.get(data.edge or "")
     if row is not None and marked:
         prefix = MARK + prefix if prefix is not None else MARK.copy()
-    label = (leaf_label(row, words=words, prefix=prefix, terms=terms) if row
+    extra = f"  +{data.extra}" if has_children and data.extra else ""
+    label = (leaf_label(row, words=words - len(extra), prefix=prefix, terms=terms,
+                        status=status) if row
              else gone_label(data.memory_id, prefix=prefix))
-    if has_children and data.extra:
-        label.append(f"  +{data.extra}", style="dim")
+    if extra:
+        label.append(extra, style="dim")
     return label

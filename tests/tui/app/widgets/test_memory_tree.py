@@ -1,0 +1,48 @@
+"""The memory tree's rows: each label is cut to what its line has left, at every depth, so the
+tree never crops a memory's words mid-word (issue 42: "Prefers…" in some rows, "Saves a fixe"
+in others at 80x24)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui_support import (
+    make_app,
+    settle,
+    until,
+    tui_vault,  # noqa: F401  (fixture)
+)
+
+pytestmark = pytest.mark.asyncio
+
+
+def _depth(tree, node) -> int:
+    depth = 0
+    while node.parent is not None and node.parent is not tree.root:
+        depth += 1
+        node = node.parent
+    return depth
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30), (160, 48)])
+async def test_every_memory_row_fits_its_line_and_is_cut_at_a_word_with_a_mark(tui_vault, size):
+    app = make_app(tui_vault)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        tree = app.main_screen.memory_tree
+        tree.focus()
+        await pilot.press("asterisk")  # every group open
+        await until(pilot, lambda: sum(1 for n in tree._tree_nodes.values()
+                                       if n.data and n.data.kind == "memory") >= 9)
+        await settle(pilot)
+        width = tree.scrollable_content_region.width
+        rows = [n for n in tree._tree_nodes.values() if n.data and n.data.kind == "memory"]
+        assert any(_depth(tree, n) >= 1 for n in rows)
+        for node in rows:
+            drawn = tree.get_label_width(node) + tree.guide_depth * _depth(tree, node)
+            assert drawn <= width, (node.label.plain, drawn, width)
+            row = app.main_screen.view.rows[node.data.memory_id]
+            words = node.label.plain.split(" ", 3)[3]  # after score, bar and id
+            words = words.removesuffix(f" {row.memory.status.value}")  # (when not active)
+            flat = " ".join(row.memory.text.split())
+            assert words == flat or (words.endswith("…") and flat.startswith(words[:-1]))
