@@ -42,7 +42,11 @@ def no_gist_note(content: str, short: str = "showing the content") -> str:
 
 
 class DetailPane(VerticalScroll):
-    """Shows a :class:`~tui.app.view.Row`; ``show_content`` picks the body."""
+    """Shows a :class:`~tui.app.view.Row`; ``show_content`` picks the body. A pane shorter
+    than :attr:`TALL` lines (an 80x24 terminal) shows the memory's words first and its fields
+    below them, so what a decision needs is above the fold."""
+
+    TALL = 30
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -67,6 +71,20 @@ class DetailPane(VerticalScroll):
             yield Static("", id="forecast-axis")
         yield Static("", id="body-title")
         yield Static("", id="body")
+
+    def on_resize(self) -> None:
+        """Words first in a short pane, fields first in a tall one."""
+        text_first = 0 < self.size.height < self.TALL
+        if text_first == self.has_class("-text-first"):
+            return
+        self.set_class(text_first, "-text-first")
+        title, body = self.query_one("#body-title"), self.query_one("#body")
+        if text_first:
+            self.move_child(title, before=0)
+            self.move_child(body, after=title)
+        else:
+            self.move_child(title, after=self.query_one("#forecast-row"))
+            self.move_child(body, after=title)
 
     # -- what to show -----------------------------------------------------------------------
     def show_row(self, view: VaultView, row: Row) -> None:
