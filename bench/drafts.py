@@ -18,6 +18,17 @@ where it takes one: its default tokenizer downloads a file):
 3. **The consolidate draft** (``SemanticDeduplicator``): the demo's near-duplicate clusters, and
    pairs made of a demo fact alone and with its aside. Printed: words of the draft,
    sentences said twice, numbers/names/negations of the sources missing from the draft.
+4. **Two facts in one sentence** (``core.ops.split_clauses.two_facts``, the split draft's cut):
+   precision and recall on our own memory-style sentences (``bench/data/two_fact_sentences.tsv``,
+   20 of two facts, 20 of one), and on WikiSplit (sentences Wikipedia's editors split in two,
+   revision :data:`WIKISPLIT_REVISION`, CC BY-SA 4.0, not shipped: :data:`WIKISPLIT_HINT`). The
+   rule was tuned on WikiSplit's ``tune.tsv``; ``test.tsv`` is the held-out result. A cut is
+   right when it is the editor's cut, or, elsewhere, when it was judged by hand to leave two
+   sentences that each stand alone (:data:`JUDGED_WRONG`: the rows of ``test.tsv`` judged not
+   to; a cut elsewhere on a row never judged is printed as unjudged). Recall: of the editor's
+   cuts at *and*/*but*/*whereas* before a subject (a pronoun, a determiner or a capital), the
+   share cut there. Cuts made in the editor's own halves (sentences they left whole) are printed
+   too.
 """
 
 from __future__ import annotations
@@ -37,6 +48,7 @@ from core.gist.sentences import parse_blocks  # noqa: E402
 from core.model.records import Memory  # noqa: E402
 from core.ops.merge_text import facts_of, merge_texts  # noqa: E402
 from core.ops.split import suggest_split  # noqa: E402
+from core.ops.split_clauses import CONJUNCTIONS, two_facts  # noqa: E402
 from gist_corpus_support import load_corpus  # noqa: E402
 from tui.demo.content import CLUSTERS, COMPOSITES, TOPICS, WAITING_DUPLICATES  # noqa: E402
 
@@ -180,11 +192,109 @@ def _consolidate(label: str, groups: list[list[str]]) -> None:
               f"said twice, {lost} numbers/names/negations lost")
 
 
+WIKISPLIT = os.path.join(ROOT, "bench", ".cache", "wikisplit")
+WIKISPLIT_REVISION = "80f5bddf42d1a68201b7b107ee4b8d86d82e9fde"
+WIKISPLIT_HINT = (f"git clone https://github.com/google-research-datasets/wiki-split {WIKISPLIT} "
+                  f"&& git -C {WIKISPLIT} checkout {WIKISPLIT_REVISION[:7]} "
+                  "(test.tsv and tune.tsv are read; CC BY-SA 4.0)")
+#: Rows of WikiSplit's test.tsv (0-based) where the rule cut elsewhere than the editor, judged
+#: by hand: here the parts do not stand alone (a list cut, a name pair, a plural noun read as a
+#: verb, an ellipsis); in :data:`JUDGED_RIGHT` they do (another clause boundary of the sentence).
+JUDGED_WRONG = frozenset({1046, 1372, 1591, 1857, 2555, 2577, 2587, 2800, 2847, 3070, 3827, 4168,
+                          4432, 4455, 4515, 4536, 4579, 4709, 4830})
+JUDGED_RIGHT = frozenset({
+    105, 179, 379, 535, 567, 775, 1007, 1073, 1091, 1109, 1139, 1174, 1278, 1339, 1374, 1462,
+    1523, 1638, 1697, 1729, 2009, 2024, 2055, 2076, 2101, 2115, 2429, 2459, 2510, 2563, 2658,
+    2788, 2974, 2982, 3086, 3152, 3156, 3253, 3630, 3678, 3813, 3844, 3929, 3946, 3965, 3969,
+    4073, 4075, 4100, 4241, 4356, 4501, 4517, 4561, 4667, 4723, 4802, 4999})
+_SUBJECT_START = frozenset("i we you he she it they there the a an my our your his her its their "
+                           "this these those".split())
+
+
+def _detokenise(text: str) -> str:
+    """WikiSplit's tokenised text as written (``residents , and`` -> ``residents, and``)."""
+    text = text.replace(" '' ", ' " ').replace("`` ", '"')
+    text = re.sub(r" ([,.;:!?)\]])", r"\1", text)
+    text = re.sub(r"([(\[]) ", r"\1", text)
+    return re.sub(r" ('s|'re|'ve|'ll|'d|n't|')\b", r"\1", text).strip()
+
+
+def _overlap(a: str, b: str) -> float:
+    x, y = set(_norm(a).split()), set(_norm(b).split())
+    return len(x & y) / len(x | y) if x | y else 0.0
+
+
+def _editor_cut_at_conjunction(whole: str, first: str) -> bool:
+    """Whether the editor cut ``whole`` at *and*/*but*/*whereas* before a subject."""
+    words, head = re.findall(r"\w+", whole), _norm(first).split()
+    low = [w.lower() for w in words]
+    n = len(head)
+    return (low[:n] == head and n + 1 < len(low) and low[n] in CONJUNCTIONS
+            and (low[n + 1] in _SUBJECT_START or words[n + 1][:1].isupper()))
+
+
+def two_fact_sentences() -> None:
+    """Row 4: the cut on our sentences and on WikiSplit."""
+    made = right = wanted = found = 0
+    with open(os.path.join(ROOT, "bench", "data", "two_fact_sentences.tsv"), encoding="utf-8") as f:
+        for line in f:
+            facts, sentence, parts = line.rstrip("\n").split("\t")
+            got = two_facts(sentence)
+            made += len(got) > 1
+            wanted += facts == "2"
+            hit = facts == "2" and got == parts.split(" | ")
+            right += hit
+            found += hit
+    print(f"4. two facts, own sentences (bench/data/two_fact_sentences.tsv, 40): {made} cut, "
+          f"{right} right: precision {right / max(made, 1):.3f}, recall {found}/{wanted} "
+          f"{found / max(wanted, 1):.3f}")
+    for name in ("tune.tsv", "test.tsv"):
+        path = os.path.join(WIKISPLIT, name)
+        if not os.path.exists(path):
+            print(f"4. two facts, WikiSplit {name}: not here; to fetch it: {WIKISPLIT_HINT}")
+            continue
+        _wikisplit(path, judged=name == "test.tsv")
+
+
+def _wikisplit(path: str, judged: bool) -> None:
+    made = at_cut = elsewhere_right = unjudged = gold = found = halves = halves_cut = 0
+    with open(path, encoding="utf-8") as f:
+        for row, line in enumerate(f):
+            whole, split = line.rstrip("\n").split("\t")
+            first, second = (_detokenise(p) for p in split.split(" <::::> "))
+            whole = _detokenise(whole)
+            got = two_facts(whole)
+            is_gold = _editor_cut_at_conjunction(whole, first)
+            gold += is_gold
+            for half in (first, second):
+                halves += 1
+                halves_cut += len(two_facts(half)) > 1
+            if len(got) < 2:
+                continue
+            made += 1
+            if _overlap(got[0], first) >= 0.7 and _overlap(" ".join(got[1:]), second) >= 0.6:
+                at_cut += 1
+                found += is_gold
+            elif judged and row in JUDGED_RIGHT:
+                elsewhere_right += 1
+            elif not judged or row not in JUDGED_WRONG:
+                unjudged += 1
+    line = (f"4. two facts, WikiSplit {os.path.basename(path)} ({WIKISPLIT_REVISION[:7]}, CC BY-SA "
+            f"4.0): {made} cut, {at_cut} at the editor's cut ({at_cut / max(made, 1):.3f})")
+    if judged:
+        right = at_cut + elsewhere_right
+        line += (f", {elsewhere_right} elsewhere judged right: precision {right / max(made, 1):.3f}"
+                 f" ({unjudged} unjudged)")
+    print(line + f"; recall of the editor's cuts at a conjunction before a subject {found}/{gold} "
+          f"{found / max(gold, 1):.3f}; {halves_cut} of the editor's {halves} single sentences cut")
+
+
 def main() -> int:
     t0 = time.perf_counter()
     code_notes()
     split_drafts()
     consolidate_drafts()
+    two_fact_sentences()
     print(f"({time.perf_counter() - t0:.1f} s; load {os.getloadavg()[0]:.1f})")
     return 0
 

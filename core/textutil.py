@@ -20,7 +20,24 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)[ \t]*(?:(?:[-*+•]|\d+[.)])\s
 DATE_WORDS = frozenset(
     "January February March April May June July August September October November December "
     "Jan Feb Mar Apr Jun Jul Aug Sep Sept Oct Nov Dec Monday Tuesday Wednesday Thursday Friday "
-    "Saturday Sunday Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun".split()
+    "Saturday Sunday Mon Tue Tues Wed Thu Thur Thurs Fri Sat Sun Mondays Tuesdays Wednesdays "
+    "Thursdays Fridays Saturdays Sundays".split()
+)
+#: Nationalities, languages and the like: adjectives English writes with a capital (*Italian
+#: food*, *speaks Portuguese*), no name on their own; inside a longer name they stay (*Italian
+#: Riviera*, *French Open*).
+NATIONALITY_WORDS = frozenset(
+    """English British American Canadian Mexican Brazilian Argentinian Argentine Chilean Peruvian
+    Colombian Venezuelan Cuban French German Dutch Flemish Belgian Swiss Austrian Italian Spanish
+    Portuguese Greek Turkish Irish Scottish Welsh Swedish Norwegian Danish Finnish Icelandic
+    Polish Czech Slovak Hungarian Romanian Bulgarian Serbian Croatian Slovenian Bosnian Albanian
+    Ukrainian Russian Belarusian Estonian Latvian Lithuanian Georgian Armenian Arabic Arab Persian
+    Iranian Iraqi Syrian Lebanese Israeli Hebrew Egyptian Moroccan Tunisian Algerian Ethiopian
+    Kenyan Nigerian Ghanaian Senegalese African Asian European Scandinavian Nordic Balkan
+    Mediterranean Caribbean Jamaican Latin Chinese Mandarin Cantonese Japanese Korean Vietnamese
+    Thai Indonesian Malaysian Filipino Indian Pakistani Bengali Hindi Urdu Tamil Nepali Tibetan
+    Mongolian Australian Hawaiian Catalan Basque Galician Sicilian Tuscan Bavarian Yiddish
+    Swahili""".split()
 )
 _START_WORDS = frozenset(
     "The A An This That These Those It We I You He She They Our My Your When If Then And But Or "
@@ -40,9 +57,20 @@ def jaccard(a: set[str], b: set[str]) -> float:
     return shared / (len(a) + len(b) - shared)
 
 
+def _no_name(words: list[str]) -> bool:
+    """Whether capitalised ``words`` name nothing: one nationality or language (*Italian*), or
+    one code of a single letter and digits (*vitamin B12*, *A4 paper*: a code, like a number)."""
+    if len(words) != 1:
+        return False
+    word = words[0]
+    return word in NATIONALITY_WORDS or sum(c.isalpha() for c in word) < 2
+
+
 def guess_entities(text: str, limit: int = 8) -> list[str]:
     """Capitalised words and phrases that are not just the first word of a sentence (or of a
-    line, or a list item), nor a month or weekday (*in May*, *on Tuesday 3 July*)."""
+    line, or a list item), nor a month or weekday (*in May*, *on Tuesday 3 July*), nor a lone
+    nationality or language (*Italian food*, *Speaks French*) or a letter with digits (*B12*):
+    :func:`_no_name`."""
     found: dict[str, None] = {}
     starts = {m.end() for m in _SENTENCE_START.finditer(text)}
     for match in _CAPITALISED.finditer(text):
@@ -51,8 +79,12 @@ def guess_entities(text: str, limit: int = 8) -> list[str]:
         while kept and kept[0] in _START_WORDS:  # "The Rhine" -> "Rhine"
             kept.pop(0)
         kept = [w for w in kept if w not in DATE_WORDS]  # "Tuesday 3 July" -> nothing
-        if not kept or (kept == [phrase] and match.start() in starts):
+        at_start = match.start() in starts
+        if not kept or (kept == [phrase] and at_start) or _no_name(kept):
             continue
+        if at_start and kept == phrase.split(" ") and _no_name(kept[1:]):
+            continue  # "Cooks Italian ...", "Takes B12 ...": a sentence's first word, then none
+
         found.setdefault(" ".join(kept), None)
         if len(found) >= limit:
             break

@@ -1,7 +1,9 @@
 """Splitting: decompose a composite memory into atomic ones, with ``split_from`` provenance.
 
-Each part inherits strength, use_count, created_at, source and context from the original, gets
-``last_used = now``, its own tags and entities (or the original's) and its own gist. A
+Each part inherits strength, use_count, last_used, created_at, source and context from the
+original (a split is no use: each part was recalled every time the original was, and ranks where
+it ranked), its own tags and entities (those given, else the ones its own words name:
+:func:`label_parts`) and its own gist. A
 ``split_from`` relation points from each part to the original (metadata ``split_index``,
 ``total_splits``); the original is archived (default) or deleted. All of it is ONE commit.
 """
@@ -28,6 +30,7 @@ from ..textutil import content_tokens, given_gist, guess_entities, make_gist
 from ..vault import Plan, Vault
 from ..vault.reports import relations_going_with
 from ..wording import terms
+from .split_clauses import two_facts
 from .split_subject import headed_sections, lead_in, with_subject
 
 OriginalFate = Literal["archive", "delete"]
@@ -111,13 +114,14 @@ def plan_split(
 
     at = now_epoch() if now is None else now
     total = len(texts)
+    derived = label_parts(source, texts)  # a part's labels not given: chosen for its own words
     new_memories, relations = [], []
     for index, text in enumerate(texts):
         given_tags = tags[index] if tags is not None else None
         given_entities = entities[index] if entities is not None else None
-        part_tags = list(given_tags) if given_tags is not None else list(source.meta.tags)
+        part_tags = list(given_tags) if given_tags is not None else derived[index].tags
         part_entities = (list(given_entities) if given_entities is not None
-                         else list(source.entities))
+                         else derived[index].entities)
         written = gists[index] if gists is not None else None
         try:
             gist = (given_gist(written, text) if written is not None
@@ -128,7 +132,7 @@ def plan_split(
             id=str(uuid.uuid4()), content=text, gist=gist,
             meta=MemoryMetadata(tags=part_tags, source=source.meta.source,
                                 context=source.meta.context),
-            created_at=source.created_at, last_used=at, use_count=source.use_count,
+            created_at=source.created_at, last_used=source.last_used, use_count=source.use_count,
             strength=source.strength, entities=part_entities,
         )
         new_memories.append(memory)
@@ -189,8 +193,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 
 
 def _ideas(text: str) -> list[str]:
-    """Paragraphs, else list items, else sentences grouped by topic shift; a sentence that
-    leans on the one before (an aside: *Said with obvious enthusiasm while ...*, *It ...*,
+    """Paragraphs, else list items, else sentences grouped by topic shift, a sentence holding
+    two facts cut into them first (:mod:`.split_clauses`); a sentence that leans on the one
+    before (an aside: *Said with obvious enthusiasm while ...*, *It ...*,
     :mod:`core.gist.asides`) stays with it."""
     paragraphs = [p.strip() for p in _PARAGRAPH.split(text) if p.strip()]
     if len(paragraphs) >= 2:
@@ -209,7 +214,8 @@ def _ideas(text: str) -> list[str]:
             items[0] = " ".join(head) + " " + items[0]
         if len(items) >= 2:
             return items
-    sentences = [s.strip() for s in _SENTENCE.split(text.strip()) if s.strip()]
+    sentences = [fact for s in _SENTENCE.split(text.strip()) if s.strip()
+                 for fact in two_facts(s.strip())]
     if len(sentences) < 2:
         return [text.strip()]
     groups = [[sentences[0]]]

@@ -52,8 +52,12 @@ def _verbless(text: str) -> bool:
 
 
 def _names_itself_heading(text: str) -> bool:
-    """A verbless phrase with a heading word at its end or before a preposition."""
+    """A verbless phrase with a heading word at its end or before a preposition, not opened by
+    a verb in -s (*Wants end-to-end encryption before sharing notes with anyone* is a memory's
+    sentence, its subject the person, not a title)."""
     ws = [w.lower() for w in words(text)]
+    if ws and ws[0] not in HEADING_WORDS and ws[0].endswith("s") and not ws[0].endswith("ss"):
+        return False
     return _verbless(text) and any(
         w in HEADING_WORDS and (i == len(ws) - 1 or ws[i + 1] in _TAIL_PREPOSITIONS)
         for i, w in enumerate(ws))

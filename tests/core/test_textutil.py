@@ -14,3 +14,9 @@ def test_month_and_weekday_names_are_not_entities() -> None:
 def test_names_around_a_date_stay() -> None:
     assert guess_entities("We meet at Kyoto Station on Friday with Lisbon colleagues.") == [
         "Kyoto Station", "Lisbon"]
+
+
+def test_a_nationality_or_a_letter_with_digits_is_no_entity() -> None:
+    text = ("Cooks Italian food on Sundays with Ana, takes vitamin B12 daily, prints on A4 paper "
+            "and speaks French at home. Drove along the Italian Riviera with USB3 and GPT4 notes.")
+    assert guess_entities(text) == ["Ana", "Italian Riviera", "USB3", "GPT4"]

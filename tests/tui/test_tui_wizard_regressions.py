@@ -1,6 +1,7 @@
 """Regressions in the wizards (pilot, small vault in tmp_path): tags and entities
-derived again from edited parts, esc asking before it throws typed edits away, and one marked
-memory never silently swapped for a suggested cluster. Each failed before its fix."""
+derived again from edited parts, a part that repeats a memory flagged, esc asking before it
+throws typed edits away, and one marked memory never silently swapped for a suggested cluster.
+Each failed before its fix."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import subprocess
 
 import pytest
 
+from core import Vault
 from core.ops.split import label_parts
 from tui.app.screens.confirm import ConfirmScreen
 from tui.app.screens.consolidate_wizard import ConsolidateWizard
@@ -92,6 +94,35 @@ async def test_split_labels_follow_the_edited_text_unless_typed(wizard_vault):
         await press(pilot, "ctrl+n", "ctrl+n", rounds=3)  # original, then the preview
         assert wizard.step_id == "split-preview"
         assert wizard.preview.parts[0].meta.tags == ["mine", "only"]
+
+
+BIKE = ("The bike room code changed to 4711 in May, and the bike needs new brake pads before "
+        "the autumn rides start.")
+
+
+async def test_a_part_that_repeats_a_memory_is_flagged_in_its_heading_and_the_preview(
+        wizard_vault):
+    vault = Vault.open(wizard_vault)
+    bike = vault.add(BIKE).id
+    vault.close()
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        wizard = await open_split(pilot, GARDEN)
+        editors = app.screen.query_one(PartsEditor).editors
+        headings = [text_of(e.query_one(".part-label")) for e in editors]
+        flagged = [i for i, h in enumerate(headings) if f"repeats {bike[:8]}" in h]
+        assert len(flagged) == 1 and "bike" in wizard.parts[flagged[0]].text
+        assert not any("repeats" in h for i, h in enumerate(headings) if i != flagged[0])
+        await set_part(pilot, flagged[0], "The bike is blue.")  # an edit: no longer checked
+        assert "repeats" not in text_of(editors[flagged[0]].query_one(".part-label"))
+        await set_part(pilot, flagged[0], BIKE)
+        await press(pilot, "ctrl+n", "ctrl+n", "ctrl+n", rounds=3)
+        assert wizard.step_id == "split-preview"
+        shown = text_of(app.screen.query_one("#split-preview-text"))
+        assert f"repeats {bike[:8]} (similarity" in shown and shown.count("repeats ") == 1
+        await press(pilot, "ctrl+b", "ctrl+b", "ctrl+b", rounds=3)  # back at the parts
+        assert f"repeats {bike[:8]}" in text_of(editors[flagged[0]].query_one(".part-label"))
 
 
 async def test_esc_asks_before_throwing_typed_edits_away(wizard_vault):

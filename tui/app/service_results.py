@@ -47,12 +47,28 @@ class DeletePreview:
     kept: list[tuple[Relation, str, Row | None]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Repeat:
+    """A memory a part of a split likely repeats (core.ops.split_repeats): its id, the
+    similarity and its first words (safe on a terminal)."""
+
+    memory_id: str
+    similarity: float
+    words: str
+
+
+def repeats_of(found: list[tuple[Memory, float]]) -> list[Repeat]:
+    return [Repeat(m.id, s, first_words(m.text, 60)) for m, s in found]
+
+
 @dataclass
 class SplitDraft:
-    """Where the split wizard starts: the memory and core's suggested parts."""
+    """Where the split wizard starts: the memory, core's suggested parts and what each of them
+    likely repeats."""
 
     memory: Memory
     parts: list[SuggestedPart]
+    repeats: list[list[Repeat]] = field(default_factory=list)
 
 
 @dataclass
@@ -67,6 +83,7 @@ class SplitPreview:
     dropped: list[Relation]  # the original's relations that go with it (fate "delete")
     message: str  # the commit message
     plan: Plan  # what split() commits, exactly
+    repeats: list[list[Repeat]] = field(default_factory=list)  # per part: memories it repeats
 
 
 @dataclass

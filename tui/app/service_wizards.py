@@ -5,6 +5,8 @@ are the ids committed; a plan the vault moved past is refused, nothing written).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from core import (
     Memory,
     MemoryStatus,
@@ -26,15 +28,18 @@ from core.ops.split import (
     split_candidates,
     suggest_split,
 )
+from core.ops.split_repeats import PartLabels, repeated_memories
 
 from .open_vault import OpenVault
 from .service_results import (
     Change,
     MergePreview,
+    Repeat,
     SplitDraft,
     SplitPreview,
     describe,
     maintenance_note,
+    repeats_of,
 )
 
 
@@ -59,7 +64,25 @@ class WizardService:
                 # the same refusal plan_split gives, before any part is looked at
                 raise VaultError(f"refused: {memory.id[:8]} is {memory.status.value}; only an "
                                  "active memory can be split")
-            return SplitDraft(memory, suggest_split(memory))
+            parts = suggest_split(memory)
+        labels = [(p.content, p.tags, p.entities) for p in parts]
+        return SplitDraft(memory, parts, self.repeats(memory.id, labels) if len(parts) > 1 else [])
+
+    def repeats(self, memory_id: str, parts: Sequence[PartLabels]) -> list[list[Repeat]]:
+        """For each part of a split of ``memory_id``: the memories it likely repeats (core's
+        check, ``memvault add``'s, the original left out). The memories are taken under the
+        lock, the check runs without it (a large vault's first builds the index); a check that
+        fails names nothing: it is a hint."""
+        import sqlite3
+
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
+            root, memories = vault.root, dict(vault.memories.items())
+        try:
+            found = repeated_memories(root, memories, parts, {memory_id})
+        except (sqlite3.Error, OSError):
+            return [[] for _ in parts]
+        return [repeats_of(f) for f in found]
 
     def split_labels(self, memory: Memory, texts: list[str]) -> list[SuggestedPart]:
         """Tags and entities for parts of ``memory`` with these texts (core's rule, the one
@@ -69,8 +92,9 @@ class WizardService:
     def plan_split(self, key: str, parts: list[str], tags: list[list[str]] | None = None,
                    entities: list[list[str]] | None = None,
                    original: str = "archive") -> SplitPreview:
-        """Validate a split with core's rules (``plan_split``) and say what it would do;
-        writes nothing. Raises VaultError with core's message."""
+        """Validate a split with core's rules (``plan_split``) and say what it would do, with
+        the memories each part likely repeats; writes nothing. Raises VaultError with core's
+        message."""
         with self.state.lock:
             vault = self.state.vault_or_fail()
             memory = vault.get(key)
@@ -78,8 +102,10 @@ class WizardService:
                                 original=original, now=self.state.view.now)  # type: ignore[arg-type]
             n = len(change.put_relations)
             dropped = [vault.relations[r] for r in change.drop_relations if r in vault.relations]
-            return SplitPreview(memory, change.put_memories[:n], list(change.put_relations),
-                                original, dropped, change.message, change)
+        made = change.put_memories[:n]
+        repeats = self.repeats(memory.id, [(m.content, m.meta.tags, m.entities) for m in made])
+        return SplitPreview(memory, made, list(change.put_relations), original, dropped,
+                            change.message, change, repeats)
 
     def split(self, preview: SplitPreview) -> Change:
         """Commit the split the person saw (core's ``apply_split``: one commit, the ids shown);

@@ -4,7 +4,7 @@ UserError: one line on stderr, exit 1. Human output is :mod:`tui.cli.render_life
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -12,12 +12,16 @@ from core.ops.consolidate import DEFAULT_THRESHOLD
 from core.model.records import now_epoch
 
 from .common import (UserError, json_option, memory_json, open_readonly, open_writable,
-                     print_json, relation_json, verb)
+                     print_json, relation_json, stderr, verb)
+
+if TYPE_CHECKING:
+    from core import Memory, Vault
 
 
 def _lists(values: tuple[str, ...], parts: int, option: str) -> list[list[str] | None] | None:
-    """``--tags a,b --tags c``: the i-th list for the i-th part; parts after the last one keep
-    the original's. ``--tags ''`` gives a part no tags."""
+    """``--tags a,b --tags c``: the i-th list for the i-th part; parts after the last one get
+    those of the original their own words name (core's ``label_parts``). ``--tags ''`` gives a
+    part no tags."""
     if not values:
         return None
     if len(values) > parts:
@@ -27,20 +31,57 @@ def _lists(values: tuple[str, ...], parts: int, option: str) -> list[list[str] |
     return lists + [None] * (parts - len(values))
 
 
+def part_repeats(vault: Vault, memory_id: str, parts: list[tuple[str, list[str], list[str]]],
+                 saved: tuple[str, ...] = ()) -> list[list[tuple[Memory, float]]]:
+    """The memories each part likely repeats (core.ops.split_repeats: ``add``'s check, the
+    original and the ``saved`` parts left out); never a reason to fail: a check that cannot
+    run is said on stderr and names nothing."""
+    from core.ops.split_repeats import split_repeats
+
+    try:
+        return split_repeats(vault, memory_id, parts, saved)
+    except Exception as exc:  # a suggestion: the draft or the split stands whatever happens
+        stderr("note", f"could not look for parts that repeat a memory: {exc}")
+        return [[] for _ in parts]
+
+
+def repeats_json(found: list[tuple[Memory, float]]) -> list[dict[str, Any]]:
+    """``likely_duplicates`` of a part in ``--json``: each memory's id and similarity."""
+    return [{"id": m.id, "similarity": round(score, 4)} for m, score in found]
+
+
+def warn_repeats(repeats: list[list[tuple[Memory, float]]], names: list[str]) -> None:
+    """Each part that likely repeats a memory, on stderr (as ``memvault add`` names a likely
+    duplicate), with the consolidate that would merge them."""
+    from core.ops.duplicates import DUPLICATE_HINT
+    from core.vault import first_words
+
+    for name, found in zip(names, repeats):
+        for other, score in found:
+            stderr("warning", f"{name} likely repeats {other.id[:8]} (similarity {score:.2f}): "
+                              f"{first_words(other.text, 60)}")
+    if any(repeats):
+        stderr("hint", f"nothing was merged or left out; a part that repeats a memory can be "
+                       f"dropped, or merged with it by memvault consolidate (likely duplicate: "
+                       f"similarity >= {DUPLICATE_HINT:g}, see docs/duplicates.md)")
+
+
 @verb("split")
 @click.argument("memory_id", metavar="ID")
 @click.option("--part", "parts", multiple=True, metavar="TEXT",
               help="the text of one part (repeat, at least twice)")
 @click.option("--tags", multiple=True, metavar="A,B",
-              help="tags of the n-th part, comma-separated (repeat per part; parts without one "
-                   "keep the original's tags)")
+              help="tags of the n-th part, comma-separated (repeat per part; a part without "
+                   "one gets the original's tags its own words mention)")
 @click.option("--entities", multiple=True, metavar="A,B",
-              help="entities of the n-th part, like --tags")
+              help="entities of the n-th part, like --tags (without one: the names its own "
+                   "words hold)")
 @click.option("--delete-original", is_flag=True, help="delete the original (default: archive it)")
 @json_option
 def split(memory_id: str, parts: tuple[str, ...], tags: tuple[str, ...],
           entities: tuple[str, ...], delete_original: bool, as_json: bool) -> int:
-    """ID is the memory to split (id or unique prefix)."""
+    """ID is the memory to split (id or unique prefix). A part that likely repeats another
+    memory is named on stderr (as `add` names a likely duplicate); nothing is refused."""
     from core.ops.split import execute_split
 
     texts = list(parts)
@@ -49,12 +90,17 @@ def split(memory_id: str, parts: tuple[str, ...], tags: tuple[str, ...],
     vault = open_writable()
     result = execute_split(vault, memory_id, texts, tags=tag_lists, entities=entity_lists,
                            original="delete" if delete_original else "archive")
+    repeats = part_repeats(vault, result.original.id,
+                           [(m.content, m.meta.tags, m.entities) for m in result.parts],
+                           tuple(m.id for m in result.parts))
+    warn_repeats(repeats, [f"part {i} ({m.id[:8]})" for i, m in enumerate(result.parts, 1)])
     if as_json:
         now = now_epoch()
         print_json({
             "original": result.original.id,
             "original_fate": "deleted" if result.original_fate == "delete" else "archived",
-            "parts": [memory_json(vault, m, now) for m in result.parts],
+            "parts": [{**memory_json(vault, m, now), "likely_duplicates": repeats_json(found)}
+                      for m, found in zip(result.parts, repeats)],
             "relations": [relation_json(r) for r in result.relations],
             "commit": result.commit,
         })
@@ -91,13 +137,16 @@ def suggest_split(memory_id: str, as_json: bool) -> int:
     vault = open_readonly()
     memory = vault.get(memory_id)
     parts = suggest(memory)
+    repeats = (part_repeats(vault, memory.id, [(p.content, p.tags, p.entities) for p in parts])
+               if len(parts) > 1 else [[]])
     if as_json:
         print_json({"id": memory.id, "parts": [
-            {"content": p.content, "tags": p.tags, "entities": p.entities} for p in parts]})
+            {"content": p.content, "tags": p.tags, "entities": p.entities,
+             "likely_duplicates": repeats_json(found)} for p, found in zip(parts, repeats)]})
         return 0
     from . import render_lifecycle
 
-    render_lifecycle.print_suggested_split(memory, parts)
+    render_lifecycle.print_suggested_split(memory, parts, repeats)
     return 0
 
 

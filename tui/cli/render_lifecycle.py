@@ -38,7 +38,10 @@ def print_split_candidates(found: list[SplitCandidate]) -> None:
     out.print(Text("`memvault suggest-split ID` drafts the parts", style="dim"))
 
 
-def print_suggested_split(memory: Memory, parts: list[SuggestedPart]) -> None:
+def print_suggested_split(memory: Memory, parts: list[SuggestedPart],
+                          repeats: list[list[tuple[Memory, float]]] | None = None) -> None:
+    """The draft: each part with its tags and entities, the memories it likely repeats, and
+    the ``memvault split`` command that makes it (every part's tags and entities)."""
     out = console()
     if len(parts) < 2:
         out.print(f"nothing in {memory.id[:8]} suggests a split (one idea found)")
@@ -50,11 +53,16 @@ def print_suggested_split(memory: Memory, parts: list[SuggestedPart]) -> None:
         out.print(plain(part.content))
         out.print(plain(f"tags: {', '.join(part.tags) or '-'}   "
                         f"entities: {', '.join(part.entities) or '-'}", style="dim"))
+        for other, score in (repeats[i - 1] if repeats else []):
+            out.print(plain(f"likely repeats {other.id[:8]} (similarity {score:.2f}): "
+                            f"{first_words(other.text, 60)}", style="yellow"))
     command = ["memvault", "split", memory.id[:8]]
     for part in parts:
         command += ["--part", part.content]
     for part in parts:
         command += ["--tags", ",".join(part.tags)]
+    for part in parts:
+        command += ["--entities", ",".join(part.entities)]
     out.print()
     out.print(Text("edit and run:", style="dim"))
     out.print(plain(shlex.join(command)), soft_wrap=True)

@@ -292,7 +292,8 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         delete_original: bool = False,
     ) -> dict[str, Any]:
         """Split a memory that holds several ideas into one memory a part (each inherits its
-        tags, entities, source and uses, with a split_from relation to the original), archiving
+        source and uses, takes the tags and entities its own words name, with a split_from
+        relation to the original), archiving
         the original (or deleting it: delete_original). A part is its text, or {content, gist}
         with your own gist for it. preview shows the result and writes nothing. One commit
         (split_memory: ...)."""

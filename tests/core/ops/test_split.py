@@ -12,6 +12,8 @@ import pytest
 
 from core import Memory, MemoryMetadata, MemoryStatus, Vault, VaultError
 from core.errors import UnknownIdError
+from core.decay import score
+from core.model.config import DecayConfig
 from core.model.records import now_epoch
 from core.ops.split import (
     SPLIT_MIN_CHARS,
@@ -61,7 +63,6 @@ def _git(vault: Vault, *args: str) -> str:
 # -- inheritance and provenance ----------------------------------------------------------------
 def test_parts_inherit_from_the_original(vault, consistent):
     src = _original(vault)
-    before = now_epoch()
     result = execute_split(vault, src.id, ["alpha fact.", "beta fact.", "gamma fact."])
     assert len(result.parts) == 3
     for part, text in zip(result.parts, ["alpha fact.", "beta fact.", "gamma fact."]):
@@ -71,22 +72,42 @@ def test_parts_inherit_from_the_original(vault, consistent):
         assert stored.strength == 1.6 and stored.use_count == 7
         assert stored.created_at == src.created_at
         assert stored.meta.source == "notebook" and stored.meta.context == "kitchen talk"
-        assert before <= stored.last_used <= now_epoch()
-        assert stored.last_used != src.last_used
-        assert stored.meta.tags == ["work", "home"] and stored.entities == ["Alice", "Bob"]
+        assert stored.last_used == src.last_used  # a split is no use
+        # no part names a tag: each gets them all; none names Alice or Bob: no entity
+        assert stored.meta.tags == ["work", "home"] and stored.entities == []
         assert stored.status == MemoryStatus.ACTIVE
         assert stored.id != src.id
     consistent(vault)
 
 
+def test_parts_keep_the_originals_use_count_and_last_used_so_they_rank_where_it_did(vault):
+    src = _original(vault)
+    result = execute_split(vault, src.id, ["alpha fact.", "beta fact."])
+    for part in result.parts:
+        stored = vault.memories[part.id]
+        assert (stored.use_count, stored.last_used) == (src.use_count, src.last_used)
+        now = now_epoch()
+        assert score(stored, DecayConfig(), now) == pytest.approx(score(src, DecayConfig(), now))
+
+
 def test_parts_get_their_own_tags_and_entities(vault):
     src = _original(vault)
-    result = execute_split(vault, src.id, ["alpha fact.", "beta fact.", "gamma fact."],
+    result = execute_split(vault, src.id, ["alpha fact.", "beta fact with Alice.", "gamma fact."],
                            tags=[["a"], None, []], entities=[None, ["Carol"], []])
     a, b, c = (vault.memories[p.id] for p in result.parts)
-    assert a.meta.tags == ["a"] and a.entities == ["Alice", "Bob"]
+    assert a.meta.tags == ["a"] and a.entities == []  # (derived: it names nobody)
     assert b.meta.tags == ["work", "home"] and b.entities == ["Carol"]
     assert c.meta.tags == [] and c.entities == []
+
+
+def test_a_part_given_no_labels_gets_those_its_own_words_name(vault):
+    src = vault.add("Alice plants tomatoes in the garden.\n\nBob files the taxes in April.",
+                    tags=["garden", "taxes"], entities=["Alice", "Bob"])
+    result = execute_split(vault, src.id, ["Alice plants tomatoes in the garden.",
+                                           "Bob files the taxes in April."])
+    garden, taxes = (vault.memories[p.id] for p in result.parts)
+    assert (garden.meta.tags, garden.entities) == (["garden"], ["Alice"])
+    assert (taxes.meta.tags, taxes.entities) == (["taxes"], ["Bob"])
 
 
 def test_each_part_gets_its_own_gist(vault, monkeypatch):
@@ -104,9 +125,9 @@ def test_each_part_gets_its_own_gist(vault, monkeypatch):
     a, b, c = (vault.memories[p.id] for p in result.parts)
     assert a.gist == f"gist of {LONG_A[:20]}" and b.gist == f"gist of {LONG_B[:20]}"
     assert c.gist is None  # too short: no gist
-    assert calls == [(LONG_A, ["garden"], ["Alice", "Bob"]),
-                     (LONG_B, ["work", "home"], ["Alice", "Bob"]),
-                     ("short", ["work", "home"], ["Alice", "Bob"])]
+    assert calls == [(LONG_A, ["garden"], ["Bologna"]),  # the names each part's words hold
+                     (LONG_B, ["work", "home"], ["Margaret"]),
+                     ("short", ["work", "home"], [])]
 
 
 def test_gist_from_the_real_generator(vault):
@@ -295,6 +316,17 @@ def test_suggest_split_on_topic_shifts():
     assert parts[0].content.startswith("The database migration")
     assert parts[0].content.endswith("backups first.")
     assert parts[1].content.startswith("My sister adopted")
+
+
+def test_a_note_of_two_facts_in_one_sentence_is_drafted_as_two_parts():
+    parts = suggest_split(_memory("I moved to Lisbon in 2021 and my sister lives in Porto.",
+                                  tags=["moves", "family"]))
+    assert [(p.content, p.tags) for p in parts] == [("I moved to Lisbon in 2021.", ["moves"]),
+                                                   ("My sister lives in Porto.", ["family"])]
+
+
+def test_a_sentence_of_one_fact_with_and_is_one_part():
+    assert len(suggest_split(_memory("Likes salt and pepper on scrambled eggs."))) == 1
 
 
 def test_an_aside_stays_with_the_sentence_it_qualifies():

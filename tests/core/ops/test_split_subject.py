@@ -90,3 +90,11 @@ def test_a_tag_of_the_carried_subject_goes_to_each_part_and_claims_nothing() -> 
 def test_a_heading_with_nothing_under_it_stays_as_written() -> None:
     assert headed_sections("# Berlin\nThe hotel is near Alexanderplatz.\n\n# Lisbon") == [
         ("Berlin", "The hotel is near Alexanderplatz."), (None, "# Lisbon")]
+
+
+def test_a_memorys_sentence_opened_by_its_verb_is_no_heading() -> None:
+    text = ("Wants end-to-end encryption before sharing notes with anyone. The keys must never "
+            "leave the person's own devices, and a server only ever sees encrypted notes.")
+    assert headed_sections(text) == [(None, text)]
+    parts = [p.content for p in suggest_split(Memory(id="m", content=text))]
+    assert parts[-1] == "A server only ever sees encrypted notes."  # no title carried into it

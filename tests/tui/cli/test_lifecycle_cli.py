@@ -62,8 +62,46 @@ def test_split_tags_per_part_and_delete_original(run, vdir):
     assert vault.memories[a].meta.tags == ["tea", "drinks"]
     assert vault.memories[a].entities == ["Earl Grey"]
     assert vault.memories[b].meta.tags == []
-    assert vault.memories[c].meta.tags == ["daily"]  # no --tags for it: the original's
+    assert vault.memories[c].meta.tags == ["daily"]  # no --tags for it: its words name none
     assert src not in vault.memories
+
+
+def test_split_without_labels_gives_each_part_those_its_own_words_name(run, vdir):
+    src = run.add("Tea with Anna at five.\n\nA walk to the Rhine at six.", "--tag", "tea",
+                  "--tag", "walk", "--entity", "Anna", "--entity", "Rhine")
+    tea, walk = run.ok("split", src, "--part", "Tea with Anna at five.",
+                       "--part", "A walk to the Rhine at six.").split()
+    vault = Vault.open(vdir, readonly=True)
+    assert (vault.memories[tea].meta.tags, vault.memories[tea].entities) == (["tea"], ["Anna"])
+    assert (vault.memories[walk].meta.tags, vault.memories[walk].entities) == (["walk"], ["Rhine"])
+
+
+SISTER = "My sister lives in Porto."
+TWO_FACTS = "I moved to Lisbon in 2021 and my sister lives in Porto."
+
+
+def test_suggest_split_names_a_part_that_repeats_a_memory(run):
+    sister = run.add(SISTER)
+    src = run.add(TWO_FACTS)
+    data = run.json("suggest-split", src)
+    assert [p["content"] for p in data["parts"]] == ["I moved to Lisbon in 2021.", SISTER]
+    assert [[d["id"] for d in p["likely_duplicates"]] for p in data["parts"]] == [[], [sister]]
+    out = run.ok("suggest-split", src)
+    assert f"likely repeats {sister[:8]} (similarity 1.00): {SISTER}" in out
+
+
+def test_split_warns_of_a_part_that_repeats_a_memory_and_splits_all_the_same(run):
+    sister = run.add(SISTER)
+    src = run.add(TWO_FACTS)
+    code, out, err = run("split", src, "--part", "I moved to Lisbon in 2021.", "--part", SISTER)
+    assert code == 0 and len(out.split()) == 2
+    part = out.split()[1]
+    assert f"warning: part 2 ({part[:8]}) likely repeats {sister[:8]}" in err
+    assert "part 1" not in err and src[:8] not in err  # nor the original it came from
+    again = run.add("We adopted a cat in March and the vet is on Rua Augusta.")
+    data = run.json("split", again, "--part", "We adopted a cat in March.",
+                    "--part", "The vet is on Rua Augusta.")
+    assert [p["likely_duplicates"] for p in data["parts"]] == [[], []]
 
 
 def test_split_json(run):
@@ -140,12 +178,15 @@ def test_suggest_split(run):
     data = run.json("suggest-split", src[:6])
     assert data["id"] == src
     assert data["parts"] == [
-        {"content": "Tea with Anna at five.", "tags": ["tea"], "entities": ["Anna"]},
-        {"content": "A walk to the Rhine at six.", "tags": ["walk"], "entities": ["Rhine"]}]
+        {"content": "Tea with Anna at five.", "tags": ["tea"], "entities": ["Anna"],
+         "likely_duplicates": []},
+        {"content": "A walk to the Rhine at six.", "tags": ["walk"], "entities": ["Rhine"],
+         "likely_duplicates": []}]
     out = run.ok("suggest-split", src)
     assert "2 parts suggested" in out and "part 1" in out and "part 2" in out
     assert (f"memvault split {src[:8]} --part 'Tea with Anna at five.' "
-            "--part 'A walk to the Rhine at six.' --tags tea --tags walk") in out
+            "--part 'A walk to the Rhine at six.' --tags tea --tags walk "
+            "--entities Anna --entities Rhine") in out
 
 
 def test_suggest_split_of_one_idea(run):

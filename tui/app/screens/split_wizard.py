@@ -2,7 +2,9 @@
 
 1. The memory: the highlighted one, or one of core's split candidates (ranked, with reasons).
 2. The parts: core's ``suggest_split`` to start from; each part in a text area; add, remove,
-   join with the next, reorder, cut at the cursor.
+   join with the next, reorder, cut at the cursor. A part that likely repeats a memory of the
+   vault says which in its heading (``memvault add``'s check: ``core.ops.split_repeats``),
+   checked again with each step's check.
 3. Tags and entities of each part (prefilled, comma separated).
 4. The original: archive (default) or delete.
 5. Preview: the new memories with their gists and inherited fields, the split_from relations
@@ -332,10 +334,16 @@ class SplitWizard(WizardScreen):
                 self.draft = preview
                 self.parts = [DraftPart(p.content, list(p.tags), list(p.entities))
                               for p in preview.parts]
+                for part, repeats in zip(self.parts, preview.repeats):
+                    part.checked([(r.memory_id, r.similarity) for r in repeats], part.text)
                 self.mark_pristine()
                 self.run_worker(self.query_one(PartsEditor).load(self.parts), group="ui")
         elif isinstance(preview, SplitPreview):
             self.preview = preview
+            if len(preview.repeats) == len(self.parts):
+                for part, made, repeats in zip(self.parts, preview.parts, preview.repeats):
+                    part.checked([(r.memory_id, r.similarity) for r in repeats], made.content)
+                self.query_one(PartsEditor).show_headings()
 
     # -- step 5: the preview -----------------------------------------------------------------
     def _show_preview(self) -> None:

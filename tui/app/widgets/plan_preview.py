@@ -23,11 +23,12 @@ def split_preview(p: SplitPreview, now: int) -> Group:
     head = Text()
     head.append(f"{n} new memories", style="bold")
     head.append(f" from {o.id[:8]}, in one commit. Each inherits strength {o.strength:g}, "
-                f"use count {o.use_count}, created {date_text(o.created_at)} "
-                f"({relative_time(o.created_at, now)}), source {o.meta.source or '—'}")
+                f"use count {o.use_count}, last used {relative_time(o.last_used, now)}, "
+                f"created {date_text(o.created_at)} ({relative_time(o.created_at, now)}), "
+                f"source {o.meta.source or '—'}")
     if o.meta.context:
         head.append(f", context {first_words(o.meta.context, 30)}")
-    head.append("; last used: now.")
+    head.append(".")
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     grid.add_column(no_wrap=True, style="dim")
@@ -50,6 +51,10 @@ def split_preview(p: SplitPreview, now: int) -> Group:
                         style="dim italic")
         grid.add_row("", "", edge)
         grid.add_row("", "text", Text(first_words(part.content, 240)))
+        for repeat in (p.repeats[index] if index < len(p.repeats) else []):
+            grid.add_row("", Text("repeats", style="bold yellow"),
+                         Text(f"{repeat.memory_id[:8]} (similarity {repeat.similarity:.2f}): "
+                              f"{repeat.words}", style="yellow"))
         if part.gist and part.gist != part.content:
             grid.add_row("", "gist", Text(part.gist, style="italic"))
     tail = Text()

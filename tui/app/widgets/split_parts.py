@@ -38,6 +38,20 @@ class DraftPart:
     #: The person typed this part's tags or entities: they stay as typed. Otherwise they are
     #: derived again from the part's text whenever the tags step opens.
     labels_typed: bool = False
+    #: The memories this part likely repeats (id, similarity), found for the text
+    #: ``repeats_text`` (None: not checked); shown while the part still says that.
+    repeats: list[tuple[str, float]] = field(default_factory=list)
+    repeats_text: str | None = None
+
+    def checked(self, repeats: list[tuple[str, float]], text: str) -> None:
+        """The memories the part with ``text`` likely repeats, as the vault's check found."""
+        self.repeats, self.repeats_text = list(repeats), text.strip()
+
+    @property
+    def shown_repeats(self) -> list[tuple[str, float]]:
+        """What the part repeats, while its text is the one checked (an edit hides the flag
+        until the next check)."""
+        return self.repeats if self.repeats_text == self.text.strip() else []
 
     @property
     def typed_labels(self) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
@@ -110,7 +124,16 @@ class PartEditor(Vertical):
         n = len(self.part.text.strip())
         text.append(f"  {n} character{'s' if n != 1 else ''}",
                     style="dim" if n else "bold red")
+        repeats = self.part.shown_repeats
+        if repeats:
+            memory_id, similarity = repeats[0]
+            more = f" and {len(repeats) - 1} more" if len(repeats) > 1 else ""
+            text.append(f"  repeats {memory_id[:8]} ({similarity:.2f}){more}", style="bold yellow")
         return text
+
+    def show_heading(self) -> None:
+        """Draw the heading again (the part's repeats were checked)."""
+        self.query_one(".part-label", Static).update(self._heading())
 
     def bind(self, part: DraftPart, index: int, total: int) -> None:
         """Show ``part`` as part ``index`` of ``total`` (editors are reused, not remounted)."""
@@ -206,6 +229,11 @@ class PartsEditor(VerticalScroll):
             editor.area.focus()
             self.call_after_refresh(self.scroll_to_widget, editor, animate=False)
         self.post_message(self.Changed())
+
+    def show_headings(self) -> None:
+        """Draw every part's heading again (their repeats were checked)."""
+        for editor in self.editors:
+            editor.show_heading()
 
     @on(PartEditor.Edited)
     def _edited(self, event: PartEditor.Edited) -> None:
