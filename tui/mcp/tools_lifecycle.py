@@ -295,9 +295,11 @@ def register(server: MCPServer, access: VaultAccess) -> None:
         source and uses, takes the tags and entities its own words name, with a split_from
         relation to the original), archiving
         the original (or deleting it: delete_original). A part is its text, or {content, gist}
-        with your own gist for it. preview shows the result and writes nothing. One commit
+        with your own gist for it. preview shows the result and writes nothing. Each part's
+        likely_duplicates names the memories it likely repeats (nothing is refused). One commit
         (split_memory: ...)."""
         from core.ops.split import OriginalFate, plan_split
+        from core.ops.split_repeats import split_repeats
 
         original: OriginalFate = "delete" if delete_original else "archive"
         texts = [p if isinstance(p, str) else p.content for p in parts]
@@ -309,16 +311,24 @@ def register(server: MCPServer, access: VaultAccess) -> None:
             change.message = "split_memory: " + change.message.removeprefix("split: ")
             return change
 
-        def answer(change: Plan, committed: bool) -> dict[str, Any]:
+        def answer(vault: Vault, change: Plan, committed: bool) -> dict[str, Any]:
             made = change.put_memories[:len(change.put_relations)]
+            original_id = change.put_relations[0].to_memory_id
+            repeats = split_repeats(vault, original_id,
+                                    [(m.content, m.meta.tags, m.entities) for m in made],
+                                    also_exclude=[m.id for m in made])
             return {"success": True, "preview": not committed,
-                    "original_id": change.put_relations[0].to_memory_id, "original": original,
+                    "original_id": original_id, "original": original,
                     "new_memory_ids": [m.id for m in made] if committed else [],
                     "parts": [{"id": m.id if committed else None, "content": m.content,
-                               "gist": m.gist, "tags": m.meta.tags, "entities": m.entities}
-                              for m in made],
+                               "gist": m.gist, "tags": m.meta.tags, "entities": m.entities,
+                               "likely_duplicates": [{"id": other.id,
+                                                      "similarity": round(score, 4)}
+                                                     for other, score in found]}
+                              for m, found in zip(made, repeats)],
                     "message": change.message, "commit": change.commit}
 
         if preview:
-            return access.read(lambda vault: answer(plan(vault), False))
-        return access.write("split_memory", lambda vault: answer(vault.apply(plan), True))
+            return access.read(lambda vault: answer(vault, plan(vault), False))
+        return access.write("split_memory",
+                            lambda vault: answer(vault, vault.apply(plan), True))

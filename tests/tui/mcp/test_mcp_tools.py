@@ -315,6 +315,20 @@ def test_split_memory_previews_then_splits_in_one_commit(mcp_server):
     one_commit(mcp_server, before, f"split_memory: decompose {mid[:8]} into 2", "split_memory")
 
 
+def test_split_memory_names_the_memories_a_part_likely_repeats(mcp_server):
+    known = save(mcp_server, "The greenhouse vents open at 24 degrees in spring.",
+                 tags=["garden"])
+    mid = save(mcp_server, "Seed potatoes chit on the windowsill in February. The greenhouse "
+               "vents open at 24 degrees in spring, always.", tags=["garden"])
+    parts = ["Seed potatoes chit on the windowsill in February.",
+             "The greenhouse vents open at 24 degrees in spring, always."]
+    for preview in (True, False):
+        data = mcp_server.call("split_memory", memory_id=mid, parts=parts, preview=preview).data
+        first, second = (p["likely_duplicates"] for p in data["parts"])
+        assert first == [] and [d["id"] for d in second] == [known], data
+        assert 0 < second[0]["similarity"] <= 1
+
+
 def test_the_server_sees_what_other_processes_commit(mcp_server):
     with Vault.open(mcp_server.vault) as v:
         outside = v.add("Written by the CLI while the server runs.").id
