@@ -124,23 +124,44 @@ class InboxScreen(Screen[list[str] | None]):
         self.likely = message.likely
         self.entries = {e.memory_id: e for e in view.entries}
         self.marks &= set(self.entries)
+        self._fill_table()
+        self._title()
+        self._show_highlighted()
+        self.table.focus()
+
+    def on_resize(self) -> None:
+        """The change column takes what the others leave: lay the rows out again."""
+        if self.view is not None:
+            self._fill_table()
+
+    def _fill_table(self) -> None:
+        """The table's rows for the entries shown, the cursor kept on its memory. Each column
+        is as wide as its widest cell, set before the rows are added (a column that grows as
+        rows come left the header drawn at the old widths until the next repaint); the change
+        column is cut to what the others leave of the table's width (the diff below shows it
+        whole), so nothing scrolls sideways at 80 columns."""
+        assert self.view is not None
         table = self.table
         keep = self._highlighted()
         now = self.inbox.clock()
-        rows = [(e.memory_id, self._cells(e, now)) for e in view.entries]
-        # each column as wide as its widest cell, set before the rows are added: a column that
-        # grows as rows come left the header drawn at the old widths until the next repaint
+        rows = [(e.memory_id, self._cells(e, now)) for e in self.view.entries]
+        widths = [max([len(header), *(_width(cells[index]) for _, cells in rows)])
+                  for index, header in enumerate(HEADERS)]
+        pad = 2 * table.cell_padding
+        room = table.scrollable_content_region.width - table.styles.scrollbar_size_vertical
+        left = room - sum(w + pad for w in widths[:-1]) - pad
+        if room > 0:
+            widths[-1] = max(len(HEADERS[-1]), min(widths[-1], left))
+            rows = [(memory_id, [*cells[:-1], _cut(cells[-1].copy(), widths[-1])])
+                    if isinstance(cells[-1], Text) else (memory_id, cells)
+                    for memory_id, cells in rows]
         table.clear(columns=True)
-        for index, header in enumerate(HEADERS):
-            table.add_column(header, width=max([len(header), *(_width(cells[index])
-                                                                 for _, cells in rows)]))
+        for header, width in zip(HEADERS, widths):
+            table.add_column(header, width=width)
         for memory_id, cells in rows:
             table.add_row(*cells, key=memory_id)
         if keep in self.entries:
             table.move_cursor(row=table.get_row_index(keep), animate=False)
-        self._title()
-        self._show_highlighted()
-        table.focus()
 
     def _cells(self, e: InboxEntry, now: int) -> list[Text | str]:
         change = e.summary(60) or e.preview

@@ -200,3 +200,18 @@ async def test_c_on_an_entry_without_a_likely_duplicate_stays_in_the_inbox(inbox
         await pilot.press("c")
         await settle(pilot)
         assert app.screen is screen
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [(80, 24), SIZE])
+async def test_the_rows_fit_the_width_and_a_long_change_is_cut_with_a_mark(inbox_vault, size):
+    app = make_app(inbox_vault)
+    async with app.run_test(size=size) as pilot:
+        screen = await _open_inbox(pilot)
+        table = screen.table
+        await pilot.wait_for_scheduled_animations()
+        assert table.virtual_size.width <= table.scrollable_content_region.width
+        cells = [str(table.get_cell_at((row, len(table.columns) - 1)))
+                 for row in range(table.row_count)]
+        width = list(table.columns.values())[-1].width
+        assert all(len(c) <= width for c in cells) and any(c.endswith("…") for c in cells)
