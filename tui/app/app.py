@@ -149,9 +149,10 @@ class MemvaultApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         screen = self.screen
+        # (a keymap's typos: every place's classes are imported only when there is a keymap)
+        unknown = unknown_ids(self._keyed_parts(), self.keymap) if self.keymap else []
         self.push_screen(HelpScreen(self.keyed_actions(screen), screen.active_bindings,
-                                    self.get_key_display,
-                                    unknown_ids(self._keyed_parts(), self.keymap)))
+                                    self.get_key_display, unknown))
 
     def _keyed_parts(self) -> list[type]:
         """Every class the app's keys are declared on (a keymap id none declares is a typo)."""
