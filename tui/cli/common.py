@@ -326,8 +326,7 @@ def open_writable(*, create: str | None = None, announce_created: bool = True,
     ctx = click.get_current_context(silent=True)
     allow = ctx is not None and bool(ctx.meta.get(_ALLOW_SECRET_KEY))  # shared by the chain
     vault = vault_class().open(path, secrets="allow" if allow else None, layout=layout,
-                               create=allowed,
-                       inside_repo=inside_repo)
+                               create=allowed, inside_repo=inside_repo)
     _opened.append(vault)
     opened_paths.append(path)
     report = vault.report
