@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -96,7 +97,7 @@ class MemvaultApp(App[None]):
         self._settings_saved = now
         if not self._settings_told:
             self._settings_told = True
-            key = key_for(self, type(self), "settings")
+            key = key_for(cast("App[object]", self), type(self), "settings")
             self.notify(f"Saved in {home_short(settings_path())} (every setting: {key})",
                         title="settings", timeout=4, markup=False)
 

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
 
@@ -37,7 +37,7 @@ def vault_class() -> type[Vault]:
         from core import Vault as found
 
         globals()["Vault"] = found
-    return found  # type: ignore[no-any-return]
+    return cast("type[Vault]", found)
 
 
 def __getattr__(name: str) -> object:
