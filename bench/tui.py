@@ -1,6 +1,7 @@
 """memvault TUI benchmark: the app on a 10k-memory vault, headless, in this process.
 
     python bench/tui.py [--size 10000] [--repeat 5] [--keep]
+    python bench/tui.py --keys [--size 10000] [--repeat 3]
 
 Measures, against its targets:
 
@@ -17,6 +18,11 @@ Measures, against its targets:
    memory. Targets: as a filter keystroke (100 ms) and a highlight (50 ms). Then ``G`` (the
    list adds every row up to the last: the worst case of adding rows as they come into
    sight). No target; reported.
+
+6. ``--keys`` (issue 42): each key's first visible change (the first screen update written
+   after it) and its result, beside a bare Textual app's key, on the demo vault and at
+   ``--size``: ``/``, a filter keystroke, archive, undo, archive of 13 marked memories, ``M``,
+   ``?``, ``I``. Targets: first visible change <= 100 ms, result <= 300 ms.
 
 Keys are sent to the app as the terminal driver would send them; the time runs to the first
 screen update written afterwards (``App._display``), not to the pilot's "idle" (which waits).
@@ -96,12 +102,19 @@ class Meter:
         app._display = display  # type: ignore[method-assign]
 
     async def key(self, key: str, done, timeout: float = 30.0) -> float:  # type: ignore[no-untyped-def]
+        return (await self.key_both(key, done, timeout))[1]
+
+    async def key_both(self, key: str, done,  # type: ignore[no-untyped-def]
+                       timeout: float = 30.0) -> tuple[float, float]:
+        """(first screen update written after the key, the first after ``done()`` held)."""
         from textual import events
 
         char = key if len(key) == 1 else None
         started = time.perf_counter()
         self.app._driver.send_message(events.Key(key, char))  # type: ignore[union-attr]
-        return await self.until(done, started, timeout)
+        result = await self.until(done, started, timeout)
+        first = min(t for t in self.displays if t >= started) - started
+        return first, result
 
     async def until(self, done, started: float, timeout: float = 30.0) -> float:  # type: ignore[no-untyped-def]
         deadline = started + timeout
@@ -199,18 +212,155 @@ async def measure(path: Path, repeat: int) -> dict[str, list[float]]:
     return results
 
 
+#: issue 42: a key's first visible change and its result
+KEY_TARGETS = (0.100, 0.300)
+
+
+async def bare_key(repeat: int) -> list[tuple[float, float]]:
+    """A bare Textual app, the floor every key pays: a key that changes one line of text."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Bare(App[None]):
+        BINDINGS = [("x", "flip", "")]
+
+        def compose(self) -> ComposeResult:
+            yield Static("0", id="n")
+
+        def action_flip(self) -> None:
+            self.count = getattr(self, "count", 0) + 1
+            self.query_one("#n", Static).update(str(self.count))
+
+    app = Bare()
+    samples = []
+    async with app.run_test(size=SIZE) as pilot:
+        meter = Meter(app)
+        await pilot.pause()
+        for n in range(repeat):
+            samples.append(await meter.key_both("x", lambda n=n: getattr(app, "count", 0) > n))
+            await pilot.pause()
+    return samples
+
+
+async def measure_keys(path: Path, repeat: int) -> dict[str, list[tuple[float, float]]]:
+    """Each key's (first visible change, result) on the vault at ``path``: ``/`` (the filter
+    box focused) and a character typed in it (the tree filtered), ``a`` (archived), ``ctrl+z``
+    (undone), ``a`` on 13 marked memories in the flat list, ``M`` (the consolidate wizard with
+    its clusters), ``?`` (help drawn) and ``I`` (the inbox with its entries)."""
+    from tui.app.screens.consolidate_wizard import ConsolidateWizard
+    from tui.app.screens.help import HelpScreen
+    from tui.app.screens.inbox import InboxScreen
+    from tui.app.settings import Loaded, Settings
+
+    out: dict[str, list[tuple[float, float]]] = {}
+
+    def add(name: str, sample: tuple[float, float]) -> None:
+        out.setdefault(name, []).append(sample)
+
+    for _ in range(repeat):
+        app = MemvaultApp(VaultService(path), poll_interval=0, rescore_interval=0,
+                          settings=Loaded(Settings()))
+        async with app.run_test(size=SIZE) as pilot:
+            meter = Meter(app)
+            main = app.main_screen
+            while main is None or main.view is None or main.view.partial:
+                await asyncio.sleep(0.005)
+                main = app.main_screen
+            await app.workers.wait_for_complete()
+            await pilot.press("down", "enter")
+            await pilot.pause()
+            box = main.query_one("#filter")
+            add("/", await meter.key_both("slash", lambda: app.focused is box))
+            await pilot.pause()
+            add("filter", await meter.key_both("e", lambda: main.query_text == "e"))
+            await app.workers.wait_for_complete()
+            box.value = ""
+            await pilot.pause()
+            main.memory_tree.focus()
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            if main.current is None:
+                await pilot.press("down")
+                await pilot.pause()
+            for name in ("archive", "undo"):
+                view = main.view
+                add(name, await meter.key_both("a" if name == "archive" else "ctrl+z",
+                                               lambda v=view: main.view is not v))
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+            await pilot.press("f")
+            await app.workers.wait_for_complete()
+            for _mark in range(13):
+                await pilot.press("space")
+            await pilot.pause()
+            assert len(main.memory_tree.marks) == 13, len(main.memory_tree.marks)
+            view = main.view
+            add("bulk archive (13)", await meter.key_both("a", lambda v=view: main.view is not v))
+            await app.workers.wait_for_complete()
+            await pilot.press("ctrl+z")  # put them back (not timed)
+            await app.workers.wait_for_complete()
+            await pilot.press("f")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            for key, kind, ready in (
+                    ("M", ConsolidateWizard, lambda s: s.clusters is not None),
+                    ("question_mark", HelpScreen, lambda s: bool(s.query("#help-body"))),
+                    ("I", InboxScreen, lambda s: s.view is not None)):
+                add(key.replace("question_mark", "?"), await meter.key_both(
+                    key, lambda k=kind, r=ready: isinstance(app.screen, k) and r(app.screen)))
+                await app.workers.wait_for_complete()
+                await pilot.press("escape")
+                while app.screen is not main:
+                    await asyncio.sleep(0.005)
+                await pilot.pause()
+    return out
+
+
+def print_keys(title: str, rows: dict[str, list[tuple[float, float]]]) -> None:
+    first_target, result_target = KEY_TARGETS
+    print(f"\n{title} (median of first visible change / of result; targets "
+          f"<= {first_target * 1000:.0f} / <= {result_target * 1000:.0f} ms)")
+    for name, samples in rows.items():
+        first = statistics.median(f for f, _ in samples)
+        result = statistics.median(r for _, r in samples)
+        met = "met" if first <= first_target and result <= result_target else "NOT met"
+        print(f"  {name:<20} {first * 1000:8.1f} ms  {result * 1000:8.1f} ms  {met}")
+
+
+def keys_main(args: argparse.Namespace, work: Path) -> None:
+    """The key timings: a bare Textual app, the demo vault, a vault of ``--size``."""
+    from tui.demo.build import build_demo
+
+    print_keys("a bare Textual app", {"x (one line)": asyncio.run(bare_key(args.repeat * 3))})
+    demo = work / "demo"
+    build_demo(demo)
+    print_keys("the demo vault", asyncio.run(measure_keys(demo, args.repeat)))
+    path = work / "vault"
+    shutil.copytree(vault_for(args.size), path, symlinks=True)
+    print_keys(f"{args.size} memories", asyncio.run(measure_keys(path, args.repeat)))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=10_000)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--keep", action="store_true",
                         help="keep the copy of the vault the runs used (its path is printed)")
+    parser.add_argument("--keys", action="store_true",
+                        help="only each key's first visible change and result, beside a bare "
+                             "Textual app, on the demo vault and at --size")
     args = parser.parse_args(argv)
     import os
     import tempfile
 
     work = Path(tempfile.mkdtemp(prefix="memvault-tui-bench-"))
     os.environ["MEMVAULT_CONFIG_DIR"] = str(work / "config")  # never the user's settings
+    if args.keys:
+        try:
+            keys_main(args, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return 0
     path = work / "vault"
     shutil.copytree(vault_for(args.size), path, symlinks=True)
     try:

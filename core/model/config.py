@@ -29,6 +29,8 @@ _ENV: dict[str, tuple[str, type]] = {
     "promote_use_count": ("CORTEXGRAPH_PROMOTE_USE_COUNT", int),
     "promote_time_window": ("CORTEXGRAPH_PROMOTE_TIME_WINDOW", int),
 }
+#: setting name -> the environment variable that sets it (what a settings view shows)
+ENV_VARS: dict[str, str] = {name: var for name, (var, _kind) in _ENV.items()}
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ def _at(memory_id: str | None, *keys: str):
         for key in keys:
             await pilot.press(key)
             await settle(pilot)
+        pilot.app.clear_notifications()  # (a key that saves a choice says so once: not shown)
 
     return run_before
 

@@ -10,19 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
 from .commands import MemoryCommands
-from .keys import KeyedAction, unknown_ids
+from .keys import KeyedAction, key_for, unknown_ids
 from .keys import actions as keyed_actions
 from .palette import main_commands
 from .screens.help import HelpScreen
 from .screens.main import MAIN_WIDGETS, MainScreen
+from .screens.settings_screen import SettingsScreen, home_short
 from .service import VaultService
-from .settings import Loaded, Settings
+from .widgets.memory_list import MemoryList
+from .settings import Loaded, Settings, settings_path
 from .settings import load as load_settings
 from .settings import save as write_settings
 
@@ -33,6 +36,7 @@ class MemvaultApp(App[None]):
     COMMANDS = App.COMMANDS | {MemoryCommands}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="memvault.help"),
+        Binding("comma", "settings", "Settings", show=False, id="memvault.settings"),
         Binding("q", "quit", "Quit", id="memvault.quit"),
     ]
 
@@ -45,6 +49,7 @@ class MemvaultApp(App[None]):
         self._settings_extra = loaded.extra
         self._settings_notice = loaded.notice
         self._settings_saved: str | None = repr(self.settings)
+        self._settings_told = False  # the first save of a run says where (once)
         self.service = service
         self.keymap = dict(keymap or {})
         self.poll_interval = poll_interval
@@ -90,6 +95,32 @@ class MemvaultApp(App[None]):
             self._settings_saved = None  # tell once; try again at the next change
             return
         self._settings_saved = now
+        if not self._settings_told:
+            self._settings_told = True
+            key = key_for(cast("App[object]", self), type(self), "settings")
+            self.notify(f"Saved in {home_short(settings_path())} (every setting: {key})",
+                        title="settings", timeout=4, markup=False)
+
+    @property
+    def settings_written(self) -> bool:
+        """The settings file holds the settings now (False after a write failed)."""
+        return self._settings_saved == repr(self.settings)
+
+    def apply_setting(self, name: str, value: object) -> None:
+        """Change one saved choice (the settings screen): shown at once, as the main screen's
+        own key for it would show it, and saved."""
+        if name == "theme":
+            self.theme = str(value)  # (_theme_changed saves it)
+            return
+        setattr(self.settings, name, value)
+        if self.main_screen is not None:
+            apply_to_main(self.main_screen, self.settings, name)
+        self.save_settings()
+
+    def action_settings(self) -> None:
+        """``,``: the settings screen."""
+        if not isinstance(self.screen, SettingsScreen):
+            self.push_screen(SettingsScreen(self))
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """Save a screenshot (the palette's "Screenshot"): in the Downloads folder, or in
@@ -119,9 +150,10 @@ class MemvaultApp(App[None]):
         if isinstance(self.screen, HelpScreen):
             return
         screen = self.screen
+        # (a keymap's typos: every place's classes are imported only when there is a keymap)
+        unknown = unknown_ids(self._keyed_parts(), self.keymap) if self.keymap else []
         self.push_screen(HelpScreen(self.keyed_actions(screen), screen.active_bindings,
-                                    self.get_key_display,
-                                    unknown_ids(self._keyed_parts(), self.keymap)))
+                                    self.get_key_display, unknown))
 
     def _keyed_parts(self) -> list[type]:
         """Every class the app's keys are declared on (a keymap id none declares is a typo)."""
@@ -152,6 +184,25 @@ def _action_of(callback: Callable[..., object]) -> str:
     func = callback.func if isinstance(callback, partial) else callback
     name = getattr(func, "__name__", "")
     return _ACTIONS_OF.get(name, name.removeprefix("action_"))
+
+
+def apply_to_main(main: MainScreen, settings: Settings, name: str) -> None:
+    """Show the choice ``name`` of ``settings`` on the main screen through the screen's own
+    actions (those of its keys ``m``, ``s``, ``c``, ``f``, ``<`` / ``>``), which save what
+    they show: the main screen and the file never disagree."""
+    if name == "mode":
+        main.set_mode(settings.mode)
+    elif name == "sort":
+        main.set_sort(settings.sort)
+    elif name == "show_content" and main.detail.show_content != settings.show_content:
+        main.action_toggle_body()
+    elif name == "view" and main.showing_list != (settings.view == "list"):
+        main.action_toggle_view()
+    elif name in ("list_sort", "list_descending"):
+        main.memory_list.set_sort(settings.list_sort, settings.list_descending)
+        main.memory_list.post_message(MemoryList.SortChanged())  # (its title says the sort)
+    elif name in ("left_width", "list_width"):
+        main.action_resize_left(0)  # the width of the list or the tree, as it shows now
 
 
 def screenshot_folder() -> Path:

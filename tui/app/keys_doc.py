@@ -38,6 +38,8 @@ PLACES: list[tuple[str, str]] = [
     ("Outside edits (E)", "tui.app.screens.outside_edits:OutsideEditsScreen"),
     ("Stats (S)", "tui.app.screens.stats:StatsScreen"),
     ("Help (?)", "tui.app.screens.help:HelpScreen"),
+    ("Settings (,)", "tui.app.screens.settings_screen:SettingsScreen"),
+    ("The settings' choices", "tui.app.screens.settings_screen:ChoiceTable"),
 ]
 
 BEGIN = "<!-- keys: made by `python -m tui.app.keys_doc` from the bindings; do not edit -->"

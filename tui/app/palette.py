@@ -119,6 +119,9 @@ memvault.left.wider | Left pane wider
     give the tree more room
 memvault.help | Help
     keys, the filter language, group modes
+memvault.settings | Settings…
+    every saved choice (theme, grouping, sorts, views, pane widths) changed and saved, where
+    they are stored, the keymap and the configuration from the environment
 """)
 
 #: Main-screen bindings the palette leaves out: moving the cursor means nothing there.
@@ -127,6 +130,10 @@ NOT_IN_PALETTE = {
     "memvault.collapse", "memvault.clear_filter", "memvault.mark_up", "memvault.mark_down",
     "memvault.expand.arrow", "memvault.collapse.arrow", "memvault.quit",
 }
+
+
+#: The app's own bindings in the palette (their actions run on the app, the others on the screen).
+APP_COMMANDS = {"memvault.help", "memvault.settings"}
 
 
 def action_callback(target: object, action: str) -> Callable[[], object]:
@@ -140,14 +147,14 @@ def main_commands(main: MainScreen, keyed: list[KeyedAction], display: Callable[
                   app: object) -> Iterator[SystemCommand]:
     """The palette's commands for the main screen: one a binding of :data:`PALETTE` (with its
     keys now, shown with ``display``), then a command for each grouping and sort. The app's own
-    bindings (help) run on ``app``, the others on ``main``."""
+    bindings (:data:`APP_COMMANDS`) run on ``app``, the others on ``main``."""
     by_id = {a.binding_id: a for a in keyed}
     for binding_id, (title, help_text) in PALETTE.items():
         action = by_id.get(binding_id)
         if action is None:
             continue
         keys = keys_text(dict.fromkeys(action.keys), display) if not action.lost else "no key"
-        target = app if binding_id == "memvault.help" else main
+        target = app if binding_id in APP_COMMANDS else main
         yield SystemCommand(title, f"{help_text} ({keys})", action_callback(target,
                                                                              action.action))
     for mode in MODES:

@@ -13,22 +13,38 @@ import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import click
-
-from core import Memory, Relation, UnknownIdError, Vault, VaultError, default_vault_path
-from core.model.records import now_epoch
-from core.store.layout import MAX_FILE_BYTES, Layout
-from core.vault import first_words
-from core.vault.creating import enclosing_vault, holds_vault
 
 from ..terminal import json_text
 from ..text import plural
 from .verbs import READING_VERBS, VERB_HELP
 
 if TYPE_CHECKING:
+    from core import Memory, Relation, UnknownIdError, Vault
     from core.search.query import Query
+
+# core is imported where it is used: ``memvault -h``, a typo'd verb and a usage error never
+# load its records (pydantic) or its git and store modules.
+
+
+def vault_class() -> type[Vault]:
+    """core's :class:`~core.Vault`, imported on first use; every open of the CLI goes through
+    it (``common.Vault``: a test may put another class there)."""
+    found = globals().get("Vault")
+    if found is None:
+        from core import Vault as found
+
+        globals()["Vault"] = found
+    return cast("type[Vault]", found)
+
+
+def __getattr__(name: str) -> object:
+    """``common.Vault`` (:func:`vault_class`), for the verb modules that open through it."""
+    if name == "Vault":
+        return vault_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 PROG = "memvault"
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -178,6 +194,8 @@ def relation_json(relation: Relation) -> dict[str, Any]:
 def say(verb_done: str, memories: Iterable[Memory],
         suffix: Callable[[Memory], str] | None = None) -> None:
     """``archived 1a2b3c4d The first words…`` per memory."""
+    from core.vault import first_words
+
     for m in memories:
         tail = suffix(m) if suffix else ""
         print(f"{verb_done} {m.id[:8]} {first_words(m.text)}{tail}")
@@ -187,6 +205,8 @@ def report_changed(vault: Vault, changed: Iterable[Memory], verb_done: str, as_j
                    suffix: Callable[[Memory], str] | None = None) -> int:
     """What a verb that changed memories prints: their records (``--json``, an array), else a
     :func:`say` line each."""
+    from core.model.records import now_epoch
+
     if as_json:
         now = now_epoch()
         print_json([memory_json(vault, m, now) for m in changed])
@@ -200,6 +220,9 @@ def vault_path() -> Path:
     """``--vault``, else the vault the current folder is in (a clone: ``cd notes && memvault
     sync``; :func:`core.vault.creating.enclosing_vault`), else ``MEMVAULT_PATH``, else
     CortexGraph's configured storage path, else per user (:func:`core.default_vault_path`)."""
+    from core import default_vault_path
+    from core.vault.creating import enclosing_vault
+
     return given_vault_path() or enclosing_vault(Path(".")) or default_vault_path()
 
 
@@ -225,6 +248,9 @@ def given_vault_path() -> Path | None:
 
 def vault_exists(path: Path) -> bool:
     """``path`` is a folder holding a vault (:func:`core.vault.creating.holds_vault`)."""
+    from core.store.layout import Layout
+    from core.vault.creating import holds_vault
+
     return path.is_dir() and holds_vault(Layout(path))
 
 
@@ -244,7 +270,7 @@ def open_readonly(keep_read: bool = False, search_rows: bool = False) -> Vault:
     path = vault_path()
     require_vault(path)
     opened_paths.append(path)
-    vault = Vault.open(path, readonly=True, keep_read=keep_read, search_rows=search_rows)
+    vault = vault_class().open(path, readonly=True, keep_read=keep_read, search_rows=search_rows)
     _opened.append(vault)  # (its notices too: a damaged derived index built again...)
     return vault
 
@@ -256,10 +282,12 @@ opened_paths: list[Path] = []
 def deleted_hint(exc: UnknownIdError) -> str:
     """For an id that is not a living memory of the vault the command opened but one that
     was deleted: what brings it back. "" otherwise (or when history cannot say)."""
+    from core import VaultError
+
     if exc.key is None or exc.kind != "memory" or not opened_paths:
         return ""
     try:
-        vault = Vault.open(opened_paths[-1], readonly=True)
+        vault = vault_class().open(opened_paths[-1], readonly=True)
         memory_id = vault.resolve_any(exc.key)
     except VaultError:
         return ""
@@ -297,8 +325,8 @@ def open_writable(*, create: str | None = None, announce_created: bool = True,
         require_vault(path, writing=True)
     ctx = click.get_current_context(silent=True)
     allow = ctx is not None and bool(ctx.meta.get(_ALLOW_SECRET_KEY))  # shared by the chain
-    vault = Vault.open(path, secrets="allow" if allow else None, layout=layout, create=allowed,
-                       inside_repo=inside_repo)
+    vault = vault_class().open(path, secrets="allow" if allow else None, layout=layout,
+                               create=allowed, inside_repo=inside_repo)
     _opened.append(vault)
     opened_paths.append(path)
     report = vault.report
@@ -362,6 +390,8 @@ def print_notices() -> None:
 def read_stdin_content() -> str:
     """Standard input as a memory's content, read up to one character past the size a vault
     file may hold: a larger stream is refused without being read into memory."""
+    from core.store.layout import MAX_FILE_BYTES
+
     content = sys.stdin.read(MAX_FILE_BYTES + 1)
     if len(content) > MAX_FILE_BYTES:
         raise UserError(f"refused: the content on standard input is larger than the "

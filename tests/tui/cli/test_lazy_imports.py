@@ -1,6 +1,7 @@
-"""``memvault --help``, ``list`` and ``search`` start without what they do not use: neither
-textual (the app), nor mcp (``memvault mcp``), nor wordllama (semantic search, unless asked for),
-nor GitPython (they only read git)."""
+"""``memvault --help``, ``list``, ``search`` and ``stats`` start without what they do not use:
+neither textual (the app), nor mcp (``memvault mcp``), nor wordllama (semantic search, unless
+asked for), nor GitPython (they only read git); ``--help``, a typo'd verb and a usage error
+without the vault's code at all."""
 
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ def small_vault(tmp_path):
     ["list", "--query", "pytest tag:py*", "--json"],
     ["search", "pytest", "--mode", "bm25"],
     ["search", "pytest", "--mode", "bm25", "--json"],
+    ["stats"],
 ])
 def test_no_heavy_import(argv, small_vault, tmp_path):
     modules = _modules("--vault", str(small_vault), *argv, cwd=tmp_path)
@@ -54,6 +56,17 @@ def test_no_heavy_import(argv, small_vault, tmp_path):
     assert heavy == []
     if argv[0] == "search":
         assert "core.search.index" in modules
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["serach", "pytest"], ["--vault"]])
+def test_help_a_typo_and_a_root_usage_error_load_none_of_the_vault(argv, tmp_path):
+    """What answers before a vault is opened imports no record model (pydantic), no vault, git
+    or store code: ``import core`` itself is free (its names come on first use)."""
+    modules = _modules(*argv, cwd=tmp_path)
+    assert "tui.cli" in modules
+    loaded = [m for m in modules if m.split(".")[0] in ("pydantic", "rich", *HEAVY)
+              or m.startswith(("core.vault", "core.model.records", "core.git", "core.store"))]
+    assert loaded == []
 
 
 def test_history_reads_git_without_gitpython(small_vault, tmp_path):

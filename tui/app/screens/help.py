@@ -46,8 +46,10 @@ VIEWS_HELP = [
     ("history: space · D · r", "mark a version · word diff with the marked (or the previous) "
                                "one · restore"),
     ("< · >", "the left pane narrower · wider"),
-    ("settings", "theme, sort, grouping, gist or content, tree or list, pane widths: saved in "
-                 "~/.config/memvault/settings.json (or $MEMVAULT_CONFIG_DIR)"),
+    (", settings", "theme, sort, grouping, gist or content, tree or list, pane widths: "
+                   "shown and changed on the settings screen (with the keymap and the "
+                   "environment's configuration), saved in ~/.config/memvault/settings.json "
+                   "(or $MEMVAULT_CONFIG_DIR)"),
 ]
 
 
