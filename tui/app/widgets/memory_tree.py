@@ -22,12 +22,8 @@ from core.search.query import Term
 from ..grouping import groups_for
 from ..groups import Group, LineageRoot
 from ..view import VaultView
-from .tree_nodes import LOADING, NodeData, group_label, memory_label
-
-#: A memory row's cells before its words: score (4), bar (5), short id (8), a space after each
-LEAF_FIELDS = 20
-#: The cells of a node's expand arrow ("▶ "), drawn before the label of a node with children
-EXPAND_ARROW = 2
+from .tree_nodes import (EXPAND_ARROW, LEAF_FIELDS, LOADING, NodeData, depth_below,
+                         group_label, memory_label)
 
 class MemoryTree(Tree[NodeData]):
     #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
@@ -166,7 +162,7 @@ class MemoryTree(Tree[NodeData]):
         data = NodeData("memory" if row else "gone", key, memory_id=memory_id, lineage=lineage,
                         merged=merged, edge=edge, extra=extra)
         has_children = lineage and (merged or bool(self._children_of.get(memory_id)))
-        label = self._memory_label(data, has_children, self._depth_below(parent))
+        label = self._memory_label(data, has_children, depth_below(self.root, parent))
         if has_children:
             return parent.add(label, data, allow_expand=True)
         return parent.add_leaf(label, data)
@@ -187,15 +183,6 @@ class MemoryTree(Tree[NodeData]):
         if not self.show_vertical_scrollbar:
             width -= self.styles.scrollbar_size_vertical
         return max(0, width)
-
-    def _depth_below(self, parent: TreeNode[NodeData]) -> int:
-        """The depth of a child of ``parent`` (0: a child of the hidden root)."""
-        depth = 0
-        node: TreeNode[NodeData] | None = parent
-        while node is not None and node is not self.root:
-            depth += 1
-            node = node.parent
-        return depth
 
     # -- marks (what the consolidate wizard offers as its members) ----------------------------
     def toggle_mark(self, memory_id: str) -> bool:
@@ -233,7 +220,7 @@ class MemoryTree(Tree[NodeData]):
         for node in list(self._tree_nodes.values()):
             data = node.data
             if data is not None and data.memory_id in ids and data.kind in ("memory", "gone"):
-                depth = self._depth_below(node.parent) if node.parent is not None else 0
+                depth = depth_below(self.root, node.parent) if node.parent is not None else 0
                 node.set_label(self._memory_label(data, node.allow_expand, depth))
 
     def populate(self, node: TreeNode[NodeData]) -> None:

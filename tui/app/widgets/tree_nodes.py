@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rich.text import Text
+from textual.widgets.tree import TreeNode
 
 from core.search.query import Term
 
@@ -34,6 +35,22 @@ class NodeData:
     merged: bool = False  # ... and, first, the sources it was merged from
     edge: str | None = None  # "split", "merge" or "from": how a lineage child is drawn
     extra: int = 0  # a lineage root's descendant count
+
+
+#: A memory row's cells before its words: score (4), bar (5), short id (8), a space after each
+LEAF_FIELDS = 20
+#: The cells of a node's expand arrow ("▶ "), drawn before the label of a node with children
+EXPAND_ARROW = 2
+
+
+def depth_below(root: TreeNode[NodeData], parent: TreeNode[NodeData]) -> int:
+    """The depth of a child of ``parent`` in the tree of ``root`` (0: a child of the root)."""
+    depth = 0
+    node: TreeNode[NodeData] | None = parent
+    while node is not None and node is not root:
+        depth += 1
+        node = node.parent
+    return depth
 
 
 def group_label(group: Group) -> Text:
