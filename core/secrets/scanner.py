@@ -15,11 +15,19 @@ prefix. So this module takes its regular expressions and heuristics, not its fil
   ``<x>``, ``${x}``), ``$variables`` and indirect references (``f(x)``, ``a[b]``);
 * secrets said in words, a value right after the keyword naming it (``HEROKU_API_KEY 3f8c...``,
   ``her bank password is ...``): :mod:`core.secrets.prose`;
-* high entropy: tokens of 20+ base64 characters with Shannon entropy over 4.5 bits, and of 32+
-  hex digits over 3.0 (the limits of ``detect-secrets``), that mix letters and digits, and that
-  are not UUIDs, sequences (``abcdef...``), ids (``user_id=...``), git object names (40 or
-  64 hex digits: commits are quoted in memories all the time) or hex digests named so
-  (``"hash": "<md5>"``, ``sha256: ...``: mem0 keeps an md5 of every memory).
+* high entropy (:mod:`core.secrets.entropy`): tokens of 20+ base64 characters with Shannon
+  entropy over 4.5 bits, and of 32+ hex digits over 3.0 (the limits of ``detect-secrets``),
+  that mix letters and digits, and that are not UUIDs, sequences, ids, git object names or
+  hex digests named so.
+
+Linear in the text's length, and fast on megabytes of prose: the token detectors and the
+entropy pass look only at windows around runs of token characters (:func:`_windows`), and
+in each window only the detectors whose required text (``AKIA``, ``xox``, ``secret``..., read
+from each pattern: :func:`~core.secrets.keywords.required_literals`) is there; password
+assignments and secrets said in words are tried only around their keywords, found with
+``str.find`` in a lower-cased copy (:class:`~core.secrets.keywords.FoldedText`). Each
+shortcut only skips places where no match can be: ``scan_text(text, exhaustive=True)`` runs
+every pattern over all of its range, and gives the same findings (the tests hold them equal).
 
 Offsets are character offsets in the string scanned. Nothing here reads or writes files.
 """
@@ -32,6 +40,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .entropy import HIGH_ENTROPY, HIGH_ENTROPY_HEX, high_entropy
+from .keywords import FoldedText, required_literals
 from .prose import named_secrets
 
 #: the ``detect-secrets`` secret types scanned, by the short kind memvault shows
@@ -62,18 +72,8 @@ KINDS: dict[str, str] = {
     "Twilio API Key": "twilio-key",
 }
 PASSWORD = "password-assignment"
-HIGH_ENTROPY = "high-entropy-string"
-HIGH_ENTROPY_HEX = "high-entropy-hex"
-
-BASE64_LIMIT = 4.5  # detect-secrets' Base64HighEntropyString default
-HEX_LIMIT = 3.0  # detect-secrets' HexHighEntropyString default
-_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])")
-_HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{32,}(?![0-9A-Za-z])")
-_GIT_OBJECT_LENGTHS = (40, 64)
-#: a hex token named a digest (``"hash": "<md5>"``, ``sha256: ...``, ``checksum=...``) is one:
-#: content digests are written into records (mem0 keeps an md5 of every memory)
-_DIGEST_NAME = re.compile(r"(?:hash|md5|sha\d*|digest|checksum)[\"']?\s*[:=]\s*[\"']?$",
-                          re.IGNORECASE)
+__all__ = ["HIGH_ENTROPY", "HIGH_ENTROPY_HEX", "KINDS", "PASSWORD", "Finding", "Hit",
+           "redact_record", "redact_text", "scan_record", "scan_text"]
 _JWT_TAIL = re.compile(r"[A-Za-z0-9_\-.+/=]*")
 _KEY_END = re.compile(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
 _KEY_START = re.compile(r"-----\s*$")
@@ -84,6 +84,7 @@ _BEFORE, _AFTER = 64, 16  # context the detectors' patterns look at around a tok
 _AROUND_KEYWORD = 64
 _NEEDS: dict[str, str] = {}  # keyword pattern -> the characters it cannot match without
 _KEYWORD_HINT = re.compile(r"key|pass|pwd|secret|contrase", re.IGNORECASE)
+_KEYWORD_WORDS = ("key", "pass", "pwd", "secret", "contrase")  # its words, in its order
 
 
 @dataclass(frozen=True)
@@ -112,22 +113,23 @@ class Finding:
 
 
 @functools.lru_cache(maxsize=1)
-def _detectors() -> tuple[list[tuple[str, Any]], Any, Any]:
-    """(kind, compiled pattern) of every regex detector; the keyword patterns; the filters.
+def _detectors() -> tuple[list[tuple[str, Any, frozenset[str] | None]], Any, Any]:
+    """(kind, compiled pattern, the text one of which its every match holds, or None) of every
+    regex detector; the keyword patterns; the filters.
     Imported once, on first use (``detect-secrets`` takes ~0.3 s to import)."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.filters import heuristic
     from detect_secrets.plugins import keyword
     from detect_secrets.plugins.base import RegexBasedDetector
 
-    patterns: list[tuple[str, Any]] = []
+    patterns: list[tuple[str, Any, frozenset[str] | None]] = []
     detectors: dict[str, Any] = get_mapping_from_secret_type_to_class()  # (no types)
     for secret_type, plugin_class in sorted(detectors.items()):
         kind = KINDS.get(secret_type)
         if kind is None or not issubclass(plugin_class, RegexBasedDetector):
             continue
         for pattern in plugin_class().denylist:
-            patterns.append((kind, pattern))
+            patterns.append((kind, pattern, required_literals(pattern)))
     _NEEDS.update({
         keyword.FOLLOWED_BY_COLON_REGEX.pattern: ":",
         keyword.PRECEDED_BY_EQUAL_COMPARISON_SIGNS_QUOTES_REQUIRED_REGEX.pattern: "=",
@@ -137,19 +139,32 @@ def _detectors() -> tuple[list[tuple[str, Any]], Any, Any]:
     return patterns, keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, heuristic
 
 
-def scan_text(text: str) -> list[Hit]:
-    """Every secret in ``text``, in order, without overlaps (a longer or earlier span wins)."""
+def scan_text(text: str, *, exhaustive: bool = False) -> list[Hit]:
+    """Every secret in ``text``, in order, without overlaps (a longer or earlier span wins).
+    ``exhaustive`` runs every pattern over all of its range, without the keyword shortcuts:
+    slower on long texts, the same findings (the reference the tests compare with)."""
     if not isinstance(text, str) or len(text) < 8:
         return []
-    windows, keyword = _windows(text), _KEYWORD_HINT.search(text) is not None
-    named = [Hit(kind, start, end) for kind, start, end in named_secrets(text)]
-    if not windows and not keyword:  # no token, no keyword: ``detect-secrets`` finds nothing
+    folded = FoldedText(text) if not exhaustive else None
+    if folded is not None and folded.fold is None:
+        folded = None  # (a text ``str.lower`` cannot fold safely: the whole way)
+    windows = _windows(text)
+    keywords = _keyword_matches(text, folded)
+    named = [Hit(kind, start, end) for kind, start, end in named_secrets(text, folded)]
+    if not windows and not keywords:  # no token, no keyword: ``detect-secrets`` finds nothing
         return _without_overlaps(named)  # (and is not imported: a commit subject, most prose)
     patterns, keyword_patterns, heuristic = _detectors()
     hits: list[Hit] = []
+    every_literal = _every_literal()
     for low, high in windows:
         window = text[low:high]
-        for kind, pattern in patterns:
+        present = None
+        if folded is not None and folded.fold is not None:
+            folded_window = folded.fold[low:high]
+            present = {literal for literal in every_literal if literal in folded_window}
+        for kind, pattern, literals in patterns:
+            if present is not None and literals is not None and literals.isdisjoint(present):
+                continue  # (no text this detector needs is here: it cannot match)
             for match in pattern.finditer(window):
                 start, end = _span(match)
                 start, end = start + low, end + low
@@ -160,11 +175,36 @@ def scan_text(text: str) -> list[Hit]:
                     start, end = _key_block(text, start, end)
                 if end > start:
                     hits.append(Hit(kind, start, end))
-    if keyword:
-        hits.extend(_passwords(text, keyword_patterns, heuristic))
+    if keywords:
+        hits.extend(_passwords(text, keywords, keyword_patterns, heuristic))
     hits.extend(named)
-    hits.extend(_high_entropy(text, heuristic))
+    hits.extend(Hit(kind, start, end) for kind, start, end in high_entropy(
+        text, heuristic, None if exhaustive else windows))
     return _without_overlaps(hits)
+
+
+@functools.lru_cache(maxsize=1)
+def _every_literal() -> frozenset[str]:
+    """Every text some detector needs (each looked for once a window)."""
+    return frozenset(lit for _kind, _pattern, literals in _detectors()[0] for lit in literals or ())
+
+
+def _keyword_matches(text: str, folded: FoldedText | None) -> list[tuple[int, int]]:
+    """The spans ``_KEYWORD_HINT.finditer(text)`` gives, found with ``str.find`` when the
+    text has a folded copy (at each place the first of its words that is there, then on
+    from its end, as the regex goes)."""
+    if folded is None:
+        return [match.span() for match in _KEYWORD_HINT.finditer(text)]
+    first: dict[int, str] = {}
+    for word in _KEYWORD_WORDS:
+        for at in folded.places(word):
+            first.setdefault(at, word)
+    spans, end = [], 0
+    for at in sorted(first):
+        if at >= end:
+            end = at + len(first[at])
+            spans.append((at, end))
+    return spans
 
 
 def _windows(text: str) -> list[tuple[int, int]]:
@@ -205,23 +245,35 @@ def _key_block(text: str, start: int, end: int) -> tuple[int, int]:
     return start, (found.end() if found else len(text))
 
 
-def _passwords(text: str, patterns: dict[Any, int], heuristic: Any) -> Iterator[Hit]:
+def _passwords(text: str, keywords: list[tuple[int, int]], patterns: dict[Any, int],
+               heuristic: Any) -> Iterator[Hit]:
     """Password assignments: detect-secrets' config-file patterns, each run only on the part of
     a line around a keyword (64 characters either side) and only when that part has the
     punctuation the pattern needs (``:``, ``=``, ``;``): on long prose lines some of them
-    backtrack for milliseconds."""
-    for line_start, line in _lines(text):
-        if not _KEYWORD_HINT.search(line):
-            continue
-        segments: list[tuple[int, int]] = []
-        for keyword in _KEYWORD_HINT.finditer(line):
-            low = max(0, keyword.start() - _AROUND_KEYWORD)
-            if segments and low < segments[-1][1]:
-                segments[-1] = (segments[-1][0], keyword.start() + _AROUND_KEYWORD)
-            else:
-                segments.append((low, keyword.start() + _AROUND_KEYWORD))
-        for low, high in segments:
-            yield from _passwords_in(line[low:high], line_start + low, patterns, heuristic)
+    backtrack for milliseconds. ``keywords`` are the keywords' spans, in order; each line is
+    found from the last (a newline is looked at once, however long the line)."""
+    line_start, line_end = 0, -1
+    segments: list[tuple[int, int]] = []
+    for at, _end in keywords:
+        if at > line_end:  # a keyword on a later line: the last line's segments are done
+            yield from _segments(text, line_start, line_end, segments, patterns, heuristic)
+            line_start = text.rfind("\n", max(0, line_end), at) + 1
+            found = text.find("\n", at)
+            line_end, segments = (len(text) if found < 0 else found), []
+        start = at - line_start  # (offsets in the line, as before)
+        low = max(0, start - _AROUND_KEYWORD)
+        if segments and low < segments[-1][1]:
+            segments[-1] = (segments[-1][0], start + _AROUND_KEYWORD)
+        else:
+            segments.append((low, start + _AROUND_KEYWORD))
+    yield from _segments(text, line_start, line_end, segments, patterns, heuristic)
+
+
+def _segments(text: str, line_start: int, line_end: int, segments: list[tuple[int, int]],
+              patterns: dict[Any, int], heuristic: Any) -> Iterator[Hit]:
+    for low, high in segments:
+        part = text[line_start + low: min(line_start + high, line_end)]
+        yield from _passwords_in(part, line_start + low, patterns, heuristic)
 
 
 def _passwords_in(line: str, offset: int, patterns: dict[Any, int], heuristic: Any
@@ -251,57 +303,6 @@ def _plausible_password(value: str, heuristic: Any) -> bool:
     has_symbol = any(not c.isalnum() for c in value)
     mixed = any(c.islower() for c in value) and any(c.isupper() for c in value[1:])
     return has_digit or has_symbol or mixed
-
-
-def _high_entropy(text: str, heuristic: Any) -> Iterator[Hit]:
-    for pattern, kind, limit, entropy in (
-            (_BASE64_TOKEN, HIGH_ENTROPY, BASE64_LIMIT, _entropy),
-            (_HEX_TOKEN, HIGH_ENTROPY_HEX, HEX_LIMIT, _hex_entropy)):
-        for match in pattern.finditer(text):
-            token = match.group()
-            if kind == HIGH_ENTROPY_HEX and len(token) in _GIT_OBJECT_LENGTHS:
-                continue
-            if not (any(c.isdigit() for c in token) and any(c.isalpha() for c in token)):
-                continue
-            if entropy(token) <= limit or heuristic.is_sequential_string(token) \
-                    or heuristic.is_potential_uuid(token):
-                continue
-            line_start = text.rfind("\n", 0, match.start()) + 1
-            line_end = text.find("\n", match.end())
-            line = text[line_start: len(text) if line_end < 0 else line_end]
-            if heuristic.is_likely_id_string(token, line):
-                continue
-            if kind == HIGH_ENTROPY_HEX and _DIGEST_NAME.search(text, line_start,
-                                                                match.start()):
-                continue
-            yield Hit(kind, match.start(), match.end())
-
-
-def _entropy(data: str) -> float:
-    import math
-
-    counts: dict[str, int] = {}
-    for c in data:
-        counts[c] = counts.get(c, 0) + 1
-    n = len(data)
-    return -sum(k / n * math.log2(k / n) for k in counts.values())
-
-
-def _hex_entropy(data: str) -> float:
-    """detect-secrets' hex rule: a hex string of digits only counts for less."""
-    value = _entropy(data)
-    if data.isdigit():
-        import math
-
-        value -= 1.2 / math.log2(len(data))
-    return value
-
-
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    offset = 0
-    for line in text.split("\n"):
-        yield offset, line
-        offset += len(line) + 1
 
 
 def _without_overlaps(hits: list[Hit]) -> list[Hit]:
