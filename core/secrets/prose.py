@@ -81,7 +81,9 @@ def named_secrets(text: str, folded: FoldedText | None = None
         assert folded is not None
         if not any(folded.places(word) for word in _HINT_WORDS):
             return
-        starts = _candidate_starts(text, folded)
+        # (a keyword every few words: the patterns' own pass over the text is as quick)
+        dense = len(folded.places_of_any(_KEYWORDS)) * _DENSE > len(text)
+        starts = None if dense else _candidate_starts(text, folded)
     for pattern in (_NAMED, _ENV, _ANY_KEY):
         for match in _matches(pattern, text, starts):
             env = match.groupdict().get("env")
@@ -99,6 +101,7 @@ def named_secrets(text: str, folded: FoldedText | None = None
 
 _HINT_WORDS = ("key", "pass", "pwd", "pin", "secret", "token")  # HINT's words
 _KEYWORDS = (*_HINT_WORDS, "_pat")  # one of them is in every match's name
+_DENSE = 100  # a keyword every this many characters or fewer: run the patterns everywhere
 _BACK = 20  # the farthest a listed name starts before its keyword ("personal access token": 16)
 _WORD_START = re.compile(r"(?<![\w-])(?=[^\W\d_])")  # where a name could start
 _ANY_KEY_START = re.compile(r"(?<![\w-])[A-Za-z]", re.IGNORECASE)

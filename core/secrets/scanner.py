@@ -155,7 +155,7 @@ def scan_text(text: str, *, exhaustive: bool = False) -> list[Hit]:
         return _without_overlaps(named)  # (and is not imported: a commit subject, most prose)
     patterns, keyword_patterns, heuristic = _detectors()
     hits: list[Hit] = []
-    every_literal = _every_literal()
+    every_literal, last_end = _every_literal(), [-1, -1, -1]
     for low, high in windows:
         window = text[low:high]
         present = None
@@ -165,14 +165,14 @@ def scan_text(text: str, *, exhaustive: bool = False) -> list[Hit]:
         for kind, pattern, literals in patterns:
             if present is not None and literals is not None and literals.isdisjoint(present):
                 continue  # (no text this detector needs is here: it cannot match)
-            for match in pattern.finditer(window):
+            for match in _finditer(pattern, window):
                 start, end = _span(match)
                 start, end = start + low, end + low
                 if kind == "jwt":
                     tail = _JWT_TAIL.match(text, end)
                     end = tail.end() if tail is not None else end
                 elif kind == "private-key":
-                    start, end = _key_block(text, start, end)
+                    start, end = _key_block(text, start, end, last_end)
                 if end > start:
                     hits.append(Hit(kind, start, end))
     if keywords:
@@ -227,6 +227,32 @@ def _windows(text: str) -> list[tuple[int, int]]:
     return merged
 
 
+#: detect-secrets' JWT pattern: ``eyJ``, a run of the class below, a ``.``... Tried at every
+#: ``eyJ`` of a long run of that class (``eyJeyJ...``), it runs to the run's end each time.
+_JWT = r"eyJ[A-Za-z0-9-_=]+\.[A-Za-z0-9-_=]+\.?[A-Za-z0-9-_.+/=]*?"
+_JWT_RUN = re.compile(r"[A-Za-z0-9-_=]*")
+
+
+def _finditer(pattern: re.Pattern[str], window: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(window)``; for the JWT pattern, each run of its class looked at
+    once: a match needs a ``.`` right after the run its ``eyJ`` is in (the run holds no ``.``),
+    so every ``eyJ`` of a run not followed by one is passed over at once."""
+    if pattern.pattern != _JWT or pattern.flags & ~re.UNICODE:
+        yield from pattern.finditer(window)
+        return
+    at = window.find("eyJ")
+    while at >= 0:
+        run = _JWT_RUN.match(window, at)
+        assert run is not None  # (a starred class always matches)
+        if window[run.end():run.end() + 1] != ".":
+            at = window.find("eyJ", run.end())
+            continue
+        match = pattern.match(window, at)
+        if match is not None:
+            yield match
+        at = window.find("eyJ", match.end() if match is not None else at + 1)
+
+
 def _span(match: re.Match[str]) -> tuple[int, int]:
     best = (match.start(), match.end())
     for group in range(1, (match.re.groups or 0) + 1):
@@ -236,13 +262,21 @@ def _span(match: re.Match[str]) -> tuple[int, int]:
     return best
 
 
-def _key_block(text: str, start: int, end: int) -> tuple[int, int]:
+def _key_block(text: str, start: int, end: int, last_end: list[int]) -> tuple[int, int]:
+    """A private key header's block: from the ``-----`` before it on its line to its ``END``
+    line (or the text's end). ``last_end`` is the last search for an ``END`` line (from,
+    where the one found starts, where it ends; -1 when none): many headers without an
+    ``END`` cost one search, not one each."""
     line_start = text.rfind("\n", 0, start) + 1
     dashes = text.rfind("-----", line_start, start)
     if dashes >= 0:
         start = dashes
-    found = _KEY_END.search(text, end)
-    return start, (found.end() if found else len(text))
+    since, found_start, found_end = last_end
+    if not (0 <= since <= end and (found_start < 0 or found_start >= end)):
+        found = _KEY_END.search(text, end)
+        last_end[:] = [end, found.start(), found.end()] if found else [end, -1, -1]
+        found_end = last_end[2]
+    return start, (found_end if found_end >= 0 else len(text))
 
 
 def _passwords(text: str, keywords: list[tuple[int, int]], patterns: dict[Any, int],
