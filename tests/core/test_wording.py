@@ -43,3 +43,22 @@ def test_likeness_never_exceeds_the_share_of_the_smaller_set_held():
     small, large = terms("alpha beta gamma delta"), terms("alpha beta gamma zeta eta theta")
     assert likeness(small, large) <= 3 / 4
     assert likeness(frozenset(), large) == 0.0
+
+
+def test_a_long_texts_terms_are_read_once_for_the_checks_that_ask_again(monkeypatch):
+    import core.wording as wording
+
+    reads = []
+    real = wording._WORD
+
+    class Counting:
+        """The word pattern, counting the texts it reads."""
+
+        def findall(self, text):
+            reads.append(len(text))
+            return real.findall(text)
+
+    monkeypatch.setattr(wording, "_WORD", Counting())
+    huge = "the user prefers dark mode in every editor " * 4000
+    assert wording.terms(huge) == wording.terms(huge) == wording.terms("prefers dark mode editor")
+    assert reads == [len(huge), len("prefers dark mode editor")]
