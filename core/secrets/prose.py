@@ -22,13 +22,8 @@ What counts, so that ordinary ids stay welcome:
   "the password is required" or "password was reset" are not secrets).
 
 A uuid, a commit's name or any other id that no such keyword names is never a finding here.
-
-Every match holds a keyword (``key``, ``pass``, ``pwd``, ``pin``, ``secret``, ``token``,
-``_PAT``) near its start, so on a long text the patterns are tried only where a match could
-start (:func:`_candidate_starts`: the word starts just before each keyword, and the start of
-the name a keyword ends), found with ``str.find`` on the lower-cased text
-(:class:`~core.secrets.keywords.FoldedText`), in the order ``finditer`` would try them: the
-same findings as running each pattern over the whole text, in time linear in its length."""
+On a long text the patterns are tried only where a match could start (:func:`_candidate_starts`),
+in the order ``finditer`` would try them: the same findings, in linear time."""
 
 from __future__ import annotations
 

@@ -6,30 +6,19 @@ used as a library on strings, plus a high-entropy pass over the tokens of prose.
 detectors look only inside quoted strings, and some of its patterns capture only a token's
 prefix. So this module takes its regular expressions and heuristics, not its file scanner:
 
-* every regex detector's ``denylist`` runs over the whole text with ``finditer``; the span is the
-  whole match (a capture group of 16+ characters when the pattern has one: the AWS secret key),
-  a JWT's extended over its signature, a private key header over the block up to its ``END``
-  line (or the end of the text);
-* password assignments (``password: x``, ``api_key = x``) use its config-file patterns
-  (no quotes needed), cut at the first space, with its filters for templates (``{x}``,
-  ``<x>``, ``${x}``), ``$variables`` and indirect references (``f(x)``, ``a[b]``);
-* secrets said in words, a value right after the keyword naming it (``HEROKU_API_KEY 3f8c...``,
-  ``her bank password is ...``): :mod:`core.secrets.prose`;
-* high entropy (:mod:`core.secrets.entropy`): tokens of 20+ base64 characters with Shannon
-  entropy over 4.5 bits, and of 32+ hex digits over 3.0 (the limits of ``detect-secrets``),
-  that mix letters and digits, and that are not UUIDs, sequences, ids, git object names or
-  hex digests named so.
+* every regex detector's ``denylist`` runs around each run of token characters (the windows);
+  the span is the whole match (a capture group of 16+ characters when the pattern has one),
+  a JWT's extended over its signature, a private key header over the block to its ``END``;
+* password assignments (``password: x``, ``api_key = x``): :mod:`core.secrets.assignments`;
+* secrets said in words (``HEROKU_API_KEY 3f8c...``): :mod:`core.secrets.prose`;
+* high-entropy tokens: :mod:`core.secrets.entropy`.
 
-Linear in the text's length, and fast on megabytes of prose: the token detectors and the
-entropy pass look only at windows around runs of token characters (:func:`_windows`), and
-in each window only the detectors whose required text (``AKIA``, ``xox``, ``secret``..., read
-from each pattern: :func:`~core.secrets.keywords.required_literals`) is there; password
-assignments and secrets said in words are tried only around their keywords, found with
-``str.find`` in a lower-cased copy (:class:`~core.secrets.keywords.FoldedText`). Each
-shortcut only skips places where no match can be: ``scan_text(text, exhaustive=True)`` runs
-every pattern over all of its range, and gives the same findings (the tests hold them equal).
-
-Offsets are character offsets in the string scanned. Nothing here reads or writes files.
+Linear in the text's length and quick on megabytes of prose: in each window run only the
+detectors whose required text is there (:mod:`core.secrets.keywords`), keywords found with
+``str.find``. A shortcut only skips places where no match can be: ``scan_text(text,
+exhaustive=True)`` runs every pattern over all of its range, with the same findings (the
+tests hold them equal; docs/secrets.md). Offsets are character offsets in the string
+scanned. Nothing here reads or writes files.
 """
 
 from __future__ import annotations
@@ -40,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .assignments import NEEDS, PASSWORD, keyword_matches, passwords
 from .entropy import HIGH_ENTROPY, HIGH_ENTROPY_HEX, high_entropy
 from .keywords import FoldedText, required_literals
 from .prose import named_secrets
@@ -71,7 +61,6 @@ KINDS: dict[str, str] = {
     "Telegram Bot Token": "telegram-token",
     "Twilio API Key": "twilio-key",
 }
-PASSWORD = "password-assignment"
 __all__ = ["HIGH_ENTROPY", "HIGH_ENTROPY_HEX", "KINDS", "PASSWORD", "Finding", "Hit",
            "redact_record", "redact_text", "scan_record", "scan_text"]
 _JWT_TAIL = re.compile(r"[A-Za-z0-9_\-.+/=]*")
@@ -81,10 +70,6 @@ _CANDIDATE = re.compile(r"[A-Za-z0-9_\-+/=.:@]{11,}")
 _PLAIN_WORD = re.compile(r"[A-Za-z]?[a-z]+[.,:;]?")
 _ANCHORS = re.compile(r"PRIVATE KEY|PuTTY-User-Key|://")
 _BEFORE, _AFTER = 64, 16  # context the detectors' patterns look at around a token
-_AROUND_KEYWORD = 64
-_NEEDS: dict[str, str] = {}  # keyword pattern -> the characters it cannot match without
-_KEYWORD_HINT = re.compile(r"key|pass|pwd|secret|contrase", re.IGNORECASE)
-_KEYWORD_WORDS = ("key", "pass", "pwd", "secret", "contrase")  # its words, in its order
 
 
 @dataclass(frozen=True)
@@ -130,7 +115,7 @@ def _detectors() -> tuple[list[tuple[str, Any, frozenset[str] | None]], Any, Any
             continue
         for pattern in plugin_class().denylist:
             patterns.append((kind, pattern, required_literals(pattern)))
-    _NEEDS.update({
+    NEEDS.update({
         keyword.FOLLOWED_BY_COLON_REGEX.pattern: ":",
         keyword.PRECEDED_BY_EQUAL_COMPARISON_SIGNS_QUOTES_REQUIRED_REGEX.pattern: "=",
         keyword.FOLLOWED_BY_EQUAL_SIGNS_REGEX.pattern: "=",
@@ -149,7 +134,7 @@ def scan_text(text: str, *, exhaustive: bool = False) -> list[Hit]:
     if folded is not None and folded.fold is None:
         folded = None  # (a text ``str.lower`` cannot fold safely: the whole way)
     windows = _windows(text)
-    keywords = _keyword_matches(text, folded)
+    keywords = keyword_matches(text, folded)
     named = [Hit(kind, start, end) for kind, start, end in named_secrets(text, folded)]
     if not windows and not keywords:  # no token, no keyword: ``detect-secrets`` finds nothing
         return _without_overlaps(named)  # (and is not imported: a commit subject, most prose)
@@ -176,7 +161,8 @@ def scan_text(text: str, *, exhaustive: bool = False) -> list[Hit]:
                 if end > start:
                     hits.append(Hit(kind, start, end))
     if keywords:
-        hits.extend(_passwords(text, keywords, keyword_patterns, heuristic))
+        hits.extend(Hit(kind, start, end) for kind, start, end in passwords(
+            text, keywords, keyword_patterns, heuristic))
     hits.extend(named)
     hits.extend(Hit(kind, start, end) for kind, start, end in high_entropy(
         text, heuristic, None if exhaustive else windows))
@@ -187,24 +173,6 @@ def scan_text(text: str, *, exhaustive: bool = False) -> list[Hit]:
 def _every_literal() -> frozenset[str]:
     """Every text some detector needs (each looked for once a window)."""
     return frozenset(lit for _kind, _pattern, literals in _detectors()[0] for lit in literals or ())
-
-
-def _keyword_matches(text: str, folded: FoldedText | None) -> list[tuple[int, int]]:
-    """The spans ``_KEYWORD_HINT.finditer(text)`` gives, found with ``str.find`` when the
-    text has a folded copy (at each place the first of its words that is there, then on
-    from its end, as the regex goes)."""
-    if folded is None:
-        return [match.span() for match in _KEYWORD_HINT.finditer(text)]
-    first: dict[int, str] = {}
-    for word in _KEYWORD_WORDS:
-        for at in folded.places(word):
-            first.setdefault(at, word)
-    spans, end = [], 0
-    for at in sorted(first):
-        if at >= end:
-            end = at + len(first[at])
-            spans.append((at, end))
-    return spans
 
 
 def _windows(text: str) -> list[tuple[int, int]]:
@@ -277,66 +245,6 @@ def _key_block(text: str, start: int, end: int, last_end: list[int]) -> tuple[in
         last_end[:] = [end, found.start(), found.end()] if found else [end, -1, -1]
         found_end = last_end[2]
     return start, (found_end if found_end >= 0 else len(text))
-
-
-def _passwords(text: str, keywords: list[tuple[int, int]], patterns: dict[Any, int],
-               heuristic: Any) -> Iterator[Hit]:
-    """Password assignments: detect-secrets' config-file patterns, each run only on the part of
-    a line around a keyword (64 characters either side) and only when that part has the
-    punctuation the pattern needs (``:``, ``=``, ``;``): on long prose lines some of them
-    backtrack for milliseconds. ``keywords`` are the keywords' spans, in order; each line is
-    found from the last (a newline is looked at once, however long the line)."""
-    line_start, line_end = 0, -1
-    segments: list[tuple[int, int]] = []
-    for at, _end in keywords:
-        if at > line_end:  # a keyword on a later line: the last line's segments are done
-            yield from _segments(text, line_start, line_end, segments, patterns, heuristic)
-            line_start = text.rfind("\n", max(0, line_end), at) + 1
-            found = text.find("\n", at)
-            line_end, segments = (len(text) if found < 0 else found), []
-        start = at - line_start  # (offsets in the line, as before)
-        low = max(0, start - _AROUND_KEYWORD)
-        if segments and low < segments[-1][1]:
-            segments[-1] = (segments[-1][0], start + _AROUND_KEYWORD)
-        else:
-            segments.append((low, start + _AROUND_KEYWORD))
-    yield from _segments(text, line_start, line_end, segments, patterns, heuristic)
-
-
-def _segments(text: str, line_start: int, line_end: int, segments: list[tuple[int, int]],
-              patterns: dict[Any, int], heuristic: Any) -> Iterator[Hit]:
-    for low, high in segments:
-        part = text[line_start + low: min(line_start + high, line_end)]
-        yield from _passwords_in(part, line_start + low, patterns, heuristic)
-
-
-def _passwords_in(line: str, offset: int, patterns: dict[Any, int], heuristic: Any
-                  ) -> Iterator[Hit]:
-    for pattern, group in patterns.items():
-        needs = _NEEDS.get(pattern.pattern, "")
-        if needs and not any(c in line for c in needs):
-            continue
-        for match in pattern.finditer(line):
-            s, e = match.span(group)
-            value = line[s:e]
-            cut = re.search(r"\s", value)
-            if cut:
-                value, e = value[:cut.start()], s + cut.start()
-            value = value.rstrip(".;:!?)")
-            e = s + len(value)
-            if _plausible_password(value, heuristic) and not heuristic.is_indirect_reference(
-                    line[max(0, s - _AROUND_KEYWORD): e + 1]):  # (slow on long lines: last)
-                yield Hit(PASSWORD, offset + s, offset + e)
-
-
-def _plausible_password(value: str, heuristic: Any) -> bool:
-    if len(value) < 6 or heuristic.is_templated_secret(value) \
-            or heuristic.is_prefixed_with_dollar_sign(value):
-        return False
-    has_digit = any(c.isdigit() for c in value)
-    has_symbol = any(not c.isalnum() for c in value)
-    mixed = any(c.islower() for c in value) and any(c.isupper() for c in value[1:])
-    return has_digit or has_symbol or mixed
 
 
 def _without_overlaps(hits: list[Hit]) -> list[Hit]:
