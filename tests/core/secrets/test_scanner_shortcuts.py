@@ -13,7 +13,6 @@ from secrets_support import AWS, CLEAN, GITHUB, JWT, PASSWORD, PLANTED, PRIVATE_
 from test_scanner import NOT_SAID, SAID
 
 from core.secrets import scanner
-from core.secrets.keywords import FoldedText
 from core.secrets.scanner import scan_text
 
 SECRETS = [text for _kind, text, _secret in PLANTED + SAID] + [
@@ -101,6 +100,8 @@ def test_a_secret_at_each_offset_around_a_window_border_is_found_the_same_way():
 
 
 def test_a_text_lower_cannot_fold_is_scanned_the_whole_way():
+    from core.secrets.keywords import FoldedText
+
     text = "\u0130stanbul: the deploy key is 9fceb02d0ae598e95dc970b74767f19372d61af8"
     assert FoldedText(text).fold is None
     assert spans(text) == spans(text, exhaustive=True) == [("named-key", 28, 68)]
