@@ -6,22 +6,19 @@ used as a library on strings, plus a high-entropy pass over the tokens of prose.
 detectors look only inside quoted strings, and some of its patterns capture only a token's
 prefix. So this module takes its regular expressions and heuristics, not its file scanner:
 
-* every regex detector's ``denylist`` runs over the whole text with ``finditer``; the span is the
-  whole match (a capture group of 16+ characters when the pattern has one: the AWS secret key),
-  a JWT's extended over its signature, a private key header over the block up to its ``END``
-  line (or the end of the text);
-* password assignments (``password: x``, ``api_key = x``) use its config-file patterns
-  (no quotes needed), cut at the first space, with its filters for templates (``{x}``,
-  ``<x>``, ``${x}``), ``$variables`` and indirect references (``f(x)``, ``a[b]``);
-* secrets said in words, a value right after the keyword naming it (``HEROKU_API_KEY 3f8c...``,
-  ``her bank password is ...``): :mod:`core.secrets.prose`;
-* high entropy: tokens of 20+ base64 characters with Shannon entropy over 4.5 bits, and of 32+
-  hex digits over 3.0 (the limits of ``detect-secrets``), that mix letters and digits, and that
-  are not UUIDs, sequences (``abcdef...``), ids (``user_id=...``), git object names (40 or
-  64 hex digits: commits are quoted in memories all the time) or hex digests named so
-  (``"hash": "<md5>"``, ``sha256: ...``: mem0 keeps an md5 of every memory).
+* every regex detector's ``denylist`` runs around each run of token characters (the windows);
+  the span is the whole match (a capture group of 16+ characters when the pattern has one),
+  a JWT's extended over its signature, a private key header over the block to its ``END``;
+* password assignments (``password: x``, ``api_key = x``): :mod:`core.secrets.assignments`;
+* secrets said in words (``HEROKU_API_KEY 3f8c...``): :mod:`core.secrets.prose`;
+* high-entropy tokens: :mod:`core.secrets.entropy`.
 
-Offsets are character offsets in the string scanned. Nothing here reads or writes files.
+Linear in the text's length and quick on megabytes of prose: in each window run only the
+detectors whose required text is there (:mod:`core.secrets.keywords`), keywords found with
+``str.find``. A shortcut only skips places where no match can be: ``scan_text(text,
+exhaustive=True)`` runs every pattern over all of its range, with the same findings (the
+tests hold them equal; docs/secrets.md). Offsets are character offsets in the string
+scanned. Nothing here reads or writes files.
 """
 
 from __future__ import annotations
@@ -32,6 +29,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .assignments import NEEDS, PASSWORD, keyword_matches, passwords
+from .entropy import HIGH_ENTROPY, HIGH_ENTROPY_HEX, high_entropy
+from .keywords import FoldedText, required_literals
 from .prose import named_secrets
 
 #: the ``detect-secrets`` secret types scanned, by the short kind memvault shows
@@ -61,19 +61,8 @@ KINDS: dict[str, str] = {
     "Telegram Bot Token": "telegram-token",
     "Twilio API Key": "twilio-key",
 }
-PASSWORD = "password-assignment"
-HIGH_ENTROPY = "high-entropy-string"
-HIGH_ENTROPY_HEX = "high-entropy-hex"
-
-BASE64_LIMIT = 4.5  # detect-secrets' Base64HighEntropyString default
-HEX_LIMIT = 3.0  # detect-secrets' HexHighEntropyString default
-_BASE64_TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_-])[A-Za-z0-9+/_-]{20,}={0,2}(?![A-Za-z0-9+/=_-])")
-_HEX_TOKEN = re.compile(r"(?<![0-9A-Za-z])[0-9a-fA-F]{32,}(?![0-9A-Za-z])")
-_GIT_OBJECT_LENGTHS = (40, 64)
-#: a hex token named a digest (``"hash": "<md5>"``, ``sha256: ...``, ``checksum=...``) is one:
-#: content digests are written into records (mem0 keeps an md5 of every memory)
-_DIGEST_NAME = re.compile(r"(?:hash|md5|sha\d*|digest|checksum)[\"']?\s*[:=]\s*[\"']?$",
-                          re.IGNORECASE)
+__all__ = ["HIGH_ENTROPY", "HIGH_ENTROPY_HEX", "KINDS", "PASSWORD", "Finding", "Hit",
+           "redact_record", "redact_text", "scan_record", "scan_text"]
 _JWT_TAIL = re.compile(r"[A-Za-z0-9_\-.+/=]*")
 _KEY_END = re.compile(r"-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----")
 _KEY_START = re.compile(r"-----\s*$")
@@ -81,9 +70,6 @@ _CANDIDATE = re.compile(r"[A-Za-z0-9_\-+/=.:@]{11,}")
 _PLAIN_WORD = re.compile(r"[A-Za-z]?[a-z]+[.,:;]?")
 _ANCHORS = re.compile(r"PRIVATE KEY|PuTTY-User-Key|://")
 _BEFORE, _AFTER = 64, 16  # context the detectors' patterns look at around a token
-_AROUND_KEYWORD = 64
-_NEEDS: dict[str, str] = {}  # keyword pattern -> the characters it cannot match without
-_KEYWORD_HINT = re.compile(r"key|pass|pwd|secret|contrase", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -112,23 +98,24 @@ class Finding:
 
 
 @functools.lru_cache(maxsize=1)
-def _detectors() -> tuple[list[tuple[str, Any]], Any, Any]:
-    """(kind, compiled pattern) of every regex detector; the keyword patterns; the filters.
+def _detectors() -> tuple[list[tuple[str, Any, frozenset[str] | None]], Any, Any]:
+    """(kind, compiled pattern, the text one of which its every match holds, or None) of every
+    regex detector; the keyword patterns; the filters.
     Imported once, on first use (``detect-secrets`` takes ~0.3 s to import)."""
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
     from detect_secrets.filters import heuristic
     from detect_secrets.plugins import keyword
     from detect_secrets.plugins.base import RegexBasedDetector
 
-    patterns: list[tuple[str, Any]] = []
+    patterns: list[tuple[str, Any, frozenset[str] | None]] = []
     detectors: dict[str, Any] = get_mapping_from_secret_type_to_class()  # (no types)
     for secret_type, plugin_class in sorted(detectors.items()):
         kind = KINDS.get(secret_type)
         if kind is None or not issubclass(plugin_class, RegexBasedDetector):
             continue
         for pattern in plugin_class().denylist:
-            patterns.append((kind, pattern))
-    _NEEDS.update({
+            patterns.append((kind, pattern, required_literals(pattern)))
+    NEEDS.update({
         keyword.FOLLOWED_BY_COLON_REGEX.pattern: ":",
         keyword.PRECEDED_BY_EQUAL_COMPARISON_SIGNS_QUOTES_REQUIRED_REGEX.pattern: "=",
         keyword.FOLLOWED_BY_EQUAL_SIGNS_REGEX.pattern: "=",
@@ -137,34 +124,55 @@ def _detectors() -> tuple[list[tuple[str, Any]], Any, Any]:
     return patterns, keyword.CONFIG_DENYLIST_REGEX_TO_GROUP, heuristic
 
 
-def scan_text(text: str) -> list[Hit]:
-    """Every secret in ``text``, in order, without overlaps (a longer or earlier span wins)."""
+def scan_text(text: str, *, exhaustive: bool = False) -> list[Hit]:
+    """Every secret in ``text``, in order, without overlaps (a longer or earlier span wins).
+    ``exhaustive`` runs every pattern over all of its range, without the keyword shortcuts:
+    slower on long texts, the same findings (the reference the tests compare with)."""
     if not isinstance(text, str) or len(text) < 8:
         return []
-    windows, keyword = _windows(text), _KEYWORD_HINT.search(text) is not None
-    named = [Hit(kind, start, end) for kind, start, end in named_secrets(text)]
-    if not windows and not keyword:  # no token, no keyword: ``detect-secrets`` finds nothing
+    folded = FoldedText(text) if not exhaustive else None
+    if folded is not None and folded.fold is None:
+        folded = None  # (a text ``str.lower`` cannot fold safely: the whole way)
+    windows = _windows(text)
+    keywords = keyword_matches(text, folded)
+    named = [Hit(kind, start, end) for kind, start, end in named_secrets(text, folded)]
+    if not windows and not keywords:  # no token, no keyword: ``detect-secrets`` finds nothing
         return _without_overlaps(named)  # (and is not imported: a commit subject, most prose)
     patterns, keyword_patterns, heuristic = _detectors()
     hits: list[Hit] = []
+    every_literal, last_end = _every_literal(), [-1, -1, -1]
     for low, high in windows:
         window = text[low:high]
-        for kind, pattern in patterns:
-            for match in pattern.finditer(window):
+        present = None
+        if folded is not None and folded.fold is not None:
+            folded_window = folded.fold[low:high]
+            present = {literal for literal in every_literal if literal in folded_window}
+        for kind, pattern, literals in patterns:
+            if present is not None and literals is not None and literals.isdisjoint(present):
+                continue  # (no text this detector needs is here: it cannot match)
+            for match in _finditer(pattern, window):
                 start, end = _span(match)
                 start, end = start + low, end + low
                 if kind == "jwt":
                     tail = _JWT_TAIL.match(text, end)
                     end = tail.end() if tail is not None else end
                 elif kind == "private-key":
-                    start, end = _key_block(text, start, end)
+                    start, end = _key_block(text, start, end, last_end)
                 if end > start:
                     hits.append(Hit(kind, start, end))
-    if keyword:
-        hits.extend(_passwords(text, keyword_patterns, heuristic))
+    if keywords:
+        hits.extend(Hit(kind, start, end) for kind, start, end in passwords(
+            text, keywords, keyword_patterns, heuristic))
     hits.extend(named)
-    hits.extend(_high_entropy(text, heuristic))
+    hits.extend(Hit(kind, start, end) for kind, start, end in high_entropy(
+        text, heuristic, None if exhaustive else windows))
     return _without_overlaps(hits)
+
+
+@functools.lru_cache(maxsize=1)
+def _every_literal() -> frozenset[str]:
+    """Every text some detector needs (each looked for once a window)."""
+    return frozenset(lit for _kind, _pattern, literals in _detectors()[0] for lit in literals or ())
 
 
 def _windows(text: str) -> list[tuple[int, int]]:
@@ -187,6 +195,32 @@ def _windows(text: str) -> list[tuple[int, int]]:
     return merged
 
 
+#: detect-secrets' JWT pattern: ``eyJ``, a run of the class below, a ``.``... Tried at every
+#: ``eyJ`` of a long run of that class (``eyJeyJ...``), it runs to the run's end each time.
+_JWT = r"eyJ[A-Za-z0-9-_=]+\.[A-Za-z0-9-_=]+\.?[A-Za-z0-9-_.+/=]*?"
+_JWT_RUN = re.compile(r"[A-Za-z0-9-_=]*")
+
+
+def _finditer(pattern: re.Pattern[str], window: str) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(window)``; for the JWT pattern, each run of its class looked at
+    once: a match needs a ``.`` right after the run its ``eyJ`` is in (the run holds no ``.``),
+    so every ``eyJ`` of a run not followed by one is passed over at once."""
+    if pattern.pattern != _JWT or pattern.flags & ~re.UNICODE:
+        yield from pattern.finditer(window)
+        return
+    at = window.find("eyJ")
+    while at >= 0:
+        run = _JWT_RUN.match(window, at)
+        assert run is not None  # (a starred class always matches)
+        if window[run.end():run.end() + 1] != ".":
+            at = window.find("eyJ", run.end())
+            continue
+        match = pattern.match(window, at)
+        if match is not None:
+            yield match
+        at = window.find("eyJ", match.end() if match is not None else at + 1)
+
+
 def _span(match: re.Match[str]) -> tuple[int, int]:
     best = (match.start(), match.end())
     for group in range(1, (match.re.groups or 0) + 1):
@@ -196,112 +230,21 @@ def _span(match: re.Match[str]) -> tuple[int, int]:
     return best
 
 
-def _key_block(text: str, start: int, end: int) -> tuple[int, int]:
+def _key_block(text: str, start: int, end: int, last_end: list[int]) -> tuple[int, int]:
+    """A private key header's block: from the ``-----`` before it on its line to its ``END``
+    line (or the text's end). ``last_end`` is the last search for an ``END`` line (from,
+    where the one found starts, where it ends; -1 when none): many headers without an
+    ``END`` cost one search, not one each."""
     line_start = text.rfind("\n", 0, start) + 1
     dashes = text.rfind("-----", line_start, start)
     if dashes >= 0:
         start = dashes
-    found = _KEY_END.search(text, end)
-    return start, (found.end() if found else len(text))
-
-
-def _passwords(text: str, patterns: dict[Any, int], heuristic: Any) -> Iterator[Hit]:
-    """Password assignments: detect-secrets' config-file patterns, each run only on the part of
-    a line around a keyword (64 characters either side) and only when that part has the
-    punctuation the pattern needs (``:``, ``=``, ``;``): on long prose lines some of them
-    backtrack for milliseconds."""
-    for line_start, line in _lines(text):
-        if not _KEYWORD_HINT.search(line):
-            continue
-        segments: list[tuple[int, int]] = []
-        for keyword in _KEYWORD_HINT.finditer(line):
-            low = max(0, keyword.start() - _AROUND_KEYWORD)
-            if segments and low < segments[-1][1]:
-                segments[-1] = (segments[-1][0], keyword.start() + _AROUND_KEYWORD)
-            else:
-                segments.append((low, keyword.start() + _AROUND_KEYWORD))
-        for low, high in segments:
-            yield from _passwords_in(line[low:high], line_start + low, patterns, heuristic)
-
-
-def _passwords_in(line: str, offset: int, patterns: dict[Any, int], heuristic: Any
-                  ) -> Iterator[Hit]:
-    for pattern, group in patterns.items():
-        needs = _NEEDS.get(pattern.pattern, "")
-        if needs and not any(c in line for c in needs):
-            continue
-        for match in pattern.finditer(line):
-            s, e = match.span(group)
-            value = line[s:e]
-            cut = re.search(r"\s", value)
-            if cut:
-                value, e = value[:cut.start()], s + cut.start()
-            value = value.rstrip(".;:!?)")
-            e = s + len(value)
-            if _plausible_password(value, heuristic) and not heuristic.is_indirect_reference(
-                    line[max(0, s - _AROUND_KEYWORD): e + 1]):  # (slow on long lines: last)
-                yield Hit(PASSWORD, offset + s, offset + e)
-
-
-def _plausible_password(value: str, heuristic: Any) -> bool:
-    if len(value) < 6 or heuristic.is_templated_secret(value) \
-            or heuristic.is_prefixed_with_dollar_sign(value):
-        return False
-    has_digit = any(c.isdigit() for c in value)
-    has_symbol = any(not c.isalnum() for c in value)
-    mixed = any(c.islower() for c in value) and any(c.isupper() for c in value[1:])
-    return has_digit or has_symbol or mixed
-
-
-def _high_entropy(text: str, heuristic: Any) -> Iterator[Hit]:
-    for pattern, kind, limit, entropy in (
-            (_BASE64_TOKEN, HIGH_ENTROPY, BASE64_LIMIT, _entropy),
-            (_HEX_TOKEN, HIGH_ENTROPY_HEX, HEX_LIMIT, _hex_entropy)):
-        for match in pattern.finditer(text):
-            token = match.group()
-            if kind == HIGH_ENTROPY_HEX and len(token) in _GIT_OBJECT_LENGTHS:
-                continue
-            if not (any(c.isdigit() for c in token) and any(c.isalpha() for c in token)):
-                continue
-            if entropy(token) <= limit or heuristic.is_sequential_string(token) \
-                    or heuristic.is_potential_uuid(token):
-                continue
-            line_start = text.rfind("\n", 0, match.start()) + 1
-            line_end = text.find("\n", match.end())
-            line = text[line_start: len(text) if line_end < 0 else line_end]
-            if heuristic.is_likely_id_string(token, line):
-                continue
-            if kind == HIGH_ENTROPY_HEX and _DIGEST_NAME.search(text, line_start,
-                                                                match.start()):
-                continue
-            yield Hit(kind, match.start(), match.end())
-
-
-def _entropy(data: str) -> float:
-    import math
-
-    counts: dict[str, int] = {}
-    for c in data:
-        counts[c] = counts.get(c, 0) + 1
-    n = len(data)
-    return -sum(k / n * math.log2(k / n) for k in counts.values())
-
-
-def _hex_entropy(data: str) -> float:
-    """detect-secrets' hex rule: a hex string of digits only counts for less."""
-    value = _entropy(data)
-    if data.isdigit():
-        import math
-
-        value -= 1.2 / math.log2(len(data))
-    return value
-
-
-def _lines(text: str) -> Iterator[tuple[int, str]]:
-    offset = 0
-    for line in text.split("\n"):
-        yield offset, line
-        offset += len(line) + 1
+    since, found_start, found_end = last_end
+    if not (0 <= since <= end and (found_start < 0 or found_start >= end)):
+        found = _KEY_END.search(text, end)
+        last_end[:] = [end, found.start(), found.end()] if found else [end, -1, -1]
+        found_end = last_end[2]
+    return start, (found_end if found_end >= 0 else len(text))
 
 
 def _without_overlaps(hits: list[Hit]) -> list[Hit]:

@@ -43,3 +43,33 @@ def test_likeness_never_exceeds_the_share_of_the_smaller_set_held():
     small, large = terms("alpha beta gamma delta"), terms("alpha beta gamma zeta eta theta")
     assert likeness(small, large) <= 3 / 4
     assert likeness(frozenset(), large) == 0.0
+
+
+def test_a_long_texts_terms_are_read_once_for_the_checks_that_ask_again(monkeypatch):
+    import core.wording as wording
+
+    reads = []
+    real = wording._terms
+
+    def counting(text):
+        """_terms, counting the texts it reads."""
+        reads.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(wording, "_terms", counting)
+    huge = "the user prefers dark mode in every editor " * 4000
+    assert wording.terms(huge) == wording.terms(huge) == wording.terms("prefers dark mode editor")
+    assert reads == [len(huge), len("prefers dark mode editor")]
+
+
+def test_a_long_texts_words_are_those_the_word_pattern_finds():
+    import random
+
+    import core.wording as wording
+
+    rng = random.Random(41)
+    pieces = ["a", "B", "'", "_", " ", "\n", "\x1c", "\u00a0", "\u2028", "\u3000", "é", "1", "-",
+              "'x", "don't", "prefers"]
+    for _ in range(200):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40))) * 3000
+        assert wording._words(text) == set(wording._WORD.findall(text)), text[:40]

@@ -78,11 +78,16 @@ def opened_memory(vault: Vault, memory: Memory, now: int, *, include_relations: 
     return data
 
 
+#: ``read_graph`` lists every memory: a huge one's content is cut to this many characters
+#: (and ``content_chars`` says its whole length: ``open_memories`` gives it whole)
+GRAPH_CONTENT = 20_000
+
+
 def graph_memory(vault: Vault, memory: Memory, now: int, include_scores: bool) -> dict[str, Any]:
     """One memory of ``read_graph``."""
     data: dict[str, Any] = {
         "id": memory.id,
-        "content": memory.content,
+        "content": truncate(memory.content, GRAPH_CONTENT),
         "entities": memory.entities,
         "tags": memory.meta.tags,
         "created_at": memory.created_at,
@@ -91,6 +96,8 @@ def graph_memory(vault: Vault, memory: Memory, now: int, include_scores: bool) -
         "strength": memory.strength,
         "status": memory.status.value,
     }
+    if len(memory.content) > GRAPH_CONTENT:
+        data["content_chars"] = len(memory.content)
     if include_scores:
         data["score"] = round(vault.score(memory, now), 4)
         data["age_days"] = age_days(memory, now)
