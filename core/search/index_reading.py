@@ -135,20 +135,29 @@ class IndexReading:
             "ORDER BY r, rowid LIMIT ?", (expression, limit))
         return [(ids[rowid], max(-r, 1e-9)) for rowid, r in rows if rowid in ids]
 
-    def ranked_among(self, expression: str, rowids: list[int], limit: int
-                     ) -> list[tuple[str, float]]:
-        """:meth:`ranked` of the rows ``rowids`` only, each with the very bm25 the whole
-        ``expression`` gives it: FTS5 walks the expression's matches (no rowid look-up:
-        ``+rowid`` keeps the filter out of FTS5) and scores only those the filter lets through
-        (SQLite tests the WHERE clause before it computes ``bm25``), so a few hundred rows of a
-        wide OR cost a bm25 each, not one for every match."""
+    def ranked_among(self, expression: str, by_holds: dict[int, list[int]], limit: int
+                     ) -> list[tuple[str, float, int]]:
+        """The ``limit`` best of the rows ``by_holds`` (how many phrases they hold -> their
+        rowids) by bm25 times that many, best first: (id, bm25 as :meth:`match` gives it, how
+        many). Each gets the very bm25 the whole ``expression`` gives it: FTS5 walks the
+        expression's matches (no rowid look-up: ``+rowid`` keeps the filter out of FTS5) and
+        scores only those the filter lets through (SQLite tests the WHERE clause before it
+        computes ``bm25``), so a few hundred rows of a wide OR cost a bm25 each, not one for
+        every match."""
+        holds = sorted(by_holds, reverse=True)
+        if not holds:
+            return []
         weights = ", ".join(str(w) for w in COLUMN_WEIGHTS)
+        each = "SELECT value FROM json_each(?)"
+        times = " ".join(f"WHEN +rowid IN ({each}) THEN {int(k)}" for k in holds[:-1])
+        times = f"CASE {times} ELSE {int(holds[-1])} END" if times else str(int(holds[-1]))
         ids = self.ids_by_rowid()
         rows = self.conn.execute(
-            f"SELECT rowid, bm25(fts, {weights}) AS r FROM fts WHERE fts MATCH ? "
-            "AND +rowid IN (SELECT value FROM json_each(?)) ORDER BY r, rowid LIMIT ?",
-            (expression, json.dumps(rowids), limit))
-        return [(ids[rowid], max(-r, 1e-9)) for rowid, r in rows if rowid in ids]
+            f"SELECT rowid, bm25(fts, {weights}) AS r, {times} AS k FROM fts "
+            f"WHERE fts MATCH ? AND +rowid IN ({each}) ORDER BY r * k, rowid LIMIT ?",
+            [*(json.dumps(by_holds[k]) for k in holds[:-1]), expression,
+             json.dumps([r for k in holds for r in by_holds[k]]), limit])
+        return [(ids[rowid], max(-r, 1e-9), k) for rowid, r, k in rows if rowid in ids]
 
     def rowid_bits(self, expression: str) -> int:
         """The rows matching ``expression`` as the bits of an integer (bit ``r`` for rowid

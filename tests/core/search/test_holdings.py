@@ -74,7 +74,9 @@ def test_a_group_below_the_top_is_never_read(corpus, monkeypatch):
     read: list[int] = []
     among = index.reading.ranked_among
     monkeypatch.setattr(index.reading, "ranked_among",
-                        lambda e, rowids, n: read.extend(rowids) or among(e, rowids, n))
+                        lambda e, by_holds, n: read.extend(r for rowids in by_holds.values()
+                                                           for r in rowids)
+                        or among(e, by_holds, n))
     phrases = ['"w0"', '"w350"', '"w360"']
     topk.top_hits(index, parse("w0 w350 w360").text_terms, lambda i: True, 10,
                   lambda i, relevance: ranking.combine(relevance, decay(memories[i])))
@@ -105,17 +107,23 @@ def test_the_groups_are_the_memories_holding_exactly_those_words(corpus):
     assert seen == expected and all(mask >> 0 & 1 == mask >> 2 & 1 for mask in groups)
 
 
-def test_rows_ranked_among_get_the_ors_bm25_to_the_last_bit(corpus):
-    """Some rows of a wide OR, ranked alone, best first: each the bm25 the whole OR gives it."""
+@pytest.mark.parametrize("holds", [[1], [2, 1], [3, 1, 2]])
+def test_rows_ranked_among_get_the_ors_bm25_to_the_last_bit(corpus, holds):
+    """Some rows of a wide OR, ranked alone, best bm25 times their count first: each the bm25
+    the whole OR gives it, with its count."""
     index, _, _ = corpus
     expression = '"w3" OR "w40" OR "w200" OR "nothing"'
     every = index.reading.match(expression)
     known = index.reading._load_known()
     chosen = sorted(every)[::5]
-    found = index.reading.ranked_among(expression, [known[i][0] for i in chosen], 1000)
-    assert found == sorted(((i, every[i]) for i in chosen),
-                           key=lambda r: (-r[1], known[r[0]][0]))
-    assert index.reading.ranked_among(expression, [], 10) == []
+    count = {i: holds[n % len(holds)] for n, i in enumerate(chosen)}
+    by_holds: dict[int, list[int]] = {}
+    for i in chosen:
+        by_holds.setdefault(count[i], []).append(known[i][0])
+    found = index.reading.ranked_among(expression, by_holds, 1000)
+    assert found == sorted(((i, every[i], count[i]) for i in chosen),
+                           key=lambda r: (-r[1] * r[2], known[r[0]][0]))
+    assert index.reading.ranked_among(expression, {}, 10) == []
 
 
 def test_a_question_of_too_many_rows_is_left_to_the_levels(corpus, monkeypatch):
