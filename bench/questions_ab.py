@@ -12,7 +12,7 @@ of its words (as ``bench/scale.py`` makes it), top 10 without snippets, through
 (``time.process_time``) and top 10 (id, score, relevance, bm25, bm25 rank).
 
 It prints, per side, p50 / p95 of the questions and the two-word queries (every round's times
-pooled, and each round's p95 ratio), CPU per question, the load before and after, and whether
+pooled, and each round's p95 ratio), CPU per question and per two-word query, the load before and after, and whether
 the old and new tops are identical on every question and query (each difference listed; the
 exit status is 1 when there is one). Nothing here is a unit test: it is the check the levels'
 rewrite is held to, on real vaults of 6k and 100k memories.
@@ -94,13 +94,16 @@ def main() -> int:
         q = [r["wall"] * 1e3 for run in runs[name] for r in run["questions"]]
         two = [r["wall"] * 1e3 for run in runs[name] for r in run["two_words"]]
         cpu = [r["cpu"] * 1e3 for run in runs[name] for r in run["questions"]]
+        cpu_two = [r["cpu"] * 1e3 for run in runs[name] for r in run["two_words"]]
         ratios = [pct([r["wall"] for r in run["questions"]], 0.95)
                   / pct([r["wall"] for r in run["two_words"]], 0.95) for run in runs[name]]
         print(f"{name}: questions p50 {pct(q, .5):.1f} ms p95 {pct(q, .95):.1f} ms | two words "
               f"p50 {pct(two, .5):.1f} ms p95 {pct(two, .95):.1f} ms | p95 ratio "
               f"{pct(q, .95) / pct(two, .95):.2f}x (rounds: "
               f"{', '.join(f'{r:.2f}' for r in ratios)}) | CPU a question p50 "
-              f"{pct(cpu, .5):.1f} ms p95 {pct(cpu, .95):.1f} ms")
+              f"{pct(cpu, .5):.1f} ms p95 {pct(cpu, .95):.1f} ms, a two-word query p50 "
+              f"{pct(cpu_two, .5):.1f} ms p95 {pct(cpu_two, .95):.1f} ms (p95 ratio "
+              f"{pct(cpu, .95) / pct(cpu_two, .95):.2f}x)")
     differ = 0
     for key in ("questions", "two_words"):
         for n, (question, _) in enumerate(pairs):
