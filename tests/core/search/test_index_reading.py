@@ -91,5 +91,6 @@ def test_a_question_never_asks_fts5_to_look_up_many_rowids(corpus, text):
     finally:
         index.conn.set_trace_callback(None)
     asked = [s for s in sent if s.startswith("SELECT")]  # (not FTS5's own, "-- SELECT ...")
-    assert asked and not [s for s in asked if "rowid IN" in s]
+    # (``+rowid IN``: a filter SQLite applies to the rows FTS5 walks, not a look-up)
+    assert asked and not [s for s in asked if "rowid IN" in s.replace("+rowid IN", "")]
     assert len(asked) <= 2 * len(parse(text).text_terms) + 4 + levels.MOST_SETS

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.search import levels
+from core.search import holdings, levels
 from core.search import rank as ranking
 from core.search import topk
 from core.search.query import parse
@@ -18,6 +18,13 @@ N = 3000
 @pytest.fixture(scope="module")
 def corpus():
     yield from zipf_corpus(N, seed=11, tag_every=7)
+
+
+@pytest.fixture(autouse=True)
+def _levels_of_expressions(monkeypatch):
+    """The levels read as expressions, as over a big vault (over a small one a question is read
+    by what each memory holds: tests/core/search/test_holdings.py)."""
+    monkeypatch.setattr(holdings, "MOST_HELD_ROWS", 0)
 
 
 @pytest.mark.parametrize("chosen", [(0, 1, 2), (0, 2, 3), (1, 3), (2,), (0, 1, 2, 3)])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.search import levels
+from core.search import holdings, levels
 from core.search import rank as ranking
 from core.search import topk
 from core.search.query import parse
@@ -81,6 +81,7 @@ def test_a_question_settles_among_the_memories_holding_a_word_of_every_run(corpu
     holds; the OR of the words is never ranked."""
     index, memories, decay = corpus
     monkeypatch.setattr(levels, "MOST_SETS", 0)
+    monkeypatch.setattr(holdings, "MOST_HELD_ROWS", 0)  # (the levels' path, as over a big vault)
     asked: list[str] = []
     ranked = index.reading.ranked
     monkeypatch.setattr(index.reading, "ranked", lambda e, n: asked.append(e) or ranked(e, n))

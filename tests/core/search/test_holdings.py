@@ -1,0 +1,136 @@
+"""A question's top read by what each memory holds (core.search.holdings): its memories grouped
+by exactly which words each holds, the groups that can reach the top ranked a level at a time in
+one statement, with the OR's very bm25; the same top as the plain evaluation, in a few
+statements where the levels of expressions asked up to 16."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.search import holdings
+from core.search import rank as ranking
+from core.search import topk
+from core.search.query import parse
+from search_corpus_support import zipf_corpus
+
+N = 3000
+QUESTIONS = ["w2 w4 w6 w8", "w10 w20 w30 w390", "w2 nothing w4 w6 w8", "w1 w3 w5 w7 w9 w11",
+             "what did we decide about w3 and w40 last week?", "w5 w5 w12 w40",
+             '"w2 w4" w6 w8 w13', "w1 w350 w360 w370", "w0 w1 w2 w3 w4 w5 w6"]
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    yield from zipf_corpus(N, seed=11, tag_every=7)
+
+
+def _statements(index, monkeypatch) -> list[str]:
+    """Every ranking statement a search asks of FTS5 (``ranked`` and ``ranked_among``)."""
+    asked: list[str] = []
+    ranked, among = index.reading.ranked, index.reading.ranked_among
+    monkeypatch.setattr(index.reading, "ranked", lambda e, n: asked.append(e) or ranked(e, n))
+    monkeypatch.setattr(index.reading, "ranked_among",
+                        lambda e, rowids, n: asked.append(f"{e} among") or among(e, rowids, n))
+    return asked
+
+
+@pytest.mark.parametrize("text", QUESTIONS)
+@pytest.mark.parametrize("every", [1, 3])
+def test_a_question_read_by_holdings_ranks_as_the_plain_evaluation(corpus, monkeypatch, text,
+                                                                  every):
+    """The top 30 (ids, scores, relevance, bm25, bm25 rank), among every memory or a third of
+    them, is the plain evaluation's (every match scored), in at most a statement a level."""
+    index, memories, decay = corpus
+    allowed = {i for n, i in enumerate(sorted(memories)) if n % every == 0}
+    full = ranking.rank(index, memories, parse(text), allowed, decay)
+    asked = _statements(index, monkeypatch)
+    monkeypatch.setattr(ranking, "BOUNDED_FROM", 0)
+    monkeypatch.setattr(ranking, "CONTEXT_DEPTH", 30)
+    part = ranking.rank(index, memories, parse(text), allowed, decay, top=30)
+    assert [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank) for h in part.hits] == \
+        [(h.memory.id, h.score, h.relevance, h.bm25, h.bm25_rank) for h in full.hits[:30]]
+    held = sum(1 for t in parse(text).text_terms if index.reading.count(topk.fts_expression([t])))
+    assert len(asked) <= 1 + held
+
+
+def test_a_five_word_question_asks_a_statement_or_two_not_sixteen(corpus, monkeypatch):
+    """Of five words each in many memories: the AND of them (a page or two) and a level or two
+    of groups, each one statement (the levels of expressions asked the 5 sets of four words and the 10 of
+    three), none the whole OR of its words."""
+    index, memories, decay = corpus
+    asked = _statements(index, monkeypatch)
+    settled = topk.top_hits(index, parse("w1 w3 w5 w7 w9").text_terms, lambda i: True, 10,
+                            lambda i, relevance: ranking.combine(relevance, decay(memories[i])))
+    assert len(settled.hits) == 10
+    among = [e for e in asked if e.endswith(" among")]
+    assert 1 <= len(among) <= 2
+    assert all(" AND " in e and " OR " not in e for e in asked if e not in among)
+
+
+def test_a_group_below_the_top_is_never_read(corpus, monkeypatch):
+    """A common word and rare ones: the memories holding the common word alone (next to no
+    bm25, a third of the coverage) are never scored."""
+    index, memories, decay = corpus
+    read: list[int] = []
+    among = index.reading.ranked_among
+    monkeypatch.setattr(index.reading, "ranked_among",
+                        lambda e, by_holds, n: read.extend(r for rowids in by_holds.values()
+                                                           for r in rowids)
+                        or among(e, by_holds, n))
+    phrases = ['"w0"', '"w350"', '"w360"']
+    topk.top_hits(index, parse("w0 w350 w360").text_terms, lambda i: True, 10,
+                  lambda i, relevance: ranking.combine(relevance, decay(memories[i])))
+    alone = holdings.rowids_of(index.reading.rowid_bits(phrases[0])
+                               & ~index.reading.rowid_bits(phrases[1])
+                               & ~index.reading.rowid_bits(phrases[2]))
+    assert read and alone and not set(read) & set(alone)
+
+
+def test_the_groups_are_the_memories_holding_exactly_those_words(corpus):
+    """Each group's rows hold exactly the phrases of its bits (a repeated word: both bits), and
+    every memory holding at most ``most`` of them is in one."""
+    index, _, _ = corpus
+    phrases = ['"w2"', '"w40"', '"w2"', '"w300"', '"nothing"']
+    counts = [index.reading.count(p) for p in phrases]
+    held = [i for i, c in enumerate(counts) if c]
+    groups = holdings.groups_of(index, phrases, held, 3)
+    by_rowid = index.reading.ids_by_rowid()
+    matching = [index.reading.ids_matching(p) for p in phrases]
+    seen: set[str] = set()
+    for mask, bits in groups.items():
+        for rowid in holdings.rowids_of(bits):
+            memory_id = by_rowid[rowid]
+            assert [memory_id in m for m in matching] == [bool(mask >> i & 1) for i in
+                                                         range(len(phrases))]
+            seen.add(memory_id)
+    expected = {i for i in set().union(*matching) if sum(i in m for m in matching) <= 3}
+    assert seen == expected and all(mask >> 0 & 1 == mask >> 2 & 1 for mask in groups)
+
+
+@pytest.mark.parametrize("holds", [[1], [2, 1], [3, 1, 2]])
+def test_rows_ranked_among_get_the_ors_bm25_to_the_last_bit(corpus, holds):
+    """Some rows of a wide OR, ranked alone, best bm25 times their count first: each the bm25
+    the whole OR gives it, with its count."""
+    index, _, _ = corpus
+    expression = '"w3" OR "w40" OR "w200" OR "nothing"'
+    every = index.reading.match(expression)
+    known = index.reading._load_known()
+    chosen = sorted(every)[::5]
+    count = {i: holds[n % len(holds)] for n, i in enumerate(chosen)}
+    by_holds: dict[int, list[int]] = {}
+    for i in chosen:
+        by_holds.setdefault(count[i], []).append(known[i][0])
+    found = index.reading.ranked_among(expression, by_holds, 1000)
+    assert found == sorted(((i, every[i], count[i]) for i in chosen),
+                           key=lambda r: (-r[1] * r[2], known[r[0]][0]))
+    assert index.reading.ranked_among(expression, {}, 10) == []
+
+
+def test_a_question_of_too_many_rows_is_left_to_the_levels(corpus, monkeypatch):
+    """Held words matching more than MOST_HELD_ROWS rows in all: not grouped (None)."""
+    index, memories, decay = corpus
+    monkeypatch.setattr(holdings, "MOST_HELD_ROWS", 10)
+    phrases = ['"w2"', '"w4"', '"w6"']
+    counts = [index.reading.count(p) for p in phrases]
+    assert holdings.from_holdings(index, phrases, counts, lambda i: True, 10,
+                                  lambda i, r: r, 2, []) is None
