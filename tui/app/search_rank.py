@@ -74,7 +74,7 @@ def build_index(view: VaultView, progress: Progress) -> bool:
     with SearchIndex.for_root(view.root) as index:
         if len(memories) - index.row_count() < first_build.FIRST_BUILD_FROM:
             return False
-        report = index.sync(memories, progress=progress)
+        report = first_build.complete(index, memories, progress)
     return report.building is None
 
 
