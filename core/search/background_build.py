@@ -154,7 +154,7 @@ def build(root: Path) -> int:
     """The child's work (the lock is held): the open index, then the search index. Returns how
     many search rows it wrote."""
     from ..vault.api import Vault
-    from .first_build import complete
+    from .completion import complete
     from .index import SearchIndex
 
     first = Vault.open(root, readonly=True, keep_read=True)

@@ -1,9 +1,10 @@
 """The first build of the search index (after a clone, a ``reindex``, an index deleted by hand):
 the search rows of every memory, written in transactions of :data:`CHUNK` memories with a report
-of progress after each, then the word lists. The near-duplicate keys of the rows are left
-pending (:meth:`.near_dupes.NearDuplicateRows.defer`): a search needs none, and they were a
-third of the build's CPU at 100k memories; the first reader of them, or a verb that leaves the
-index complete (:func:`complete`), makes them from the rows.
+of progress after each, then the word lists.
+
+The near-duplicate keys of the rows are left pending (:meth:`.near_dupes.NearDuplicateRows.defer`):
+a search reads none of them. Their first reader makes them from the rows, or a verb that leaves
+the index complete (:func:`.completion.complete`).
 
 One transaction for 100k memories held the index's write lock for the whole build, and a search
 meanwhile (the app's filter, another process, the MCP server) waited for it or wrote the same rows
@@ -30,15 +31,11 @@ import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..git.lock import process_alive
 from ..model.records import Memory
 from .row_sources import MadeRow
 from .transaction import transaction
-
-if TYPE_CHECKING:
-    from .index import SearchIndex, SyncReport
 
 #: Memories written per transaction (a fraction of a second each at 100k: a search in between
 #: reads what is done).
@@ -63,7 +60,7 @@ POLL = 0.02
 Progress = Callable[[str, int, int], None]
 PHASE_ROWS = "search index"
 PHASE_WORDS = "word lists"
-#: (made after the search is ready, by :func:`complete`: memories)
+#: (made after the search is ready, by :func:`.completion.complete`: memories)
 PHASE_KEYS = "near-duplicate keys"
 
 
@@ -286,17 +283,3 @@ def _drop_word_lists(conn: sqlite3.Connection) -> None:
     from . import wordlists
 
     wordlists.drop_all(conn)
-
-
-def complete(index: SearchIndex, memories: Mapping[str, Memory],
-             progress: Progress | None = None) -> SyncReport:
-    """Leave ``index`` complete: level with ``memories`` (a first build if it must, its phases
-    told to ``progress``), then the near-duplicate keys a first build left pending made
-    (:data:`PHASE_KEYS`), so that no later check of a duplicate makes them. What a verb that
-    makes or fills a vault, the background builder and the app's build run; a search syncs only.
-    Nothing is made while another process builds (``report.building``)."""
-    report = index.sync(memories, progress=progress)
-    if report.building is None:
-        told = None if progress is None else (lambda done, n: progress(PHASE_KEYS, done, n))
-        index.near_duplicates(told)
-    return report

@@ -24,10 +24,10 @@ made again from the memories on the next sync, without touching the search rows.
 A first build of the index (:mod:`core.search.first_build`) writes the search rows alone and
 leaves the keys **pending** (``state('near_dupes')`` = :data:`PENDING` + the parameters, and
 ``state('near_dupes_made_to')``: the rows up to that rowid have their keys): a search is ready
-without them (at 100k memories they were a third of the build's CPU). They are made from the
-rows' stored content, chunk by chunk, by the first reader (:meth:`NearDuplicateRows.make_pending`,
-called by :meth:`core.search.index.SearchIndex.near_duplicates`) or by a verb that leaves the
-index complete; meanwhile a sync keeps what is made level (:meth:`NearDuplicateRows.kept`).
+without them. They are made from the rows' stored content, chunk by chunk, by the first reader
+(:meth:`NearDuplicateRows.make_pending`, called by
+:meth:`core.search.index.SearchIndex.near_duplicates`) or by :mod:`core.search.completion`;
+meanwhile a sync keeps what is made level (:meth:`NearDuplicateRows.kept`).
 """
 
 from __future__ import annotations

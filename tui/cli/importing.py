@@ -41,7 +41,7 @@ def index_at_end(vault: Any, progress: Callable[[str, int, int], None] | None) -
     import sqlite3
 
     from core.search import SearchIndex
-    from core.search.first_build import complete
+    from core.search.completion import complete
 
     if vault is None or vault.readonly:
         return

@@ -101,7 +101,7 @@ def reindex(as_json: bool) -> int:
     never committed: memvault rebuilds it by itself when it is missing, unreadable or of an
     older schema, and keeps it level with the files; deleting it loses nothing."""
     from core.search import SearchIndex
-    from core.search.first_build import complete
+    from core.search.completion import complete
 
     vault = open_readonly(keep_read=True)
     warn_problems(vault)

@@ -2,7 +2,7 @@
 core/search/first_build.py): the search rows are ready without them, a later sync makes none
 and keeps what is made level, the first reader makes them from the rows (the same keys as a
 sync that writes them with the rows), a maker that stops is taken up where it was, and a verb
-that leaves the index complete (``first_build.complete``) leaves none pending."""
+that leaves the index complete (``completion.complete``) leaves none pending."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 
 from core import Memory
 from core.search import first_build, near_dupes, wordlists
+from core.search.completion import complete
 from core.search.index import SearchIndex
 from core.search.near_dupes import BANDS, NearDuplicateRows, keys_of_text
 
@@ -120,7 +121,7 @@ def test_complete_leaves_no_key_pending_and_tells_their_phase(tmp_path, small, m
     mems = _memories()
     told: list[tuple[str, int, int]] = []
     index = SearchIndex(tmp_path / "index.sqlite")
-    report = first_build.complete(index, mems, lambda *a: told.append(a))
+    report = complete(index, mems, lambda *a: told.append(a))
     assert report.added == N
     assert NearDuplicateRows(index.conn).current()
     phases = [what for what, _, _ in told]
