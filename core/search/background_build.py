@@ -154,6 +154,7 @@ def build(root: Path) -> int:
     """The child's work (the lock is held): the open index, then the search index. Returns how
     many search rows it wrote."""
     from ..vault.api import Vault
+    from .completion import complete
     from .index import SearchIndex
 
     first = Vault.open(root, readonly=True, keep_read=True)
@@ -162,8 +163,8 @@ def build(root: Path) -> int:
     first.close()
     vault = Vault.open(root, readonly=True)  # from the rows just written: memories as bytes
     try:
-        with SearchIndex.for_root(vault.root) as index:
-            return index.sync(vault.memories).added
+        with SearchIndex.for_root(vault.root) as index:  # (the search rows first, then the keys)
+            return complete(index, vault.memories).added
     finally:
         vault.close()
 

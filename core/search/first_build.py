@@ -1,6 +1,10 @@
 """The first build of the search index (after a clone, a ``reindex``, an index deleted by hand):
-the search rows and the near-duplicate keys of every memory, written in transactions of
-:data:`CHUNK` memories with a report of progress after each, then the word lists.
+the search rows of every memory, written in transactions of :data:`CHUNK` memories with a report
+of progress after each, then the word lists.
+
+The near-duplicate keys of the rows are left pending (:meth:`.near_dupes.NearDuplicateRows.defer`):
+a search reads none of them. Their first reader makes them from the rows, or a verb that leaves
+the index complete (:func:`.completion.complete`).
 
 One transaction for 100k memories held the index's write lock for the whole build, and a search
 meanwhile (the app's filter, another process, the MCP server) waited for it or wrote the same rows
@@ -14,8 +18,9 @@ process gone, or silent for :data:`STALE_AFTER` seconds) is no build: the next s
 the index level as usual, from the rows the build had written.
 
 The rows are those :meth:`core.search.index.SearchIndex.sync` writes (the same ``records`` and
-``fts`` rows, the same near-duplicate keys, the same word lists), so what the index holds after
-a build equals what one transaction would have made (``tests/core/search/test_first_build.py``).
+``fts`` rows, the same word lists; the same near-duplicate keys once made), so what the index
+holds after a build equals what one transaction would have made
+(``tests/core/search/test_first_build.py``).
 """
 
 from __future__ import annotations
@@ -39,7 +44,7 @@ CHUNK = 2000
 #: chunks; fewer are written in one transaction as any other sync.
 FIRST_BUILD_FROM = 5000
 #: SQLite's page cache during a first build (``PRAGMA cache_size``: KiB when negative): the
-#: FTS5 segments being merged and the near-duplicate keys stay in memory (2 MB by default).
+#: FTS5 segments being merged stay in memory (2 MB by default).
 BUILD_CACHE = -65536
 BUILD_KEY = "search_build"
 #: A build whose record was not moved on for this long (seconds) has stopped.
@@ -55,6 +60,8 @@ POLL = 0.02
 Progress = Callable[[str, int, int], None]
 PHASE_ROWS = "search index"
 PHASE_WORDS = "word lists"
+#: (made after the search is ready, by :func:`.completion.complete`: memories)
+PHASE_KEYS = "near-duplicate keys"
 
 
 @dataclass(frozen=True)
@@ -187,10 +194,10 @@ class Builder:
 
     def run(self, memories: Mapping[str, Memory]) -> int:
         """Write the rows of every memory of ``memories`` the index has no row for, chunk by
-        chunk, then the near-duplicate keys they share and the word lists. Returns how many
+        chunk (their near-duplicate keys left pending), then the word lists. Returns how many
         rows were written. The caller checked that the index has no rows, or only rows this
-        builder can add to (their near-duplicate keys current)."""
-        from .near_dupes import STATE_KEY, NearDuplicateRows, note_all_shared, params
+        builder can add to (their near-duplicate keys current or pending)."""
+        from .near_dupes import NearDuplicateRows
 
         conn = self.conn
         ids = list(memories)
@@ -200,9 +207,9 @@ class Builder:
             held = {i for i, in conn.execute("SELECT id FROM records")}
             if not held:
                 dupes.reset()
-            # the keys are marked current only when every row has its keys and the shared
-            # ones are found: a build that stops leaves them to be made again by the next sync
-            conn.execute("DELETE FROM state WHERE key = ?", (STATE_KEY,))
+            # the rows written here get no near-duplicate keys: they are left pending, made
+            # from the rows when first asked (a search needs none of them)
+            dupes.defer(conn.execute("SELECT coalesce(max(rowid), 0) FROM records").fetchone()[0])
             _drop_word_lists(conn)
             self._began = (time.time(), len(held))
             self._mark(conn, len(held), total)
@@ -218,9 +225,6 @@ class Builder:
                     self._mark(conn, len(held) + start + len(chunk), total)
                 self._report(PHASE_ROWS, len(held) + start + len(chunk), total)
             with transaction(conn):
-                note_all_shared(conn)
-                conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
-                             (STATE_KEY, params()))
                 conn.execute("DELETE FROM state WHERE key = ?", (BUILD_KEY,))
         finally:
             self._unmark(conn)
@@ -233,8 +237,6 @@ class Builder:
                chunk: list[str]) -> int:
         """The rows of ``chunk`` that have none yet (another writer may have written some since
         the build began), inside the caller's transaction."""
-        from .near_dupes import put_unshared
-
         marks = ",".join("?" * len(chunk))
         present = {i for i, in conn.execute(f"SELECT id FROM records WHERE id IN ({marks})",
                                             chunk)}
@@ -252,7 +254,6 @@ class Builder:
                          "VALUES (?, ?, ?, ?)", records)
         conn.executemany("INSERT INTO fts (rowid, content, gist, tags, entities) "
                          "VALUES (?, ?, ?, ?, ?)", texts)
-        put_unshared(conn, [(t[0], t[1]) for t in texts])
         return len(records)
 
     def _mark(self, conn: sqlite3.Connection, done: int, total: int) -> None:

@@ -326,12 +326,11 @@ class SearchIndex:
         return keep_words(self.conn, self.reading.words, gone, written)
 
     def _near_dupes_current(self) -> bool:
-        """True when the near-duplicate rows were made with today's parameters (asked once
-        a connection: a sync keeps them so)."""
+        """True when the near-duplicate rows are made with today's parameters, or pending."""
         if self._near_dupes is None:
             from .near_dupes import NearDuplicateRows
 
-            self._near_dupes = NearDuplicateRows(self.conn).current()
+            self._near_dupes = NearDuplicateRows(self.conn).kept()
         return self._near_dupes
 
     def _keep_near_dupes(self, memories: Mapping[str, Memory],
@@ -367,11 +366,12 @@ class SearchIndex:
             return False
         return self._changed_since_sync(memories, self._load_known()) is not None
 
-    def near_duplicates(self) -> NearDuplicateRows:
-        """The near-duplicate rows, for reading (sync first)."""
+    def near_duplicates(self, progress: Callable[[int, int], None] | None = None) -> NearDuplicateRows:
+        """The near-duplicate rows, for reading (sync first); pending ones made now (told)."""
         from .near_dupes import NearDuplicateRows
 
-        return NearDuplicateRows(self.conn)
+        (rows := NearDuplicateRows(self.conn)).make_pending(progress)
+        return rows
 
     def ids_of(self, rowids: list[int] | None = None) -> dict[int, str]:
         """rowid -> memory id of these rows (None: of every row)."""

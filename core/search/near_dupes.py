@@ -20,6 +20,14 @@ A memory without a content token has no row
 (nothing to be similar on). ``state('near_dupes')`` names the parameters the rows were made
 with; rows of other parameters (or none: an index written before these tables) are dropped and
 made again from the memories on the next sync, without touching the search rows.
+
+A first build of the index (:mod:`core.search.first_build`) writes the search rows alone and
+leaves the keys **pending** (``state('near_dupes')`` = :data:`PENDING` + the parameters, and
+``state('near_dupes_made_to')``: the rows up to that rowid have their keys): a search is ready
+without them. They are made from the rows' stored content, chunk by chunk, by the first reader
+(:meth:`NearDuplicateRows.make_pending`, called by
+:meth:`core.search.index.SearchIndex.near_duplicates`) or by :mod:`core.search.completion`;
+meanwhile a sync keeps what is made level (:meth:`NearDuplicateRows.kept`).
 """
 
 from __future__ import annotations
@@ -28,7 +36,7 @@ import functools
 import sqlite3
 import struct
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import combinations, groupby
 from operator import itemgetter
 
@@ -60,6 +68,11 @@ _PACK = struct.Struct(f"<{BANDS}q")
 
 #: A write of more memories than this finds the shared keys again with one pass over the table.
 BULK = 1000
+#: The state of keys left to make from the rows (before :func:`params`), and the rowid up to
+#: which they are made.
+PENDING, MADE_TO_KEY = "pending:", "near_dupes_made_to"
+#: Rows whose keys are made per transaction when pending keys are made.
+MAKE_CHUNK = 5000
 _TABLES = ("dupe_docs", "dupe_bands", "dupe_shared")
 _SCHEMA = (
     "CREATE TABLE dupe_docs (doc INTEGER PRIMARY KEY, keys BLOB NOT NULL)",
@@ -118,13 +131,8 @@ class NearDuplicateRows:
 
     # -- writing (inside SearchIndex.sync's transaction) ------------------------------------
     def current(self) -> bool:
-        """True when the rows were made with :func:`params`."""
-        try:
-            row = self.conn.execute("SELECT value FROM state WHERE key = ?",
-                                    (STATE_KEY,)).fetchone()
-        except sqlite3.OperationalError:
-            return False
-        return row is not None and row[0] == params()
+        """True when the rows were made with :func:`params` (none pending)."""
+        return self._state() == params()
 
     def reset(self) -> None:
         """Drop every row and mark the tables as made with :func:`params` (the caller fills
@@ -136,6 +144,76 @@ class NearDuplicateRows:
             conn.execute(statement)
         conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
                      (STATE_KEY, params()))
+
+    def pending(self) -> bool:
+        """True when the keys of some rows are left to make (:meth:`make_pending`)."""
+        return self._state() == PENDING + params()
+
+    def kept(self) -> bool:
+        """True when a sync keeps the rows as they are: made with :func:`params`, or pending."""
+        return self._state() in (params(), PENDING + params())
+
+    def _state(self) -> str | None:
+        try:
+            row = self.conn.execute("SELECT value FROM state WHERE key = ?",
+                                    (STATE_KEY,)).fetchone()
+        except sqlite3.OperationalError:
+            return None
+        return None if row is None else str(row[0])
+
+    def made_to(self) -> int:
+        """The rowid up to which pending keys are made (every rowid when not pending)."""
+        if not self.pending():
+            return 2**63 - 1
+        row = self.conn.execute("SELECT value FROM state WHERE key = ?",
+                                (MADE_TO_KEY,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def defer(self, made_to: int) -> None:
+        """Mark the keys of the rows past rowid ``made_to`` as left to make (in the caller's
+        transaction); rows made with other parameters (or none) are dropped first."""
+        if not self.kept():
+            self.reset()
+            made_to = 0
+        elif self.pending():
+            made_to = min(made_to, self.made_to())
+        self.conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                          (STATE_KEY, PENDING + params()))
+        self.conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                          (MADE_TO_KEY, str(made_to)))
+
+    def make_pending(self, progress: Callable[[int, int], None] | None = None) -> int:
+        """Make the keys left to make (:meth:`defer`) from the rows' stored content, in
+        transactions of :data:`MAKE_CHUNK` rows, then note the shared keys and mark the rows
+        current; ``progress(done, total)`` (rows) after each. Returns how many rows were read.
+        A process that stops leaves them pending from where it was."""
+        from .transaction import transaction
+
+        conn, read = self.conn, 0
+        if not self.pending():
+            return 0
+        total = conn.execute("SELECT count(*) FROM records").fetchone()[0]
+        while True:
+            with transaction(conn):
+                if not self.pending():  # (made by another process meanwhile)
+                    return read
+                start = self.made_to()
+                rows = conn.execute("SELECT id, c0 FROM fts_content WHERE id > ? ORDER BY id "
+                                    "LIMIT ?", (start, MAKE_CHUNK)).fetchall()
+                if not rows:
+                    note_all_shared(conn)
+                    conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                                 (STATE_KEY, params()))
+                    conn.execute("DELETE FROM state WHERE key = ?", (MADE_TO_KEY,))
+                    return read
+                put_unshared(conn, ((doc, content or "") for doc, content in rows))
+                conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
+                             (MADE_TO_KEY, str(rows[-1][0])))
+                read += len(rows)
+                done = conn.execute("SELECT count(*) FROM records WHERE rowid <= ?",
+                                    (rows[-1][0],)).fetchone()[0]
+            if progress is not None:
+                progress(done, total)
 
     def level_at(self) -> str | None:
         """The commit the rows were noted level with (:meth:`note_level_at`), if any."""

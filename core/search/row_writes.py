@@ -83,15 +83,17 @@ def keep_near_dupes(conn: sqlite3.Connection, memories: Mapping[str, Memory],
                     known: dict[str, tuple[int, str]], gone: list[int],
                     written: list[WrittenRow], at: str | None) -> None:
     """The near-duplicate rows (:mod:`.near_dupes`) follow the search rows, in their
-    transaction: those of the rows gone or rewritten go, those written come; rows made
+    transaction: those of the rows gone or rewritten go, those written come (while keys are
+    pending, only below what is made: :meth:`.NearDuplicateRows.defer`); rows made
     with other parameters (or none yet) are made again from every memory. The commit the
     rows are level with is noted (``at``), or forgotten (None: not known)."""
     from .near_dupes import NearDuplicateRows
 
     rows = NearDuplicateRows(conn)
-    if rows.current():
+    if rows.kept():  # (pending: rows past what is made get theirs when the rest are made)
+        made_to = rows.made_to()
         rows.remove(gone + [w[0] for w in written])
-        rows.put((w[0], w[1]) for w in written)
+        rows.put((w[0], w[1]) for w in written if w[0] <= made_to)
     else:
         rows.reset()
         rows.put((rowid, memories[i].content) for i, (rowid, _) in known.items())

@@ -216,9 +216,14 @@ def write_list(conn: sqlite3.Connection, tokenizer: Tokenizer, token: str, expre
     memories holding ``token`` (then no list is kept). ``lengths``: the rows' lengths read so
     far (:func:`weighted_from_scores`), kept across the words of one build."""
     held = conn.execute("SELECT doc FROM temp.index_words WHERE term = ?", (token,)).fetchone()
-    hits = conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (expression,)).fetchone()[0]
-    if held is None or held[0] != hits:
+    itself = tokenizer.tokens(token) == [token]  # (the query reads the very token)
+    if held is None:
         return False
+    if not (itself and expression == f'"{token}"'):  # (else: exactly the memories holding it)
+        if held[0] != conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ?",
+                                   (expression,)).fetchone()[0]:
+            return False
+    hits = held[0]
     numbers = figures(conn)
     idf = idf_of(numbers.rows, hits)
     rows = conn.execute(f"SELECT rowid, -bm25(fts, {weights}) AS s FROM fts WHERE fts MATCH ? "
@@ -226,7 +231,7 @@ def write_list(conn: sqlite3.Connection, tokenizer: Tokenizer, token: str, expre
     kept, rest = rows[:LIST_LENGTH], rows[LIST_LENGTH:]
     floor = rest[0][1] / idf if rest else 0.0
     counted = None
-    if tokenizer.tokens(token) == [token]:  # (the query reads the very token: its scores say f)
+    if itself:  # (its scores say f)
         counted = weighted_from_scores(conn, tokenizer.weights, kept, idf, numbers.avgdl,
                                        {} if lengths is None else lengths)
     if counted is None:
@@ -273,13 +278,14 @@ def weighted_from_scores(conn: sqlite3.Connection, weights: dict[str, float],
         lengths.update((d, sum(varints(sz))) for d, sz in conn.execute(
             f"SELECT id, sz FROM fts_docsize WHERE id IN ({marks})"))
     out: dict[int, float] = {}
-    for doc, score in kept:
+    top = K1 + 1.0
+    for doc, score in kept:  # (impact() inlined, the same operations: a loop of 100k at 100k)
         length = float(lengths.get(doc, 0))
         g, k = score / idf, K1 * (1 - B + B * length / avgdl)
-        if not 0 < g < K1 + 1.0:
+        if not 0 < g < top:
             return None
-        f = round(g * k / (K1 + 1.0 - g) / quantum) * quantum
-        if f <= 0 or idf * impact(f, length, avgdl) != score:
+        f = round(g * k / (top - g) / quantum) * quantum
+        if f <= 0 or idf * ((f * top) / (f + k)) != score:
             return None
         out[doc] = f
     return out

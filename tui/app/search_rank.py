@@ -20,6 +20,7 @@ from pathlib import Path
 
 from core.search import SearchIndex, first_build
 from core.search import query as language
+from core.search.completion import complete
 from core.search.first_build import Progress
 from core.search.index import index_path
 from core.search.rank import rank
@@ -74,7 +75,7 @@ def build_index(view: VaultView, progress: Progress) -> bool:
     with SearchIndex.for_root(view.root) as index:
         if len(memories) - index.row_count() < first_build.FIRST_BUILD_FROM:
             return False
-        report = index.sync(memories, progress=progress)
+        report = complete(index, memories, progress)
     return report.building is None
 
 

@@ -41,12 +41,13 @@ def index_at_end(vault: Any, progress: Callable[[str, int, int], None] | None) -
     import sqlite3
 
     from core.search import SearchIndex
+    from core.search.completion import complete
 
     if vault is None or vault.readonly:
         return
     try:
         with SearchIndex.for_root(vault.root) as index:
-            index.sync(vault.memories, progress=progress)
+            complete(index, vault.memories, progress)
         if progress is not None:
             progress("open index", 0, 0)
         vault.index_files()

@@ -42,4 +42,5 @@ def on_terminal(as_json: bool = False) -> bool:
 #: The first build of the search index (core.search.first_build's phases).
 SEARCH_BUILD = {"search index": "building the search index (once, after a clone)",
                 "word lists": "listing the best memories of common words",
+                "near-duplicate keys": "hashing the memories for duplicate checks",
                 "open index": "keeping the files for the next open"}

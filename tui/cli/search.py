@@ -101,6 +101,7 @@ def reindex(as_json: bool) -> int:
     never committed: memvault rebuilds it by itself when it is missing, unreadable or of an
     older schema, and keeps it level with the files; deleting it loses nothing."""
     from core.search import SearchIndex
+    from core.search.completion import complete
 
     vault = open_readonly(keep_read=True)
     warn_problems(vault)
@@ -108,7 +109,7 @@ def reindex(as_json: bool) -> int:
     try:
         index.rebuild("memvault reindex")
         with progress_bar(on_terminal(as_json), SEARCH_BUILD) as update:
-            report = index.sync(vault.memories, progress=update)
+            report = complete(index, vault.memories, update)
         where = str(index.path) if index.path is not None else None
         note = index.note
     finally:

@@ -19,6 +19,7 @@ from core.model.records import now_epoch
 from core.search import Searcher, parse
 from core.search.rank import SearchResult
 from core.search import first_build
+from core.search.completion import complete
 from core.search.index import SearchIndex
 from core.search.rank import Hit, combine
 
@@ -117,7 +118,7 @@ class Finder:
                 began = time.monotonic()
                 if tell is not None:
                     tell(f"building the search index: {missing} of {len(memories)} memories")
-                index.sync(memories)
+                complete(index, memories)  # (the rows first; then the near-duplicate keys)
                 if tell is not None:
                     tell(f"search index built: {len(memories)} memories in "
                          f"{time.monotonic() - began:.1f} s")

@@ -138,3 +138,21 @@ async def test_a_hit_that_no_longer_matches_after_a_reload_goes(tui_vault):
         await until(pilot, lambda: FADING not in main.matched and FRESH in main.matched)
         assert main.memory_tree.border_title == f"memories {len(main.matched)} of 11"
     close_all()
+
+
+def test_words_rank_alike_when_the_index_is_deleted_while_the_app_is_open(view):
+    """The index deleted by hand while the app holds it open (issue 43's bad input): the filter
+    ranks as before from the connection it holds, and one opened after builds a new file that
+    ranks the same."""
+    from core.search.index import index_path
+
+    query = language.parse("pytest")
+    before = rank_ids(view, query, list(view.rows))
+    path = index_path(view.root)
+    assert before and path is not None and path.exists()
+    for leftover in path.parent.glob(path.name + "*"):
+        leftover.unlink()
+    assert rank_ids(view, query, list(view.rows)) == before
+    close_all()  # (the app closed and opened again: a new connection, no file)
+    assert rank_ids(view, query, list(view.rows)) == before
+    assert path.exists()

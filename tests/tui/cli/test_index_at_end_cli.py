@@ -66,6 +66,27 @@ def test_init_on_a_cloned_vault_builds_its_index(run, vdir, monkeypatch):
     _search_writes_nothing(run, monkeypatch)
 
 
+def test_init_after_a_clone_leaves_no_near_duplicate_key_pending(run, vdir, monkeypatch):
+    """A first build leaves the keys pending (a search needs none); a verb that leaves the
+    index complete makes them, so the next check of a duplicate makes none."""
+    from core.search.near_dupes import NearDuplicateRows
+
+    with Vault.open(vdir) as vault:
+        for i in range(6):
+            vault.add(f"note {i} about the garden and its {i} roses")
+    path = index_path(vdir)
+    assert path is not None
+    path.unlink()
+    monkeypatch.setattr(first_build, "FIRST_BUILD_FROM", 3)  # (6 memories: a first build)
+    monkeypatch.setattr(first_build, "CHUNK", 2)
+    run.ok("init")
+    assert len(_complete(vdir)) == 6
+    with SearchIndex.for_root(vdir) as index:
+        rows = NearDuplicateRows(index.conn)
+        assert rows.current() and not rows.pending()
+        assert index.conn.execute("SELECT count(*) FROM dupe_docs").fetchone()[0] == 6
+
+
 def test_a_dry_run_builds_no_index(run, vdir):
     run.ok("import", "--from", "mcp-memory", str(MCP), "--dry-run")
     assert not vdir.exists()

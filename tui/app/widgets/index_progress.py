@@ -11,7 +11,8 @@ from textual.widgets import Label, ProgressBar
 
 #: What each phase of the build (core.search.first_build) is called here.
 PHASES = {"search index": "building the search index",
-          "word lists": "listing the best memories of common words"}
+          "word lists": "listing the best memories of common words",
+          "near-duplicate keys": "hashing the memories for duplicate checks"}
 
 
 class IndexProgress(Vertical):
@@ -41,7 +42,7 @@ class IndexProgress(Vertical):
     def show(self, phase: str, done: int, total: int) -> None:
         self.add_class("-building")
         what = PHASES.get(phase, phase)
-        unit = "memories" if phase == "search index" else "words"
+        unit = "words" if phase == "word lists" else "memories"
         text = Text(f"{what}: {done:,} of {total:,} {unit}", style="bold")
         if phase == "search index":
             text.append(" · the filter ranks those so far", style="dim")
