@@ -20,7 +20,7 @@ from .keys import KeyedAction, unknown_ids
 from .keys import actions as keyed_actions
 from .palette import main_commands
 from .screens.help import HelpScreen
-from .screens.main import MAIN_WIDGETS, MainScreen
+from .main.screen import MAIN_WIDGETS, MainScreen
 from .service import VaultService
 from .settings import Loaded, Settings
 from .settings import load as load_settings
