@@ -37,8 +37,8 @@ MEASUREMENT = re.compile(
 #: WORK REMAINING, modules others are rewriting: longer openings, longer docstrings, and
 #: measurements still to move to bench/ or docs/.
 LONG_OPENING = {
-    "tui/app/screens/main_bulk.py", "tui/app/screens/main_marks.py",
-    "tui/app/screens/main_opening.py",
+    "tui/app/main/bulk.py", "tui/app/main/marks.py",
+    "tui/app/main/opening.py",
     "tui/mcp/access.py", "tui/mcp/hints.py", "tui/mcp/tools_conversation.py",
     "tui/mcp/tools_server.py", "tui/mcp/tools_unified.py",
 }

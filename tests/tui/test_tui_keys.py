@@ -9,7 +9,7 @@ from textual.widgets._footer import FooterKey
 
 from tui.app.screens.gc import GcScreen
 from tui.app.screens.help import HelpScreen
-from tui.app.screens.main import MainScreen
+from tui.app.main.screen import MainScreen
 from tui.app.widgets.memory_tree import MemoryTree
 
 from tui_support import (

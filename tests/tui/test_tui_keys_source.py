@@ -12,7 +12,7 @@ from tui.app.keys import actions, bindings_of
 from tui.app.keys_doc import DOC, with_keys
 from tui.app.palette import NOT_IN_PALETTE, PALETTE
 from tui.app.screens.help import HelpScreen
-from tui.app.screens.main import MAIN_WIDGETS, MainScreen
+from tui.app.main.screen import MAIN_WIDGETS, MainScreen
 from tui.app.app import MemvaultApp
 
 from tui_support import SIZE, make_app, settle, text_of, until, tui_vault  # noqa: F401

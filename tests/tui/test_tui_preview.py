@@ -89,7 +89,7 @@ def test_a_row_works_out_its_search_text_when_first_read():
 @pytest.mark.asyncio
 async def test_a_big_vault_works_out_the_filter_in_a_worker(tui_vault, monkeypatch):
     from tui.app.query import parse
-    from tui.app.screens import main_filtering as main_module
+    from tui.app.main import filtering as main_module
 
     monkeypatch.setattr(main_module, "FILTER_IN_WORKER_FROM", 0)
     app = make_app(tui_vault)
@@ -114,7 +114,7 @@ async def test_a_big_vault_makes_its_groups_in_a_worker(tui_vault, monkeypatch):
     tenths of a second: for a big vault the worker that filters makes them too, with what the
     tree opens at once, and the UI thread only adds the rows."""
     from tui.app import grouping, groups
-    from tui.app.screens import main_filtering as main_module
+    from tui.app.main import filtering as main_module
 
     monkeypatch.setattr(main_module, "FILTER_IN_WORKER_FROM", 0)
     on_ui: list[str] = []

@@ -151,7 +151,7 @@ async def test_the_undo_list_survives_a_restart(tui_vault):
 
 
 async def test_u_is_the_list_and_ctrl_z_the_undo_in_the_keys(tui_vault):
-    from tui.app.screens.main import MainScreen
+    from tui.app.main.screen import MainScreen
 
     keys = {b.action: b.key for b in MainScreen.BINDINGS}
     assert keys["undo"] == "ctrl+z" and keys["undo_list"] == "u" and keys["redo"] == "ctrl+y"

@@ -31,6 +31,7 @@ def _keys(*keys: str, memory_id: str | None = None):
         for key in keys:
             await pilot.press(key)
             await settle(pilot)
+        pilot.app.clear_notifications()  # (a key that saves a choice says so once: not shown)
         await settle(pilot)
 
     return run_before

@@ -21,7 +21,7 @@ from .keys import KeyedAction, key_for, unknown_ids
 from .keys import actions as keyed_actions
 from .palette import main_commands
 from .screens.help import HelpScreen
-from .screens.main import MAIN_WIDGETS, MainScreen
+from .main.screen import MAIN_WIDGETS, MainScreen
 from .screens.settings_screen import SettingsScreen, home_short
 from .service import VaultService
 from .widgets.memory_list import MemoryList

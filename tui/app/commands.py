@@ -11,7 +11,7 @@ from textual.command import Hit, Hits, Provider
 from core.vault import first_words
 
 if TYPE_CHECKING:
-    from .screens.main import MainScreen
+    from .main.screen import MainScreen
 
 MAX_HITS = 40
 

@@ -9,7 +9,8 @@ git and the git directory, so the count in the header costs no second copy of th
 opens a full one the first time it rejects: reject commits through it, under the vault's write
 lock like any other writer, and the main screen's poll picks the new commit up. A service that
 wants to share its open vault and its lock passes ``open_vault`` (returns the open vault) and
-``lock``.
+``lock``: the app's :class:`~tui.app.service.VaultService` does (``service.inbox``), so the app
+holds one vault and one lock.
 """
 
 from __future__ import annotations

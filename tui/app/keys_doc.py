@@ -14,7 +14,7 @@ from .palette import PALETTE
 #: Where keys work, in the order the document lists them: (title, "module:Class").
 PLACES: list[tuple[str, str]] = [
     ("Everywhere", "tui.app.app:MemvaultApp"),
-    ("The main screen", "tui.app.screens.main:MainScreen"),
+    ("The main screen", "tui.app.main.screen:MainScreen"),
     ("The tree", "tui.app.widgets.memory_tree:MemoryTree"),
     ("The flat list (f)", "tui.app.widgets.memory_list:MemoryList"),
     ("The filter box", "tui.app.widgets.filter_input:FilterInput"),

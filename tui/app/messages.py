@@ -7,9 +7,7 @@ from typing import Any
 
 from textual.message import Message
 
-from core.ops.provenance import Lineage
-
-from .service import Change, HistoryInfo
+from .service import Change
 from .view import VaultView
 
 
@@ -123,20 +121,6 @@ class OperationFailed(Message):
         super().__init__()
         self.message = message
         self.title = title
-
-
-class HistoryLoaded(Message):
-    def __init__(self, info: HistoryInfo) -> None:
-        super().__init__()
-        self.info = info
-
-
-class LineageLoaded(Message):
-    def __init__(self, memory_id: str, lineage: Lineage | None, error: str | None = None) -> None:
-        super().__init__()
-        self.memory_id = memory_id
-        self.lineage = lineage
-        self.error = error
 
 
 class JumpTo(Message):

@@ -19,7 +19,7 @@ from .grouping import MODE_NAMES, MODES, SORT_NAMES, SORTS
 from .keys import KeyedAction, keys_text
 
 if TYPE_CHECKING:
-    from .screens.main import MainScreen
+    from .main.screen import MainScreen
 
 
 def entries(text: str) -> dict[str, tuple[str, str]]:

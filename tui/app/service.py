@@ -55,6 +55,7 @@ from .service_results import (  # noqa: F401  (part of tui.app.service's API)
 )
 from .service_edit import EditService, EditSession  # noqa: F401  (EditSession: part of the API)
 from .service_bulk import BulkDeletePreview, BulkService  # noqa: F401  (part of the API)
+from .inbox_service import InboxService
 from .open_vault import OpenVault
 from .service_outside import OutsideEdits, Quarantined
 from .service_wizards import WizardService
@@ -71,7 +72,8 @@ class VaultService:
 
     Its parts share its :class:`~tui.app.open_vault.OpenVault` (the vault, the view, the lock):
     :attr:`edits` (one memory: the form, ``$EDITOR``, a new memory, pin), :attr:`bulk` (many
-    memories at once, the undo list) and :attr:`wizards` (split and consolidate)."""
+    memories at once, the undo list), :attr:`wizards` (split and consolidate) and :attr:`inbox`
+    (the review inbox)."""
 
     def __init__(self, path: Path | str, *, clock: Callable[[], int] | None = None,
                  config: DecayConfig | None = None, lock_timeout: float = 30.0):
@@ -83,6 +85,10 @@ class VaultService:
         self.edits = EditService(self.state)
         self.bulk = BulkService(self.state)
         self.wizards = WizardService(self.state)
+        #: the review inbox, on this very vault and lock (one vault, one lock for the app)
+        self.inbox = InboxService(self.path, clock=self.clock, config=config,
+                                  lock_timeout=lock_timeout, open_vault=self.state.vault_or_fail,
+                                  lock=self.state.lock)
         self.open_notes: list[str] = []
         #: the outside edits the last open found, and how many opens found some (the screen
         #: announces each once); refused files are copied into the quarantine, once each

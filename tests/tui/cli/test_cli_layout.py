@@ -73,7 +73,7 @@ def test_version_answers_before_click_or_core_is_imported(capsys):
 
 
 def test_the_app_never_imports_the_cli():
-    modules = _modules_after("import tui.app, tui.app.service, tui.app.screens.main, tui.demo")
+    modules = _modules_after("import tui.app, tui.app.service, tui.app.main.screen, tui.demo")
     assert not _loaded(modules, "tui.cli")
 
 

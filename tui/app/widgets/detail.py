@@ -107,7 +107,8 @@ class DetailPane(VerticalScroll):
         self.query_one("#body-title", Static).update("")
         self.query_one("#body", Static).update("")
 
-    def show_group(self, view: VaultView, group: Group) -> None:
+    def show_group(self, view: VaultView, group: Group, *, expanded: bool = False) -> None:
+        """A group's counts; below them how to see its memories (``expanded``: it is open)."""
         self.row = None
         rows = [view.rows[i] for i in group.ids if i in view.rows]
         grid = Table.grid(padding=(0, 2))
@@ -136,7 +137,8 @@ class DetailPane(VerticalScroll):
         self._no_forecast()
         self.query_one("#body-title", Static).update("")
         self.query_one("#body", Static).update(
-            Text("Expand the group (enter, l or a click; * opens every group) to see its "
+            Text("Its memories are the rows below it (h or left closes the group)." if expanded
+                 else "Expand the group (enter, l or a click; * opens every group) to see its "
                  "memories.", style="dim"))
 
     def clear_detail(self, message: str = "Highlight a memory to see it here.") -> None:

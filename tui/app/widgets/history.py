@@ -5,6 +5,7 @@ before it); j/k move, esc goes back to the tree."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from rich.text import Text
@@ -13,14 +14,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
 from core import HistoryEntry
 
 from ...text import relative_time, subject_line
 from ..keys import key_for
+from ..messages import OperationFailed
 from ..service import HistoryInfo
+from ..view import VaultView
 from .columns import Column, fit_columns
+from .git_reading import GitRead, GitReading
 
 ACTION_STYLE = {"created": "green", "changed": "", "deleted": "red"}
 
@@ -77,10 +82,17 @@ class HistoryPane(Vertical):
             self.old = old
             self.new = new
 
-    def __init__(self, *, id: str | None = None) -> None:
+    #: the memory whose history the pane shows (None: a hint); set, the pane reads it from git
+    #: in a worker of its own (``read``: the service's)
+    memory_id: reactive[str | None] = reactive(None, init=False)
+
+    def __init__(self, *, read: Callable[[str], HistoryInfo] | None = None,
+                 id: str | None = None) -> None:
         super().__init__(id=id)
+        self.reading = GitReading(self, read, "history")
+        #: the vault as the screen shows it (what "now" is for the ages)
+        self.view: VaultView | None = None
         self.info: HistoryInfo | None = None
-        self.memory_id: str | None = None
         self.marked: int | None = None  # the row of the version marked to compare with
         self.now = 0
         self._drawn_width = 0  # the pane's width the table was filled for
@@ -90,21 +102,42 @@ class HistoryPane(Vertical):
                      id="history-title")
         yield HistoryTable(id="history-table", cursor_type="row", zebra_stripes=True)
 
+    def watch_memory_id(self, memory_id: str | None) -> None:
+        if memory_id is None:
+            self.show_message("Highlight a memory to see its history.")
+        else:
+            self.show_loading(memory_id)
+            self.reading.start(memory_id)
+
+    def want(self, memory_id: str | None) -> None:
+        """Show ``memory_id``'s history: read when it is another memory, or the vault changed."""
+        if memory_id != self.memory_id:
+            self.memory_id = memory_id
+        elif memory_id is not None and self.reading.stale:
+            self.watch_memory_id(memory_id)
+
+    @on(GitRead)
+    def _read(self, message: GitRead) -> None:
+        if not self.reading.current(message):
+            return  # an older memory's read: the current one's follows
+        if message.error is not None:
+            self.reading.stale = True
+            self.post_message(OperationFailed(message.error, "history"))
+        else:
+            self.show_history(message.found, self.view.now if self.view is not None else 0)
+
     def show_loading(self, memory_id: str) -> None:
-        self.memory_id = memory_id
         self.query_one("#history-title", Static).update(
             Text(f"history of {memory_id[:8]}: reading git…", style="dim"))
 
     def show_message(self, message: str) -> None:
         self.info = None
-        self.memory_id = None
         self.marked = None
         self.query_one("#history-title", Static).update(Text(message, style="dim"))
         self.query_one(HistoryTable).clear(columns=True)
 
     def show_history(self, info: HistoryInfo, now: int) -> None:
         self.info = info
-        self.memory_id = info.memory_id
         self.marked = None
         title = Text()
         title.append("history of ", style="dim")

@@ -22,8 +22,9 @@ from core.search.query import Term
 from ..grouping import groups_for
 from ..groups import Group, LineageRoot
 from ..view import VaultView
+from .tree_finding import expanded_keys, find_key, may_hold
 from .tree_nodes import (EXPAND_ARROW, LEAF_FIELDS, LOADING, NodeData, depth_below,
-                         group_label, memory_label)
+                         group_label, label_room, memory_label)
 
 class MemoryTree(Tree[NodeData]):
     #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
@@ -41,6 +42,7 @@ class MemoryTree(Tree[NodeData]):
         Binding("left", "screen.close_node", "Collapse / out", show=False,
                 id="memvault.collapse.arrow"),
     ]
+    _rebuilding = True  # (until __init__ is done: Tree's own __init__ sets the cursor)
     CHUNK = 120  # leaves added at a time (a screen shows ~35; "… more" adds the next ones)
     OPEN_ALL = 40  # a filter leaving at most this many memories opens every group
 
@@ -65,6 +67,12 @@ class MemoryTree(Tree[NodeData]):
         self.terms: list[Term] = []
         #: A search's scores when the filter has words: rows ranked by them inside each group
         self.rank: dict[str, float] = {}
+        #: the open groups and the cursor's row as the person left them (their keys and the
+        #: memory), while a rebuild shows them otherwise: a narrow filter that opened every
+        #: group, a filter that hid the cursor's memory. The next rebuild that can show them
+        #: does; the person's own move or fold forgets them.
+        self._kept: tuple[set[str], str | None, str | None] | None = None
+        self._rebuilding = False
 
     def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
         """Labels are ``Text`` of one line already (never markup: a gist may hold ``[x]``)."""
@@ -79,7 +87,7 @@ class MemoryTree(Tree[NodeData]):
 
     def on_resize(self) -> None:
         """Labels are cut to the width: redo them when it changes."""
-        width = self._label_room()
+        width = label_room(self)
         if self.view is not None and width and max(16, width - LEAF_FIELDS) != self.words:
             self.show(self.view, self.ids, self.mode, self.sort, groups=self._top)
 
@@ -87,29 +95,44 @@ class MemoryTree(Tree[NodeData]):
     def opening(self, mode: str) -> set[str] | None:
         """The keys of the groups :meth:`show` will open for ``mode``: the open ones when the
         shape stays, None when it changes (then the first group opens)."""
-        return self._expanded_keys() if mode == self.mode and self._built else None
+        return expanded_keys(self.root) if mode == self.mode and self._built else None
 
     def show(self, view: VaultView, ids: list[str], mode: str, sort: str,
              focus: str | None = None, groups: list[Group | LineageRoot] | None = None) -> None:
         """Rebuild for the memories ``ids``; keep expanded groups and the cursor. ``groups``:
         the top level, already made (:func:`tui.app.grouping.prepare`, in a worker)."""
-        expanded = self._expanded_keys()
+        self._rebuilding = True
+        try:
+            self._show(view, ids, mode, sort, focus, groups)
+        finally:
+            self._rebuilding = False
+
+    def _show(self, view: VaultView, ids: list[str], mode: str, sort: str,
+              focus: str | None, groups: list[Group | LineageRoot] | None) -> None:
         cursor = self.cursor_node
-        cursor_key = cursor.data.key if cursor is not None and cursor.data else None
-        cursor_memory = cursor.data.memory_id if cursor is not None and cursor.data else None
+        same_shape = mode == self.mode and self._built
+        if self._kept is not None and same_shape and focus is None and self.stay_key is None:
+            expanded, cursor_key, cursor_memory = self._kept  # the person's, not the filter's
+        else:
+            expanded = expanded_keys(self.root)
+            cursor_key = cursor.data.key if cursor is not None and cursor.data else None
+            cursor_memory = cursor.data.memory_id if cursor is not None and cursor.data else None
+        kept = (expanded, cursor_key, cursor_memory)
         cursor_line = self.cursor_line
         scroll_y = self.scroll_y
-        same_shape = mode == self.mode and self._built
+        narrow = False
         self.view, self.mode, self.sort, self.ids = view, mode, sort, ids
-        width = self._label_room() or 80
+        width = label_room(self) or 80
         self.words = max(16, width - LEAF_FIELDS)  # a line less score, bar and id (at the top)
         self._parents_of, self._children_of = view.provenance() if mode == "lineage" else ({}, {})
         self.clear()
+        self.cursor_line = -1  # (Tree keeps the node it last highlighted: one of the old ones)
         self._top = groups_for(view, ids, mode) if groups is None else groups
         for item in self._top:
             self._add_top(item)
         if len(ids) < len(view.rows) and len(ids) <= self.OPEN_ALL:
             self._expand_all(self.root)  # a narrow filter: show every match at once
+            narrow = True
         elif same_shape:
             self._reexpand(self.root, expanded)
         else:
@@ -117,16 +140,19 @@ class MemoryTree(Tree[NodeData]):
             if first is not None and first.data and first.data.kind == "group":
                 self.expand_node(first)
         self._built = True
-        target = self._find_key(self.stay_key) if self.stay_key is not None else None
+        target = find_key(self.root, self.stay_key) if self.stay_key is not None else None
         if target is not None:  # the row that took an archived or deleted one's place
             focus = None
         self.stay_key = None
         if target is None and focus is not None:
             target = self.find_memory(focus, open_groups=True)
+        found = target is not None
         if target is None and cursor_key is not None:
-            target = self._find_key(cursor_key)
+            target = find_key(self.root, cursor_key)
         if target is None and cursor_memory is not None:
             target = self.find_memory(cursor_memory, open_groups=False)
+        # shown otherwise than the person left it: kept for the rebuild that can show it
+        self._kept = kept if same_shape and not found and (narrow or target is None) else None
         self._rebuild_lines()
         if target is not None:
             self.move_cursor(target)
@@ -137,6 +163,9 @@ class MemoryTree(Tree[NodeData]):
             line = min(max(cursor_line, 0), self.last_line)
             self.cursor_line = line
             self.scroll_to(y=scroll_y, animate=False)
+        # cursor_node is the node drawn at the cursor's line, never an old one (the line is
+        # always_update: set again, Tree takes its node anew)
+        self.cursor_line = self.cursor_line
 
     def _rebuild_lines(self) -> None:
         """Lay out the lines now, so a cursor can be placed on a node just added."""
@@ -176,14 +205,6 @@ class MemoryTree(Tree[NodeData]):
                             marked=data.memory_id in self.marks, words=room,
                             terms=self.terms, status=self.mode != "status_tag")
 
-    def _label_room(self) -> int:
-        """The cells a line has for a label, as if the vertical scrollbar were shown: opening a
-        group that brings the scrollbar in must not leave the labels one cell too long."""
-        width = self.scrollable_content_region.width
-        if not self.show_vertical_scrollbar:
-            width -= self.styles.scrollbar_size_vertical
-        return max(0, width)
-
     # -- marks (what the consolidate wizard offers as its members) ----------------------------
     def toggle_mark(self, memory_id: str) -> bool:
         """Mark or unmark a memory; True when it is marked now."""
@@ -203,7 +224,7 @@ class MemoryTree(Tree[NodeData]):
 
     def set_marks(self, ids: list[str]) -> None:
         """Make ``ids`` the marked memories (in this order), relabelling only the rows whose
-        mark changed (a range, a group, an invert: see tui/app/screens/main_marks.py)."""
+        mark changed (a range, a group, an invert: see tui/app/main/marks.py)."""
         new = dict.fromkeys(ids)
         changed = set(new).symmetric_difference(self.marks)
         self.marks = new
@@ -271,8 +292,27 @@ class MemoryTree(Tree[NodeData]):
         return parent.children[index] if len(parent.children) > before else None
 
     def expand_node(self, node: TreeNode[NodeData]) -> None:
+        if not self._rebuilding:
+            self._kept = None  # the person's own fold
         self.populate(node)
         node.expand()
+
+    def collapse_node(self, node: TreeNode[NodeData]) -> None:
+        self._kept = None
+        node.collapse()
+
+    def action_select_cursor(self) -> None:
+        self._kept = None  # enter on a group: the person's own fold
+        super().action_select_cursor()
+
+    def action_toggle_node(self) -> None:
+        self._kept = None
+        super().action_toggle_node()
+
+    def watch_cursor_line(self, previous_line: int, line: int) -> None:
+        super().watch_cursor_line(previous_line, line)
+        if not self._rebuilding and previous_line != line:
+            self._kept = None  # the person moved the cursor
 
     @on(Tree.NodeExpanded)
     def _on_expanded(self, event: Tree.NodeExpanded[NodeData]) -> None:
@@ -288,16 +328,6 @@ class MemoryTree(Tree[NodeData]):
                 self.move_cursor(first)
 
     # -- state ------------------------------------------------------------------------------
-    def _expanded_keys(self) -> set[str]:
-        keys: set[str] = set()
-        stack = list(self.root.children)
-        while stack:
-            node = stack.pop()
-            if node.is_expanded and node.data is not None:
-                keys.add(node.data.key)
-                stack.extend(node.children)
-        return keys
-
     def _expand_all(self, parent: TreeNode[NodeData]) -> None:
         for node in list(parent.children):
             if node.data is not None and node.data.kind == "group":
@@ -306,11 +336,13 @@ class MemoryTree(Tree[NodeData]):
 
     def expand_all(self) -> None:
         """Open every group (``*``)."""
+        self._kept = None
         self._expand_all(self.root)
         self._rebuild_lines()
 
     def collapse_all(self) -> None:
         """Close every group (``-``); the cursor goes to the top-level row it was under."""
+        self._kept = None
         node = self.cursor_node
         while node is not None and node.parent is not None and not node.parent.is_root:
             node = node.parent
@@ -325,16 +357,6 @@ class MemoryTree(Tree[NodeData]):
             if node.data is not None and node.data.key in keys:
                 self.expand_node(node)
                 self._reexpand(node, keys)
-
-    def _find_key(self, key: str) -> TreeNode[NodeData] | None:
-        stack = list(self.root.children)[::-1]
-        while stack:
-            node = stack.pop()
-            if node.data is not None and node.data.key == key:
-                return node
-            if node.is_expanded:
-                stack.extend(list(node.children)[::-1])
-        return None
 
     def find_memory(self, memory_id: str, open_groups: bool = True) -> TreeNode[NodeData] | None:
         """The first node showing ``memory_id``; with ``open_groups``, expand groups (and add
@@ -352,7 +374,8 @@ class MemoryTree(Tree[NodeData]):
                 first = self.show_more(node)
                 if first is not None:
                     return self.find_memory(memory_id, open_groups)
-            if node.is_expanded or (open_groups and self._may_hold(node, memory_id)):
+            if node.is_expanded or (open_groups and may_hold(node, memory_id, self._parents_of,
+                                                           self._children_of)):
                 if not node.is_expanded:
                     self.expand_node(node)
                 stack.extend(list(node.children)[::-1])
@@ -365,21 +388,6 @@ class MemoryTree(Tree[NodeData]):
                 self.expand_node(parent)
             parent = parent.parent
         self._rebuild_lines()
-
-    def _may_hold(self, node: TreeNode[NodeData], memory_id: str) -> bool:
-        data = node.data
-        if data is None:
-            return False
-        if data.kind == "group" and data.group is not None:
-            return memory_id in data.group.ids
-        if data.lineage and data.memory_id is not None:
-            from ..grouping import descendants
-
-            if data.merged and any(p == memory_id for p, _k in
-                                   self._parents_of.get(data.memory_id, ())):
-                return True
-            return memory_id in descendants(self._children_of, data.memory_id)
-        return False
 
     @property
     def cursor_memory(self) -> str | None:

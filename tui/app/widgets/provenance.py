@@ -8,6 +8,8 @@ them (never "deleted": core.ops.provenance.EndState)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rich.console import Group as RenderGroup
 from rich.text import Text
 from textual import on
@@ -30,6 +32,7 @@ from ..graph import Drawing, draw_lineage
 from ..messages import JumpTo
 from ..bands import BAND_STYLE
 from ..view import STATUS_STYLE, VaultView
+from .git_reading import GitRead, GitReading
 from .lists import RowOptions
 
 
@@ -118,9 +121,16 @@ class ProvenancePane(VerticalScroll):
             self.wizard = wizard
             self.memory_id = memory_id
 
-    def __init__(self, *, id: str | None = None) -> None:
+    #: the memory whose lineage the pane shows (None: a hint); set, the pane reads it from git
+    #: in a worker of its own (``read``: the service's)
+    memory_id: reactive[str | None] = reactive(None, init=False)
+
+    def __init__(self, *, read: Callable[[str], Lineage] | None = None,
+                 id: str | None = None) -> None:
         super().__init__(id=id)
-        self.memory_id: str | None = None
+        self.reading = GitReading(self, read, "lineage")
+        #: the vault as the screen shows it (the nodes' texts and states)
+        self.view: VaultView | None = None
         self.keys = ("v", "M")
         self._drawn: tuple[VaultView, Lineage] | None = None  # what the graph shows
         self._drawn_width = 0  # the width it was drawn for
@@ -164,8 +174,31 @@ class ProvenancePane(VerticalScroll):
         if self.memory_id is not None:
             self.post_message(self.WizardRequested("consolidate", self.memory_id))
 
+    def watch_memory_id(self, memory_id: str | None) -> None:
+        if memory_id is None:
+            self.show_message("Highlight a memory to see where it came from.")
+        else:
+            self.show_loading(memory_id)
+            self.reading.start(memory_id)
+
+    def want(self, memory_id: str | None) -> None:
+        """Show ``memory_id``'s lineage: read when it is another memory, or the vault changed."""
+        if memory_id != self.memory_id:
+            self.memory_id = memory_id
+        elif memory_id is not None and self.reading.stale:
+            self.watch_memory_id(memory_id)
+
+    @on(GitRead)
+    def _read(self, message: GitRead) -> None:
+        if not self.reading.current(message) or self.view is None:
+            return  # an older memory's read: the current one's follows
+        if message.found is None:
+            self.reading.stale = True
+            self.show_message(message.error or "no lineage")
+        else:
+            self.show_lineage(self.view, message.found)
+
     def show_loading(self, memory_id: str) -> None:
-        self.memory_id = memory_id
         self.query_one("#prov-title", Static).update(
             Text(f"provenance of {memory_id[:8]}: reading…", style="dim"))
 
@@ -189,7 +222,6 @@ class ProvenancePane(VerticalScroll):
                                        max(20, width)), lineage.root)
 
     def show_message(self, message: str) -> None:
-        self.memory_id = None
         self._actions(None, False)
         self.query_one("#prov-title", Static).update(Text(message, style="dim"))
         self._drawn = None
@@ -199,7 +231,6 @@ class ProvenancePane(VerticalScroll):
         self.query_one("#prov-relations", OptionList).display = False
 
     def show_lineage(self, view: VaultView, lineage: Lineage) -> None:
-        self.memory_id = lineage.root
         root = lineage.root
         self._actions(root, view.get(root) is not None)
         ancestors, descendants = lineage.ancestors(), lineage.descendants()

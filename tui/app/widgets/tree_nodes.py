@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from rich.text import Text
+from textual.scroll_view import ScrollView
 from textual.widgets.tree import TreeNode
 
 from core.search.query import Term
@@ -51,6 +52,15 @@ def depth_below(root: TreeNode[NodeData], parent: TreeNode[NodeData]) -> int:
         depth += 1
         node = node.parent
     return depth
+
+
+def label_room(tree: ScrollView) -> int:
+    """The cells a line of ``tree`` has for a label, as if its vertical scrollbar were shown:
+    opening a group that brings the scrollbar in must not leave the labels one cell too long."""
+    width = tree.scrollable_content_region.width
+    if not tree.show_vertical_scrollbar:
+        width -= tree.styles.scrollbar_size_vertical
+    return max(0, width)
 
 
 def group_label(group: Group) -> Text:

@@ -108,6 +108,31 @@ async def test_reject_the_highlighted_entry(inbox_vault):
 
 
 @pytest.mark.asyncio
+async def test_the_inbox_reads_and_rejects_through_the_apps_one_vault(inbox_vault, monkeypatch):
+    """The inbox opened a second ``Vault`` (its own, with its own lock) beside the app's: the
+    count, the entries and a reject all go through the app's open vault now."""
+    from tui.app import inbox_service
+
+    def no_second_vault(*args, **kwargs):
+        raise AssertionError("the inbox opened a vault of its own")
+
+    monkeypatch.setattr(inbox_service, "Vault", no_second_vault)
+    app = make_app(inbox_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "inbox: 5 to review (I)" in app.sub_title  # (counted through the app's vault)
+        assert app.service.inbox._lock is app.service.state.lock
+        screen = await _open_inbox(pilot)
+        await pilot.press("down", "down", "down", "down")  # STALE, archived by the assistant
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot, 3)
+        assert _log(inbox_vault)[0].startswith("reject: e5f6a7b8 ")
+        assert app.service.state.vault.get(STALE).status == MemoryStatus.ACTIVE
+        assert STALE not in _rows(screen)
+
+
+@pytest.mark.asyncio
 async def test_a_refused_reject_writes_nothing(inbox_vault):
     app = make_app(inbox_vault)
     async with app.run_test(size=SIZE) as pilot:

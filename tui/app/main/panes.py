@@ -5,19 +5,13 @@ an operation left (:meth:`CursorPanes.apply_change`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, TabbedContent
 
-from core import HistoryEntry, VaultError
+from core import HistoryEntry
 
-from ..messages import (
-    HistoryLoaded,
-    LineageLoaded,
-    OperationFailed,
-)
 from ..query import parse
 from ..service import Change, VaultService
 from ..widgets.detail import DetailPane
@@ -25,23 +19,22 @@ from ..widgets.history import HistoryPane
 from ..widgets.memory_tree import MemoryTree
 from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenancePane
-from .main_changes import ChangeRunner
-from .main_filtering import TreeFilter
-from .main_state import MainState
+from .changes import ChangeRunner
+from .filtering import TreeFilter
+from .state import MainState
 
 TABS = {"detail": "tab-detail", "provenance": "tab-provenance", "history": "tab-history"}
 PANE_DELAY = 0.12  # seconds the cursor rests on a memory before git-backed panes load
 
 
 class GitPanes:
-    """Provenance and history, which read git (through ``service``): loaded (in workers of
-    ``screen``) for the memory ``state`` shows once the cursor rests on it, and again after the
-    vault changed. Owns the resting timer."""
+    """Provenance and history, which read git (each pane reads in its own worker, through the
+    service it was made with): told the memory ``state`` shows once the cursor rests on it,
+    and to read again after the vault changed. Owns the resting timer."""
 
-    def __init__(self, screen: Screen[object], state: MainState, service: VaultService) -> None:
+    def __init__(self, screen: Screen[object], state: MainState) -> None:
         self.screen = screen
         self.state = state
-        self.service = service
         self.timer: Timer | None = None
 
     def active_tab(self) -> str:
@@ -59,69 +52,24 @@ class GitPanes:
             self.timer = self.screen.set_timer(delay, self.load)
 
     def load(self) -> None:
-        """Load the active pane for the current memory, unless it shows that one already."""
+        """The active pane, for the current memory: the pane reads it itself (in its worker)
+        unless it shows that one already."""
         tab = self.active_tab()
-        memory_id = self.state.current
+        pane: ProvenancePane | HistoryPane
         if tab == "provenance":
-            self._show(ProvenancePane, memory_id, self.read_lineage, "lineage",
-                       "Highlight a memory to see where it came from.")
+            pane = self.screen.query_one(ProvenancePane)
         elif tab == "history":
-            self._show(HistoryPane, memory_id, self.read_history, "history",
-                       "Highlight a memory to see its history.")
-
-    def _show(self, pane_type: type[ProvenancePane] | type[HistoryPane], memory_id: str | None,
-              read: Callable[[str], None], group: str, empty: str) -> None:
-        """The pane for ``memory_id``: a message without one, else loading and its reader in a
-        worker (``group``: a newer read cancels an older one), unless it shows it already."""
-        pane = self.screen.query_one(pane_type)
-        if memory_id is None:
-            pane.show_message(empty)
-        elif pane.memory_id != memory_id:
-            pane.show_loading(memory_id)
-            self.screen.run_worker(partial(read, memory_id), thread=True, group=group,
-                                   exclusive=True, exit_on_error=False)
+            pane = self.screen.query_one(HistoryPane)
+        else:
+            return
+        pane.view = self.state.view
+        pane.want(self.state.current)
 
     def reload(self) -> None:
         """The vault changed: provenance and history of the current memory may have too."""
-        self.screen.query_one(ProvenancePane).memory_id = None
-        self.screen.query_one(HistoryPane).memory_id = None
+        self.screen.query_one(ProvenancePane).reading.stale = True
+        self.screen.query_one(HistoryPane).reading.stale = True
         self.schedule()
-
-    def read_lineage(self, memory_id: str) -> None:
-        """(In a worker.) The memory's lineage, posted as :class:`LineageLoaded`."""
-        try:
-            found = self.service.lineage(memory_id)
-        except VaultError as exc:
-            self.screen.post_message(LineageLoaded(memory_id, None, str(exc)))
-            return
-        self.screen.post_message(LineageLoaded(memory_id, found))
-
-    def lineage_loaded(self, message: LineageLoaded) -> None:
-        """Show the lineage read, when it is still the current memory's."""
-        view = self.state.view
-        if message.memory_id != self.state.current or view is None:
-            return
-        pane = self.screen.query_one(ProvenancePane)
-        if message.lineage is None:
-            pane.show_message(message.error or "no lineage")
-        else:
-            pane.show_lineage(view, message.lineage)
-
-    def history_loaded(self, message: HistoryLoaded) -> None:
-        """Show the history read, when it is still the current memory's."""
-        view = self.state.view
-        if message.info.memory_id != self.state.current or view is None:
-            return
-        self.screen.query_one(HistoryPane).show_history(message.info, view.now)
-
-    def read_history(self, memory_id: str) -> None:
-        """(In a worker.) The memory's history, posted as :class:`HistoryLoaded`."""
-        try:
-            info = self.service.history(memory_id)
-        except VaultError as exc:
-            self.screen.post_message(OperationFailed(str(exc), "history"))
-            return
-        self.screen.post_message(HistoryLoaded(info))
 
 
 class CursorPanes:
@@ -163,7 +111,9 @@ class CursorPanes:
             return
         if data.kind == "group" and data.group is not None:
             state.current = None
-            detail.show_group(view, data.group)
+            node = self.screen.query_one(MemoryTree).cursor_node
+            detail.show_group(view, data.group,
+                              expanded=node is not None and node.data is data and node.is_expanded)
             self.git_panes.schedule()
             return
         if data.kind == "more" or data.memory_id is None:

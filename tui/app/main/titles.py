@@ -11,7 +11,7 @@ from textual.screen import Screen
 
 from ..grouping import MODE_NAMES, SORT_NAMES
 from ..widgets.memory_tree import MemoryTree
-from .main_state import MainState
+from .state import MainState
 
 
 class Titles:

@@ -3,7 +3,7 @@ is marked: archive (``a``; all archived already: unarchive), delete (``x``, asks
 them), tag and untag (``T``, asks for the tag), promote (``P``), touch (``t``). Each is ONE
 commit (the service's list-taking methods, :mod:`tui.app.service_bulk`); the marks of the
 memories it acted on are cleared once it succeeded. (Consolidate, ``M``, takes the marked
-memories as its members: main_actions.py.)"""
+memories as its members: actions.py.)"""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from core import VaultError
 from ..messages import MemoriesChanged, OperationFailed
 from ..service import Change, VaultService
 from ..widgets.memory_tree import MemoryTree
-from .main_state import MainState
+from .state import MainState
 
 #: The keys of this part (``a`` and ``x`` are the screen's first bindings)
 BULK_BINDINGS = [
@@ -119,7 +119,7 @@ class BulkOperations:
     def delete(self) -> None:
         """Asks first (the delete modal): one memory with what goes with it, or the list of the
         marked ones with the relations that go with them all."""
-        from .delete import DeleteScreen
+        from ..screens.delete import DeleteScreen
 
         ids = self.targets()
         if ids is None:
@@ -141,7 +141,7 @@ class BulkOperations:
 
     def tag(self) -> None:
         """``T``: ask for a tag (``-tag`` takes it off) and put it on (or take it off) them."""
-        from .tag import TagScreen
+        from ..screens.tag import TagScreen
 
         ids = self.targets()
         view = self.state.view

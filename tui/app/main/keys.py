@@ -13,10 +13,10 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from ..widgets.memory_tree import MemoryTree
-from .main_bulk import BULK_BINDINGS
-from .main_edit import EDIT_BINDINGS
-from .main_marks import MARK_BINDINGS
-from .main_state import MainState
+from .bulk import BULK_BINDINGS
+from .edit import EDIT_BINDINGS
+from .marks import MARK_BINDINGS
+from .state import MainState
 
 #: The keys of this part, in the order help lists them (their actions are below).
 MOVING_BINDINGS = [
@@ -58,7 +58,7 @@ MAIN_BINDINGS = [
     Binding("E", "outside_edits", "Outside edits", show=False, id="memvault.outside_edits"),
     *MOVING_BINDINGS,
     *EDIT_BINDINGS,
-    # views (main_views.py): the flat list, the left pane's width
+    # views (views.py): the flat list, the left pane's width
     Binding("f", "toggle_view", "List/tree", show=False, id="memvault.toggle_view"),
     Binding("less_than_sign", "resize_left(-4)", "Narrower", show=False,
             id="memvault.left.narrower"),
@@ -130,7 +130,7 @@ class TreeMoves:
             return
         tree.focus()
         if node.allow_expand and node.is_expanded:
-            node.collapse()
+            tree.collapse_node(node)
         elif node.parent is not None and not node.parent.is_root:
             tree.move_cursor(node.parent)
 

@@ -16,7 +16,7 @@ from ..keys import key_for as key_of
 from ..messages import MemoriesChanged, OperationFailed
 from ..service import Change
 from ..widgets.history import HistoryTable
-from .main_state import MainState
+from .state import MainState
 
 
 class ChangeRunner:

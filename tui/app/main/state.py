@@ -17,18 +17,18 @@ class MainState:
 
     #: the vault as shown: a glance, a first look, then the open vault (opening, operations)
     view: VaultView | None = None
-    #: the tree's grouping and sort (:class:`~.main_filtering.TreeFilter`)
+    #: the tree's grouping and sort (:class:`~.filtering.TreeFilter`)
     mode: str = MODES[0]
     sort: str = SORTS[0]
-    #: the filter box's text and what it parses to (:class:`~.main_filtering.TreeFilter`)
+    #: the filter box's text and what it parses to (:class:`~.filtering.TreeFilter`)
     query_text: str = ""
     filter: Query = field(default_factory=lambda: parse(""))
-    #: the ids the filter kept, in the view's order (:class:`~.main_filtering.TreeFilter`)
+    #: the ids the filter kept, in the view's order (:class:`~.filtering.TreeFilter`)
     matched: list[str] = field(default_factory=list)
     #: the filter text whose words' search the tree's ranking holds, and its hits
-    #: (:class:`~.main_filtering.TreeFilter`): kept by a refilter of the same text
+    #: (:class:`~.filtering.TreeFilter`): kept by a refilter of the same text
     searched_text: str | None = None
-    #: the memory the panes show (:class:`~.main_panes.CursorPanes`)
+    #: the memory the panes show (:class:`~.panes.CursorPanes`)
     current: str | None = None
     #: for the bench: how long the last tree rebuild took, etc.
     timings: dict[str, float] = field(default_factory=dict)

@@ -19,8 +19,8 @@ from core.ops.edit import EditConflict
 from ...editor import EditorError, run_editor
 from ..messages import EditFinished, EditorReady, OperationFailed
 from ..service import Change, EditSession, VaultService
-from .main_changes import ChangeRunner
-from .main_state import MainState
+from .changes import ChangeRunner
+from .state import MainState
 
 #: The keys of this part, in the order help lists them.
 EDIT_BINDINGS = [
@@ -60,7 +60,7 @@ class Edits:
     def open_form(self, memory_id: str) -> None:
         """(In a worker.) The memory as stored (never the view's copy, whose control characters
         are escaped), read off the UI thread: the service's lock may be held by an operation."""
-        from .edit_form import EditFormScreen
+        from ..screens.edit_form import EditFormScreen
 
         try:
             memory = self.service.edits.memory(memory_id)
@@ -75,7 +75,7 @@ class Edits:
         app.call_from_thread(show)
 
     def new_memory(self) -> None:
-        from .new_memory import NewMemoryScreen
+        from ..screens.new_memory import NewMemoryScreen
 
         if self.state.view is None:
             return
@@ -139,7 +139,7 @@ class Edits:
         self.screen.post_message(EditFinished(session, change))
 
     def edit_finished(self, message: EditFinished) -> None:
-        from .edit_failed import EditFailedScreen
+        from ..screens.edit_failed import EditFailedScreen
 
         session = message.session
         if message.error is None:
@@ -162,7 +162,7 @@ class Edits:
         self.screen.app.push_screen(EditFailedScreen(session.memory_id, message.error,
                                                      session.path, retry=message.retry), chosen)
 
-    # -- pin (touch and promote act on the marks: main_bulk.py) ------------------------------
+    # -- pin (touch and promote act on the marks: bulk.py) ------------------------------
     def pin(self) -> None:
         memory_id = self.runner.need_memory()
         if memory_id is not None:

@@ -19,8 +19,8 @@ from ..service import VaultService, waiting_conflicts
 from ..widgets.detail import DetailPane
 from ..widgets.memory_tree import MemoryTree
 from ..widgets.tree_nodes import NodeData
-from .main_panes import GitPanes
-from .main_state import MainState
+from .panes import GitPanes
+from .state import MainState
 
 
 class VaultFollower:
@@ -192,7 +192,7 @@ class Jumps:
         self.git_panes.load()
 
     def outside_edits(self) -> None:
-        from .outside_edits import OutsideEditsScreen
+        from ..screens.outside_edits import OutsideEditsScreen
 
         edits = self.service.outside_edits
         if not edits:

@@ -18,17 +18,14 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 from textual.widgets import Tree
 
-from ..inbox_service import InboxService
 from ..keys import key_for
 from ..messages import (
     DuplicatesFound,
     EditFinished,
     EditorReady,
     Filtered,
-    HistoryLoaded,
     InboxCounted,
     JumpTo,
-    LineageLoaded,
     MemoriesChanged,
     OperationFailed,
     Ranked,
@@ -50,20 +47,20 @@ from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import MemoryTree
 from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenancePane
-from .main_actions import Operations
-from .main_bulk import BulkOperations
-from .main_changes import ChangeRunner
-from .main_edit import Edits
-from .main_filtering import TreeFilter
-from .main_follow import Jumps, VaultFollower
-from .main_keys import MAIN_BINDINGS, TreeMoves
-from .main_marks import MarkRanges, Marks
-from .main_opening import VaultOpening
-from .main_panes import TABS, CursorPanes, GitPanes
-from .main_settings import SavedChoices
-from .main_state import MainState
-from .main_titles import Titles, short_path
-from .main_views import DuplicateSearch, Views
+from .actions import Operations
+from .bulk import BulkOperations
+from .changes import ChangeRunner
+from .edit import Edits
+from .filtering import TreeFilter
+from .follow import Jumps, VaultFollower
+from .keys import MAIN_BINDINGS, TreeMoves
+from .marks import MarkRanges, Marks
+from .opening import VaultOpening
+from .panes import TABS, CursorPanes, GitPanes
+from .settings import SavedChoices
+from .state import MainState
+from .titles import Titles, short_path
+from .views import DuplicateSearch, Views
 
 #: The main screen's widgets whose keys are the screen's too (help and the palette read them).
 MAIN_WIDGETS: tuple[type, ...] = (MemoryTree,)
@@ -80,8 +77,6 @@ class MainScreen(Screen[object]):
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
         self.state = state = MainState()
-        self.inbox = InboxService(service.path, clock=service.clock, config=service.config,
-                                  lock_timeout=service.lock_timeout)
         # the parts, each given what it needs (a lambda: a part built after it)
         self.runner = ChangeRunner(self, state, self.key_for)
         self.marks = Marks(self, state, self.runner.need_memory, self.key_for,
@@ -91,7 +86,7 @@ class MainScreen(Screen[object]):
         self.filtering = TreeFilter(self, state, self.titles,
                                     shown=lambda: self.panes.show_cursor(),
                                     after=lambda: self.views.after_refilter())
-        self.git_panes = GitPanes(self, state, service)
+        self.git_panes = GitPanes(self, state)
         self.panes = CursorPanes(self, state, service, self.git_panes, self.filtering,
                                  self.runner, self.key_for)
         self.choices = SavedChoices(self, state)
@@ -101,7 +96,7 @@ class MainScreen(Screen[object]):
         self.follower = VaultFollower(self, state, service, self.key_for)
         self.jumps = Jumps(self, state, service, self.filtering.set_filter, self.panes.show_node,
                            self.panes.show_tab, self.git_panes)
-        self.operations = Operations(self, state, service, self.inbox, self.runner,
+        self.operations = Operations(self, state, service, self.runner,
                                      self.jumps.jump, self.panes.apply_change,
                                      self.follower.reload)
         self.bulk = BulkOperations(self, state, service, self.runner.need_memory,
@@ -128,9 +123,9 @@ class MainScreen(Screen[object]):
                 with TabPane("Detail", id=TABS["detail"]):
                     yield DetailPane(id="detail")
                 with TabPane("Provenance", id=TABS["provenance"]):
-                    yield ProvenancePane(id="provenance")
+                    yield ProvenancePane(read=self.service.lineage, id="provenance")
                 with TabPane("History", id=TABS["history"]):
-                    yield HistoryPane(id="history")
+                    yield HistoryPane(read=self.service.history, id="history")
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
@@ -239,10 +234,17 @@ class MainScreen(Screen[object]):
         self.filtering.ranked(message)
 
     @on(Tree.NodeHighlighted, "#tree")
-    def _highlighted(self, event: Tree.NodeHighlighted[NodeData]) -> None:
+    def _highlighted(self) -> None:
+        # the node under the cursor now, not the message's: a rebuild since may have put
+        # another row there (the pane described a row the tree no longer showed)
         if not self.views.showing_list:  # the list's cursor is what the panes show then
-            self.panes.show_node(event.node.data)
+            self.panes.show_cursor()
         self.marks.follow_range()
+    @on(Tree.NodeExpanded, "#tree")
+    @on(Tree.NodeCollapsed, "#tree")
+    def _folded(self, event: Tree.NodeExpanded[NodeData] | Tree.NodeCollapsed[NodeData]) -> None:
+        if event.node is self.memory_tree.cursor_node and not self.views.showing_list:
+            self.panes.show_cursor()  # a group's detail says whether it is open
     @on(DataTable.RowHighlighted, "#list")
     def _list_highlighted(self) -> None:
         self.views.show_list_row()
@@ -259,12 +261,6 @@ class MainScreen(Screen[object]):
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:
         self.git_panes.load()
-    @on(LineageLoaded)
-    def _lineage_loaded(self, message: LineageLoaded) -> None:
-        self.git_panes.lineage_loaded(message)
-    @on(HistoryLoaded)
-    def _history_loaded(self, message: HistoryLoaded) -> None:
-        self.git_panes.history_loaded(message)
     @on(HistoryPane.ViewVersion)
     def _view_version(self, message: HistoryPane.ViewVersion) -> None:
         self.views.view_version(message)
@@ -326,7 +322,7 @@ class MainScreen(Screen[object]):
     def _sync_checked(self, message: SyncChecked) -> None:
         self.follower.sync_checked(message)
 
-    # -- the actions Textual runs by name (the keys: main_keys.py), each to its part ----------
+    # -- the actions Textual runs by name (the keys: keys.py), each to its part ----------
     def action_tree(self, action: str) -> None: self.moves.move(action)
     def action_top(self) -> None: self.moves.top()
     def action_bottom(self) -> None: self.moves.bottom()

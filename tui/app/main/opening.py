@@ -32,11 +32,11 @@ from ..service import VaultService
 from ..view import VaultView
 from ..widgets.index_progress import IndexProgress
 from ..widgets.memory_tree import MemoryTree
-from .main_filtering import TreeFilter
-from .main_follow import VaultFollower
-from .main_panes import GitPanes
-from .main_state import MainState
-from .main_titles import Titles
+from .filtering import TreeFilter
+from .follow import VaultFollower
+from .panes import GitPanes
+from .state import MainState
+from .titles import Titles
 
 #: How long the open waits for the glance, then the first look, to be painted before it goes on
 #: anyway (seconds).

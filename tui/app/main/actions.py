@@ -1,6 +1,6 @@
 """The main screen's operations and wizards: undo and redo (and the undo list), go to, gc,
 split, consolidate, stats, the review inbox (archive, delete and the other operations on the
-marked memories are in main_bulk.py, the marks in main_marks.py). Each runs core work through
+marked memories are in bulk.py, the marks in marks.py). Each runs core work through
 the service in a worker (:class:`~.main_changes.ChangeRunner`) and hands the result back as a
 message the screen handles."""
 
@@ -12,28 +12,26 @@ from textual.screen import Screen
 
 from core import VaultError
 
-from ..inbox_service import InboxService
 from ..messages import InboxCounted
 from ..service import Change, VaultService
 from ..widgets.memory_tree import MemoryTree
-from .main_changes import ChangeRunner
-from .main_state import MainState
+from .changes import ChangeRunner
+from .state import MainState
 
 
 class Operations:
     """The operations of ``screen`` on the vault as a whole, or on the memory ``state`` shows:
-    each through ``service`` (``runner`` runs it), the review inbox through ``inbox``. ``jump``
+    each through ``service`` (``runner`` runs it; the review inbox: ``service.inbox``). ``jump``
     puts the cursor on a memory, ``apply_change`` shows what an operation left (on a tab),
     ``reload`` reads the vault again."""
 
     def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
-                 inbox: InboxService, runner: ChangeRunner, jump: Callable[[str], None],
+                 runner: ChangeRunner, jump: Callable[[str], None],
                  apply_change: Callable[[Change, str | None], None],
                  reload: Callable[[str], None]) -> None:
         self.screen = screen
         self.state = state
         self.service = service
-        self.inbox_service = inbox
         self.runner = runner
         self.jump = jump
         self.apply_change = apply_change
@@ -48,7 +46,7 @@ class Operations:
     def undo_list(self) -> None:
         """``u``: what successive undos would take back, newest first; enter on one undoes it
         and everything newer (:meth:`~tui.app.service_bulk.BulkService.undo_through`)."""
-        from .undo_list import UndoListScreen
+        from ..screens.undo_list import UndoListScreen
 
         def done(commits: list[str] | None) -> None:
             if commits:
@@ -57,7 +55,7 @@ class Operations:
         self.screen.app.push_screen(UndoListScreen(self.service), done)
 
     def goto(self) -> None:
-        from .goto import GoToScreen
+        from ..screens.goto import GoToScreen
 
         def done(key: str | None) -> None:
             if key:
@@ -66,7 +64,7 @@ class Operations:
         self.screen.app.push_screen(GoToScreen(self.state.view), done)
 
     def gc(self) -> None:
-        from .gc import GcScreen
+        from ..screens.gc import GcScreen
 
         def done(answer: tuple[str, list[str]] | None) -> None:
             if answer is not None and answer[0] in ("delete", "archive"):
@@ -79,7 +77,7 @@ class Operations:
 
     def split(self, memory_id: str | None = None) -> None:
         """The split wizard, on the highlighted memory (or ``memory_id``)."""
-        from .split_wizard import SplitWizard
+        from ..screens.split_wizard import SplitWizard
 
         if self.state.view is None:
             return
@@ -94,7 +92,7 @@ class Operations:
     def consolidate(self, memory_id: str | None = None) -> None:
         """The consolidate wizard, on the marked memories (plus ``memory_id``, when it comes
         from the provenance pane) or a cluster core suggests."""
-        from .consolidate_wizard import ConsolidateWizard
+        from ..screens.consolidate_wizard import ConsolidateWizard
 
         if self.state.view is None:
             return
@@ -113,13 +111,13 @@ class Operations:
                                     done)
 
     def stats(self) -> None:
-        from .stats import StatsScreen
+        from ..screens.stats import StatsScreen
 
         self.screen.app.push_screen(StatsScreen(self.service))
 
     def inbox(self) -> None:
         """What the assistant wrote since the person last reviewed: accept or reject."""
-        from .inbox import InboxScreen
+        from ..screens.inbox import InboxScreen
 
         def changed() -> None:
             self.reload("")
@@ -130,12 +128,12 @@ class Operations:
                 self.consolidate_members(pair)
 
         self.screen.app.push_screen(
-            InboxScreen(self.inbox_service, on_change=changed,
+            InboxScreen(self.service.inbox, on_change=changed,
                         duplicates=self.service.edits.duplicates_of_saved), closed)
 
     def consolidate_members(self, ids: list[str]) -> None:
         """The consolidate wizard on these memories (as if marked), the first one focused."""
-        from .consolidate_wizard import ConsolidateWizard
+        from ..screens.consolidate_wizard import ConsolidateWizard
 
         def done(change: Change | None) -> None:
             if change is not None:
@@ -151,7 +149,7 @@ class Operations:
     def read_inbox_count(self) -> None:
         """(In a worker.)"""
         try:
-            count = self.inbox_service.count()
+            count = self.service.inbox.count()
         except VaultError:
             return
         self.screen.post_message(InboxCounted(count))

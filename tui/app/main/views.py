@@ -2,7 +2,7 @@
 the keyboard (``H`` / ``p`` once shows the pane, twice moves into it, esc comes back to the
 tree), the word diff of two versions opened from the history pane, the flat list beside the
 tree (``f``), gist or content first (``c``) and the "possible duplicates" grouping's search
-(the settings that persist them: main_settings.py)."""
+(the settings that persist them: settings.py)."""
 
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import MemoryTree
 from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenanceGraph
-from .main_filtering import TreeFilter
-from .main_panes import TABS, CursorPanes
-from .main_settings import SavedChoices
-from .main_state import MainState
+from .filtering import TreeFilter
+from .panes import TABS, CursorPanes
+from .settings import SavedChoices
+from .state import MainState
 
 
 class DuplicateSearch:
@@ -101,7 +101,7 @@ class Views:
             self.screen.query_one(ProvenanceGraph).focus()
 
     def open_diff(self, memory_id: str, old: HistoryEntry | None, new: HistoryEntry) -> None:
-        from .version_diff import VersionDiffScreen
+        from ..screens.version_diff import VersionDiffScreen
 
         def done(restore: HistoryEntry | None) -> None:
             if restore is not None:
@@ -114,7 +114,7 @@ class Views:
 
     def view_version(self, message: HistoryPane.ViewVersion) -> None:
         """A version from the history pane, whole; the person may restore it from there."""
-        from .version import VersionScreen
+        from ..screens.version import VersionScreen
 
         def done(restore: bool | None) -> None:
             if restore:

@@ -25,8 +25,8 @@ from ..messages import Filtered, OperationFailed, Ranked
 from ..query import Query, parse
 from ..view import VaultView
 from ..widgets.memory_tree import MemoryTree
-from .main_state import MainState
-from .main_titles import Titles
+from .state import MainState
+from .titles import Titles
 
 #: Views of this many memories or more have the filter worked out in a worker (at 100k a keystroke
 #: would otherwise hold the UI for a few hundred milliseconds).

@@ -10,7 +10,7 @@ from ..settings import LEFT_MAX, LEFT_MIN, Settings
 from ..widgets.detail import DetailPane
 from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import MemoryTree
-from .main_state import MainState
+from .state import MainState
 
 
 class SavedChoices:

@@ -19,7 +19,7 @@ from ..groups import sort_ids
 from ..widgets.memory_list import MemoryList
 from ..widgets.memory_tree import MemoryTree
 from ..widgets.tree_nodes import NodeData
-from .main_state import MainState
+from .state import MainState
 
 #: The keys of this part, in the order help lists them (space and shift+up/down are the tree's).
 MARK_BINDINGS = [
