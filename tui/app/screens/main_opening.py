@@ -41,6 +41,9 @@ from .main_titles import Titles
 #: How long the open waits for the glance, then the first look, to be painted before it goes on
 #: anyway (seconds).
 PREVIEW_WAIT = 5.0
+#: How often the search index's first build looks whether the open vault is painted yet
+#: (seconds): it starts after that paint.
+BUILD_LOOK = 0.05
 #: What works on a first look from the index (``view.partial``): moving, folding, filtering,
 #: grouping and sorting, marking, the flat list and the pane's width, and copying an id.
 #: (Textual asks ``check_action`` by name.)
@@ -165,9 +168,27 @@ class VaultOpening:
         self.follower.tell_outside_edits()
         self.follower.check_sync()
         self.count_inbox()
-        self.screen.run_worker(partial(self.build_search_index, view), thread=True,
-                               group="search-index", exclusive=True, exit_on_error=False,
-                               description="the search index's first build")
+        # once the open vault is painted: the build (a thread that holds the interpreter in
+        # turns for a minute at 100k memories, after a clone) would share it with that paint
+        self.start_search_index_build()
+
+    def start_search_index_build(self, tries: int = 0) -> None:
+        """Start the search index's first build (a worker: :meth:`build_search_index`) once the
+        tree shows the open vault and it is painted (a big vault's groups come from a worker:
+        until then this looks again every :data:`BUILD_LOOK` seconds, :data:`PREVIEW_WAIT`
+        seconds at most)."""
+        view = self.state.view
+        if view is None or view.partial:
+            return  # (a reload's open brings its own)
+        if self.screen.query_one(MemoryTree).view is not view \
+                and tries * BUILD_LOOK < PREVIEW_WAIT:
+            self.screen.set_timer(BUILD_LOOK, partial(self.start_search_index_build, tries + 1))
+            return
+        self.screen.call_after_refresh(self.screen.run_worker,
+                                       partial(self.build_search_index, view), thread=True,
+                                       group="search-index", exclusive=True,
+                                       exit_on_error=False,
+                                       description="the search index's first build")
 
     def reloaded(self, message: VaultReloaded) -> None:
         """The vault read again (a key, a move on disk, the scores again): show it as it is."""
