@@ -238,4 +238,19 @@ async def test_after_the_glance_the_open_follows_without_a_first_look(tui_vault,
 def test_the_glance_of_a_small_vault_is_none(tui_vault):
     Vault.open(tui_vault)
     app = make_app(tui_vault, open_now=False)
-    assert app.service.glance() is None  # below PREVIEW_FROM: the open is as quick
+    assert app.service.glance() is None  # below GLANCE_FROM: the open is as quick
+
+
+def test_a_vault_too_small_for_a_first_look_gets_a_glance(tui_vault, monkeypatch):
+    """The glance costs milliseconds where a first look costs a second at 100k: a vault of
+    10k memories, whose open and view take most of a second, is painted from its counts first."""
+    from tui.app import service as service_module
+
+    assert service_module.GLANCE_FROM <= 10_000 < service_module.PREVIEW_FROM
+    total = len(Vault.open(tui_vault).memories)  # (the open leaves the index's counts)
+    monkeypatch.setattr(service_module, "GLANCE_FROM", total)
+    monkeypatch.setattr(service_module, "PREVIEW_FROM", total + 1)
+    app = make_app(tui_vault, open_now=False)
+    glance = app.service.glance()
+    assert glance is not None and glance.total == total
+    assert app.service.preview() is None
