@@ -843,6 +843,10 @@ def render(results: dict[str, Any]) -> str:
         [cell(s, "tui") for s in sizes], f"<= {TARGET_TUI_PAINT:g} s")
     row("TUI: process start to the vault open (actions ready)",
         [cell(s, "tui", "ready") for s in sizes], f"<= {TARGET_TUI_READY:g} s")
+    row("TUI after a clone (no index): first painted tree",
+        [cell(s, "tui_cold") for s in sizes], f"<= {TARGET_TUI_PAINT:g} s")
+    row("TUI after a clone (no index): actions ready",
+        [cell(s, "tui_cold", "ready") for s in sizes], f"<= {TARGET_TUI_READY:g} s")
     row("TUI: peak RSS (MB)", [_mb(get(s, "tui", "rss_mb")) for s in sizes])
 
     head(f"Targets (at {TARGET_SIZE:,} memories; big-vault targets at 10k and 100k)")
@@ -913,6 +917,12 @@ def scale_targets(results: dict[str, Any]) -> list[dict[str, Any]]:
             paint, ready = size["tui"]["median"], size["tui"]["ready"]["median"]
             add(f"{label}: TUI first painted tree", paint, TARGET_TUI_PAINT, fmt_s(paint), " s")
             add(f"{label}: TUI every action ready", ready, TARGET_TUI_READY, fmt_s(ready), " s")
+        if "tui_cold" in size:
+            paint, ready = size["tui_cold"]["median"], size["tui_cold"]["ready"]["median"]
+            add(f"{label}: TUI after a clone, first painted tree", paint, TARGET_TUI_PAINT,
+                fmt_s(paint), " s")
+            add(f"{label}: TUI after a clone, every action ready", ready, TARGET_TUI_READY,
+                fmt_s(ready), " s")
         if n == 100_000:
             if "search" in size:
                 p95 = size["search"]["ours"]["p95"]
@@ -1087,6 +1097,9 @@ def main(argv: list[str] | None = None) -> int:
                 log(f"{n:,}: TUI start to first paint")
                 entry["tui"] = scale.measure_tui_paint(vault_dir,
                                                        max(MIN_REPEAT, repeat["open"] // 2))
+                log(f"{n:,}: TUI start to first paint after a clone (no index)")
+                entry["tui_cold"] = scale.measure_tui_paint(
+                    vault_dir, max(MIN_REPEAT, repeat["open"] // 2), cold=True)
             if "archive" in phases:
                 log(f"{n:,}: archive vs git add && git commit")
                 active = [m.id for m in memories if m.status == MemoryStatus.ACTIVE]

@@ -187,14 +187,16 @@ def pane_shows(app, pane_id: str, memory_id: str) -> bool:
 
 
 def held_app(vault: Path, monkeypatch: pytest.MonkeyPatch, mode: str = "status_tag"):
-    """An app on ``vault`` as on a big one (``PREVIEW_FROM`` lowered: a glance, then a first
-    look from the index, then the open) in group ``mode``, whose first look and open each wait
+    """An app on ``vault`` as on a big one (``GLANCE_FROM`` and ``PREVIEW_FROM`` lowered: a
+    glance or a first look from the index, then the open) in group ``mode``, whose first look
+    and open each wait
     for their gate (``gates["preview"]``, ``gates["open"]``: set them, also when the test
     fails). The index is at HEAD."""
     import threading
 
     from tui.app import service as service_module
 
+    monkeypatch.setattr(service_module, "GLANCE_FROM", 0)
     monkeypatch.setattr(service_module, "PREVIEW_FROM", 0)
     Vault.open(vault)  # an open leaves the index's summaries and counts at HEAD
     app = make_app(vault, open_now=False)

@@ -70,10 +70,6 @@ async def test_the_glance_paints_the_top_level_the_vault_shows(tui_vault, monkey
             assert tree.border_title == title  # "memories N": the glance's total
             assert "opening" in app.sub_title
             assert "Opening the vault" in text_of(main.query_one("#detail-fields"))
-            gates["preview"].set()
-            await until(pilot, lambda: main.view.glance is None)
-            await pilot.pause()
-            assert main.view.partial and _groups(tree) == opened
             gates["open"].set()
             await until(pilot, lambda: not main.view.partial)
             await settle(pilot)
@@ -114,17 +110,12 @@ async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch
             assert not any(n.is_expanded for n in main.memory_tree.root.children)
             await pilot.press("asterisk")
             assert all(n.is_expanded for n in main.memory_tree.root.children)
-            gates["preview"].set()
-            await until(pilot, lambda: main.view.glance is None)
-            assert main.check_action("focus_filter", ()) is True  # the first look's keys
-            assert not main.query_one("#filter").disabled
-            offered = [c.title for c in app.get_system_commands(main)]
-            assert "Group by decay band" in offered and "Filter" in offered
-            assert "Archive / unarchive" not in offered
             gates["open"].set()
             await until(pilot, lambda: not main.view.partial)
             await settle(pilot)
             assert main.check_action("archive", ()) is True
+            assert main.check_action("focus_filter", ()) is True
+            assert not main.query_one("#filter").disabled
             offered = [c.title for c in app.get_system_commands(main)]
             assert "Archive / unarchive" in offered and "Stats" in offered
             assert log(tui_vault, 100) == commits
@@ -134,12 +125,9 @@ async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("lands", ["preview", "open"])
-async def test_a_group_opened_on_the_glance_stays_open_when_its_memories_land(
-        tui_vault, monkeypatch, lands):
-    app, gates = held_app(tui_vault, monkeypatch)
-    if lands == "open":  # no first look: the open replaces the glance
-        monkeypatch.setattr(app.service, "preview", lambda: None)
+async def test_a_group_opened_on_the_glance_stays_open_when_its_memories_land(tui_vault,
+                                                                              monkeypatch):
+    app, gates = held_app(tui_vault, monkeypatch)  # (the open replaces the glance)
     try:
         async with app.run_test(size=SIZE) as pilot:
             main = app.main_screen
@@ -160,13 +148,6 @@ async def test_a_group_opened_on_the_glance_stays_open_when_its_memories_land(
             assert tree.cursor_node is leaf and _on_glance(main)
             await pilot.press("k")
             assert tree.cursor_node is group
-            gates[lands].set()
-            if lands == "preview":
-                await until(pilot, lambda: main.view.glance is None)
-                await pilot.pause()
-            else:
-                await until(pilot, lambda: not main.view.partial)
-                await settle(pilot)
             gates["open"].set()
             await until(pilot, lambda: not main.view.partial)
             await settle(pilot)
@@ -227,7 +208,49 @@ async def test_a_glance_that_cannot_be_read_holds_nothing_up(tui_vault, monkeypa
         assert main.memory_tree.root.children and main.check_action("archive", ()) is True
 
 
+@pytest.mark.asyncio
+async def test_after_the_glance_the_open_follows_without_a_first_look(tui_vault, monkeypatch):
+    """The glance is the whole first screen in its modes: reading and drawing the summaries
+    after it (a second at 100k memories) only put off the open, and every action with it."""
+    app, gates = held_app(tui_vault, monkeypatch)
+    read: list[str] = []
+    real_preview = app.service.preview
+    monkeypatch.setattr(app.service, "preview", lambda: read.append("preview") or real_preview())
+    shown: list[str] = []
+    gates["preview"].set()
+    gates["open"].set()
+    async with app.run_test(size=SIZE) as pilot:
+        main = app.main_screen
+
+        def seen() -> bool:
+            view = main.view
+            kind = None if view is None else "glance" if view.glance is not None \
+                else "first look" if view.partial else "open"
+            if kind is not None and (not shown or shown[-1] != kind):
+                shown.append(kind)
+            return kind == "open"
+
+        await until(pilot, seen, timeout=30)
+        await settle(pilot)
+    assert shown == ["glance", "open"] and read == []
+
+
 def test_the_glance_of_a_small_vault_is_none(tui_vault):
     Vault.open(tui_vault)
     app = make_app(tui_vault, open_now=False)
-    assert app.service.glance() is None  # below PREVIEW_FROM: the open is as quick
+    assert app.service.glance() is None  # below GLANCE_FROM: the open is as quick
+
+
+def test_a_vault_too_small_for_a_first_look_gets_a_glance(tui_vault, monkeypatch):
+    """The glance costs milliseconds where a first look costs a second at 100k: a vault of
+    10k memories, whose open and view take most of a second, is painted from its counts first."""
+    from tui.app import service as service_module
+
+    assert service_module.GLANCE_FROM <= 10_000 < service_module.PREVIEW_FROM
+    total = len(Vault.open(tui_vault).memories)  # (the open leaves the index's counts)
+    monkeypatch.setattr(service_module, "GLANCE_FROM", total)
+    monkeypatch.setattr(service_module, "PREVIEW_FROM", total + 1)
+    app = make_app(tui_vault, open_now=False)
+    glance = app.service.glance()
+    assert glance is not None and glance.total == total
+    assert app.service.preview() is None

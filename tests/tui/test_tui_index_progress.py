@@ -57,3 +57,47 @@ async def test_an_index_already_built_shows_no_bar(tui_vault, monkeypatch):
             assert not app.screen.query_one(IndexProgress).has_class("-building")
     finally:
         close_all()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("groups_in_a_worker", [False, True])
+async def test_the_first_build_starts_once_the_open_vault_is_painted(tui_vault, monkeypatch,
+                                                                     groups_in_a_worker):
+    """The first build holds the interpreter in turns for a minute at 100k memories: started
+    with the open, it shared it with the paint of the open vault (the tree's groups made at
+    once, or by a worker for a big vault)."""
+    from tui.app.screens import main_filtering
+    from tui.app.screens.main import MainScreen
+    from tui.app.widgets.memory_tree import MemoryTree
+
+    if groups_in_a_worker:
+        monkeypatch.setattr(main_filtering, "FILTER_IN_WORKER_FROM", 0)
+    monkeypatch.setattr(first_build, "FIRST_BUILD_FROM", 3)
+    painted: list[object] = []
+    real_render = MemoryTree.render_lines
+
+    def render_lines(self, crop):
+        if self.view is not None and not self.view.partial and self.root.children:
+            painted.append(self.view)
+        return real_render(self, crop)
+
+    started: list[bool] = []  # for each start of the build: whether the open vault was painted
+    real_run_worker = MainScreen.run_worker
+
+    def run_worker(self, work, *args, **kwargs):
+        if kwargs.get("group") == "search-index":
+            started.append(self.view in painted)
+        return real_run_worker(self, work, *args, **kwargs)
+
+    monkeypatch.setattr(MemoryTree, "render_lines", render_lines)
+    monkeypatch.setattr(MainScreen, "run_worker", run_worker)
+    app = make_app(tui_vault, open_now=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: started)
+            await settle(pilot)
+            assert started == [True]
+        with SearchIndex.for_root(tui_vault) as index:  # and it built the index
+            assert index.row_count() == len(app.main_screen.view.rows)
+    finally:
+        close_all()

@@ -64,6 +64,10 @@ from .view import Row, VaultView, shown
 
 #: Vaults of fewer memories than this open without a first look from the index.
 PREVIEW_FROM = 20_000
+#: Vaults of fewer memories than this open without a glance at the index's counts (it costs
+#: milliseconds, and the open of 5k memories about as much as a paint; at 10k the open and the
+#: view of every memory take most of a second).
+GLANCE_FROM = 5_000
 
 
 class VaultService:
@@ -136,11 +140,12 @@ class VaultService:
 
     def glance(self) -> VaultView | None:
         """Before even the first look, a glance (``VaultView.glanced``): the index's counts of
-        the memories by status and tag, read in milliseconds, for the tree's groups. None as
-        for :meth:`preview`."""
+        the memories by status and tag, read in milliseconds, for the tree's groups. None once
+        open, when the index has no counts, or for a vault of fewer than :data:`GLANCE_FROM`
+        memories."""
         if self.state.vault is not None:
             return None
-        found = read_glance(self.path, at_least=PREVIEW_FROM)
+        found = read_glance(self.path, at_least=GLANCE_FROM)
         if found is None:
             return None
         return VaultView.glanced(self.root, found, self.config or DecayConfig.from_env(),

@@ -1,10 +1,11 @@
-"""The main screen's opening of the vault: a glance and a first look from the derived index while
+"""The main screen's opening of the vault: a glance or a first look from the derived index while
 the vault opens (at 100k memories the open takes seconds, the first look about a second, the
-glance milliseconds), then the vault as it is. On the glance (``view.glance``: the groups and
-their counts, no memory) only the keys that move and fold work; on the first look
-(``view.partial``) those that move, fold, filter and mark; the others show as disabled until the
-vault is open. A reload (a key, the vault moved on disk, the scores again) shows the vault as it
-is the same way."""
+glance milliseconds), then the vault as it is. The glance (``view.glance``: the groups and their
+counts, no memory) is the first screen where it can draw it (the modes "status → tag" and
+"tag", the tree, no filter), the first look (``view.partial``: the index's summaries) where it
+cannot. On the glance only the keys that move and fold work; on the first look those that move,
+fold, filter and mark; the others show as disabled until the vault is open. A reload (a key,
+the vault moved on disk, the scores again) shows the vault as it is the same way."""
 
 from __future__ import annotations
 
@@ -41,6 +42,9 @@ from .titles import Titles
 #: How long the open waits for the glance, then the first look, to be painted before it goes on
 #: anyway (seconds).
 PREVIEW_WAIT = 5.0
+#: How often the search index's first build looks whether the open vault is painted yet
+#: (seconds): it starts after that paint.
+BUILD_LOOK = 0.05
 #: What works on a first look from the index (``view.partial``): moving, folding, filtering,
 #: grouping and sorting, marking, the flat list and the pane's width, and copying an id.
 #: (Textual asks ``check_action`` by name.)
@@ -88,11 +92,12 @@ class VaultOpening:
                                exit_on_error=False)
 
     def open_in_worker(self, glance: bool) -> None:
-        """(In a worker.) The glance and the first look (each waits for its paint), then the
-        open, posted as :class:`VaultOpened`."""
-        if glance:
-            self.show_first(self.service.glance, VaultGlanced)
-        self.show_first(self.service.preview, VaultPreviewed)
+        """(In a worker.) The glance, or when there is none the first look (it waits for its
+        paint), then the open, posted as :class:`VaultOpened`. The glance is the whole first
+        screen (groups and counts): the first look after it would only put off the open, by
+        the second it takes to read and draw 100k summaries."""
+        if not (glance and self.show_first(self.service.glance, VaultGlanced)):
+            self.show_first(self.service.preview, VaultPreviewed)
         try:
             view = self.service.open()
         except VaultError as exc:
@@ -101,18 +106,21 @@ class VaultOpening:
         self.screen.post_message(VaultOpened(view, self.service.open_notes))
 
     def show_first(self, read: Callable[[], VaultView | None],
-                   message: Callable[[VaultView, threading.Event], Message]) -> None:
+                   message: Callable[[VaultView, threading.Event], Message]) -> bool:
         """(In the worker) what the index shows before the open, posted as ``message``; waits
         until it is painted, so that the next step does not share the interpreter with the
-        paint. Nothing when the index has nothing to show (the open follows all the same)."""
+        paint. Nothing when the index has nothing to show (the open follows all the same).
+        True when it showed something."""
         try:
             first = read()
         except (ValueError, TypeError, OSError):  # a summary the view cannot take: wait
             first = None
-        if first is not None:
-            painted = threading.Event()
-            self.screen.post_message(message(first, painted))
-            painted.wait(PREVIEW_WAIT)
+        if first is None:
+            return False
+        painted = threading.Event()
+        self.screen.post_message(message(first, painted))
+        painted.wait(PREVIEW_WAIT)
+        return True
 
     def glanced(self, message: VaultGlanced) -> None:
         """Paint the groups and their counts while the summaries are read: moving and folding
@@ -165,9 +173,27 @@ class VaultOpening:
         self.follower.tell_outside_edits()
         self.follower.check_sync()
         self.count_inbox()
-        self.screen.run_worker(partial(self.build_search_index, view), thread=True,
-                               group="search-index", exclusive=True, exit_on_error=False,
-                               description="the search index's first build")
+        # once the open vault is painted: the build (a thread that holds the interpreter in
+        # turns for a minute at 100k memories, after a clone) would share it with that paint
+        self.start_search_index_build()
+
+    def start_search_index_build(self, tries: int = 0) -> None:
+        """Start the search index's first build (a worker: :meth:`build_search_index`) once the
+        tree shows the open vault and it is painted (a big vault's groups come from a worker:
+        until then this looks again every :data:`BUILD_LOOK` seconds, :data:`PREVIEW_WAIT`
+        seconds at most)."""
+        view = self.state.view
+        if view is None or view.partial:
+            return  # (a reload's open brings its own)
+        if self.screen.query_one(MemoryTree).view is not view \
+                and tries * BUILD_LOOK < PREVIEW_WAIT:
+            self.screen.set_timer(BUILD_LOOK, partial(self.start_search_index_build, tries + 1))
+            return
+        self.screen.call_after_refresh(self.screen.run_worker,
+                                       partial(self.build_search_index, view), thread=True,
+                                       group="search-index", exclusive=True,
+                                       exit_on_error=False,
+                                       description="the search index's first build")
 
     def reloaded(self, message: VaultReloaded) -> None:
         """The vault read again (a key, a move on disk, the scores again): show it as it is."""

@@ -5,6 +5,8 @@ entities is highlighted (``terms``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -39,6 +41,32 @@ def no_gist_note(content: str, short: str = "showing the content") -> str:
     from core.gist.reasons import no_gist_reason
 
     return short if word_count(content) < MIN_WORDS else no_gist_reason(content)
+
+
+def group_figures(view: VaultView, ids: Iterable[str]
+                  ) -> tuple[float, float, float, dict[str, int], dict[str, int]] | None:
+    """What the detail pane says of a group of memories (``ids``; those not in ``view`` left
+    out): the sum, lowest and highest of their scores, how many of each status and of each decay
+    band; None for none. One pass: a group highlighted as the vault opens holds most of it, and
+    this runs before the tree is painted."""
+    rows = view.rows
+    total, low, high = 0.0, float("inf"), float("-inf")
+    statuses: dict[str, int] = {}
+    in_band: dict[str, int] = {}
+    for i in ids:
+        row = rows.get(i)
+        if row is None:
+            continue
+        score = row.score
+        total += score
+        if score < low:
+            low = score
+        if score > high:
+            high = score
+        status = row.memory.status.value
+        statuses[status] = statuses.get(status, 0) + 1
+        in_band[row.band] = in_band.get(row.band, 0) + 1
+    return (total, low, high, statuses, in_band) if statuses else None
 
 
 class DetailPane(VerticalScroll):
@@ -110,24 +138,21 @@ class DetailPane(VerticalScroll):
     def show_group(self, view: VaultView, group: Group, *, expanded: bool = False) -> None:
         """A group's counts; below them how to see its memories (``expanded``: it is open)."""
         self.row = None
-        rows = [view.rows[i] for i in group.ids if i in view.rows]
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
         grid.add_row("group", Text(group.title, style=group.style))
         grid.add_row("memories", str(group.count))
-        if rows:
-            scores = [r.score for r in rows]
-            grid.add_row("average score", f"{sum(scores) / len(scores):.3f}")
-            grid.add_row("lowest", f"{min(scores):.3f}")
-            grid.add_row("highest", f"{max(scores):.3f}")
-            counts: dict[str, int] = {}
-            for r in rows:
-                counts[r.memory.status.value] = counts.get(r.memory.status.value, 0) + 1
-            grid.add_row("status", ", ".join(f"{k} {v}" for k, v in counts.items()))
+        figures = group_figures(view, group.ids)
+        if figures is not None:
+            total, low, high, statuses, in_band = figures
+            grid.add_row("average score", f"{total / sum(statuses.values()):.3f}")
+            grid.add_row("lowest", f"{low:.3f}")
+            grid.add_row("highest", f"{high:.3f}")
+            grid.add_row("status", ", ".join(f"{k} {v}" for k, v in statuses.items()))
             bands = Text()
             for band in view.band_table:
-                n = sum(1 for r in rows if r.band == band.key)
+                n = in_band.get(band.key, 0)
                 if n:
                     if bands:
                         bands.append(" · ", style="dim")
