@@ -159,13 +159,19 @@ class IndexReading:
              json.dumps([r for k in holds for r in by_holds[k]]), limit])
         return [(ids[rowid], max(-r, 1e-9), k) for rowid, r, k in rows if rowid in ids]
 
+    def _kept_memo(self, name: str) -> _CountMemo:
+        """The memo ``name`` of this generation of the index (a new one when it changed, or
+        past 4,096 entries)."""
+        memo = self.memo.get(name)
+        if not isinstance(memo, _CountMemo) or memo.generation != self._generation() \
+                or len(memo.counts) > 4096:
+            memo = self.memo[name] = _CountMemo(self._generation())
+        return memo
+
     def rowid_bits(self, expression: str) -> int:
         """The rows matching ``expression`` as the bits of an integer (bit ``r`` for rowid
         ``r``: 12.5 KB at 100k rows), kept until the index's generation changes."""
-        memo = self.memo.get("bits")
-        if not isinstance(memo, _CountMemo) or memo.generation != self._generation() \
-                or len(memo.counts) > 4096:
-            memo = self.memo["bits"] = _CountMemo(self._generation())
+        memo = self._kept_memo("bits")
         found = memo.counts.get(expression)
         if found is None:
             rowids = [r for (r,) in self.conn.execute(
@@ -178,10 +184,7 @@ class IndexReading:
 
     def count(self, expression: str) -> int:
         """How many rows match ``expression`` (kept until the index's generation changes)."""
-        memo = self.memo.get("counts")
-        if not isinstance(memo, _CountMemo) or memo.generation != self._generation() \
-                or len(memo.counts) > 4096:
-            memo = self.memo["counts"] = _CountMemo(self._generation())
+        memo = self._kept_memo("counts")
         found = memo.counts.get(expression)
         if found is None:
             found = memo.counts[expression] = int_value(

@@ -66,8 +66,8 @@ async def test_the_first_build_starts_once_the_open_vault_is_painted(tui_vault, 
     """The first build holds the interpreter in turns for a minute at 100k memories: started
     with the open, it shared it with the paint of the open vault (the tree's groups made at
     once, or by a worker for a big vault)."""
-    from tui.app.screens import main_filtering
-    from tui.app.screens.main import MainScreen
+    from tui.app.main import filtering as main_filtering
+    from tui.app.main.screen import MainScreen
     from tui.app.widgets.memory_tree import MemoryTree
 
     if groups_in_a_worker:

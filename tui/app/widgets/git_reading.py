@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, cast
 
 from textual.message import Message
 from textual.widget import Widget
@@ -25,16 +25,44 @@ class GitRead(Message, bubble=False):
         self.error = error
 
 
+class ReadingPane(Protocol):
+    """What :class:`GitReading` asks of its pane (a widget with a reactive ``memory_id``)."""
+
+    memory_id: str | None
+
+    def show_message(self, message: str) -> None: ...
+    def show_loading(self, memory_id: str) -> None: ...
+
+
 class GitReading:
     """Reads for ``pane`` (whose ``memory_id`` says what it wants) with ``read`` in a worker
     (``group``: a newer read replaces an older one). Owns whether what the pane shows is stale
-    (the vault changed since it was read)."""
+    (the vault changed since it was read); ``empty``: what the pane says with no memory."""
 
-    def __init__(self, pane: Widget, read: Callable[[str], Any] | None, group: str) -> None:
+    def __init__(self, pane: Widget, read: Callable[[str], Any] | None, group: str,
+                 empty: str) -> None:
         self.pane = pane
         self.read = read
         self.group = group
+        self.empty = empty
         self.stale = False
+
+    def follow(self, memory_id: str | None) -> None:
+        """The pane's ``memory_id`` became ``memory_id``: say there is none, or read it."""
+        pane = cast(ReadingPane, self.pane)
+        if memory_id is None:
+            pane.show_message(self.empty)
+        else:
+            pane.show_loading(memory_id)
+            self.start(memory_id)
+
+    def want(self, memory_id: str | None) -> None:
+        """Show ``memory_id``: read it when it is another memory, or the vault changed."""
+        pane = cast(ReadingPane, self.pane)
+        if memory_id != pane.memory_id:
+            pane.memory_id = memory_id  # (its watcher calls :meth:`follow`)
+        elif memory_id is not None and self.stale:
+            self.follow(memory_id)
 
     def start(self, memory_id: str) -> None:
         """Read ``memory_id`` in a worker; :class:`GitRead` comes back to the pane."""

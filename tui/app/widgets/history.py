@@ -89,7 +89,8 @@ class HistoryPane(Vertical):
     def __init__(self, *, read: Callable[[str], HistoryInfo] | None = None,
                  id: str | None = None) -> None:
         super().__init__(id=id)
-        self.reading = GitReading(self, read, "history")
+        self.reading = GitReading(self, read, "history",
+                                  "Highlight a memory to see its history.")
         #: the vault as the screen shows it (what "now" is for the ages)
         self.view: VaultView | None = None
         self.info: HistoryInfo | None = None
@@ -103,18 +104,11 @@ class HistoryPane(Vertical):
         yield HistoryTable(id="history-table", cursor_type="row", zebra_stripes=True)
 
     def watch_memory_id(self, memory_id: str | None) -> None:
-        if memory_id is None:
-            self.show_message("Highlight a memory to see its history.")
-        else:
-            self.show_loading(memory_id)
-            self.reading.start(memory_id)
+        self.reading.follow(memory_id)
 
     def want(self, memory_id: str | None) -> None:
         """Show ``memory_id``'s history: read when it is another memory, or the vault changed."""
-        if memory_id != self.memory_id:
-            self.memory_id = memory_id
-        elif memory_id is not None and self.reading.stale:
-            self.watch_memory_id(memory_id)
+        self.reading.want(memory_id)
 
     @on(GitRead)
     def _read(self, message: GitRead) -> None:

@@ -126,7 +126,6 @@ class MemoryTree(Tree[NodeData]):
         self.words = max(16, width - LEAF_FIELDS)  # a line less score, bar and id (at the top)
         self._parents_of, self._children_of = view.provenance() if mode == "lineage" else ({}, {})
         self.clear()
-        self.cursor_line = -1  # (Tree keeps the node it last highlighted: one of the old ones)
         self._top = groups_for(view, ids, mode) if groups is None else groups
         for item in self._top:
             self._add_top(item)

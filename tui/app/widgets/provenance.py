@@ -128,7 +128,8 @@ class ProvenancePane(VerticalScroll):
     def __init__(self, *, read: Callable[[str], Lineage] | None = None,
                  id: str | None = None) -> None:
         super().__init__(id=id)
-        self.reading = GitReading(self, read, "lineage")
+        self.reading = GitReading(self, read, "lineage",
+                                  "Highlight a memory to see where it came from.")
         #: the vault as the screen shows it (the nodes' texts and states)
         self.view: VaultView | None = None
         self.keys = ("v", "M")
@@ -175,18 +176,11 @@ class ProvenancePane(VerticalScroll):
             self.post_message(self.WizardRequested("consolidate", self.memory_id))
 
     def watch_memory_id(self, memory_id: str | None) -> None:
-        if memory_id is None:
-            self.show_message("Highlight a memory to see where it came from.")
-        else:
-            self.show_loading(memory_id)
-            self.reading.start(memory_id)
+        self.reading.follow(memory_id)
 
     def want(self, memory_id: str | None) -> None:
         """Show ``memory_id``'s lineage: read when it is another memory, or the vault changed."""
-        if memory_id != self.memory_id:
-            self.memory_id = memory_id
-        elif memory_id is not None and self.reading.stale:
-            self.watch_memory_id(memory_id)
+        self.reading.want(memory_id)
 
     @on(GitRead)
     def _read(self, message: GitRead) -> None:
