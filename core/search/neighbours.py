@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING
 
 from .episodes import CONTEXT_DEPTH, EPISODE_GAP
@@ -59,14 +59,16 @@ def written_beside(conn: sqlite3.Connection, times: Sequence[int],
 
 def neighbours_holding(reading: IndexReading, hits: Sequence[tuple[str, int]],
                        words: Sequence[str], allowed: Callable[[str], bool],
-                       depth: int = CONTEXT_DEPTH) -> dict[int, list[str]]:
+                       holding: Collection[str] = (), depth: int = CONTEXT_DEPTH
+                       ) -> dict[int, list[str]]:
     """The neighbours (:func:`written_beside`) of each of the first ``depth`` ``hits`` (id,
     created_at), best first, that the search allows and that hold one of its ``words`` (FTS5
     expressions, one a word), by the hit's place: a search's hits all hold a word it asked for,
-    a neighbour too (on LoCoMo the answer turn holds at least its speaker's name)."""
+    a neighbour too (on LoCoMo the answer turn holds at least its speaker's name). Those of
+    ``holding`` are known to hold one (the text hits): only the others' words are read."""
     near = dict(enumerate(written_beside(reading.conn, [at for _, at in hits[:depth]])))
-    wanted = sorted({i for ids in near.values() for i in ids if allowed(i)})
-    held: set[str] = set()
+    held = {i for ids in near.values() for i in ids if i in holding and allowed(i)}
+    wanted = sorted({i for ids in near.values() for i in ids if i not in held and allowed(i)})
     for expression in words if wanted else ():  # (each word's whole match, as the coverage's)
         if expression:
             held.update(i for i in wanted if i in reading.ids_matching(expression))

@@ -5,7 +5,8 @@ The formula (every input is in each :class:`Hit` and in ``memvault search --json
     text      = bm25 * coverage        a memory holding ANY of the query's words is a candidate;
                                        coverage = the share of the words (and phrases) it holds
     relevance = text / max text over the hits, then lifted by the best hit of its episode
-                (the hits written in the same sitting, :mod:`core.search.episodes`)   (0, 1]
+                (the hits written in the same sitting, :mod:`core.search.episodes`) and by
+                the hits written just before or after it (:mod:`core.search.neighbours`) (0, 1]
     life      = min(1, decay score)                         [0, 1]; vault.score(m), capped
     score     = relevance * (ALPHA + (1 - ALPHA) * life)    
 ``bm25`` is FTS5's ``bm25()`` over the OR of the terms, with the column weights of
@@ -140,7 +141,8 @@ def _in_time(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     excluded = _excluded(index, query)
     near = neighbours_holding(index.reading, [(h.memory.id, h.memory.created_at) for h in hits],
                               [fts_expression([t]) for t in searched(query.ranked_terms)],
-                              lambda i: i in allowed and i not in excluded and i in memories)
+                              lambda i: i in allowed and i not in excluded and i in memories,
+                              {h.memory.id for h in hits if h.bm25 is not None})
     kept = {h.memory.id: h for h in hits}
     relevance, beside = lifted_by_neighbours(list(kept), [h.relevance for h in hits],
                                              near.__getitem__)
