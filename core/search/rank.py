@@ -140,7 +140,7 @@ def _in_time(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
                      for h, r in zip(found.hits, lifted)])
     excluded = _excluded(index, query)
     near = neighbours_holding(index.reading, [(h.memory.id, h.memory.created_at) for h in hits],
-                              [fts_expression([t]) for t in searched(query.ranked_terms)],
+                              [fts_expression([t]) or "" for t in searched(query.ranked_terms)],
                               lambda i: i in allowed and i not in excluded and i in memories,
                               {h.memory.id for h in hits if h.bm25 is not None})
     kept = {h.memory.id: h for h in hits}
