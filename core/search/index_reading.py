@@ -4,6 +4,7 @@ lists (:mod:`core.search.wordlists`). A part of :class:`core.search.index.Search
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -159,6 +160,19 @@ class IndexReading:
         return {ids[r] for (r,) in self.conn.execute(
             f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({rowids})", (expression,))
             if r in ids}
+
+    def ids_matching_scanned(self, expression: str, among: list[str]) -> set[str]:
+        """Those of ``among`` (a few) that match ``expression``, in one statement: FTS5 reads
+        its match and SQLite keeps the rows asked for (``+rowid``: no look-up a rowid, which
+        costs :data:`LOOKUP_COST` rows each), nothing of it made into Python objects."""
+        known = self._load_known()
+        rowids = [known[i][0] for i in among if i in known]
+        if not rowids or not expression:
+            return set()
+        ids = self.ids_by_rowid()
+        return {ids[r] for (r,) in self.conn.execute(
+            "SELECT rowid FROM fts WHERE fts MATCH ? AND +rowid IN (SELECT value FROM "
+            "json_each(?))", (expression, json.dumps(rowids))) if r in ids}
 
     def ids_matching(self, expression: str) -> frozenset[str]:
         """The ids of the rows matching the FTS5 ``expression`` (no ranking), remembered while

@@ -69,9 +69,9 @@ def neighbours_holding(reading: IndexReading, hits: Sequence[tuple[str, int]],
     near = dict(enumerate(written_beside(reading.conn, [at for _, at in hits[:depth]])))
     held = {i for ids in near.values() for i in ids if i in holding and allowed(i)}
     wanted = sorted({i for ids in near.values() for i in ids if i not in held and allowed(i)})
-    for expression in words if wanted else ():  # (each word's whole match, as the coverage's)
-        if expression:
-            held.update(i for i in wanted if i in reading.ids_matching(expression))
+    anyword = " OR ".join(f"({e})" for e in words if e)  # (one scan: no word's whole match read)
+    if wanted and anyword:
+        held |= reading.ids_matching_scanned(anyword, wanted)
     return {k: [i for i in ids if i in held] for k, ids in near.items()}
 
 

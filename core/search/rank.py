@@ -121,7 +121,7 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     if not isinstance(allowed, (set, frozenset, AllowedPool)):
         allowed = set(allowed)  # (asked again for the neighbours)
     found = index.answer(memories, lambda: _in_time(index, memories, query, allowed, decay_of, _rank(
-        index, memories, query, allowed, decay_of, embedder, depth)))
+        index, memories, query, allowed, decay_of, embedder, depth), top))
     found.hits = found.hits[:top]
     count = found.count
     found.count = lambda: index.answer(memories, count)
@@ -129,32 +129,30 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
 
 
 def _in_time(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
-             allowed: Container[str], decay_of: Callable[[Memory], float], found: Ranking
-             ) -> Ranking:
+             allowed: Container[str], decay_of: Callable[[Memory], float], found: Ranking,
+             top: int | None = None) -> Ranking:
     """``found``'s hits lifted by their episodes (:mod:`.episodes`), then by their neighbours in
-    time (:mod:`.neighbours`: the memories written just before and after them), best first."""
+    time (:mod:`.neighbours`: the memories written just before and after them), best first (as
+    :func:`_ordered`; a :class:`Hit` made only for the ``top`` returned)."""
     if found.mode == "filter":
         return found
-    lifted = in_context([h.relevance for h in found.hits], [h.memory.created_at for h in found.hits])
-    hits = _ordered([replace(h, relevance=r, score=combine(r, h.decay))
-                     for h, r in zip(found.hits, lifted)])
+    was = {h.memory.id: h for h in found.hits}
+    lifted = dict(zip(was, in_context([h.relevance for h in found.hits],
+                                      [h.memory.created_at for h in found.hits])))
+    ids = sorted(was, key=lambda i: (-combine(lifted[i], was[i].decay), -lifted[i], i))
     excluded = _excluded(index, query)
-    near = neighbours_holding(index.reading, [(h.memory.id, h.memory.created_at) for h in hits],
+    near = neighbours_holding(index.reading, [(i, was[i].memory.created_at) for i in ids],
                               [fts_expression([t]) or "" for t in searched(query.ranked_terms)],
                               lambda i: i in allowed and i not in excluded and i in memories,
-                              {h.memory.id for h in hits if h.bm25 is not None})
-    kept = {h.memory.id: h for h in hits}
-    relevance, beside = lifted_by_neighbours(list(kept), [h.relevance for h in hits],
-                                             near.__getitem__)
-    found.hits = _ordered([  # (a neighbour below the head: a hit of its own lift alone)
-        _hit(memories[i], r, decay_of(memories[i])) if i in beside else
-        replace(kept[i], relevance=r, score=combine(r, kept[i].decay))
-        for i, r in relevance.items()])
+                              {i for i in ids if was[i].bm25 is not None})
+    relevance, beside = lifted_by_neighbours(ids, [lifted[i] for i in ids], near.__getitem__)
+    decay = {i: decay_of(memories[i]) if i in beside else was[i].decay for i in relevance}
+    ordered = sorted(relevance, key=lambda i: (-combine(relevance[i], decay[i]), -relevance[i], i))
+    found.hits = [  # (a neighbour below the head: a hit of its own lift alone)
+        Hit(memories[i], combine(r, decay[i]), r, decay[i]) if i in beside else
+        replace(was[i], relevance=r, score=combine(r, decay[i]))
+        for i, r in ((i, relevance[i]) for i in ordered[:top])]
     return found
-
-
-def _hit(memory: Memory, relevance: float, decay: float) -> Hit:
-    return Hit(memory, combine(relevance, decay), relevance, decay)
 
 
 def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
