@@ -15,7 +15,9 @@ search index: two look-ups a hit on its time index, never a read of every memory
 A neighbour more than :data:`~core.search.episodes.EPISODE_GAP` away in time is not of the same
 sitting and gains nothing; nor does one the search's filters leave out, nor one written at the
 very same second (a vault written at once says nothing by its times); of several written at
-the second just before (or after), the last (first) id. Measured on LoCoMo (``bench/recall.py``,
+the second just before (or after), the last (first) id. Whether a neighbour that is no text hit
+holds a word is asked of FTS5 for its row only, and only when it could be returned
+(:func:`worth_asking`). Measured on LoCoMo (``bench/recall.py``,
 docs/search.md): on the tune half, dialog turns R@1 +0.009, R@5 +0.004, R@10 +0.021.
 """
 
@@ -59,16 +61,23 @@ def written_beside(conn: sqlite3.Connection, times: Sequence[int],
 
 def neighbours_holding(reading: IndexReading, hits: Sequence[tuple[str, int]],
                        words: Sequence[str], allowed: Callable[[str], bool],
-                       holding: Collection[str] = (), depth: int = CONTEXT_DEPTH
+                       holding: Collection[str] = (), depth: int = CONTEXT_DEPTH,
+                       worth: Callable[[dict[int, list[str]]], Callable[[int], bool]] | None = None
                        ) -> dict[int, list[str]]:
     """The neighbours (:func:`written_beside`) of each of the first ``depth`` ``hits`` (id,
     created_at), best first, that the search allows and that hold one of its ``words`` (FTS5
     expressions, one a word), by the hit's place: a search's hits all hold a word it asked for,
     a neighbour too (on LoCoMo the answer turn holds at least its speaker's name). Those of
-    ``holding`` are known to hold one (the text hits): only the others' words are read."""
+    ``holding`` are known to hold one (the text hits): only the others' words are read, and
+    with ``worth`` (handed the neighbours known to hold one, it says of the ``k``-th hit
+    whether the others beside it could matter, :func:`worth_asking`) only those that could,
+    when none of them is a hit."""
     near = dict(enumerate(written_beside(reading.conn, [at for _, at in hits[:depth]])))
     held = {i for ids in near.values() for i in ids if i in holding and allowed(i)}
     wanted = sorted({i for ids in near.values() for i in ids if i not in held and allowed(i)})
+    if worth is not None and wanted and not set(wanted) & {i for i, _ in hits}:
+        ask = worth({k: [i for i in ids if i in held] for k, ids in near.items()})
+        wanted = sorted({i for k, ids in near.items() if ask(k) for i in ids if i in wanted})
     anyword = " OR ".join(f"({e})" for e in words if e)  # (one scan: no word's whole match read)
     if wanted and anyword:
         held |= reading.ids_matching_scanned(anyword, wanted)
@@ -84,6 +93,17 @@ def lifted_by_neighbours(ids: Sequence[str], relevance: Sequence[float],
     the same best. A neighbour below the first ``depth`` is worth its own relevance or its gain,
     whichever is more (a search for the top few may not have ranked it: then its gain); the
     second of the answer: those worth their gain (hits of their own, ranked by it alone)."""
+    own = dict(zip(ids, relevance))
+    lifted, fresh, top = _lifted(ids, relevance, beside, depth)
+    out = {i: r / top for i, r in own.items()}
+    out.update((i, r / top) for i, r in lifted.items())
+    return out, fresh
+
+
+def _lifted(ids: Sequence[str], relevance: Sequence[float], beside: Callable[[int], Sequence[str]],
+            depth: int) -> tuple[dict[str, float], set[str], float]:
+    """:func:`lifted_by_neighbours`' lifted relevance (not over the best yet), the fresh hits,
+    and the best it is divided by."""
     head = min(depth, len(ids))
     own = dict(zip(ids, relevance))
     gain: dict[str, float] = {}
@@ -94,7 +114,22 @@ def lifted_by_neighbours(ids: Sequence[str], relevance: Sequence[float],
     lifted = {ids[k]: relevance[k] + gain.get(ids[k], 0.0) for k in range(head)}
     fresh = {i for i, g in gain.items() if i not in lifted and g >= own.get(i, 0.0)}
     lifted.update((i, gain[i]) for i in fresh)
-    top = max(lifted.values(), default=0.0) or 1.0
-    out = {i: r / top for i, r in own.items()}
-    out.update((i, r / top) for i, r in lifted.items())
-    return out, fresh
+    return lifted, fresh, max(lifted.values(), default=0.0) or 1.0
+
+
+def worth_asking(ids: Sequence[str], relevance: Sequence[float], known: dict[int, list[str]],
+                 score: Callable[[str, float, bool], float], top: int | None,
+                 depth: int = CONTEXT_DEPTH) -> Callable[[int], bool]:
+    """Whether the memories beside the ``k``-th hit (of ``ids``, best first) that are no hits
+    could be among the ``top`` returned: one is worth its gain over the best at most (its score,
+    ``score(id, relevance, fresh)``, is at most its relevance), and the hits with the ``known``
+    neighbours (those known to hold a word) already give ``top`` scores it cannot lift or pass
+    (such a neighbour gives no hit a gain): below the last of them, it would not be returned."""
+    if top is None or top <= 0:
+        return lambda k: True
+    out, fresh = lifted_by_neighbours(ids, relevance, known.__getitem__, depth)
+    scores = sorted((score(i, r, i in fresh) for i, r in out.items()), reverse=True)
+    if len(scores) < top:
+        return lambda k: True
+    bar, best = scores[top - 1], _lifted(ids, relevance, known.__getitem__, depth)[2]
+    return lambda k: NEIGHBOUR_WEIGHT * relevance[k] / best >= bar

@@ -41,7 +41,7 @@ from .fusion import COSINE_WEIGHT, fused
 from .hits import ALPHA as ALPHA, Hit as Hit, combine as combine, life as life
 from .index import SearchIndex, SyncReport
 from .memory_index import HandingOver
-from .neighbours import lifted_by_neighbours, neighbours_holding
+from .neighbours import lifted_by_neighbours, neighbours_holding, worth_asking
 from .read_rows import RowsWhileReading
 from ..store.lazy import LazyRecords
 from .pool import AllowedPool, KeptPool, allowed_ids, filters
@@ -140,12 +140,14 @@ def _in_time(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     lifted = dict(zip(was, in_context([h.relevance for h in found.hits],
                                       [h.memory.created_at for h in found.hits])))
     ids = sorted(was, key=lambda i: (-combine(lifted[i], was[i].decay), -lifted[i], i))
-    excluded = _excluded(index, query)
+    excluded, rel = _excluded(index, query), [lifted[i] for i in ids]
     near = neighbours_holding(index.reading, [(i, was[i].memory.created_at) for i in ids],
                               [fts_expression([t]) or "" for t in searched(query.ranked_terms)],
                               lambda i: i in allowed and i not in excluded and i in memories,
-                              {i for i in ids if was[i].bm25 is not None})
-    relevance, beside = lifted_by_neighbours(ids, [lifted[i] for i in ids], near.__getitem__)
+                              {i for i in ids if was[i].bm25 is not None}, worth=lambda known:
+                              worth_asking(ids, rel, known, lambda i, r, new: combine(r, decay_of(
+                                  memories[i]) if new else was[i].decay), top))
+    relevance, beside = lifted_by_neighbours(ids, rel, near.__getitem__)
     decay = {i: decay_of(memories[i]) if i in beside else was[i].decay for i in relevance}
     ordered = sorted(relevance, key=lambda i: (-combine(relevance[i], decay[i]), -relevance[i], i))
     found.hits = [  # (a neighbour below the head: a hit of its own lift alone)

@@ -12,7 +12,9 @@ from core import Memory
 from core.search import Searcher
 from core.search.episodes import EPISODE_GAP
 from core.search.index import SearchIndex
-from core.search.neighbours import NEIGHBOUR_WEIGHT, lifted_by_neighbours, written_beside
+from core.search.index_reading import IndexReading
+from core.search.neighbours import (NEIGHBOUR_WEIGHT, lifted_by_neighbours, worth_asking,
+                                    written_beside)
 
 NOW = 1_800_000_000
 DAY = 86400
@@ -44,6 +46,38 @@ def test_the_lift_is_over_the_best_and_leaves_the_hits_below_the_depth_below():
                                          depth=2)
     assert lifted["c"] == pytest.approx(0.5) and fresh == set()  # its own is more: kept
     assert lifted_by_neighbours([], [], lambda k: []) == ({}, set())
+
+
+def test_a_neighbour_is_asked_about_only_when_its_gain_could_reach_the_top_returned():
+    ids, relevance = ["a", "b", "c"], [1.0, 0.5, 0.1]
+    known: dict[int, list[str]] = {0: [], 1: [], 2: []}
+
+    def asked(top):
+        ask = worth_asking(ids, relevance, known, lambda i, r, new: r, top)
+        return [ask(k) for k in range(3)]
+
+    # the 3rd score is 0.1: a's and b's shares (0.3, 0.15) could pass it, c's (0.03) not
+    assert asked(3) == [True, True, False]
+    assert asked(2) == [False, False, False]  # (0.3 < b's 0.5)
+    assert asked(4) == asked(None) == [True, True, True]  # (the top not filled; every hit)
+
+
+def test_a_search_asks_no_word_of_a_neighbour_that_could_not_be_returned(vault, monkeypatch):
+    _dialog(vault, answer="Luna and Oliver! They are the best.")
+    asked = []
+    scanned = IndexReading.ids_matching_scanned
+
+    def spy(self, expression, among):
+        asked.append(among)
+        return scanned(self, expression, among)
+
+    monkeypatch.setattr(IndexReading, "ids_matching_scanned", spy)
+    with Searcher(vault, mode="bm25") as s:
+        every = s.search("Melanie's pets", now=NOW, limit=None).hits
+        assert asked == [["t2-answer"]]
+        first = s.search("Melanie's pets", now=NOW, limit=1).hits
+    assert asked == [["t2-answer"]]  # (its gain, 0.3, is below the best hit's score)
+    assert [(h.memory.id, h.score) for h in first] == [(h.memory.id, h.score) for h in every[:1]]
 
 
 def test_the_index_says_which_memories_were_written_next_to_one_within_the_gap(vault):
