@@ -74,10 +74,11 @@ def neighbours_holding(reading: IndexReading, hits: Sequence[tuple[str, int]],
     when none of them is a hit."""
     near = dict(enumerate(written_beside(reading.conn, [at for _, at in hits[:depth]])))
     held = {i for ids in near.values() for i in ids if i in holding and allowed(i)}
-    wanted = sorted({i for ids in near.values() for i in ids if i not in held and allowed(i)})
-    if worth is not None and wanted and not set(wanted) & {i for i, _ in hits}:
+    others = {i for ids in near.values() for i in ids if i not in held}
+    if worth is not None and others and not others & {i for i, _ in hits}:
         ask = worth({k: [i for i in ids if i in held] for k, ids in near.items()})
-        wanted = sorted({i for k, ids in near.items() if ask(k) for i in ids if i in wanted})
+        others = {i for k, ids in near.items() if ask(k) for i in ids if i in others}
+    wanted = sorted(i for i in others if allowed(i))
     anyword = " OR ".join(f"({e})" for e in words if e)  # (one scan: no word's whole match read)
     if wanted and anyword:
         held |= reading.ids_matching_scanned(anyword, wanted)
@@ -127,9 +128,11 @@ def worth_asking(ids: Sequence[str], relevance: Sequence[float], known: dict[int
     (such a neighbour gives no hit a gain): below the last of them, it would not be returned."""
     if top is None or top <= 0:
         return lambda k: True
-    out, fresh = lifted_by_neighbours(ids, relevance, known.__getitem__, depth)
-    scores = sorted((score(i, r, i in fresh) for i, r in out.items()), reverse=True)
+    lifted, fresh, best = _lifted(ids, relevance, known.__getitem__, depth)
+    out = dict(zip(ids, relevance))  # (as lifted_by_neighbours: over the same best)
+    out.update(lifted)
+    scores = sorted((score(i, r / best, i in fresh) for i, r in out.items()), reverse=True)
     if len(scores) < top:
         return lambda k: True
-    bar, best = scores[top - 1], _lifted(ids, relevance, known.__getitem__, depth)[2]
+    bar = scores[top - 1]
     return lambda k: NEIGHBOUR_WEIGHT * relevance[k] / best >= bar
