@@ -99,20 +99,20 @@ def conversation(sample: dict[str, Any]) -> Conversation:
     sessions = sorted({int(m.group(1)) for k in flat if (m := SESSION.fullmatch(k))})
     for n in sessions:
         at = when(str(flat.get(f"session_{n}_date_time", "")))
-        for turn in flat.get(f"session_{n}") or []:
+        for k, turn in enumerate(flat.get(f"session_{n}") or []):
             dia = str(turn.get("dia_id", ""))
             text = str(turn.get("text", ""))
             if turn.get("blip_caption"):
                 text += f" [shares a photo of {turn['blip_caption']}]"
             conv.turns.append(Item(_key("t", dia), f"{turn.get('speaker', '')}: {text}",
-                                   frozenset([dia]), at, str(turn.get("speaker", ""))))
+                                   frozenset([dia]), at + k, str(turn.get("speaker", ""))))
         observed = flat.get(f"session_{n}_observation") or {}
-        for speaker, lines in observed.items():
-            for line in lines:
-                text, names = (line[0], line[1]) if isinstance(line, list) else (line, "")
-                turns = frozenset(DIA_ID.findall(json.dumps(names)))
-                conv.facts.append(Item(f"f-{len(conv.facts) + 1:05d}", str(text), turns, at,
-                                       str(speaker)))
+        said = [(speaker, line) for speaker, lines in observed.items() for line in lines]
+        for k, (speaker, line) in enumerate(said):
+            text, names = (line[0], line[1]) if isinstance(line, list) else (line, "")
+            turns = frozenset(DIA_ID.findall(json.dumps(names)))
+            conv.facts.append(Item(f"f-{len(conv.facts) + 1:05d}", str(text), turns, at + k,
+                                   str(speaker)))
     known = {t for item in conv.turns for t in item.turns}
     for i, qa in enumerate(sample.get("qa") or []):
         evidence = frozenset(DIA_ID.findall(json.dumps(qa.get("evidence", [])))) & known

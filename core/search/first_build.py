@@ -247,11 +247,11 @@ class Builder:
                 continue
             m, fp, source = self.made(memories, memory_id)
             rowid += 1
-            records.append((rowid, memory_id, fp, source))
+            records.append((rowid, memory_id, fp, source, m.created_at))
             texts.append((rowid, m.content, m.gist or "", "\n".join(m.meta.tags),
                           "\n".join(m.entities)))
-        conn.executemany("INSERT INTO records (rowid, id, fingerprint, source) "
-                         "VALUES (?, ?, ?, ?)", records)
+        conn.executemany("INSERT INTO records (rowid, id, fingerprint, source, created_at) "
+                         "VALUES (?, ?, ?, ?, ?)", records)
         conn.executemany("INSERT INTO fts (rowid, content, gist, tags, entities) "
                          "VALUES (?, ?, ?, ?, ?)", texts)
         return len(records)

@@ -46,13 +46,15 @@ from ..store.private import make_folders
 #: 2: the files and state tables; 3: a summary of each memory file; 4: word lists; 5: a files
 #: row keeps its bytes only when they make a valid record of its id (an open holds them unparsed:
 #: a change to the record models must bump this, see tests/core/search/test_indexed_files.py),
-#: and summary_tags and a status index for the glance; 6: records.source (:mod:`.row_sources`).
-SCHEMA_VERSION = 6
+#: and summary_tags and a status index for the glance; 6: records.source (:mod:`.row_sources`);
+#: 7: records.created_at and its index (a hit's neighbours in time, :mod:`.episodes`).
+SCHEMA_VERSION = 7
 PAGE_SIZE = 16384
 
 SCHEMA = (
     "CREATE TABLE records (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, "
-    "fingerprint TEXT NOT NULL, source TEXT)",
+    "fingerprint TEXT NOT NULL, source TEXT, created_at INTEGER NOT NULL DEFAULT 0)",
+    "CREATE INDEX records_time ON records (created_at, id)",
     f"CREATE VIRTUAL TABLE fts USING fts5(content, gist, tags, entities, tokenize='{TOKENIZER}')",
     "CREATE TABLE embeddings (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, model TEXT NOT NULL, "
     "vector BLOB NOT NULL)",

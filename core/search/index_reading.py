@@ -205,6 +205,19 @@ class IndexReading:
             f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({rowids})", (expression,))
             if r in ids}
 
+    def ids_matching_scanned(self, expression: str, among: list[str]) -> set[str]:
+        """Those of ``among`` (a few) that match ``expression``, in one statement: FTS5 reads
+        its match and SQLite keeps the rows asked for (``+rowid``: no look-up a rowid, which
+        costs :data:`LOOKUP_COST` rows each), nothing of it made into Python objects."""
+        known = self._load_known()
+        rowids = [known[i][0] for i in among if i in known]
+        if not rowids or not expression:
+            return set()
+        ids = self.ids_by_rowid()
+        return {ids[r] for (r,) in self.conn.execute(
+            "SELECT rowid FROM fts WHERE fts MATCH ? AND +rowid IN (SELECT value FROM "
+            "json_each(?))", (expression, json.dumps(rowids))) if r in ids}
+
     def ids_matching(self, expression: str) -> frozenset[str]:
         """The ids of the rows matching the FTS5 ``expression`` (no ranking), remembered while
         the index's generation and rows are the same (:data:`KEPT_IDS` at most)."""

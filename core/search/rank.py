@@ -5,10 +5,10 @@ The formula (every input is in each :class:`Hit` and in ``memvault search --json
     text      = bm25 * coverage        a memory holding ANY of the query's words is a candidate;
                                        coverage = the share of the words (and phrases) it holds
     relevance = text / max text over the hits, then lifted by the best hit of its episode
-                (the hits written in the same sitting, :mod:`core.search.episodes`)   (0, 1]
+                (the hits written in the same sitting, :mod:`core.search.episodes`) and by
+                the hits written just before or after it (:mod:`core.search.neighbours`) (0, 1]
     life      = min(1, decay score)                         [0, 1]; vault.score(m), capped
-    score     = relevance * (ALPHA + (1 - ALPHA) * life)    ALPHA = 0.9
-
+    score     = relevance * (ALPHA + (1 - ALPHA) * life)    
 ``bm25`` is FTS5's ``bm25()`` over the OR of the terms, with the column weights of
 :data:`core.search.index_reading.COLUMN_WEIGHTS`, sign flipped so that higher is better. Any word
 finds, and the coverage factor keeps the memories that hold every word ahead of those holding one.
@@ -38,18 +38,19 @@ from ..model.records import Memory, MemoryStatus, now_epoch
 from .episodes import CONTEXT_DEPTH, in_context
 from .first_build import Progress, building_json, building_note
 from .fusion import COSINE_WEIGHT, fused
+from .hits import ALPHA as ALPHA, Hit as Hit, combine as combine, life as life
 from .index import SearchIndex, SyncReport
 from .memory_index import HandingOver
+from .neighbours import lifted_by_neighbours, neighbours_holding, worth_asking
 from .read_rows import RowsWhileReading
 from ..store.lazy import LazyRecords
 from .pool import AllowedPool, KeptPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
 from .searched_terms import cut_note, searched
 from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
-from .snippet import Snippet, snippet_for
+from .snippet import snippet_for
 from .topk import top_hits
 
-ALPHA = 0.9
 #: How many of the most similar memories join the fusion without a word of the query (every text
 #: hit is fused with its cosine). Few: a static word-vector model is precise only at the top.
 SEMANTIC_DEPTH = 5
@@ -63,26 +64,6 @@ MODES = ("auto", "bm25", "hybrid")
 FORMULA = ("score = relevance * (alpha + (1 - alpha) * min(1, decay)); relevance = bm25 * "
            "coverage / best (bm25 mode) or fused / best, fused = (1 - w) * text / best text + "
            "w * cosine / best cosine (hybrid), lifted by the best hit of its episode")
-
-
-@dataclass(frozen=True)
-class Hit:
-    memory: Memory
-    score: float  # the final score
-    relevance: float  # (0, 1]: bm25 * coverage (or fused) over the best, lifted by its episode
-    decay: float  # vault.score(memory) now
-    bm25: float | None = None  # FTS5's bm25, higher is better; None: no text match
-    bm25_rank: int | None = None  # rank by bm25 * coverage
-    cosine: float | None = None  # hybrid mode only: similarity to the query
-    cosine_rank: int | None = None
-    snippet: Snippet = field(default_factory=lambda: Snippet("content", ""))
-
-    def as_json(self) -> dict[str, Any]:
-        return {"id": self.memory.id, "score": self.score, "relevance": self.relevance,
-                "decay": self.decay, "bm25": self.bm25, "bm25_rank": self.bm25_rank,
-                "cosine": self.cosine, "cosine_rank": self.cosine_rank,
-                "status": self.memory.status.value, "tags": list(self.memory.meta.tags),
-                "snippet": self.snippet.as_json()}
 
 
 @dataclass
@@ -106,14 +87,6 @@ class SearchResult:
                 "errors": list(self.query.errors), "notes": list(self.notes),
                 "index_building": building_json(self.building),
                 "hits": [h.as_json() for h in self.hits]}
-
-
-def life(decay: float) -> float:
-    return min(1.0, max(0.0, decay))
-
-
-def combine(relevance: float, decay: float) -> float:
-    return relevance * (ALPHA + (1 - ALPHA) * life(decay))
 
 
 @dataclass
@@ -145,16 +118,42 @@ def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     if not synced:
         index.sync(memories)
     depth = None if top is None else max(top, CONTEXT_DEPTH)  # (the episodes' hits, then the top)
-    found = index.answer(memories, lambda: _rank(index, memories, query, allowed, decay_of,
-                                                  embedder, depth))
-    if found.mode != "filter":
-        lifted = in_context([h.relevance for h in found.hits],
-                            [h.memory.created_at for h in found.hits])
-        found.hits = _ordered([replace(h, relevance=r, score=combine(r, h.decay))
-                               for h, r in zip(found.hits, lifted)])
+    if not isinstance(allowed, (set, frozenset, AllowedPool)):
+        allowed = set(allowed)  # (asked again for the neighbours)
+    found = index.answer(memories, lambda: _in_time(index, memories, query, allowed, decay_of, _rank(
+        index, memories, query, allowed, decay_of, embedder, depth), top))
     found.hits = found.hits[:top]
     count = found.count
     found.count = lambda: index.answer(memories, count)
+    return found
+
+
+def _in_time(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
+             allowed: Container[str], decay_of: Callable[[Memory], float], found: Ranking,
+             top: int | None = None) -> Ranking:
+    """``found``'s hits lifted by their episodes (:mod:`.episodes`), then by their neighbours in
+    time (:mod:`.neighbours`: the memories written just before and after them), best first (as
+    :func:`_ordered`; a :class:`Hit` made only for the ``top`` returned)."""
+    if found.mode == "filter":
+        return found
+    was = {h.memory.id: h for h in found.hits}
+    lifted = dict(zip(was, in_context([h.relevance for h in found.hits],
+                                      [h.memory.created_at for h in found.hits])))
+    ids = sorted(was, key=lambda i: (-combine(lifted[i], was[i].decay), -lifted[i], i))
+    excluded, rel = _excluded(index, query), [lifted[i] for i in ids]
+    near = neighbours_holding(index.reading, [(i, was[i].memory.created_at) for i in ids],
+                              [fts_expression([t]) or "" for t in searched(query.ranked_terms)],
+                              lambda i: i in allowed and i not in excluded and i in memories,
+                              {i for i in ids if was[i].bm25 is not None}, worth=lambda known:
+                              worth_asking(ids, rel, known, lambda i, r, new: combine(r, decay_of(
+                                  memories[i]) if new else was[i].decay), top))
+    relevance, beside = lifted_by_neighbours(ids, rel, near.__getitem__)
+    decay = {i: decay_of(memories[i]) if i in beside else was[i].decay for i in relevance}
+    ordered = sorted(relevance, key=lambda i: (-combine(relevance[i], decay[i]), -relevance[i], i))
+    found.hits = [  # (a neighbour below the head: a hit of its own lift alone)
+        Hit(memories[i], combine(r, decay[i]), r, decay[i]) if i in beside else
+        replace(was[i], relevance=r, score=combine(r, decay[i]))
+        for i, r in ((i, relevance[i]) for i in ordered[:top])]
     return found
 
 

@@ -46,13 +46,14 @@ ROWS_PREFIX, ROWS_SUFFIX = "first-search-rows-", ".sqlite"
 #: The pipe's size asked for (Linux; the default limit for anyone): a few folders' rows.
 PIPE_SIZE = 1 << 20
 
-#: A memory's search row: (id, content, gist, tags, entities), in the columns' order.
-RowTexts = tuple[str, str, str, str, str]
+#: A memory's search row: (id, created_at, content, gist, tags, entities), the columns' order.
+RowTexts = tuple[str, int, str, str, str, str]
 
 
 def row_texts(m: Memory) -> RowTexts:
-    """What the search row of ``m`` holds (one line a tag, one line an entity)."""
-    return (m.id, m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
+    """What the search row of ``m`` holds (one line a tag, one line an entity), and its time."""
+    return (m.id, m.created_at, m.content, m.gist or "", "\n".join(m.meta.tags),
+            "\n".join(m.entities))
 
 
 def child_argv() -> list[str]:

@@ -48,16 +48,16 @@ def put_rows(conn: sqlite3.Connection, sources: RowSources, memories: Mapping[st
         row = (m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
         source = sources.source_of(memory_id, m)
         if old is None:
-            cursor = conn.execute("INSERT INTO records (id, fingerprint, source) "
-                                  "VALUES (?, ?, ?)", (memory_id, fp, source))
+            cursor = conn.execute("INSERT INTO records (id, fingerprint, source, created_at) "
+                                  "VALUES (?, ?, ?, ?)", (memory_id, fp, source, m.created_at))
             assert cursor.lastrowid is not None  # (an INSERT's rowid)
             rowid = cursor.lastrowid
             report.added += 1
         else:
             rowid = old[0]
             conn.execute("DELETE FROM fts WHERE rowid = ?", (rowid,))
-            conn.execute("UPDATE records SET fingerprint = ?, source = ? WHERE rowid = ?",
-                         (fp, source, rowid))
+            conn.execute("UPDATE records SET fingerprint = ?, source = ?, created_at = ? "
+                         "WHERE rowid = ?", (fp, source, m.created_at, rowid))
             report.changed += 1
         conn.execute("INSERT INTO fts (rowid, content, gist, tags, entities) "
                      "VALUES (?, ?, ?, ?, ?)", (rowid, *row))

@@ -7,7 +7,8 @@ site packages: the standard library alone, so it starts in milliseconds instead 
 memvault), and reads frames on its standard input: each a length (:data:`FRAME`) and ``marshal``
 bytes. The first frame is the SQL that makes the empty index (the index's schema, sent by the
 parent, so there is one schema) and the file to write it into (made empty and private by the
-parent; None: in memory); each later one a list of rows (id, content, gist, tags, entities),
+parent; None: in memory); each later one a list of rows (id, created_at, content, gist, tags,
+entities),
 written with rowids counted from 1 in one transaction. At the end of its input it writes
 :data:`DONE` on its standard output once the rows are in the file (written as they went in,
 not all at the end), or, in memory, the database's image (``sqlite3.Connection.serialize``).
@@ -34,16 +35,17 @@ MADE_ONCE = ("INSERT INTO fts (fts, rank) VALUES ('automerge', 0)",
              "INSERT INTO fts (fts, rank) VALUES ('hashsize', 33554432)")
 
 
-def insert_rows(conn: sqlite3.Connection, rows: Iterable[tuple[str, str, str, str, str]],
-                first: int) -> int:
-    """The search rows ``rows`` ((id, content, gist, tags, entities) each), rowids from
-    ``first`` on, in the caller's transaction; returns the next rowid."""
+def insert_rows(conn: sqlite3.Connection,
+                rows: Iterable[tuple[str, int, str, str, str, str]], first: int) -> int:
+    """The search rows ``rows`` ((id, created_at, content, gist, tags, entities) each), rowids
+    from ``first`` on, in the caller's transaction; returns the next rowid."""
     records, texts = [], []
-    for rowid, (memory_id, *columns) in enumerate(rows, first):
-        records.append((rowid, memory_id))
+    for rowid, (memory_id, created_at, *columns) in enumerate(rows, first):
+        records.append((rowid, memory_id, created_at))
         texts.append((rowid, *columns))
     # (no fingerprint: these rows are never compared with the memories again)
-    conn.executemany("INSERT INTO records (rowid, id, fingerprint) VALUES (?, ?, '')", records)
+    conn.executemany("INSERT INTO records (rowid, id, fingerprint, created_at) "
+                     "VALUES (?, ?, '', ?)", records)
     conn.executemany("INSERT INTO fts (rowid, content, gist, tags, entities) "
                      "VALUES (?, ?, ?, ?, ?)", texts)
     return first + len(records)

@@ -18,10 +18,10 @@ Synced = tuple[dict[str, tuple[int, str]] | None, Mapping[str, Memory], object]
 
 
 def fingerprint(memory: Memory) -> str:
-    """A hash of what the index holds of ``memory`` (content, gist, tags, entities): equal
-    fingerprints, equal rows. A touch or a status change does not change it."""
+    """A hash of what the index holds of ``memory`` (content, gist, tags, entities, the time it
+    was written): equal fingerprints, equal rows. A touch or a status change does not change it."""
     text = _SEP.join([memory.content, "\x1e", memory.gist or "", "\x1e", *memory.meta.tags,
-                      "\x1e", *memory.entities])
+                      "\x1e", *memory.entities, "\x1e", str(memory.created_at)])
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
 
 
