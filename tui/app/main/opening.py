@@ -185,15 +185,13 @@ class VaultOpening:
         view = self.state.view
         if view is None or view.partial:
             return  # (a reload's open brings its own)
-        if self.screen.query_one(MemoryTree).view is not view \
+        if self.screen.query_one(MemoryTree).painted is not view \
                 and tries * BUILD_LOOK < PREVIEW_WAIT:
             self.screen.set_timer(BUILD_LOOK, partial(self.start_search_index_build, tries + 1))
             return
-        self.screen.call_after_refresh(self.screen.run_worker,
-                                       partial(self.build_search_index, view), thread=True,
-                                       group="search-index", exclusive=True,
-                                       exit_on_error=False,
-                                       description="the search index's first build")
+        self.screen.run_worker(partial(self.build_search_index, view), thread=True,
+                               group="search-index", exclusive=True, exit_on_error=False,
+                               description="the search index's first build")
 
     def reloaded(self, message: VaultReloaded) -> None:
         """The vault read again (a key, a move on disk, the scores again): show it as it is."""

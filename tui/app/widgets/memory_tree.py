@@ -14,6 +14,8 @@ from typing import cast
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
@@ -67,11 +69,11 @@ class MemoryTree(Tree[NodeData]):
         self.terms: list[Term] = []
         #: A search's scores when the filter has words: rows ranked by them inside each group
         self.rank: dict[str, float] = {}
-        #: the open groups and the cursor's row as the person left them (their keys and the
-        #: memory), while a rebuild shows them otherwise: a narrow filter that opened every
-        #: group, a filter that hid the cursor's memory. The next rebuild that can show them
-        #: does; the person's own move or fold forgets them.
+        #: the open groups and the cursor's row (keys, memory) as the person left them, while a
+        #: rebuild shows them otherwise (a narrow filter opened every group, or hid the cursor's
+        #: memory): the next rebuild that can show them does; a move or a fold forgets them.
         self._kept: tuple[set[str], str | None, str | None] | None = None
+        self.painted: VaultView | None = None  # the view the tree last drew
         self._rebuilding = False
 
     def process_label(self, label: str | Text) -> Text:  # type: ignore[override]
@@ -79,6 +81,11 @@ class MemoryTree(Tree[NodeData]):
         if isinstance(label, Text) and "\n" not in label.plain:
             return label
         return super().process_label(Text(label) if isinstance(label, str) else label)
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """Drawn: :attr:`painted` is the view shown (the index's first build waits for it)."""
+        self.painted = self.view
+        return super().render_lines(crop)
 
     # -- widths: a label's length is enough (the default renders every label to measure it) --
     def get_label_width(self, node: TreeNode[NodeData]) -> int:
@@ -130,7 +137,7 @@ class MemoryTree(Tree[NodeData]):
         for item in self._top:
             self._add_top(item)
         if len(ids) < len(view.rows) and len(ids) <= self.OPEN_ALL:
-            self._expand_all(self.root)  # a narrow filter: show every match at once
+            self._reexpand(self.root, None)  # a narrow filter: show every match at once
             narrow = True
         elif same_shape:
             self._reexpand(self.root, expanded)
@@ -327,16 +334,10 @@ class MemoryTree(Tree[NodeData]):
                 self.move_cursor(first)
 
     # -- state ------------------------------------------------------------------------------
-    def _expand_all(self, parent: TreeNode[NodeData]) -> None:
-        for node in list(parent.children):
-            if node.data is not None and node.data.kind == "group":
-                self.expand_node(node)
-                self._expand_all(node)
-
     def expand_all(self) -> None:
         """Open every group (``*``)."""
         self._kept = None
-        self._expand_all(self.root)
+        self._reexpand(self.root, None)
         self._rebuild_lines()
 
     def collapse_all(self) -> None:
@@ -351,9 +352,12 @@ class MemoryTree(Tree[NodeData]):
         if node is not None:
             self.move_cursor(node)
 
-    def _reexpand(self, parent: TreeNode[NodeData], keys: set[str]) -> None:
+    def _reexpand(self, parent: TreeNode[NodeData], keys: set[str] | None) -> None:
+        """Open the nodes under ``parent`` whose keys are in ``keys`` (None: every group)."""
         for node in list(parent.children):
-            if node.data is not None and node.data.key in keys:
+            data = node.data
+            if data is not None and (data.key in keys if keys is not None
+                                     else data.kind == "group"):
                 self.expand_node(node)
                 self._reexpand(node, keys)
 
