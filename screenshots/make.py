@@ -25,6 +25,7 @@ sys.path.insert(0, str(HERE.parent))
 
 NOW = 1_750_000_000  # 2025-06-15 15:06 UTC
 SIZE = (120, 40)
+SMALL = (80, 24)  # a picture whose name ends in -80x24: the smallest terminal the app is made for
 
 os.environ["TZ"] = "UTC"
 time.tzset()
@@ -70,7 +71,7 @@ async def shoot(vault: Path, name: str, steps: Callable[[object, object], Awaita
     # every picture from the default settings (what one picture changes is saved, not reused)
     app = MemvaultApp(service, poll_interval=0, rescore_interval=0, settings=Loaded(Settings()))
     app.pane_delay = 0.0
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SMALL if name.endswith("-80x24") else SIZE) as pilot:
         await settle(pilot)
         await steps(app, pilot)
         await settle(pilot)
@@ -175,6 +176,9 @@ def views(view):  # type: ignore[no-untyped-def]
     async def help_(app, pilot):  # type: ignore[no-untyped-def]
         await pilot.press("question_mark")
 
+    async def settings(app, pilot):  # type: ignore[no-untyped-def]
+        await pilot.press("comma")
+
     # the wizards: the composite memory and the near-duplicates the demo leaves for them
     composite = find(view, "flat and balcony notes")
     dentist = sorted(i for i, row in view.rows.items() if "dentist appointment" in row.hay)
@@ -228,7 +232,7 @@ def views(view):  # type: ignore[no-untyped-def]
         "provenance-split": provenance_split, "provenance-merge": provenance_merge,
         "history": history, "history-diff": history_diff, "list": flat_list,
         "duplicates": duplicates, "filter": filter_, "delete": delete, "gc": gc, "stats": stats,
-        "help": help_,
+        "help": help_, "settings": settings, "main-80x24": main,
         "split-1-memory": split_wizard(),
         "split-2-parts": split_wizard("ctrl+n"),
         "split-3-tags": split_wizard("ctrl+n", "ctrl+n"),
