@@ -102,7 +102,12 @@ class DetailPane(VerticalScroll):
 
     def on_resize(self) -> None:
         """Words first in a short pane, fields first in a tall one."""
-        text_first = 0 < self.size.height < self.TALL
+        self._place_text()
+
+    def _place_text(self) -> None:
+        """A memory's words above its fields in a short pane; a group's figures (or a note)
+        stay first, their line of help below them."""
+        text_first = 0 < self.size.height < self.TALL and self.row is not None
         if text_first == self.has_class("-text-first"):
             return
         self.set_class(text_first, "-text-first")
@@ -117,6 +122,7 @@ class DetailPane(VerticalScroll):
     # -- what to show -----------------------------------------------------------------------
     def show_row(self, view: VaultView, row: Row) -> None:
         self.view, self.row = view, row
+        self._place_text()
         self._render_row()
 
     def toggle_body(self) -> bool:
@@ -127,6 +133,7 @@ class DetailPane(VerticalScroll):
 
     def show_gone(self, memory_id: str) -> None:
         self.row = None
+        self._place_text()
         self._fields(Text.assemble((memory_id, "bold"), "\n",
                                    ("deleted: only its history remains. ", "dim"),
                                    ("The History tab shows its versions and can restore it.",
@@ -138,6 +145,7 @@ class DetailPane(VerticalScroll):
     def show_group(self, view: VaultView, group: Group, *, expanded: bool = False) -> None:
         """A group's counts; below them how to see its memories (``expanded``: it is open)."""
         self.row = None
+        self._place_text()
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
         grid.add_column()
@@ -168,6 +176,7 @@ class DetailPane(VerticalScroll):
 
     def clear_detail(self, message: str = "Highlight a memory to see it here.") -> None:
         self.row = None
+        self._place_text()
         self._fields(Text(message, style="dim"))
         self._no_forecast()
         self.query_one("#body-title", Static).update("")

@@ -32,3 +32,17 @@ async def test_the_memory_s_words_are_in_view_when_it_is_highlighted(tui_vault, 
         assert (body.region.y < fields.region.y) is text_first
         # the words are drawn inside the pane's visible region, not below the fold
         assert pane.region.y <= body.region.y and body.region.bottom <= pane.region.bottom
+
+
+async def test_a_group_keeps_its_figures_first_in_a_short_pane(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        pane = app.main_screen.query_one("#detail")
+        fields, body = pane.query_one("#detail-fields"), pane.query_one("#body")
+        await goto(pilot, FADING)
+        await until(pilot, lambda: body.region.y < fields.region.y)
+        await pilot.press("left")  # out to the memory's group
+        await until(pilot, lambda: pane.row is None)
+        await settle(pilot)
+        assert fields.region.y < body.region.y
