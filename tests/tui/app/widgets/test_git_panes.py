@@ -14,7 +14,7 @@ from tui.app.messages import OperationFailed
 from tui.app.service import HistoryInfo
 from tui.app.widgets.history import HistoryPane
 
-from tui_support import text_of
+from tui_support import text_of, until
 
 pytestmark = pytest.mark.asyncio
 
@@ -43,14 +43,6 @@ class PaneApp(App[None]):
 
 def title(app) -> str:
     return text_of(app.query_one("#history-title"))
-
-
-async def until(pilot, condition) -> None:
-    for _ in range(500):
-        if condition():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("timed out")
 
 
 async def test_a_pane_given_a_memory_reads_its_history_itself():
