@@ -17,7 +17,6 @@ like a key), so a uuid label is written in its dashed form."""
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 
 import pytest
 from langgraph.store.base import (
@@ -30,14 +29,6 @@ from langgraph.store.base import (
     SearchOp,
 )
 
-from tui.langgraph_store import VaultStore
-
-
-@pytest.fixture
-def store(vault_path: Path):
-    s = VaultStore(vault_path)
-    yield s
-    s.close()
 
 
 # -- libs/checkpoint-sqlite/tests/test_store.py -----------------------------------------------

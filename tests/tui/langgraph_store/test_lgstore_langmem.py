@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from pathlib import Path
 
 import pytest
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -21,7 +20,6 @@ with warnings.catch_warnings():  # (trustcall, which langmem imports, uses a nam
     from langmem import create_manage_memory_tool, create_search_memory_tool
 
 from core import MemoryStatus, Vault
-from tui.langgraph_store import VaultStore
 
 NAMESPACE = ("memories", "{langgraph_user_id}")
 CONFIG = {"configurable": {"langgraph_user_id": "alice"}}
@@ -35,13 +33,6 @@ class ToolCallingFakeModel(GenericFakeChatModel):
 
     def bind_tools(self, tools, **kwargs):  # type: ignore[no-untyped-def]
         return self
-
-
-@pytest.fixture
-def store(vault_path: Path):
-    s = VaultStore(vault_path)
-    yield s
-    s.close()
 
 
 def _created_id(answer: str) -> str:

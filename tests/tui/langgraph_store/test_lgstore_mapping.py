@@ -22,15 +22,8 @@ from vault_support import commit_count, run_git
 from core import MemoryStatus, Vault
 from core.ops.inbox import inbox, reject
 from core.secrets.policy import SecretRefusedError
-from tui.langgraph_store import InvalidValueError, VaultStore
+from tui.langgraph_store import InvalidValueError
 from tui.langgraph_store.items import memory_id_for
-
-
-@pytest.fixture
-def store(vault_path: Path):
-    s = VaultStore(vault_path)
-    yield s
-    s.close()
 
 
 def _memories(path: Path) -> dict:
