@@ -86,6 +86,14 @@ def print_problems(con: Any, title: str, problems: list[Any]) -> None:
                   markup=False)
 
 
+def print_notes(con: Any, notes: list[Any]) -> None:
+    """The lines of a summary under its first, each indented; a falsy entry (``count and
+    text`` for a count of nothing) is left out."""
+    for note in notes:
+        if note:
+            con.print(f"  {note}", markup=False)
+
+
 def print_record_counts(con: Any, report: MigrationReport | MarkdownImportReport) -> None:
     for noun, new, updated, unchanged in (
             ("memories: ", report.new_memories, report.updated_memories,

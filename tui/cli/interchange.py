@@ -19,6 +19,7 @@ from ..text import plural as _plural
 from .common import json_option, layout_hint, open_readonly, print_json, stderr, verb
 from .importing import (
     DRY_RUN,
+    print_notes,
     index_at_end,
     open_for_import,
     print_opening,
@@ -161,22 +162,18 @@ def export_to(target: str, path: str, force: bool, as_json: bool) -> int:
     con = summary_console()
     con.print(f"exported {_plural(report.entities, 'memory', 'memories')} and "
               f"{_plural(report.relations, 'relation')} to {report.path} ({how})", markup=False)
-    if report.renamed:
-        con.print(f"  {_plural(len(report.renamed), 'memory', 'memories')} not from "
-                  f"{target} named after the first line of their content", markup=False)
-    if report.dangling:
-        con.print(f"  {_plural(len(report.dangling), 'relation')} to a memory the vault "
-                  "lacks written as they were (dangling)", markup=False)
-    if report.merged_relations:
-        con.print(f"  {_plural(report.merged_relations, 'relation')} repeating another's "
-                  "ends and type written once", markup=False)
-    if report.kept_fields:
-        con.print(f"  what {target} cannot hold ({', '.join(report.kept_fields)}) kept in "
-                  f"{report.kept_file}, which import --from {target} reads back", markup=False)
-    if report.kept_beside:
-        con.print(f"  {_plural(len(report.kept_beside), 'relation')} to a memory the vault "
-                  "lacks, under no name, kept there only", markup=False)
-    if report.left_out:
-        con.print(f"  {_plural(len(report.left_out), 'relation')} between memories the vault "
-                  "lacks left out", markup=False)
+    print_notes(con, [
+        report.renamed and f"{_plural(len(report.renamed), 'memory', 'memories')} not from "
+        f"{target} named after the first line of their content",
+        report.dangling and f"{_plural(len(report.dangling), 'relation')} to a memory the "
+        "vault lacks written as they were (dangling)",
+        report.merged_relations and f"{_plural(report.merged_relations, 'relation')} repeating "
+        "another's ends and type written once",
+        report.kept_fields and f"what {target} cannot hold ({', '.join(report.kept_fields)}) "
+        f"kept in {report.kept_file}, which import --from {target} reads back",
+        report.kept_beside and f"{_plural(len(report.kept_beside), 'relation')} to a memory "
+        "the vault lacks, under no name, kept there only",
+        report.left_out and f"{_plural(len(report.left_out), 'relation')} between memories "
+        "the vault lacks left out",
+    ])
     return 0

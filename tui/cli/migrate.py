@@ -24,6 +24,7 @@ from ..text import plural as _plural
 from .common import json_option, layout_hint, open_readonly, open_writable, print_json, verb
 from .importing import (
     DRY_RUN,
+    print_notes,
     index_at_end,
     open_for_import,
     print_opening,
@@ -71,24 +72,21 @@ def print_migration(report: MigrationReport) -> None:
               f"{_plural(report.replaced, 'older version')} replaced by a later line, "
               f"{_plural(len(report.resurrected), 'memory', 'memories')} back after deletion, "
               f"{_plural(len(report.deleted), 'memory', 'memories')} left deleted", markup=False)
-    if report.dangling:
-        con.print(f"  {_plural(len(report.dangling), 'dangling relation')} kept (an end is no "
-                  "living memory: lineage relations outlive it)", markup=False)
-    if report.dropped_relations:
-        con.print(f"  {_plural(len(report.dropped_relations), 'relation')} of deleted memories "
-                  "left out (they go with their memory; kept in the backup)", markup=False)
-    if report.remapped:
-        con.print(f"  {_plural(len(report.remapped), 'id')} not safe as file names got new ids "
-                  "(the originals are kept under cortexgraph_ids)", markup=False)
-    if report.unknown_keys:
-        con.print(f"  keys CortexGraph does not know, kept: {', '.join(report.unknown_keys)}",
-                  markup=False)
-    if report.backup:
-        where = "would be copied to" if report.dry_run else "backed up, committed, in"
-        con.print(f"  source files {where} {report.backup}/", markup=False)
-    if report.without_gist and not report.already_migrated:
-        con.print(f"  {_plural(report.without_gist, 'memory', 'memories')} without a gist: "
-                  "`memvault backfill-gists` makes them, in one commit", markup=False)
+    where = "would be copied to" if report.dry_run else "backed up, committed, in"
+    print_notes(con, [
+        report.dangling and f"{_plural(len(report.dangling), 'dangling relation')} kept (an "
+        "end is no living memory: lineage relations outlive it)",
+        report.dropped_relations and f"{_plural(len(report.dropped_relations), 'relation')} "
+        "of deleted memories left out (they go with their memory; kept in the backup)",
+        report.remapped and f"{_plural(len(report.remapped), 'id')} not safe as file names "
+        "got new ids (the originals are kept under cortexgraph_ids)",
+        report.unknown_keys and "keys CortexGraph does not know, kept: "
+        f"{', '.join(report.unknown_keys)}",
+        report.backup and f"source files {where} {report.backup}/",
+        report.without_gist and not report.already_migrated and
+        f"{_plural(report.without_gist, 'memory', 'memories')} without a gist: "
+        "`memvault backfill-gists` makes them, in one commit",
+    ])
     print_problems(con, f"skipped {_plural(len(report.problems), 'line')}", report.problems)
     print_problems(con, "read with a change", report.notes)
 
