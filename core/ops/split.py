@@ -257,8 +257,8 @@ def draft_pieces(text: str) -> list[str]:
 def suggest_split(memory: Memory) -> list[SuggestedPart]:
     """A draft of parts with guessed tags and entities (:func:`draft_pieces`); a single part
     when nothing suggests a split (a person edits from here). A part gets the original's tags
-    its words mention; one that mentions none gets the tags no other part claimed (or all of
-    them)."""
+    its words mention; one that mentions none gets the tags no part claimed (none when every
+    tag is claimed: a part is not given another part's tags)."""
     return label_parts(memory, draft_pieces(memory.content))
 
 
@@ -275,8 +275,10 @@ def label_parts(memory: Memory, pieces: Sequence[str]) -> list[SuggestedPart]:
     """Tags and entities for parts of ``memory`` with these texts (the rule of
     :func:`suggest_split`): a part gets the original's tags its words mention (:func:`_mentions`),
     and the entities its text names (whole words: no month or weekday); one that mentions no tag
-    of its own gets the tags no other part claimed (or all of them). A tag every part mentions
-    (the note's subject, carried into each part) goes to each and claims nothing."""
+    of its own gets the tags no part claimed, so each of the original's tags stays on some
+    part, and none when every tag is claimed (it is not given the others' tags). A tag every
+    part mentions (the note's subject, carried into each part) goes to each and claims nothing;
+    a draft of one part keeps every tag."""
     drafts = []
     for piece in pieces:
         part_tags = [t for t in memory.meta.tags if _mentions(piece, t)]
@@ -285,11 +287,12 @@ def label_parts(memory: Memory, pieces: Sequence[str]) -> list[SuggestedPart]:
             if guess not in part_entities:
                 part_entities.append(guess)
         drafts.append(SuggestedPart(piece, part_tags, part_entities))
-    common = ({t for t in memory.meta.tags if all(t in d.tags for d in drafts)}
-              if len(drafts) > 1 else set())
+    if len(drafts) == 1:
+        drafts[0].tags = list(memory.meta.tags)
+        return drafts
+    common = {t for t in memory.meta.tags if all(t in d.tags for d in drafts)}
     claimed = {t for d in drafts for t in d.tags} - common
-    unclaimed = ([t for t in memory.meta.tags if t not in claimed and t not in common]
-                 or [t for t in memory.meta.tags if t not in common])
+    unclaimed = [t for t in memory.meta.tags if t not in claimed and t not in common]
     for draft in drafts:
         own = [t for t in draft.tags if t not in common] or unclaimed
         draft.tags = [t for t in memory.meta.tags if t in own or t in common]

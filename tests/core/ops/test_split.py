@@ -546,3 +546,20 @@ def test_deleting_a_merged_original_keeps_its_own_lineage_in_the_plan(vault, con
     execute_split(vault, src.id, ["alpha fact.", "beta fact."], original="delete")
     assert "merge-edge" in vault.relations and related.id not in vault.relations
     consistent(vault)
+
+
+def test_a_part_naming_no_tag_is_not_given_the_tags_other_parts_claimed():
+    m = _memory("Python uses indentation.\n\nThe Rhine flows to Rotterdam.\n\n"
+                "My sister adopted a grey kitten.", tags=["python", "rhine"])
+    assert [p.tags for p in suggest_split(m)] == [["python"], ["rhine"], []]
+
+
+def test_a_tag_no_part_names_goes_to_the_parts_naming_none():
+    m = _memory("Python uses indentation.\n\nMy sister adopted a grey kitten.",
+                tags=["python", "family"])
+    assert [p.tags for p in suggest_split(m)] == [["python"], ["family"]]
+
+
+def test_a_draft_of_one_part_keeps_every_tag():
+    m = _memory("Python uses indentation, which is short.", tags=["python", "style"])
+    assert [p.tags for p in suggest_split(m)] == [["python", "style"]]
