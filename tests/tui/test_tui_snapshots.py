@@ -25,6 +25,11 @@ def test_main_screen(snap_compare, tui_vault):
     assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(None))
 
 
+def test_main_screen_at_80x24(snap_compare, tui_vault):
+    """The tree's rows cut at a word, the detail pane's words first (a memory under the cursor)."""
+    assert snap_compare(make_app(tui_vault), terminal_size=(80, 24), run_before=_at(FRESH))
+
+
 def test_detail_with_gist(snap_compare, tui_vault):
     assert snap_compare(make_app(tui_vault), terminal_size=SIZE, run_before=_at(FRESH))
 

@@ -192,6 +192,16 @@ def test_inbox_screen(snap_compare, inbox_vault):
     assert snap_compare(make_app(inbox_vault), terminal_size=SIZE, run_before=run_before)
 
 
+def test_inbox_screen_at_80x24(snap_compare, inbox_vault):
+    """The rows, their change column cut to the width, and the entry's diff below them."""
+    async def run_before(pilot) -> None:
+        await _open_inbox(pilot)
+        await pilot.press("down", "down", "down")
+        await settle(pilot)
+
+    assert snap_compare(make_app(inbox_vault), terminal_size=(80, 24), run_before=run_before)
+
+
 async def test_an_entry_that_likely_duplicates_a_memory_says_so_and_c_opens_the_wizard(
         tui_vault):
     from tui.app.screens.consolidate_wizard import ConsolidateWizard
