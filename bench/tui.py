@@ -172,10 +172,10 @@ async def measure(path: Path, repeat: int) -> dict[str, list[float]]:
                 await pilot.press("slash")
                 await pilot.pause()
                 for ch in "memory"[: 3 + attempt % 3]:
-                    want = main.query_text + ch
+                    want = main.memory_tree.filter.text + ch
                     results["filter"].append(await meter.key(
-                        ch, lambda w=want: main.query_text == w))
-                    results["filter_compute"].append(main.timings["refilter"])
+                        ch, lambda w=want: main.memory_tree.filter.text == w))
+                    results["filter_compute"].append(main.filtering.timings["refilter"])
                     await pilot.pause()
                 main.query_one("#filter").value = ""  # clear it (not timed)
                 await pilot.pause()
@@ -272,7 +272,7 @@ async def measure_keys(path: Path, repeat: int) -> dict[str, list[tuple[float, f
             box = main.query_one("#filter")
             add("/", await meter.key_both("slash", lambda: app.focused is box))
             await pilot.pause()
-            add("filter", await meter.key_both("e", lambda: main.query_text == "e"))
+            add("filter", await meter.key_both("e", lambda: main.memory_tree.filter.text == "e"))
             await app.workers.wait_for_complete()
             box.value = ""
             await pilot.pause()

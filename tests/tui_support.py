@@ -301,5 +301,5 @@ def on_disk(path) -> Vault:
 
 
 async def goto(pilot, memory_id: str) -> None:
-    pilot.app.main_screen.jump(memory_id)
+    pilot.app.main_screen.jumps.jump(memory_id)
     await settle(pilot, 1)

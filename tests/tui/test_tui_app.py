@@ -82,12 +82,12 @@ async def test_group_modes(tui_vault):
         await settle(pilot)
         await pilot.press("m")
         await settle(pilot, 1)
-        assert app.main_screen.mode == "tag"
+        assert app.main_screen.memory_tree.mode == "tag"
         labels = top_labels(app)
         assert labels[:3] == ["admin  2", "assistant  1", "ci  3"]
         await pilot.press("m")
         await settle(pilot, 1)
-        assert app.main_screen.mode == "band"
+        assert app.main_screen.memory_tree.mode == "band"
         labels = top_labels(app)
         assert [label.split("  ")[0] for label in labels] == [
             "fresh", "fading", "danger zone", "critical", "below forget threshold"]
@@ -95,7 +95,7 @@ async def test_group_modes(tui_vault):
         assert sum(counts) == 11 and counts[-1] == 3  # STALE, STALE2, ARCHIVED
         await pilot.press("m")
         await settle(pilot, 1)
-        assert app.main_screen.mode == "lineage"
+        assert app.main_screen.memory_tree.mode == "lineage"
         labels = top_labels(app)
         assert COMPOSITE[:8] in labels[0] and labels[0].endswith("+2")
         assert labels[-1] == "no lineage  8"
@@ -105,10 +105,10 @@ async def test_group_modes(tui_vault):
         assert all(c.startswith("split ") for c in children) and len(children) == 2
         await pilot.press("m")
         await settle(pilot, 1)
-        assert app.main_screen.mode == "duplicates"  # (tests/tui/test_tui_duplicates.py)
+        assert app.main_screen.memory_tree.mode == "duplicates"  # (tests/tui/test_tui_duplicates.py)
         await pilot.press("m")
         await settle(pilot, 1)
-        assert app.main_screen.mode == "status_tag"
+        assert app.main_screen.memory_tree.mode == "status_tag"
 
 
 async def test_sort_orders(tui_vault):
@@ -116,7 +116,7 @@ async def test_sort_orders(tui_vault):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         main = app.main_screen
-        main.set_mode("band")
+        main.memory_tree.mode = "band"
         await settle(pilot, 1)
         tree = main.memory_tree
         group = tree.root.children[-1]  # below the forget threshold: STALE2, STALE, ARCHIVED
@@ -153,7 +153,7 @@ async def test_filter_terms(tui_vault, text, expected):
         await pilot.press(*list(text))
         await settle(pilot, 1)
         main = app.main_screen
-        assert set(main.matched) == expected
+        assert set(main.memory_tree.matched) == expected
         assert main.memory_tree.border_title == f"memories {len(expected)} of 11"
         await pilot.press("enter")  # back to the tree
         assert app.focused is main.memory_tree
@@ -168,7 +168,7 @@ async def test_filter_reports_terms_it_cannot_read(tui_vault):
         error = app.main_screen.query_one("#filter-error")
         assert error.display and "status:nope" in text_of(error)
         # "ci" still applies (FRESH mentions "the CI matrix")
-        assert set(app.main_screen.matched) == {FRESH, FADING, DANGER, CRITICAL}
+        assert set(app.main_screen.memory_tree.matched) == {FRESH, FADING, DANGER, CRITICAL}
 
 
 async def test_toggle_gist_and_content(tui_vault):
@@ -308,7 +308,7 @@ async def test_go_to_clears_a_filter_that_hides_the_memory(tui_vault):
         await pilot.press("i", *list(PROMOTED[:6]), "enter")
         await settle(pilot, 1)
         assert app.main_screen.current == PROMOTED
-        assert app.main_screen.query_text == ""
+        assert app.main_screen.memory_tree.filter.text == ""
 
 
 async def test_undo_and_redo_revert_exactly_the_operation(tui_vault):

@@ -28,7 +28,7 @@ def _steps(*steps: tuple[str | None, tuple[str, ...]], quiet: bool = False):
         await settle(pilot)
         for memory_id, keys in steps:
             if memory_id is not None:
-                pilot.app.main_screen.jump(memory_id)
+                pilot.app.main_screen.jumps.jump(memory_id)
                 await settle(pilot)
             for key in keys:
                 await pilot.press(key)

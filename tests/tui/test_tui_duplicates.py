@@ -38,7 +38,7 @@ async def test_m_reaches_the_possible_duplicates_and_they_come_from_a_worker(wiz
         commits = log(wizard_vault, 50)
         await _to_duplicates(pilot)
         main = app.main_screen
-        assert main.mode == "duplicates"
+        assert main.memory_tree.mode == "duplicates"
         assert "group: possible duplicates" in main.memory_tree.border_subtitle
         found = duplicates.known(main.view)
         assert found is not None

@@ -241,7 +241,7 @@ async def test_a_file_that_does_not_parse_loses_nothing(tui_vault, tmp_path, mon
         # edit again: this editor fixes the strength; the person's words are still there
         monkeypatch.setenv("EDITOR", editor_script(
             tmp_path, "text = text.replace('strength: lots', 'strength: 1.25')", "fix"))
-        app.main_screen.run_editor_on(failed_session(app, kept))
+        app.main_screen.edits.run_editor_on(failed_session(app, kept))
         await settle(pilot, 3)
         m = on_disk(tui_vault).get(FRESH)
         assert m.strength == 1.25 and m.content.endswith("my words")

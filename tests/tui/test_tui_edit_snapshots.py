@@ -24,7 +24,7 @@ async def still(pilot) -> None:
 def test_edit_form(snap_compare, tui_vault):
     async def run_before(pilot) -> None:
         await settle(pilot)
-        pilot.app.main_screen.jump(FRESH)
+        pilot.app.main_screen.jumps.jump(FRESH)
         await settle(pilot)
         await pilot.press("ctrl+e")
         await settle(pilot)
@@ -36,7 +36,7 @@ def test_edit_form(snap_compare, tui_vault):
 def test_edit_form_with_an_error(snap_compare, tui_vault):
     async def run_before(pilot) -> None:
         await settle(pilot)
-        pilot.app.main_screen.jump(FRESH)
+        pilot.app.main_screen.jumps.jump(FRESH)
         await settle(pilot)
         await pilot.press("ctrl+e")
         await settle(pilot)

@@ -88,9 +88,11 @@ async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch
             main = app.main_screen
             await until(pilot, lambda: _on_glance(main))
             await pilot.pause()
-            for action in ("tree", "top", "bottom", "open_node", "close_node", "expand_all",
-                           "collapse_all", "help", "quit"):
+            for action in ("cursor_down", "cursor_up", "top", "bottom", "open_node",
+                           "close_node", "expand_all", "collapse_all", "help", "quit"):
                 assert main.check_action(action, ()) is True, action
+            # (the tree's own keys ask the screen)
+            assert main.memory_tree.check_action("cycle_mode", ()) is None
             for action in ("focus_filter", "clear_filter", "mark", "mark_group", "visual",
                            "invert_marks", "cycle_mode", "cycle_sort", "copy_id", "toggle_view",
                            "resize_left", "archive", "delete", "undo", "stats", "gc"):
@@ -104,8 +106,8 @@ async def test_only_moving_and_folding_work_on_the_glance(tui_vault, monkeypatch
             await pilot.press("slash", "m", "s", "f", "space", "a", "x")
             await pilot.pause()
             assert _on_glance(main) and app.screen is main
-            assert main.mode == "status_tag" and main.sort == "score"
-            assert main.memory_tree.has_focus and not main.memory_tree.marks and main.query_text == ""
+            assert main.memory_tree.mode == "status_tag" and main.memory_tree.sort == "score"
+            assert main.memory_tree.has_focus and not main.memory_tree.marks and main.memory_tree.filter.text == ""
             await pilot.press("minus")  # folding works
             assert not any(n.is_expanded for n in main.memory_tree.root.children)
             await pilot.press("asterisk")

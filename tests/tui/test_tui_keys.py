@@ -86,8 +86,9 @@ async def test_left_and_right_are_the_trees_close_and_open_not_a_sideways_scroll
         await settle(pilot)
         assert app.focused is app.main_screen.memory_tree
         active = app.screen.active_bindings
-        assert active["left"].binding.action == "screen.close_node"
-        assert active["right"].binding.action == "screen.open_node"
+        tree = app.main_screen.memory_tree
+        assert (active["left"].node, active["left"].binding.action) == (tree, "close_node")
+        assert (active["right"].node, active["right"].binding.action) == (tree, "open_node")
 
 
 async def test_star_expands_all_and_minus_collapses_all(tui_vault):
@@ -110,7 +111,7 @@ async def test_space_marks_and_y_copies_the_id(tui_vault):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         main = app.main_screen
-        main.jump(FRESH)
+        main.jumps.jump(FRESH)
         await settle(pilot, 1)
         await pilot.press("space")
         assert list(main.memory_tree.marks) == [FRESH] and "1 marked" in main.memory_tree.border_title
@@ -129,24 +130,24 @@ async def test_esc_clears_the_filter(tui_vault):
         main = app.main_screen
         await pilot.press("slash", *list("tag:ci"))
         await settle(pilot, 1)
-        assert len(main.matched) == 3
+        assert len(main.memory_tree.matched) == 3
         await pilot.press("escape")
         await settle(pilot, 1)
-        assert main.query_one("#filter").value == "" and len(main.matched) == 11
+        assert main.query_one("#filter").value == "" and len(main.memory_tree.matched) == 11
         assert app.focused is main.memory_tree
         await pilot.press("slash", *list("tag:ci"), "enter")  # on the tree, esc clears too
         await settle(pilot, 1)
-        assert app.focused is main.memory_tree and len(main.matched) == 3
+        assert app.focused is main.memory_tree and len(main.memory_tree.matched) == 3
         await pilot.press("escape")
         await settle(pilot, 1)
-        assert len(main.matched) == 11
+        assert len(main.memory_tree.matched) == 11
 
 
 async def test_C_opens_gc_and_H_the_history(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.main_screen.jump(FRESH)
+        app.main_screen.jumps.jump(FRESH)
         await settle(pilot, 1)
         await pilot.press("H")
         await settle(pilot)

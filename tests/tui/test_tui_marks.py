@@ -104,7 +104,7 @@ async def test_A_in_the_lineage_grouping_says_there_is_no_group(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.main_screen.set_mode("lineage")
+        app.main_screen.memory_tree.mode = "lineage"
         await settle(pilot, 1)
         await pilot.press("A")
         await settle(pilot, 1)
@@ -136,7 +136,7 @@ async def test_invert_keeps_the_marks_the_filter_hides(tui_vault):
         main = app.main_screen
         await goto(pilot, STALE)
         await pilot.press("space")
-        main.set_filter("tag:ci")
+        main.filtering.set_filter("tag:ci")
         await settle(pilot, 1)
         await pilot.press("tilde")
         await settle(pilot, 1)
@@ -155,13 +155,13 @@ async def test_marks_survive_a_refilter_a_new_grouping_and_sort(tui_vault):
         await pilot.press("space")
         await settle(pilot, 1)
         assert "2 marked" in app.sub_title and main.memory_tree.border_title.endswith("· 2 marked")
-        main.set_filter("tag:ci")  # FADING still shown, STALE hidden
+        main.filtering.set_filter("tag:ci")  # FADING still shown, STALE hidden
         await settle(pilot, 1)
         assert marks(app) == [FADING, STALE]
         assert "2 marked (1 hidden by the filter)" in main.memory_tree.border_title
         node = main.memory_tree.find_memory(FADING)
         assert node is not None and node.label.plain.startswith("● ")
-        main.set_filter("")
+        main.filtering.set_filter("")
         await pilot.press("m", "s")
         await settle(pilot, 1)
         assert marks(app) == [FADING, STALE]

@@ -107,7 +107,7 @@ async def test_archive_or_delete_on_a_deleted_memory_says_it_is_deleted(tui_vaul
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.main_screen.jump(STALE)  # as "i" with its id does: only in history
+        app.main_screen.jumps.jump(STALE)  # as "i" with its id does: only in history
         await until(pilot, lambda: app.main_screen.current == STALE)
         for key in ("a", "x"):
             await pilot.press(key)
@@ -283,7 +283,7 @@ async def test_provenance_boxes_use_the_width_and_one_commit_consumed_is_one_lin
     app = make_app(tui_vault)
     async with app.run_test(size=(200, 60)) as pilot:
         await settle(pilot)
-        app.main_screen.jump(merged_id)
+        app.main_screen.jumps.jump(merged_id)
         await settle(pilot, 1)
         await pilot.press("p")  # the pane was hidden when it was first drawn
         pane = app.main_screen.query_one(ProvenancePane)

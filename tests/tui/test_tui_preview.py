@@ -96,16 +96,16 @@ async def test_a_big_vault_works_out_the_filter_in_a_worker(tui_vault, monkeypat
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         main = app.main_screen
-        everything = list(main.matched)
-        main.set_filter("pytest")
+        everything = list(main.memory_tree.matched)
+        main.filtering.set_filter("pytest")
         await settle(pilot)
         expected = main_module.matching(main.view, parse("pytest"))
-        assert main.matched == expected and 0 < len(expected) < len(everything)
+        assert main.memory_tree.matched == expected and 0 < len(expected) < len(everything)
         assert FRESH in expected
-        main.set_filter("pytest")
-        main.set_filter("")  # the worker's answer for "pytest" comes too late: dropped
+        main.filtering.set_filter("pytest")
+        main.filtering.set_filter("")  # the worker's answer for "pytest" comes too late: dropped
         await settle(pilot)
-        assert main.matched == everything
+        assert main.memory_tree.matched == everything
 
 
 @pytest.mark.asyncio
@@ -132,9 +132,9 @@ async def test_a_big_vault_makes_its_groups_in_a_worker(tui_vault, monkeypatch):
         await settle(pilot)
         main = app.main_screen
         assert top_labels(app) and main.memory_tree.root.children[0].is_expanded
-        main.set_filter("tag:python")
+        main.filtering.set_filter("tag:python")
         await settle(pilot)
-        main.set_filter("")
+        main.filtering.set_filter("")
         await settle(pilot)
         assert on_ui == []
         assert any(n.is_expanded and n.children for n in main.memory_tree.root.children)

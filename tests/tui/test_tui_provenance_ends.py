@@ -42,7 +42,7 @@ def _pane_text(pane: ProvenancePane) -> str:
 async def _provenance_of(app, pilot, memory_id: str) -> ProvenancePane:
     """The provenance pane once it shows ``memory_id``'s lineage (drawn, not "reading…"):
     on a busy machine its worker may land well after a fixed number of pauses."""
-    app.main_screen.jump(memory_id)
+    app.main_screen.jumps.jump(memory_id)
     await settle(pilot, 1)
     await pilot.press("p")
 
@@ -107,7 +107,7 @@ async def test_delete_modal_says_the_lineage_relations_stay(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.main_screen.jump(COMPOSITE)
+        app.main_screen.jumps.jump(COMPOSITE)
         await settle(pilot, 1)
         await pilot.press("x")
         await until(pilot, lambda: isinstance(app.screen, DeleteScreen)

@@ -47,7 +47,7 @@ async def test_detail_follows_the_row_the_filter_puts_under_the_cursor(tui_vault
         await settle(pilot)
         main = app.main_screen
         main.memory_tree.CHUNK = 1  # "… more" rows everywhere, as in a large vault
-        main.refilter()
+        main.filtering.refilter()
         await goto(pilot, STALE)  # the cursor on a row the filters below move or drop
         await pilot.press("slash")
         for key in query:
@@ -76,7 +76,7 @@ async def test_ctrl_z_in_the_filter_undoes_the_typing_not_the_vault(tui_vault):
         await settle(pilot, 1)
         await pilot.press("ctrl+z")
         await settle(pilot)
-        assert filter_box.value == "ci " and app.main_screen.query_text == "ci "
+        assert filter_box.value == "ci " and app.main_screen.memory_tree.filter.text == "ci "
         await pilot.press("ctrl+z", "ctrl+z", "ctrl+z", "ctrl+z")  # one more than was typed
         await settle(pilot)
         assert filter_box.value == ""

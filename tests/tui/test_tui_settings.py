@@ -52,7 +52,7 @@ async def test_what_the_person_chooses_is_saved_and_comes_back(tui_vault, config
         await settle(pilot)
         main = again.main_screen
         assert again.theme == "gruvbox"
-        assert (main.mode, main.sort, main.detail.show_content) == ("tag", "last_used", True)
+        assert (main.memory_tree.mode, main.memory_tree.sort, main.detail.show_content) == ("tag", "last_used", True)
         assert main.showing_list and again.focused is main.memory_list
         assert "sorted by status ↓" in main.memory_list.border_title
         assert main.query_one("#left").styles.width.value == 66
@@ -67,7 +67,7 @@ async def test_a_bad_settings_file_gives_the_defaults_and_a_notice(tui_vault, co
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         main = app.main_screen
-        assert (main.mode, main.sort) == ("status_tag", "score") and not main.showing_list
+        assert (main.memory_tree.mode, main.memory_tree.sort) == ("status_tag", "score") and not main.showing_list
         notes = [n.message for n in app._notifications]
         assert any("not valid JSON" in n and "using the defaults" in n for n in notes)
         await pilot.press("m")  # the next change writes a good file over it
@@ -86,4 +86,4 @@ async def test_a_folder_that_cannot_be_written_is_said_once(tui_vault, tmp_path,
         await settle(pilot)
         notes = [n.message for n in app._notifications if "cannot save the settings" in n.message]
         assert len(notes) == 1
-        assert app.main_screen.mode == "band"  # the app goes on
+        assert app.main_screen.memory_tree.mode == "band"  # the app goes on

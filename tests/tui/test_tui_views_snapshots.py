@@ -26,7 +26,7 @@ def _keys(*keys: str, memory_id: str | None = None):
     async def run_before(pilot) -> None:
         await settle(pilot)
         if memory_id is not None:
-            pilot.app.main_screen.jump(memory_id)
+            pilot.app.main_screen.jumps.jump(memory_id)
             await settle(pilot)
         for key in keys:
             await pilot.press(key)

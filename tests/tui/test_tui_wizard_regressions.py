@@ -52,7 +52,7 @@ async def set_part(pilot, index: int, text: str) -> None:
 
 
 async def open_split(pilot, memory_id: str) -> SplitWizard:
-    pilot.app.main_screen.jump(memory_id)
+    pilot.app.main_screen.jumps.jump(memory_id)
     await settle(pilot, 1)
     await press(pilot, "v", "ctrl+n")
     wizard = pilot.app.screen
@@ -144,7 +144,7 @@ async def test_esc_asks_before_throwing_typed_edits_away(wizard_vault):
         await press(pilot, "y")  # discard
         assert app.screen is app.main_screen
         # the consolidate wizard: an edited merged text asks too
-        app.main_screen.jump(FRESH)
+        app.main_screen.jumps.jump(FRESH)
         await settle(pilot, 1)
         await press(pilot, "M")
         await wait_clusters(pilot)
@@ -167,7 +167,7 @@ async def test_consolidate_with_one_marked_memory_says_so(wizard_vault):
         await settle(pilot)
         state = files(wizard_vault)
         main = app.main_screen
-        main.jump(FRESH)
+        main.jumps.jump(FRESH)
         await settle(pilot, 1)
         main.action_mark()
         await press(pilot, "M")

@@ -46,10 +46,10 @@ def _wizard(opener: str, memory_id: str, mark: list[str], *keys: str):
     async def run_before(pilot) -> None:
         await settle(pilot)
         for marked in mark:
-            pilot.app.main_screen.jump(marked)
+            pilot.app.main_screen.jumps.jump(marked)
             await settle(pilot, 1)
             await pilot.press("space")
-        pilot.app.main_screen.jump(memory_id)
+        pilot.app.main_screen.jumps.jump(memory_id)
         await settle(pilot, 1)
         await pilot.press(opener)
         await settle(pilot)

@@ -176,7 +176,7 @@ class MemvaultApp(App[None]):
 
 
 #: The action a palette command runs, for those that call a screen method of another name.
-_ACTIONS_OF = {"set_mode": "cycle_mode", "set_sort": "cycle_sort"}
+_ACTIONS_OF = {"choose_mode": "cycle_mode", "choose_sort": "cycle_sort"}
 
 
 def _action_of(callback: Callable[..., object]) -> str:
@@ -191,9 +191,9 @@ def apply_to_main(main: MainScreen, settings: Settings, name: str) -> None:
     actions (those of its keys ``m``, ``s``, ``c``, ``f``, ``<`` / ``>``), which save what
     they show: the main screen and the file never disagree."""
     if name == "mode":
-        main.set_mode(settings.mode)
+        main.memory_tree.mode = settings.mode  # (the screen rebuilds the tree)
     elif name == "sort":
-        main.set_sort(settings.sort)
+        main.memory_tree.sort = settings.sort
     elif name == "show_content" and main.detail.show_content != settings.show_content:
         main.action_toggle_body()
     elif name == "view" and main.showing_list != (settings.view == "list"):

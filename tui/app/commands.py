@@ -41,7 +41,7 @@ class MemoryCommands(Provider):
             yield Hit(
                 score,
                 matcher.highlight(label),
-                partial(main.jump, memory_id),
+                partial(main.jumps.jump, memory_id),
                 help=f"go to memory · score {row.score:.2f} · {row.memory.status.value}",
             )
             found += 1

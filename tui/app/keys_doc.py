@@ -15,7 +15,7 @@ from .palette import PALETTE
 PLACES: list[tuple[str, str]] = [
     ("Everywhere", "tui.app.app:MemvaultApp"),
     ("The main screen", "tui.app.main.screen:MainScreen"),
-    ("The tree", "tui.app.widgets.memory_tree:MemoryTree"),
+    ("The tree", "tui.app.main.tree:MainTree"),
     ("The flat list (f)", "tui.app.widgets.memory_list:MemoryList"),
     ("The filter box", "tui.app.widgets.filter_input:FilterInput"),
     ("The history pane", "tui.app.widgets.history:HistoryTable"),

@@ -20,6 +20,7 @@ from .keys import KeyedAction, keys_text
 
 if TYPE_CHECKING:
     from .main.screen import MainScreen
+    from .main.tree import MainTree
 
 
 def entries(text: str) -> dict[str, tuple[str, str]]:
@@ -136,30 +137,42 @@ NOT_IN_PALETTE = {
 APP_COMMANDS = {"memvault.help", "memvault.settings"}
 
 
-def action_callback(target: object, action: str) -> Callable[[], object]:
-    """The method a binding's action string (``tab('detail')``) runs on ``target``."""
+def action_callback(targets: tuple[object, ...], action: str) -> Callable[[], object]:
+    """The method a binding's action string (``tab('detail')``) runs on the first of
+    ``targets`` that has it (the main screen, then its tree: each binds its own keys)."""
     _namespace, name, args = parse_action(action)
-    method = getattr(target, f"action_{name}")
+    method = next(m for m in (getattr(t, f"action_{name}", None) for t in targets)
+                  if m is not None)
     return partial(method, *args) if args else method
+
+
+def choose_mode(tree: MainTree, mode: str) -> None:
+    """The palette's "Group by ...": the tree's grouping (the screen rebuilds it)."""
+    tree.mode = mode
+
+
+def choose_sort(tree: MainTree, sort: str) -> None:
+    """The palette's "Sort by ...": the tree's sort (the screen rebuilds it)."""
+    tree.sort = sort
 
 
 def main_commands(main: MainScreen, keyed: list[KeyedAction], display: Callable[[str], str],
                   app: object) -> Iterator[SystemCommand]:
     """The palette's commands for the main screen: one a binding of :data:`PALETTE` (with its
     keys now, shown with ``display``), then a command for each grouping and sort. The app's own
-    bindings (:data:`APP_COMMANDS`) run on ``app``, the others on ``main``."""
+    bindings (:data:`APP_COMMANDS`) run on ``app``, the others on ``main`` or its tree."""
     by_id = {a.binding_id: a for a in keyed}
     for binding_id, (title, help_text) in PALETTE.items():
         action = by_id.get(binding_id)
         if action is None:
             continue
         keys = keys_text(dict.fromkeys(action.keys), display) if not action.lost else "no key"
-        target = app if binding_id in APP_COMMANDS else main
-        yield SystemCommand(title, f"{help_text} ({keys})", action_callback(target,
+        targets = (app,) if binding_id in APP_COMMANDS else (main, main.memory_tree)
+        yield SystemCommand(title, f"{help_text} ({keys})", action_callback(targets,
                                                                              action.action))
     for mode in MODES:
         yield SystemCommand(f"Group by {MODE_NAMES[mode]}", "change how the tree groups",
-                            partial(main.set_mode, mode))
+                            partial(choose_mode, main.memory_tree, mode))
     for sort in SORTS:
         yield SystemCommand(f"Sort by {SORT_NAMES[sort]}", "change the order of memories",
-                            partial(main.set_sort, sort))
+                            partial(choose_sort, main.memory_tree, sort))

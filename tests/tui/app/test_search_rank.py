@@ -71,7 +71,7 @@ async def test_the_filter_ranks_rows_in_the_app(tui_vault):
         await app.workers.wait_for_complete()
         await settle(pilot, 1)
         tree = main.memory_tree
-        assert set(tree.rank) <= set(main.matched) and tree.rank
+        assert set(tree.rank) <= set(main.memory_tree.matched) and tree.rank
         assert tree.border_subtitle.endswith("sort: rank")
         assert [t.value for t in tree.terms] == ["ci"]
         await pilot.press("ctrl+a", "ctrl+k", *list("tag:ci"))  # no words: back to the sort
@@ -109,15 +109,15 @@ async def test_a_question_in_the_app_filter_finds_the_memory(tui_vault):
         await settle(pilot)
         main = app.main_screen
         await pilot.press("slash", *QUESTION)
-        await until(pilot, lambda: FRESH in main.matched and main.current == FRESH)
+        await until(pilot, lambda: FRESH in main.memory_tree.matched and main.current == FRESH)
         tree = main.memory_tree
         assert tree.cursor_memory == FRESH and max(tree.rank, key=tree.rank.get) == FRESH
         assert tree.border_subtitle.endswith("sort: rank")
         assert FRESH in text_of(main.query_one("#detail-fields"))
-        assert set(main.matched) >= {FRESH, PROMOTED, FADING}
-        assert tree.border_title == f"memories {len(main.matched)} of 11"
+        assert set(main.memory_tree.matched) >= {FRESH, PROMOTED, FADING}
+        assert tree.border_title == f"memories {len(main.memory_tree.matched)} of 11"
         await pilot.press("space", *"tag:python")  # a field beside the question
-        await until(pilot, lambda: main.matched == [FRESH])
+        await until(pilot, lambda: main.memory_tree.matched == [FRESH])
     close_all()
 
 
@@ -130,13 +130,13 @@ async def test_a_hit_that_no_longer_matches_after_a_reload_goes(tui_vault):
         await settle(pilot)
         main = app.main_screen
         await pilot.press("slash", *QUESTION, "enter")
-        await until(pilot, lambda: FADING in main.matched and main.current == FRESH)
+        await until(pilot, lambda: FADING in main.memory_tree.matched and main.current == FRESH)
         other = Vault.open(tui_vault)  # another process
         other.update(FADING, content="CI runs on Python 3.12 only.")
         other.close()
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: FADING not in main.matched and FRESH in main.matched)
-        assert main.memory_tree.border_title == f"memories {len(main.matched)} of 11"
+        await until(pilot, lambda: FADING not in main.memory_tree.matched and FRESH in main.memory_tree.matched)
+        assert main.memory_tree.border_title == f"memories {len(main.memory_tree.matched)} of 11"
     close_all()
 
 

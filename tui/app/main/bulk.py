@@ -3,7 +3,7 @@ is marked: archive (``a``; all archived already: unarchive), delete (``x``, asks
 them), tag and untag (``T``, asks for the tag), promote (``P``), touch (``t``). Each is ONE
 commit (the service's list-taking methods, :mod:`tui.app.service_bulk`); the marks of the
 memories it acted on are cleared once it succeeded. (Consolidate, ``M``, takes the marked
-memories as its members: actions.py.)"""
+memories as its members: operations.py.)"""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from collections.abc import Callable
 from functools import partial
 
 from textual.binding import Binding
-from textual.screen import Screen
 
 from core import VaultError
 
 from ..messages import MemoriesChanged, OperationFailed
 from ..service import Change, VaultService
-from ..widgets.memory_tree import MemoryTree
-from .state import MainState
+from .operations import ChangeRunner
+from .tree import MainTree
+from .vault_screen import VaultScreen
 
 #: The keys of this part (``a`` and ``x`` are the screen's first bindings)
 BULK_BINDINGS = [
@@ -31,31 +31,27 @@ BULK_BINDINGS = [
 
 
 class BulkOperations:
-    """The operations on the marked memories of ``screen``'s tree (else on the one
-    ``need_memory`` gives), through ``service``, in the screen's workers; ``unmark`` takes the
-    marks off the memories an operation acted on."""
+    """The operations on the marked memories of ``screen``'s tree (else on the one ``runner``
+    says an operation may act on), through ``service``, in the screen's workers; once one
+    succeeded, the memories it acted on lose their marks."""
 
-    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
-                 need_memory: Callable[[], str | None],
-                 unmark: Callable[[list[str]], None]) -> None:
+    def __init__(self, screen: VaultScreen, service: VaultService, runner: ChangeRunner) -> None:
         self.screen = screen
-        self.state = state
         self.service = service
-        self.need_memory = need_memory
-        self.unmark = unmark
+        self.runner = runner
 
     @property
-    def tree(self) -> MemoryTree:
-        return self.screen.query_one(MemoryTree)
+    def tree(self) -> MainTree:
+        return self.screen.query_one(MainTree)
 
     def targets(self) -> list[str] | None:
         """The marked memories still in the vault (in the order they were marked), else the
         highlighted one; None (and a warning) when there is neither."""
-        view = self.state.view
+        view = self.screen.view
         marked = [i for i in self.tree.marks if view is not None and i in view.rows]
         if marked:
             return marked
-        memory_id = self.need_memory()
+        memory_id = self.runner.need_memory()
         return [memory_id] if memory_id is not None else None
 
     def run(self, operation: Callable[[], Change], ids: list[str],
@@ -79,6 +75,10 @@ class BulkOperations:
         self.screen.app.call_from_thread(self.unmark, ids)
         self.screen.post_message(MemoriesChanged(change))
 
+    def unmark(self, ids: list[str]) -> None:
+        """The memories an operation acted on lose their marks (the titles follow the tree)."""
+        self.tree.clear_marks(ids)
+
     def next_row_key(self, leaving: list[str]) -> str | None:
         """The tree row that takes the highlighted one's place when ``leaving`` leave its group
         (archived, deleted): the next memory row of the same group, else the one before, else
@@ -100,23 +100,23 @@ class BulkOperations:
             return parent.data.key
         return None
 
-    def archive(self) -> None:
+    def action_archive(self) -> None:
         ids = self.targets()
         if ids is not None:
             stay = self.next_row_key(ids) if self.tree.display else None
             self.run(lambda: self.service.bulk.archive_many(ids), ids, stay)
 
-    def touch(self) -> None:
+    def action_touch(self) -> None:
         ids = self.targets()
         if ids is not None:
             self.run(lambda: self.service.bulk.touch_many(ids), ids)
 
-    def promote(self) -> None:
+    def action_promote(self) -> None:
         ids = self.targets()
         if ids is not None:
             self.run(lambda: self.service.bulk.promote_many(ids), ids)
 
-    def delete(self) -> None:
+    def action_delete(self) -> None:
         """Asks first (the delete modal): one memory with what goes with it, or the list of the
         marked ones with the relations that go with them all."""
         from ..screens.delete import DeleteScreen
@@ -139,12 +139,12 @@ class BulkOperations:
 
         self.screen.app.push_screen(DeleteScreen(preview), done)
 
-    def tag(self) -> None:
+    def action_tag(self) -> None:
         """``T``: ask for a tag (``-tag`` takes it off) and put it on (or take it off) them."""
         from ..screens.tag import TagScreen
 
         ids = self.targets()
-        view = self.state.view
+        view = self.screen.view
         if ids is None or view is None:
             return
         rows = [view.rows[i] for i in ids]

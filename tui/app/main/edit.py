@@ -1,6 +1,6 @@
 """The main screen's edits of the highlighted memory: the form (ctrl+e / F2), ``$EDITOR`` (e: the
 app suspends itself while the editor runs; the file is :mod:`core.io.edit_text`'s), a new memory
-(n) and pin / unpin (F; touch and promote, which act on the marks, are in ``main_bulk``). Each
+(n) and pin / unpin (F; touch and promote, which act on the marks, are in ``bulk.py``). Each
 is one commit through the service (:mod:`tui.app.service_edit`), shown as any operation is, and
 undone by ctrl+z."""
 
@@ -11,7 +11,6 @@ from functools import partial
 
 from textual.app import SuspendNotSupported
 from textual.binding import Binding
-from textual.screen import Screen
 
 from core import VaultError
 from core.ops.edit import EditConflict
@@ -19,8 +18,8 @@ from core.ops.edit import EditConflict
 from ...editor import EditorError, run_editor
 from ..messages import EditFinished, EditorReady, OperationFailed
 from ..service import Change, EditSession, VaultService
-from .changes import ChangeRunner
-from .state import MainState
+from .operations import ChangeRunner, Operations
+from .vault_screen import VaultScreen
 
 #: The keys of this part, in the order help lists them.
 EDIT_BINDINGS = [
@@ -32,26 +31,24 @@ EDIT_BINDINGS = [
 
 
 class Edits:
-    """The edits of the memory ``state`` shows (``runner`` says which one an edit may act on,
-    and runs the pin), through ``service``, in ``screen``'s workers; ``apply_change`` shows
-    what an edit left, ``key_for`` names the screen's keys."""
+    """The edits of the memory ``screen`` shows (``runner`` says which one an edit may act on,
+    and runs the pin), through ``service``, in ``screen``'s workers; ``operations`` shows what
+    an edit left, ``key_for`` names the screen's keys."""
 
-    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
-                 runner: ChangeRunner, key_for: Callable[[str], str],
-                 apply_change: Callable[[Change], None]) -> None:
+    def __init__(self, screen: VaultScreen, service: VaultService, runner: ChangeRunner,
+                 operations: Operations, key_for: Callable[[str], str]) -> None:
         self.screen = screen
-        self.state = state
         self.service = service
         self.runner = runner
+        self.operations = operations
         self.key_for = key_for
-        self.apply_change = apply_change
 
     def done_editing(self, change: Change | None) -> None:
         if change is not None:
-            self.apply_change(change)
+            self.operations.apply_change(change)
 
     # -- the form, a new memory ---------------------------------------------------------------
-    def edit_form(self) -> None:
+    def action_edit_form(self) -> None:
         memory_id = self.runner.need_memory()
         if memory_id is not None:
             self.screen.run_worker(partial(self.open_form, memory_id), thread=True,
@@ -74,15 +71,15 @@ class Edits:
 
         app.call_from_thread(show)
 
-    def new_memory(self) -> None:
+    def action_new_memory(self) -> None:
         from ..screens.new_memory import NewMemoryScreen
 
-        if self.state.view is None:
+        if self.screen.view is None:
             return
         self.screen.app.push_screen(NewMemoryScreen(self.service), self.done_editing)
 
     # -- $EDITOR ------------------------------------------------------------------------------
-    def edit_text(self) -> None:
+    def action_edit_text(self) -> None:
         memory_id = self.runner.need_memory()
         if memory_id is not None:
             self.screen.run_worker(partial(self.start_edit, memory_id), thread=True,
@@ -146,7 +143,7 @@ class Edits:
             if message.change is None:
                 self.screen.notify("No changes: nothing written", title="edit", timeout=3)
             else:
-                self.apply_change(message.change)
+                self.operations.apply_change(message.change)
             return
 
         def chosen(what: str | None) -> None:
@@ -163,7 +160,7 @@ class Edits:
                                                      session.path, retry=message.retry), chosen)
 
     # -- pin (touch and promote act on the marks: bulk.py) ------------------------------
-    def pin(self) -> None:
+    def action_pin(self) -> None:
         memory_id = self.runner.need_memory()
         if memory_id is not None:
             self.runner.run(lambda: self.service.edits.toggle_pin(memory_id))

@@ -12,21 +12,25 @@ and a hit the substrings did not find takes the cursor (the best one)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from functools import partial
 
 from rich.text import Text
-from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
+from .. import duplicates
 from ..groups import Group, LineageRoot
-from ..grouping import MODES, SORTS, prepare
-from ..messages import Filtered, OperationFailed, Ranked
+from ..grouping import prepare
+from ..messages import DuplicatesFound, Filtered, OperationFailed, Ranked
 from ..query import Query, parse
+from ..service import VaultService
 from ..view import VaultView
 from ..widgets.memory_tree import MemoryTree
-from .state import MainState
+from .panes import CursorPanes
 from .titles import Titles
+from .tree import MainTree
+from .vault_screen import VaultScreen
+from .views import Views
 
 #: Views of this many memories or more have the filter worked out in a worker (at 100k a keystroke
 #: would otherwise hold the UI for a few hundred milliseconds).
@@ -44,62 +48,102 @@ def matching(view: VaultView, query: Query, hits: Mapping[str, float] | None = N
             if query.matches(row, now) or (i in hits and query.allows(row, now))]
 
 
-class TreeFilter:
-    """The filter, grouping and sort of ``screen``'s tree: writes them and what the filter kept
-    into ``state``, rebuilds the tree, says it in the ``titles``; ``shown`` runs once the tree
-    shows the result, ``after`` once the ranking (if any) is under way."""
+class DuplicateSearch:
+    """The search the "possible duplicates" grouping shows, in a worker of ``screen``: once a
+    view (its answer is kept by :mod:`tui.app.duplicates`). Owns which view it last searched."""
 
-    def __init__(self, screen: Screen[object], state: MainState, titles: Titles,
-                 shown: Callable[[], None], after: Callable[[], None]) -> None:
+    def __init__(self, screen: VaultScreen, service: VaultService) -> None:
         self.screen = screen
-        self.state = state
+        self.service = service
+        self.searched: VaultView | None = None
+
+    def start(self, view: VaultView) -> None:
+        if duplicates.known(view) is not None or self.searched is view:
+            return
+        self.searched = view
+        self.screen.run_worker(partial(self.find, view), thread=True, group="duplicates",
+                               exclusive=True, exit_on_error=False)
+
+    def find(self, view: VaultView) -> None:
+        """(In a worker.) Posts :class:`DuplicatesFound`, or says why it could not look."""
+        try:
+            found = duplicates.find_duplicates(view, self.service.wizards.clusters)
+        except Exception as exc:  # a suggestion: its failure is said, never fatal
+            self.screen.post_message(OperationFailed(f"cannot look for duplicates: {exc}",
+                                                     "duplicates"))
+            return
+        self.screen.post_message(DuplicatesFound(found))
+
+
+class TreeFilter:
+    """The filter of ``screen``'s tree, and the tree rebuilt for it, its grouping and its sort
+    (the tree's reactive ``filter``, ``mode`` and ``sort``: the screen calls
+    :meth:`refilter` when one changes); the ``titles`` say it, ``panes`` show the cursor's
+    node once the tree shows the result, ``views`` follow it (the flat list, the saved
+    choices). Owns the search of the "possible duplicates" grouping (through ``service``), the
+    filter text whose search the tree's ranking holds, and how long the last rebuild took."""
+
+    def __init__(self, screen: VaultScreen, service: VaultService, titles: Titles,
+                 panes: CursorPanes, views: Views) -> None:
+        self.screen = screen
         self.titles = titles
-        self.shown = shown
-        self.after = after
+        self.panes = panes
+        self.views = views
+        self.duplicate_search = DuplicateSearch(screen, service)
+        #: the filter text whose words' search the tree's ranking holds, and its hits: kept by
+        #: a refilter of the same text
+        self.searched_text: str | None = None
+        #: for the bench: how long the last tree rebuild took, etc.
+        self.timings: dict[str, float] = {}
 
     @property
-    def tree(self) -> MemoryTree:
-        return self.screen.query_one(MemoryTree)
+    def tree(self) -> MainTree:
+        return self.screen.query_one(MainTree)
 
+    # -- the filter box -------------------------------------------------------------------------
     def set_filter(self, text: str) -> None:
-        state = self.state
-        state.query_text = text
-        state.filter = parse(text)
+        """The filter box's ``text``: parsed, its errors said under the box, the tree's
+        ``filter`` (whose change refilters)."""
+        query = parse(text)
         error = self.screen.query_one("#filter-error", Static)
-        if state.filter.errors:
-            error.update(Text("; ".join(state.filter.errors), style="red"))
+        if query.errors:
+            error.update(Text("; ".join(query.errors), style="red"))
             error.display = True
         else:
             error.display = False
-        self.refilter()
+        self.tree.filter = query
 
-    def cycle_mode(self) -> None:
-        self.set_mode(MODES[(MODES.index(self.state.mode) + 1) % len(MODES)])
+    def action_focus_filter(self) -> None:
+        self.screen.query_one("#filter", Input).focus()
 
-    def cycle_sort(self) -> None:
-        self.set_sort(SORTS[(SORTS.index(self.state.sort) + 1) % len(SORTS)])
+    def action_clear_filter(self) -> None:
+        """esc: clear the filter (ctrl+z in the box brings it back) and go to the tree."""
+        box = self.screen.query_one("#filter", Input)
+        if box.value:
+            box.value = ""  # the box's Changed event refilters
+        self.tree.focus()
 
-    def set_mode(self, mode: str) -> None:
-        self.state.mode = mode
-        self.refilter(focus=self.state.current)
+    # -- the tree for it ------------------------------------------------------------------------
+    def regroup(self) -> None:
+        """A new grouping: rebuilt, the cursor kept on the memory the panes show."""
+        self.refilter(focus=self.screen.current)
 
-    def set_sort(self, sort: str) -> None:
-        self.state.sort = sort
+    def rebuild(self) -> None:
+        """A new filter or sort: rebuilt, the cursor kept on its row."""
         self.refilter()
 
     def refilter(self, focus: str | None = None) -> None:
         """Apply the filter to the view and rebuild the tree (keeping its state)."""
-        state = self.state
-        view, query = state.view, state.filter
+        tree = self.tree
+        view, query = self.screen.view, tree.filter
         if view is None:
             return
-        hits = self.tree.rank if query.ranked and state.searched_text == query.text else None
+        hits = tree.rank if query.ranked and self.searched_text == query.text else None
         if len(view.rows) >= FILTER_IN_WORKER_FROM and not (view.partial and query.empty):
             # (a first look from the index is painted at once: there is nothing else to show)
-            tree = self.tree
             rank = tree.rank if query.ranked else {}
-            work = partial(self.match, view, query, focus, state.mode, state.sort, rank,
-                           tree.opening(state.mode), hits)
+            work = partial(self.match, view, query, focus, tree.mode, tree.sort, rank,
+                           tree.opening(tree.mode), hits)
             self.screen.run_worker(work, thread=True, group="filter", exclusive=True,
                                    exit_on_error=False,
                                    description="the filter and the groups over a big vault")
@@ -119,32 +163,30 @@ class TreeFilter:
         self.screen.post_message(Filtered(view, query, matched, focus, groups, mode, sort))
 
     def filtered(self, message: Filtered) -> None:
-        state = self.state
-        if message.view is state.view and message.query is state.filter:  # else a later one follows
-            same = message.mode == state.mode and message.sort == state.sort
+        tree = self.tree
+        if message.view is self.screen.view and message.query is tree.filter:  # else a later one
+            same = message.mode == tree.mode and message.sort == tree.sort
             self.show_matched(message.view, message.query, message.matched, message.focus,
                               message.groups if same else None)
 
     def show_matched(self, view: VaultView, query: Query, matched: list[str],
                      focus: str | None, groups: list[Group | LineageRoot] | None = None) -> None:
         started = time.perf_counter()
-        state = self.state
-        state.matched = matched
         tree = self.tree
         tree.terms = query.parsed.text_terms
         if not query.ranked:
             tree.rank = {}
-        tree.show(view, matched, state.mode, state.sort, focus=focus, groups=groups)
+        tree.show(view, matched, tree.mode, tree.sort, focus=focus, groups=groups)
         tree.prune_marks()
         self.titles.tree_title()
         self.titles.tree_subtitle()
-        state.timings["refilter"] = time.perf_counter() - started
-        self.shown()
+        self.timings["refilter"] = time.perf_counter() - started
+        self.panes.show_cursor()
         if query.ranked:
             self.screen.run_worker(partial(self.rank, view, query), thread=True,
                                    group="rank", exclusive=True, exit_on_error=False,
                                    description="search the filter's words")  # (not its 10k ids)
-        self.after()
+        self.after_rebuild()
 
     def rank(self, view: VaultView, query: Query) -> None:
         """(In a worker.) The filter has words: search them as ``memvault search`` does and
@@ -161,21 +203,37 @@ class TreeFilter:
         self.screen.post_message(Ranked(view, query.text, scores, matched))
 
     def ranked(self, message: Ranked) -> None:
-        state = self.state
-        if message.view is not state.view or message.query_text != state.query_text:
-            return  # a later keystroke or reload: its own ranking follows
         tree = self.tree
+        if message.view is not self.screen.view or message.query_text != tree.filter.text:
+            return  # a later keystroke or reload: its own ranking follows
         tree.rank = message.scores
-        state.searched_text = message.query_text
-        before = set(state.matched)
+        self.searched_text = message.query_text
+        before = tree.matched_set()
         found = [i for i in message.matched if i not in before]  # by the search alone
-        changed = message.matched != state.matched  # (hits of an earlier search may be gone)
-        state.matched = message.matched
+        changed = message.matched != tree.matched  # (hits of an earlier search may be gone)
         scores = message.scores
         focus = min(scores, key=lambda i: (-scores[i], i)) if found else None  # the best hit
-        tree.show(message.view, state.matched, state.mode, state.sort, focus=focus)
+        tree.show(message.view, message.matched, tree.mode, tree.sort, focus=focus)
         self.titles.tree_title()
         self.titles.tree_subtitle()
         if changed:
-            self.shown()
-            self.after()
+            self.panes.show_cursor()
+            self.after_rebuild()
+
+    def after_rebuild(self) -> None:
+        """What follows the tree rebuilt (a refilter, which a new mode or sort runs too): the
+        views (the flat list, the saved choices), the duplicates' search when it groups so."""
+        self.views.after_refilter()
+        view = self.screen.view
+        if self.tree.mode == "duplicates" and view is not None:
+            self.duplicate_search.start(view)
+
+    def duplicates_found(self, found: duplicates.Duplicates) -> None:
+        duplicates.remember(found)
+        if found.view is not self.screen.view or self.tree.mode != "duplicates":
+            return
+        self.refilter(focus=self.screen.current)
+        tree = self.tree
+        first = tree.root.children[0] if tree.root.children else None
+        if first is not None and first.data is not None and first.data.key == "dupes:found":
+            tree.expand_node(first)

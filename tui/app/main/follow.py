@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
-from textual.screen import Screen
 from textual.widgets import Input
 
 from core import AmbiguousIdError, UnknownIdError, VaultError
@@ -18,9 +17,9 @@ from ..messages import OperationFailed, SyncChecked, VaultReloaded
 from ..service import VaultService, waiting_conflicts
 from ..widgets.detail import DetailPane
 from ..widgets.memory_tree import MemoryTree
-from ..widgets.tree_nodes import NodeData
-from .panes import GitPanes
-from .state import MainState
+from .filtering import TreeFilter
+from .panes import CursorPanes, GitPanes
+from .vault_screen import VaultScreen
 
 
 class VaultFollower:
@@ -29,10 +28,9 @@ class VaultFollower:
     told once (``key_for`` names the key that lists them); the scores again as time passes; the
     last sync's conflicts. Owns whether a look is under way and how many finds were told."""
 
-    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
+    def __init__(self, screen: VaultScreen, service: VaultService,
                  key_for: Callable[[str], str]) -> None:
         self.screen = screen
-        self.state = state
         self.service = service
         self.key_for = key_for
         self.polling = False
@@ -117,7 +115,7 @@ class VaultFollower:
         files = ", ".join(str(c.get("vault_path") or c.get("path")) for c in waiting[:3])
         more = f" and {n - 3} more" if n > 3 else ""
         when = message.info.get("time")
-        view = self.state.view
+        view = self.screen.view
         ago = f" ({relative_time(when, view.now if view else None)})" if when else ""
         self.screen.notify(f"The last sync{ago} stopped at {n} conflict{'s' if n != 1 else ''} "
                            f"waiting for you: {files}{more}. Edit the copies in sync-conflicts/ "
@@ -127,27 +125,22 @@ class VaultFollower:
 
 
 class Jumps:
-    """Putting ``screen``'s cursor on a memory ``state``'s view holds (``set_filter`` clears the
-    filter when it hides it; ``show_node`` shows it), or showing one that lives only in
-    history (found through ``service``; its history in ``git_panes``, the tab ``show_tab``
-    switches to)."""
+    """Putting ``screen``'s cursor on a memory its view holds (``filtering`` clears the filter
+    when it hides it; ``panes`` show it), or showing one that lives only in history (found
+    through ``service``; its history in ``git_panes``)."""
 
-    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
-                 set_filter: Callable[[str], None],
-                 show_node: Callable[[NodeData | None], None], show_tab: Callable[[str], None],
-                 git_panes: GitPanes) -> None:
+    def __init__(self, screen: VaultScreen, service: VaultService, filtering: TreeFilter,
+                 panes: CursorPanes, git_panes: GitPanes) -> None:
         self.screen = screen
-        self.state = state
         self.service = service
-        self.set_filter = set_filter
-        self.show_node = show_node
-        self.show_tab = show_tab
+        self.filtering = filtering
+        self.panes = panes
         self.git_panes = git_panes
 
     def jump(self, key: str) -> None:
         """Put the cursor on a living memory (clearing the filter if it hides it), or show a
         memory that exists only in history."""
-        view = self.state.view
+        view = self.screen.view
         if view is None:
             return
         try:
@@ -159,18 +152,18 @@ class Jumps:
             self.screen.run_worker(partial(self.find_in_history, key), thread=True,
                                    group="resolve", exclusive=True, exit_on_error=False)
             return
-        if memory_id not in set(self.state.matched):
+        tree = self.screen.query_one(MemoryTree)
+        if memory_id not in set(tree.ids):
             with self.screen.prevent(Input.Changed):
                 self.screen.query_one("#filter", Input).value = ""
-            self.set_filter("")
+            self.filtering.set_filter("")
             self.screen.notify("Filter cleared to show it", timeout=2)
-        tree = self.screen.query_one(MemoryTree)
         node = tree.find_memory(memory_id)
         if node is not None:
             tree.move_cursor(node)
             tree.scroll_to_node(node, animate=False)
             tree.focus()
-            self.show_node(node.data)
+            self.panes.show_node(node.data)
 
     def find_in_history(self, key: str) -> None:
         """(In a worker.) The memory ``key`` names among those history holds."""
@@ -182,16 +175,16 @@ class Jumps:
         self.screen.app.call_from_thread(self.show_gone, memory_id)
 
     def show_gone(self, memory_id: str) -> None:
-        view = self.state.view
+        view = self.screen.view
         if view is not None and memory_id in view.rows:
             self.jump(memory_id)
             return
-        self.state.current = memory_id
+        self.screen.current = memory_id
         self.screen.query_one(DetailPane).show_gone(memory_id)
-        self.show_tab("history")
+        self.panes.show_tab("history")
         self.git_panes.load()
 
-    def outside_edits(self) -> None:
+    def action_outside_edits(self) -> None:
         from ..screens.outside_edits import OutsideEditsScreen
 
         edits = self.service.outside_edits
@@ -203,4 +196,4 @@ class Jumps:
             if memory_id:
                 self.jump(memory_id)
 
-        self.screen.app.push_screen(OutsideEditsScreen(edits, self.state.view), done)
+        self.screen.app.push_screen(OutsideEditsScreen(edits, self.screen.view), done)

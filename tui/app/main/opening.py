@@ -14,7 +14,6 @@ from collections.abc import Callable
 from functools import partial
 
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Input
 
 from core import VaultError
@@ -35,9 +34,12 @@ from ..widgets.index_progress import IndexProgress
 from ..widgets.memory_tree import MemoryTree
 from .filtering import TreeFilter
 from .follow import VaultFollower
+from .operations import Operations
 from .panes import GitPanes
-from .state import MainState
 from .titles import Titles
+from .tree import MainTree
+from .vault_screen import VaultScreen
+from .views import Views
 
 #: How long the open waits for the glance, then the first look, to be painted before it goes on
 #: anyway (seconds).
@@ -49,45 +51,43 @@ BUILD_LOOK = 0.05
 #: grouping and sorting, marking, the flat list and the pane's width, and copying an id.
 #: (Textual asks ``check_action`` by name.)
 PREVIEW_ACTIONS = frozenset({
-    "tree", "top", "bottom", "open_node", "close_node", "expand_all", "collapse_all", "copy_id",
-    "clear_filter", "focus_filter", "cycle_mode", "cycle_sort", "mark", "quit", "help",
+    "cursor_down", "cursor_up", "top", "bottom", "open_node", "close_node", "expand_all",
+    "collapse_all", "copy_id", "clear_filter", "focus_filter", "cycle_mode", "cycle_sort", "mark", "quit", "help",
     "visual", "mark_group", "invert_marks", "clear_marks", "toggle_view", "resize_left",
 })
 #: What works on a glance (``view.glance``: groups and counts, no memory): moving and folding.
 GLANCE_ACTIONS = frozenset({
-    "tree", "top", "bottom", "open_node", "close_node", "expand_all", "collapse_all", "quit",
-    "help",
+    "cursor_down", "cursor_up", "top", "bottom", "open_node", "close_node", "expand_all",
+    "collapse_all", "quit", "help",
 })
 
 
 class VaultOpening:
-    """The vault as ``screen`` shows it, in ``state.view``: opened (through ``service``, in a
+    """The vault as ``screen`` shows it, in ``screen.view``: opened (through ``service``, in a
     worker) with a glance and a first look first, or read again; ``filtering`` rebuilds the
     tree, ``titles`` say it, ``git_panes`` load again, ``follower`` tells the outside edits and
-    the last sync, ``count_inbox`` counts the review inbox; ``showing_list`` says whether the
-    flat list shows (a glance draws only the tree)."""
+    the last sync, ``operations`` count the review inbox; ``views`` say whether the flat list
+    shows (a glance draws only the tree)."""
 
-    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
-                 filtering: TreeFilter, titles: Titles, git_panes: GitPanes,
-                 follower: VaultFollower, count_inbox: Callable[[], None],
-                 showing_list: Callable[[], bool]) -> None:
+    def __init__(self, screen: VaultScreen, service: VaultService, filtering: TreeFilter,
+                 titles: Titles, git_panes: GitPanes, follower: VaultFollower,
+                 operations: Operations, views: Views) -> None:
         self.screen = screen
-        self.state = state
         self.service = service
         self.filtering = filtering
         self.titles = titles
         self.git_panes = git_panes
         self.follower = follower
-        self.count_inbox = count_inbox
-        self.showing_list = showing_list
+        self.operations = operations
+        self.views = views
 
     # -- opening ----------------------------------------------------------------------------
     def open_vault(self) -> None:
         """Open the vault in a worker, showing what the index has first: a glance when the
         tree shows, the filter is empty and the mode is one a glance draws (its groups come
         from counts alone), then the first look."""
-        glance = (self.state.mode in GLANCE_MODES and self.state.filter.empty
-                  and not self.showing_list())
+        tree = self.screen.query_one(MainTree)
+        glance = tree.mode in GLANCE_MODES and tree.filter.empty and not self.views.showing_list
         self.screen.run_worker(partial(self.open_in_worker, glance), thread=True, group="open",
                                exit_on_error=False)
 
@@ -125,7 +125,7 @@ class VaultOpening:
     def glanced(self, message: VaultGlanced) -> None:
         """Paint the groups and their counts while the summaries are read: moving and folding
         work; a group of memories opened shows that they are loading."""
-        if self.state.view is not None:
+        if self.screen.view is not None:
             message.painted.set()
             return  # the first look or the open was first
         self.paint_first(message.view, message.painted)
@@ -133,14 +133,14 @@ class VaultOpening:
     def previewed(self, message: VaultPreviewed) -> None:
         """Paint the index's summaries while the vault opens: moving, filtering and folding
         work; nothing acts on a memory, and no detail shows, until it is open."""
-        view = self.state.view
+        view = self.screen.view
         if view is not None and view.glance is None:
             message.painted.set()
             return  # the open was first
         self.paint_first(message.view, message.painted)
 
     def paint_first(self, view: VaultView, painted: threading.Event) -> None:
-        self.state.view = view
+        self.screen.view = view
         self.screen.query_one("#filter", Input).disabled = view.glance is not None
         self.titles.show_subtitle()
         self.filtering.refilter()
@@ -152,7 +152,7 @@ class VaultOpening:
         """While the tree shows a glance (``view.glance``) only the keys that move and fold
         work; on a first look from the index (``view.partial``) those that move, fold and
         filter; the others show as disabled (None, as Textual's ``check_action`` says it)."""
-        view = self.state.view
+        view = self.screen.view
         if view is not None and view.partial and action not in (
                 GLANCE_ACTIONS if view.glance is not None else PREVIEW_ACTIONS):
             return None
@@ -160,8 +160,8 @@ class VaultOpening:
 
     def opened(self, view: VaultView, notes: list[str]) -> None:
         """The vault is open: show it as it is, say what the open found."""
-        was_partial = self.state.view is not None and self.state.view.partial
-        self.state.view = view
+        was_partial = self.screen.view is not None and self.screen.view.partial
+        self.screen.view = view
         if was_partial:
             self.screen.query_one("#filter", Input).disabled = False
             self.titles.show_subtitle()
@@ -172,7 +172,7 @@ class VaultOpening:
             self.screen.notify(note, title="vault", markup=False)
         self.follower.tell_outside_edits()
         self.follower.check_sync()
-        self.count_inbox()
+        self.operations.count_inbox()
         # once the open vault is painted: the build (a thread that holds the interpreter in
         # turns for a minute at 100k memories, after a clone) would share it with that paint
         self.start_search_index_build()
@@ -182,7 +182,7 @@ class VaultOpening:
         tree shows the open vault and it is painted (a big vault's groups come from a worker:
         until then this looks again every :data:`BUILD_LOOK` seconds, :data:`PREVIEW_WAIT`
         seconds at most)."""
-        view = self.state.view
+        view = self.screen.view
         if view is None or view.partial:
             return  # (a reload's open brings its own)
         if self.screen.query_one(MemoryTree).painted is not view \
@@ -195,10 +195,10 @@ class VaultOpening:
 
     def reloaded(self, message: VaultReloaded) -> None:
         """The vault read again (a key, a move on disk, the scores again): show it as it is."""
-        self.state.view = message.view
+        self.screen.view = message.view
         self.filtering.refilter()
         self.git_panes.reload()
-        self.count_inbox()
+        self.operations.count_inbox()
         if message.reason:
             self.follower.check_sync()
             n = len(message.view)
@@ -232,5 +232,6 @@ class VaultOpening:
 
     def index_built(self, message: SearchIndexBuilt) -> None:
         self.screen.query_one(IndexProgress).finish()
-        if message.built and message.view is self.state.view and self.state.filter.ranked:
+        if (message.built and message.view is self.screen.view
+                and self.screen.query_one(MainTree).filter.ranked):
             self.filtering.refilter()  # ranked again, over every memory now

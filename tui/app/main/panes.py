@@ -1,40 +1,44 @@
 """The main screen's right side: what the cursor is on (detail at once; provenance and history,
-which read git, once the cursor rests: :class:`GitPanes`), switching panes, and showing the view
-an operation left (:meth:`CursorPanes.apply_change`)."""
+which read git, once the cursor rests: :class:`GitPanes`) and switching panes. A new pane: its
+widget in ``MainScreen.compose`` and its tab in :data:`TABS`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
-from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Input, TabbedContent
+from textual.widgets import TabbedContent, TabPane
 
-from core import HistoryEntry
-
-from ..query import parse
-from ..service import Change, VaultService
+from ..view import VaultView
 from ..widgets.detail import DetailPane
-from ..widgets.history import HistoryPane
+from ..widgets.git_reading import GitReading
 from ..widgets.memory_tree import MemoryTree
 from ..widgets.tree_nodes import NodeData
-from ..widgets.provenance import ProvenancePane
-from .changes import ChangeRunner
-from .filtering import TreeFilter
-from .state import MainState
+from .vault_screen import VaultScreen
 
+#: The panes on the right, by name: the id of each one's tab (``MainScreen.compose``).
 TABS = {"detail": "tab-detail", "provenance": "tab-provenance", "history": "tab-history"}
 PANE_DELAY = 0.12  # seconds the cursor rests on a memory before git-backed panes load
 
 
+@runtime_checkable
+class GitPane(Protocol):
+    """A pane that reads git (provenance, history: ``widgets/git_reading.py``): told the vault
+    shown and the memory it should show, it reads that memory in its own worker."""
+
+    view: VaultView | None
+    reading: GitReading
+
+    def want(self, memory_id: str | None) -> None: ...
+
+
 class GitPanes:
     """Provenance and history, which read git (each pane reads in its own worker, through the
-    service it was made with): told the memory ``state`` shows once the cursor rests on it,
+    service it was made with): told the memory ``screen`` shows once the cursor rests on it,
     and to read again after the vault changed. Owns the resting timer."""
 
-    def __init__(self, screen: Screen[object], state: MainState) -> None:
+    def __init__(self, screen: VaultScreen) -> None:
         self.screen = screen
-        self.state = state
         self.timer: Timer | None = None
 
     def active_tab(self) -> str:
@@ -51,81 +55,76 @@ class GitPanes:
         else:
             self.timer = self.screen.set_timer(delay, self.load)
 
+    def reading_panes(self) -> dict[str, GitPane]:
+        """The panes of :data:`TABS` that read git (built with a ``GitReading``), by tab."""
+        found: dict[str, GitPane] = {}
+        for name, tab_id in TABS.items():
+            for child in self.screen.query_one(f"#{tab_id}", TabPane).children:
+                if isinstance(child, GitPane) and isinstance(child.reading, GitReading):
+                    found[name] = child
+        return found
+
     def load(self) -> None:
         """The active pane, for the current memory: the pane reads it itself (in its worker)
         unless it shows that one already."""
-        tab = self.active_tab()
-        pane: ProvenancePane | HistoryPane
-        if tab == "provenance":
-            pane = self.screen.query_one(ProvenancePane)
-        elif tab == "history":
-            pane = self.screen.query_one(HistoryPane)
-        else:
-            return
-        pane.view = self.state.view
-        pane.want(self.state.current)
+        pane = self.reading_panes().get(self.active_tab())
+        if pane is not None:
+            pane.view = self.screen.view
+            pane.want(self.screen.current)
 
     def reload(self) -> None:
-        """The vault changed: provenance and history of the current memory may have too."""
-        self.screen.query_one(ProvenancePane).reading.stale = True
-        self.screen.query_one(HistoryPane).reading.stale = True
+        """The vault changed: what the git panes read of the current memory may have too."""
+        for pane in self.reading_panes().values():
+            pane.reading.stale = True
         self.schedule()
 
 
 class CursorPanes:
     """What ``screen``'s panes show: the memory (or group) the cursor is on, written to
-    ``state.current``; the git-backed panes (``git_panes``) once it rests; the view an
-    operation left (``filtering`` shows it, ``runner`` runs a restore, ``key_for`` names the
-    undo key; a restore goes through ``service``)."""
+    ``screen.current``; the git-backed panes (``git_panes``) once it rests."""
 
-    def __init__(self, screen: Screen[object], state: MainState, service: VaultService,
-                 git_panes: GitPanes, filtering: TreeFilter, runner: ChangeRunner,
-                 key_for: Callable[[str], str]) -> None:
+    def __init__(self, screen: VaultScreen, git_panes: GitPanes) -> None:
         self.screen = screen
-        self.state = state
-        self.service = service
         self.git_panes = git_panes
-        self.filtering = filtering
-        self.runner = runner
-        self.key_for = key_for
 
     def show_cursor(self) -> None:
         node = self.screen.query_one(MemoryTree).cursor_node
         self.show_node(node.data if node is not None else None)
 
     def show_node(self, data: NodeData | None) -> None:
-        state = self.state
-        view = state.view
+        screen = self.screen
+        view = screen.view
         if view is None:
             return
-        detail = self.screen.query_one(DetailPane)
+        detail = screen.query_one(DetailPane)
+        tree = screen.query_one(MemoryTree)
         if data is None:
-            state.current = None
-            detail.clear_detail("No memory matches." if not state.matched else
+            screen.current = None
+            detail.clear_detail("No memory matches." if not tree.ids else
                                 "Highlight a memory to see it here.")
             return
         if view.partial and data.kind in ("group", "memory", "loading"):  # a first look, a glance
-            state.current = None
+            screen.current = None
             detail.clear_detail("Opening the vault: what is highlighted shows here when it is "
                                 "open.")
             return
         if data.kind == "group" and data.group is not None:
-            state.current = None
-            node = self.screen.query_one(MemoryTree).cursor_node
+            screen.current = None
+            node = tree.cursor_node
             detail.show_group(view, data.group,
                               expanded=node is not None and node.data is data and node.is_expanded)
             self.git_panes.schedule()
             return
         if data.kind == "more" or data.memory_id is None:
             # a "… more" row: nothing to show but what it holds (never the row shown before)
-            state.current = None
+            screen.current = None
             n = len(data.remaining)
             detail.clear_detail(f"{n} more memor{'y' if n == 1 else 'ies'} in this group: "
                                 "enter shows them.")
             self.git_panes.schedule()
             return
-        state.current = data.memory_id
-        detail.terms = state.filter.parsed.text_terms  # highlighted there too
+        screen.current = data.memory_id
+        detail.terms = tree.terms  # the filter's words, highlighted there too
         row = view.get(data.memory_id)
         if row is None:
             detail.show_gone(data.memory_id)
@@ -135,33 +134,3 @@ class CursorPanes:
 
     def show_tab(self, name: str) -> None:
         self.screen.query_one(TabbedContent).active = TABS[name]
-
-    def restore(self, memory_id: str, entry: HistoryEntry) -> None:
-        """A version of the memory back (one commit)."""
-        self.runner.run(lambda: self.service.restore_version(memory_id, entry))
-
-    def apply_change(self, change: Change, tab: str | None = None) -> None:
-        """Show the view an operation left (the cursor where it says), notify, and reload the
-        panes (switching to ``tab`` first, if given)."""
-        state = self.state
-        state.view = change.view
-        focus = change.focus if change.focus in change.view.rows else None
-        tree = self.screen.query_one(MemoryTree)
-        tree.stay_key = change.stay_key
-        if (tab is not None and focus is not None and not state.filter.empty
-                and not state.filter.matches(change.view.rows[focus], change.view.now)):
-            # a wizard's new memory is where the person wants to look: show it
-            with self.screen.prevent(Input.Changed):
-                self.screen.query_one("#filter", Input).value = ""
-            state.query_text, state.filter = "", parse("")
-            self.screen.query_one("#filter-error").display = False
-        self.filtering.refilter(focus=focus)
-        if focus is not None:
-            tree.focus()
-        note = change.note
-        if change.undoable:
-            note += f"  ({self.key_for('undo')} undoes)"
-        self.screen.notify(note, title=change.title, markup=False)
-        if tab is not None:
-            self.show_tab(tab)
-        self.git_panes.reload()

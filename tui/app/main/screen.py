@@ -1,24 +1,26 @@
 """The main screen: filter box and tree on the left; detail, provenance and history on the right.
 
-The screen is built of parts (each a plain class in a ``main_*`` module, given what it needs):
-the screen composes the widgets, routes each message to the part that handles it, and keeps the
-actions Textual runs by name as one-line delegates. Every core call goes through the app's
+The screen holds the layout and the messages that cross its widgets; the work is done by its
+parts (each a plain class of this folder, given the parts it uses in its constructor), and the
+action of each key by the part that owns it (:meth:`MainScreen.__getattr__`). What the person
+chose of the tree (grouping, sort, filter, marks) is the tree's own, as reactive attributes the
+screen watches (:mod:`.tree`). Every core call goes through the app's
 :class:`~tui.app.service.VaultService` in a worker; results come back as messages
 (:mod:`tui.app.messages`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 from textual.widgets import Tree
 
-from ..keys import key_for
+from ..keys import bindings_of, key_for
 from ..messages import (
     DuplicatesFound,
     EditFinished,
@@ -37,36 +39,35 @@ from ..messages import (
     VaultPreviewed,
     VaultReloaded,
 )
-from ..service import EditSession, VaultService
-from ..view import VaultView
+from ..service import VaultService
 from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
 from ..widgets.index_progress import IndexProgress
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import MemoryTree
 from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenancePane
-from .actions import Operations
 from .bulk import BulkOperations
-from .changes import ChangeRunner
 from .edit import Edits
 from .filtering import TreeFilter
 from .follow import Jumps, VaultFollower
-from .keys import MAIN_BINDINGS, TreeMoves
-from .marks import MarkRanges, Marks
+from .keys import MAIN_BINDINGS
+from .mark_ranges import MarkRanges
+from .marks import Marks
 from .opening import VaultOpening
+from .operations import ChangeRunner, Operations
 from .panes import TABS, CursorPanes, GitPanes
 from .settings import SavedChoices
-from .state import MainState
 from .titles import Titles, short_path
-from .views import DuplicateSearch, Views
+from .tree import MainTree
+from .vault_screen import VaultScreen
+from .views import Views
 
 #: The main screen's widgets whose keys are the screen's too (help and the palette read them).
-MAIN_WIDGETS: tuple[type, ...] = (MemoryTree,)
+MAIN_WIDGETS: tuple[type, ...] = (MainTree,)
 
 
-class MainScreen(Screen[object]):
+class MainScreen(VaultScreen):
     AUTO_FOCUS = "#tree"  # keys typed while the vault opens are the tree's, not the filter's
     BINDINGS: ClassVar[list[BindingType]] = [*MAIN_BINDINGS]
 
@@ -76,37 +77,29 @@ class MainScreen(Screen[object]):
         self.service = service
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
-        self.state = state = MainState()
-        # the parts, each given what it needs (a lambda: a part built after it)
-        self.runner = ChangeRunner(self, state, self.key_for)
-        self.marks = Marks(self, state, self.runner.need_memory, self.key_for,
-                           changed=lambda: self.titles.tree_title())
-        self.ranges: MarkRanges = self.marks.ranges
-        self.titles = Titles(self, state, self.key_for, self.marks.note, short_path(service.root))
-        self.filtering = TreeFilter(self, state, self.titles,
-                                    shown=lambda: self.panes.show_cursor(),
-                                    after=lambda: self.views.after_refilter())
-        self.git_panes = GitPanes(self, state)
-        self.panes = CursorPanes(self, state, service, self.git_panes, self.filtering,
-                                 self.runner, self.key_for)
-        self.choices = SavedChoices(self, state)
-        self.duplicate_search = DuplicateSearch(self, service)
-        self.views = Views(self, state, service, self.panes, self.filtering, self.choices,
-                           self.duplicate_search)
-        self.follower = VaultFollower(self, state, service, self.key_for)
-        self.jumps = Jumps(self, state, service, self.filtering.set_filter, self.panes.show_node,
-                           self.panes.show_tab, self.git_panes)
-        self.operations = Operations(self, state, service, self.runner,
-                                     self.jumps.jump, self.panes.apply_change,
-                                     self.follower.reload)
-        self.bulk = BulkOperations(self, state, service, self.runner.need_memory,
-                                   self.marks.unmark)
-        self.edits = Edits(self, state, service, self.runner, self.key_for,
-                           self.panes.apply_change)
-        self.opening = VaultOpening(self, state, service, self.filtering, self.titles,
-                                    self.git_panes, self.follower, self.operations.count_inbox,
-                                    lambda: self.views.showing_list)
-        self.moves = TreeMoves(self, state)
+        # the parts, each given the parts it uses (built before it)
+        key_for = self.key_for
+        self.runner = ChangeRunner(self, key_for)
+        self.ranges = MarkRanges(self)
+        self.titles = Titles(self, self.ranges, key_for, short_path(service.root))
+        self.marks = Marks(self, self.runner, self.ranges, self.titles, key_for)
+        self.git_panes = GitPanes(self)
+        self.panes = CursorPanes(self, self.git_panes)
+        self.choices = SavedChoices(self)
+        self.views = Views(self, self.panes, self.choices)
+        self.filtering = TreeFilter(self, service, self.titles, self.panes, self.views)
+        self.follower = VaultFollower(self, service, key_for)
+        self.jumps = Jumps(self, service, self.filtering, self.panes, self.git_panes)
+        self.operations = Operations(self, service, self.runner, self.filtering, self.panes,
+                                     self.git_panes, self.jumps, self.follower, key_for)
+        self.bulk = BulkOperations(self, service, self.runner)
+        self.edits = Edits(self, service, self.runner, self.operations, key_for)
+        self.opening = VaultOpening(self, service, self.filtering, self.titles, self.git_panes,
+                                    self.follower, self.operations, self.views)
+        #: the parts that own the screen's actions (Textual runs a key's action by name on the
+        #: screen: :meth:`__getattr__` finds the part whose ``action_*`` method it is)
+        self.actors: tuple[object, ...] = (self.operations, self.bulk, self.edits, self.marks,
+                                           self.views, self.choices, self.filtering, self.jumps)
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -116,7 +109,7 @@ class MainScreen(Screen[object]):
                 yield FilterInput(placeholder="filter: words  tag:x  status:archived  "
                                   "score<0.1  (/)", id="filter")
                 yield Static("", id="filter-error")
-                yield MemoryTree(id="tree")
+                yield MainTree(id="tree")
                 yield MemoryList(id="list")
                 yield IndexProgress(id="index-progress")
             with TabbedContent(id="right", initial=TABS["detail"]):
@@ -148,39 +141,27 @@ class MainScreen(Screen[object]):
             self.set_interval(self.poll_interval, self.follower.poll)
         if self.rescore_interval > 0:
             self.set_interval(self.rescore_interval, self.follower.rescore)
+        # what the person chose of the tree, changed by its keys, the palette or the settings
+        tree = self.memory_tree
+        self.watch(tree, "filter", self.filtering.rebuild, init=False)
+        self.watch(tree, "mode", self.filtering.regroup, init=False)
+        self.watch(tree, "sort", self.filtering.rebuild, init=False)
+        self.watch(tree, "marks", self.titles.tree_title, init=False)
 
-    # -- what the parts share, read here (tests, the bench, the palette) ----------------------
-    @property
-    def view(self) -> VaultView | None:
-        return self.state.view
+    def __getattr__(self, name: str) -> Callable[..., object]:
+        """An action of the screen's keys (``action_archive``...): the method of the part that
+        owns it (one part an action; the keys are in keys.py). Any other name: not here."""
+        if name.startswith("action_"):
+            for actor in self.__dict__.get("actors", ()):
+                method = getattr(actor, name, None)
+                if callable(method):
+                    return method
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
+    # -- the widgets, by what they are (the parts, tests and the bench read them) ---------------
     @property
-    def current(self) -> str | None:
-        return self.state.current
-
-    @property
-    def matched(self) -> list[str]:
-        return self.state.matched
-
-    @property
-    def mode(self) -> str:
-        return self.state.mode
-
-    @property
-    def sort(self) -> str:
-        return self.state.sort
-
-    @property
-    def query_text(self) -> str:
-        return self.state.query_text
-
-    @property
-    def timings(self) -> dict[str, float]:
-        return self.state.timings
-
-    @property
-    def memory_tree(self) -> MemoryTree:
-        return self.query_one(MemoryTree)
+    def memory_tree(self) -> MainTree:
+        return self.query_one(MainTree)
 
     @property
     def memory_list(self) -> MemoryList:
@@ -195,29 +176,15 @@ class MainScreen(Screen[object]):
         return self.query_one(DetailPane)
 
     def key_for(self, action: str) -> str:
-        """The first key bound to ``action`` on this screen, as the keymap has it now."""
-        return key_for(self.app, type(self), action)
+        """The first key bound to ``action`` on this screen or its tree, as the keymap has it
+        now."""
+        for part in (type(self), *MAIN_WIDGETS):
+            if any(b.action == action for b in bindings_of(part, own=True)):
+                return key_for(self.app, part, action)
+        return action
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.opening.allows(action)
-
-    def set_filter(self, text: str) -> None:
-        self.filtering.set_filter(text)
-
-    def set_mode(self, mode: str) -> None:
-        self.filtering.set_mode(mode)
-
-    def set_sort(self, sort: str) -> None:
-        self.filtering.set_sort(sort)
-
-    def refilter(self, focus: str | None = None) -> None:
-        self.filtering.refilter(focus)
-
-    def jump(self, key: str) -> None:
-        self.jumps.jump(key)
-
-    def run_editor_on(self, session: EditSession) -> None:
-        self.edits.run_editor_on(session)
 
     # -- messages, each to its part (a handler a message) -------------------------------------
     @on(Input.Changed, "#filter")
@@ -256,37 +223,37 @@ class MainScreen(Screen[object]):
         self.views.redirect_focus(event.widget)
     @on(DuplicatesFound)
     def _duplicates_found(self, message: DuplicatesFound) -> None:
-        self.views.duplicates_found(message.found)
+        self.filtering.duplicates_found(message.found)
 
     @on(TabbedContent.TabActivated, "#right")
     def _tab_changed(self) -> None:
         self.git_panes.load()
     @on(HistoryPane.ViewVersion)
     def _view_version(self, message: HistoryPane.ViewVersion) -> None:
-        self.views.view_version(message)
+        self.operations.view_version(message.memory_id, message.entry)
     @on(HistoryPane.DiffVersions)
     def _diff_versions(self, message: HistoryPane.DiffVersions) -> None:
-        self.views.open_diff(message.memory_id, message.old, message.new)
+        self.operations.open_diff(message.memory_id, message.old, message.new)
     @on(HistoryPane.RestoreVersion)
     def _restore_version(self, message: HistoryPane.RestoreVersion) -> None:
-        self.panes.restore(message.memory_id, message.entry)
+        self.operations.restore(message.memory_id, message.entry)
 
     @on(MemoriesChanged)
     def _changed(self, message: MemoriesChanged) -> None:
-        self.panes.apply_change(message.change)
+        self.operations.apply_change(message.change)
         self.operations.count_inbox()
     @on(OperationFailed)
     def _failed(self, message: OperationFailed) -> None:
-        if self.state.view is None:
+        if self.view is None:
             self.memory_tree.border_title = "memories"
         self.notify(message.message, title=message.title or "refused", severity="error",
                     markup=False)
     @on(ProvenancePane.WizardRequested)
     def _wizard_from_pane(self, message: ProvenancePane.WizardRequested) -> None:
         if message.wizard == "split":
-            self.operations.split(message.memory_id)
+            self.operations.action_split(message.memory_id)
         else:
-            self.operations.consolidate(message.memory_id)
+            self.operations.action_consolidate(message.memory_id)
     @on(InboxCounted)
     def _inbox_counted(self, message: InboxCounted) -> None:
         self.titles.inbox_counted(message.count)
@@ -321,51 +288,3 @@ class MainScreen(Screen[object]):
     @on(SyncChecked)
     def _sync_checked(self, message: SyncChecked) -> None:
         self.follower.sync_checked(message)
-
-    # -- the actions Textual runs by name (the keys: keys.py), each to its part ----------
-    def action_tree(self, action: str) -> None: self.moves.move(action)
-    def action_top(self) -> None: self.moves.top()
-    def action_bottom(self) -> None: self.moves.bottom()
-    def action_open_node(self) -> None: self.moves.open_node()
-    def action_close_node(self) -> None: self.moves.close_node()
-    def action_expand_all(self) -> None: self.memory_tree.expand_all()
-    def action_collapse_all(self) -> None: self.memory_tree.collapse_all()
-    def action_copy_id(self) -> None: self.moves.copy_id()
-    def action_clear_filter(self) -> None: self.moves.clear_filter()
-    def action_focus_filter(self) -> None: self.moves.focus_filter()
-    def action_focus_tree(self) -> None: self.memory_tree.focus()
-    def action_cycle_mode(self) -> None: self.filtering.cycle_mode()
-    def action_cycle_sort(self) -> None: self.filtering.cycle_sort()
-    def action_tab(self, name: str) -> None: self.panes.show_tab(name)
-    def action_pane(self, name: str) -> None: self.views.pane(name)
-    def action_toggle_body(self) -> None: self.views.toggle_body()
-    def action_toggle_view(self) -> None: self.views.toggle_view()
-    def action_resize_left(self, step: int) -> None: self.choices.resize_left(step)
-    def action_mark(self) -> None: self.marks.mark()
-    def action_mark_down(self) -> None: self.marks.extend("cursor_down")
-    def action_mark_up(self) -> None: self.marks.extend("cursor_up")
-    def action_visual(self) -> None: self.marks.visual()
-    def action_mark_group(self) -> None: self.marks.mark_group()
-    def action_invert_marks(self) -> None: self.marks.invert()
-    def action_clear_marks(self) -> None: self.marks.clear()
-    def action_archive(self) -> None: self.bulk.archive()
-    def action_delete(self) -> None: self.bulk.delete()
-    def action_touch(self) -> None: self.bulk.touch()
-    def action_promote(self) -> None: self.bulk.promote()
-    def action_tag(self) -> None: self.bulk.tag()
-    def action_undo(self) -> None: self.operations.undo()
-    def action_redo(self) -> None: self.operations.redo()
-    def action_undo_list(self) -> None: self.operations.undo_list()
-    def action_goto(self) -> None: self.operations.goto()
-    def action_gc(self) -> None: self.operations.gc()
-    def action_split(self) -> None: self.operations.split()
-    def action_consolidate(self) -> None: self.operations.consolidate()
-    def action_stats(self) -> None: self.operations.stats()
-    def action_inbox(self) -> None: self.operations.inbox()
-    def action_edit_form(self) -> None: self.edits.edit_form()
-    def action_edit_text(self) -> None: self.edits.edit_text()
-    def action_new_memory(self) -> None: self.edits.new_memory()
-    def action_pin(self) -> None: self.edits.pin()
-    def action_outside_edits(self) -> None: self.jumps.outside_edits()
-    def action_reload(self) -> None: self.follower.reload("reloaded")
-

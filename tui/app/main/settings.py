@@ -9,17 +9,15 @@ from textual.screen import Screen
 from ..settings import LEFT_MAX, LEFT_MIN, Settings
 from ..widgets.detail import DetailPane
 from ..widgets.memory_list import MemoryList
-from ..widgets.memory_tree import MemoryTree
-from .state import MainState
+from .tree import MainTree
 
 
 class SavedChoices:
-    """What ``screen`` shows as the app's settings say, and what it saves of ``state`` and its
-    widgets (nothing without the app's settings: a screen run on its own)."""
+    """What ``screen``'s widgets show as the app's settings say, and what it saves of them
+    (nothing without the app's settings: a screen run on its own)."""
 
-    def __init__(self, screen: Screen[object], state: MainState) -> None:
+    def __init__(self, screen: Screen[object]) -> None:
         self.screen = screen
-        self.state = state
 
     def settings(self) -> Settings | None:
         settings = getattr(self.screen.app, "settings", None)  # (the app's: MemvaultApp.settings)
@@ -31,13 +29,14 @@ class SavedChoices:
 
     def apply(self, settings: Settings) -> None:
         """Show what the saved settings say (at mount, before the vault is open)."""
-        self.state.mode, self.state.sort = settings.mode, settings.sort
+        tree = self.screen.query_one(MainTree)
+        tree.mode, tree.sort = settings.mode, settings.sort
         self.screen.query_one(DetailPane).show_content = settings.show_content
         memory_list = self.screen.query_one(MemoryList)
         memory_list.sort_column = settings.list_sort
         memory_list.descending = settings.list_descending
         memory_list.display = settings.view == "list"
-        self.screen.query_one(MemoryTree).display = settings.view != "list"
+        tree.display = settings.view != "list"
         self.left_width()
 
     def left_width(self) -> None:
@@ -54,14 +53,15 @@ class SavedChoices:
         if settings is None:
             return
         memory_list = self.screen.query_one(MemoryList)
-        settings.mode, settings.sort = self.state.mode, self.state.sort
+        tree = self.screen.query_one(MainTree)
+        settings.mode, settings.sort = tree.mode, tree.sort
         settings.show_content = self.screen.query_one(DetailPane).show_content
         settings.view = "list" if memory_list.display else "tree"
         settings.list_sort = memory_list.sort_column
         settings.list_descending = memory_list.descending
         self.save()
 
-    def resize_left(self, step: int) -> None:
+    def action_resize_left(self, step: int) -> None:
         """``<`` / ``>``: the left pane narrower or wider (by 4% of the screen); the tree and
         the list each keep their own width."""
         settings = self.settings()

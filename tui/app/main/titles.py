@@ -7,44 +7,63 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.screen import Screen
-
 from ..grouping import MODE_NAMES, SORT_NAMES
-from ..widgets.memory_tree import MemoryTree
-from .state import MainState
+from .mark_ranges import MarkRanges
+from .tree import MainTree
+from .vault_screen import VaultScreen
 
 
 class Titles:
-    """The titles of ``screen``, from ``state``, the marks' note (``marks_note``) and the keys
-    (``key_for``). Owns the vault's path as the header says it and the review inbox's count."""
+    """The titles of ``screen``, from its view, its tree (what the filter kept, the marks, the
+    grouping and the sort), the range being marked (``ranges``) and the keys (``key_for``).
+    Owns the vault's path as the header says it and the review inbox's count."""
 
-    def __init__(self, screen: Screen[object], state: MainState, key_for: Callable[[str], str],
-                 marks_note: Callable[[], str], title_path: str) -> None:
+    def __init__(self, screen: VaultScreen, ranges: MarkRanges, key_for: Callable[[str], str],
+                 title_path: str) -> None:
         self.screen = screen
-        self.state = state
+        self.ranges = ranges
         self.key_for = key_for
-        self.marks_note = marks_note
         self.title_path = title_path
         self.inbox_count = 0
 
+    @property
+    def tree(self) -> MainTree:
+        return self.screen.query_one(MainTree)
+
     def tree_title(self) -> None:
         """``memories 12 of 40 · 3 marked``; the header too (it counts the marks)."""
-        view = self.state.view
+        view = self.screen.view
         if view is None:
             return
+        tree = self.tree
         total = view.total
-        shown = total if view.glance is not None else len(self.state.matched)  # (a glance: no ids)
+        shown = total if view.glance is not None else len(tree.matched)  # (a glance: no ids)
         title = f"memories {total}" if shown == total else f"memories {shown} of {total}"
         marked = self.marks_note()
         if marked:
             title += f" · {marked}"
-        self.screen.query_one(MemoryTree).border_title = title
+        tree.border_title = title
         self.show_subtitle()
 
+    def marks_note(self) -> str:
+        """``3 marked``, ``3 marked (1 hidden by the filter)``, with `` · visual`` while ``V``
+        draws a range; "" when nothing is marked and no range is drawn."""
+        tree = self.tree
+        marks = tree.marks
+        parts = []
+        if marks:
+            shown = tree.matched_set()
+            hidden = sum(1 for i in marks if i not in shown)
+            parts.append(f"{len(marks)} marked" + (f" ({hidden} hidden by the filter)"
+                                                    if hidden else ""))
+        if self.ranges.visual:
+            parts.append(f"visual ({self.key_for('visual')} ends)")
+        return " · ".join(parts)
+
     def tree_subtitle(self) -> None:
-        tree = self.screen.query_one(MemoryTree)
-        order = "rank" if tree.rank else SORT_NAMES[self.state.sort]
-        tree.border_subtitle = f"group: {MODE_NAMES[self.state.mode]} · sort: {order}"
+        tree = self.tree
+        order = "rank" if tree.rank else SORT_NAMES[tree.sort]
+        tree.border_subtitle = f"group: {MODE_NAMES[tree.mode]} · sort: {order}"
 
     def inbox_counted(self, count: int) -> None:
         self.inbox_count = count
@@ -54,10 +73,10 @@ class Titles:
         """The header: the vault's path, "opening…" while the tree is a first look from the
         index, how many are marked, the review inbox's count."""
         parts = [self.title_path]
-        view = self.state.view
+        view = self.screen.view
         if view is not None and view.partial:
             parts.append("opening…")
-        marks = self.screen.query_one(MemoryTree).marks
+        marks = self.tree.marks
         if marks:
             parts.append(f"{len(marks)} marked")
         if self.inbox_count:

@@ -30,8 +30,7 @@ from .tree_nodes import (EXPAND_ARROW, LEAF_FIELDS, LOADING, NodeData, depth_bel
 
 class MemoryTree(Tree[NodeData]):
     #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
-    #: which enter and h/l do here); left and right close and open groups as h and l do (a
-    #: scrolling view's own left and right would scroll sideways)
+    #: which enter and h/l do here); the main screen's tree adds its keys (tui/app/main/tree.py)
     BINDINGS = [
         Binding("space", "screen.mark", "Mark", show=False, id="memvault.mark"),
         # marking a range (over Tree's own shift+up/down, which go to the parent and sibling)
@@ -39,10 +38,6 @@ class MemoryTree(Tree[NodeData]):
                 id="memvault.mark_down"),
         Binding("shift+up", "screen.mark_up", "Mark up (extend)", show=False,
                 id="memvault.mark_up"),
-        Binding("right", "screen.open_node", "Expand / into", show=False,
-                id="memvault.expand.arrow"),
-        Binding("left", "screen.close_node", "Collapse / out", show=False,
-                id="memvault.collapse.arrow"),
     ]
     _rebuilding = True  # (until __init__ is done: Tree's own __init__ sets the cursor)
     CHUNK = 120  # leaves added at a time (a screen shows ~35; "… more" adds the next ones)
@@ -56,8 +51,8 @@ class MemoryTree(Tree[NodeData]):
         #: the key of the row the cursor goes to at the next rebuild (over ``focus``)
         self.stay_key: str | None = None
         self.view: VaultView | None = None
-        self.mode = "status_tag"
-        self.sort = "score"
+        self.shown_mode = "status_tag"  # the grouping and the sort drawn now (show sets them)
+        self.shown_sort = "score"
         self.ids: list[str] = []
         self._children_of: dict[str, list[tuple[str, str]]] = {}
         self._parents_of: dict[str, list[tuple[str, str]]] = {}
@@ -96,13 +91,13 @@ class MemoryTree(Tree[NodeData]):
         """Labels are cut to the width: redo them when it changes."""
         width = label_room(self)
         if self.view is not None and width and max(16, width - LEAF_FIELDS) != self.words:
-            self.show(self.view, self.ids, self.mode, self.sort, groups=self._top)
+            self.show(self.view, self.ids, self.shown_mode, self.shown_sort, groups=self._top)
 
     # -- building ---------------------------------------------------------------------------
     def opening(self, mode: str) -> set[str] | None:
         """The keys of the groups :meth:`show` will open for ``mode``: the open ones when the
         shape stays, None when it changes (then the first group opens)."""
-        return expanded_keys(self.root) if mode == self.mode and self._built else None
+        return expanded_keys(self.root) if mode == self.shown_mode and self._built else None
 
     def show(self, view: VaultView, ids: list[str], mode: str, sort: str,
              focus: str | None = None, groups: list[Group | LineageRoot] | None = None) -> None:
@@ -117,7 +112,7 @@ class MemoryTree(Tree[NodeData]):
     def _show(self, view: VaultView, ids: list[str], mode: str, sort: str,
               focus: str | None, groups: list[Group | LineageRoot] | None) -> None:
         cursor = self.cursor_node
-        same_shape = mode == self.mode and self._built
+        same_shape = mode == self.shown_mode and self._built
         if self._kept is not None and same_shape and focus is None and self.stay_key is None:
             expanded, cursor_key, cursor_memory = self._kept  # the person's, not the filter's
         else:
@@ -128,7 +123,7 @@ class MemoryTree(Tree[NodeData]):
         cursor_line = self.cursor_line
         scroll_y = self.scroll_y
         narrow = False
-        self.view, self.mode, self.sort, self.ids = view, mode, sort, ids
+        self.view, self.shown_mode, self.shown_sort, self.ids = view, mode, sort, ids
         width = label_room(self) or 80
         self.words = max(16, width - LEAF_FIELDS)  # a line less score, bar and id (at the top)
         self._parents_of, self._children_of = view.provenance() if mode == "lineage" else ({}, {})
@@ -209,7 +204,7 @@ class MemoryTree(Tree[NodeData]):
         room = self.words - self.guide_depth * depth - (EXPAND_ARROW if has_children else 0)
         return memory_label(self.view.get(data.memory_id), data, has_children,
                             marked=data.memory_id in self.marks, words=room,
-                            terms=self.terms, status=self.mode != "status_tag")
+                            terms=self.terms, status=self.shown_mode != "status_tag")
 
     # -- marks (what the consolidate wizard offers as its members) ----------------------------
     def toggle_mark(self, memory_id: str) -> bool:
@@ -266,7 +261,7 @@ class MemoryTree(Tree[NodeData]):
             if self.view.glance is not None:  # counts only: the memories come with the preview
                 node.add_leaf(LOADING.copy(), NodeData("loading", f"{data.key}/…loading"))
                 return
-            self._add_chunk(node, group.ordered(self.view, self.sort, self.rank), data.key)
+            self._add_chunk(node, group.ordered(self.view, self.shown_sort, self.rank), data.key)
         elif data.lineage and data.memory_id is not None:
             if data.merged:
                 for source, _kind in self._parents_of.get(data.memory_id, ()):

@@ -69,7 +69,7 @@ async def test_a_choice_changed_there_shows_on_the_main_screen_and_is_saved(tui_
         screen = await _open_settings(pilot)
         await pilot.press("down", "enter")  # the tree groups by: the next mode
         await settle(pilot)
-        assert app.main_screen.mode == "tag"
+        assert app.main_screen.memory_tree.mode == "tag"
         await until(pilot, lambda: settings_path().exists())
         assert _saved()["mode"] == "tag"
         said = text_of(screen.query_one("#settings-saved"))
