@@ -147,14 +147,15 @@ def relations_going_with(store: Store, ids: Iterable[str]) -> RelationsOfGone[Re
 
 
 def first_words(text: str, limit: int = 48) -> str:
-    """The first words of a text on one line, cut at a word boundary (a word that ends at the
-    limit is kept whole), with control characters
+    """The first words of a text on one line, at most ``limit`` characters cut at a word boundary
+    (a word that ends where the mark goes is kept whole), with control characters
     shown as visible escapes (:func:`~core.textutil.neutralise_line`): safe in a commit subject
     and on a terminal."""
     flat = " ".join(text.split())
     if len(flat) > limit:
-        cut = flat[:limit + 1]
-        flat = (cut.rsplit(" ", 1)[0] if " " in cut[1:] else flat[:limit]) + "…"
+        room = max(limit - 1, 1)  # the words, then the mark: at most ``limit`` characters
+        cut = flat[:room + 1]
+        flat = (cut.rsplit(" ", 1)[0] if " " in cut[1:] else flat[:room]) + "…"
     return neutralise_line(flat)
 
 
