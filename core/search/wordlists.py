@@ -41,6 +41,7 @@ LIST_FROM = 5000
 LIST_LENGTH = 1000
 #: A sync rewriting more memories than this drops the lists and builds them again.
 REWRITE_FROM = 20_000
+PENDING_KEY = "word_lists"  # (``state``: the lists are still to be made, :mod:`.pending_lists`)
 K1, B = 1.2, 0.75  # FTS5's bm25 constants (fts5_aux.c)
 _COLUMNS = ("content", "gist", "tags", "entities")
 
@@ -390,6 +391,7 @@ class Words:
                                         self.weights, lengths)
                     if progress is not None:
                         progress(done, len(tokens))
+                self.conn.execute("DELETE FROM state WHERE key = ?", (PENDING_KEY,))
         except sqlite3.OperationalError:  # locked by another writer, a read-only disk
             return 0
         return built
