@@ -38,11 +38,12 @@ def make_pending(conn: sqlite3.Connection, words: Callable[[], Words],
                  progress: Callable[[int, int], None] | None = None) -> int:
     """The pending lists made now (:meth:`.wordlists.Words.build_common`, which clears the
     note in its transaction), ``progress(done, total)`` told after each word. Returns how
-    many were made: 0 when none are pending, or when the index cannot be written now (they
-    stay pending)."""
+    many were made: 0 when none are pending (asked again under the write lock: another
+    process may have made them while this one waited for it), or when the index cannot be
+    written now (they stay pending)."""
     try:
         if not pending(conn):
             return 0
     except sqlite3.OperationalError:  # (no state table: not an index of this version)
         return 0
-    return words().build_common(progress)
+    return words().build_common(progress, lambda: pending(conn))

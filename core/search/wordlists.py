@@ -378,14 +378,16 @@ class Words:
         forget(self.conn, rewritten)
         add(self.conn, self.tokenizer, written)
 
-    def build_common(self, progress: Callable[[int, int], None] | None = None) -> int:
+    def build_common(self, progress: Callable[[int, int], None] | None = None,
+                     pending: Callable[[], bool] | None = None) -> int:
         """Write the list of every word held by :data:`LIST_FROM` memories or more; 0 when the
-        index cannot be written now (the lists are then made word by word as searched).
-        ``progress(done, total)`` is told after each word."""
+        index cannot be written now (the lists are then made word by word as searched), or when
+        ``pending()``, asked under the write lock, says they are made. ``progress(done, total)``
+        is told after each word."""
         built, lengths = 0, dict[int, int]()
         try:
             with transaction(self.conn):
-                tokens = common_tokens(self.conn)
+                tokens = common_tokens(self.conn) if pending is None or pending() else []
                 for done, token in enumerate(tokens, 1):
                     built += write_list(self.conn, self.tokenizer, token, f'"{token}"',
                                         self.weights, lengths)

@@ -133,3 +133,34 @@ def test_a_search_that_can_write_makes_the_list_of_the_common_word_it_ranks(tmp_
     assert listed == ["w0"] and pending_lists.pending(built.conn)  # (the others still pending)
     built.close()
     whole.close()
+
+
+def test_lists_another_process_made_while_this_one_waited_are_not_made_again(tmp_path, small,
+                                                                            monkeypatch):
+    mems = _memories()
+    path = tmp_path / "index.sqlite"
+    first, second = SearchIndex(path), SearchIndex(path)
+    first.sync(mems)
+    assert pending_lists.pending(second.conn)
+    written: list[str] = []
+    write_list = wordlists.write_list
+
+    def counted(conn, tokenizer, token, *args, **kwargs):
+        written.append(token)
+        return write_list(conn, tokenizer, token, *args, **kwargs)
+
+    monkeypatch.setattr(wordlists, "write_list", counted)
+    words = second.reading.words()
+    build_common = words.build_common
+
+    def the_first_takes_the_lock_first(*args, **kwargs):  # (the second waits for its lock)
+        assert pending_lists.make_pending(first.conn, first.reading.words) > 0
+        return build_common(*args, **kwargs)
+
+    monkeypatch.setattr(words, "build_common", the_first_takes_the_lock_first)
+    made = len(written)
+    assert pending_lists.make_pending(second.conn, second.reading.words) == 0
+    listed = len(second.conn.execute("SELECT token FROM words").fetchall())
+    assert listed > 0 and len(written) == made + listed  # (each list made once, by the first)
+    first.close()
+    second.close()
