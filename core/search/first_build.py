@@ -1,10 +1,11 @@
 """The first build of the search index (after a clone, a ``reindex``, an index deleted by hand):
 the search rows of every memory, written in transactions of :data:`CHUNK` memories with a report
-of progress after each, then the word lists.
+of progress after each.
 
-The near-duplicate keys of the rows are left pending (:meth:`.near_dupes.NearDuplicateRows.defer`):
-a search reads none of them. Their first reader makes them from the rows, or a verb that leaves
-the index complete (:func:`.completion.complete`).
+The common words' lists and the near-duplicate keys of the rows are left pending
+(:mod:`.pending_lists`, :meth:`.near_dupes.NearDuplicateRows.defer`): a search needs neither.
+Their first reader makes them from the rows (a search that can write, the list of the one word
+it ranks), or a verb that leaves the index complete (:func:`.completion.complete`).
 
 One transaction for 100k memories held the index's write lock for the whole build, and a search
 meanwhile (the app's filter, another process, the MCP server) waited for it or wrote the same rows
@@ -18,8 +19,8 @@ process gone, or silent for :data:`STALE_AFTER` seconds) is no build: the next s
 the index level as usual, from the rows the build had written.
 
 The rows are those :meth:`core.search.index.SearchIndex.sync` writes (the same ``records`` and
-``fts`` rows, the same word lists; the same near-duplicate keys once made), so what the index
-holds after a build equals what one transaction would have made
+``fts`` rows; the same word lists and near-duplicate keys once made), so what the index holds
+after a build, made complete, equals what one transaction would have made
 (``tests/core/search/test_first_build.py``).
 """
 
@@ -56,11 +57,12 @@ DEFAULT_WAIT = 2.0
 #: How often a waiting search looks at the build's record again (seconds).
 POLL = 0.02
 
-#: ``progress(what, done, total)``: ``what`` is "search index" (memories) or "word lists" (words).
+#: ``progress(what, done, total)``: ``what`` is "search index" (memories), "word lists" (words)
+#: or "near-duplicate keys" (memories).
 Progress = Callable[[str, int, int], None]
 PHASE_ROWS = "search index"
+#: (the lists and the keys: made after the search is ready, by :func:`.completion.complete`)
 PHASE_WORDS = "word lists"
-#: (made after the search is ready, by :func:`.completion.complete`: memories)
 PHASE_KEYS = "near-duplicate keys"
 
 
@@ -179,24 +181,22 @@ def building(conn: sqlite3.Connection) -> BuildState | None:
 class Builder:
     """The chunked first build of the index on ``conn`` (see the module docstring), from its
     parts: ``made(memories, id)`` is the index's own (the memory, its fingerprint and the blob
-    id of the bytes it was parsed from: :meth:`.row_sources.RowSources.made`),
-    ``build_word_lists(progress)`` writes its word lists (:meth:`.wordlists.Words.build_common`)."""
+    id of the bytes it was parsed from: :meth:`.row_sources.RowSources.made`)."""
 
     def __init__(self, conn: sqlite3.Connection,
                  made: Callable[[Mapping[str, Memory], str], MadeRow],
-                 build_word_lists: Callable[[Callable[[int, int], None]], int],
                  progress: Progress | None = None):
         self.conn = conn
         self.made = made
-        self.build_word_lists = build_word_lists
         self.progress = progress
         self._began: tuple[float, int] | None = None
 
     def run(self, memories: Mapping[str, Memory]) -> int:
         """Write the rows of every memory of ``memories`` the index has no row for, chunk by
-        chunk (their near-duplicate keys left pending), then the word lists. Returns how many
+        chunk (the word lists and their near-duplicate keys left pending). Returns how many
         rows were written. The caller checked that the index has no rows, or only rows this
         builder can add to (their near-duplicate keys current or pending)."""
+        from . import pending_lists
         from .near_dupes import NearDuplicateRows
 
         conn = self.conn
@@ -210,7 +210,7 @@ class Builder:
             # the rows written here get no near-duplicate keys: they are left pending, made
             # from the rows when first asked (a search needs none of them)
             dupes.defer(conn.execute("SELECT coalesce(max(rowid), 0) FROM records").fetchone()[0])
-            _drop_word_lists(conn)
+            pending_lists.defer(conn)  # (made after the rows: a search needs none)
             self._began = (time.time(), len(held))
             self._mark(conn, len(held), total)
         written = 0
@@ -230,7 +230,6 @@ class Builder:
             self._unmark(conn)
             conn.execute(f"PRAGMA cache_size = {int(cache)}")
         self._report(PHASE_ROWS, total, total)
-        self.build_word_lists(lambda done, n: self._report(PHASE_WORDS, done, n))
         return written
 
     def _write(self, conn: sqlite3.Connection, memories: Mapping[str, Memory],
@@ -278,8 +277,3 @@ class Builder:
         if self.progress is not None:
             self.progress(what, done, total)
 
-
-def _drop_word_lists(conn: sqlite3.Connection) -> None:
-    from . import wordlists
-
-    wordlists.drop_all(conn)

@@ -266,8 +266,7 @@ class SearchIndex:
             return False
         if known and not self._near_dupes_current():
             return False  # (the rows written so far need their keys made again: one sync)
-        builder = first_build.Builder(self.conn, self.sources.made,
-                                      lambda told: self.reading.words().build_common(told), progress)
+        builder = first_build.Builder(self.conn, self.sources.made, progress)
         report.added = builder.run(memories)
         self._known, self._synced, self._near_dupes = None, None, True
         self._generation += 1

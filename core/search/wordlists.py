@@ -41,6 +41,7 @@ LIST_FROM = 5000
 LIST_LENGTH = 1000
 #: A sync rewriting more memories than this drops the lists and builds them again.
 REWRITE_FROM = 20_000
+PENDING_KEY = "word_lists"  # (``state``: the lists are still to be made, :mod:`.pending_lists`)
 K1, B = 1.2, 0.75  # FTS5's bm25 constants (fts5_aux.c)
 _COLUMNS = ("content", "gist", "tags", "entities")
 
@@ -377,19 +378,22 @@ class Words:
         forget(self.conn, rewritten)
         add(self.conn, self.tokenizer, written)
 
-    def build_common(self, progress: Callable[[int, int], None] | None = None) -> int:
+    def build_common(self, progress: Callable[[int, int], None] | None = None,
+                     pending: Callable[[], bool] | None = None) -> int:
         """Write the list of every word held by :data:`LIST_FROM` memories or more; 0 when the
-        index cannot be written now (the lists are then made word by word as searched).
-        ``progress(done, total)`` is told after each word."""
+        index cannot be written now (the lists are then made word by word as searched), or when
+        ``pending()``, asked under the write lock, says they are made. ``progress(done, total)``
+        is told after each word."""
         built, lengths = 0, dict[int, int]()
         try:
             with transaction(self.conn):
-                tokens = common_tokens(self.conn)
+                tokens = common_tokens(self.conn) if pending is None or pending() else []
                 for done, token in enumerate(tokens, 1):
                     built += write_list(self.conn, self.tokenizer, token, f'"{token}"',
                                         self.weights, lengths)
                     if progress is not None:
                         progress(done, len(tokens))
+                self.conn.execute("DELETE FROM state WHERE key = ?", (PENDING_KEY,))
         except sqlite3.OperationalError:  # locked by another writer, a read-only disk
             return 0
         return built
