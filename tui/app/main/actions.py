@@ -38,10 +38,10 @@ class Operations:
         self.reload = reload
 
     def undo(self) -> None:
-        self.runner.run(self.service.undo)
+        self.runner.run(self.service.undo, "undoing")
 
     def redo(self) -> None:
-        self.runner.run(self.service.redo)
+        self.runner.run(self.service.redo, "redoing")
 
     def undo_list(self) -> None:
         """``u``: what successive undos would take back, newest first; enter on one undoes it
@@ -50,7 +50,7 @@ class Operations:
 
         def done(commits: list[str] | None) -> None:
             if commits:
-                self.runner.run(lambda: self.service.bulk.undo_through(commits))
+                self.runner.run(lambda: self.service.bulk.undo_through(commits), "undoing")
 
         self.screen.app.push_screen(UndoListScreen(self.service), done)
 

@@ -16,21 +16,26 @@ from ..keys import key_for as key_of
 from ..messages import MemoriesChanged, OperationFailed
 from ..service import Change
 from ..widgets.history import HistoryTable
+from .pending import PendingWrite
 from .state import MainState
 
 
 class ChangeRunner:
     """Runs operations for ``screen`` (in its workers) on the memory ``state`` shows; ``key_for``
-    names the screen's keys in what it says."""
+    names the screen's keys in what it says; ``pending`` shows each write at once, before its
+    commit lands."""
 
     def __init__(self, screen: Screen[object], state: MainState,
-                 key_for: Callable[[str], str]) -> None:
+                 key_for: Callable[[str], str], pending: PendingWrite) -> None:
         self.screen = screen
         self.state = state
         self.key_for = key_for
+        self.pending = pending
 
-    def run(self, operation: Callable[[], Change]) -> None:
-        """Run ``operation`` (a service call) in a worker; its change comes back as a message."""
+    def run(self, operation: Callable[[], Change], doing: str = "saving") -> None:
+        """Run ``operation`` (a service call) in a worker; its change comes back as a message.
+        Until then the tree's title says ``doing`` (``undoing``)."""
+        self.pending.start(doing)
         self.screen.run_worker(partial(self.change, operation), thread=True, group="write",
                                exit_on_error=False)
 
@@ -39,6 +44,7 @@ class ChangeRunner:
         try:
             change = operation()
         except VaultError as exc:
+            self.screen.app.call_from_thread(self.pending.refused)
             self.screen.post_message(OperationFailed(str(exc)))
             return
         self.screen.post_message(MemoriesChanged(change))

@@ -57,6 +57,7 @@ from .keys import MAIN_BINDINGS, TreeMoves
 from .marks import MarkRanges, Marks
 from .opening import VaultOpening
 from .panes import TABS, CursorPanes, GitPanes
+from .pending import PendingWrite
 from .settings import SavedChoices
 from .state import MainState
 from .titles import Titles, short_path
@@ -78,7 +79,8 @@ class MainScreen(Screen[object]):
         self.rescore_interval = rescore_interval
         self.state = state = MainState()
         # the parts, each given what it needs (a lambda: a part built after it)
-        self.runner = ChangeRunner(self, state, self.key_for)
+        self.pending = PendingWrite(self, lambda: self.titles.tree_title())
+        self.runner = ChangeRunner(self, state, self.key_for, self.pending)
         self.marks = Marks(self, state, self.runner.need_memory, self.key_for,
                            changed=lambda: self.titles.tree_title())
         self.ranges: MarkRanges = self.marks.ranges
@@ -100,7 +102,7 @@ class MainScreen(Screen[object]):
                                      self.jumps.jump, self.panes.apply_change,
                                      self.follower.reload)
         self.bulk = BulkOperations(self, state, service, self.runner.need_memory,
-                                   self.marks.unmark)
+                                   self.marks.unmark, self.pending)
         self.edits = Edits(self, state, service, self.runner, self.key_for,
                            self.panes.apply_change)
         self.opening = VaultOpening(self, state, service, self.filtering, self.titles,
@@ -273,6 +275,7 @@ class MainScreen(Screen[object]):
 
     @on(MemoriesChanged)
     def _changed(self, message: MemoriesChanged) -> None:
+        self.pending.landed()
         self.panes.apply_change(message.change)
         self.operations.count_inbox()
     @on(OperationFailed)

@@ -1,0 +1,75 @@
+"""A write shown the moment its key is pressed, before its commit lands (as lazygit does): the
+rows of the memories it acts on dimmed in place (only their lines are drawn again, never the
+whole tree) and the tree's title saying what is under way (``memories 40 · archiving…``).
+
+The commit runs in a worker; when it lands, the tree takes the new view and its titles as
+always (the pending look goes with the rows it rebuilds). When core refuses it, the rows get
+their labels back and the title is said again: nothing looks done that was not."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from rich.text import Text
+from textual.screen import Screen
+from textual.widgets.tree import TreeNode
+
+from ..widgets.memory_tree import MemoryTree
+from ..widgets.tree_nodes import NodeData
+
+#: the style a pending row takes over its own
+PENDING_STYLE = "dim italic"
+
+
+class PendingWrite:
+    """The pending look of ``screen``'s tree while a write is under way; ``retitle`` says the
+    tree's title again (from the screen's state) after a refusal."""
+
+    def __init__(self, screen: Screen[object], retitle: Callable[[], None]) -> None:
+        self.screen = screen
+        self.retitle = retitle
+        #: the rows dimmed and the labels they had
+        self.labels: dict[TreeNode[NodeData], Text] = {}
+
+    def start(self, doing: str, ids: Iterable[str] = ()) -> None:
+        """Show ``doing`` (``archiving``) in the tree's title and dim the rows of ``ids``."""
+        tree = self.screen.query_one(MemoryTree)
+        wanted = set(ids)
+        if wanted:
+            for node in self._populated(tree):
+                data = node.data
+                if data is not None and data.memory_id in wanted and data.kind == "memory":
+                    label = node.label
+                    self.labels.setdefault(node, label)
+                    pending = label.copy()
+                    pending.stylize(PENDING_STYLE)
+                    node.set_label(pending)  # (the tree draws this one line again)
+        title = str(tree.border_title or "memories").split(" · ⋯ ", 1)[0]
+        tree.border_title = f"{title} · ⋯ {doing}…"
+
+    def refused(self) -> None:
+        """Core refused the write: the rows get their labels back, the title is said again."""
+        tree = self.screen.query_one(MemoryTree)
+        alive = set(self._populated(tree))
+        for node, label in self.labels.items():
+            if node in alive:
+                node.set_label(label)
+        self.labels.clear()
+        self.retitle()
+        if "⋯" in str(tree.border_title or ""):  # (no view to title yet)
+            tree.border_title = str(tree.border_title).split(" · ⋯ ", 1)[0]
+
+    def landed(self) -> None:
+        """The write landed: the tree is rebuilt from its view (the old rows are dropped)."""
+        self.labels.clear()
+
+    @staticmethod
+    def _populated(tree: MemoryTree) -> list[TreeNode[NodeData]]:
+        """Every node the tree holds now (groups only opened once have children)."""
+        found: list[TreeNode[NodeData]] = []
+        stack = list(tree.root.children)
+        while stack:
+            node = stack.pop()
+            found.append(node)
+            stack.extend(node.children)
+        return found
