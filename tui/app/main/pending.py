@@ -1,6 +1,7 @@
 """A write shown the moment its key is pressed, before its commit lands (as lazygit does): the
-rows of the memories it acts on dimmed in place (only their lines are drawn again, never the
-whole tree) and the tree's title saying what is under way (``memories 40 · archiving…``).
+rows of the memories it acts on dimmed in place, in the tree and in the flat list (only their
+lines are drawn again, never the whole tree) and the titles of both saying what is under way
+(``memories 40 · ⋯ archiving…``).
 
 The commit runs in a worker; when it lands, the tree takes the new view and its titles as
 always (the pending look goes with the rows it rebuilds). When core refuses it, the rows get
@@ -14,6 +15,7 @@ from rich.text import Text
 from textual.screen import Screen
 from textual.widgets.tree import TreeNode
 
+from ..widgets.memory_list import Cell, MemoryList
 from ..widgets.memory_tree import MemoryTree
 from ..widgets.tree_nodes import NodeData
 
@@ -22,14 +24,16 @@ PENDING_STYLE = "dim italic"
 
 
 class PendingWrite:
-    """The pending look of ``screen``'s tree while a write is under way; ``retitle`` says the
-    tree's title again (from the screen's state) after a refusal."""
+    """The pending look of ``screen``'s tree and flat list while a write is under way;
+    ``retitle`` says their titles again (from the screen's state) after a refusal."""
 
     def __init__(self, screen: Screen[object], retitle: Callable[[], None]) -> None:
         self.screen = screen
         self.retitle = retitle
-        #: the rows dimmed and the labels they had
+        #: the tree's rows dimmed and the labels they had
         self.labels: dict[TreeNode[NodeData], Text] = {}
+        #: the list's cells dimmed (memory id, column) and what they held
+        self.cells: dict[tuple[str, str], object] = {}
 
     def start(self, doing: str, ids: Iterable[str] = ()) -> None:
         """Show ``doing`` (``archiving``) in the tree's title and dim the rows of ``ids``."""
@@ -44,8 +48,28 @@ class PendingWrite:
                     pending = label.copy()
                     pending.stylize(PENDING_STYLE)
                     node.set_label(pending)  # (the tree draws this one line again)
-        title = str(tree.border_title or "memories").split(" · ⋯ ", 1)[0]
-        tree.border_title = f"{title} · ⋯ {doing}…"
+            self._dim_list(wanted)
+        for widget in (tree, self.screen.query_one(MemoryList)):
+            if not widget.display:  # (the hidden one is titled again when it shows)
+                continue
+            title = str(widget.border_title or "memories").split(" · ⋯ ", 1)[0]
+            widget.border_title = f"{title} · ⋯ {doing}…"
+
+    def _dim_list(self, ids: set[str]) -> None:
+        """The flat list's rows of ``ids`` (those it holds yet) dimmed, each cell in place."""
+        listing = self.screen.query_one(MemoryList)
+        for memory_id in ids:
+            if memory_id not in listing.rows:
+                continue
+            for column in listing.shown_columns:
+                held = listing.get_cell(memory_id, column)
+                text = held.text if isinstance(held, Cell) else held
+                if not isinstance(text, Text):
+                    continue
+                self.cells.setdefault((memory_id, column), held)
+                pending = text.copy()
+                pending.stylize(PENDING_STYLE)
+                listing.update_cell(memory_id, column, pending)
 
     def refused(self) -> None:
         """Core refused the write: the rows get their labels back, the title is said again."""
@@ -54,14 +78,21 @@ class PendingWrite:
         for node, label in self.labels.items():
             if node in alive:
                 node.set_label(label)
-        self.labels.clear()
+        listing = self.screen.query_one(MemoryList)
+        for (memory_id, column), held in self.cells.items():
+            if memory_id in listing.rows:
+                listing.update_cell(memory_id, column, held)
+        self.landed()
         self.retitle()
-        if "⋯" in str(tree.border_title or ""):  # (no view to title yet)
-            tree.border_title = str(tree.border_title).split(" · ⋯ ", 1)[0]
+        for widget in (tree, listing):
+            if "⋯" in str(widget.border_title or ""):  # (no view to title yet)
+                widget.border_title = str(widget.border_title).split(" · ⋯ ", 1)[0]
 
     def landed(self) -> None:
-        """The write landed: the tree is rebuilt from its view (the old rows are dropped)."""
+        """The write landed: the tree and the list are rebuilt from its view (their old rows
+        are dropped)."""
         self.labels.clear()
+        self.cells.clear()
 
     @staticmethod
     def _populated(tree: MemoryTree) -> list[TreeNode[NodeData]]:

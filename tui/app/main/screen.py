@@ -79,7 +79,8 @@ class MainScreen(Screen[object]):
         self.rescore_interval = rescore_interval
         self.state = state = MainState()
         # the parts, each given what it needs (a lambda: a part built after it)
-        self.pending = PendingWrite(self, lambda: self.titles.tree_title())
+        self.pending = PendingWrite(self, lambda: (self.titles.tree_title(),
+                                                   self.views.list_title()))
         self.runner = ChangeRunner(self, state, self.key_for, self.pending)
         self.marks = Marks(self, state, self.runner.need_memory, self.key_for,
                            changed=lambda: self.titles.tree_title())

@@ -113,3 +113,35 @@ async def test_undo_says_undoing_until_its_revert_lands(tui_vault, monkeypatch):
         await settle(pilot)
         assert "undoing" not in str(tree.border_title)
         assert on_disk(tui_vault).get(DANGER).status != MemoryStatus.ARCHIVED
+
+
+async def test_in_the_flat_list_archive_dims_the_marked_rows_at_once(tui_vault, monkeypatch):
+    from tui_support import FADING, FRESH
+
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("f")
+        await settle(pilot)
+        listing = app.main_screen.memory_list
+        for memory_id in (FRESH, FADING):
+            assert listing.go_to(memory_id)
+            await pilot.pause()
+            await pilot.press("space")
+        await pilot.pause()
+        gate = hold(monkeypatch, app, "archive_many")
+        view = app.main_screen.view
+        try:
+            await pilot.press("a")
+            await pilot.pause()
+            assert "archiving…" in str(listing.border_title)
+            for memory_id in (FRESH, FADING):
+                cell = listing.get_cell(memory_id, "id")
+                assert "dim" in str(cell.spans[-1].style)
+        finally:
+            gate.set()
+        await until(pilot, lambda: app.main_screen.view is not view)
+        await settle(pilot)
+        assert "…" not in str(listing.border_title)
+        assert on_disk(tui_vault).get(FRESH).status == MemoryStatus.ARCHIVED
+        assert on_disk(tui_vault).get(FADING).status == MemoryStatus.ARCHIVED
