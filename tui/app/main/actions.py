@@ -72,8 +72,8 @@ class Operations:
                 self.runner.run(lambda: self.service.gc_apply(archive=how == "archive",
                                                               keep=kept))
 
-        self.screen.app.push_screen(
-            GcScreen(self.service, on_change=lambda change: self.apply_change(change, None)), done)
+        self.runner.pending.opening("the gc preview", lambda: self.screen.app.push_screen(
+            GcScreen(self.service, on_change=lambda change: self.apply_change(change, None)), done))
 
     def split(self, memory_id: str | None = None) -> None:
         """The split wizard, on the highlighted memory (or ``memory_id``)."""
@@ -87,7 +87,8 @@ class Operations:
             if change is not None:
                 self.apply_change(change, "provenance")
 
-        self.screen.app.push_screen(SplitWizard(self.service, start), done)
+        self.runner.pending.opening("the split wizard", lambda: self.screen.app.push_screen(
+            SplitWizard(self.service, start), done))
 
     def consolidate(self, memory_id: str | None = None) -> None:
         """The consolidate wizard, on the marked memories (plus ``memory_id``, when it comes
@@ -106,14 +107,15 @@ class Operations:
                 tree.clear_marks(change.ids)
                 self.apply_change(change, "provenance")
 
-        self.screen.app.push_screen(ConsolidateWizard(self.service, marked,
-                                                      focus_id=memory_id or self.state.current),
-                                    done)
+        focus = memory_id or self.state.current
+        self.runner.pending.opening("the consolidate wizard", lambda: self.screen.app.push_screen(
+            ConsolidateWizard(self.service, marked, focus_id=focus), done))
 
     def stats(self) -> None:
         from ..screens.stats import StatsScreen
 
-        self.screen.app.push_screen(StatsScreen(self.service))
+        self.runner.pending.opening("stats", lambda: self.screen.app.push_screen(
+            StatsScreen(self.service)))
 
     def inbox(self) -> None:
         """What the assistant wrote since the person last reviewed: accept or reject."""
@@ -127,9 +129,9 @@ class Operations:
             if pair:  # c on an entry that likely duplicates another memory
                 self.consolidate_members(pair)
 
-        self.screen.app.push_screen(
+        self.runner.pending.opening("the review inbox", lambda: self.screen.app.push_screen(
             InboxScreen(self.service.inbox, on_change=changed,
-                        duplicates=self.service.edits.duplicates_of_saved), closed)
+                        duplicates=self.service.edits.duplicates_of_saved), closed))
 
     def consolidate_members(self, ids: list[str]) -> None:
         """The consolidate wizard on these memories (as if marked), the first one focused."""

@@ -5,7 +5,10 @@ lines are drawn again, never the whole tree) and the titles of both saying what 
 
 The commit runs in a worker; when it lands, the tree takes the new view and its titles as
 always (the pending look goes with the rows it rebuilds). When core refuses it, the rows get
-their labels back and the title is said again: nothing looks done that was not."""
+their labels back and the title is said again: nothing looks done that was not.
+
+A screen that takes a moment to build (the wizards, the review inbox, stats, gc) is said the
+same way (``⋯ opening the consolidate wizard…``) and built once that is drawn."""
 
 from __future__ import annotations
 
@@ -71,6 +74,20 @@ class PendingWrite:
                 pending.stylize(PENDING_STYLE)
                 listing.update_cell(memory_id, column, pending)
 
+    def opening(self, what: str, push: Callable[[], object]) -> None:
+        """A screen that takes a moment to build (a wizard, the review inbox, stats: a few
+        hundred milliseconds of mounting on a busy machine): the titles say ``opening what…``
+        at once, ``push`` builds it once that is drawn, then the titles are said again."""
+        self.start(f"opening {what}")
+
+        def push_now() -> None:
+            try:
+                push()
+            finally:
+                self._retitle()
+
+        self.screen.call_after_refresh(push_now)
+
     def refused(self) -> None:
         """Core refused the write: the rows get their labels back, the title is said again."""
         tree = self.screen.query_one(MemoryTree)
@@ -83,8 +100,12 @@ class PendingWrite:
             if memory_id in listing.rows:
                 listing.update_cell(memory_id, column, held)
         self.landed()
+        self._retitle()
+
+    def _retitle(self) -> None:
+        """The tree's and the list's titles said again, without what was under way."""
         self.retitle()
-        for widget in (tree, listing):
+        for widget in (self.screen.query_one(MemoryTree), self.screen.query_one(MemoryList)):
             if "⋯" in str(widget.border_title or ""):  # (no view to title yet)
                 widget.border_title = str(widget.border_title).split(" · ⋯ ", 1)[0]
 

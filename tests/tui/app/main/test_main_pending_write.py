@@ -145,3 +145,33 @@ async def test_in_the_flat_list_archive_dims_the_marked_rows_at_once(tui_vault, 
         assert "…" not in str(listing.border_title)
         assert on_disk(tui_vault).get(FRESH).status == MemoryStatus.ARCHIVED
         assert on_disk(tui_vault).get(FADING).status == MemoryStatus.ARCHIVED
+
+
+async def test_m_says_the_wizard_is_opening_in_a_frame_drawn_before_it_is_built(tui_vault,
+                                                                                 monkeypatch):
+    from tui.app.screens.consolidate_wizard import ConsolidateWizard
+
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.main_screen.memory_tree
+        drawn: list[str] = []  # the tree's title in each frame written
+        real_display = app._display
+
+        def display(screen, renderable):
+            drawn.append(str(tree.border_title))
+            return real_display(screen, renderable)
+
+        monkeypatch.setattr(app, "_display", display)
+        drawn_before_push: list[list[str]] = []
+        real_push = app.push_screen
+
+        def push(*args, **kwargs):
+            drawn_before_push.append(list(drawn))
+            return real_push(*args, **kwargs)
+
+        monkeypatch.setattr(app, "push_screen", push)
+        await pilot.press("M")
+        await until(pilot, lambda: isinstance(app.screen, ConsolidateWizard))
+        assert any("opening the consolidate wizard…" in t for t in drawn_before_push[0])
+        assert "opening" not in str(tree.border_title)
