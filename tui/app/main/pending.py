@@ -46,7 +46,7 @@ class PendingWrite:
             for node in self._populated(tree):
                 data = node.data
                 if data is not None and data.memory_id in wanted and data.kind == "memory":
-                    label = node.label
+                    label = node.label if isinstance(node.label, Text) else Text(node.label)
                     self.labels.setdefault(node, label)
                     pending = label.copy()
                     pending.stylize(PENDING_STYLE)

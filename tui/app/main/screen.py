@@ -79,8 +79,11 @@ class MainScreen(Screen[object]):
         self.rescore_interval = rescore_interval
         self.state = state = MainState()
         # the parts, each given what it needs (a lambda: a part built after it)
-        self.pending = PendingWrite(self, lambda: (self.titles.tree_title(),
-                                                   self.views.list_title()))
+        def retitle() -> None:  # (the tree's and the list's titles: parts built below)
+            self.titles.tree_title()
+            self.views.list_title()
+
+        self.pending = PendingWrite(self, retitle)
         self.runner = ChangeRunner(self, state, self.key_for, self.pending)
         self.marks = Marks(self, state, self.runner.need_memory, self.key_for,
                            changed=lambda: self.titles.tree_title())
