@@ -26,7 +26,6 @@ from rich.text import Text
 
 from core import HistoryEntry, Memory, MemoryStatus, Vault
 from core.textutil import neutralise_controls, neutralise_line
-from core.ops.inbox_model import via_of
 from core.vault import GcReport, first_words
 
 from ..terminal import underlying
@@ -270,6 +269,10 @@ def print_memory(vault: Vault, m: Memory, now: int, ends: dict[str, Any] | None 
 
 # -- history, gc, stats ----------------------------------------------------------------------
 def print_history(memory_id: str, entries: list[HistoryEntry], now: int, live: bool) -> None:
+    # (here, not at the top: the inbox's model and the revert it imports cost every reading
+    # verb ~30 ms of start-up, and only history names who wrote for whom)
+    from core.ops.inbox_model import via_of
+
     out = console()
     state = "" if live else " (deleted)"
     out.print(Text(f"history of {memory_id}{state}, newest first", style="bold"))

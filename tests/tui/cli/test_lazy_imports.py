@@ -88,3 +88,16 @@ def test_search_without_wordllama_installed_imports_none(small_vault, tmp_path):
         installed = False
     modules = _modules("--vault", str(small_vault), "search", "pytest", cwd=tmp_path)
     assert ("wordllama" in modules) == installed  # auto: hybrid only when it is there
+
+
+@pytest.mark.parametrize("argv", [["list"], ["stats"], ["search", "pytest", "--mode", "bm25"],
+                                  ["show", "PREFIX"]])
+def test_reading_verbs_import_neither_the_inbox_nor_revert(argv, small_vault, tmp_path):
+    """The human output's module once imported the review inbox's model (and through it
+    ``core.ops.revert`` and the inbox's diffs, ~30 ms) for ``history`` alone: a reading verb
+    that prints no history loads none of them."""
+    memory_id = next((small_vault / "memories").iterdir()).stem
+    argv = [memory_id[:8] if a == "PREFIX" else a for a in argv]
+    modules = _modules("--vault", str(small_vault), *argv, cwd=tmp_path)
+    assert "tui.cli.render" in modules or "tui.cli.render_search" in modules
+    assert [m for m in modules if m.startswith(("core.ops.inbox", "core.ops.revert"))] == []

@@ -13,7 +13,7 @@ from functools import partial
 
 from textual.binding import Binding
 
-from core import VaultError
+from core import MemoryStatus, VaultError
 
 from ..messages import MemoriesChanged, OperationFailed
 from ..service import Change, VaultService
@@ -32,8 +32,9 @@ BULK_BINDINGS = [
 
 class BulkOperations:
     """The operations on the marked memories of ``screen``'s tree (else on the one ``runner``
-    says an operation may act on), through ``service``, in the screen's workers; once one
-    succeeded, the memories it acted on lose their marks."""
+    says an operation may act on), through ``service``, in the screen's workers; their rows
+    are dimmed at once (the runner's ``pending``), and once one succeeded, the memories it
+    acted on lose their marks."""
 
     def __init__(self, screen: VaultScreen, service: VaultService, runner: ChangeRunner) -> None:
         self.screen = screen
@@ -55,10 +56,11 @@ class BulkOperations:
         return [memory_id] if memory_id is not None else None
 
     def run(self, operation: Callable[[], Change], ids: list[str],
-            stay_key: str | None = None) -> None:
+            stay_key: str | None = None, doing: str = "saving") -> None:
         """Run ``operation`` (a service call) in a worker; once it succeeded, unmark ``ids``.
         ``stay_key``: the tree row the cursor goes to afterwards (instead of following the
-        memory)."""
+        memory). Until then their rows are dimmed and the tree's title says ``doing``."""
+        self.runner.pending.start(doing, ids)
         self.screen.run_worker(partial(self.change, operation, ids, stay_key), thread=True,
                                group="write", exit_on_error=False)
 
@@ -68,6 +70,7 @@ class BulkOperations:
         try:
             change = operation()
         except VaultError as exc:
+            self.screen.app.call_from_thread(self.runner.pending.refused)
             self.screen.post_message(OperationFailed(str(exc)))
             return
         if stay_key is not None:
@@ -104,17 +107,21 @@ class BulkOperations:
         ids = self.targets()
         if ids is not None:
             stay = self.next_row_key(ids) if self.tree.display else None
-            self.run(lambda: self.service.bulk.archive_many(ids), ids, stay)
+            view = self.screen.view
+            again = view is not None and all(
+                i in view.rows and view.rows[i].memory.status == MemoryStatus.ARCHIVED for i in ids)
+            self.run(lambda: self.service.bulk.archive_many(ids), ids, stay,
+                     "unarchiving" if again else "archiving")
 
     def action_touch(self) -> None:
         ids = self.targets()
         if ids is not None:
-            self.run(lambda: self.service.bulk.touch_many(ids), ids)
+            self.run(lambda: self.service.bulk.touch_many(ids), ids, doing="touching")
 
     def action_promote(self) -> None:
         ids = self.targets()
         if ids is not None:
-            self.run(lambda: self.service.bulk.promote_many(ids), ids)
+            self.run(lambda: self.service.bulk.promote_many(ids), ids, doing="promoting")
 
     def action_delete(self) -> None:
         """Asks first (the delete modal): one memory with what goes with it, or the list of the
@@ -135,7 +142,7 @@ class BulkOperations:
 
         def done(confirmed: bool | None) -> None:
             if confirmed:
-                self.run(lambda: self.service.bulk.delete_many(ids), ids, stay)
+                self.run(lambda: self.service.bulk.delete_many(ids), ids, stay, "deleting")
 
         self.screen.app.push_screen(DeleteScreen(preview), done)
 
@@ -156,6 +163,6 @@ class BulkOperations:
                 return
             verb, tag = answer
             run = self.service.bulk.tag_many if verb == "tag" else self.service.bulk.untag_many
-            self.run(lambda: run(ids, tag), ids)
+            self.run(lambda: run(ids, tag), ids, doing=f"{verb}ging")
 
         self.screen.app.push_screen(TagScreen(len(ids), present, every), done)

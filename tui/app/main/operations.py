@@ -27,20 +27,26 @@ from ..widgets.history import HistoryTable
 from .filtering import TreeFilter
 from .follow import Jumps, VaultFollower
 from .panes import CursorPanes, GitPanes
+from .pending import PendingWrite
 from .tree import MainTree
 from .vault_screen import VaultScreen
 
 
 class ChangeRunner:
     """Runs operations for ``screen`` (in its workers) on the memory it shows; ``key_for``
-    names the screen's keys in what it says."""
+    names the screen's keys in what it says; ``pending`` shows each write at once, before its
+    commit lands."""
 
-    def __init__(self, screen: VaultScreen, key_for: Callable[[str], str]) -> None:
+    def __init__(self, screen: VaultScreen, key_for: Callable[[str], str],
+                 pending: PendingWrite) -> None:
         self.screen = screen
         self.key_for = key_for
+        self.pending = pending
 
-    def run(self, operation: Callable[[], Change]) -> None:
-        """Run ``operation`` (a service call) in a worker; its change comes back as a message."""
+    def run(self, operation: Callable[[], Change], doing: str = "saving") -> None:
+        """Run ``operation`` (a service call) in a worker; its change comes back as a message.
+        Until then the tree's title says ``doing`` (``undoing``)."""
+        self.pending.start(doing)
         self.screen.run_worker(partial(self.change, operation), thread=True, group="write",
                                exit_on_error=False)
 
@@ -49,6 +55,7 @@ class ChangeRunner:
         try:
             change = operation()
         except VaultError as exc:
+            self.screen.app.call_from_thread(self.pending.refused)
             self.screen.post_message(OperationFailed(str(exc)))
             return
         self.screen.post_message(MemoriesChanged(change))
@@ -125,10 +132,10 @@ class Operations:
 
     # -- undo ---------------------------------------------------------------------------------
     def action_undo(self) -> None:
-        self.runner.run(self.service.undo)
+        self.runner.run(self.service.undo, "undoing")
 
     def action_redo(self) -> None:
-        self.runner.run(self.service.redo)
+        self.runner.run(self.service.redo, "redoing")
 
     def action_undo_list(self) -> None:
         """``u``: what successive undos would take back, newest first; enter on one undoes it
@@ -137,7 +144,7 @@ class Operations:
 
         def done(commits: list[str] | None) -> None:
             if commits:
-                self.runner.run(lambda: self.service.bulk.undo_through(commits))
+                self.runner.run(lambda: self.service.bulk.undo_through(commits), "undoing")
 
         self.screen.app.push_screen(UndoListScreen(self.service), done)
 
@@ -164,7 +171,7 @@ class Operations:
 
     def restore(self, memory_id: str, entry: HistoryEntry) -> None:
         """A version of the memory back (one commit)."""
-        self.runner.run(lambda: self.service.restore_version(memory_id, entry))
+        self.runner.run(lambda: self.service.restore_version(memory_id, entry), "restoring")
 
     def open_diff(self, memory_id: str, old: HistoryEntry | None, new: HistoryEntry) -> None:
         """The word diff of two versions (from the history pane); the person may restore the
@@ -200,13 +207,14 @@ class Operations:
                 self.runner.run(lambda: self.service.gc_apply(archive=how == "archive",
                                                               keep=kept))
 
-        self.screen.app.push_screen(
-            GcScreen(self.service, on_change=lambda change: self.apply_change(change, None)), done)
+        self.runner.pending.opening("the gc preview", lambda: self.screen.app.push_screen(
+            GcScreen(self.service, on_change=lambda change: self.apply_change(change, None)), done))
 
     def action_stats(self) -> None:
         from ..screens.stats import StatsScreen
 
-        self.screen.app.push_screen(StatsScreen(self.service))
+        self.runner.pending.opening("stats", lambda: self.screen.app.push_screen(
+            StatsScreen(self.service)))
 
     def action_reload(self) -> None:
         self.follower.reload("reloaded")
@@ -224,7 +232,8 @@ class Operations:
             if change is not None:
                 self.apply_change(change, "provenance")
 
-        self.screen.app.push_screen(SplitWizard(self.service, start), done)
+        self.runner.pending.opening("the split wizard", lambda: self.screen.app.push_screen(
+            SplitWizard(self.service, start), done))
 
     def action_consolidate(self, memory_id: str | None = None) -> None:
         """The consolidate wizard, on the marked memories (plus ``memory_id``, when it comes
@@ -247,7 +256,8 @@ class Operations:
                 self.apply_change(change, "provenance")
 
         focus = focus_id if focus_id is not None else (ids[0] if ids else None)
-        self.screen.app.push_screen(ConsolidateWizard(self.service, ids, focus_id=focus), done)
+        self.runner.pending.opening("the consolidate wizard", lambda: self.screen.app.push_screen(
+            ConsolidateWizard(self.service, ids, focus_id=focus), done))
 
     # -- the review inbox ---------------------------------------------------------------------
     def action_inbox(self) -> None:
@@ -262,9 +272,9 @@ class Operations:
             if pair:  # c on an entry that likely duplicates another memory
                 self.consolidate_members(pair)
 
-        self.screen.app.push_screen(
+        self.runner.pending.opening("the review inbox", lambda: self.screen.app.push_screen(
             InboxScreen(self.service.inbox, on_change=changed,
-                        duplicates=self.service.edits.duplicates_of_saved), closed)
+                        duplicates=self.service.edits.duplicates_of_saved), closed))
 
     def count_inbox(self) -> None:
         """How many entries the review inbox holds, counted in a worker (:class:`InboxCounted`)."""

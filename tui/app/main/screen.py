@@ -57,6 +57,7 @@ from .marks import Marks
 from .opening import VaultOpening
 from .operations import ChangeRunner, Operations
 from .panes import TABS, CursorPanes, GitPanes
+from .pending import PendingWrite
 from .settings import SavedChoices
 from .titles import Titles, short_path
 from .tree import MainTree
@@ -79,7 +80,8 @@ class MainScreen(VaultScreen):
         self.rescore_interval = rescore_interval
         # the parts, each given the parts it uses (built before it)
         key_for = self.key_for
-        self.runner = ChangeRunner(self, key_for)
+        self.pending = PendingWrite(self, self.retitle)
+        self.runner = ChangeRunner(self, key_for, self.pending)
         self.ranges = MarkRanges(self)
         self.titles = Titles(self, self.ranges, key_for, short_path(service.root))
         self.marks = Marks(self, self.runner, self.ranges, self.titles, key_for)
@@ -175,6 +177,11 @@ class MainScreen(VaultScreen):
     def detail(self) -> DetailPane:
         return self.query_one(DetailPane)
 
+    def retitle(self) -> None:
+        """The tree's and the flat list's titles said again (after a write core refused)."""
+        self.titles.tree_title()
+        self.views.list_title()
+
     def key_for(self, action: str) -> str:
         """The first key bound to ``action`` on this screen or its tree, as the keymap has it
         now."""
@@ -240,6 +247,7 @@ class MainScreen(VaultScreen):
 
     @on(MemoriesChanged)
     def _changed(self, message: MemoriesChanged) -> None:
+        self.pending.landed()
         self.operations.apply_change(message.change)
         self.operations.count_inbox()
     @on(OperationFailed)

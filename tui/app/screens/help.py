@@ -4,6 +4,7 @@ so), the widgets' own moving keys, the filter language, and the group modes."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -51,6 +52,26 @@ VIEWS_HELP = [
                    "environment's configuration), saved in ~/.config/memvault/settings.json "
                    "(or $MEMVAULT_CONFIG_DIR)"),
 ]
+
+
+def key_columns(rows: list[tuple[Text | str, str, str]]) -> Text:
+    """``rows`` of (keys, what they do, binding id) as aligned columns, two spaces apart,
+    under the title "keys": the keys bold cyan, the ids dim."""
+    text = Text("keys", style="bold")
+    width_keys = max((cell_len(k) if isinstance(k, str) else k.cell_len for k, _, _ in rows),
+                     default=0)
+    width_what = max((cell_len(w) for _, w, _ in rows), default=0)
+    for keys, what, binding_id in rows:
+        shown = keys if isinstance(keys, Text) else Text(keys)
+        text.append("\n")
+        text.append_text(Text(shown.plain, style=shown.style or "bold cyan",
+                              spans=shown.spans))
+        text.append(" " * (width_keys - shown.cell_len + 2))
+        text.append(what)
+        if binding_id:
+            text.append(" " * (width_what - cell_len(what) + 2))
+            text.append(binding_id, style="dim")
+    return text
 
 
 class HelpScreen(ModalScreen[None]):
@@ -109,20 +130,17 @@ class HelpScreen(ModalScreen[None]):
         text.rstrip()
         return text if text.plain else None
 
-    def _keys(self) -> Table:
+    def _keys(self) -> Text:
         """memvault's own actions first (every one, with its keys now and its binding id),
-        then the keys of the focused widget for moving around."""
-        table = Table(title="keys", title_justify="left", title_style="bold", box=None,
-                      padding=(0, 2), show_header=False)
-        table.add_column(no_wrap=True, style="bold cyan")
-        table.add_column()
-        table.add_column(style="dim", no_wrap=True)
+        then the keys of the focused widget for moving around: columns of one Text (a rich
+        Table of a hundred rows cost the first ``?`` some 150 ms to measure and draw, twice)."""
+        rows: list[tuple[Text | str, str, str]] = []
         ours = [a for a in self.actions if a.binding_id.startswith("memvault.")]
         for action in ours:
             keys = Text(" ".join(dict.fromkeys(self._display(k) for k in action.keys)))
             if action.lost:
                 keys = Text("(none)", style="bold red")
-            table.add_row(keys, action.description, action.binding_id)
+            rows.append((keys, action.description, action.binding_id))
         # the widgets' own keys (Textual's), for moving around
         ids = {a.binding_id for a in ours}
         others: dict[tuple[str, str, str], list[str]] = {}
@@ -134,11 +152,11 @@ class HelpScreen(ModalScreen[None]):
             others.setdefault((b.id or b.action, b.description, b.id or ""), []).append(
                 self.key_display(b))
         if others:
-            table.add_row("", "")
-            table.add_row(Text("moving around", style="bold"), "")
+            rows.append(("", "", ""))
+            rows.append((Text("moving around", style="bold"), "", ""))
             for (_, description, binding_id), shown in others.items():
-                table.add_row(" ".join(dict.fromkeys(shown)), description, binding_id)
-        return table
+                rows.append((" ".join(dict.fromkeys(shown)), description, binding_id))
+        return key_columns(rows)
 
     @staticmethod
     def _table(title: str, rows: list[tuple[str, str]]) -> Table:
