@@ -11,6 +11,7 @@ from typing import Any
 from core import Vault, VaultError
 
 from .view import VaultView
+from .view_rows import index_summaries, view_from_index
 
 
 class OpenVault:
@@ -43,10 +44,15 @@ class OpenVault:
     def rebuild(self, now: int | None = None) -> VaultView:
         """A whole new view of the vault at ``now`` (default: the clock's), made the current one."""
         vault = self.vault_or_fail()
-        self.current = VaultView.build(vault.root, vault.memories.values(), vault.relations,
-                                       vault.config, self.clock() if now is None else now,
-                                       head=vault.journal.head(),
-                                       problems=[str(p) for p in vault.problems])
+        now = self.clock() if now is None else now
+        head, problems = vault.journal.head(), [str(p) for p in vault.problems]
+        summaries = index_summaries(vault)  # (a big vault's rows without parsing its memories)
+        if summaries is not None:
+            self.current = view_from_index(vault.root, vault.memories, summaries,
+                                           vault.relations, vault.config, now, head, problems)
+        else:
+            self.current = VaultView.build(vault.root, vault.memories.values(), vault.relations,
+                                           vault.config, now, head=head, problems=problems)
         return self.current
 
     def next_view(self, ids: list[str]) -> VaultView:
