@@ -9,9 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from core import Vault, VaultError
+from core.store.lazy import LazyRecords
 
 from .view import VaultView
-from .view_rows import index_summaries, view_from_index
+from .view_rows import index_summaries, view_again, view_from_index
 
 
 class OpenVault:
@@ -46,9 +47,14 @@ class OpenVault:
         vault = self.vault_or_fail()
         now = self.clock() if now is None else now
         head, problems = vault.journal.head(), [str(p) for p in vault.problems]
-        summaries = index_summaries(vault)  # (a big vault's rows without parsing its memories)
-        if summaries is not None:
-            self.current = view_from_index(vault.root, vault.memories, summaries,
+        # a big vault's rows without parsing its memories: the view again from the one made
+        # from the index's summaries of this cache, or from those summaries
+        again = view_again(self.current, vault, now, head, problems)
+        summaries = index_summaries(vault) if again is None else None
+        if again is not None:
+            self.current = again
+        elif summaries is not None and isinstance(memories := vault.memories, LazyRecords):
+            self.current = view_from_index(vault.root, memories, summaries,
                                            vault.relations, vault.config, now, head, problems)
         else:
             self.current = VaultView.build(vault.root, vault.memories.values(), vault.relations,

@@ -90,6 +90,17 @@ class Row:
         return memory  # type: ignore[return-value]  (a first look's rows hold summaries)
 
     @property
+    def unparsed(self) -> Callable[[str], Memory] | None:
+        """(A row made from a summary) what parses its memory on first read."""
+        return self._unparsed
+
+    def scored(self, score: float, band: str) -> Row:
+        """This row with another score and band (the scores again at a later now)."""
+        row = Row(self.brief, score, band, self.relations, self._unparsed)
+        row._memory, row._hay = self._memory, self._hay
+        return row
+
+    @property
     def hay(self) -> str:
         """Lowercased search text: id, content, gist, tags, entities (made when the filter
         first reads it: at 100k memories, a copy of every text the first paint does not need)."""

@@ -88,6 +88,34 @@ def view_from_index(root: Path, memories: LazyRecords[Memory],
     return view
 
 
+def view_again(previous: VaultView | None, vault: Vault, now: int, head: str | None,
+               problems: list[str]) -> VaultView | None:
+    """The ``previous`` view with the memories set or deleted in the vault's cache since it was
+    made read again (:meth:`VaultView.changed`) and every score at ``now``, when it was made from
+    the index's summaries of this very cache (a commit another process made, caught up; the
+    scores at a later now): building it anew would parse every memory. None otherwise."""
+    unparsed = next((row.unparsed for row in (previous.rows.values() if previous else ())
+                     if row.unparsed is not None), None)
+    if previous is None or not isinstance(unparsed, Unparsed) \
+            or unparsed.memories is not vault.memories:
+        return None
+    changed = unparsed.memories.changed_since(unparsed.version)
+    if changed is None:
+        return None
+    view = previous.changed(vault.memories, vault.relations, changed, head, problems=problems)
+    if now == view.now:
+        return view
+    f = decay.decay_function(view.config)
+    beta = view.config.decay_beta
+    rows = list(view.rows.values())
+    scores = [(r.brief.use_count + 1) ** beta * f(max(0.0, float(now - r.brief.last_used)))
+              * r.brief.strength for r in rows]
+    view.now = now
+    view.rows = {r.id: r.scored(s, key)
+                 for r, s, key in zip(rows, scores, band_keys(scores, view.band_table))}
+    return view
+
+
 class Unparsed:
     """The memories of a view's rows made from summaries (:func:`view_from_index`): ``raw``
     (id -> the file's bytes the vault's cache held as the view was made), parsed on first read.

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from core import Vault
+from core.model.records import now_epoch
 from core.search.index import index_path
 from core.vault.preview import MemorySummary
 from tui.app import view_rows
@@ -95,6 +96,7 @@ def test_an_index_that_cannot_answer_means_every_memory_parsed(tmp_path, big, da
             conn.execute("PRAGMA user_version = 1")
     else:
         path.write_bytes(path.read_bytes()[:4096])
+    service.state.current = None  # (a view made anew, as an open's)
     view = service.state.rebuild()
     vault = service.state.vault
     assert vault.memories.raw == 0 and len(view) == len(ids)
@@ -109,6 +111,59 @@ def test_summaries_of_another_commit_are_not_used(tmp_path, big):
     with Vault.open(tmp_path / "v") as other:  # another process moves on, and the index too
         other.update(ids[0], content="changed elsewhere")
     Vault.open(tmp_path / "v").close()
+    service.state.current = None  # (a view made anew, as an open's)
     view = service.state.rebuild()  # (the service's vault is still at the older commit)
     assert view.rows[ids[0]].memory.content != "changed elsewhere"
     assert not isinstance(view.rows[ids[0]].brief, MemorySummary)
+
+
+def test_a_commit_elsewhere_and_the_scores_again_parse_only_what_changed(tmp_path, big):
+    ids = _vault(tmp_path / "v")
+    clock = [NOW]
+    service = VaultService(tmp_path / "v", clock=lambda: clock[0])
+    first = service.open()
+    vault = service.state.vault
+    with Vault.open(tmp_path / "v") as other:  # another process
+        other.update(ids[0], content="changed elsewhere")
+    view = service.reload()  # (HEAD moved: the service's vault catches up)
+    assert service.state.vault is vault
+    assert view.rows[ids[0]].memory.content == "changed elsewhere"
+    assert vault.memories.raw == len(ids) - 1  # the one that changed, and no other
+    assert view.rows[ids[1]].brief is first.rows[ids[1]].brief
+    clock[0] = now_epoch() + 30 * 86400
+    later = service.rescore()
+    assert later is not None and later.now == clock[0]
+    assert vault.memories.raw == len(ids) - 1
+    for i in ids[1:]:
+        assert later.rows[i].score == pytest.approx(
+            view_rows.decay.score(later.rows[i].memory, later.config, clock[0]))
+        assert later.rows[i].score < view.rows[i].score
+    assert later.rows[ids[0]].memory.content == "changed elsewhere"
+
+
+@pytest.mark.asyncio
+async def test_the_app_shows_the_open_vault_parsing_only_the_memory_it_details(tmp_path, big):
+    from tui_support import SIZE, make_app, settle, until
+
+    ids = _vault(tmp_path / "v")
+    app = make_app(tmp_path / "v", open_now=False)
+    async with app.run_test(size=SIZE) as pilot:
+        main = app.main_screen
+        await until(pilot, lambda: main.view is not None and not main.view.partial
+                    and main.memory_tree.painted is main.view)
+        await settle(pilot)
+        vault = app.service.state.vault
+        assert vault.memories.raw == len(ids)  # the tree, its groups and their figures: none
+        tree = main.memory_tree
+        for _ in range(30):  # down to the first memory
+            if tree.cursor_node is not None and tree.cursor_node.data.kind == "memory":
+                break
+            await pilot.press("l" if tree.cursor_node.allow_expand else "j")
+        await until(pilot, lambda: main.detail.row is not None)
+        await settle(pilot)
+        shown = main.detail.row.id
+        assert vault.memories.raw == len(ids) - 1 and type(vault.memories.held(shown)) is not bytes
+        view = main.view
+        await pilot.press("a")  # an action on it works
+        await until(pilot, lambda: main.view is not view)
+        assert vault.memories[shown].status.value == "archived"
