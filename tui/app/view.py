@@ -56,8 +56,8 @@ class Row:
 
     :attr:`brief` is what the tree, the grouping, the sorts and a row's label read (status, tags,
     scores' fields, times, the start of the text): the memory itself, or, for a row made from
-    the derived index's summary (:func:`tui.app.view_rows.view_from_index`), that summary, the memory
-    then parsed the first time :attr:`memory` is read (the detail, the filter)."""
+    the derived index's summary (:func:`tui.app.view_rows.view_from_index`), that summary,
+    the memory then parsed the first time :attr:`memory` is read (the detail, the filter)."""
 
     __slots__ = ("brief", "score", "band", "relations", "_hay", "_memory", "_unparsed")
 
@@ -87,7 +87,8 @@ class Row:
         if memory is None:
             assert self._unparsed is not None
             memory = self._memory = shown(self._unparsed(self.brief.id))
-        return memory  # type: ignore[return-value]  (a first look's rows hold summaries)
+        # (a first look's rows, ``VaultView.preview``, hold summaries: nothing parses them)
+        return memory  # type: ignore[return-value]
 
     @property
     def unparsed(self) -> Callable[[str], Memory] | None:
@@ -332,7 +333,7 @@ def leaf_label(row: Row, words: int = 56, prefix: Text | None = None,
     status = status and m.status != MemoryStatus.ACTIVE
     if status:
         words -= len(m.status.value) + 1
-    pinned = is_pinned(m)
+    pinned = is_pinned(m)  # type: ignore[arg-type]  # (a summary answers meta.extra too)
     if pinned:
         words -= len(PIN_MARK) + 1
     words = max(6, words)
