@@ -285,6 +285,7 @@ def _reading(path: Path, folder: str
         yield None
         return
     try:
+        conn.execute("BEGIN")  # (one snapshot: the rows read are of the commit read)
         found = conn.execute("SELECT value FROM state WHERE key = ?",
                              (_COMMIT_KEY + folder,)).fetchone()
         yield None if found is None else (conn, found[0], record_ranges(folder)[0])

@@ -32,7 +32,7 @@ def _by_tag(view: VaultView, ids: Iterable[str], key_prefix: str) -> list[Group]
     untagged: list[str] = []
     rows = view.rows
     for i in ids:
-        memory_tags = rows[i].memory.meta.tags
+        memory_tags = rows[i].brief.meta.tags
         if not memory_tags:
             untagged.append(i)
         for t in memory_tags if len(memory_tags) < 2 else dict.fromkeys(memory_tags):
@@ -117,7 +117,7 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
     # keyed by the member itself: an enum's ``.value`` is a Python-level property, a cost at 100k
     by_member: dict[MemoryStatus, list[str]] = {s: [] for s in STATUSES}
     for i in ids:
-        by_member[rows[i].memory.status].append(i)
+        by_member[rows[i].brief.status].append(i)
     out: list[Group | LineageRoot] = []
     for member, members in by_member.items():
         status = member.value
@@ -196,7 +196,7 @@ def lineage_groups(view: VaultView, ids: list[str]) -> list[Group | LineageRoot]
 
     def newest(entry: LineageRoot, family: set[str]) -> tuple:
         members = family | {entry.memory_id}
-        latest = max((rows[i].memory.created_at for i in members if i in rows), default=0)
+        latest = max((rows[i].brief.created_at for i in members if i in rows), default=0)
         return (-latest, min(members), entry.memory_id)
 
     for entry, family in sorted(entries, key=lambda e: newest(*e)):

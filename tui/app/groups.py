@@ -64,7 +64,7 @@ def sort_ids(view: VaultView, ids: Iterable[str], sort: str,
         rest = sort_ids(view, [i for i in ids if i not in rank], sort)
         return sorted((i for i in ids if i in rank), key=lambda i: (-rank[i], i)) + rest
     if sort == "last_used":
-        return sorted(ids, key=lambda i: (-rows[i].memory.last_used, i))
+        return sorted(ids, key=lambda i: (-rows[i].brief.last_used, i))
     if sort == "created":
-        return sorted(ids, key=lambda i: (-rows[i].memory.created_at, i))
+        return sorted(ids, key=lambda i: (-rows[i].brief.created_at, i))
     return sorted(ids, key=lambda i: (-rows[i].score, i))

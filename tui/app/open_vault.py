@@ -9,8 +9,10 @@ from collections.abc import Callable
 from typing import Any
 
 from core import Vault, VaultError
+from core.store.lazy import LazyRecords
 
 from .view import VaultView
+from .view_rows import index_summaries, view_again, view_from_index
 
 
 class OpenVault:
@@ -43,10 +45,20 @@ class OpenVault:
     def rebuild(self, now: int | None = None) -> VaultView:
         """A whole new view of the vault at ``now`` (default: the clock's), made the current one."""
         vault = self.vault_or_fail()
-        self.current = VaultView.build(vault.root, vault.memories.values(), vault.relations,
-                                       vault.config, self.clock() if now is None else now,
-                                       head=vault.journal.head(),
-                                       problems=[str(p) for p in vault.problems])
+        now = self.clock() if now is None else now
+        head, problems = vault.journal.head(), [str(p) for p in vault.problems]
+        # a big vault's rows without parsing its memories: the view again from the one made
+        # from the index's summaries of this cache, or from those summaries
+        again = view_again(self.current, vault, now, head, problems)
+        summaries = index_summaries(vault) if again is None else None
+        if again is not None:
+            self.current = again
+        elif summaries is not None and isinstance(memories := vault.memories, LazyRecords):
+            self.current = view_from_index(vault.root, memories, summaries,
+                                           vault.relations, vault.config, now, head, problems)
+        else:
+            self.current = VaultView.build(vault.root, vault.memories.values(), vault.relations,
+                                           vault.config, now, head=head, problems=problems)
         return self.current
 
     def next_view(self, ids: list[str]) -> VaultView:

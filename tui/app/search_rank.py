@@ -69,13 +69,13 @@ def build_index(view: VaultView, progress: Progress) -> bool:
     clone, a ``reindex``): its first build, in chunks, ``progress(phase, done, total)`` told
     as it goes (:mod:`core.search.first_build`). A connection of its own: the filter's
     ranking (:func:`rank_ids`) meanwhile reads the rows built so far. True when it built."""
-    memories = {i: row.memory for i, row in view.rows.items()}
-    if len(memories) < first_build.FIRST_BUILD_FROM or index_path(view.root) is None:
+    rows = view.rows
+    if len(rows) < first_build.FIRST_BUILD_FROM or index_path(view.root) is None:
         return False
     with SearchIndex.for_root(view.root) as index:
-        if len(memories) - index.row_count() < first_build.FIRST_BUILD_FROM:
-            return False
-        report = complete(index, memories, progress)
+        if len(rows) - index.row_count() < first_build.FIRST_BUILD_FROM:
+            return False  # (counted first: a row made from a summary parses its memory on read)
+        report = complete(index, {i: row.memory for i, row in rows.items()}, progress)
     return report.building is None
 
 

@@ -12,7 +12,7 @@ and its colour: :mod:`tui.app.bands`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -52,23 +52,54 @@ STATUS_STYLE = {
 class Row:
     """One memory with what the app needs about it precomputed. Read-only by convention (a view
     is a snapshot: a change makes a new row); a plain class with slots rather than a frozen
-    dataclass, as 100k of them are made for a big vault's first paint."""
+    dataclass, as 100k of them are made for a big vault's first paint.
 
-    __slots__ = ("memory", "score", "band", "relations", "_hay")
+    :attr:`brief` is what the tree, the grouping, the sorts and a row's label read (status, tags,
+    scores' fields, times, the start of the text): the memory itself, or, for a row made from
+    the derived index's summary (:func:`tui.app.view_rows.view_from_index`), that summary,
+    the memory then parsed the first time :attr:`memory` is read (the detail, the filter)."""
 
-    def __init__(self, memory: Memory, score: float, band: str, relations: int) -> None:
-        self.memory = memory
+    __slots__ = ("brief", "score", "band", "relations", "_hay", "_memory", "_unparsed")
+
+    def __init__(self, memory: Memory | MemorySummary, score: float, band: str, relations: int,
+                 unparsed: Callable[[str], Memory] | None = None) -> None:
+        self.brief = memory
         self.score = score
         self.band = band  # Band.key
         self.relations = relations  # how many relations touch it
         self._hay: str | None = None
+        #: (a row from a summary) the memory, parsed on first read by ``unparsed(id)``
+        self._unparsed = unparsed
+        self._memory = None if unparsed is not None else memory
 
     def __repr__(self) -> str:
-        return f"Row({self.memory.id!r}, score={self.score:.3f}, band={self.band!r})"
+        return f"Row({self.brief.id!r}, score={self.score:.3f}, band={self.band!r})"
 
     @property
     def id(self) -> str:
-        return self.memory.id
+        return self.brief.id
+
+    @property
+    def memory(self) -> Memory:
+        """The memory as the app may show it (:func:`shown`), parsed the first time it is read
+        when the row was made from the index's summary."""
+        memory = self._memory
+        if memory is None:
+            assert self._unparsed is not None
+            memory = self._memory = shown(self._unparsed(self.brief.id))
+        # (a first look's rows, ``VaultView.preview``, hold summaries: nothing parses them)
+        return memory  # type: ignore[return-value]
+
+    @property
+    def unparsed(self) -> Callable[[str], Memory] | None:
+        """(A row made from a summary) what parses its memory on first read."""
+        return self._unparsed
+
+    def scored(self, score: float, band: str) -> Row:
+        """This row with another score and band (the scores again at a later now)."""
+        row = Row(self.brief, score, band, self.relations, self._unparsed)
+        row._memory, row._hay = self._memory, self._hay
+        return row
 
     @property
     def hay(self) -> str:
@@ -237,7 +268,7 @@ class VaultView:
     def counts_by_status(self) -> dict[str, int]:
         counts = {s.value: 0 for s in MemoryStatus}
         for row in self.rows.values():
-            counts[row.memory.status.value] += 1
+            counts[row.brief.status.value] += 1
         return counts
 
     def provenance(self) -> tuple[dict[str, list[tuple[str, str]]], dict[str, list[tuple[str, str]]]]:
@@ -296,13 +327,13 @@ def leaf_label(row: Row, words: int = 56, prefix: Text | None = None,
     text.append(" ")
     text.append_text(score_bar(row.score, row.band))
     text.append(" ")
-    text.append(row.memory.id[:8], style="bold")
+    text.append(row.id[:8], style="bold")
     text.append(" ")
-    m = row.memory
+    m = row.brief
     status = status and m.status != MemoryStatus.ACTIVE
     if status:
         words -= len(m.status.value) + 1
-    pinned = is_pinned(m)
+    pinned = is_pinned(m)  # type: ignore[arg-type]  # (a summary answers meta.extra too)
     if pinned:
         words -= len(PIN_MARK) + 1
     words = max(6, words)

@@ -63,7 +63,7 @@ def group_figures(view: VaultView, ids: Iterable[str]
             low = score
         if score > high:
             high = score
-        status = row.memory.status.value
+        status = row.brief.status.value
         statuses[status] = statuses.get(status, 0) + 1
         in_band[row.band] = in_band.get(row.band, 0) + 1
     return (total, low, high, statuses, in_band) if statuses else None

@@ -75,15 +75,15 @@ class Cell:
 def sort_key(sort: str, now: int, gist_first: bool) -> Callable[[Row], Any]:
     """The key ``sorted`` needs to order rows by ``sort`` (ascending; the id breaks ties)."""
     if sort == "status":
-        return lambda r: (STATUS_RANK.get(r.memory.status.value, 9), r.id)
+        return lambda r: (STATUS_RANK.get(r.brief.status.value, 9), r.id)
     if sort == "id":
         return lambda r: r.id
     if sort == "text":
         return lambda r: (_text_of(r, gist_first).lower(), r.id)
     if sort == "tags":
-        return lambda r: (", ".join(r.memory.meta.tags).lower() or "\uffff", r.id)
+        return lambda r: (", ".join(r.brief.meta.tags).lower() or "\uffff", r.id)
     if sort == "last_used":
-        return lambda r: (r.memory.last_used, r.id)
+        return lambda r: (r.brief.last_used, r.id)
     return lambda r: (r.score, r.id)
 
 
@@ -95,8 +95,7 @@ def sorted_ids(view: VaultView, ids: Sequence[str], sort: str, descending: bool,
 
 
 def _text_of(row: Row, gist_first: bool) -> str:
-    m = row.memory
-    text = (m.gist or m.content) if gist_first else m.content
+    text = row.brief.text if gist_first else row.memory.content  # (a summary's text: the start)
     return text.split("\n", 1)[0]
 
 
@@ -193,7 +192,7 @@ class MemoryList(DataTable):
 
     def cell(self, row: Row, column: str) -> Text:
         """The ``Text`` of one cell (the filter's words styled in the text and the tags)."""
-        m = row.memory
+        m = row.brief
         if column == "score":
             return score_text(row.score, row.band)
         if column == "status":

@@ -1,0 +1,137 @@
+"""A big vault's view without parsing every memory: rows made from the derived index's
+summaries, each memory parsed the first time its row's memory is read.
+
+The rows of the memories the vault's cache still holds as their files' bytes (an open from the
+index parses none) take the index's summaries of them: status, tags, the fields of the score,
+times, the start of the text, what the tree, the grouping, the sorts and a row's label read;
+the detail and the filter read :attr:`~tui.app.view.Row.memory`, parsed then. Parsing every
+memory, and looking for control characters in each, before the tree could show the open vault
+took seconds at 100k memories.
+
+A summary is used only when it is of the very bytes the cache holds: the summaries are used
+only when they are of the commit the cache is at (HEAD as the vault was opened); a memory the
+cache holds as bytes is, by the open's own rule, unchanged between the commit its bytes came
+from and that one, so its summary there is of those bytes. Otherwise (no index, an index of an
+older schema or half-written, another commit) the view is built as before, from every memory
+parsed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from core import DecayConfig, Memory, Relation, Vault, decay
+from core.store.lazy import LazyRecords
+from core.vault.preview import MemorySummary, read_preview
+
+from .bands import band_keys
+from .view import Row, VaultView, shown_all
+
+#: Views of vaults whose cache holds fewer memories as bytes than this are built from every
+#: memory parsed (below, reading the summaries saves little).
+SUMMARIES_FROM = 2_000
+
+
+def index_summaries(vault: Vault) -> dict[str, MemorySummary] | None:
+    """The derived index's summaries of the vault's memories, by id, when they are of the commit
+    its cache is at (:attr:`Vault.head`; waiting once for the index the open writes in a thread
+    when they are not yet); None when there is nothing to gain (fewer than
+    :data:`SUMMARIES_FROM` memories held unparsed, as after a clone) or no such summaries (no
+    index, another schema, unreadable, another commit)."""
+    memories = vault.memories
+    if not isinstance(memories, LazyRecords) or memories.raw < SUMMARIES_FROM:
+        return None
+    for attempt in range(2):
+        found = read_preview(vault.root)
+        if found is not None and found.commit == vault.head:
+            return {m.id: m for m in found.memories}
+        if attempt == 0:
+            vault.wait_for_open_index()
+    return None
+
+
+def view_from_index(root: Path, memories: LazyRecords[Memory],
+                    summaries: Mapping[str, MemorySummary], relations: Mapping[str, Relation],
+                    config: DecayConfig, now: int, head: str | None = None,
+                    problems: Iterable[str] = ()) -> VaultView:
+    """:meth:`VaultView.build`, where each memory ``memories`` still holds as its file's bytes
+    gets its row from its entry in ``summaries`` (:func:`index_summaries`) and is parsed when
+    its row's memory is first read; the others (read from disk at the open, or without a
+    summary) are taken as :meth:`~VaultView.build` takes them."""
+    briefs: list[Memory | MemorySummary] = []
+    raw: dict[str, bytes] = {}
+    parsed: list[Memory] = []
+    held = memories.held
+    for memory_id in memories:
+        value = held(memory_id)
+        summary = summaries.get(memory_id) if type(value) is bytes else None
+        if summary is not None:
+            raw[memory_id] = value  # type: ignore[assignment]
+            briefs.append(summary)
+        else:
+            memory = memories[memory_id]
+            parsed.append(memory)
+            briefs.append(memory)
+    safe = iter(shown_all(parsed))  # (control characters shown as escapes; summaries are safe)
+    briefs = [b if b.id in raw else next(safe) for b in briefs]
+    unparsed = Unparsed(memories, raw)
+    view = VaultView.build(root, (), relations, config, now, head=head, problems=problems)
+    by_memory = view.by_memory
+    f = decay.decay_function(config)
+    beta = config.decay_beta
+    scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
+              for m in briefs]
+    view.rows.update(
+        (m.id, Row(m, s, key, len(by_memory.get(m.id, ())), unparsed if m.id in raw else None))
+        for m, s, key in zip(briefs, scores, band_keys(scores, view.band_table)))
+    return view
+
+
+def view_again(previous: VaultView | None, vault: Vault, now: int, head: str | None,
+               problems: list[str]) -> VaultView | None:
+    """The ``previous`` view with the memories set or deleted in the vault's cache since it was
+    made read again (:meth:`VaultView.changed`) and every score at ``now``, when it was made from
+    the index's summaries of this very cache (a commit another process made, caught up; the
+    scores at a later now): building it anew would parse every memory. None otherwise."""
+    unparsed = next((row.unparsed for row in (previous.rows.values() if previous else ())
+                     if row.unparsed is not None), None)
+    if previous is None or not isinstance(unparsed, Unparsed) \
+            or unparsed.memories is not vault.memories:
+        return None
+    changed = unparsed.memories.changed_since(unparsed.version)
+    if changed is None:
+        return None
+    view = previous.changed(vault.memories, vault.relations, changed, head, problems=problems)
+    if now == view.now:
+        return view
+    f = decay.decay_function(view.config)
+    beta = view.config.decay_beta
+    rows = list(view.rows.values())
+    scores = [(r.brief.use_count + 1) ** beta * f(max(0.0, float(now - r.brief.last_used)))
+              * r.brief.strength for r in rows]
+    view.now = now
+    view.rows = {r.id: r.scored(s, key)
+                 for r, s, key in zip(rows, scores, band_keys(scores, view.band_table))}
+    return view
+
+
+class Unparsed:
+    """The memories of a view's rows made from summaries (:func:`view_from_index`): ``raw``
+    (id -> the file's bytes the vault's cache held as the view was made), parsed on first read.
+    A memory no record was set or deleted for since is the cache's own (parsed there once, for
+    the vault and the view alike); one changed since is parsed from the view's bytes, so a view
+    stays the snapshot it was."""
+
+    def __init__(self, memories: LazyRecords[Memory], raw: dict[str, bytes]) -> None:
+        self.memories = memories
+        self.version = memories.version
+        self.raw = raw
+
+    def __call__(self, memory_id: str) -> Memory:
+        changed = self.memories.changed_since(self.version)
+        if changed is not None and memory_id not in changed:
+            found = self.memories.get(memory_id)
+            if found is not None:
+                return found
+        return Memory.model_validate_json(self.raw[memory_id])
