@@ -22,6 +22,7 @@ from __future__ import annotations
 
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -222,12 +223,16 @@ class OpenIndex:
         return False
 
     def write_index(self, files: IndexedFiles, head: str | None = None,
-                     read: dict[str, bytes] | None = None) -> None:
+                     read: dict[str, bytes] | None = None,
+                     settle: Callable[[], None] | None = None) -> None:
         """Move the index's rows to HEAD (from their commit, or anew), with the blobs git holds.
         ``read``: vault path -> the bytes the open just read there and loaded as a valid record
         of its id; a path whose bytes are the very blob git holds at HEAD takes them (so a
-        first open reads each file once, not once more from git). Never fails the open: the
-        index is only a cache."""
+        first open reads each file once, not once more from git). ``settle``: checks the
+        records the open holds unchecked, which drops from ``read`` the bytes of every file
+        that is no record (:meth:`core.store.cache.Store.settle`): called before ``read`` is
+        used (in the thread that writes the rows, for a first open of many files). Never fails
+        the open: the index is only a cache."""
         from ..search.indexed_files import blob_id
 
         head = head or self.state.head
@@ -238,8 +243,10 @@ class OpenIndex:
         if base == head and not damaged:
             return
         if read is not None and len(read) >= BACKGROUND_FROM and self._write_later(
-                files, base, head, read):
+                files, base, head, read, settle):
             return
+        if read is not None and settle is not None:
+            settle()
         base, rows, wanted = self._plan_rows(files.folder, base, head) if base != head \
             else (base, {}, {})
         try:
@@ -296,7 +303,7 @@ class OpenIndex:
         return base, rows, wanted
 
     def _write_later(self, files: IndexedFiles, base: str | None, head: str,
-                     read: dict[str, bytes]) -> bool:
+                     read: dict[str, bytes], settle: Callable[[], None] | None = None) -> bool:
         """Hand the rows of a first open to a thread (:mod:`core.vault.index_writer`), git's
         diff of the trees included; False when the index is in memory only (nothing to
         write)."""
@@ -308,7 +315,7 @@ class OpenIndex:
             return False  # (a read-only vault: the caller asked for the rows, and waits)
         folder = files.folder
         self.writer = OpenIndexWriter(path, folder, head, read, blob_id,
-                                      lambda: self._plan_rows(folder, base, head))
+                                      lambda: self._plan_rows(folder, base, head), settle)
         self.writer.start()
         return True
 

@@ -60,9 +60,11 @@ class Opening:
             try:
                 stale = None if files is None else self.index.load_from_index(files, head)
                 read: dict[str, bytes] | None = None
+                settle: Callable[[], None] | None = None
                 if stale is None:
                     read = {} if files is not None else None  # the index is written from them
-                    self.loader.load_files(read)
+                    self.loader.load_files(read, unchecked=True)
+                    settle = state.store.settle  # (drops from read what its check refuses)
                 state.head = head
                 changed = journal.work_tree.finish_status(status)
                 if stale is not None:
@@ -71,7 +73,7 @@ class Opening:
                     make_paths_private(state.root, stale, journal.work_tree.shared_on_purpose)
                 self._adopt_at_open(changed)
                 if files is not None:
-                    self.index.write_index(files, read=read or None)
+                    self.index.write_index(files, read=read or None, settle=settle)
             finally:
                 if files is not None:
                     files.close()
