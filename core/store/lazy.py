@@ -47,7 +47,7 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     never changes)."""
 
     __slots__ = ("_check", "_items", "_later", "_lock", "_log", "_log_base", "_make", "_raw",
-                 "_refused")
+                 "_refused", "_unchecked")
 
     def __init__(self, make: Callable[[bytes], R]) -> None:
         self._items: dict[str, R | bytes] = {}
@@ -59,9 +59,11 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         self._log: list[str] = []
         self._log_base = 0  # the version before self._log[0]
         self._later: Callable[[], None] | None = None  # fills it on first use (fill_later)
-        # while the bytes held are unchecked (fill_unchecked): parses one, or raises ValueError
+        # a mapping filled unchecked (fill_unchecked): parses one, or raises ValueError (kept
+        # once all are checked: a reader that found bytes just before still checks them)
         self._check: Callable[[str, bytes], R] | None = None
         self._refused: Callable[[str, ValueError], None] | None = None
+        self._unchecked = False  # whether some bytes held are not checked yet
 
     # -- what changed -----------------------------------------------------------------------
     @property
@@ -74,7 +76,7 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         long ago, or the mapping was filled since): the caller compares everything."""
         if self._later is not None:
             self._fill_due()
-        if self._check is not None:
+        if self._unchecked:
             self.settle()
         with self._lock:
             if not self._log_base <= version <= self._log_base + len(self._log):
@@ -98,6 +100,7 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
             if self._items:
                 raise ValueError("fill() is for an empty mapping")
             self._later = self._check = self._refused = None
+            self._unchecked = False
             self._items = raw  # type: ignore[assignment]
             self._raw = 0 if parsed else len(raw)
             self._log_base += len(self._log) + 1  # (every earlier version is unknown now)
@@ -113,17 +116,17 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         self.fill(raw)
         if raw:
             with self._lock:
-                self._check, self._refused = check, refused
+                self._check, self._refused, self._unchecked = check, refused, True
 
     @property
     def unchecked(self) -> bool:
         """Whether it still holds bytes not yet checked (:meth:`fill_unchecked`)."""
-        return self._check is not None
+        return self._unchecked
 
     def settle(self) -> None:
         """Check every record still unchecked (:meth:`fill_unchecked`): what a use of the
         whole mapping does first, so that every id it shows is a record's."""
-        if self._check is not None:
+        if self._unchecked:
             self.parse_all()
 
     def fill_later(self, load: Callable[[], None]) -> None:
@@ -191,7 +194,7 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
                 raise KeyError(key)
             self._items[key] = record
             if not self._raw:
-                self._check = self._refused = None
+                self._unchecked, self._refused = False, None
         return record
 
     def parse_all(self) -> None:
@@ -200,9 +203,9 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         if self._later is not None:
             self._fill_due()
         if not self._raw:
-            if self._check is not None:  # (the last unchecked one was replaced)
+            if self._unchecked:  # (the last unchecked one was replaced)
                 with self._lock:
-                    self._check = self._refused = None
+                    self._unchecked, self._refused = False, None
             return
         collecting = gc.isenabled()
         gc.disable()
@@ -223,7 +226,7 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
                             if self._refused is not None:
                                 self._refused(key, exc)
                     self._raw -= 1
-                self._check = self._refused = None
+                self._unchecked, self._refused = False, None
         finally:
             if collecting:
                 gc.freeze()
@@ -291,14 +294,14 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     def __iter__(self) -> Iterator[str]:
         if self._later is not None:
             self._fill_due()
-        if self._check is not None:
+        if self._unchecked:
             self.settle()
         return iter(self._items)
 
     def __len__(self) -> int:
         if self._later is not None:
             self._fill_due()
-        if self._check is not None:
+        if self._unchecked:
             self.settle()
         return len(self._items)
 

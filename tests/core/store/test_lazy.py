@@ -264,3 +264,19 @@ def test_records_held_unchecked_are_all_checked_before_their_ids_are_shown():
         assert refused == ["m1"] and records.raw == 0 and not records.unchecked
         assert list(records) == [good.id] and "m1" not in records
         refused.clear()
+
+
+def test_a_reader_that_found_bytes_just_before_every_record_was_checked_gets_the_check():
+    """(Another thread checked them all between this reader's look at the value and its parse:
+    the bytes it holds are still checked, never parsed as if known good.)"""
+    good, bad = _memory(1, []), b'{"id": "m0002", "content": "x", "use_count": -1}'
+    copy = _bytes(good)  # a file named m0003 holding m0001
+    records: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
+    records.fill_unchecked({good.id: _bytes(good), "m0002": bad, "m0003": copy}, _checked,
+                           lambda key, exc: None)
+    found = dict(records._items)  # (what each reader found)
+    records.settle()
+    assert records._parse(good.id, found[good.id]) == good
+    for key in ("m0002", "m0003"):
+        with pytest.raises(KeyError):
+            records._parse(key, found[key])
