@@ -111,8 +111,15 @@ class CacheLoader:
         (:attr:`VaultState.problems`). False (nothing read) when a memory may have two files:
         the rule that picks one reads them."""
         state, layout = self.state, self.state.layout
-        memories = layout.read_folder("memory", keep)
-        relations = None if memories is None else layout.read_folder("relation", keep)
+        collecting = gc.isenabled()
+        gc.disable()  # (as load_files: nothing but long-lived objects made while reading)
+        try:
+            memories = layout.read_folder("memory", keep)
+            relations = None if memories is None else layout.read_folder("relation", keep)
+        finally:
+            if collecting:
+                gc.freeze()
+                gc.enable()
         if memories is None or relations is None:
             return False
         store = Store()

@@ -106,3 +106,15 @@ def test_a_write_after_the_open_after_a_clone_sees_every_problem_first(cloned, n
     added = vault.add("one more note about the garden", tags=["garden"])
     assert not vault.store.unchecked and {p.path for p in vault.problems} == set(bad)
     assert isinstance(vault.get(added.id), Memory) and len(vault.memories) == 7
+
+
+def test_the_open_after_a_clone_leaves_making_the_index_file_to_the_rows_writer(
+        cloned, no_writer_thread):
+    root, made, _ = cloned
+    vault = Vault.open(root)
+    assert not index_path(root).exists()  # (no SQLite file made, nor synced, by the open)
+    (writer,) = no_writer_thread
+    assert writer.write() is True and index_path(root).exists()
+    vault.close()
+    again = Vault.open(root)
+    assert again.state.opened_from_index and sorted(again.memories) == sorted(m.id for m in made)
