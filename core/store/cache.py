@@ -9,7 +9,7 @@ index and the relations of each memory are made the first time they are asked fo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Literal
+from typing import Any, Literal
 
 from ..model.config import DecayConfig
 from ..decay import score
@@ -41,6 +41,33 @@ class Store:
         their id (the derived index's rows). The dicts are taken, not copied."""
         self.memories.fill(memories)
         self.relations.fill(relations)
+
+    def fill_unchecked(self, memories: dict[str, bytes], relations: dict[str, bytes],
+                       check: Callable[[str, str, bytes], Any],
+                       refused: Callable[[str, str, ValueError], None]) -> None:
+        """Hold these records (id -> the bytes of its file) unparsed and not yet checked (an
+        open that read every file): each is made with ``check(kind, id, bytes)`` when first
+        read, or when all are (:meth:`settle`); one that is no record of its id is dropped and
+        handed to ``refused(kind, id, error)`` (:meth:`LazyRecords.fill_unchecked`). An empty
+        store only; the dicts are taken, not copied."""
+        memory, relation = self._sharing.memory, self._sharing.relation
+        self.memories.fill_unchecked(
+            memories, lambda key, body: memory(check("memory", key, body)),
+            lambda key, exc: refused("memory", key, exc))
+        self.relations.fill_unchecked(
+            relations, lambda key, body: relation(check("relation", key, body)),
+            lambda key, exc: refused("relation", key, exc))
+
+    @property
+    def unchecked(self) -> bool:
+        """Whether records are held that were not checked yet (:meth:`fill_unchecked`)."""
+        return self.memories.unchecked or self.relations.unchecked
+
+    def settle(self) -> None:
+        """Check every record not checked yet (:meth:`fill_unchecked`), so that every file that
+        is no record has been handed to ``refused``."""
+        self.memories.settle()
+        self.relations.settle()
 
     def fill_loaded(self, memories: Iterable[Memory], relations: Iterable[Relation]) -> None:
         """Hold these records, each id once (an open that read every file): an empty store

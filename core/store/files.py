@@ -19,6 +19,9 @@ from .private import make_folders
 MAX_FILE_BYTES = 16 * 1024 * 1024  # the one size limit: larger files are never read or written
 TEMP_PREFIX = ".tmp-"  # atomic-write temp files; never loaded, never committed
 
+#: how a vault file is opened to be read: never through a link, never blocking on a fifo
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
 SYMLINK_REFUSED = "is a symbolic link (refused: vault files must be regular files)"
 
 
@@ -51,7 +54,22 @@ def read_vault_file(path: str | os.PathLike[str], limit: int = MAX_FILE_BYTES
     RefusedFileError (with the reason) for anything else it will not read. A file replaced
     between the open and the ``fstat`` (no name left: someone's atomic save) is read again at
     its path."""
-    for _attempt in range(8):
+    try:  # the common case first, in one go: a regular file with one name, read whole
+        fd = os.open(path, _READ_FLAGS)
+    except OSError:
+        fd = -1  # (the careful reading below says why)
+    if fd >= 0:
+        try:
+            st = os.fstat(fd)
+            if st.st_nlink == 1 and stat.S_ISREG(st.st_mode) and st.st_size <= limit:
+                data = os.read(fd, st.st_size + 1)
+                if len(data) <= st.st_size:  # (a short read of a regular file: its end)
+                    return data, st
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+    for _attempt in range(8):  # anything else: read again, with every check and its reason
         read = _read_vault_file_once(path, limit)
         if read is not None:
             return read
@@ -64,7 +82,7 @@ def open_regular(path: str | os.PathLike[str], link: str = SYMLINK_REFUSED,
     symbolic link (RefusedFileError ``link``), never blocking on a fifo, never a socket, device
     or folder (``other``); FileNotFoundError when it is absent. The caller closes the fd."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, _READ_FLAGS)
     except FileNotFoundError:
         raise
     except OSError as exc:

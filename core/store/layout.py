@@ -211,6 +211,13 @@ class Layout:
         folder = self.memories_dir if kind == "memory" else self.relations_dir
         return self.loader.load_folder(folder, kind, keep, fed)
 
+    def read_folder(self, kind: str, keep: dict[str, bytes] | None = None
+                    ) -> tuple[dict[str, bytes], dict[str, str], list[LoadProblem]] | None:
+        """Every record file of a kind read, its content not yet checked (None: a memory may
+        have two files): :meth:`RecordLoader.read_folder` of its folder."""
+        folder = self.memories_dir if kind == "memory" else self.relations_dir
+        return self.loader.read_folder(folder, kind, keep)
+
     def load_file(self, path: Path, kind: str) -> tuple[Any, str | None]:
         """One record file: (record, None) or (None, reason); an absent file is a reason too."""
         return self.loader.load_file(path, kind)

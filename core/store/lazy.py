@@ -16,6 +16,13 @@ and every record at once the first time all of them are asked for (``values()``,
 with the cyclic collector paused as the open pauses it. A mapping can also be filled only when
 it is first used at all (:meth:`LazyRecords.fill_later`: a read-only open leaves a big
 relations folder unread until something asks for relations).
+
+An open with no index (after a clone) holds the bytes of the files it read *unchecked*
+(:meth:`LazyRecords.fill_unchecked`): not yet known to make a valid record of their id. Such a
+mapping never hands out a record it has not checked, nor an id whose file turns out to be no
+record: reading one id checks that one (a bad file is then dropped and reported, as the open
+would have reported it: ``refused``), and anything that shows the ids (iterating, counting,
+``values()``) checks every record first (:meth:`LazyRecords.settle`).
 """
 
 from __future__ import annotations
@@ -39,7 +46,8 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     ``make(bytes)`` on first read and kept parsed from then on (in place: the order of the ids
     never changes)."""
 
-    __slots__ = ("_items", "_later", "_lock", "_log", "_log_base", "_make", "_raw")
+    __slots__ = ("_check", "_items", "_later", "_lock", "_log", "_log_base", "_make", "_raw",
+                 "_refused", "_unchecked")
 
     def __init__(self, make: Callable[[bytes], R]) -> None:
         self._items: dict[str, R | bytes] = {}
@@ -51,6 +59,11 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         self._log: list[str] = []
         self._log_base = 0  # the version before self._log[0]
         self._later: Callable[[], None] | None = None  # fills it on first use (fill_later)
+        # a mapping filled unchecked (fill_unchecked): parses one, or raises ValueError (kept
+        # once all are checked: a reader that found bytes just before still checks them)
+        self._check: Callable[[str, bytes], R] | None = None
+        self._refused: Callable[[str, ValueError], None] | None = None
+        self._unchecked = False  # whether some bytes held are not checked yet
 
     # -- what changed -----------------------------------------------------------------------
     @property
@@ -63,6 +76,8 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         long ago, or the mapping was filled since): the caller compares everything."""
         if self._later is not None:
             self._fill_due()
+        if self._unchecked:
+            self.settle()
         with self._lock:
             if not self._log_base <= version <= self._log_base + len(self._log):
                 return None
@@ -84,11 +99,35 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         with self._lock:
             if self._items:
                 raise ValueError("fill() is for an empty mapping")
-            self._later = None
+            self._later = self._check = self._refused = None
+            self._unchecked = False
             self._items = raw  # type: ignore[assignment]
             self._raw = 0 if parsed else len(raw)
             self._log_base += len(self._log) + 1  # (every earlier version is unknown now)
             self._log = []
+
+    def fill_unchecked(self, raw: dict[str, bytes], check: Callable[[str, bytes], R],
+                       refused: Callable[[str, ValueError], None]) -> None:
+        """Hold every record of ``raw`` (id -> bytes) as its bytes, not yet known to make a
+        valid record of its id: each is made with ``check(id, bytes)``, which raises ValueError
+        (saying why) for a file that is no record of that id; such an id is dropped from the
+        mapping and handed to ``refused(id, error)`` (under the mapping's lock: it must not use
+        the mapping). An empty mapping only; the dict is taken, not copied."""
+        self.fill(raw)
+        if raw:
+            with self._lock:
+                self._check, self._refused, self._unchecked = check, refused, True
+
+    @property
+    def unchecked(self) -> bool:
+        """Whether it still holds bytes not yet checked (:meth:`fill_unchecked`)."""
+        return self._unchecked
+
+    def settle(self) -> None:
+        """Check every record still unchecked (:meth:`fill_unchecked`): what a use of the
+        whole mapping does first, so that every id it shows is a record's."""
+        if self._unchecked:
+            self.parse_all()
 
     def fill_later(self, load: Callable[[], None]) -> None:
         """Have ``load()`` fill this empty mapping (with :meth:`fill`) the first time it is
@@ -122,6 +161,9 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         return self._raw
 
     def _parse(self, key: str, body: bytes) -> R:
+        check = self._check
+        if check is not None:
+            return self._parse_unchecked(key, body, check)
         record = self._make(body)
         with self._lock:
             current = self._items.get(key, _MISSING)
@@ -131,23 +173,60 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
             self._raw -= 1
         return record
 
+    def _parse_unchecked(self, key: str, body: bytes, check: Callable[[str, bytes], R]) -> R:
+        """One unchecked record (see :meth:`_parse`); KeyError when it is refused (dropped)."""
+        refusal: ValueError | None = None
+        try:
+            record: R | None = check(key, body)
+        except ValueError as exc:
+            record, refusal = None, exc
+        with self._lock:
+            current = self._items.get(key, _MISSING)
+            if current is not body:  # (checked by another thread meanwhile, replaced, or gone)
+                if current is _MISSING:
+                    raise KeyError(key)
+                return current  # type: ignore[return-value]
+            self._raw -= 1
+            if record is None:
+                del self._items[key]
+                if self._refused is not None and refusal is not None:
+                    self._refused(key, refusal)
+                raise KeyError(key)
+            self._items[key] = record
+            if not self._raw:
+                self._unchecked, self._refused = False, None
+        return record
+
     def parse_all(self) -> None:
         """Parse every record still held as bytes (with the cyclic collector paused, then the
         records frozen out of its scans, as the open does for what it loads)."""
         if self._later is not None:
             self._fill_due()
         if not self._raw:
+            if self._unchecked:  # (the last unchecked one was replaced)
+                with self._lock:
+                    self._unchecked, self._refused = False, None
             return
         collecting = gc.isenabled()
         gc.disable()
         try:
             with self._lock:  # (one pass, under the lock: another reader waits, then finds it)
-                items, make = self._items, self._make
+                items, make, check = self._items, self._make, self._check
                 for key in list(items):  # (not a list of the values: each body freed as parsed)
                     value = items[key]
-                    if type(value) is bytes:
+                    if type(value) is not bytes:
+                        continue
+                    if check is None:
                         items[key] = make(value)
-                        self._raw -= 1
+                    else:
+                        try:
+                            items[key] = check(key, value)
+                        except ValueError as exc:
+                            del items[key]
+                            if self._refused is not None:
+                                self._refused(key, exc)
+                    self._raw -= 1
+                self._unchecked, self._refused = False, None
         finally:
             if collecting:
                 gc.freeze()
@@ -169,7 +248,10 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         if value is _MISSING:
             return default
         if type(value) is bytes:
-            return self._parse(key, value)
+            try:
+                return self._parse(key, value)
+            except KeyError:  # (an unchecked file that is no record: refused)
+                return default
         return value  # type: ignore[return-value]
 
     def __setitem__(self, key: str, record: R) -> None:
@@ -196,21 +278,31 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         index comparing them with what its row was made from, spares the parse)."""
         if self._later is not None:
             self._fill_due()
-        return self._items[key]
+        value = self._items[key]
+        if self._check is not None and type(value) is bytes:  # (never bytes not yet checked)
+            return self._parse(key, value)
+        return value
 
     def __contains__(self, key: object) -> bool:
         if self._later is not None:
             self._fill_due()
+        if self._check is not None and isinstance(key, str) \
+                and type(self._items.get(key)) is bytes:
+            return self.get(key) is not None
         return key in self._items
 
     def __iter__(self) -> Iterator[str]:
         if self._later is not None:
             self._fill_due()
+        if self._unchecked:
+            self.settle()
         return iter(self._items)
 
     def __len__(self) -> int:
         if self._later is not None:
             self._fill_due()
+        if self._unchecked:
+            self.settle()
         return len(self._items)
 
     def values(self) -> ValuesView[R]:

@@ -74,13 +74,38 @@ class RecordLoader:
             records = self._one_per_id(records, paths, problems)
         return records, problems
 
+    def read_folder(self, folder: Path, kind: str, keep: dict[str, bytes] | None = None
+                    ) -> tuple[dict[str, bytes], dict[str, str], list[LoadProblem]] | None:
+        """Every record file of a kind on disk read, not parsed: (id -> bytes, id -> path, the
+        files that could not be read), each file checked as :meth:`load_folder` checks it
+        except for its content, which :func:`check_record` checks when the record is first
+        read (:meth:`core.store.cache.Store.fill_unchecked`). ``keep``: filled as there, with
+        the bytes of every file read (the caller drops those :func:`check_record` refuses).
+        None (nothing kept) when a memory may have two files (flat ones and shard folders):
+        :meth:`load_folder` then settles which is loaded."""
+        read: list[Any] = []
+        paths: list[str] = []
+        problems: list[LoadProblem] = []
+        kept: dict[str, bytes] | None = None if keep is None else {}
+        shards = self._scan(folder, kind, read, paths, problems, None, kept, parse=False)
+        if shards and read:
+            return None
+        for entry in shards:
+            self._scan(Path(entry.path), kind, read, paths, problems, entry.name, kept,
+                       parse=False)
+        if keep is not None and kept:
+            keep.update(kept)
+        return dict(read), {stem: path for (stem, _), path in zip(read, paths)}, problems
+
     def _scan(self, folder: Path, kind: str, records: list[Any], paths: list[str],
               problems: list[LoadProblem], shard: str | None,
-              keep: dict[str, bytes] | None = None) -> list[os.DirEntry[str]]:
+              keep: dict[str, bytes] | None = None, parse: bool = True
+              ) -> list[os.DirEntry[str]]:
         """Load the record files of one folder into ``records`` (their paths into ``paths``,
         their bytes into ``keep`` when given, by vault-relative path); returns the shard folders
-        found in it (memories/ only)."""
-        model = Memory if kind == "memory" else Relation
+        found in it (memories/ only). Not ``parse``: (id, bytes) of each file into ``records``,
+        its content unchecked."""
+        model = (Memory if kind == "memory" else Relation) if parse else None
         try:
             check_folder(folder)
         except UnsafeFolderError as exc:  # its files are elsewhere: none of them is read
@@ -150,8 +175,10 @@ class RecordLoader:
         model = Memory if kind == "memory" else Relation
         return self._load_one(str(path), path.name, model, kind)
 
-    def _load_one(self, path: str, name: str, model: type[BaseModel], kind: str,
+    def _load_one(self, path: str, name: str, model: type[BaseModel] | None, kind: str,
                   keep: dict[str, bytes] | None = None) -> tuple[Any, str | None]:
+        """One file loaded: (record, None) or (None, reason); ``model`` None: (id, bytes), the
+        content unchecked."""
         stem = name[: -len(SUFFIX)]
         try:
             check_id(stem, kind)
@@ -166,16 +193,33 @@ class RecordLoader:
                 self.seen[path] = (exc.stat.st_mtime_ns, exc.stat.st_size, exc.stat.st_ino)
             return None, exc.reason
         self.seen[path] = (st.st_mtime_ns, st.st_size, st.st_ino)
-        try:
-            record = model.model_validate_json(data)
-        except ValidationError as exc:
-            return None, describe_validation_error(exc)
-        if record.id != stem:  # type: ignore[attr-defined]
-            return None, f"id inside the file ({record.id!r}) differs from the file name"  # type: ignore[attr-defined]
+        if model is None:
+            record: Any = (stem, data)
+        else:
+            try:
+                record = check_record(model, stem, data)
+            except RecordRefused as exc:
+                return None, str(exc)
         if keep is not None:
             rel = path[self._cut:]
             keep[rel if os.sep == "/" else rel.replace(os.sep, "/")] = data
         return record, None
+
+
+class RecordRefused(ValueError):
+    """A file that is no valid record of its id; the message says why, for a person."""
+
+
+def check_record(model: type[BaseModel], record_id: str, data: bytes) -> Any:
+    """The record ``data`` holds, a valid ``model`` whose id is ``record_id`` (its file's
+    name); RecordRefused saying what is wrong otherwise."""
+    try:
+        record = model.__pydantic_validator__.validate_json(data)
+    except ValidationError as exc:
+        raise RecordRefused(describe_validation_error(exc)) from None
+    if record.id != record_id:
+        raise RecordRefused(f"id inside the file ({record.id!r}) differs from the file name")
+    return record
 
 
 def describe_validation_error(exc: ValidationError) -> str:

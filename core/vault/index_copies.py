@@ -13,7 +13,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidIdError
+from ..model.records import Memory, Relation
 from ..store.layout import check_id
+from ..store.record_loading import RecordRefused, check_record
 from .index_writer import Rows, Wanted
 
 if TYPE_CHECKING:  # (imported when an open first reads the index)
@@ -54,7 +56,7 @@ class Copies:
                 continue
             if record_id in pool:
                 return False
-            pool[record_id] = body  # valid when written (indexed_open._makes_record)
+            pool[record_id] = body  # valid when written (makes_record)
         return True
 
     def notice(self, readonly: bool) -> str:
@@ -89,5 +91,16 @@ def valid_id(kind: str, record_id: str) -> bool:
     try:
         check_id(record_id, kind)
     except InvalidIdError:
+        return False
+    return True
+
+
+def makes_record(kind: str, record_id: str, body: bytes) -> bool:
+    """Whether ``body`` is a valid record of ``kind`` with this id, as reading the file would
+    find (:func:`~core.store.record_loading.check_record`): a row keeps its bytes only then, for
+    an open to hold them unparsed (:meth:`core.store.cache.Store.fill_raw`)."""
+    try:
+        check_record(Memory if kind == "memory" else Relation, record_id, body)
+    except RecordRefused:
         return False
     return True

@@ -7,8 +7,10 @@ A first open of many files (:data:`BACKGROUND_FROM`) hands this to a thread of i
 returns as soon as every file is read: at 100k memories the rows take seconds to work out (git's
 diff of the trees at HEAD, each path classified) and to write, and the vault is usable meanwhile
 (its cache is full; the index is only a cache). The thread touches nothing of the vault but git's
-objects at the commit ``head`` the open read (never changed) and its own connection to the index
-file; :meth:`OpenIndexWriter.wait` waits for it (``Vault.close``, ``Vault.index_files`` and the
+objects at the commit ``head`` the open read (never changed), its own connection to the index
+file, and, when the open holds its records unchecked (:meth:`core.store.cache.Store.fill_unchecked`),
+the check of those records, which it runs first (a reader meanwhile waits for it, then finds
+them parsed); :meth:`OpenIndexWriter.wait` waits for it (``Vault.close``, ``Vault.index_files`` and the
 end of the program do). Python waits for it at exit, so a short command still leaves the rows
 written for the next open.
 """
@@ -34,12 +36,16 @@ class OpenIndexWriter:
     """The rows of the commit ``head``, made from the bytes an open read (``read``: path ->
     bytes of each file that loaded as a valid record of its id), written into the index at
     ``index`` for the vault at ``folder`` of the repository. ``plan``: works out, in the thread,
-    which rows change from the rows' commit to ``head`` (:data:`RowPlan`)."""
+    which rows change from the rows' commit to ``head`` (:data:`RowPlan`). ``settle``: when the
+    open holds its records unchecked, checks them (in the thread, before ``read`` is used),
+    dropping from ``read`` the bytes of every file that is no record."""
 
     def __init__(self, index: Path, folder: str, head: str, read: dict[str, bytes],
-                 blob_id: Callable[[bytes, int], str], plan: Callable[[], RowPlan]):
+                 blob_id: Callable[[bytes, int], str], plan: Callable[[], RowPlan],
+                 settle: Callable[[], None] | None = None):
         self.index, self.folder, self.head = index, folder, head
         self.read, self.blob_id, self.plan = read, blob_id, plan
+        self.settle = settle
         self.base: str | None = None
         self.rows: Rows = {}
         self._thread: threading.Thread | None = None
@@ -48,6 +54,8 @@ class OpenIndexWriter:
     def fill(self) -> None:
         """The rows: the record files git holds with the bytes read when they are git's blob,
         else none."""
+        if self.settle is not None:  # (an open that holds its records unchecked: read's
+            self.settle()            # bytes of a file that is no record are dropped first)
         self.base, rows, wanted = self.plan()
         read, blob_id = self.read, self.blob_id
         for rel, (sha, kind, record_id) in wanted.items():

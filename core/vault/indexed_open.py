@@ -5,9 +5,9 @@ that changed since (``git diff`` from that commit to HEAD) or that differ from H
 with the blobs git holds, read in batches through ``git cat-file --batch``.
 
 A row keeps a record's bytes only when they made a valid record of its id as the row was written
-(:func:`_makes_record`), so the open holds those bytes as they are and parses each record the
-first time it is read (:meth:`core.store.cache.Store.fill_raw`): opening 10k memories parses
-none of them. The other rows (a file that is not a valid record) are read from disk, which says
+(:func:`.index_copies.makes_record`), so the open holds those bytes as they are and parses each
+record the first time it is read (:meth:`core.store.cache.Store.fill_raw`): opening 10k
+memories parses none of them. The other rows (a file that is not a valid record) are read from disk, which says
 what is wrong, as without an index.
 
 The files stay the truth: a row is used only for a path that is, by git's own account, the
@@ -22,13 +22,11 @@ from __future__ import annotations
 
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
-
 from ..errors import InvalidIdError, JournalError
-from ..model.records import Memory, Relation
 from ..store.cache import Store
 from ..store.layout import (
     MAX_FILE_BYTES,
@@ -38,7 +36,7 @@ from ..store.layout import (
     read_vault_file,
 )
 
-from .index_copies import Copies, plan_damaged, valid_id
+from .index_copies import Copies, makes_record, plan_damaged, valid_id
 from .index_writer import BACKGROUND_FROM, OpenIndexWriter, RowPlan, Rows, Wanted
 from .loading import CacheLoader
 from .state import VaultState
@@ -96,6 +94,30 @@ class OpenIndex:
                                          self.state.notices)
         except (OSError, sqlite3.Error, JournalError):
             return None
+
+    def index_absent(self) -> bool:
+        """Whether the vault's repository holds no index file yet (after a clone): the open
+        reads every file and :meth:`write_fresh` writes the rows from them."""
+        from ..search.index import index_path
+
+        path = index_path(self.state.root)
+        return path is not None and not os.path.lexists(path)
+
+    def write_fresh(self, read: dict[str, bytes], settle: Callable[[], None] | None) -> None:
+        """The rows of an open that found no index file, from the bytes it read (as
+        :meth:`write_index`): for many files by a thread that makes the file too (the open
+        never waits for SQLite's syncs making it: 0.1-0.2 s on a busy disk), else here."""
+        state = self.state
+        if len(read) >= BACKGROUND_FROM and state.head is not None and not state.readonly \
+                and self._start_writer(state.journal.relpath(state.root), None, state.head,
+                                       read, settle):
+            return
+        files = self.files_index()
+        if files is not None:
+            try:
+                self.write_index(files, read=read or None, settle=settle)
+            finally:
+                files.close()
 
     def load_indexed_readonly(self, head: str) -> bool:
         """A read-only open from the derived index (only read, never written): the cache from
@@ -222,12 +244,16 @@ class OpenIndex:
         return False
 
     def write_index(self, files: IndexedFiles, head: str | None = None,
-                     read: dict[str, bytes] | None = None) -> None:
+                     read: dict[str, bytes] | None = None,
+                     settle: Callable[[], None] | None = None) -> None:
         """Move the index's rows to HEAD (from their commit, or anew), with the blobs git holds.
         ``read``: vault path -> the bytes the open just read there and loaded as a valid record
         of its id; a path whose bytes are the very blob git holds at HEAD takes them (so a
-        first open reads each file once, not once more from git). Never fails the open: the
-        index is only a cache."""
+        first open reads each file once, not once more from git). ``settle``: checks the
+        records the open holds unchecked, which drops from ``read`` the bytes of every file
+        that is no record (:meth:`core.store.cache.Store.settle`): called before ``read`` is
+        used (in the thread that writes the rows, for a first open of many files). Never fails
+        the open: the index is only a cache."""
         from ..search.indexed_files import blob_id
 
         head = head or self.state.head
@@ -238,8 +264,10 @@ class OpenIndex:
         if base == head and not damaged:
             return
         if read is not None and len(read) >= BACKGROUND_FROM and self._write_later(
-                files, base, head, read):
+                files, base, head, read, settle):
             return
+        if read is not None and settle is not None:
+            settle()
         base, rows, wanted = self._plan_rows(files.folder, base, head) if base != head \
             else (base, {}, {})
         try:
@@ -263,7 +291,7 @@ class OpenIndex:
             return
         for rel, (sha, kind, record_id) in wanted.items():
             body = bodies.get(sha)
-            if body is not None and rel not in trusted and not _makes_record(kind, record_id,
+            if body is not None and rel not in trusted and not makes_record(kind, record_id,
                                                                               body):
                 body = None  # the open reads the file from disk, which reports what is wrong
             rows[rel] = (sha, kind, record_id, body)
@@ -296,19 +324,24 @@ class OpenIndex:
         return base, rows, wanted
 
     def _write_later(self, files: IndexedFiles, base: str | None, head: str,
-                     read: dict[str, bytes]) -> bool:
+                     read: dict[str, bytes], settle: Callable[[], None] | None = None) -> bool:
         """Hand the rows of a first open to a thread (:mod:`core.vault.index_writer`), git's
         diff of the trees included; False when the index is in memory only (nothing to
         write)."""
+        if files.readonly:
+            return False  # (a read-only vault: the caller asked for the rows, and waits)
+        return self._start_writer(files.folder, base, head, read, settle)
+
+    def _start_writer(self, folder: str, base: str | None, head: str, read: dict[str, bytes],
+                      settle: Callable[[], None] | None) -> bool:
         from ..search.index import index_path
         from ..search.indexed_files import blob_id
 
         path = index_path(self.state.root)
-        if path is None or files.readonly or self.state.readonly:
-            return False  # (a read-only vault: the caller asked for the rows, and waits)
-        folder = files.folder
+        if path is None or self.state.readonly:
+            return False
         self.writer = OpenIndexWriter(path, folder, head, read, blob_id,
-                                      lambda: self._plan_rows(folder, base, head))
+                                      lambda: self._plan_rows(folder, base, head), settle)
         self.writer.start()
         return True
 
@@ -360,17 +393,6 @@ class OpenIndex:
                 same[path] = (st.st_mtime_ns, st.st_size, st.st_ino)
         self.state.layout.note(same, same)
         return set(same)
-
-
-def _makes_record(kind: str, record_id: str, body: bytes) -> bool:
-    """Whether ``body`` is a valid record of ``kind`` with this id, as reading the file would
-    find: a row keeps its bytes only then, for an open to hold them unparsed
-    (:meth:`core.store.cache.Store.fill_raw`)."""
-    model = Memory if kind == "memory" else Relation
-    try:
-        return bool(model.__pydantic_validator__.validate_json(body).id == record_id)
-    except ValidationError:
-        return False
 
 
 def _in_record_folder(rel: str) -> bool:

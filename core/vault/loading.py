@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from ..model.records import Memory, Relation
 from ..store.cache import Store
 from ..store.layout import LoadProblem
+from ..store.record_loading import check_record
 from ..store.kept_bytes import KeptWhileSmall
 from .state import VaultState
 
@@ -44,6 +45,11 @@ def _is_big(folder: Path) -> bool:
         return False
 
 
+def _check(kind: str, record_id: str, data: bytes) -> Memory | Relation:
+    """The record a file held unchecked makes (:func:`check_record`)."""
+    return check_record(Memory if kind == "memory" else Relation, record_id, data)  # type: ignore[no-any-return]
+
+
 def _keeping(keep: dict[str, bytes] | None) -> bool:
     """Whether the open keeps the bytes of what it reads (for the open index: then every file's,
     relations too); a :class:`KeptWhileSmall` that let go of them keeps none."""
@@ -57,14 +63,18 @@ class CacheLoader:
         self.state = state
 
     def load_files(self, keep: dict[str, bytes] | None = None,
-                   fed: MemoryFeed | None = None) -> None:
+                   fed: MemoryFeed | None = None, *, unchecked: bool = False) -> None:
         """Read every file into a new cache (``keep``: filled with the vault-relative path and
         bytes of each file that loaded as a valid record; ``fed``: handed the memories as each
         folder is loaded; see :meth:`Layout.load_folder`). A read-only open (a command's) that
         keeps no bytes (the first search after a clone of a big vault keeps none) leaves a big
         relations folder unread until relations are first used: a search never uses them (at
         100k, 4.46 s -> 3.96 s). Any other open reads them at once (a writer's next operations
-        use them; an open that keeps bytes writes the open index from them)."""
+        use them; an open that keeps bytes writes the open index from them). ``unchecked``
+        (with no ``fed``): the records are held as their bytes, each checked when first read
+        (:meth:`_load_unchecked`)."""
+        if unchecked and fed is None and self._load_unchecked(keep):
+            return
         state = self.state
         store, layout = Store(), state.layout
         # Tens of thousands of long-lived objects and no garbage among them: the cyclic collector
@@ -91,6 +101,43 @@ class CacheLoader:
                 gc.enable()
         state.store, state.problems = store, problems + relation_problems
         state.meta = layout.read_meta() or {}
+
+    def _load_unchecked(self, keep: dict[str, bytes] | None) -> bool:
+        """Read every file into a new cache that holds each record as its bytes, checked when
+        first read or when all are (:meth:`Store.fill_unchecked`: at 10k memories the open
+        parses none of them). A file that is no valid record of its id joins the vault's
+        problems with the reason reading it at once would give (its bytes dropped from
+        ``keep``), as soon as it is checked: reading the problems checks every record first
+        (:attr:`VaultState.problems`). False (nothing read) when a memory may have two files:
+        the rule that picks one reads them."""
+        state, layout = self.state, self.state.layout
+        collecting = gc.isenabled()
+        gc.disable()  # (as load_files: nothing but long-lived objects made while reading)
+        try:
+            memories = layout.read_folder("memory", keep)
+            relations = None if memories is None else layout.read_folder("relation", keep)
+        finally:
+            if collecting:
+                gc.freeze()
+                gc.enable()
+        if memories is None or relations is None:
+            return False
+        store = Store()
+        paths = {"memory": memories[1], "relation": relations[1]}
+        cut = len(os.path.join(str(state.root), ""))
+
+        def refused(kind: str, record_id: str, exc: ValueError) -> None:
+            path = paths[kind].pop(record_id)
+            if keep is not None:
+                rel = path[cut:]
+                keep.pop(rel if os.sep == "/" else rel.replace(os.sep, "/"), None)
+            if state.store is store:  # (not a cache the vault has replaced since)
+                state.add_problem(LoadProblem(Path(path), str(exc)))
+
+        store.fill_unchecked(memories[0], relations[0], _check, refused)
+        state.store, state.problems = store, memories[2] + relations[2]
+        state.meta = layout.read_meta() or {}
+        return True
 
     def _relations_on_first_use(self, store: Store) -> list[Relation]:
         """The relations folder of a read-only open that left it unread (:meth:`load_files`),

@@ -56,13 +56,16 @@ class Opening:
                 journal.git_index.index_lock.remove_if_left()
         head = journal.head()
         with journal.work_tree.status_running(state.layout.vault_paths()) as status:
-            files = self.index.files_index()
+            fresh = self.index.index_absent()  # (after a clone: made by the rows' writer)
+            files = None if fresh else self.index.files_index()
             try:
                 stale = None if files is None else self.index.load_from_index(files, head)
                 read: dict[str, bytes] | None = None
-                if stale is None:
-                    read = {} if files is not None else None  # the index is written from them
-                    self.loader.load_files(read)
+                settle: Callable[[], None] | None = None
+                if stale is None:  # (the index is written from what is read)
+                    read = {} if files is not None or fresh else None
+                    self.loader.load_files(read, unchecked=True)
+                    settle = state.store.settle  # (drops from read what its check refuses)
                 state.head = head
                 changed = journal.work_tree.finish_status(status)
                 if stale is not None:
@@ -71,7 +74,9 @@ class Opening:
                     make_paths_private(state.root, stale, journal.work_tree.shared_on_purpose)
                 self._adopt_at_open(changed)
                 if files is not None:
-                    self.index.write_index(files, read=read or None)
+                    self.index.write_index(files, read=read or None, settle=settle)
+                elif fresh and read is not None:
+                    self.index.write_fresh(read, settle)
             finally:
                 if files is not None:
                     files.close()

@@ -32,8 +32,7 @@ class VaultState:
         #: inside another git repository (:mod:`core.vault.creating`)
         self.creating = creating
         self.store = Store()
-        #: files that could not be read as records (the reason with each)
-        self.problems: list[LoadProblem] = []
+        self._problems: list[LoadProblem] = []
         self.meta: dict[str, Any] = {}  # .meta.json as last read
         #: the commit the cache shows
         self.head: str | None = None
@@ -44,6 +43,23 @@ class VaultState:
         self.is_open = False
         #: True when the open took unchanged files from the derived index (never read them)
         self.opened_from_index = False
+
+    @property
+    def problems(self) -> list[LoadProblem]:
+        """The files that could not be read as records (the reason with each); every record
+        the cache holds unchecked (an open with no index) is checked first."""
+        if self.store.unchecked:
+            self.store.settle()
+        return self._problems
+
+    @problems.setter
+    def problems(self, problems: list[LoadProblem]) -> None:
+        self._problems = problems
+
+    def add_problem(self, problem: LoadProblem) -> None:
+        """One more file that could not be read as a record (a record held unchecked, refused
+        when checked): added as it is, the others left unchecked."""
+        self._problems.append(problem)
 
     def get(self, key: str) -> Memory:
         """The living memory with this id or unique prefix (UnknownIdError otherwise)."""

@@ -221,3 +221,62 @@ def test_fill_later_is_for_an_empty_mapping(parsed):
     records.fill({"m0000": _bytes(_memory(0, []))})
     with pytest.raises(ValueError, match="empty"):
         records.fill_later(lambda: None)
+
+
+def _checked(key: str, body: bytes) -> Memory:
+    """A memory made from bytes not known to be one of ``key`` (as an open with no index
+    checks them): ValueError when they are not."""
+    record = Memory.model_validate_json(body)
+    if record.id != key:
+        raise ValueError(f"id inside the file ({record.id!r}) differs from the file name")
+    return record
+
+
+def test_records_held_unchecked_never_show_a_file_that_is_no_record():
+    good = [_memory(i, []) for i in range(3)]
+    raw = {m.id: _bytes(m) for m in good}
+    raw["m0100"] = b'{"id": "m0100", "content": "x", "use_count": -1}'
+    raw["m0101"] = _bytes(good[0])  # a copy of another memory: its id is not the file's
+    refused: list[tuple[str, str]] = []
+    records: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
+    records.fill_unchecked(raw, _checked, lambda key, exc: refused.append((key, str(exc))))
+    assert records.unchecked and records.raw == 5 and refused == []
+    assert records["m0001"] == good[1] and records.raw == 4  # one read, one checked
+    assert "m0100" not in records and records.get("m0100") is None
+    assert [key for key, _ in refused] == ["m0100"] and "use_count" in refused[0][1]
+    with pytest.raises(KeyError):
+        records["m0101"]
+    assert refused[1] == ("m0101", "id inside the file ('m0000') differs from the file name")
+    assert records.unchecked  # m0000 and m0002 are not checked yet
+    assert list(records) == ["m0000", "m0001", "m0002"] and len(records) == 3
+    assert not records.unchecked and records.raw == 0 and len(refused) == 2
+    assert list(records.values()) == good
+
+
+def test_records_held_unchecked_are_all_checked_before_their_ids_are_shown():
+    refused: list[str] = []
+    good = _memory(2, [])
+    for show in (len, list, lambda r: list(r.items()), lambda r: r.changed_since(0), dict):
+        records: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
+        records.fill_unchecked({"m1": b"not json", good.id: _bytes(good)}, _checked,
+                               lambda key, exc: refused.append(key))
+        show(records)
+        assert refused == ["m1"] and records.raw == 0 and not records.unchecked
+        assert list(records) == [good.id] and "m1" not in records
+        refused.clear()
+
+
+def test_a_reader_that_found_bytes_just_before_every_record_was_checked_gets_the_check():
+    """(Another thread checked them all between this reader's look at the value and its parse:
+    the bytes it holds are still checked, never parsed as if known good.)"""
+    good, bad = _memory(1, []), b'{"id": "m0002", "content": "x", "use_count": -1}'
+    copy = _bytes(good)  # a file named m0003 holding m0001
+    records: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
+    records.fill_unchecked({good.id: _bytes(good), "m0002": bad, "m0003": copy}, _checked,
+                           lambda key, exc: None)
+    found = dict(records._items)  # (what each reader found)
+    records.settle()
+    assert records._parse(good.id, found[good.id]) == good
+    for key in ("m0002", "m0003"):
+        with pytest.raises(KeyError):
+            records._parse(key, found[key])
