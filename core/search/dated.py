@@ -41,6 +41,7 @@ _MONTHS = {name.lower(): n for names in (calendar.month_name, calendar.month_abb
 _MONTH = "(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(\d{4})"
+_FOUR_DIGITS = re.compile(r"\d{4}")
 #: 7 July, 2023 / 7th of July 2023
 _DAY_MONTH_YEAR = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH},?\s+{_YEAR}\b", re.IGNORECASE)
 #: July 7, 2023 / Jul 7th 2023
@@ -55,6 +56,8 @@ def windows_named(text: str) -> list[tuple[int, int]]:
     """The windows of time ``text`` names, as ``(start, end)`` epoch seconds (``start <= t <
     end``), each a day or a month widened by :data:`MARGIN` (module doc); [] if it names none.
     A date that does not exist (31 June) names nothing."""
+    if not _FOUR_DIGITS.search(text):  # (every date named has its year: most queries, none)
+        return []
     days: list[tuple[int, int, int]] = []
     days += [(int(y), _MONTHS[m.lower()], int(d)) for d, m, y in _DAY_MONTH_YEAR.findall(text)]
     days += [(int(y), _MONTHS[m.lower()], int(d)) for m, d, y in _MONTH_DAY_YEAR.findall(text)]
