@@ -65,7 +65,8 @@ FEW = 500
 MODES = ("auto", "bm25", "hybrid")
 FORMULA = ("score = relevance * (alpha + (1 - alpha) * min(1, decay)); relevance = bm25 * "
            "coverage / best (bm25 mode) or fused / best, fused = (1 - w) * text / best text + "
-           "w * cosine / best cosine (hybrid), lifted by the best hit of its episode")
+           "w * cosine / best cosine, w = cosine_weight * 10th best text / best text (hybrid), "
+           "lifted by its episode, its neighbours in time and the dates the query names")
 
 
 @dataclass
