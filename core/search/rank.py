@@ -5,8 +5,9 @@ The formula (every input is in each :class:`Hit` and in ``memvault search --json
     text      = bm25 * coverage        a memory holding ANY of the query's words is a candidate;
                                        coverage = the share of the words (and phrases) it holds
     relevance = text / max text over the hits, then lifted by the best hit of its episode
-                (the hits written in the same sitting, :mod:`core.search.episodes`) and by
-                the hits written just before or after it (:mod:`core.search.neighbours`) (0, 1]
+                (the hits written in the same sitting, :mod:`core.search.episodes`), by
+                the hits written just before or after it (:mod:`core.search.neighbours`) and
+                when written on a day the query names (:mod:`core.search.dated`)       (0, 1]
     life      = min(1, decay score)                         [0, 1]; vault.score(m), capped
     score     = relevance * (ALPHA + (1 - ALPHA) * life)    
 ``bm25`` is FTS5's ``bm25()`` over the OR of the terms, with the column weights of
@@ -35,6 +36,7 @@ from functools import cached_property
 from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
+from .dated import lifted_by_date, windows_named
 from .episodes import CONTEXT_DEPTH, in_context
 from .first_build import Progress, building_json, building_note
 from .fusion import COSINE_WEIGHT, fused
@@ -63,7 +65,8 @@ FEW = 500
 MODES = ("auto", "bm25", "hybrid")
 FORMULA = ("score = relevance * (alpha + (1 - alpha) * min(1, decay)); relevance = bm25 * "
            "coverage / best (bm25 mode) or fused / best, fused = (1 - w) * text / best text + "
-           "w * cosine / best cosine (hybrid), lifted by the best hit of its episode")
+           "w * cosine / best cosine, w = cosine_weight * 10th best text / best text (hybrid), "
+           "lifted by its episode, its neighbours in time and the dates the query names")
 
 
 @dataclass
@@ -132,8 +135,9 @@ def _in_time(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
              allowed: Container[str], decay_of: Callable[[Memory], float], found: Ranking,
              top: int | None = None) -> Ranking:
     """``found``'s hits lifted by their episodes (:mod:`.episodes`), then by their neighbours in
-    time (:mod:`.neighbours`: the memories written just before and after them), best first (as
-    :func:`_ordered`; a :class:`Hit` made only for the ``top`` returned)."""
+    time (:mod:`.neighbours`: the memories written just before and after them), then by the days
+    the query names (:mod:`.dated`), best first (as :func:`_ordered`; a :class:`Hit` made only
+    for the ``top`` returned)."""
     if found.mode == "filter":
         return found
     was = {h.memory.id: h for h in found.hits}
@@ -148,6 +152,8 @@ def _in_time(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
                               worth_asking(ids, rel, known, lambda i, r, new: combine(r, decay_of(
                                   memories[i]) if new else was[i].decay), top))
     relevance, beside = lifted_by_neighbours(ids, rel, near.__getitem__)
+    relevance = lifted_by_date(relevance, ids[:CONTEXT_DEPTH], windows_named(query.text),
+                               lambda i: was[i].memory.created_at)  # (the head: as a top few reads)
     decay = {i: decay_of(memories[i]) if i in beside else was[i].decay for i in relevance}
     ordered = sorted(relevance, key=lambda i: (-combine(relevance[i], decay[i]), -relevance[i], i))
     found.hits = [  # (a neighbour below the head: a hit of its own lift alone)
@@ -168,12 +174,8 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
         return _bounded(index, memories, terms, allowed, excluded, decay_of, top)
     pool_set = allowed if isinstance(allowed, (set, frozenset)) else set(allowed)
     if not terms:  # ranked by life alone; Hit objects only for the top
-        scored = []
-        for i in pool_set:
-            if i in excluded:
-                continue
-            d = decay_of(memories[i])
-            scored.append((-combine(1.0, d), i, d))
+        scored = [(-combine(1.0, d), i, d) for i in pool_set if i not in excluded
+                  for d in (decay_of(memories[i]),)]
         count = len(scored)
         kept = heapq.nsmallest(top, scored) if top is not None else sorted(scored)
         return Ranking([Hit(memories[i], -negated, 1.0, d) for negated, i, d in kept], "filter",
@@ -189,8 +191,7 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     text_score = _text_scores(index, terms, bm25)
     text_order = sorted(text_score, key=lambda i: (-text_score[i], i))
     text_rank = dict(zip(text_order, range(1, len(text_order) + 1)))
-    cos: dict[str, float] = {}
-    cos_rank: dict[str, int] = {}
+    cos, cos_rank = dict[str, float](), dict[str, int]()
     if embedder is not None:
         cos = cosines(index, embedder, memories, sorted(pool_set), " ".join(t.value for t in terms))
         near = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
@@ -271,10 +272,9 @@ def _excluded(index: SearchIndex, query: Query) -> set[str]:
     """Ids matching a negated word, phrase or prefix."""
     out: set[str] = set()
     for term in searched([t for t in query.terms if t.is_text and t.negated]):
-        if term.is_text and term.negated:
-            expression = fts_expression([term])
-            if expression:
-                out |= set(index.reading.match(expression))
+        expression = fts_expression([term])
+        if expression:
+            out |= set(index.reading.match(expression))
     return out
 
 
