@@ -109,7 +109,7 @@ class BulkOperations:
             stay = self.next_row_key(ids) if self.tree.display else None
             view = self.screen.view
             again = view is not None and all(
-                i in view.rows and view.rows[i].memory.status == MemoryStatus.ARCHIVED for i in ids)
+                i in view.rows and view.rows[i].brief.status == MemoryStatus.ARCHIVED for i in ids)
             self.run(lambda: self.service.bulk.archive_many(ids), ids, stay,
                      "unarchiving" if again else "archiving")
 
@@ -156,7 +156,8 @@ class BulkOperations:
             return
         rows = [view.rows[i] for i in ids]
         present = sorted({t for r in rows for t in r.memory.meta.tags})
-        every = sorted({t for r in view.rows.values() for t in r.memory.meta.tags})
+        # (the prompt's suggestions: each row's brief, no memory of a big vault parsed for them)
+        every = sorted({t for r in view.rows.values() for t in r.brief.meta.tags})
 
         def done(answer: tuple[str, str] | None) -> None:
             if answer is None:
