@@ -85,6 +85,7 @@ class _Batch:
 
     @property
     def exhausted(self) -> bool:
+        """Whether every row of them is read."""
         return self.page >= len(self.ranked)
 
     def bound(self, n: int) -> float:
@@ -193,7 +194,7 @@ def from_holdings(index: SearchIndex, phrases: list[str], counts: list[int],
 def chosen(groups: dict[int, int], unopened: dict[int, float], floor: float,
            most_rows: int) -> list[int]:
     """The groups read next, taken out of ``unopened`` (group -> bound): the highest bound
-    first, then the next ones while they make at most :data:`BATCH_ROWS` rows in all and their
+    first, then the next ones while they make at most ``most_rows`` rows in all and their
     bound is not below ``floor`` (such a group cannot reach the top: it is read only if it is
     the highest left)."""
     taken: list[int] = []
