@@ -28,6 +28,9 @@ LOOKUP_COST = 64
 #: The most ids :meth:`IndexReading.ids_matching` keeps, over all the expressions it remembers
 #: (a question asks the same words' matches again for each page of candidates it reads).
 KEPT_IDS = 1_000_000
+#: The most bytes of rowid bits :meth:`IndexReading.rowid_bits` keeps (a word's are 12.5 KB at
+#: 100k memories: about 2,600 words' worth).
+KEPT_BITS = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -170,16 +173,23 @@ class IndexReading:
 
     def rowid_bits(self, expression: str) -> int:
         """The rows matching ``expression`` as the bits of an integer (bit ``r`` for rowid
-        ``r``: 12.5 KB at 100k rows), kept until the index's generation changes."""
+        ``r``: 12.5 KB at 100k rows), kept until the index's generation changes (at most
+        :data:`KEPT_BITS` bytes of them). The rowids come as one string (``group_concat``:
+        half the time of a row each into Python at 100k memories)."""
         memo = self._kept_memo("bits")
         found = memo.counts.get(expression)
         if found is None:
-            rowids = [r for (r,) in self.conn.execute(
-                "SELECT rowid FROM fts WHERE fts MATCH ?", (expression,)) if r >= 0]
+            text = self.conn.execute("SELECT group_concat(rowid) FROM fts WHERE fts MATCH ?",
+                                     (expression,)).fetchone()[0]
+            rowids = [r for r in map(int, text.split(",")) if r >= 0] if text else []
             bits = bytearray(max(rowids, default=0) // 8 + 1)
             for r in rowids:
                 bits[r >> 3] |= 1 << (r & 7)
-            found = memo.counts[expression] = int.from_bytes(bits, "little")
+            found = int.from_bytes(bits, "little")
+            if sum(b.bit_length() for b in memo.counts.values()) + found.bit_length() \
+                    > 8 * KEPT_BITS:
+                memo.counts.clear()
+            memo.counts[expression] = found
         return found
 
     def count(self, expression: str) -> int:

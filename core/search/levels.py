@@ -23,7 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from .holdings import from_holdings
 from .index import SearchIndex
 from .settling import Settled, TextHit, settle, unread_bound
 
@@ -71,9 +70,6 @@ def from_levels(index: SearchIndex, phrases: list[str], counts: list[int],
     h, n, total = len(held), len(phrases), index.row_count()
     if h < 3 or most != h - 1 or not total:
         return None, most, known
-    found = from_holdings(index, phrases, counts, allowed, top, score_of, most, known)
-    if found is not None:
-        return found, most, known
     share = {i: counts[i] / total for i in held}
     budget = total * (1 - math.prod(1 - p for p in share.values())) / LEVEL_ROWS
     levels: list[list[_Set]] = []

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import wordlists
+from . import holdings, wordlists
 from .index import SearchIndex
 from .levels import from_levels
 from .query import Term, fts_expression
@@ -60,7 +60,8 @@ def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], boo
     caps = _caps(index, [c for c in counts if c])
     most = len(held)  # the most of them a memory not read (not in ``known``) can hold
     known: list[TextHit] = []  # every allowed memory holding more than ``most`` of them
-    if len(held) > 1:
+    grouped = holdings.applies(counts)  # (read by holdings: those holding them all a group)
+    if len(held) > 1 and not grouped:
         n, outside = len(phrases), unread_bound(float("inf"), caps[:len(held) - 1], len(phrases))
         settled = _settle(index, " AND ".join(f"({p})" for p in held), n, allowed, top,
                           score_of, lambda ceiling: max(ceiling * len(held) / n, outside), None,
@@ -69,6 +70,9 @@ def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], boo
             return settled
         known, most = settled or [], most - 1  # (every memory holding them all was read)
     found = from_word_lists(index, terms, phrases, allowed, top, score_of)
+    if found is not None:
+        return found
+    found = holdings.from_holdings(index, phrases, counts, allowed, top, score_of, most, known)
     if found is not None:
         return found
     found, most, known = from_levels(index, phrases, counts, allowed, top, score_of, caps, most,

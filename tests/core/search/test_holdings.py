@@ -54,17 +54,15 @@ def test_a_question_read_by_holdings_ranks_as_the_plain_evaluation(corpus, monke
 
 
 def test_a_five_word_question_asks_a_statement_or_two_not_sixteen(corpus, monkeypatch):
-    """Of five words each in many memories: the AND of them (a page or two) and a level or two
-    of groups, each one statement (the levels of expressions asked the 5 sets of four words and the 10 of
-    three), none the whole OR of its words."""
+    """Of five words each in many memories: a batch or two of groups, each one statement (the
+    levels of expressions asked the AND, then the 5 sets of four words and the 10 of three)."""
     index, memories, decay = corpus
     asked = _statements(index, monkeypatch)
     settled = topk.top_hits(index, parse("w1 w3 w5 w7 w9").text_terms, lambda i: True, 10,
                             lambda i, relevance: ranking.combine(relevance, decay(memories[i])))
     assert len(settled.hits) == 10
     among = [e for e in asked if e.endswith(" among")]
-    assert 1 <= len(among) <= 2
-    assert all(" AND " in e and " OR " not in e for e in asked if e not in among)
+    assert 1 <= len(among) <= 2 and among == asked
 
 
 def test_a_group_below_the_top_is_never_read(corpus, monkeypatch):
@@ -134,3 +132,61 @@ def test_a_question_of_too_many_rows_is_left_to_the_levels(corpus, monkeypatch):
     counts = [index.reading.count(p) for p in phrases]
     assert holdings.from_holdings(index, phrases, counts, lambda i: True, 10,
                                   lambda i, r: r, 2, []) is None
+
+
+def test_a_question_read_by_holdings_asks_no_and_pass_and_no_batch_twice(corpus, monkeypatch):
+    """The memories holding every word are a group of the first batch: no statement of their
+    AND first; and a batch is ranked once (FTS5 scores all its rows for any page, so a deeper
+    page reads the rows kept, never the statement again)."""
+    index, memories, decay = corpus
+    asked = _statements(index, monkeypatch)
+    batches: list[tuple[str, str]] = []
+    among = index.reading.ranked_among
+    monkeypatch.setattr(index.reading, "ranked_among", lambda e, by_holds, n: batches.append(
+        (e, repr(sorted((k, sorted(r)) for k, r in by_holds.items())))) or among(e, by_holds, n))
+    for text in ["w1 w3 w5 w7 w9", "w2 w4 w6 w8", "w1 w3 w5 w7 w9 w11", "w0 w1 w2 w3"]:
+        asked.clear()
+        batches.clear()
+        settled = topk.top_hits(index, parse(text).text_terms, lambda i: True, 30,
+                                lambda i, r: ranking.combine(r, decay(memories[i])))
+        assert len(settled.hits) == 30
+        assert batches and len(set(batches)) == len(batches)
+        assert all(e.endswith(" among") for e in asked)
+
+
+def test_a_batch_is_read_with_the_and_of_runs_every_group_holds_a_word_of(corpus):
+    """Groups each missing one word of five are read with ``(a OR b) AND (c OR d OR e)``-like
+    runs (each phrase once, in order: the OR's very bm25), which match every row of them and
+    fewer rows than the OR; a group of one word alone leaves only the OR."""
+    index, _, _ = corpus
+    phrases = ['"w1"', '"nothing"', '"w3"', '"w5"', '"w7"', '"w9"']
+    counts = [index.reading.count(p) for p in phrases]
+    held = [i for i, c in enumerate(counts) if c]
+    every = sum(1 << i for i in held)
+    masks = [every] + [every & ~(1 << i) for i in held]
+    expression = holdings.covering(phrases, counts, index.row_count(), masks)
+    assert " AND " in expression and [p for p in phrases if p in expression] == phrases
+    assert expression.replace("(", "").replace(")", "").replace(" AND ", " OR ") == \
+        " OR ".join(phrases)
+    groups = holdings.groups_of(index, phrases, held, len(held))
+    by_rowid = index.reading.ids_by_rowid()
+    rows = {by_rowid[r] for m in masks if m in groups for r in holdings.rowids_of(groups[m])}
+    matching = index.reading.ids_matching(expression)
+    assert rows and rows <= matching
+    assert len(matching) < len(index.reading.ids_matching(" OR ".join(phrases)))
+    assert holdings.covering(phrases, counts, index.row_count(), [1 << held[0], every]) == \
+        " OR ".join(phrases)
+
+
+def test_the_rowid_bits_kept_stay_within_their_bytes(corpus, monkeypatch):
+    """Each word's bits are kept while the index is the same, but never more than KEPT_BITS
+    bytes of them (a long-lived server asked many words of a big vault)."""
+    from core.search import index_reading
+
+    index, _, _ = corpus
+    monkeypatch.setattr(index_reading, "KEPT_BITS", 1024)
+    for n in range(40):
+        bits = index.reading.rowid_bits(f'"w{n}" OR "w{n + 100}"')  # (not asked before)
+        assert bits == sum(1 << r for r in holdings.rowids_of(bits))
+        kept = index.reading.memo["bits"].counts.values()
+        assert sum(b.bit_length() for b in kept) <= 8 * 1024
