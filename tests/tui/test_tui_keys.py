@@ -11,6 +11,7 @@ from tui.app.screens.gc import GcScreen
 from tui.app.screens.help import HelpScreen
 from tui.app.main.screen import MainScreen
 from tui.app.widgets.memory_tree import MemoryTree
+from tui.app.widgets.tree_nodes import every_node
 
 from tui_support import (
     FRESH,
@@ -98,7 +99,7 @@ async def test_star_expands_all_and_minus_collapses_all(tui_vault):
         tree = app.main_screen.memory_tree
         await pilot.press("j", "j")  # inside the first group
         await pilot.press("asterisk")
-        groups = [n for n in tree._tree_nodes.values()
+        groups = [n for n in every_node(tree.root)
                   if n.data is not None and n.data.kind == "group"]
         assert groups and all(g.is_expanded for g in groups)
         await pilot.press("minus")

@@ -20,7 +20,7 @@ from textual.widgets.tree import TreeNode
 
 from ..widgets.memory_list import Cell, MemoryList
 from ..widgets.memory_tree import MemoryTree
-from ..widgets.tree_nodes import NodeData
+from ..widgets.tree_nodes import NodeData, every_node
 
 #: the style a pending row takes over its own
 PENDING_STYLE = "dim italic"
@@ -43,7 +43,7 @@ class PendingWrite:
         tree = self.screen.query_one(MemoryTree)
         wanted = set(ids)
         if wanted:
-            for node in self._populated(tree):
+            for node in every_node(tree.root):
                 data = node.data
                 if data is not None and data.memory_id in wanted and data.kind == "memory":
                     label = node.label if isinstance(node.label, Text) else Text(node.label)
@@ -91,7 +91,7 @@ class PendingWrite:
     def refused(self) -> None:
         """Core refused the write: the rows get their labels back, the title is said again."""
         tree = self.screen.query_one(MemoryTree)
-        alive = set(self._populated(tree))
+        alive = set(every_node(tree.root))
         for node, label in self.labels.items():
             if node in alive:
                 node.set_label(label)
@@ -115,13 +115,3 @@ class PendingWrite:
         self.labels.clear()
         self.cells.clear()
 
-    @staticmethod
-    def _populated(tree: MemoryTree) -> list[TreeNode[NodeData]]:
-        """Every node the tree holds now (groups only opened once have children)."""
-        found: list[TreeNode[NodeData]] = []
-        stack = list(tree.root.children)
-        while stack:
-            node = stack.pop()
-            found.append(node)
-            stack.extend(node.children)
-        return found

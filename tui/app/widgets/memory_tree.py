@@ -25,7 +25,7 @@ from ..grouping import groups_for
 from ..groups import Group, LineageRoot
 from ..view import VaultView
 from .tree_finding import expanded_keys, find_key, may_hold
-from .tree_nodes import (EXPAND_ARROW, LEAF_FIELDS, LOADING, NodeData, depth_below,
+from .tree_nodes import (EXPAND_ARROW, LEAF_FIELDS, LOADING, NodeData, depth_below, every_node,
                          group_label, label_room, memory_label)
 
 class MemoryTree(Tree[NodeData]):
@@ -169,9 +169,9 @@ class MemoryTree(Tree[NodeData]):
         self.cursor_line = self.cursor_line
 
     def _rebuild_lines(self) -> None:
-        """Lay out the lines now, so a cursor can be placed on a node just added."""
-        self._tree_lines_cached = None
-        self._build()
+        """Lay out the lines now, so a cursor can be placed on a node just added (adding or
+        opening a node drops Tree's lines; reading ``last_line`` lays them out again)."""
+        self.last_line  # noqa: B018 (read for its effect: Tree lays its lines out on first read)
 
     def _add_top(self, item: Group | LineageRoot) -> None:
         if isinstance(item, Group):
@@ -239,7 +239,7 @@ class MemoryTree(Tree[NodeData]):
     def _relabel(self, ids: set[str]) -> None:
         if not ids or self.view is None:
             return
-        for node in list(self._tree_nodes.values()):
+        for node in every_node(self.root):
             data = node.data
             if data is not None and data.memory_id in ids and data.kind in ("memory", "gone"):
                 depth = depth_below(self.root, node.parent) if node.parent is not None else 0

@@ -54,6 +54,18 @@ def depth_below(root: TreeNode[NodeData], parent: TreeNode[NodeData]) -> int:
     return depth
 
 
+def every_node(root: TreeNode[NodeData]) -> list[TreeNode[NodeData]]:
+    """Every node below ``root`` that the tree holds now (a group opened once has children;
+    one never opened has none yet)."""
+    found: list[TreeNode[NodeData]] = []
+    stack = list(root.children)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        stack.extend(node.children)
+    return found
+
+
 def label_room(tree: ScrollView) -> int:
     """The cells a line of ``tree`` has for a label, as if its vertical scrollbar were shown:
     opening a group that brings the scrollbar in must not leave the labels one cell too long."""

@@ -37,7 +37,7 @@ def assert_pane_shows_cursor(app) -> None:
     tree = app.main_screen.memory_tree
     node = tree.cursor_node
     assert node is not None
-    assert tree._tree_lines[tree.cursor_line].node is node  # the row drawn under the cursor
+    assert tree.get_node_at_line(tree.cursor_line) is node  # the row drawn under the cursor
     data = node.data
     shown = detail_text(app)
     if data.kind == "group":
@@ -58,8 +58,9 @@ async def type_fast(app, text: str) -> None:
 
 def group_row(app, title: str):
     tree = app.main_screen.memory_tree
-    return next(line.node for line in tree._tree_lines
-                if line.node.data.kind == "group" and line.node.data.group.title == title)
+    drawn = (tree.get_node_at_line(line) for line in range(tree.last_line + 1))
+    return next(node for node in drawn
+                if node.data.kind == "group" and node.data.group.title == title)
 
 
 async def test_a_filters_enter_leaves_the_pane_on_the_cursors_row(demo_vault):
