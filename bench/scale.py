@@ -179,10 +179,14 @@ PEER_SEARCH = textwrap.dedent("""
 # the app's own worker. The loop that waits sleeps 20 ms at a time: a tighter loop would take
 # the interpreter from the app it measures.
 TUI_PAINT = PEAK_RSS + textwrap.dedent("""
-    import asyncio, json, sys, time
+    import asyncio, json, os, sys, tempfile, time
     spawned = float(sys.argv[2])
+    # the default settings, saved to a folder of its own: never the person's (a saved flat list
+    # would hide the tree this waits for)
+    os.environ["MEMVAULT_CONFIG_DIR"] = tempfile.mkdtemp(prefix="memvault-bench-config-")
     from tui.app import MemvaultApp
     from tui.app.service import VaultService
+    from tui.app.settings import Loaded, Settings
     from tui.app.widgets.memory_tree import MemoryTree
     painted, ready = [], []
     original = MemoryTree.render_lines
@@ -195,7 +199,8 @@ TUI_PAINT = PEAK_RSS + textwrap.dedent("""
         return original(self, crop)
     MemoryTree.render_lines = render_lines
     async def main():
-        app = MemvaultApp(VaultService(sys.argv[1]), poll_interval=0, rescore_interval=0)
+        app = MemvaultApp(VaultService(sys.argv[1]), poll_interval=0, rescore_interval=0,
+                          settings=Loaded(Settings()))
         async with app.run_test(size=(120, 40)):
             while not ready:
                 await asyncio.sleep(0.02)
