@@ -1,0 +1,45 @@
+"""What the app's first paint does without, imported ahead: the screens the main screen's keys
+open (the merge and split wizards, the review inbox...) and the parts of core their operations
+run, which neither the first paint nor the open need. The app imports them on first use, so a
+first key press would pay the import on the UI thread; once the open vault is painted, a worker
+imports them (:meth:`~tui.app.main.opening.VaultOpening.after_open_painted`), and the first press
+finds them ready. ``tests/tui/app/main/test_main_preload.py`` checks that importing the app
+imports none of them."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+#: the modules imported ahead, the ones a first key press would wait for first
+DEFERRED: tuple[str, ...] = (
+    "tui.app.screens.consolidate_wizard",  # M (core.ops.consolidate)
+    "tui.app.screens.split_wizard",  # v (core.ops.split)
+    "core.ops.split_repeats",  # what the parts of a split repeat
+    "tui.app.screens.inbox",  # I (core.ops.inbox)
+    "tui.app.duplicates",  # the "possible duplicates" grouping
+    "core.ops.revert",  # undo, redo, the undo list
+    "core.ops.provenance",  # the provenance tab
+    "core.sync.engine",  # the last sync, told after the open
+    "tui.app.search_rank",  # a filter with words
+    "tui.app.screens.undo_list",
+    "tui.app.screens.version_diff",
+    "tui.app.screens.version",
+    "tui.app.screens.gc",
+    "tui.app.screens.stats",
+    "tui.app.screens.goto",
+    "tui.app.screens.new_memory",
+    "tui.app.screens.edit_form",
+    "tui.app.screens.delete",
+    "tui.app.screens.tag",
+)
+
+
+def preload(names: tuple[str, ...] = DEFERRED) -> list[str]:
+    """(In a worker.) Import ``names`` not imported yet, in order; the ones it imported."""
+    imported = []
+    for name in names:
+        if name not in sys.modules:
+            importlib.import_module(name)
+            imported.append(name)
+    return imported
