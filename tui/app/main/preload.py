@@ -11,7 +11,8 @@ from __future__ import annotations
 import importlib
 import sys
 
-#: the modules imported ahead, the ones a first key press would wait for first
+#: the modules imported ahead: the ones a first key press would wait for (tens of ms each; the
+#: other screens take a few ms, imported by their key as before, and help's ``?`` imports none)
 DEFERRED: tuple[str, ...] = (
     "tui.app.screens.consolidate_wizard",  # M (core.ops.consolidate)
     "tui.app.screens.split_wizard",  # v (core.ops.split)
@@ -22,16 +23,6 @@ DEFERRED: tuple[str, ...] = (
     "core.ops.provenance",  # the provenance tab
     "core.sync.engine",  # the last sync, told after the open
     "tui.app.search_rank",  # a filter with words
-    "tui.app.screens.undo_list",
-    "tui.app.screens.version_diff",
-    "tui.app.screens.version",
-    "tui.app.screens.gc",
-    "tui.app.screens.stats",
-    "tui.app.screens.goto",
-    "tui.app.screens.new_memory",
-    "tui.app.screens.edit_form",
-    "tui.app.screens.delete",
-    "tui.app.screens.tag",
 )
 
 
