@@ -1,10 +1,10 @@
-"""What the app's first paint does without, imported ahead: the screens the main screen's keys
-open (the merge and split wizards, the review inbox...) and the parts of core their operations
-run, which neither the first paint nor the open need. The app imports them on first use, so a
-first key press would pay the import on the UI thread; once the open vault is painted, a worker
-imports them (:meth:`~tui.app.main.opening.VaultOpening.after_open_painted`), and the first press
-finds them ready. ``tests/tui/app/main/test_main_preload.py`` checks that importing the app
-imports none of them."""
+"""What the app's first paint does without, imported ahead by a worker once the open vault is
+painted: the screens a first key press would wait for (the wizards, the review inbox) and the
+parts of core they run.
+
+Imported on first use, they would cost that press its import on the UI thread;
+:meth:`~tui.app.main.opening.VaultOpening.after_open_painted` runs :func:`preload` instead.
+``tests/tui/app/main/test_main_preload.py`` checks that importing the app imports none of them."""
 
 from __future__ import annotations
 
