@@ -17,12 +17,15 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from core.ops.consolidate import Cluster
 from core.vault import first_words
 
 from .groups import Group
 from .view import VaultView
+
+if TYPE_CHECKING:  # core's clustering is imported by the search itself (a worker), not here
+    from core.ops.consolidate import Cluster
 
 
 @dataclass(frozen=True)

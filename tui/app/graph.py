@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from core.model.records import Relation
-from core.ops.provenance import Lineage
+
+if TYPE_CHECKING:  # a lineage is read in a worker (core.ops.provenance imported there)
+    from core.ops.provenance import Lineage
 
 N, E, S, W = 1, 2, 4, 8
 _BOX_CHARS = {

@@ -13,7 +13,6 @@ from functools import partial
 from core import MemoryStatus
 from core.vault.preview import Glance
 
-from .duplicates import duplicate_groups
 from .groups import Group, LineageRoot
 from .view import VaultView
 
@@ -112,7 +111,7 @@ def groups_for(view: VaultView, ids: list[str], mode: str) -> list[Group | Linea
     if mode == "lineage":
         return lineage_groups(view, ids)
     if mode == "duplicates":  # found in a worker (tui/app/duplicates.py)
-
+        from .duplicates import duplicate_groups  # (not on the first paint's path)
         return list(duplicate_groups(view, ids))
     # keyed by the member itself: an enum's ``.value`` is a Python-level property, a cost at 100k
     by_member: dict[MemoryStatus, list[str]] = {s: [] for s in STATUSES}

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import (
     DecayConfig,
@@ -35,9 +35,6 @@ from core import (
     relations_of_gone,
 )
 from core.model.records import now_epoch
-from core.ops.provenance import Lineage, lineage
-from core.ops.revert import redo, undo, undo_list
-from core.sync.engine import last_sync as read_last_sync
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
 from core.vault.preview import read_glance, read_preview
@@ -60,6 +57,9 @@ from .open_vault import OpenVault
 from .service_outside import OutsideEdits, Quarantined
 from .service_wizards import WizardService
 from .view import Row, VaultView, shown
+
+if TYPE_CHECKING:  # provenance, undo and sync are imported on first use (in a worker), not on
+    from core.ops.provenance import Lineage  # the app's first paint
 
 
 #: Vaults of fewer memories than this open without a first look from the index.
@@ -228,13 +228,16 @@ class VaultService:
         """Undo the newest operation not undone yet (:func:`core.ops.revert.undo`: a revert of exactly its own
         changes, read from the log, so it also takes back what another process did and works
         after a restart; later touches are kept)."""
+        from core.ops.revert import undo
         return self._revert(undo, "undo", "Undid")
 
     def redo(self) -> Change:
+        from core.ops.revert import redo
         return self._revert(redo, "redo", "Redid")
 
     def undo_list(self, limit: int = 20) -> list[tuple[str, str, int]]:
         """(commit, subject, time) of what successive undos would take back, newest first."""
+        from core.ops.revert import undo_list
         with self.state.lock:
             return [(e.commit, e.subject, e.timestamp)
                     for e in undo_list(self.state.vault_or_fail(), limit)]
@@ -276,6 +279,7 @@ class VaultService:
             return shown(self.state.vault_or_fail().version(key, at))
 
     def lineage(self, key: str) -> Lineage:
+        from core.ops.provenance import lineage
         with self.state.lock:
             found = lineage(self.state.vault_or_fail(), key)
             for node in found.nodes.values():
@@ -290,6 +294,7 @@ class VaultService:
     def last_sync(self) -> dict[str, Any] | None:
         """The last ``memvault sync`` on this clone (core.sync.engine's record: outcome, time, counts,
         ``conflicts`` waiting for a person), or None (never synced)."""
+        from core.sync.engine import last_sync as read_last_sync
         with self.state.lock:
             return read_last_sync(self.state.vault_or_fail())
 

@@ -9,7 +9,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from core import Memory, MemoryStatus, Relation, VaultError, relations_of_gone
-from core.ops.revert import revert
 
 from ..text import operation_label, plural
 from .open_vault import OpenVault
@@ -158,6 +157,7 @@ class BulkService:
         with self.state.lock:
             vault = self.state.vault_or_fail()
             for commit in commits:
+                from core.ops.revert import revert  # (imported on first use, not at first paint)
                 try:  # (``undo: <its subject>`` with the revert trailer, as Vault.undo writes)
                     report = revert(vault, commit)
                 except VaultError as exc:

@@ -5,18 +5,17 @@ plan that is committed)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from core import HistoryEntry, Memory, Relation, Vault
-from core.ops.consolidate import (
-    ConsolidationPreview,
-)
 from core.ops.maintenance import designated_machine, machine_id, may_maintain
-from core.ops.split import (
-    SuggestedPart,
-)
 from core.vault import Plan, first_words
 
 from .view import Row, VaultView
+
+if TYPE_CHECKING:  # core's wizards are imported on first use, not on the app's first paint
+    from core.ops.consolidate import ConsolidationPreview
+    from core.ops.split import SuggestedPart
 
 
 @dataclass

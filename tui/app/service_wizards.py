@@ -6,30 +6,13 @@ are the ids committed; a plan the vault moved past is refused, nothing written).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from core import (
     Memory,
     MemoryStatus,
     VaultError,
 )
-from core.ops.consolidate import (
-    DEFAULT_THRESHOLD,
-    Cluster,
-    apply_consolidation,
-    find_clusters,
-    plan_consolidation,
-)
-from core.ops.split import (
-    SplitCandidate,
-    SuggestedPart,
-    apply_split,
-    label_parts,
-    plan_split,
-    split_candidates,
-    suggest_split,
-)
-from core.ops.split_repeats import PartLabels, repeated_memories
-
 from .open_vault import OpenVault
 from .service_results import (
     Change,
@@ -43,6 +26,12 @@ from .service_results import (
 )
 
 
+if TYPE_CHECKING:  # core's wizards are imported on first use, not on the app's first paint
+    from core.ops.consolidate import Cluster
+    from core.ops.split import SplitCandidate, SuggestedPart
+    from core.ops.split_repeats import PartLabels
+
+
 class WizardService:
     """Split and consolidate, on the vault ``state`` holds (its lock, vault and views)."""
 
@@ -51,12 +40,14 @@ class WizardService:
 
     def split_candidates(self) -> list[SplitCandidate]:
         """Active memories that look composite, most reasons first (core's ranking)."""
+        from core.ops.split import split_candidates
         with self.state.lock:
             return split_candidates(self.state.vault_or_fail())
 
     def split_draft(self, key: str) -> SplitDraft:
         """The memory to split and core's suggested parts. Refused (VaultError, core's words)
         when the memory cannot be split at all."""
+        from core.ops.split import suggest_split
         with self.state.lock:
             vault = self.state.vault_or_fail()
             memory = vault.get(key)
@@ -79,6 +70,7 @@ class WizardService:
             vault = self.state.vault_or_fail()
             root, memories = vault.root, dict(vault.memories.items())
         try:
+            from core.ops.split_repeats import repeated_memories
             found = repeated_memories(root, memories, parts, {memory_id})
         except (sqlite3.Error, OSError):
             return [[] for _ in parts]
@@ -87,6 +79,7 @@ class WizardService:
     def split_labels(self, memory: Memory, texts: list[str]) -> list[SuggestedPart]:
         """Tags and entities for parts of ``memory`` with these texts (core's rule, the one
         suggest_split uses; reads nothing from the vault)."""
+        from core.ops.split import label_parts
         return label_parts(memory, texts)
 
     def plan_split(self, key: str, parts: list[str], tags: list[list[str]] | None = None,
@@ -98,6 +91,7 @@ class WizardService:
         with self.state.lock:
             vault = self.state.vault_or_fail()
             memory = vault.get(key)
+            from core.ops.split import plan_split
             change = plan_split(vault, memory.id, parts, tags, entities,
                                 original=original, now=self.state.view.now)  # type: ignore[arg-type]
             n = len(change.put_relations)
@@ -113,6 +107,7 @@ class WizardService:
         to the first new memory."""
         with self.state.lock:
             vault = self.state.vault_or_fail()
+            from core.ops.split import apply_split
             result = apply_split(vault, preview.plan)
             memory_id = result.original.id
             new_ids = [m.id for m in result.parts]
@@ -123,7 +118,7 @@ class WizardService:
                           f"({', '.join(i[:8] for i in new_ids)}); the original is {verb}",
                           focus=new_ids[0], undoable=True)
 
-    def clusters(self, threshold: float = DEFAULT_THRESHOLD) -> list[Cluster]:
+    def clusters(self, threshold: float | None = None) -> list[Cluster]:
         """Clusters of similar active memories, most cohesive first (core's find_clusters).
 
         The memories are taken under the lock, the clustering runs without it: on a large
@@ -131,7 +126,9 @@ class WizardService:
         with self.state.lock:
             vault = self.state.vault_or_fail()
             pool = [m for m in vault.memories.values() if m.status == MemoryStatus.ACTIVE]
-        return find_clusters(vault, threshold=threshold, memories=pool)
+        from core.ops.consolidate import DEFAULT_THRESHOLD, find_clusters
+        return find_clusters(vault, threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
+                             memories=pool)
 
     def plan_consolidation(self, ids: list[str], content: str | None = None,
                            sources: str = "delete") -> MergePreview:
@@ -139,6 +136,7 @@ class WizardService:
         nothing. Raises VaultError with core's message."""
         with self.state.lock:
             vault = self.state.vault_or_fail()
+            from core.ops.consolidate import plan_consolidation
             plan = plan_consolidation(vault, ids, content, sources,  # type: ignore[arg-type]
                                       now=self.state.view.now)
             # what the plan itself removes (core's one rule: lineage relations stay)
@@ -153,6 +151,7 @@ class WizardService:
         The cursor goes to the merged memory."""
         with self.state.lock:
             vault = self.state.vault_or_fail()
+            from core.ops.consolidate import apply_consolidation
             result = apply_consolidation(vault, preview.plan)
             merged = result.merged.id
             source_ids = [m.id for m in result.sources]

@@ -14,11 +14,11 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from functools import partial
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.widgets import Input, Static
 
-from .. import duplicates
 from ..groups import Group, LineageRoot
 from ..grouping import prepare
 from ..messages import DuplicatesFound, Filtered, OperationFailed, Ranked
@@ -31,6 +31,9 @@ from .titles import Titles
 from .tree import MainTree
 from .vault_screen import VaultScreen
 from .views import Views
+
+if TYPE_CHECKING:  # the duplicates' grouping is imported when the person picks it
+    from ..duplicates import Duplicates
 
 #: Views of this many memories or more have the filter worked out in a worker (at 100k a keystroke
 #: would otherwise hold the UI for a few hundred milliseconds).
@@ -58,6 +61,7 @@ class DuplicateSearch:
         self.searched: VaultView | None = None
 
     def start(self, view: VaultView) -> None:
+        from .. import duplicates  # (not on the first paint's path)
         if duplicates.known(view) is not None or self.searched is view:
             return
         self.searched = view
@@ -66,6 +70,7 @@ class DuplicateSearch:
 
     def find(self, view: VaultView) -> None:
         """(In a worker.) Posts :class:`DuplicatesFound`, or says why it could not look."""
+        from .. import duplicates
         try:
             found = duplicates.find_duplicates(view, self.service.wizards.clusters)
         except Exception as exc:  # a suggestion: its failure is said, never fatal
@@ -228,7 +233,8 @@ class TreeFilter:
         if self.tree.mode == "duplicates" and view is not None:
             self.duplicate_search.start(view)
 
-    def duplicates_found(self, found: duplicates.Duplicates) -> None:
+    def duplicates_found(self, found: Duplicates) -> None:
+        from .. import duplicates
         duplicates.remember(found)
         if found.view is not self.screen.view or self.tree.mode != "duplicates":
             return

@@ -36,6 +36,7 @@ from .filtering import TreeFilter
 from .follow import VaultFollower
 from .operations import Operations
 from .panes import GitPanes
+from .preload import preload
 from .titles import Titles
 from .tree import MainTree
 from .vault_screen import VaultScreen
@@ -44,8 +45,8 @@ from .views import Views
 #: How long the open waits for the glance, then the first look, to be painted before it goes on
 #: anyway (seconds).
 PREVIEW_WAIT = 5.0
-#: How often the search index's first build looks whether the open vault is painted yet
-#: (seconds): it starts after that paint.
+#: How often the imports ahead (:mod:`.preload`) and the search index's first build look whether
+#: the open vault is painted yet (seconds): they start after that paint.
 BUILD_LOOK = 0.05
 #: What works on a first look from the index (``view.partial``): moving, folding, filtering,
 #: grouping and sorting, marking, the flat list and the pane's width, and copying an id.
@@ -173,22 +174,26 @@ class VaultOpening:
         self.follower.tell_outside_edits()
         self.follower.check_sync()
         self.operations.count_inbox()
-        # once the open vault is painted: the build (a thread that holds the interpreter in
-        # turns for a minute at 100k memories, after a clone) would share it with that paint
-        self.start_search_index_build()
+        # once the open vault is painted: the imports and the build (a thread that holds the
+        # interpreter in turns for a minute at 100k memories, after a clone) would share it
+        # with that paint
+        self.after_open_painted()
 
-    def start_search_index_build(self, tries: int = 0) -> None:
-        """Start the search index's first build (a worker: :meth:`build_search_index`) once the
-        tree shows the open vault and it is painted (a big vault's groups come from a worker:
-        until then this looks again every :data:`BUILD_LOOK` seconds, :data:`PREVIEW_WAIT`
-        seconds at most)."""
+    def after_open_painted(self, tries: int = 0) -> None:
+        """Once the tree shows the open vault and it is painted (a big vault's groups come
+        from a worker: until then this looks again every :data:`BUILD_LOOK` seconds,
+        :data:`PREVIEW_WAIT` seconds at most): the modules of the keys' screens imported ahead
+        (a worker: :mod:`.preload`), then the search index's first build started (a worker:
+        :meth:`build_search_index`)."""
         view = self.screen.view
         if view is None or view.partial:
             return  # (a reload's open brings its own)
         if self.screen.query_one(MemoryTree).painted is not view \
                 and tries * BUILD_LOOK < PREVIEW_WAIT:
-            self.screen.set_timer(BUILD_LOOK, partial(self.start_search_index_build, tries + 1))
+            self.screen.set_timer(BUILD_LOOK, partial(self.after_open_painted, tries + 1))
             return
+        self.screen.run_worker(preload, thread=True, group="preload", exit_on_error=False,
+                               description="the keys' screens imported ahead")
         self.screen.run_worker(partial(self.build_search_index, view), thread=True,
                                group="search-index", exclusive=True, exit_on_error=False,
                                description="the search index's first build")

@@ -9,6 +9,7 @@ them (never "deleted": core.ops.provenance.EndState)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.console import Group as RenderGroup
 from rich.text import Text
@@ -25,7 +26,6 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from core import MemoryStatus
-from core.ops.provenance import EndState, Lineage
 from core.vault import first_words
 
 from ..graph import Drawing, draw_lineage
@@ -34,6 +34,9 @@ from ..bands import BAND_STYLE
 from ..view import STATUS_STYLE, VaultView
 from .git_reading import GitRead, GitReading
 from .lists import RowOptions
+
+if TYPE_CHECKING:  # a lineage is read in a worker (core.ops.provenance imported there)
+    from core.ops.provenance import EndState, Lineage
 
 
 class ProvenanceGraph(Widget, can_focus=True):
