@@ -52,6 +52,12 @@ class VaultState:
             self.store.settle()
         return self._problems
 
+    @property
+    def problems_found(self) -> list[LoadProblem]:
+        """The :attr:`problems` found so far, no record checked for them: those of the records
+        held unchecked join them as each is checked (read, or all of them listed)."""
+        return self._problems
+
     @problems.setter
     def problems(self, problems: list[LoadProblem]) -> None:
         self._problems = problems
