@@ -114,13 +114,16 @@ class CacheLoader:
         problems with the reason reading it at once would give (its bytes dropped from
         ``keep``), as soon as it is checked: reading the problems checks every record first
         (:attr:`VaultState.problems`). False (nothing read) when a memory may have two files:
-        the rule that picks one reads them."""
+        the rule that picks one reads them. A read-only open that keeps no bytes leaves a big
+        relations folder unread until relations are first used, as :meth:`load_files` does."""
         state, layout = self.state, self.state.layout
+        later = state.readonly and not _keeping(keep) and _is_big(layout.relations_dir)
         collecting = gc.isenabled()
         gc.disable()  # (as load_files: nothing but long-lived objects made while reading)
         try:
             memories = layout.read_folder("memory", keep)
-            relations = None if memories is None else layout.read_folder("relation", keep)
+            relations = None if memories is None else ({}, {}, []) if later \
+                else layout.read_folder("relation", keep)
         finally:
             if collecting:
                 gc.freeze()
@@ -131,6 +134,8 @@ class CacheLoader:
         paths = {"memory": memories[1], "relation": relations[1]}
         store.fill_unchecked(memories[0], relations[0], _check,
                              self._refusals(store, paths, keep))
+        if later:
+            store.relations_later(lambda: self._relations_on_first_use(store))
         state.store, state.problems = store, memories[2] + relations[2]
         state.meta = layout.read_meta() or {}
         return True

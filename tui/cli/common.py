@@ -369,8 +369,8 @@ def print_notices() -> None:
     for vault in _opened:
         for notice in vault.notices:
             stderr("note", notice)
+    warn_later_problems(_opened)
     _opened.clear()
-    warn_later_problems()
 
 
 def read_stdin_content() -> str:

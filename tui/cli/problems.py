@@ -32,12 +32,19 @@ def warn_problems(vault: Vault) -> None:
     _say(problems, "")
 
 
-def warn_later_problems() -> None:
+def warn_later_problems(opened: list[Vault]) -> None:
     """At the end of a command: warn of the files found to be no record since
-    :func:`warn_problems` (a record held unchecked, refused when the command read it)."""
+    :func:`warn_problems` (a record held unchecked, refused when the command read it), and, of
+    the other read-only vaults ``opened`` (a verb that shows one memory: ``show``), of those
+    refused as the command read them."""
+    warned = {id(vault) for vault, _ in _warned}
     for vault, said in _warned:
         _say([p for p in vault.state.problems_found if p.path not in said],
              "more " if said else "")
+    for vault in opened:
+        if vault.readonly and id(vault) not in warned:
+            warned.add(id(vault))
+            _say(list(vault.state.refused_on_check), "")
     _warned.clear()
 
 

@@ -5,6 +5,8 @@ silent."""
 
 from __future__ import annotations
 
+import pytest
+
 from core import Vault
 from core.search import index_path
 from tui.cli import problems
@@ -31,10 +33,10 @@ def test_warning_of_problems_checks_no_record(run, capsys):
     problems.warn_problems(vault)
     assert vault.store.unchecked and capsys.readouterr().err == ""
     assert len(vault.relations) == 1  # (listing them checks them all)
-    problems.warn_later_problems()
+    problems.warn_later_problems([])
     err = capsys.readouterr().err
     assert "1 vault file could not be read" in err and "broken.json" in err
-    problems.warn_later_problems()  # (said once)
+    problems.warn_later_problems([])  # (said once)
     assert capsys.readouterr().err == ""
     vault.close()
 
@@ -47,7 +49,7 @@ def test_a_later_problem_is_one_more_when_some_were_said(run, capsys):
     problems.warn_problems(vault)
     assert "junk.txt" in capsys.readouterr().err
     vault.store.settle()
-    problems.warn_later_problems()
+    problems.warn_later_problems([])
     err = capsys.readouterr().err
     assert "1 more vault file could not be read" in err and "broken.json" in err
     assert "junk.txt" not in err
@@ -69,3 +71,37 @@ def test_a_broken_relation_file_is_said_by_the_verb_that_uses_relations(run):
     assert code == 0 and "could not be read" not in err
     code, out, err = run("stats")
     assert code == 0 and "could not be read" in err and "broken.json" in err
+
+
+@pytest.fixture
+def parsed(monkeypatch) -> list[str]:
+    """The id of every record file parsed (checked), in order."""
+    from core.store import record_loading
+    from core.vault import loading
+
+    seen: list[str] = []
+    real = record_loading.check_record
+
+    def spy(model, record_id, data):
+        seen.append(record_id)
+        return real(model, record_id, data)
+
+    monkeypatch.setattr(record_loading, "check_record", spy)
+    monkeypatch.setattr(loading, "check_record", spy)
+    return seen
+
+
+def test_showing_a_memory_after_a_clone_parses_that_one(run, parsed):
+    bad = "ab" * 13
+    first, second = _after_a_clone(run, f"memories/{bad}.json")
+    parsed.clear()
+    code, out, err = run("show", first, "--json")
+    assert code == 0 and first in out and err == ""
+    assert first in parsed and bad not in parsed  # (its relation and their other end too)
+
+
+def test_showing_a_broken_memory_file_after_a_clone_says_why(run):
+    bad = "ab" * 13
+    _after_a_clone(run, f"memories/{bad}.json")
+    code, _, err = run("show", bad)
+    assert code == 1 and f"{bad}.json" in err and "not valid JSON" in err
