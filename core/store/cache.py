@@ -58,6 +58,17 @@ class Store:
             relations, lambda key, body: relation(check("relation", key, body)),
             lambda key, exc: refused("relation", key, exc))
 
+    def relations_unchecked(self, relations: dict[str, bytes],
+                            check: Callable[[str, str, bytes], Any],
+                            refused: Callable[[str, str, ValueError], None]) -> None:
+        """Hold these relations unparsed and unchecked, as :meth:`fill_unchecked` holds both
+        kinds: after ``fill_loaded(memories, ())`` (a read-only open parses the memories only:
+        a search never reads the relations). The dict is taken, not copied."""
+        relation = self._sharing.relation
+        self.relations.fill_unchecked(
+            relations, lambda key, body: relation(check("relation", key, body)),
+            lambda key, exc: refused("relation", key, exc))
+
     @property
     def unchecked(self) -> bool:
         """Whether records are held that were not checked yet (:meth:`fill_unchecked`)."""

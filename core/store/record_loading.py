@@ -93,8 +93,9 @@ class RecordLoader:
         for entry in shards:
             self._scan(Path(entry.path), kind, read, paths, problems, entry.name, kept,
                        parse=False)
-        if keep is not None and kept:
-            keep.update(kept)
+        if keep is not None and kept is not None:
+            for rel, data in kept.items():  # (one by one: a KeptWhileSmall counts them)
+                keep[rel] = data
         return dict(read), {stem: path for (stem, _), path in zip(read, paths)}, problems
 
     def _scan(self, folder: Path, kind: str, records: list[Any], paths: list[str],

@@ -222,7 +222,7 @@ class OpenIndex:
         if files is None:
             return None
         try:
-            self.write_index(files, self.state.journal.head(), read=read)
+            self.write_index(files, self.state.journal.head(), read, self.state.store.settle)
             return None if files.commit() is None else files.count()
         finally:
             files.close()

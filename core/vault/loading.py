@@ -8,7 +8,7 @@ import contextlib
 import gc
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
@@ -68,9 +68,10 @@ class CacheLoader:
         bytes of each file that loaded as a valid record; ``fed``: handed the memories as each
         folder is loaded; see :meth:`Layout.load_folder`). A read-only open (a command's) that
         keeps no bytes (the first search after a clone of a big vault keeps none) leaves a big
-        relations folder unread until relations are first used: a search never uses them (at
-        100k, 4.46 s -> 3.96 s). Any other open reads them at once (a writer's next operations
-        use them; an open that keeps bytes writes the open index from them). ``unchecked``
+        relations folder unread until relations are first used, and any relations folder when
+        it is ``fed`` (a search: it never uses them; at 100k, 4.46 s -> 3.96 s). Any other
+        read-only open reads them but parses none (:meth:`_relations_unchecked`); a writer's
+        reads them at once (its next operations use them). ``unchecked``
         (with no ``fed``): the records are held as their bytes, each checked when first read
         (:meth:`_load_unchecked`)."""
         if unchecked and fed is None and self._load_unchecked(keep):
@@ -89,9 +90,13 @@ class CacheLoader:
             if fed is not None:
                 fed.end()
             relation_problems: list[LoadProblem] = []
-            if state.readonly and not _keeping(keep) and _is_big(layout.relations_dir):
+            if state.readonly and not _keeping(keep) and (
+                    fed is not None or _is_big(layout.relations_dir)):
                 store.fill_loaded(memories, ())
                 store.relations_later(lambda: self._relations_on_first_use(store))
+            elif state.readonly:  # read, held unchecked: parsed when first used
+                store.fill_loaded(memories, ())
+                relation_problems = self._relations_unchecked(store, keep)
             else:
                 relations, relation_problems = layout.load_folder("relation", keep)
                 store.fill_loaded(memories, relations)  # (one file per id: the loader's rule)
@@ -109,13 +114,16 @@ class CacheLoader:
         problems with the reason reading it at once would give (its bytes dropped from
         ``keep``), as soon as it is checked: reading the problems checks every record first
         (:attr:`VaultState.problems`). False (nothing read) when a memory may have two files:
-        the rule that picks one reads them."""
+        the rule that picks one reads them. A read-only open that keeps no bytes leaves a big
+        relations folder unread until relations are first used, as :meth:`load_files` does."""
         state, layout = self.state, self.state.layout
+        later = state.readonly and not _keeping(keep) and _is_big(layout.relations_dir)
         collecting = gc.isenabled()
         gc.disable()  # (as load_files: nothing but long-lived objects made while reading)
         try:
             memories = layout.read_folder("memory", keep)
-            relations = None if memories is None else layout.read_folder("relation", keep)
+            relations = None if memories is None else ({}, {}, []) if later \
+                else layout.read_folder("relation", keep)
         finally:
             if collecting:
                 gc.freeze()
@@ -124,6 +132,36 @@ class CacheLoader:
             return False
         store = Store()
         paths = {"memory": memories[1], "relation": relations[1]}
+        store.fill_unchecked(memories[0], relations[0], _check,
+                             self._refusals(store, paths, keep))
+        if later:
+            store.relations_later(lambda: self._relations_on_first_use(store))
+        state.store, state.problems = store, memories[2] + relations[2]
+        state.meta = layout.read_meta() or {}
+        return True
+
+    def _relations_unchecked(self, store: Store, keep: dict[str, bytes] | None
+                             ) -> list[LoadProblem]:
+        """The relations folder of a read-only open read into ``store`` (whose memories are
+        loaded), each relation held as its bytes and checked when first read or when all are
+        (:meth:`Store.relations_unchecked`): a search never reads them (at 10k memories and
+        3,333 relations, the 3,333 parses of the first search after a clone). The problems of
+        the files that could not be read are returned; one refused when checked joins the
+        vault's problems then, its bytes dropped from ``keep``."""
+        kept = keep if _keeping(keep) else None
+        found = self.state.layout.read_folder("relation", kept)
+        if found is None:  # (only memories have shard folders)
+            raise AssertionError("a relations folder with shard folders")
+        read, paths, problems = found
+        store.relations_unchecked(read, _check, self._refusals(store, {"relation": paths}, kept))
+        return problems
+
+    def _refusals(self, store: Store, paths: dict[str, dict[str, str]],
+                  keep: dict[str, bytes] | None) -> Callable[[str, str, ValueError], None]:
+        """What ``store`` calls for a record held unchecked that is no record of its id: its
+        path (``paths``: kind -> id -> path) joins the vault's problems, while ``store`` is
+        still the vault's cache, and its bytes are dropped from ``keep``."""
+        state = self.state
         cut = len(os.path.join(str(state.root), ""))
 
         def refused(kind: str, record_id: str, exc: ValueError) -> None:
@@ -134,10 +172,7 @@ class CacheLoader:
             if state.store is store:  # (not a cache the vault has replaced since)
                 state.add_problem(LoadProblem(Path(path), str(exc)))
 
-        store.fill_unchecked(memories[0], relations[0], _check, refused)
-        state.store, state.problems = store, memories[2] + relations[2]
-        state.meta = layout.read_meta() or {}
-        return True
+        return refused
 
     def _relations_on_first_use(self, store: Store) -> list[Relation]:
         """The relations folder of a read-only open that left it unread (:meth:`load_files`),

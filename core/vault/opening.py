@@ -109,7 +109,7 @@ class Opening:
             before = _read_head_or_none(found, read_head)
             if before is None or not index.load_indexed_readonly(before):
                 keep = index.keep_for_open()
-                self.loader.load_files(keep, index.search_rows)
+                self.loader.load_files(keep, index.search_rows, unchecked=True)
                 if keep is not None and len(keep) >= READONLY_INDEX_FROM:
                     index.read_at_open = keep
             if found is None:

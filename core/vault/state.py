@@ -33,6 +33,8 @@ class VaultState:
         self.creating = creating
         self.store = Store()
         self._problems: list[LoadProblem] = []
+        #: The problems found by checking a record held unchecked (as it was read)
+        self.refused_on_check: list[LoadProblem] = []
         self.meta: dict[str, Any] = {}  # .meta.json as last read
         #: the commit the cache shows
         self.head: str | None = None
@@ -56,10 +58,17 @@ class VaultState:
     def problems(self, problems: list[LoadProblem]) -> None:
         self._problems = problems
 
+    @property
+    def problems_found(self) -> list[LoadProblem]:
+        """The :attr:`problems` found so far, no record checked for them: those of the records
+        held unchecked join them as each is checked (read, or all of them listed)."""
+        return self._problems
+
     def add_problem(self, problem: LoadProblem) -> None:
         """One more file that could not be read as a record (a record held unchecked, refused
         when checked): added as it is, the others left unchecked."""
         self._problems.append(problem)
+        self.refused_on_check.append(problem)
 
     def get(self, key: str) -> Memory:
         """The living memory with this id or unique prefix (UnknownIdError otherwise)."""

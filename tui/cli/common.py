@@ -19,6 +19,7 @@ import click
 
 from ..terminal import json_text
 from ..text import plural
+from .problems import forget_warned, list_problems, warn_later_problems
 from .verbs import READING_VERBS, VERB_HELP
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ def start_command() -> None:
     _opened.clear()
     opened_paths.clear()
     deferred_notes.clear()
+    forget_warned()
 
 
 def say_deferred_notes(error: str | None = None) -> None:
@@ -351,16 +353,6 @@ def open_writable(*, create: str | None = None, announce_created: bool = True,
     return vault
 
 
-def warn_problems(vault: Vault) -> None:
-    problems = vault.problems
-    if not problems:
-        return
-    one = len(problems) == 1
-    stderr("warning", f"{plural(len(problems), 'vault file')} could not be read "
-                      f"and {'was' if one else 'were'} left untouched:")
-    list_problems(problems)
-
-
 def layout_hint(vault: Vault) -> None:
     """A note on stderr when a flat vault holds more memories than the sharded layout is for."""
     from core.store.shards import FLAT, SHARD_SUGGESTED_ABOVE
@@ -372,18 +364,12 @@ def layout_hint(vault: Vault) -> None:
                        "(memories/ab/{id}.json), one commit")
 
 
-def list_problems(problems: list[Any], limit: int = 5) -> None:
-    for p in problems[:limit]:
-        print(f"  {p}", file=sys.stderr)
-    if len(problems) > limit:
-        print(f"  ... and {len(problems) - limit} more", file=sys.stderr)
-
-
 def print_notices() -> None:
     """What the command's vaults did that a person should hear of (see ``Vault.notices``)."""
     for vault in _opened:
         for notice in vault.notices:
             stderr("note", notice)
+    warn_later_problems(_opened)
     _opened.clear()
 
 

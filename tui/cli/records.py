@@ -24,7 +24,8 @@ from ..text import plural
 from .common import (ALWAYS, AT_DEFAULT, IDS_ARGUMENT, POSITIVE, UserError, json_option,
                      layout_hint, memory_json, open_readonly, open_writable, print_json,
                      read_query, read_stdin_content, relation_json, report_changed, say, stderr,
-                     verb, vault_exists, vault_path, warn_problems)
+                     verb, vault_exists, vault_path)
+from .problems import warn_problems
 
 if TYPE_CHECKING:
     from core import Relation, Vault

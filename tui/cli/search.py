@@ -20,8 +20,8 @@ import click
 from core import MemoryStatus
 from core.model.records import now_epoch
 
-from .common import (POSITIVE, json_option, open_readonly, print_json, read_query, verb,
-                     warn_problems)
+from .common import POSITIVE, json_option, open_readonly, print_json, read_query, verb
+from .problems import warn_problems
 from .progress import SEARCH_BUILD, on_terminal, progress_bar
 
 STATUSES = tuple(s.value for s in MemoryStatus)

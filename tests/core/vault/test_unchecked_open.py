@@ -118,3 +118,13 @@ def test_the_open_after_a_clone_leaves_making_the_index_file_to_the_rows_writer(
     vault.close()
     again = Vault.open(root)
     assert again.state.opened_from_index and sorted(again.memories) == sorted(m.id for m in made)
+
+
+def test_a_read_only_open_after_a_clone_parses_no_record_until_one_is_read(cloned):
+    root, made, bad = cloned
+    reader = Vault.open(root, readonly=True)
+    assert reader.store.memories.raw == 9 and reader.store.relations.raw == 1
+    assert reader.get(made[2].id) == made[2] and reader.store.memories.raw == 8
+    assert reader.state.problems_found == []  # (none checked yet)
+    assert sorted(str(p.path) for p in reader.problems) == sorted(str(p) for p in bad)
+    assert sorted(reader.memories) == sorted(m.id for m in made)
