@@ -21,7 +21,7 @@ def _vault(tmp_path) -> tuple[Vault, str]:
     target = vault.add("We meet on Tuesday about the 1200 euros", tags=["money"])
     for i in range(30):
         vault.add(f"note {i} about the garden, the roses and the {i} tulips")
-    assert [h.memory.id for h in search(vault, "Tuesday").hits] == [target.id]
+    assert [h.memory.id for h in search(vault, "Tuesday", mode="bm25").hits] == [target.id]
     return vault, target.id
 
 
@@ -68,15 +68,15 @@ def test_a_damaged_index_is_built_again_at_its_first_failed_read(tmp_path, damag
     vault, target = _vault(tmp_path)
     DAMAGES[damage](vault.root)
     opened = Vault.open(vault.root, readonly=readonly)
-    result = search(opened, "Tuesday")
+    result = search(opened, "Tuesday", mode="bm25")
     assert [h.memory.id for h in result.hits] == [target]
     assert result.total == 1
     notes = [n for n in opened.notices if "search index" in n]
     assert len(notes) == 1 and "built again" in notes[0] and "\n" not in notes[0]
-    assert len(search(opened, "garden", limit=50).hits) == 30
+    assert len(search(opened, "garden", limit=50, mode="bm25").hits) == 30
     assert [n for n in opened.notices if "search index" in n] == notes  # sound since
     again = Vault.open(vault.root, readonly=readonly)
-    assert [h.memory.id for h in search(again, "Tuesday").hits] == [target]
+    assert [h.memory.id for h in search(again, "Tuesday", mode="bm25").hits] == [target]
     assert again.notices == []
 
 

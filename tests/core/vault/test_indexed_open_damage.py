@@ -97,8 +97,8 @@ def test_a_search_answers_with_the_files_bytes(tmp_path, monkeypatch, readonly):
     root, memory_id = _tampered(tmp_path)
     vault = Vault.open(root, readonly=readonly)
     assert vault.state.opened_from_index
-    assert not search(vault, "Fridayy").hits
-    hits = search(vault, "Tuesday").hits
+    assert not search(vault, "Fridayy", mode="bm25").hits
+    hits = search(vault, "Tuesday", mode="bm25").hits
     assert [h.memory.id for h in hits] == [memory_id]
     assert "Tuesday" in hits[0].memory.content and "Fridayy" not in hits[0].snippet.text
     assert any("damaged copy" in n for n in vault.notices)
