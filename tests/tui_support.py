@@ -175,6 +175,34 @@ async def until(pilot, condition, timeout: float = 10.0) -> None:
     raise AssertionError("timed out")
 
 
+def worker_starts(monkeypatch: pytest.MonkeyPatch, group: str) -> list[tuple[bool, bool]]:
+    """For each worker of ``group`` the main screen starts: (whether the open vault was painted
+    by then, whether the worker runs in a thread). What a test of work that must wait for the
+    first paint (the index's build, the preload) reads."""
+    from tui.app.main.screen import MainScreen
+    from tui.app.widgets.memory_tree import MemoryTree
+
+    painted: list[object] = []
+    real_render = MemoryTree.render_lines
+
+    def render_lines(self, crop):  # type: ignore[no-untyped-def]
+        if self.view is not None and not self.view.partial and self.root.children:
+            painted.append(self.view)
+        return real_render(self, crop)
+
+    started: list[tuple[bool, bool]] = []
+    real_run_worker = MainScreen.run_worker
+
+    def run_worker(self, work, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if kwargs.get("group") == group:
+            started.append((self.view in painted, kwargs.get("thread") is True))
+        return real_run_worker(self, work, *args, **kwargs)
+
+    monkeypatch.setattr(MemoryTree, "render_lines", render_lines)
+    monkeypatch.setattr(MainScreen, "run_worker", run_worker)
+    return started
+
+
 def pane_shows(app, pane_id: str, memory_id: str) -> bool:
     """The provenance (``"provenance"``) or history (``"history"``) pane shows ``memory_id``
     loaded (not "reading…"): what a test reading that pane waits for, with :func:`until`."""

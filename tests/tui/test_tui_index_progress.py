@@ -10,7 +10,8 @@ from core.search.index import SearchIndex
 from tui.app.search_rank import close_all
 from tui.app.widgets.index_progress import IndexProgress
 
-from tui_support import SIZE, make_app, settle, tui_vault, until  # noqa: F401  (fixture)
+from tui_support import (SIZE, make_app, settle, tui_vault,  # noqa: F401  (fixture)
+                         until, worker_starts)
 
 
 @pytest.mark.asyncio
@@ -67,36 +68,17 @@ async def test_the_first_build_starts_once_the_open_vault_is_painted(tui_vault, 
     with the open, it shared it with the paint of the open vault (the tree's groups made at
     once, or by a worker for a big vault)."""
     from tui.app.main import filtering as main_filtering
-    from tui.app.main.screen import MainScreen
-    from tui.app.widgets.memory_tree import MemoryTree
 
     if groups_in_a_worker:
         monkeypatch.setattr(main_filtering, "FILTER_IN_WORKER_FROM", 0)
     monkeypatch.setattr(first_build, "FIRST_BUILD_FROM", 3)
-    painted: list[object] = []
-    real_render = MemoryTree.render_lines
-
-    def render_lines(self, crop):
-        if self.view is not None and not self.view.partial and self.root.children:
-            painted.append(self.view)
-        return real_render(self, crop)
-
-    started: list[bool] = []  # for each start of the build: whether the open vault was painted
-    real_run_worker = MainScreen.run_worker
-
-    def run_worker(self, work, *args, **kwargs):
-        if kwargs.get("group") == "search-index":
-            started.append(self.view in painted)
-        return real_run_worker(self, work, *args, **kwargs)
-
-    monkeypatch.setattr(MemoryTree, "render_lines", render_lines)
-    monkeypatch.setattr(MainScreen, "run_worker", run_worker)
+    started = worker_starts(monkeypatch, "search-index")
     app = make_app(tui_vault, open_now=False)
     try:
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: started)
             await settle(pilot)
-            assert started == [True]
+            assert [painted for painted, _thread in started] == [True]
         with SearchIndex.for_root(tui_vault) as index:  # and it built the index
             assert index.row_count() == len(app.main_screen.view.rows)
     finally:

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from tui_support import SIZE, make_app, settle, tui_vault, until  # noqa: F401  (fixture)
+from tui_support import (SIZE, make_app, settle, tui_vault,  # noqa: F401  (fixture)
+                         until, worker_starts)
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -50,32 +51,12 @@ def test_the_preload_imports_every_module_the_first_paint_did_without():
 async def test_the_preload_runs_in_a_worker_once_the_open_vault_is_painted(tui_vault,
                                                                            monkeypatch):
     from tui.app.main import opening
-    from tui.app.main.screen import MainScreen
-    from tui.app.widgets.memory_tree import MemoryTree
 
-    painted: list[object] = []
-    real_render = MemoryTree.render_lines
-
-    def render_lines(self, crop):
-        if self.view is not None and not self.view.partial and self.root.children:
-            painted.append(self.view)
-        return real_render(self, crop)
-
-    started: list[bool] = []  # for each start of the preload: was the open vault painted?
-    real_run_worker = MainScreen.run_worker
-
-    def run_worker(self, work, *args, **kwargs):
-        if kwargs.get("group") == "preload":
-            assert kwargs.get("thread") is True  # (never on the UI thread)
-            started.append(self.view in painted)
-        return real_run_worker(self, work, *args, **kwargs)
-
+    started = worker_starts(monkeypatch, "preload")  # (was the open vault painted, in a thread)
     ran: list[str] = []
     monkeypatch.setattr(opening, "preload", lambda: ran.append("preload") or [])
-    monkeypatch.setattr(MemoryTree, "render_lines", render_lines)
-    monkeypatch.setattr(MainScreen, "run_worker", run_worker)
     app = make_app(tui_vault, open_now=False)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: ran)
         await settle(pilot)
-        assert started == [True] and ran == ["preload"]
+        assert started == [(True, True)] and ran == ["preload"]  # (never on the UI thread)
