@@ -111,7 +111,7 @@ class Meter:
 
         char = key if len(key) == 1 else None
         started = time.perf_counter()
-        self.app._driver.send_message(events.Key(key, char))  # type: ignore[union-attr]
+        self.app.post_message(events.Key(key, char))
         result = await self.until(done, started, timeout)
         first = min(t for t in self.displays if t >= started) - started
         return first, result

@@ -13,6 +13,8 @@ import subprocess
 import os
 import time
 import uuid
+import weakref
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -137,7 +139,47 @@ def make_app(path: Path, *, open_now: bool = True, poll_interval: float = 0.0,
         service.open()
     app = MemvaultApp(service, poll_interval=poll_interval, rescore_interval=0, keymap=keymap)
     app.pane_delay = 0.0  # load provenance and history at once (no resting cursor to wait for)
+    record_notes(app)
     return app
+
+
+@dataclass(frozen=True)
+class Note:
+    """One notification the app sent, as ``notify`` was given it."""
+
+    message: str
+    title: str
+    severity: str
+
+
+_NOTES: weakref.WeakKeyDictionary[object, list[Note]] = weakref.WeakKeyDictionary()
+
+
+def record_notes(app) -> None:
+    """Keep every notification ``app`` sends from now on, read back with ``said(app)``: its
+    public ``notify`` wrapped (a screen's or widget's ``notify`` goes through the app's), and
+    ``clear_notifications`` clearing the record as it clears the screen."""
+    notes: list[Note] = []
+    _NOTES[app] = notes
+    notify, clear = app.notify, app.clear_notifications
+
+    def recording_notify(message, *, title: str = "", severity: str = "information",
+                         timeout: float | None = None, markup: bool = True) -> None:
+        notes.append(Note(str(message), title, severity))
+        notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def recording_clear() -> None:
+        notes.clear()
+        clear()
+
+    app.notify = recording_notify
+    app.clear_notifications = recording_clear
+
+
+def said(app) -> list[Note]:
+    """The notifications ``app`` sent since ``make_app`` made it (or the last clear), oldest
+    first."""
+    return list(_NOTES[app])
 
 
 async def settle(pilot, rounds: int = 2) -> None:
@@ -255,11 +297,22 @@ def text_of(static) -> str:
 def tree_lines(app) -> list[str]:
     """The tree's visible lines as plain text (labels only, no guides)."""
     tree = app.main_screen.memory_tree
-    out = []
-    for line in tree._tree_lines:
-        node = line.node
-        out.append(("  " * (len(line.path) - 1)) + node.label.plain)
-    return out
+    return [("  " * depth_of(node)) + node.label.plain for node in drawn_nodes(tree)]
+
+
+def drawn_nodes(tree) -> list:
+    """The tree's nodes in the order of its visible lines, read with Tree's public
+    ``last_line`` and ``get_node_at_line``."""
+    return [tree.get_node_at_line(line) for line in range(tree.last_line + 1)]
+
+
+def depth_of(node) -> int:
+    """How deep ``node`` is below the tree's root (0: a child of the root)."""
+    depth = 0
+    while node.parent is not None and node.parent.parent is not None:
+        depth += 1
+        node = node.parent
+    return depth
 
 
 def top_labels(app) -> list[str]:

@@ -18,6 +18,7 @@ from tui.app.widgets.detail import DetailPane
 from tui.app.widgets.provenance import ProvenanceGraph, ProvenancePane
 
 from tui_support import (
+    said,
     ARCHIVED,
     COMPOSITE,
     CRITICAL,
@@ -296,7 +297,7 @@ async def test_go_to_a_prefix_too_short_says_so_and_how_many_start_with_it(tui_v
         assert "a prefix needs at least 4 characters; 2 memories start with it" in hint
         await pilot.press("enter")
         await until(pilot, lambda: any("a prefix needs at least 4" in str(n.message)
-                                       for n in app._notifications))
+                                       for n in said(app)))
 
 
 async def test_go_to_clears_a_filter_that_hides_the_memory(tui_vault):
@@ -577,7 +578,7 @@ async def test_refusal_is_a_notification_not_a_crash(tui_vault):
         other.close()
         await pilot.press("a")
         await settle(pilot)
-        assert any(n.severity == "error" for n in app._notifications)
+        assert any(n.severity == "error" for n in said(app))
         assert app.is_running
 
 
@@ -600,5 +601,5 @@ async def test_gc_on_a_machine_that_is_not_the_maintenance_machine(tui_vault, mo
         await pilot.press("y")
         await settle(pilot)
         assert any(n.severity == "error" and "maintenance machine" in n.message
-                   for n in app._notifications)
+                   for n in said(app))
         assert STALE in on_disk(tui_vault).memories

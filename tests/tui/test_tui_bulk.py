@@ -12,6 +12,7 @@ from tui.app.screens.delete import DeleteScreen
 from tui.app.screens.tag import TagScreen
 
 from tui_support import (
+    said,
     ARCHIVED,
     CRITICAL,
     DANGER,
@@ -33,7 +34,7 @@ pytestmark = pytest.mark.asyncio
 
 
 def notes(app) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in said(app)]
 
 
 async def mark(pilot, *ids: str) -> None:
@@ -247,7 +248,7 @@ async def test_a_refused_bulk_action_keeps_the_marks(tui_vault):
         await pilot.press("P")
         await settle(pilot)
         assert list(app.main_screen.memory_tree.marks) == [PROMOTED]
-        assert any(n.severity == "error" for n in app._notifications)
+        assert any(n.severity == "error" for n in said(app))
 
 
 async def test_marks_of_deleted_memories_are_not_acted_on(tui_vault):

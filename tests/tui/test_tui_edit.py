@@ -22,6 +22,7 @@ from tui.app.screens.gc import GcScreen
 from tui.app.screens.new_memory import NewMemoryScreen
 
 from tui_support import (
+    said,
     CONTENT,
     FADING,
     FRESH,
@@ -46,7 +47,7 @@ def commit_count(path: Path) -> int:
 
 
 def notes(app) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in said(app)]
 
 
 def editor_script(tmp_path: Path, body: str, name: str = "ed") -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tui_support import (
+    said,
     CRITICAL,
     DANGER,
     FADING,
@@ -109,7 +110,7 @@ async def test_A_in_the_lineage_grouping_says_there_is_no_group(tui_vault):
         await pilot.press("A")
         await settle(pilot, 1)
         assert not marks(app)
-        assert any("No group here" in str(n.message) for n in app._notifications)
+        assert any("No group here" in str(n.message) for n in said(app))
 
 
 async def test_invert_over_the_memories_shown_and_U_clears(tui_vault):

@@ -13,6 +13,7 @@ from core.ops.revert import undo
 from tui.app.screens.gc import GcScreen
 
 from tui_support import (
+    said,
     SIZE,
     STALE,
     STALE2,
@@ -98,7 +99,7 @@ async def test_go_to_an_ambiguous_prefix_lists_the_memories_to_pick_from(tui_vau
 
 
 def notes(app) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in said(app)]
 
 
 async def test_archive_or_delete_on_a_deleted_memory_says_it_is_deleted(tui_vault):

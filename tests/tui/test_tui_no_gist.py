@@ -7,7 +7,7 @@ import pytest
 from core import Memory, Vault
 from tui.app.widgets.detail import DetailPane
 
-from tui_support import FADING, NOW, SIZE, goto, make_app, settle, text_of, until
+from tui_support import said, FADING, NOW, SIZE, goto, make_app, settle, text_of, until
 from tui_support import tui_vault  # noqa: F401  (fixture)
 
 pytestmark = pytest.mark.asyncio
@@ -47,9 +47,9 @@ async def test_c_on_a_memory_with_no_gist_says_why_nothing_changed(tui_vault):
         await goto(pilot, FACT_BOUND_ID)
         await pilot.press("c")
         await until(pilot, lambda: any("has no gist" in str(n.message)
-                                       for n in app._notifications))
-        said = [str(n.message) for n in app._notifications if "has no gist" in str(n.message)]
-        assert "now show their content" in said[0] and "memvault gist f0f0f0f0" in said[0]
+                                       for n in said(app)))
+        told = [str(n.message) for n in said(app) if "has no gist" in str(n.message)]
+        assert "now show their content" in told[0] and "memvault gist f0f0f0f0" in told[0]
 
 
 HUGE_ID = "f0f0f0f0-0000-4000-8000-000000000002"

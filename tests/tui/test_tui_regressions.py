@@ -12,6 +12,7 @@ from tui.app.screens.gc import GcScreen
 from tui.app.widgets.detail import DetailPane
 
 from tui_support import (
+    said,
     FADING,
     PROMOTED,
     SIZE,
@@ -174,7 +175,7 @@ async def test_outside_edits_are_committed_visibly_and_invalid_ones_quarantined(
         assert bad.read_bytes() == b'{"id": "badc0ffe-typo", "content": "half a thought'
         copies = list((tui_vault / ".git" / "memvault" / "quarantine").rglob("badc0ffe-typo.json"))
         assert [c.read_bytes() for c in copies] == [bad.read_bytes()]
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in said(app)]
         assert any(m.startswith("1 outside edit committed (") and "E shows it" in m
                    for m in messages), messages
         assert any("not valid and not committed (memories/badc0ffe-typo.json)" in m
@@ -191,8 +192,8 @@ async def test_outside_edits_are_committed_visibly_and_invalid_ones_quarantined(
         await settle(pilot, 1)
         assert app.screen is app.main_screen and app.main_screen.current == "feedbeef-new"
         # another poll (nothing new) neither copies the bad file again nor announces again
-        told = [n for n in app._notifications if n.title == "outside edits"]
+        told = [n for n in said(app) if n.title == "outside edits"]
         app.main_screen.action_reload()
         await settle(pilot)
-        assert [n for n in app._notifications if n.title == "outside edits"] == told
+        assert [n for n in said(app) if n.title == "outside edits"] == told
         assert len(list((tui_vault / ".git" / "memvault" / "quarantine").rglob("badc0ffe*"))) == 1

@@ -10,7 +10,7 @@ import pytest
 
 from tui.app import settings as s
 
-from tui_support import SIZE, make_app, settle, tui_vault  # noqa: F401
+from tui_support import said, SIZE, make_app, settle, tui_vault  # noqa: F401
 
 pytestmark = pytest.mark.asyncio
 
@@ -68,7 +68,7 @@ async def test_a_bad_settings_file_gives_the_defaults_and_a_notice(tui_vault, co
         await settle(pilot)
         main = app.main_screen
         assert (main.memory_tree.mode, main.memory_tree.sort) == ("status_tag", "score") and not main.showing_list
-        notes = [n.message for n in app._notifications]
+        notes = [n.message for n in said(app)]
         assert any("not valid JSON" in n and "using the defaults" in n for n in notes)
         await pilot.press("m")  # the next change writes a good file over it
         await settle(pilot)
@@ -84,6 +84,6 @@ async def test_a_folder_that_cannot_be_written_is_said_once(tui_vault, tmp_path,
         await settle(pilot)
         await pilot.press("m", "m")
         await settle(pilot)
-        notes = [n.message for n in app._notifications if "cannot save the settings" in n.message]
+        notes = [n.message for n in said(app) if "cannot save the settings" in n.message]
         assert len(notes) == 1
         assert app.main_screen.memory_tree.mode == "band"  # the app goes on

@@ -10,7 +10,7 @@ import pytest
 from core import Vault
 from core.sync.report import RECORD_FILE
 
-from tui_support import NOW, SIZE, make_app, settle, text_of, tui_vault  # noqa: F401
+from tui_support import said, NOW, SIZE, make_app, settle, text_of, tui_vault  # noqa: F401
 
 sync = pytest.importorskip("core.sync.engine")
 pytestmark = pytest.mark.asyncio
@@ -36,7 +36,7 @@ async def test_conflicts_waiting_for_a_person_are_announced_and_listed(tui_vault
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        warnings = [n for n in app._notifications if n.title == "sync"]
+        warnings = [n for n in said(app) if n.title == "sync"]
         assert len(warnings) == 1 and warnings[0].severity == "warning"
         assert "1 conflict waiting for you: memories/a1f2e3d4.json" in warnings[0].message
         assert "(2 hours ago)" in warnings[0].message
@@ -53,7 +53,7 @@ async def test_a_clean_sync_is_a_line_in_stats_and_no_notification(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        assert not [n for n in app._notifications if n.title == "sync"]
+        assert not [n for n in said(app) if n.title == "sync"]
         await pilot.press("S")
         await settle(pilot)
         summary = text_of(app.screen.query_one("#stats-summary"))

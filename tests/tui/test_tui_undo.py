@@ -13,6 +13,7 @@ from core import MemoryStatus, Vault
 from tui.app.screens.undo_list import UndoListScreen
 
 from tui_support import (
+    said,
     FADING,
     SIZE,
     STALE,
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.asyncio
 
 
 def notes(app) -> list[str]:
-    return [str(n.message) for n in app._notifications]
+    return [str(n.message) for n in said(app)]
 
 
 async def open_list(pilot) -> UndoListScreen:

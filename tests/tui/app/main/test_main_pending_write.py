@@ -12,7 +12,7 @@ import pytest
 from core import MemoryStatus, VaultError
 
 from tui_support import (  # noqa: F401  (tui_vault: a fixture)
-    DANGER, SIZE, goto, make_app, on_disk, settle, tui_vault, until)
+    DANGER, SIZE, drawn_nodes, goto, make_app, on_disk, settle, tui_vault, until)
 
 pytestmark = pytest.mark.asyncio
 
@@ -20,8 +20,8 @@ pytestmark = pytest.mark.asyncio
 def rows(app) -> dict[str, object]:
     """memory id -> the tree node drawing it (the lines drawn now)."""
     tree = app.main_screen.memory_tree
-    return {line.node.data.memory_id: line.node for line in tree._tree_lines
-            if line.node.data is not None and line.node.data.kind == "memory"}
+    return {node.data.memory_id: node for node in drawn_nodes(tree)
+            if node.data is not None and node.data.kind == "memory"}
 
 
 def hold(monkeypatch, app, name: str, fail: bool = False) -> threading.Event:

@@ -15,6 +15,7 @@ from tui.app.screens.inbox import InboxScreen
 from tui.app.widgets.inbox_diff import word_diff
 
 from tui_support import (
+    said,
     CRITICAL,
     DANGER,
     FADING,
@@ -141,7 +142,7 @@ async def test_a_refused_reject_writes_nothing(inbox_vault):
         await pilot.press("r")  # FADING: the person changed the content since
         await settle(pilot)
         assert _log(inbox_vault, 3) == before
-        assert any("Cannot reject b2c3d4e5" in str(n.message) for n in app._notifications)
+        assert any("Cannot reject b2c3d4e5" in str(n.message) for n in said(app))
         assert FADING in _rows(screen)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from tui.app.widgets.tree_nodes import every_node
 from tui_support import (
     make_app,
     settle,
@@ -32,11 +33,11 @@ async def test_every_memory_row_fits_its_line_and_is_cut_at_a_word_with_a_mark(t
         tree = app.main_screen.memory_tree
         tree.focus()
         await pilot.press("asterisk")  # every group open
-        await until(pilot, lambda: sum(1 for n in tree._tree_nodes.values()
+        await until(pilot, lambda: sum(1 for n in every_node(tree.root)
                                        if n.data and n.data.kind == "memory") >= 9)
         await settle(pilot)
         width = tree.scrollable_content_region.width
-        rows = [n for n in tree._tree_nodes.values() if n.data and n.data.kind == "memory"]
+        rows = [n for n in every_node(tree.root) if n.data and n.data.kind == "memory"]
         assert any(_depth(tree, n) >= 1 for n in rows)
         for node in rows:
             drawn = tree.get_label_width(node) + tree.guide_depth * _depth(tree, node)
