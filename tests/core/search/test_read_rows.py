@@ -100,7 +100,9 @@ def test_the_child_starts_before_the_files_are_read_and_is_fed_as_they_are(
     and handed the memories a few at a time while the rest are read (it was handed all of
     them at the folder's end, then filled FTS5 while the search waited)."""
     _cloned(vault, "flat")
-    monkeypatch.setattr(record_loading, "FEED_EVERY", 2)
+    bad = vault.root / "memories" / "0badf11e-0000-4000-8000-000000000000.json"
+    bad.write_text('{"id": "0badf11e-0000-4000-8000-000000000000", "content": "garden')
+    monkeypatch.setattr(record_loading, "FEED_EVERY", 2, raising=False)  # (old code: none)
     seen: list[tuple[int, int | None]] = []
     add = read_rows.RowsWhileReading.add
 
@@ -115,6 +117,8 @@ def test_the_child_starts_before_the_files_are_read_and_is_fed_as_they_are(
     assert seen[0][1] is not None  # (started before the first memory was handed over)
     made = opened.open_index.search_rows.index_for(opened.memories)
     assert made is not None and _rows(made) == _rows(memory_index(opened.memories))
+    assert [p.path for p in opened.problems] == [bad]  # (said, and no row of its bytes)
+    assert "not valid JSON" in opened.problems[0].reason and len(_rows(made)) == len(TEXTS)
 
 
 def test_a_child_is_started_for_a_folder_announced_big_enough_only(vault, small_first_build):
