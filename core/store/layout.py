@@ -27,7 +27,7 @@ import contextlib
 import json
 import os
 import socket
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +50,7 @@ from .files import (
 )
 from .checked_replace import stat_key
 from .ids import MAX_ID_LENGTH as MAX_ID_LENGTH, check_id as check_id
-from .record_loading import SUFFIX as SUFFIX, LoadProblem as LoadProblem, RecordLoader
+from .record_loading import SUFFIX as SUFFIX, LoadProblem as LoadProblem, RecordFeed, RecordLoader
 from .shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARDED, is_shard_name, layout_in, shard_of
 from .private import make_folders
 
@@ -204,7 +204,7 @@ class Layout:
 
     # -- reading (the loader's job) ----------------------------------------------------------
     def load_folder(self, kind: str, keep: dict[str, bytes] | None = None,
-                    fed: Callable[[list[Any]], None] | None = None
+                    fed: RecordFeed | None = None
                     ) -> tuple[list[Any], list[LoadProblem]]:
         """Every record of a kind ("memory" or "relation") on disk, and the files that could not
         be loaded: :meth:`RecordLoader.load_folder` of its folder."""

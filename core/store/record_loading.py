@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel, ValidationError
 
@@ -21,6 +21,19 @@ from .ids import check_id
 from .shards import is_shard_name, newer_copy, shard_of
 
 SUFFIX = ".json"  # a record file's name: its id and this
+#: A folder's records are handed to a :class:`RecordFeed` this many at a time as they are read
+#: (not all at its end): the search rows' child fills FTS5 while the rest are read.
+FEED_EVERY = 500
+
+
+class RecordFeed(Protocol):
+    """Told the records a load reads, as it reads them (:meth:`RecordLoader.load_folder`):
+    ``expect(count)`` before a folder of ``count`` entries is read, ``add(records)`` with
+    each next few records read (at most :data:`FEED_EVERY`), in the load's order."""
+
+    def expect(self, count: int) -> None: ...
+
+    def add(self, records: list[Any]) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -45,7 +58,7 @@ class RecordLoader:
         self._cut = len(os.path.join(str(root), ""))  # a file's path less this: vault-relative
 
     def load_folder(self, folder: Path, kind: str, keep: dict[str, bytes] | None = None,
-                    fed: Callable[[list[Any]], None] | None = None
+                    fed: RecordFeed | None = None
                     ) -> tuple[list[Any], list[LoadProblem]]:
         """Every record of a kind ("memory" or "relation") on disk, and the files that could not
         be loaded (with the reason). Memories are read in both layouts (flat files and shard
@@ -54,20 +67,17 @@ class RecordLoader:
         plain strings, one open/fstat/read per file. ``keep``: filled with path -> bytes of every
         file that loaded as a valid record of its id (the derived index is written from them,
         so a first open reads each file once), the path relative to the vault and
-        ``/``-separated, as git names it under the vault's folder. ``fed``: handed the records
-        of each folder as they are loaded (before two files for one id are settled)."""
+        ``/``-separated, as git names it under the vault's folder. ``fed``: told the size of each
+        folder and handed its records as they are loaded, a few at a time (:class:`RecordFeed`;
+        before two files for one id are settled)."""
         records: list[Any] = []
         paths: list[str] = []
         problems: list[LoadProblem] = []
-        shards = self._scan(folder, kind, records, paths, problems, None, keep)
+        shards = self._scan(folder, kind, records, paths, problems, None, keep, fed=fed)
         flat = len(records)
-        if fed is not None:
-            fed(records[:])
         for entry in shards:
-            done = len(records)
-            self._scan(Path(entry.path), kind, records, paths, problems, entry.name, keep)
-            if fed is not None:
-                fed(records[done:])
+            self._scan(Path(entry.path), kind, records, paths, problems, entry.name, keep,
+                       fed=fed)
         # Two files for one id are a flat one and a sharded one (a file in a shard folder is
         # its id's, or not loaded): with no flat file or no shard folder, there are none.
         if shards and flat:
@@ -100,12 +110,13 @@ class RecordLoader:
 
     def _scan(self, folder: Path, kind: str, records: list[Any], paths: list[str],
               problems: list[LoadProblem], shard: str | None,
-              keep: dict[str, bytes] | None = None, parse: bool = True
-              ) -> list[os.DirEntry[str]]:
+              keep: dict[str, bytes] | None = None, parse: bool = True,
+              fed: RecordFeed | None = None) -> list[os.DirEntry[str]]:
         """Load the record files of one folder into ``records`` (their paths into ``paths``,
         their bytes into ``keep`` when given, by vault-relative path); returns the shard folders
         found in it (memories/ only). Not ``parse``: (id, bytes) of each file into ``records``,
-        its content unchecked."""
+        its content unchecked. ``fed``: told how many entries the folder has, then handed the
+        records it loads, :data:`FEED_EVERY` at a time."""
         model = (Memory if kind == "memory" else Relation) if parse else None
         try:
             check_folder(folder)
@@ -117,6 +128,9 @@ class RecordLoader:
         except FileNotFoundError:
             return []
         shards = []
+        handed = len(records)  # (the records before this folder's were handed over already)
+        if fed is not None:
+            fed.expect(len(entries))
         for entry in entries:
             name = entry.name
             if name.startswith(TEMP_PREFIX):
@@ -140,8 +154,13 @@ class RecordLoader:
                 if record is not None:
                     records.append(record)
                     paths.append(entry.path)
+                    if fed is not None and len(records) - handed >= FEED_EVERY:
+                        fed.add(records[handed:])
+                        handed = len(records)
                     continue
             problems.append(LoadProblem(Path(entry.path), problem or "unreadable"))
+        if fed is not None:
+            fed.add(records[handed:])
         return shards
 
     def _one_per_id(self, records: list[Any], paths: list[str], problems: list[LoadProblem]

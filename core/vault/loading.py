@@ -17,16 +17,15 @@ from pydantic import ValidationError
 from ..model.records import Memory, Relation
 from ..store.cache import Store
 from ..store.layout import LoadProblem
-from ..store.record_loading import check_record
+from ..store.record_loading import RecordFeed, check_record
 from ..store.kept_bytes import KeptWhileSmall
 from .state import VaultState
 
 
-class MemoryFeed(Protocol):
+class MemoryFeed(RecordFeed, Protocol):
     """Told the memories an open loads, as it loads them (:class:`~core.search.read_rows.
-    RowsWhileReading`): each folder's (``add``), then that there are no more (``end``)."""
-
-    def add(self, memories: list[Memory]) -> None: ...
+    RowsWhileReading`): the size of each folder (``expect``), its memories a few at a time
+    (``add``), then that there are no more (``end``)."""
 
     def end(self) -> None: ...
 
@@ -85,8 +84,7 @@ class CacheLoader:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            memories, problems = layout.load_folder("memory", keep,
-                                                    None if fed is None else fed.add)
+            memories, problems = layout.load_folder("memory", keep, fed)
             if fed is not None:
                 fed.end()
             relation_problems: list[LoadProblem] = []

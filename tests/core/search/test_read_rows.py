@@ -20,6 +20,7 @@ from core.search import memory_index as memory_index_module
 from core.search.memory_index import memory_index
 from core.search.query import parse
 from core.search.rank import rank
+from core.store import record_loading
 from core.store.shards import shard_of
 
 NOW = int(time.time())
@@ -91,6 +92,45 @@ def test_only_a_read_only_open_of_a_vault_without_a_search_index_makes_them(
     rows = read_rows.RowsWhileReading(vault.root)
     rows.add(list(vault.memories.values()))
     assert not rows.wanted and rows.child_pid is None
+
+
+def test_the_child_starts_before_the_files_are_read_and_is_fed_as_they_are(
+        vault, monkeypatch, small_first_build):
+    """A flat folder: the child is started as soon as the open knows how many files it holds,
+    and handed the memories a few at a time while the rest are read (it was handed all of
+    them at the folder's end, then filled FTS5 while the search waited)."""
+    _cloned(vault, "flat")
+    bad = vault.root / "memories" / "0badf11e-0000-4000-8000-000000000000.json"
+    bad.write_text('{"id": "0badf11e-0000-4000-8000-000000000000", "content": "garden')
+    monkeypatch.setattr(record_loading, "FEED_EVERY", 2, raising=False)  # (old code: none)
+    seen: list[tuple[int, int | None]] = []
+    add = read_rows.RowsWhileReading.add
+
+    def watched(self, memories):
+        seen.append((len(memories), self.child_pid))
+        add(self, memories)
+
+    monkeypatch.setattr(read_rows.RowsWhileReading, "add", watched)
+    opened = Vault.open(vault.root, readonly=True, search_rows=True)
+    handed = [n for n, _ in seen if n]
+    assert sum(handed) == len(TEXTS) and max(handed) <= 2 and len(handed) >= 5
+    assert seen[0][1] is not None  # (started before the first memory was handed over)
+    made = opened.open_index.search_rows.index_for(opened.memories)
+    assert made is not None and _rows(made) == _rows(memory_index(opened.memories))
+    assert [p.path for p in opened.problems] == [bad]  # (said, and no row of its bytes)
+    assert "not valid JSON" in opened.problems[0].reason and len(_rows(made)) == len(TEXTS)
+
+
+def test_a_child_is_started_for_a_folder_announced_big_enough_only(vault, small_first_build):
+    _cloned(vault, "flat")
+    rows = read_rows.RowsWhileReading(vault.root)
+    rows.expect(2)
+    assert rows.child_pid is None
+    rows.expect(1)  # (three announced: the first build is handed over from three)
+    pid = rows.child_pid
+    assert pid is not None
+    rows.discard()
+    assert _gone(pid) and _rows_files(vault.root) == []
 
 
 def test_a_small_vault_starts_no_child(vault):
