@@ -161,7 +161,8 @@ class IndexReading:
             f"WHERE fts MATCH ? AND +rowid IN ({each}) ORDER BY r * k, rowid LIMIT ?",
             [*(json.dumps(by_holds[k]) for k in holds[:-1]), expression,
              json.dumps([r for k in holds for r in by_holds[k]]), limit])
-        return [(ids[rowid], max(-r, 1e-9), k) for rowid, r, k in rows if rowid in ids]
+        return [(ids[rowid], 1e-9 if 1e-9 > -r else -r, k)  # (max(-r, 1e-9), inlined)
+                for rowid, r, k in rows if rowid in ids]
 
     def _kept_memo(self, name: str) -> _CountMemo:
         """The memo ``name`` of this generation of the index (a new one when it changed, or
