@@ -4,10 +4,11 @@ rowids without a step of Python a row.
 A question's words are grouped by which of them each memory holds with integer operations on
 such sets (:mod:`core.search.holdings`); each word's set is made once from its FTS5 matches and
 kept while the index does not change (:meth:`core.search.index_reading.IndexReading.rowid_bits`).
-At 100,000 memories a common word is in ~47,000 of them, and setting its bits one rowid at a
-time (``bits[r >> 3] |= 1 << (r & 7)``) after parsing them one at a time from a
-``group_concat`` string cost Python ~20 ms a word, more than FTS5's walk of its matches: most of
-a question's time in a process that had not seen its words yet. Here the rowids come as a JSON
+A common word of a big vault is in tens of thousands of memories, and setting its bits one
+rowid at a time (``bits[r >> 3] |= 1 << (r & 7)``) after parsing them one at a time from a
+``group_concat`` string cost Python more than FTS5's walk of its matches (docs/search.md has the
+figures): most of a question's time in a process that had not seen its words yet. Here the
+rowids come as a JSON
 array (``json_group_array``: parsed in C), each sets one byte of a flag array through
 ``map`` (a loop in C), and the flags read backwards as a binary numeral are the integer
 (``int(text, 2)`` is linear for a power-of-two base)."""
