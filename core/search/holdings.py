@@ -143,6 +143,17 @@ def needed(read: list[TextHit], top: int, score_of: Callable[[str, float], float
     return score_of(last.memory_id, last.text / best) * best * (1 - 1e-9)
 
 
+def counts_of(index: SearchIndex, phrases: list[str]) -> list[int]:
+    """How many rows each of ``phrases`` matches. For a question read here whatever its words'
+    counts (three to :data:`MOST_HELD` phrases, too few rows in the index to reach
+    :data:`MOST_HELD_ROWS`), each phrase's rowid bits are made first and counted, so a word not
+    asked before costs one walk of its matches, not a count and then its bits."""
+    if 3 <= len(phrases) <= MOST_HELD and index.row_count() * len(phrases) <= MOST_HELD_ROWS:
+        for phrase in phrases:
+            index.reading.rowid_bits(phrase)
+    return [index.reading.count(p) for p in phrases]
+
+
 def applies(counts: list[int]) -> bool:
     """Whether a query whose phrases match ``counts`` rows is read here: three phrases or more
     some memory holds (two: the AND and a bound settle it), at most :data:`MOST_HELD`, matching

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from .bitsets import bits_of_json
 from .sql_values import int_value
 
 if TYPE_CHECKING:  # imported when a search first asks (an open reads the index's files only)
@@ -160,7 +161,8 @@ class IndexReading:
             f"WHERE fts MATCH ? AND +rowid IN ({each}) ORDER BY r * k, rowid LIMIT ?",
             [*(json.dumps(by_holds[k]) for k in holds[:-1]), expression,
              json.dumps([r for k in holds for r in by_holds[k]]), limit])
-        return [(ids[rowid], max(-r, 1e-9), k) for rowid, r, k in rows if rowid in ids]
+        return [(ids[rowid], 1e-9 if 1e-9 > -r else -r, k)  # (max(-r, 1e-9), inlined)
+                for rowid, r, k in rows if rowid in ids]
 
     def _kept_memo(self, name: str) -> _CountMemo:
         """The memo ``name`` of this generation of the index (a new one when it changed, or
@@ -174,18 +176,14 @@ class IndexReading:
     def rowid_bits(self, expression: str) -> int:
         """The rows matching ``expression`` as the bits of an integer (bit ``r`` for rowid
         ``r``: 12.5 KB at 100k rows), kept until the index's generation changes (at most
-        :data:`KEPT_BITS` bytes of them). The rowids come as one string (``group_concat``:
-        half the time of a row each into Python at 100k memories)."""
+        :data:`KEPT_BITS` bytes of them). The rowids come as one JSON array, made into the
+        integer with no step of Python a row (:mod:`core.search.bitsets`)."""
         memo = self._kept_memo("bits")
         found = memo.counts.get(expression)
         if found is None:
-            text = self.conn.execute("SELECT group_concat(rowid) FROM fts WHERE fts MATCH ?",
-                                     (expression,)).fetchone()[0]
-            rowids = [r for r in map(int, text.split(",")) if r >= 0] if text else []
-            bits = bytearray(max(rowids, default=0) // 8 + 1)
-            for r in rowids:
-                bits[r >> 3] |= 1 << (r & 7)
-            found = int.from_bytes(bits, "little")
+            found = bits_of_json(self.conn.execute(
+                "SELECT json_group_array(rowid) FROM fts WHERE fts MATCH ?",
+                (expression,)).fetchone()[0])
             if sum(b.bit_length() for b in memo.counts.values()) + found.bit_length() \
                     > 8 * KEPT_BITS:
                 memo.counts.clear()
@@ -193,9 +191,12 @@ class IndexReading:
         return found
 
     def count(self, expression: str) -> int:
-        """How many rows match ``expression`` (kept until the index's generation changes)."""
+        """How many rows match ``expression`` (kept until the index's generation changes; its
+        rowid bits' count when they are kept: no statement)."""
         memo = self._kept_memo("counts")
         found = memo.counts.get(expression)
+        if found is None and (bits := self._kept_memo("bits").counts.get(expression)) is not None:
+            found = memo.counts[expression] = bits.bit_count()
         if found is None:
             found = memo.counts[expression] = int_value(
                 self.conn, "SELECT count(*) FROM fts WHERE fts MATCH ?", (expression,))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 
 
 @dataclass
@@ -26,6 +27,9 @@ class Settled:
     hits: list[TextHit]
     best: float
     scored: int  # how many candidates were read (for tests and the bench)
+
+
+_TEXT = attrgetter("text")
 
 
 def unread_bound(ceiling: float, caps: list[float], n: int) -> float:
@@ -65,7 +69,7 @@ def choose(read: list[TextHit], best: float, top: int,
     score so far: a score is at most its relevance, so none after it can enter."""
     scored: list[tuple[float, float, str, TextHit]] = []
     floor: list[float] = []  # the ``top`` best scores so far, a min-heap
-    for h in sorted(read, key=lambda h: -h.text):
+    for h in sorted(read, key=_TEXT, reverse=True):  # (stable: ties keep their order)
         relevance = h.text / best
         if len(floor) >= top and relevance < floor[0]:
             break

@@ -55,7 +55,7 @@ def top_hits(index: SearchIndex, terms: list[Term], allowed: Callable[[str], boo
     """The ``top`` hits by ``score_of(id, relevance)`` (which must not exceed ``relevance``)
     among the memories ``allowed`` that hold any of ``terms``; fewer when fewer match."""
     phrases = [e for e in (fts_expression([t]) for t in terms) if e]
-    counts = [index.reading.count(p) for p in phrases]
+    counts = holdings.counts_of(index, phrases)
     held = [p for p, c in zip(phrases, counts) if c]  # (a word no memory holds adds no bm25)
     caps = _caps(index, [c for c in counts if c])
     most = len(held)  # the most of them a memory not read (not in ``known``) can hold
