@@ -5,16 +5,18 @@ the memories that say a time ("last Friday", "two weeks ago", "in May 2023", "at
 
 Words alone cannot tell the answer from the story around it: "When did Melanie paint the sunset?"
 holds the same words as "Melanie painted a sunset" and as "Melanie painted that sunset last
-week", and only the second answers it. So, among the :data:`~core.search.episodes.
-CONTEXT_DEPTH` best hits (after the lifts of the episodes and the neighbours; the same hits
-whether a search asks for the top few or for every hit) and after the days named::
+week", and only the second answers it. So, among the 30 best hits
+(:data:`core.search.episodes.CONTEXT_DEPTH`, after the lifts of the episodes and the neighbours:
+the same hits whether a search asks for the top few or for every hit) and after the days named::
 
     lifted    = relevance + TIME_WEIGHT   if the question asks when and the memory says a time
     relevance = lifted / best lifted                 (the best hit still has 1)
 
 A memory that does not hold a word of the question is still never a hit; a question that does
 not ask when ranks as before. English only (the question words are English: the stopwords of
-:mod:`core.search.query` are too). Measured on LoCoMo (``bench/recall.py``, docs/search.md).
+:mod:`core.search.query` are too). Measured on LoCoMo (``bench/recall.py``, docs/search.md),
+held-out half, bm25 R@1 / R@5: dialog turns 0.352 / 0.613 -> 0.373 / 0.616, facts 0.365 / 0.553
+-> 0.371 / 0.553.
 """
 
 from __future__ import annotations
