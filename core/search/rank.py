@@ -6,8 +6,8 @@ The formula (every input is in each :class:`Hit` and in ``memvault search --json
                                        coverage = the share of the words (and phrases) it holds
     relevance = text / max text over the hits, then lifted by the best hit of its episode
                 (the hits written in the same sitting, :mod:`core.search.episodes`), by
-                the hits written just before or after it (:mod:`core.search.neighbours`) and
-                when written on a day the query names (:mod:`core.search.dated`)       (0, 1]
+                the hits written just before or after it (:mod:`core.search.neighbours`),
+                by what the query asks: a day it names, a time (:mod:`.answer_type`)   (0, 1]
     life      = min(1, decay score)                         [0, 1]; vault.score(m), capped
     score     = relevance * (ALPHA + (1 - ALPHA) * life)    
 ``bm25`` is FTS5's ``bm25()`` over the OR of the terms, with the column weights of
@@ -36,7 +36,7 @@ from functools import cached_property
 from typing import Any
 
 from ..model.records import Memory, MemoryStatus, now_epoch
-from .dated import lifted_by_date, windows_named
+from .answer_type import lifted_as_asked
 from .episodes import CONTEXT_DEPTH, in_context
 from .first_build import Progress, building_json, building_note
 from .fusion import COSINE_WEIGHT, fused
@@ -66,7 +66,8 @@ MODES = ("auto", "bm25", "hybrid")
 FORMULA = ("score = relevance * (alpha + (1 - alpha) * min(1, decay)); relevance = bm25 * "
            "coverage / best (bm25 mode) or fused / best, fused = (1 - w) * text / best text + "
            "w * cosine / best cosine, w = cosine_weight * 10th best text / best text (hybrid), "
-           "lifted by its episode, its neighbours in time and the dates the query names")
+           "lifted by its episode, its neighbours in time, the dates the query names and, "
+           "a question asking when, a time said")
 
 
 @dataclass
@@ -136,8 +137,8 @@ def _in_time(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
              top: int | None = None) -> Ranking:
     """``found``'s hits lifted by their episodes (:mod:`.episodes`), then by their neighbours in
     time (:mod:`.neighbours`: the memories written just before and after them), then by the days
-    the query names (:mod:`.dated`), best first (as :func:`_ordered`; a :class:`Hit` made only
-    for the ``top`` returned)."""
+    the query names and the time it asks for (:mod:`.answer_type`), best first (as
+    :func:`_ordered`; a :class:`Hit` made only for the ``top`` returned)."""
     if found.mode == "filter":
         return found
     was = {h.memory.id: h for h in found.hits}
@@ -152,8 +153,8 @@ def _in_time(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
                               worth_asking(ids, rel, known, lambda i, r, new: combine(r, decay_of(
                                   memories[i]) if new else was[i].decay), top))
     relevance, beside = lifted_by_neighbours(ids, rel, near.__getitem__)
-    relevance = lifted_by_date(relevance, ids[:CONTEXT_DEPTH], windows_named(query.text),
-                               lambda i: was[i].memory.created_at)  # (the head: as a top few reads)
+    relevance = lifted_as_asked(relevance, ids[:CONTEXT_DEPTH], query.text,
+                                lambda i: was[i].memory)  # (the head: as a top few reads)
     decay = {i: decay_of(memories[i]) if i in beside else was[i].decay for i in relevance}
     ordered = sorted(relevance, key=lambda i: (-combine(relevance[i], decay[i]), -relevance[i], i))
     found.hits = [  # (a neighbour below the head: a hit of its own lift alone)

@@ -74,7 +74,7 @@ def test_decay_does_not_bury_an_old_memory_that_answers_the_question(vault):
         _save(vault, f"other-{n:02d}", f"Note {n} about the garden" + (", move the pots" if n < 15
               else "") + ", the cat and the groceries", days=90)
     with Searcher(vault, mode="bm25") as s:
-        hits = s.search("When did we move billing to Postgres?", now=NOW, limit=10).hits
+        hits = s.search("Why did we move billing to Postgres?", now=NOW, limit=10).hits
     assert hits[0].memory.id == "answer" and hits[0].decay < 0.05
     assert 0.7 < hits[1].relevance < ALPHA and hits[1].decay >= 1
 
