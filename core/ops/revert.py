@@ -95,15 +95,27 @@ def _history(vault: Vault, limit: int = 1000) -> list[_Commit]:
     if journal.head() is None:
         return []
     out = journal.commands.output("log", "--first-parent", f"-n{limit}",
-                       "--format=%H%x1f%P%x1f%at%x1f%s%x1f%B%x1e", "HEAD")
+                       "--format=%H%x1f%P%x1f%at%x1f%B%x1e", "HEAD")
     commits = []
     for chunk in out.split("\x1e"):
         if not chunk.strip():
             continue
-        sha, parents, ts, subject, body = chunk.strip().split("\x1f", 4)
+        sha, parents, ts, body = chunk.strip().split("\x1f", 3)
         reverts = trailer_of(body, TRAILER)
-        commits.append(_Commit(sha, tuple(parents.split()), int(ts), subject, reverts))
+        commits.append(_Commit(sha, tuple(parents.split()), int(ts), _subject(body), reverts))
     return commits
+
+
+def _subject(body: str) -> str:
+    """A commit's subject as git's ``%s`` says it (the first paragraph of its message, its
+    lines joined by a space), read from the message: ``%s`` beside ``%B`` in one format would
+    misread a message holding the separator."""
+    lines = []
+    for line in body.lstrip("\n").splitlines():
+        if not line.strip():
+            break
+        lines.append(line.rstrip())
+    return " ".join(lines)
 
 
 def _walk(vault: Vault) -> tuple[list[_Commit], _Commit | None]:

@@ -57,3 +57,18 @@ def test_an_undo_of_many_memories_reads_their_files_in_at_most_three_git_process
     assert len(reads) <= 3, reads
     assert all(vault.get(i).status == "active" for i in ids)
     consistent(vault)
+
+
+def test_an_undo_names_the_commit_it_takes_back_by_gits_own_subject(vault, git):
+    """The subject is read from the walked log's message as ``%s`` says it (the first
+    paragraph, its lines joined), as the second ``git log`` it no longer runs said it."""
+    vault.add("the user prefers pytest", memory_id="m1")
+    path = vault.root / "memories" / "m1.json"
+    path.write_text(path.read_text().replace("prefers pytest", "prefers unittest"))
+    git(vault.root, "-c", "user.name=A Person", "-c", "user.email=a@example.org", "commit",
+        "-qam", "a person's edit\nover two lines\n\nwhy: a test")
+    vault = type(vault).open(vault.root)
+    report = undo(vault)
+    assert report.subject == "a person's edit over two lines"
+    assert report.subject == git(vault.root, "log", "-1", "--format=%s", report.reverted)
+    assert "prefers pytest" in vault.get("m1").content
