@@ -22,6 +22,7 @@ from rich.measure import Measurement
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.events import Resize
 from textual.reactive import reactive
 from textual.widgets import DataTable
@@ -98,6 +99,12 @@ def sorted_ids(view: VaultView, ids: Sequence[str], sort: str, descending: bool,
 def _text_of(row: Row, gist_first: bool) -> str:
     text = row.brief.text if gist_first else row.memory.content  # (a summary's text: the start)
     return text.split("\n", 1)[0]
+
+
+def _forget(cache: LRUCache[Any, Any], gone: Callable[[Any], bool]) -> None:
+    """Drop the entries of ``cache`` whose keys are ``gone``."""
+    for key in [k for k in cache.keys() if gone(k)]:
+        cache.discard(key)
 
 
 class MemoryList(DataTable):
@@ -247,11 +254,9 @@ class MemoryList(DataTable):
                 raise CellDoesNotExist(f"no row for {memory_id!r}")
             self._data[RowKey(memory_id)][ColumnKey(column)] = value
         places = {self._row_locations.get(row) for row in rows}
-        for cache in (self._row_render_cache, self._cell_render_cache):
-            for key in [k for k in cache.keys() if k[0] in rows]:
-                cache.discard(key)
-        for key in [k for k in self._row_renderable_cache.keys() if k[1] in places]:
-            self._row_renderable_cache.discard(key)
+        _forget(self._row_render_cache, lambda key: key[0] in rows)
+        _forget(self._cell_render_cache, lambda key: key[0] in rows)
+        _forget(self._row_renderable_cache, lambda key: key[1] in places)
         self._line_cache.clear()  # (the lines are made again from the rows' caches: cheap)
         self.refresh()
 
