@@ -12,6 +12,9 @@ from ..store.files import MAX_FILE_BYTES
 from .entries import TreeChange
 from .plumbing import ARGV_PATH_LIMIT, GitCommands
 
+#: Up to this many paths are looked up one by one (``<rev>:<path>``), more in one listing.
+FEW_PATHS = 20
+
 
 class ObjectStore:
     """Blobs (read and written), trees and the files they hold, through ``commands``."""
@@ -54,6 +57,37 @@ class ObjectStore:
         if limit is not None and wanted:
             sizes = self.blob_sizes(wanted)
             wanted = [sha for sha in wanted if sizes.get(sha, limit + 1) <= limit]
+        return self._batch(wanted)
+
+    def blobs_named(self, names: Iterable[str], limit: int | None = MAX_FILE_BYTES
+                    ) -> dict[str, bytes]:
+        """The blobs git finds by ``names`` (object ids, or ``<rev>:<path>``: a file at a
+        commit), by name, with two git processes whatever their number: one ``cat-file
+        --batch-check`` (ids, types, sizes), one ``cat-file --batch``. A name that is missing,
+        not a blob (a folder, a submodule) or larger than ``limit`` bytes is left out; a name
+        holding a line break (git reads one name a line) is refused (JournalError)."""
+        wanted = list(dict.fromkeys(names))
+        if any("\n" in name for name in wanted):
+            raise JournalError("a git object name holds a line break; not read")
+        if not wanted:
+            return {}
+        with self.commands.stdin(("\n".join(wanted) + "\n").encode("utf-8",
+                                                                    "surrogateescape")) as fh:
+            out = self.commands.output(
+                "cat-file", "--batch-check=%(objectname) %(objecttype) %(objectsize)",
+                istream=fh)
+        ids = {}
+        for name, line in zip(wanted, out.splitlines()):  # (one line a name, "... missing")
+            parts = line.split()
+            if len(parts) == 3 and parts[1] == "blob" and (limit is None
+                                                             or int(parts[2]) <= limit):
+                ids[name] = parts[0]
+        blobs = self._batch(list(dict.fromkeys(ids.values())))
+        return {name: blobs[sha] for name, sha in ids.items() if sha in blobs}
+
+    def _batch(self, wanted: list[str]) -> dict[str, bytes]:
+        """The blobs ``wanted`` (object ids) with one ``git cat-file --batch``; missing ones
+        left out."""
         if not wanted:
             return {}
         with self.commands.stdin(("\n".join(wanted) + "\n").encode()) as fh:
@@ -76,7 +110,7 @@ class ObjectStore:
         many are picked out of one listing of their folders (``ls-tree``)."""
         if rev is None or not rels:
             return {}
-        if len(rels) > 20:
+        if len(rels) > FEW_PATHS:
             folders = sorted({rel.rpartition("/")[0] or rel for rel in rels})
             spec = folders if len(folders) <= ARGV_PATH_LIMIT else []
             wanted = set(rels)
@@ -91,6 +125,17 @@ class ObjectStore:
             if kind == "blob":
                 found[rel] = sha
         return found
+
+    def names_at(self, rev: str | None, rels: list[str]) -> dict[str, str]:
+        """Repository path -> a name :meth:`blobs_named` reads its file at ``rev`` by: a few
+        paths as ``<rev>:<path>`` (looked up by that read: no git process of their own), many
+        as their blob ids from one listing (:meth:`blob_ids`: a lookup each reads the trees on
+        its path again)."""
+        if rev is None or not rels:
+            return {}
+        if len(rels) > FEW_PATHS:
+            return self.blob_ids(rev, rels)
+        return {rel: f"{rev}:{rel}" for rel in dict.fromkeys(rels)}
 
     def files_at(self, rev: str, rels: list[str]) -> dict[str, bytes]:
         """Repository path -> content at ``rev`` for those of ``rels`` that exist there."""

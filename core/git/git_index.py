@@ -271,8 +271,8 @@ class GitIndex:
         say otherwise. A split index is written as the few entries that changed beside a shared
         index of the rest, so staging one file no longer rewrites (and hashes) every entry."""
         if self._split_index_setting is None:
-            status, out, _ = self.commands.run("config", "--get", "core.splitIndex", check=False)
-            self._split_index_setting = out.strip().lower() if status == 0 else ""
+            setting = self.commands.write_settings.get("core.splitindex", "")
+            self._split_index_setting = setting.strip().lower()
         if self._split_index_setting:
             return False  # the person's choice, either way: git follows it without us
         try:

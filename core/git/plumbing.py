@@ -26,6 +26,9 @@ FALLBACK_EMAIL = "memvault@localhost"
 DEFAULT_LOCK_TIMEOUT = 30.0
 ARGV_PATH_LIMIT = 200  # above this many paths, pass them on stdin rather than argv
 ZERO_OID = "0" * 40
+#: The git settings a write reads, read together (:attr:`GitCommands.write_settings`).
+WRITE_SETTINGS = (r"^(core\.(filemode|symlinks|compression|loosecompression|splitindex)"
+                  r"|user\.(name|email))$")
 
 
 class GitCommands:
@@ -121,11 +124,7 @@ class GitCommands:
             for key, var in (("user.name", "NAME"), ("user.email", "EMAIL")):
                 if os.environ.get(f"GIT_AUTHOR_{var}") and os.environ.get(f"GIT_COMMITTER_{var}"):
                     continue
-                try:
-                    value = self.output("config", "--get", key)
-                except JournalError:
-                    value = ""
-                if not value:
+                if not self.write_settings.get(key, "").strip():
                     fallback = FALLBACK_NAME if var == "NAME" else FALLBACK_EMAIL
                     env[f"GIT_AUTHOR_{var}"] = os.environ.get(f"GIT_AUTHOR_{var}", fallback)
                     env[f"GIT_COMMITTER_{var}"] = os.environ.get(f"GIT_COMMITTER_{var}", fallback)
@@ -157,16 +156,30 @@ class GitCommands:
         return self.config_get("extensions.objectformat") or "sha1"
 
     @functools.cached_property
-    def file_modes(self) -> dict[str, bool]:
-        """``core.fileMode`` and ``core.symlinks`` as git reads them (any scope; one process):
-        whether git takes a file's executable bit, and symbolic links, for modes."""
-        status, out, _ = self.run("config", "-z", "--get-regexp", r"^core\.(filemode|symlinks)$",
-                                  check=False)
-        found = {"core.filemode": True, "core.symlinks": True}
+    def write_settings(self) -> dict[str, str]:
+        """The settings of git's a write reads (:data:`WRITE_SETTINGS`: the modes, the
+        compression, the identity, ``core.splitIndex``), as git reads them (any scope; the
+        last value of a key), all in one process the first time one is asked for: a first
+        commit ran five ``git config``. A key set without a value (``[core] symlinks``) is
+        ``""``; an unset one is left out."""
+        status, out, _ = self.run("config", "-z", "--get-regexp", WRITE_SETTINGS, check=False,
+                                  strip=False)
+        found: dict[str, str] = {}
         for item in (out.split("\0") if status == 0 else []):
-            key, _, value = item.partition("\n")
-            if key in found:
-                found[key] = value.strip().lower() not in ("false", "no", "off", "0")
+            if item:
+                key, _, value = item.partition("\n")
+                found[key.lower()] = value
+        return found
+
+    @functools.cached_property
+    def file_modes(self) -> dict[str, bool]:
+        """``core.fileMode`` and ``core.symlinks`` as git reads them: whether git takes a
+        file's executable bit, and symbolic links, for modes."""
+        found = {"core.filemode": True, "core.symlinks": True}
+        for key in found:
+            if key in self.write_settings:
+                found[key] = self.write_settings[key].strip().lower() not in (
+                    "false", "no", "off", "0")
         return found
 
     @property
@@ -194,9 +207,10 @@ class GitCommands:
         them compressed as always. Blobs keep git's default."""
         if kind != "tree":
             return []
-        status, out, _ = self.run("config", "--get-regexp", r"^core\.(loose)?compression$",
-                                  check=False)
-        return [] if status == 0 and out.strip() else ["-c", "core.looseCompression=0"]
+        if any(self.write_settings.get(key, "").strip()
+               for key in ("core.compression", "core.loosecompression")):
+            return []
+        return ["-c", "core.looseCompression=0"]
 
     def _start_piped(self, args: list[str]) -> Any:
         import git

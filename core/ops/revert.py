@@ -101,11 +101,21 @@ def _history(vault: Vault, limit: int = 1000) -> list[_Commit]:
         if not chunk.strip():
             continue
         sha, parents, ts, body = chunk.strip().split("\x1f", 3)
-        lines = body.strip().splitlines()
         reverts = trailer_of(body, TRAILER)
-        commits.append(_Commit(sha, tuple(parents.split()), int(ts), lines[0] if lines else "",
-                               reverts))
+        commits.append(_Commit(sha, tuple(parents.split()), int(ts), _subject(body), reverts))
     return commits
+
+
+def _subject(body: str) -> str:
+    """A commit's subject as git's ``%s`` says it (the first paragraph of its message, its
+    lines joined by a space), read from the message: ``%s`` beside ``%B`` in one format would
+    misread a message holding the separator."""
+    lines = []
+    for line in body.lstrip("\n").splitlines():
+        if not line.strip():
+            break
+        lines.append(line.rstrip())
+    return " ".join(lines)
 
 
 def _walk(vault: Vault) -> tuple[list[_Commit], _Commit | None]:
@@ -148,25 +158,29 @@ def undo(vault: Vault) -> RevertReport:
     entries, _ = _walk(vault)
     if not entries:
         raise NothingToUndoError("nothing to undo")
-    target = entries[0]
-    return revert(vault, target.sha, verb="undo")
+    return _revert(vault, entries[0], "undo")  # (the log said all it needs: no git of its own)
 
 
 def redo(vault: Vault) -> RevertReport:
     _, undo_commit = _walk(vault)
     if undo_commit is None:
         raise NothingToUndoError("nothing to redo (no undo, or a change was made after it)")
-    report = revert(vault, undo_commit.sha, verb="redo")
-    return report
+    return _revert(vault, undo_commit, "redo")
 
 
 # -- reverting one commit ---------------------------------------------------------------------
 def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
     """Reverse the changes commit ``rev`` made to the vault, as one new commit (see the module
     docstring). RevertRefusedError (nothing written) when later commits changed the same."""
+    return _revert(vault, _one(vault, vault.journal.history.resolve_rev(rev)), verb)
+
+
+def _revert(vault: Vault, commit: _Commit, verb: str) -> RevertReport:
+    """:func:`revert` of ``commit``, as the log read it. Its git: ``diff-tree`` (what it
+    changed), one read of the files before, after and now (two processes:
+    :meth:`~core.git.blobs.ObjectStore.blobs_named`), and the commit."""
     journal = vault.journal
-    sha = journal.history.resolve_rev(rev)
-    commit = _one(vault, sha)
+    sha = commit.sha
     if len(commit.parents) != 1:
         raise RevertRefusedError(f"cannot {verb} {sha[:8]} ({commit.subject}): "
                                  + ("it is a merge" if commit.parents else "it is the first commit"))
@@ -199,9 +213,15 @@ def revert(vault: Vault, rev: str, *, verb: str = "undo") -> RevertReport:
             groups.setdefault(what, []).append(path)
         homes = {what: [journal.relpath(p) for p in v.layout.memory_paths(what[1])]
                  for what in groups if what[0] == "memory"}
-        before, after = (journal.objects.files_at(rev_, paths) for rev_ in (parent, sha))
         wanted = sorted({*paths, *(p for h in homes.values() for p in h)})
-        now = journal.objects.files_at(head, wanted) if head is not None else {}
+        # the files before and after it by the blob ids diff-tree gave (a submodule is none)
+        names = [{p: ends[1] for p, c in changes.items()
+                  if (ends := c.old if side == 0 else c.new) is not None and ends[0] != "160000"}
+                 for side in (0, 1)]
+        names.append(journal.objects.names_at(head, wanted))
+        blobs = journal.objects.blobs_named(n for found in names for n in found.values())
+        before, after, now = ({p: blobs[n] for p, n in found.items() if n in blobs}
+                              for found in names)
         change = Plan(f"{verb}: {subject}\n\n{TRAILER}: {sha}")
         conflicts: list[str] = []
         for (kind, record_id), group in groups.items():

@@ -24,7 +24,6 @@ from .screens.help import HelpScreen
 from .main.screen import MAIN_WIDGETS, MainScreen
 from .screens.settings_screen import SettingsScreen, home_short
 from .service import VaultService
-from .widgets.memory_list import MemoryList
 from .settings import Loaded, Settings, settings_path
 from .settings import load as load_settings
 from .settings import save as write_settings
@@ -199,8 +198,7 @@ def apply_to_main(main: MainScreen, settings: Settings, name: str) -> None:
     elif name == "view" and main.showing_list != (settings.view == "list"):
         main.action_toggle_view()
     elif name in ("list_sort", "list_descending"):
-        main.memory_list.set_sort(settings.list_sort, settings.list_descending)
-        main.memory_list.post_message(MemoryList.SortChanged())  # (its title says the sort)
+        main.memory_list.order = (settings.list_sort, settings.list_descending)  # (watched)
     elif name in ("left_width", "list_width"):
         main.action_resize_left(0)  # the width of the list or the tree, as it shows now
 

@@ -61,6 +61,7 @@ class PendingWrite:
     def _dim_list(self, ids: set[str]) -> None:
         """The flat list's rows of ``ids`` (those it holds yet) dimmed, each cell in place."""
         listing = self.screen.query_one(MemoryList)
+        dimmed: dict[tuple[str, str], object] = {}
         for memory_id in ids:
             if memory_id not in listing.rows:
                 continue
@@ -72,7 +73,8 @@ class PendingWrite:
                 self.cells.setdefault((memory_id, column), held)
                 pending = text.copy()
                 pending.stylize(PENDING_STYLE)
-                listing.update_cell(memory_id, column, pending)
+                dimmed[memory_id, column] = pending
+        listing.update_cells(dimmed)  # (only these rows drawn again)
 
     def opening(self, what: str, push: Callable[[], object]) -> None:
         """A screen that takes a moment to build (a wizard, the review inbox, stats: a few
@@ -96,9 +98,8 @@ class PendingWrite:
             if node in alive:
                 node.set_label(label)
         listing = self.screen.query_one(MemoryList)
-        for (memory_id, column), held in self.cells.items():
-            if memory_id in listing.rows:
-                listing.update_cell(memory_id, column, held)
+        listing.update_cells({cell: held for cell, held in self.cells.items()
+                              if cell[0] in listing.rows})
         self.landed()
         self._retitle()
 

@@ -149,6 +149,8 @@ class MainScreen(VaultScreen):
         self.watch(tree, "mode", self.filtering.regroup, init=False)
         self.watch(tree, "sort", self.filtering.rebuild, init=False)
         self.watch(tree, "marks", self.titles.tree_title, init=False)
+        # and of the flat list (its keys, a header's click, the settings)
+        self.watch(self.memory_list, "order", self.views.list_sort_changed, init=False)
 
     def __getattr__(self, name: str) -> Callable[..., object]:
         """An action of the screen's keys (``action_archive``...): the method of the part that
@@ -222,9 +224,6 @@ class MainScreen(VaultScreen):
     @on(DataTable.RowHighlighted, "#list")
     def _list_highlighted(self) -> None:
         self.views.show_list_row()
-    @on(MemoryList.SortChanged)
-    def _list_sorted(self) -> None:
-        self.views.list_sort_changed()
     @on(events.DescendantFocus)
     def _focused(self, event: events.DescendantFocus) -> None:
         self.views.redirect_focus(event.widget)

@@ -33,8 +33,7 @@ class SavedChoices:
         tree.mode, tree.sort = settings.mode, settings.sort
         self.screen.query_one(DetailPane).show_content = settings.show_content
         memory_list = self.screen.query_one(MemoryList)
-        memory_list.sort_column = settings.list_sort
-        memory_list.descending = settings.list_descending
+        memory_list.order = (settings.list_sort, settings.list_descending)
         memory_list.display = settings.view == "list"
         tree.display = settings.view != "list"
         self.left_width()

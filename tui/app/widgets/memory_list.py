@@ -13,7 +13,7 @@ the table lay out and draw its visible rows again, which is what a keystroke the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -22,9 +22,11 @@ from rich.measure import Measurement
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.events import Resize
-from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import DataTable
+from textual.widgets.data_table import CellDoesNotExist, ColumnKey, RowKey
 
 from core.search.query import Term
 from core.search.word_spans import match_spans
@@ -99,8 +101,19 @@ def _text_of(row: Row, gist_first: bool) -> str:
     return text.split("\n", 1)[0]
 
 
+def _forget(cache: LRUCache[Any, Any], gone: Callable[[Any], bool]) -> None:
+    """Drop the entries of ``cache`` whose keys are ``gone``."""
+    for key in [k for k in cache.keys() if gone(k)]:
+        cache.discard(key)
+
+
 class MemoryList(DataTable):
-    """Rows keyed by memory id. The screen gives it the view and the ids; it sorts them."""
+    """Rows keyed by memory id. The screen gives it the view and the ids; it sorts them.
+
+    What the person chose of it is a reactive attribute, as the tree's are
+    (tui/app/main/tree.py): ``order``, the sort column and whether it runs high to low, which
+    its keys ``s`` and ``o`` and a header's click change (the screen watches it: the title, the
+    saved settings); the cursor is DataTable's ``cursor_coordinate``."""
 
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False, id="memvault.list.down"),
@@ -113,15 +126,14 @@ class MemoryList(DataTable):
     AHEAD = 40  # when the cursor or the scroll comes this near the last row, add ...
     CHUNK = 250  # ... this many more
 
-    class SortChanged(Message):
-        """The person changed the sort (the screen shows it and remembers it)."""
+    #: (the sort column, high to low): set, the rows are sorted again at once (not ``sort``:
+    #: DataTable's method)
+    order: reactive[tuple[str, bool]] = reactive(("score", True), init=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
         self.view: VaultView | None = None
         self.ids: list[str] = []  # sorted, as shown
-        self.sort_column = "score"  # (not ``sort``: DataTable's method)
-        self.descending = True
         self.gist_first = True
         self.terms: list[Term] = []
         self.added = 0  # how many of ``ids`` are rows yet
@@ -130,6 +142,14 @@ class MemoryList(DataTable):
         self._shown: tuple[VaultView | None, list[str]] = (None, [])
 
     # -- what it shows ------------------------------------------------------------------------
+    @property
+    def sort_column(self) -> str:
+        return self.order[0]
+
+    @property
+    def descending(self) -> bool:
+        return self.order[1]
+
     @property
     def sort_title(self) -> str:
         return f"sorted by {SORT_NAMES[self.sort_column]} {'↓' if self.descending else '↑'}"
@@ -221,24 +241,48 @@ class MemoryList(DataTable):
         self.move_cursor(row=at, animate=False)
         return True
 
+    def update_cells(self, cells: Mapping[tuple[str, str], object]) -> None:
+        """Put each value in its cell ((memory id, column) -> value), and draw again only the
+        rows they are in. (DataTable's ``update_cell`` counts each change in a number every
+        cache of its drawing is keyed by: one call makes it draw every visible row's every cell
+        again, most of a pending bulk archive's first change.)"""
+        if not cells:
+            return
+        rows = {RowKey(memory_id) for memory_id, _ in cells}
+        for (memory_id, column), value in cells.items():
+            if RowKey(memory_id) not in self._row_locations:
+                raise CellDoesNotExist(f"no row for {memory_id!r}")
+            self._data[RowKey(memory_id)][ColumnKey(column)] = value
+        places = {self._row_locations.get(row) for row in rows}
+        _forget(self._row_render_cache, lambda key: key[0] in rows)
+        _forget(self._cell_render_cache, lambda key: key[0] in rows)
+        _forget(self._row_renderable_cache, lambda key: key[1] in places)
+        self._line_cache.clear()  # (the lines are made again from the rows' caches: cheap)
+        self.refresh()
+
     # -- sorting ------------------------------------------------------------------------------
-    def set_sort(self, sort: str, descending: bool | None = None) -> None:
-        self.sort_column = sort
-        if descending is not None:
-            self.descending = descending
+    def validate_order(self, order: tuple[str, bool]) -> tuple[str, bool]:
+        column, descending = order
+        if column not in LIST_SORTS:
+            raise ValueError(f"the list cannot sort by {column!r} (it sorts by "
+                             f"{', '.join(LIST_SORTS)})")
+        return column, bool(descending)
+
+    def watch_order(self) -> None:
+        """Sorted again, the cursor on its memory."""
         view, ids = self._shown
         if view is not None:
             self.show(view, ids)
 
+    def sort_by(self, column: str) -> None:
+        """Sort by ``column``: numbers and times read best high to low, words a to z."""
+        self.order = (column, column in ("score", "last_used"))
+
     def action_next_sort(self) -> None:
-        sort = LIST_SORTS[(LIST_SORTS.index(self.sort_column) + 1) % len(LIST_SORTS)]
-        # numbers and times read best high to low, words a to z
-        self.set_sort(sort, descending=sort in ("score", "last_used"))
-        self.post_message(self.SortChanged())
+        self.sort_by(LIST_SORTS[(LIST_SORTS.index(self.sort_column) + 1) % len(LIST_SORTS)])
 
     def action_reverse(self) -> None:
-        self.set_sort(self.sort_column, not self.descending)
-        self.post_message(self.SortChanged())
+        self.order = (self.sort_column, not self.descending)
 
     def action_scroll_bottom(self) -> None:
         if self.ids:
@@ -252,8 +296,7 @@ class MemoryList(DataTable):
         if key == self.sort_column:
             self.action_reverse()
         else:
-            self.set_sort(key, descending=key in ("score", "last_used"))
-            self.post_message(self.SortChanged())
+            self.sort_by(key)
 
     def on_resize(self, event: Resize) -> None:
         width = self.scrollable_content_region.width

@@ -97,6 +97,31 @@ async def test_s_o_and_a_header_click_sort_the_list(tui_vault):
         assert "sorted by score ↑" in table.border_title
 
 
+async def test_the_list_order_is_a_reactive_the_screen_watches(tui_vault):
+    """The sort is the list's reactive ``order`` (as the tree's ``sort``): set from anywhere
+    (the palette, the settings, a test), the rows are sorted at once, the title says it and
+    the settings keep it, with no message to send; a column it cannot sort by is refused."""
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        main = app.main_screen
+        table = await _list(pilot)
+        rows = main.view.rows
+        current = main.current
+        table.order = ("id", False)
+        assert listed(app) == sorted(rows)  # (sorted at once: no pause)
+        await settle(pilot)
+        assert "sorted by id ↑" in table.border_title
+        assert (app.settings.list_sort, app.settings.list_descending) == ("id", False)
+        assert main.current == current  # the cursor stays on its memory
+        table.order = ("id", True)
+        assert listed(app) == sorted(rows, reverse=True)
+        await settle(pilot)
+        assert "sorted by id ↓" in table.border_title and app.settings.list_descending
+        with pytest.raises(ValueError, match="cannot sort by 'colour'"):
+            table.order = ("colour", True)
+        assert table.order == ("id", True)
+
+
 async def test_the_filter_keeps_rows_and_its_words_are_highlighted(tui_vault):
     app = make_app(tui_vault)
     async with app.run_test(size=SIZE) as pilot:
