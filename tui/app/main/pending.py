@@ -74,7 +74,7 @@ class PendingWrite:
                 pending = text.copy()
                 pending.stylize(PENDING_STYLE)
                 dimmed[memory_id, column] = pending
-        listing.update_cells(dimmed)  # (only these rows drawn again)
+        listing.update_cells(dimmed)
 
     def opening(self, what: str, push: Callable[[], object]) -> None:
         """A screen that takes a moment to build (a wizard, the review inbox, stats: a few

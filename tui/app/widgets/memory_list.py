@@ -22,11 +22,10 @@ from rich.measure import Measurement
 from rich.text import Text
 from textual import on
 from textual.binding import Binding
-from textual.cache import LRUCache
 from textual.events import Resize
 from textual.reactive import reactive
 from textual.widgets import DataTable
-from textual.widgets.data_table import CellDoesNotExist, ColumnKey, RowKey
+from textual.widgets.data_table import CellDoesNotExist
 
 from core.search.query import Term
 from core.search.word_spans import match_spans
@@ -99,12 +98,6 @@ def sorted_ids(view: VaultView, ids: Sequence[str], sort: str, descending: bool,
 def _text_of(row: Row, gist_first: bool) -> str:
     text = row.brief.text if gist_first else row.memory.content  # (a summary's text: the start)
     return text.split("\n", 1)[0]
-
-
-def _forget(cache: LRUCache[Any, Any], gone: Callable[[Any], bool]) -> None:
-    """Drop the entries of ``cache`` whose keys are ``gone``."""
-    for key in [k for k in cache.keys() if gone(k)]:
-        cache.discard(key)
 
 
 class MemoryList(DataTable):
@@ -242,23 +235,15 @@ class MemoryList(DataTable):
         return True
 
     def update_cells(self, cells: Mapping[tuple[str, str], object]) -> None:
-        """Put each value in its cell ((memory id, column) -> value), and draw again only the
-        rows they are in. (DataTable's ``update_cell`` counts each change in a number every
-        cache of its drawing is keyed by: one call makes it draw every visible row's every cell
-        again, most of a pending bulk archive's first change.)"""
-        if not cells:
-            return
-        rows = {RowKey(memory_id) for memory_id, _ in cells}
-        for (memory_id, column), value in cells.items():
-            if RowKey(memory_id) not in self._row_locations:
+        """Put each value in its cell ((memory id, column) -> value), every cell checked first:
+        a row that is not shown raises ``CellDoesNotExist`` before any cell is changed.
+        (DataTable's public ``update_cell`` asks for one redraw of the table each call; in one
+        frame they are drawn once.)"""
+        for memory_id, _ in cells:
+            if memory_id not in self.rows:
                 raise CellDoesNotExist(f"no row for {memory_id!r}")
-            self._data[RowKey(memory_id)][ColumnKey(column)] = value
-        places = {self._row_locations.get(row) for row in rows}
-        _forget(self._row_render_cache, lambda key: key[0] in rows)
-        _forget(self._cell_render_cache, lambda key: key[0] in rows)
-        _forget(self._row_renderable_cache, lambda key: key[1] in places)
-        self._line_cache.clear()  # (the lines are made again from the rows' caches: cheap)
-        self.refresh()
+        for (memory_id, column), value in cells.items():
+            self.update_cell(memory_id, column, value)
 
     # -- sorting ------------------------------------------------------------------------------
     def validate_order(self, order: tuple[str, bool]) -> tuple[str, bool]:

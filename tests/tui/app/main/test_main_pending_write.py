@@ -147,53 +147,6 @@ async def test_in_the_flat_list_archive_dims_the_marked_rows_at_once(tui_vault, 
         assert on_disk(tui_vault).get(FADING).status == MemoryStatus.ARCHIVED
 
 
-async def test_in_the_flat_list_a_pending_archive_draws_again_only_the_dimmed_rows(
-        tui_vault, monkeypatch):
-    """Issue 42: dimming the marked rows draws their cells again, not every visible row's
-    (DataTable's update_cell made the whole table draw again: most of a bulk archive's first
-    change); refused, the same rows get their cells back."""
-    from tui_support import FADING, FRESH
-
-    app = make_app(tui_vault)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot)
-        await pilot.press("f")
-        await settle(pilot)
-        listing = app.main_screen.memory_list
-        for memory_id in (FRESH, FADING):
-            assert listing.go_to(memory_id)
-            await pilot.pause()
-            await pilot.press("space")
-        marked = {listing.get_row_index(FRESH), listing.get_row_index(FADING)}
-        drawn: list[int] = []
-        real = listing._render_cell
-
-        def render_cell(row_index, *args, **kwargs):
-            drawn.append(row_index)
-            return real(row_index, *args, **kwargs)
-
-        monkeypatch.setattr(listing, "_render_cell", render_cell)
-        listing.refresh()  # (every row drawn as it is now, before the key)
-        await until(pilot, lambda: bool(drawn))
-        await settle(pilot)
-        drawn.clear()
-        gate = hold(monkeypatch, app, "archive_many", fail=True)
-        try:
-            await pilot.press("a")
-            await until(pilot, lambda: bool(drawn))  # (a paint draws them all at once)
-            await pilot.pause()
-            assert "dim" in str(listing.get_cell(FRESH, "id").spans[-1].style)
-            assert set(drawn) == marked, drawn  # (each of their cells, no other row's)
-            drawn.clear()
-        finally:
-            gate.set()
-        await until(pilot, lambda: "…" not in str(listing.border_title))
-        await until(pilot, lambda: bool(drawn))
-        await pilot.pause()
-        assert set(drawn) == marked, drawn
-        assert "dim" not in str(listing.get_cell(FRESH, "id").text.spans)
-
-
 async def test_m_says_the_wizard_is_opening_in_a_frame_drawn_before_it_is_built(tui_vault,
                                                                                  monkeypatch):
     from tui.app.screens.consolidate_wizard import ConsolidateWizard
