@@ -1,16 +1,14 @@
 """Records made from a file without running pydantic's validator, when the file holds exactly
-what validating it would keep: every field present with the very type validation keeps (``str``,
-``int``, ``float``, ``null`` where the field allows it), within the field's bounds, ``status`` one
-of :class:`~core.model.records.MemoryStatus`, and every value one a record may hold
-(:func:`~core.model.checks.check_value`). That is what memvault writes, so a read of its own
-files never builds the models' validators (~70 ms of a command's start: the models are built
-on first use, ``defer_build``); a record is then made with ``model_construct`` and is equal,
-field for field, given fields and extra keys included, to what validation makes of it.
+what validating it would keep (what memvault writes): a read of memvault's own files never
+builds the models' validators (they are built on first use, ``defer_build``).
 
-Anything else (a missing field, an ``int`` where a ``float`` is kept, a string that is no valid
-UTF-8, a value out of bounds, JSON the standard library reads but pydantic's reader refuses,
-such as ``NaN``) answers None: the caller validates the file as always, which accepts,
-converts or refuses it with the reason it gives today."""
+Exactly: every field present with the very type validation keeps (``str``, ``int``, ``float``,
+``null`` where allowed), within its bounds, ``status`` a known one, every value one a record
+may hold (:func:`~core.model.checks.check_value`); the record is then made with
+``model_construct``, equal to what validation makes, given fields and extra keys included.
+Anything else (a missing field, an ``int`` where a ``float`` is kept, text that is no valid
+UTF-8, JSON pydantic's reader refuses such as ``NaN``) answers None: the file is validated as
+always, which accepts, converts or refuses it as it does today."""
 
 from __future__ import annotations
 

@@ -216,15 +216,12 @@ def check_record(model: type[BaseModel], record_id: str, data: bytes) -> Any:
     """The record ``data`` holds, a valid ``model`` whose id is ``record_id`` (its file's
     name); RecordRefused saying what is wrong otherwise."""
     exact = memory_exact if model is Memory else relation_exact if model is Relation else None
-    record = exact(data) if exact is not None else None
-    if record is not None:  # (exactly what validation keeps: made without the validator)
-        if record.id != record_id:
-            raise RecordRefused(f"id inside the file ({record.id!r}) differs from the file name")
-        return record
-    try:
-        record = model.model_validate_json(data)
-    except ValidationError as exc:
-        raise RecordRefused(describe_validation_error(exc)) from None
+    record: Any = exact(data) if exact is not None else None
+    if record is None:  # (else exactly what validation keeps, made without the validator)
+        try:
+            record = model.model_validate_json(data)
+        except ValidationError as exc:
+            raise RecordRefused(describe_validation_error(exc)) from None
     if record.id != record_id:
         raise RecordRefused(f"id inside the file ({record.id!r}) differs from the file name")
     return record

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from ..errors import VaultError
 from ..store.layout import Layout
-from .indexed_open import READONLY_INDEX_FROM, OpenIndex
+from . import indexed_open
+from .indexed_open import OpenIndex
 from .loading import CacheLoader
 from .state import VaultState
 
@@ -44,14 +45,15 @@ class SettledView:
 
         state, index = self.state, self.index
         found = find_git_dir(state.root)
+        limit = indexed_open.READONLY_INDEX_FROM  # (read now: a test sets it)
         # (a small vault is read whole: neither the index's code nor SQLite is imported)
-        small = _fewer_entries_than(state.layout, READONLY_INDEX_FROM)
+        small = _fewer_entries_than(state.layout, limit)
         for _attempt in range(5):
             before = _read_head_or_none(found, read_head)
             if before is None or small or not index.load_indexed_readonly(before):
                 keep = index.keep_for_open()
                 self.loader.load_files(keep, index.search_rows, unchecked=True)
-                if keep is not None and len(keep) >= READONLY_INDEX_FROM:
+                if keep is not None and len(keep) >= limit:
                     index.read_at_open = keep
             if found is None:
                 return
@@ -93,6 +95,8 @@ def _fewer_entries_than(layout: Layout, n: int) -> bool:
     them a folder (a sharded vault's shard: its files are the index's to count); symlinks are
     never followed. False when a folder cannot be read."""
     count = 0
+    if n <= 0:
+        return False
     for folder in (layout.memories_dir, layout.relations_dir):
         try:
             with os.scandir(folder) as entries:

@@ -1,6 +1,6 @@
 """Human output when stdout is piped, without rich: ``list`` and ``stats`` print the very lines
 :mod:`tui.cli.render` prints off a terminal (a table as plain lines: :func:`plain_lines`, the one
-layout both use), so a reading verb in a pipe or a script never imports rich (~30 ms).
+layout both use), so a reading verb in a pipe or a script never imports rich.
 
 On a terminal, or when ``FORCE_COLOR`` or ``TTY_COMPATIBLE`` asks rich to style a pipe as one
 (:func:`piped` is then False), :mod:`tui.cli.render` prints as always."""
