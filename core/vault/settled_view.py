@@ -98,6 +98,8 @@ def _fewer_entries_than(layout: Layout, n: int) -> bool:
     if n <= 0:
         return False
     for folder in (layout.memories_dir, layout.relations_dir):
+        if os.path.islink(folder):  # (never listed through: the loader says what it is)
+            return False
         try:
             with os.scandir(folder) as entries:
                 for entry in entries:

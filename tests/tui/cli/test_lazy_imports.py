@@ -121,6 +121,8 @@ def test_reading_verbs_import_no_writing_part(argv, small_vault, tmp_path):
     argv = [memory_id[:8] if a == "PREFIX" else a for a in argv]
     modules = _modules("--vault", str(small_vault), *argv, cwd=tmp_path)
     assert [m for m in modules if m.startswith(WRITING)] == []
+    # a small vault is read whole: neither the derived index's code nor SQLite
+    assert [m for m in modules if m.startswith(("core.search.index", "sqlite3"))] == []
 
 
 @pytest.mark.parametrize("argv", [["list"], ["stats"], ["list", "--query", "pytest"]])
