@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+#: The object id git writes for "no object" (an unborn branch, a path that was absent)
+ZERO_OID = "0" * 40
+
 
 def find_git_dir(start: Path) -> tuple[Path, Path] | None:
     """(git dir, common dir) of the repository holding ``start``, or None. Follows a ``.git``

@@ -33,14 +33,13 @@ the journal itself answers where the repository is, ``head``, ``lock``, ``commit
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import VaultError
-from .blobs import ObjectStore
-from .commit import Committer, LandedCommit
 from .entries import (
     TOOL_TRAILER,
     VIA_TRAILER,
@@ -53,21 +52,25 @@ from .entries import (
     with_trailer,
 )
 from .faults import FaultPoints
-from .git_index import GitIndex
-from .intent import IntentLog
-from .lock import WriteLock
-from .objects import ObjectWriter
-from .plumbing import DEFAULT_LOCK_TIMEOUT, ZERO_OID, GitCommands
-from .reading import HistoryReader
-from .recovery import Recovery
-from .remote import Remote
+from .gitdir import ZERO_OID
+from .lock import DEFAULT_LOCK_TIMEOUT, WriteLock
 from .repository import Repository
-from .rewrite import Rewriting
-from .runner import Location
-from .status import WorkTree
 
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     import git
+
+    from .blobs import ObjectStore
+    from .commit import Committer, LandedCommit
+    from .git_index import GitIndex
+    from .intent import IntentLog
+    from .objects import ObjectWriter
+    from .plumbing import GitCommands
+    from .reading import HistoryReader
+    from .recovery import Recovery
+    from .remote import Remote
+    from .rewrite import Rewriting
+    from .runner import Location
+    from .status import WorkTree
 
 
 class Journal:
@@ -78,20 +81,77 @@ class Journal:
         self.repository = Repository(root)
         self.root = self.repository.root
         self.write_lock = WriteLock(lambda: self.repository.state_dir, lock_timeout)
-        self.commands = GitCommands(self.repository, self.write_lock, read_only=read_only)
+        self._read_only = read_only
         #: Tests set ``faults.hook`` to raise at a named step of a write (fault injection).
         self.faults = faults or FaultPoints()
-        self.objects = ObjectStore(self.commands)
-        self.history = HistoryReader(self.repository, self.commands, self.objects)
-        self.git_index = GitIndex(self.repository, self.commands, self.write_lock, self.faults)
-        self.work_tree = WorkTree(self.repository, self.commands, self.git_index)
-        self.committer = Committer(self.repository, self.commands, self.objects, self.work_tree,
-                                   self.write_lock, self.faults, self.git_index)
-        self.recovery = Recovery(self.repository, self.commands, self.history, self.committer,
-                                 self.faults)
-        self.remote = Remote(self.repository, self.commands, self.history, self.work_tree,
-                             self.committer, self.write_lock, self.faults)
-        self.rewriting = Rewriting(self.repository, self.commands, self.git_index)
+
+    # -- the parts, each made (and its module imported) on first use: a read-only open uses
+    # -- none of the writing parts, and never pays for importing them
+    @functools.cached_property
+    def commands(self) -> GitCommands:
+        """Running git (:class:`~.plumbing.GitCommands`)."""
+        from .plumbing import GitCommands
+
+        return GitCommands(self.repository, self.write_lock, read_only=self._read_only)
+
+    @functools.cached_property
+    def objects(self) -> ObjectStore:
+        """Blobs and trees (:class:`~.blobs.ObjectStore`)."""
+        from .blobs import ObjectStore
+
+        return ObjectStore(self.commands)
+
+    @functools.cached_property
+    def history(self) -> HistoryReader:
+        """Reading history (:class:`~.reading.HistoryReader`)."""
+        from .reading import HistoryReader
+
+        return HistoryReader(self.repository, self.commands, self.objects)
+
+    @functools.cached_property
+    def git_index(self) -> GitIndex:
+        """Git's own index, told of each landed commit (:class:`~.git_index.GitIndex`)."""
+        from .git_index import GitIndex
+
+        return GitIndex(self.repository, self.commands, self.write_lock, self.faults)
+
+    @functools.cached_property
+    def work_tree(self) -> WorkTree:
+        """May we write now, what changed on disk (:class:`~.status.WorkTree`)."""
+        from .status import WorkTree
+
+        return WorkTree(self.repository, self.commands, self.git_index)
+
+    @functools.cached_property
+    def committer(self) -> Committer:
+        """One operation, one commit (:class:`~.commit.Committer`)."""
+        from .commit import Committer
+
+        return Committer(self.repository, self.commands, self.objects, self.work_tree,
+                         self.write_lock, self.faults, self.git_index)
+
+    @functools.cached_property
+    def recovery(self) -> Recovery:
+        """Finishing crashed operations (:class:`~.recovery.Recovery`)."""
+        from .recovery import Recovery
+
+        return Recovery(self.repository, self.commands, self.history, self.committer,
+                        self.faults)
+
+    @functools.cached_property
+    def remote(self) -> Remote:
+        """What sync needs (:class:`~.remote.Remote`)."""
+        from .remote import Remote
+
+        return Remote(self.repository, self.commands, self.history, self.work_tree,
+                      self.committer, self.write_lock, self.faults)
+
+    @functools.cached_property
+    def rewriting(self) -> Rewriting:
+        """Rewriting history, ``memvault purge`` (:class:`~.rewrite.Rewriting`)."""
+        from .rewrite import Rewriting
+
+        return Rewriting(self.repository, self.commands, self.git_index)
 
     # -- the repository ---------------------------------------------------------------------
     @property
@@ -132,11 +192,15 @@ class Journal:
     @property
     def read_only(self) -> bool:
         """A read-only vault's journal: git writes nothing under ``.git`` (no optional locks)."""
-        return self.commands.read_only
+        if "commands" in self.__dict__:
+            return self.commands.read_only
+        return self._read_only
 
     @read_only.setter
     def read_only(self, value: bool) -> None:
-        self.commands.read_only = value
+        self._read_only = value
+        if "commands" in self.__dict__:
+            self.commands.read_only = value
 
     @property
     def trees_from_index(self) -> bool:
@@ -172,6 +236,8 @@ class Journal:
         left to the next writer's recovery if git fails), then stop the long-lived git processes
         (object writers, GitPython's ``cat-file``; not while another thread writes); the next
         write starts them again."""
+        if "commands" not in self.__dict__:  # (git never ran: nothing to settle or stop)
+            return
         with contextlib.suppress(VaultError):  # (waits for the lock only when some wait)
             self.git_index.settle()
         with self.write_lock.unless_busy() as free:

@@ -27,6 +27,8 @@ from pathlib import Path
 from ..errors import JournalError, LockTimeoutError
 from ..textutil import neutralise_line
 
+#: How long a writer waits for the write lock by default, in seconds
+DEFAULT_LOCK_TIMEOUT = 30.0
 _POLL_START, _POLL_MAX = 0.001, 0.01
 #: Tickets this process holds right now. A ticket with this process's pid that is not among
 #: them was left behind (its removal failed): it never makes this process wait.

@@ -15,17 +15,15 @@ from typing import IO, Any, cast
 
 from ..errors import JournalError
 from ..store.files import remove_file
-from .gitdir import read_head
-from .lock import WriteLock
+from .gitdir import ZERO_OID as ZERO_OID, read_head
+from .lock import DEFAULT_LOCK_TIMEOUT as DEFAULT_LOCK_TIMEOUT, WriteLock
 from .objects import ObjectWriter
 from .repository import Repository
 from .runner import GitPythonRunner, GitRunner
 
 FALLBACK_NAME = "memvault"
 FALLBACK_EMAIL = "memvault@localhost"
-DEFAULT_LOCK_TIMEOUT = 30.0
 ARGV_PATH_LIMIT = 200  # above this many paths, pass them on stdin rather than argv
-ZERO_OID = "0" * 40
 #: The git settings a write reads, read together (:attr:`GitCommands.write_settings`).
 WRITE_SETTINGS = (r"^(core\.(filemode|symlinks|compression|loosecompression|splitindex)"
                   r"|user\.(name|email))$")

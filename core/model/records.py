@@ -28,8 +28,10 @@ class MemoryStatus(str, Enum):
     SUPERSEDED = "superseded"
 
 
+# Each model is built (its validator and serializer) on first use, not when imported: a read of
+# memvault's own files makes its records without them (core.model.exact_records).
 class MemoryMetadata(BaseModel):
-    model_config = ConfigDict(extra="allow", allow_inf_nan=False)
+    model_config = ConfigDict(extra="allow", allow_inf_nan=False, defer_build=True)
 
     tags: list[str] = Field(default_factory=list, description="Tags for categorization")
     source: str | None = Field(default=None, description="Source of the memory")
@@ -47,7 +49,8 @@ class MemoryMetadata(BaseModel):
 
 class Memory(BaseModel):
     # allow_inf_nan: JSON has no infinity (pydantic would write null: a record no one reads)
-    model_config = ConfigDict(extra="allow", validate_assignment=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="allow", validate_assignment=True, allow_inf_nan=False,
+                              defer_build=True)
 
     id: str = Field(description="Unique identifier (file name without .json)")
     content: str = Field(description="Full verbatim memory content")
@@ -89,7 +92,8 @@ def is_pinned(memory: Memory) -> bool:
 
 
 class Relation(BaseModel):
-    model_config = ConfigDict(extra="allow", validate_assignment=True, allow_inf_nan=False)
+    model_config = ConfigDict(extra="allow", validate_assignment=True, allow_inf_nan=False,
+                              defer_build=True)
 
     id: str
     from_memory_id: str

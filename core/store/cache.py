@@ -14,6 +14,7 @@ from typing import Any, Literal
 from ..model.config import DecayConfig
 from ..decay import score
 from ..model.records import FieldSetSharing, Memory, MemoryStatus, Relation, now_epoch
+from ..model.exact_records import read_memory, read_relation
 from .lazy import LazyRecords
 from .prefixes import resolve_prefix
 
@@ -24,12 +25,11 @@ SORT_KEYS: tuple[str, ...] = ("score", "last_used", "created")
 class Store:
     def __init__(self) -> None:
         self._sharing = FieldSetSharing()  # one field set per shape of record, not per record
-        validate_memory = Memory.__pydantic_validator__.validate_json
-        validate_relation = Relation.__pydantic_validator__.validate_json
         memory, relation = self._sharing.memory, self._sharing.relation
-        self.memories: LazyRecords[Memory] = LazyRecords(lambda b: memory(validate_memory(b)))
+        # (a file memvault wrote is made without the models' validators: exact_records)
+        self.memories: LazyRecords[Memory] = LazyRecords(lambda b: memory(read_memory(b)))
         self.relations: LazyRecords[Relation] = LazyRecords(
-            lambda b: relation(validate_relation(b)))
+            lambda b: relation(read_relation(b)))
         # made on first use (None until then), then kept up to date by every put and drop
         self._tags: dict[str, set[str]] | None = None
         self._relations_by_memory: dict[str, set[str]] | None = None

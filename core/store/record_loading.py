@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ValidationError
 
 from ..errors import InvalidIdError
+from ..model.exact_records import memory_exact, relation_exact
 from ..model.records import Memory, Relation
 from .files import (SYMLINK_REFUSED, TEMP_PREFIX, RefusedFileError, UnsafeFolderError,
                     check_folder, read_vault_file)
@@ -233,10 +234,13 @@ class RecordRefused(ValueError):
 def check_record(model: type[BaseModel], record_id: str, data: bytes) -> Any:
     """The record ``data`` holds, a valid ``model`` whose id is ``record_id`` (its file's
     name); RecordRefused saying what is wrong otherwise."""
-    try:
-        record = model.__pydantic_validator__.validate_json(data)
-    except ValidationError as exc:
-        raise RecordRefused(describe_validation_error(exc)) from None
+    exact = memory_exact if model is Memory else relation_exact if model is Relation else None
+    record: Any = exact(data) if exact is not None else None
+    if record is None:  # (else exactly what validation keeps, made without the validator)
+        try:
+            record = model.model_validate_json(data)
+        except ValidationError as exc:
+            raise RecordRefused(describe_validation_error(exc)) from None
     if record.id != record_id:
         raise RecordRefused(f"id inside the file ({record.id!r}) differs from the file name")
     return record

@@ -12,35 +12,27 @@ import copy
 from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import decay
 from ..git.journal import HistoryEntry, Journal
 from ..model.config import DecayConfig
-from ..model.records import (
-    Memory,
-    MemoryStatus,
-    Relation,
-)
-from ..store.cache import SortKey, Store
-from ..store.layout import (
-    Layout,
-    LoadProblem,
-)
+from ..store.layout import Layout
 from ..store.shards import SHARDED
-from .history import History
 from .indexed_open import OpenIndex
 from .loading import CacheLoader
-from .opening import Opening
+from .parts import VaultParts
 from .pending_use import PendingUse
-from .plans import PlanCommit
-from .records import Records
-from .relayout import LayoutReport, Relayout
-from .reports import DeleteReport, GcReport, GistBackfill, OpenReport, Plan, RestoreReport
 from .state import VaultState
-from .upkeep import Upkeep
-from .use import UseRecords
-from .writing import Trailers, WritePath
+from .trailers import Trailers
+
+if TYPE_CHECKING:  # (the parts that write or read history are imported when first used)
+    from ..model.records import Memory, MemoryStatus, Relation
+    from ..store.cache import SortKey, Store
+    from ..store.layout import LoadProblem
+    from .relayout import LayoutReport
+    from .reports import DeleteReport, GcReport, GistBackfill, OpenReport, Plan, RestoreReport
+    from .writing import WritePath
 
 
 class Vault:
@@ -78,17 +70,15 @@ class Vault:
         self._make_parts(Trailers(via), secrets)  # via: each commit's ``Memvault-Via``
 
     def _make_parts(self, trailers: Trailers, secrets: str | None) -> None:
-        """The one write path (the only caller of the journal's commit), committing as
-        ``trailers`` with the policy ``secrets``, and the parts that write through it."""
-        self.write_path = WritePath(self.state, self.loader, self.open_index, self.pending,
-                                    trailers=trailers, secret_policy=secrets)
-        self.opening = Opening(self.state, self.loader, self.open_index, self.write_path)
-        self.plans = PlanCommit(self.state, self.write_path)
-        self.records = Records(self.state, self.write_path)
-        self.past = History(self.state, self.write_path)
-        self.upkeep = Upkeep(self.state, self.write_path)
-        self.use = UseRecords(self.state, self.write_path, self.pending)
-        self.relayout = Relayout(self.state, self.write_path)
+        """The parts that write or read history, committing as ``trailers`` with the secrets
+        policy ``secrets`` (:class:`~.parts.VaultParts`: each made on first use)."""
+        self.parts = VaultParts(self.state, self.loader, self.open_index, self.pending,
+                                trailers, secrets)
+
+    @property
+    def write_path(self) -> WritePath:
+        """The one write path (the only caller of the journal's commit): :attr:`parts`'."""
+        return self.parts.write_path
 
     def acting_for(self, *, via: str | None = None, tool: str | None = None,
                    secrets: str | None = None) -> Vault:
@@ -106,11 +96,11 @@ class Vault:
     def via(self) -> str | None:
         """Who writes (``mcp/<client>``): the trailer ``Memvault-Via`` (see
         :data:`core.git.journal.VIA_TRAILER`); ``tool`` (``save_memory``): ``Memvault-Tool``."""
-        return self.write_path.trailers.via
+        return self.parts.trailers.via
 
     @property
     def tool(self) -> str | None:
-        return self.write_path.trailers.tool
+        return self.parts.trailers.tool
 
     # -- where it is, its settings, its cache ----------------------------------------------------
     @property
@@ -142,7 +132,7 @@ class Vault:
         """The secrets policy this writer asked for (``refuse``, ``redact``, ``allow``; the
         CLI's ``--allow-secret``), over the environment's and the vault's
         (:func:`core.secrets.policy.policy_in_force`). None: theirs."""
-        return self.write_path.secret_policy
+        return self.parts.secrets
 
     @property
     def store(self) -> Store:
@@ -174,8 +164,12 @@ class Vault:
         return vault
 
     def load(self) -> None:
-        """Read every vault file into the cache; see :meth:`core.vault.opening.Opening.load`."""
-        self.opening.load()
+        """Read every vault file into the cache; see :meth:`core.vault.opening.Opening.load`
+        (read-only: :meth:`core.vault.settled_view.SettledView.load`)."""
+        if self.state.readonly:
+            self.parts.settled_view.load()
+        else:
+            self.parts.opening.load()
 
     def close(self) -> None:
         """Every operation commits as it goes, so closing leaves nothing uncommitted; the
@@ -294,107 +288,109 @@ class Vault:
                 plan = plan(self)
             else:
                 self.write_path.settle_use()  # (a use commit since the plan's base is no clash)
-                self.plans.check_fresh(plan)
+                self.parts.plans.check_fresh(plan)
             for check in plan.requires:
                 check(self)
-            self.plans.commit(plan)
+            self.parts.plans.commit(plan)
         return plan
 
     # -- records (core.vault.records) -------------------------------------------------------
     def add(self, content: str, *, tags: Iterable[str] = (), entities: Iterable[str] = (),
             source: str | None = None, context: str | None = None, strength: float = 1.0,
             gist: str | None = None, memory_id: str | None = None) -> Memory:
-        return self.records.add(content, tags=tags, entities=entities, source=source,
+        return self.parts.records.add(content, tags=tags, entities=entities, source=source,
                                 context=context, strength=strength, gist=gist,
                                 memory_id=memory_id)
 
     def save(self, memory: Memory, *, message: str | None = None) -> Memory:
-        return self.records.save(memory, message=message)
+        return self.parts.records.save(memory, message=message)
 
     def save_many(self, memories: list[Memory], *, message: str | None = None,
                   make_gists: bool = True) -> list[Memory]:
-        return self.records.save_many(memories, message=message, make_gists=make_gists)
+        return self.parts.records.save_many(memories, message=message, make_gists=make_gists)
 
     def update(self, key: str, **changes: Any) -> Memory:
-        return self.records.update(key, **changes)
+        return self.parts.records.update(key, **changes)
 
     def touch(self, *keys: str, boost: bool = False) -> list[Memory]:
-        return self.records.touch(*keys, boost=boost)
+        return self.parts.records.touch(*keys, boost=boost)
 
     def pin(self, *keys: str) -> list[Memory]:
-        return self.records.pin(*keys)
+        return self.parts.records.pin(*keys)
 
     def unpin(self, *keys: str) -> list[Memory]:
-        return self.records.unpin(*keys)
+        return self.parts.records.unpin(*keys)
 
     def archive(self, *keys: str) -> list[Memory]:
-        return self.records.archive(*keys)
+        return self.parts.records.archive(*keys)
 
     def unarchive(self, *keys: str) -> list[Memory]:
-        return self.records.unarchive(*keys)
+        return self.parts.records.unarchive(*keys)
 
     def promote(self, *keys: str) -> list[Memory]:
-        return self.records.promote(*keys)
+        return self.parts.records.promote(*keys)
 
     def tag(self, *keys: str, tags: Iterable[str]) -> list[Memory]:
-        return self.records.tag(*keys, tags=tags)
+        return self.parts.records.tag(*keys, tags=tags)
 
     def untag(self, *keys: str, tags: Iterable[str]) -> list[Memory]:
-        return self.records.untag(*keys, tags=tags)
+        return self.parts.records.untag(*keys, tags=tags)
 
     def delete(self, *keys: str) -> DeleteReport:
-        return self.records.delete(*keys)
+        return self.parts.records.delete(*keys)
 
     def relate(self, from_key: str, to_key: str, relation_type: str, *, strength: float = 1.0,
                metadata: dict[str, Any] | None = None, force: bool = False) -> Relation:
-        return self.records.relate(from_key, to_key, relation_type, strength=strength,
+        return self.parts.records.relate(from_key, to_key, relation_type, strength=strength,
                                    metadata=metadata, force=force)
 
     def save_relations(self, relations: list[Relation], *, message: str | None = None) -> None:
-        self.records.save_relations(relations, message=message)
+        self.parts.records.save_relations(relations, message=message)
 
     def unrelate(self, relation_key: str) -> Relation:
-        return self.records.unrelate(relation_key)
+        return self.parts.records.unrelate(relation_key)
 
     # -- the past (core.vault.history) ------------------------------------------------------
     def resolve_any(self, key: str) -> str:
-        return self.past.resolve_any(key)
+        return self.parts.past.resolve_any(key)
 
     def history(self, key: str) -> list[HistoryEntry]:
-        return self.past.history(key)
+        return self.parts.past.history(key)
 
     def version(self, key: str, rev: str) -> Memory:
-        return self.past.version(key, rev)
+        return self.parts.past.version(key, rev)
 
     def restore(self, key: str, at: str | None = None) -> RestoreReport:
-        return self.past.restore(key, at)
+        return self.parts.past.restore(key, at)
 
     # -- upkeep (core.vault.upkeep), use records (core.vault.use), layout (core.vault.relayout)
     def gc(self, *, dry_run: bool = False, archive: bool = False,
            threshold: float | None = None, now: int | None = None,
            force: bool = False, keep: Iterable[str] = ()) -> GcReport:
-        return self.upkeep.gc(dry_run=dry_run, archive=archive, threshold=threshold, now=now,
+        return self.parts.upkeep.gc(dry_run=dry_run, archive=archive, threshold=threshold, now=now,
                               force=force, keep=keep)
 
     def stats(self, now: int | None = None) -> dict[str, Any]:
-        return self.upkeep.stats(now)
+        from .statistics import vault_stats
+
+        return vault_stats(self.state, now)
 
     def regenerate_gist(self, key: str, level: str = "moderate") -> Memory:
-        return self.upkeep.regenerate_gist(key, level)
+        return self.parts.upkeep.regenerate_gist(key, level)
 
     def backfill_gists(self, level: str = "moderate", *, dry_run: bool = False,
                        progress: Callable[[int, int], None] | None = None) -> GistBackfill:
-        return self.upkeep.backfill_gists(level, dry_run=dry_run, progress=progress)
+        return self.parts.upkeep.backfill_gists(level, dry_run=dry_run, progress=progress)
 
     def record_use(self, keys: list[str] | tuple[str, ...]) -> list[Memory]:
-        return self.use.record_use(keys)
+        return self.parts.use.record_use(keys)
 
     def flush_use(self) -> str | None:
-        return self.use.flush_use()
+        return self.parts.use.flush_use()
 
     @property
     def pending_use(self) -> int:
-        return self.use.pending_use
+        return self.parts.use.pending_use
 
     def migrate_layout(self, to: str = SHARDED) -> LayoutReport:
-        return self.relayout.migrate_layout(to)
+        return self.parts.relayout.migrate_layout(to)

@@ -3,16 +3,14 @@ committing a person's edits made outside memvault (only those that load as valid
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Callable
-from pathlib import Path
 
-from ..errors import VaultError
 from ..store.private import make_paths_private, make_tree_private
 from .creating import check_new_vault, holds_vault
-from .indexed_open import READONLY_INDEX_FROM, OpenIndex
+from .indexed_open import OpenIndex
 from .loading import CacheLoader
+from .settled_view import SettledView
 from .state import VaultState
 from .writing import WritePath
 
@@ -35,10 +33,7 @@ class Opening:
         and the open may (:mod:`core.vault.creating`: VaultError, nothing written, if not)."""
         state = self.state
         if state.readonly:
-            if not state.root.is_dir():
-                raise VaultError(f"no vault at {state.root}")
-            self._load_settled_view()
-            state.is_open = True
+            SettledView(state, self.loader, self.index).load()
             return
         if not holds_vault(state.layout):  # only when asked, never into another repository
             create, inside_repo = state.creating
@@ -94,54 +89,3 @@ class Opening:
                     self.writes.commit("init: create memvault vault", {
                         layout.meta_path: layout.encode(layout.new_meta())})
                     state.report.initialised = True
-
-    def _load_settled_view(self) -> None:
-        """Read-only: load the files (from the derived index when it can be used, as a read-write
-        open does, but without writing it), and never show an operation half-way. Paths an
-        unfinished operation names are shown as at HEAD; a commit landing while loading means
-        load again. Nothing is written, under ``.git`` either."""
-        from ..git.gitdir import find_git_dir, read_head
-        from ..git.intent import IntentLog
-
-        state, index = self.state, self.index
-        found = find_git_dir(state.root)
-        for _attempt in range(5):
-            before = _read_head_or_none(found, read_head)
-            if before is None or not index.load_indexed_readonly(before):
-                keep = index.keep_for_open()
-                self.loader.load_files(keep, index.search_rows, unchecked=True)
-                if keep is not None and len(keep) >= READONLY_INDEX_FROM:
-                    index.read_at_open = keep
-            if found is None:
-                return
-            pending = IntentLog(found[0] / "memvault").pending()
-            if _read_head_or_none(found, read_head) != before:
-                continue
-            if pending and before is not None:
-                self.loader.show_at(before, state.journal.recovery.pending_paths())
-            if pending or os.path.lexists(found[0] / "index.lock"):
-                self._repair_git_index()
-            return
-
-    def _repair_git_index(self) -> None:
-        """A read-only open brings git's index level with commits that landed but whose
-        process was killed before it updated the index (else a person's `git commit` would
-        commit the deletion of those memories), and removes an ``index.lock`` a killed memvault
-        left: under the write lock, when it is free within a second; nothing is rolled back
-        (the next writer does that)."""
-        from ..errors import JournalError, LockTimeoutError
-
-        journal = self.state.journal
-        with contextlib.suppress(JournalError, LockTimeoutError, OSError):
-            with journal.lock(timeout=1.0):
-                journal.recovery.finish_landed()
-
-
-def _read_head_or_none(found: tuple[Path, Path] | None,
-                       read_head: Callable[[Path, Path], str | None]) -> str | None:
-    if found is None:
-        return None
-    try:
-        return read_head(*found)
-    except OSError:
-        return None

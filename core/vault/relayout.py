@@ -9,12 +9,15 @@ import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import VaultError
 from ..store.layout import LoadProblem, RefusedFileError, read_vault_file
 from ..store.shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARD_SUGGESTED_ABOVE, SHARDED, is_shard_name
 from .state import VaultState
-from .writing import WritePath
+
+if TYPE_CHECKING:
+    from .writing import WritePath
 
 
 @dataclass

@@ -5,20 +5,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from ..model.records import (
-    Memory,
-    Relation,
-)
-from ..model.relation_rule import RelationsOfGone, relations_of_gone
-from ..secrets.scanner import redact_text, scan_text
-from ..store.cache import Store
 from ..errors import VaultError
-from ..store.layout import Layout, LoadProblem
+from ..model.relation_rule import relations_of_gone
 from ..textutil import neutralise_line
+
+if TYPE_CHECKING:  # (what a read-only open never uses is imported where it is used)
+    from pydantic import ValidationError
+
+    from ..model.records import Memory, Relation
+    from ..model.relation_rule import RelationsOfGone
+    from ..store.cache import Store
+    from ..store.layout import Layout, LoadProblem
 
 
 @dataclass
@@ -113,6 +112,8 @@ class Plan:
         (validated here), None removes it."""
         if kind not in ("memory", "relation"):
             raise ValueError(f"not a record kind: {kind!r}")
+        from ..model.records import Memory, Relation
+
         model = Memory if kind == "memory" else Relation
         puts = self.put_memories if kind == "memory" else self.put_relations
         drops = self.drop_memories if kind == "memory" else self.drop_relations
@@ -168,6 +169,8 @@ def subject_words(text: str, limit: int = 48) -> str:
     """:func:`first_words` of a text for a commit subject: each secret in it is replaced by
     ``[REDACTED:<kind>]`` first, so a subject never carries one, whole or cut in half at the
     limit, whatever the secrets policy (the record keeps its exact text; docs/secrets.md)."""
+    from ..secrets.scanner import redact_text, scan_text
+
     head = text[:SUBJECT_SCAN]
     hits = scan_text(head)
     return first_words(redact_text(head, hits) if hits else head, limit)

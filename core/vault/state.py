@@ -6,14 +6,16 @@ always see the same cache."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..git.journal import Journal
 from ..model.config import DecayConfig
-from ..model.records import Memory
 from ..store.cache import Store
 from ..store.layout import Layout, LoadProblem
 from .reports import OpenReport
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 
 class VaultState:

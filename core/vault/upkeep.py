@@ -1,10 +1,10 @@
-"""Upkeep: gc (prune or archive what has faded), statistics, gists made anew or backfilled."""
+"""Upkeep: gc (prune or archive what has faded), gists made anew or backfilled (the statistics,
+which only read, are :mod:`.statistics`'s)."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from ..model.records import (
     Memory,
@@ -12,7 +12,7 @@ from ..model.records import (
     is_pinned,
     now_epoch,
 )
-from ..decay import score, scores_below
+from ..decay import scores_below
 from ..textutil import make_gist
 from .reports import GcReport, GistBackfill, op_message, relations_going_with
 from .state import VaultState
@@ -89,43 +89,6 @@ class Upkeep:
                 report.commit = self.writes.commit(message, writes, dropped_memories=ids,
                                              dropped_relations=[r.id for r in rels])
         return report
-
-    def stats(self, now: int | None = None) -> dict[str, Any]:
-        at = now_epoch() if now is None else now
-        memories = list(self.state.store.memories.values())
-        scores = [score(m, self.state.config, at) for m in memories]
-        per_status = {s.value: 0 for s in MemoryStatus}
-        for m in memories:
-            per_status[m.status.value] += 1
-        edges = [0.0, 0.05, 0.15, 0.35, 0.65, 1.0, 2.0]
-        histogram = []
-        for lo, hi in zip(edges, edges[1:] + [float("inf")]):
-            histogram.append({"from": lo, "to": None if hi == float("inf") else hi,
-                              "count": sum(1 for s in scores if lo <= s < hi)})
-        relation_types: dict[str, int] = {}
-        for r in self.state.store.relations.values():
-            relation_types[r.relation_type] = relation_types.get(r.relation_type, 0) + 1
-        threshold = self.state.config.forget_threshold
-        return {
-            "path": str(self.state.root),
-            "memories": len(memories),
-            "layout": self.state.layout.name,  # where memories are written (core/store/shards.py)
-            "by_status": per_status,
-            "relations": len(self.state.store.relations),
-            "relation_types": dict(sorted(relation_types.items())),
-            "tags": len(self.state.store.tags()),
-            "avg_score": sum(scores) / len(scores) if scores else 0.0,
-            "below_forget_threshold": sum(
-                1 for m, s in zip(memories, scores)
-                if s < threshold and m.status == MemoryStatus.ACTIVE),
-            "forget_threshold": threshold,
-            "decay_model": self.state.config.decay_model,
-            "score_histogram": histogram,
-            "problems": [str(p) for p in self.state.problems],
-            "last_gc_at": self.state.meta.get("last_gc_at"),
-            "last_consolidation_at": self.state.meta.get("last_consolidation_at"),
-            "head": self.state.head,
-        }
 
     # -- gists ------------------------------------------------------------------------------
     def regenerate_gist(self, key: str, level: str = "moderate") -> Memory:

@@ -29,30 +29,13 @@ from .outside_edits import set_aside, sort_outside_edits
 from .pending_use import PendingUse, use_message_ids
 from .reports import relations_going_with
 from .state import VaultState
+from .trailers import Trailers as Trailers  # (made by the vault, which imports this late)
 
 
 T = TypeVar("T")
 
 #: How many times an operation is done again over a person's save that landed while it wrote.
 ATTEMPTS = 5
-
-
-class Trailers:
-    """Who writes: ``via`` the door (``mcp/<client>``), ``tool`` which of its tools
-    (``save_memory``); the commit's trailers (see :data:`core.git.journal.VIA_TRAILER`).
-    Immutable: a write path made with them carries them to each of its commits. (A plain class:
-    a dataclass or a NamedTuple costs every program that imports core its making.)"""
-
-    __slots__ = ("via", "tool")
-    via: str | None
-    tool: str | None
-
-    def __init__(self, via: str | None = None, tool: str | None = None) -> None:
-        object.__setattr__(self, "via", via)
-        object.__setattr__(self, "tool", tool)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Trailers are immutable (cannot set {name})")
 
 
 class WritePath:

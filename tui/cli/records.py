@@ -149,9 +149,14 @@ def list_(status: str | None, tags: tuple[str, ...], query: str | None, sort: st
     if as_json:
         print_json([memory_json(vault, m, now) for m in shown])
         return 0
+    from . import render_plain
+
+    if render_plain.piped():  # plain full-width lines, without rich
+        render_plain.print_list(vault, shown, now)
+        return 0
     from . import render
 
-    render.print_list(vault, shown, now, matched=len(found))  # piped: plain full-width lines
+    render.print_list(vault, shown, now, matched=len(found))
     return 0
 
 
@@ -372,6 +377,11 @@ def stats(as_json: bool) -> int:
     found = vault.stats(now)
     if as_json:
         print_json(found)
+        return 0
+    from . import render_plain
+
+    if render_plain.piped():  # without rich
+        render_plain.print_stats(found, now)
         return 0
     from . import render
 

@@ -29,6 +29,7 @@ from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport, first_words
 
 from ..terminal import underlying
+from .render_plain import plain_lines
 from ..text import (LIST_PREVIEW, absolute_time, preview, relative_time, subject_line,
                     until_forgotten)
 
@@ -86,31 +87,14 @@ def _plain(cell: Any) -> str:
 
 
 def table_lines(table: Table) -> list[str]:
-    """A rich table as plain lines: its title, its header (when it has one), then one line a
-    row (a cell of several lines adds lines with the other columns empty), columns two spaces
-    apart and padded to their widest cell, the last column neither padded nor cut."""
+    """A rich table as plain lines (:func:`tui.cli.render_plain.plain_lines`: the layout the
+    piped output without rich uses too)."""
     columns = table.columns
     cells = [[_plain(c) for c in column.cells] for column in columns]
-    rows: list[list[str]] = []
-    if any(_plain(c.header) for c in columns):
-        rows.append([_plain(c.header) for c in columns])
-    for i in range(table.row_count):
-        split = [(col[i] if i < len(col) else "").split("\n") for col in cells]
-        for k in range(max(len(parts) for parts in split)):
-            rows.append([parts[k] if k < len(parts) else "" for parts in split])
-    widths = [max((len(r[j]) for r in rows), default=0) for j in range(len(columns))]
-    lines = [_plain(table.title)] if table.title else []
-    for r in rows:
-        shown = []
-        for j, text in enumerate(r):
-            if j == len(columns) - 1:
-                shown.append(text)
-            elif columns[j].justify == "right":
-                shown.append(text.rjust(widths[j]))
-            else:
-                shown.append(text.ljust(widths[j]))
-        lines.append("  ".join(shown).rstrip())
-    return lines
+    rows = [[col[i] if i < len(col) else "" for col in cells] for i in range(table.row_count)]
+    return plain_lines(_plain(table.title) if table.title else None,
+                       [_plain(c.header) for c in columns],
+                       [c.justify == "right" for c in columns], rows)
 
 
 def console(*, stderr: bool = False, **options: Any) -> Console:

@@ -9,7 +9,7 @@ import pytest
 from core import Vault
 from core.search import first_build, index_path
 from core.store.kept_bytes import KeptWhileSmall
-from core.vault import opening
+from core.vault import indexed_open
 
 
 def test_it_keeps_up_to_its_limit_then_nothing():
@@ -32,7 +32,7 @@ def test_the_first_search_keeps_bytes_only_for_a_vault_it_will_not_hand_over(
     for leftover in index_path(vault.root).parent.glob("index.sqlite*"):
         leftover.unlink()
     monkeypatch.setattr(first_build, "FIRST_BUILD_FROM", hand_over_from)
-    monkeypatch.setattr(opening, "READONLY_INDEX_FROM", 1)
+    monkeypatch.setattr(indexed_open, "READONLY_INDEX_FROM", 1)
     opened = Vault.open(vault.root, readonly=True, keep_read=True, search_rows=True)
     assert opened.open_index.kept_read is kept
     opened.open_index.search_rows.discard()

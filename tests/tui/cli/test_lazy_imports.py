@@ -99,5 +99,45 @@ def test_reading_verbs_import_neither_the_inbox_nor_revert(argv, small_vault, tm
     memory_id = next((small_vault / "memories").iterdir()).stem
     argv = [memory_id[:8] if a == "PREFIX" else a for a in argv]
     modules = _modules("--vault", str(small_vault), *argv, cwd=tmp_path)
-    assert "tui.cli.render" in modules or "tui.cli.render_search" in modules
+    assert {"tui.cli.render", "tui.cli.render_plain", "tui.cli.render_search"} & set(modules)
     assert [m for m in modules if m.startswith(("core.ops.inbox", "core.ops.revert"))] == []
+
+
+#: What only a write or history reads: a reading verb imports none of it (the vault's parts and
+#: the journal's are made, and their modules imported, on first use)
+WRITING = ("core.vault.writing", "core.vault.records", "core.vault.history", "core.vault.opening",
+           "core.git.commit", "core.git.plumbing", "core.git.reading", "core.git.recovery",
+           "core.secrets")
+
+
+def _piped_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+
+
+@pytest.mark.parametrize("argv", [["list"], ["list", "--json"], ["stats"], ["stats", "--json"],
+                                  ["show", "PREFIX", "--json"]])
+def test_reading_verbs_import_no_writing_part(argv, small_vault, tmp_path):
+    memory_id = next((small_vault / "memories").iterdir()).stem
+    argv = [memory_id[:8] if a == "PREFIX" else a for a in argv]
+    modules = _modules("--vault", str(small_vault), *argv, cwd=tmp_path)
+    assert [m for m in modules if m.startswith(WRITING)] == []
+    # a small vault is read whole: neither the derived index's code nor SQLite
+    assert [m for m in modules if m.startswith(("core.search.index", "sqlite3"))] == []
+
+
+@pytest.mark.parametrize("argv", [["list"], ["stats"], ["list", "--query", "pytest"]])
+def test_piped_list_and_stats_import_no_rich_and_build_no_record_model(argv, small_vault,
+                                                                     tmp_path):
+    """Piped, ``list`` and ``stats`` print their plain lines without rich, and make the
+    records memvault wrote without building pydantic's validators (core.model.exact_records)."""
+    script = SCRIPT.replace("print(json.dumps(sorted(sys.modules)), file=sys.stderr)", (
+        "from core.model.records import Memory, MemoryMetadata\n"
+        "print(json.dumps([sorted(sys.modules), Memory.__pydantic_complete__, "
+        "MemoryMetadata.__pydantic_complete__]), file=sys.stderr)"))
+    proc = subprocess.run([sys.executable, "-c", script, "--vault", str(small_vault), *argv],
+                          capture_output=True, text=True, cwd=tmp_path, env=_piped_env())
+    assert proc.returncode == 0, proc.stderr
+    modules, built, meta_built = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert "Prefers pytest fixtures" in proc.stdout or argv[0] == "stats"
+    assert [m for m in modules if m.split(".")[0] == "rich"] == []
+    assert (built, meta_built) == (False, False)

@@ -1,0 +1,119 @@
+"""Human output when stdout is piped, without rich: ``list`` and ``stats`` print the very lines
+:mod:`tui.cli.render` prints off a terminal (a table as plain lines: :func:`plain_lines`, the one
+layout both use), so a reading verb in a pipe or a script never imports rich.
+
+On a terminal, or when ``FORCE_COLOR`` or ``TTY_COMPATIBLE`` asks rich to style a pipe as one
+(:func:`piped` is then False), :mod:`tui.cli.render` prints as always."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from core.textutil import neutralise_controls, neutralise_line
+
+from ..terminal import underlying
+from ..text import LIST_PREVIEW, absolute_time, preview, relative_time
+
+if TYPE_CHECKING:
+    from core import Memory, Vault
+
+#: What makes rich style a pipe as a terminal (tui.cli.render.on_terminal): then rich prints
+_STYLED_PIPE = ("FORCE_COLOR", "TTY_COMPATIBLE")
+
+
+def piped() -> bool:
+    """stdout is no terminal and nothing asks for it to be styled as one: the plain lines."""
+    if any(name in os.environ for name in _STYLED_PIPE):
+        return False
+    try:
+        return not underlying(sys.stdout).isatty()
+    except (AttributeError, ValueError):
+        return True
+
+
+def plain_lines(title: str | None, headers: Sequence[str], right: Sequence[bool],
+                rows: Sequence[Sequence[str]]) -> list[str]:
+    """A table as plain lines: its title, its header (when a column has one), then one line a
+    row (a cell of several lines adds lines with the other columns empty), columns two spaces
+    apart and padded to their widest cell (``right``: to the right), the last column neither
+    padded nor cut."""
+    count = len(headers)
+    lines_of: list[list[str]] = []
+    if any(headers):
+        lines_of.append(list(headers))
+    for row in rows:
+        split = [cell.split("\n") for cell in row]
+        for k in range(max((len(parts) for parts in split), default=0)):
+            lines_of.append([parts[k] if k < len(parts) else "" for parts in split])
+    widths = [max((len(r[j]) for r in lines_of), default=0) for j in range(count)]
+    lines = [title] if title else []
+    for r in lines_of:
+        shown = []
+        for j, text in enumerate(r):
+            if j == count - 1:
+                shown.append(text)
+            elif right[j]:
+                shown.append(text.rjust(widths[j]))
+            else:
+                shown.append(text.ljust(widths[j]))
+        lines.append("  ".join(shown).rstrip())
+    return lines
+
+
+def _write(lines: list[str]) -> None:
+    """The lines on the real stdout, control characters shown as visible escapes (as
+    :class:`tui.cli.render.SafeConsole` writes a table's)."""
+    stream = underlying(sys.stdout)
+    stream.write("".join(neutralise_controls(line) + "\n" for line in lines))
+    stream.flush()
+
+
+#: ``memvault list``'s columns: (header, right-justified)
+_LIST_COLUMNS = (("id", False), ("status", False), ("score", True), ("uses", True),
+                 ("last used", False), ("tags", False), ("gist or content", False))
+
+
+def print_list(vault: Vault, memories: list[Memory], now: int) -> None:
+    """``memvault list`` piped: the header and one line a memory, its text whole on that line
+    (line breaks as spaces, at most :data:`~tui.text.LIST_PREVIEW` characters)."""
+    if not memories:
+        _write(["no memories match" if vault.memories else "the vault holds no memories yet"])
+        return
+    rows = [[m.id[:8], m.status.value, f"{vault.score(m, now):.3f}", str(m.use_count),
+             relative_time(m.last_used, now), neutralise_line(", ".join(m.meta.tags)),
+             neutralise_line(" ".join(preview(m.text, LIST_PREVIEW).split()))]
+            for m in memories]
+    _write(plain_lines(None, [h for h, _ in _LIST_COLUMNS], [r for _, r in _LIST_COLUMNS], rows))
+
+
+def print_stats(stats: dict[str, Any], now: int) -> None:
+    """``memvault stats`` piped: its figures, a blank line, the histogram of scores."""
+    by_status = ", ".join(f"{k} {v}" for k, v in stats["by_status"].items())
+    types = ", ".join(f"{k} {v}" for k, v in stats["relation_types"].items())
+    last_gc = stats.get("last_gc_at")
+    rows = [
+        ["path", neutralise_controls(stats["path"])],
+        ["memories", f"{stats['memories']} ({by_status})"],
+        ["relations", f"{stats['relations']}" + (f" ({types})" if types else "")],
+        ["tags", str(stats["tags"])],
+        ["layout", stats["layout"] + (" (memories/ab/{id}.json)"
+                                      if stats["layout"] == "sharded" else "")],
+        ["decay model", stats["decay_model"]],
+        ["average score", f"{stats['avg_score']:.3f}"],
+        ["below forget threshold",
+         f"{stats['below_forget_threshold']} active (threshold "
+         f"{stats['forget_threshold']:g}; `memvault gc --dry-run` lists them)"],
+        ["last gc", f"{absolute_time(last_gc)} ({relative_time(last_gc, now)})"
+         if last_gc else "never"],
+    ]
+    if stats["problems"]:
+        rows.append(["unreadable files", str(len(stats["problems"]))])
+    peak = max((b["count"] for b in stats["score_histogram"]), default=0) or 1
+    bars = [[f"{b['from']:g} – " + (f"{b['to']:g}" if b["to"] is not None else "…"),
+             str(b["count"]), "█" * round(30 * b["count"] / peak)]
+            for b in stats["score_histogram"]]
+    _write([*plain_lines(None, ["", ""], [False, False], rows), "",
+            *plain_lines("scores", ["range", "memories", ""], [False, True, False], bars)])
