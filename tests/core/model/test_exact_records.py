@@ -127,3 +127,15 @@ def test_reading_a_file_memvault_wrote_builds_no_validator():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["Prefers", "dark", "mode", "False", "False"]
+
+
+def test_every_field_of_the_models_is_one_the_exact_reading_checks():
+    """A field added to a model and not to the exact reading's tables would be taken from the
+    file unchecked: each model's fields are the ones the reading names, no more, no fewer."""
+    from core.model import exact_records
+    from core.model.records import MemoryMetadata
+
+    checked_apart = {"status", "entities", "meta", "embed"}  # (checked by memory_exact itself)
+    assert set(Memory.model_fields) == set(exact_records._MEMORY) | checked_apart
+    assert set(MemoryMetadata.model_fields) == set(exact_records._META) | {"tags", "extra"}
+    assert set(Relation.model_fields) == set(exact_records._RELATION) | {"metadata"}
