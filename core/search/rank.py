@@ -49,7 +49,7 @@ from ..store.lazy import LazyRecords
 from .pool import AllowedPool, KeptPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
 from .searched_terms import cut_note, searched
-from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
+from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, nearest, semantic_available, unasked_note
 from .snippet import snippet_for
 from .topk import top_hits
 
@@ -168,6 +168,7 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
           embedder: Embedder | None, top: int | None) -> Ranking:
     """:func:`rank` on an index level with ``memories``."""
     terms = searched(query.ranked_terms)
+    embedder = embedder if query.asks_something else None  # (only stopwords: nothing to be near)
     excluded = _excluded(index, query)
     if isinstance(allowed, AllowedPool) and top is not None and embedder is None and terms \
             and len(allowed) > BOUNDED_FROM:
@@ -194,7 +195,7 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     cos, cos_rank = dict[str, float](), dict[str, int]()
     if embedder is not None:
         cos = cosines(index, embedder, memories, sorted(pool_set), " ".join(t.value for t in terms))
-        near = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
+        near = nearest(cos, SEMANTIC_DEPTH)
         cos_rank = {i: n for n, i in enumerate(near, 1)}
         raw, mode = fused(text_score, cos, cos_rank), "hybrid"
     else:
@@ -337,7 +338,7 @@ class Searcher:
         if isinstance(said, list):
             said.extend(self.index.take_notes() + (index.take_notes() if index is not self.index
                                                    else []))
-        notes += cut_note(query.text_terms)
+        notes += cut_note(query.text_terms) + unasked_note(query, self.embedder)
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
         page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]
