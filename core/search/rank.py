@@ -49,7 +49,7 @@ from ..store.lazy import LazyRecords
 from .pool import AllowedPool, KeptPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
 from .searched_terms import cut_note, searched
-from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, nearest, semantic_available, unasked_note
+from .semantic import INSTALL_HINT, Embedder, cosines, hybrid_notes, load_embedder, nearest, semantic_available
 from .snippet import snippet_for
 from .topk import top_hits
 
@@ -332,13 +332,13 @@ class Searcher:
         allowed = self._allowed(memories, query, statuses, tags, at)
         end = None if limit is None else offset + limit
         found = rank(index, memories, query, allowed, lambda m: vault.score(m, at),
-                     embedder=self.embedder, top=end, synced=True)
-        notes = list(self.notes) + ([handed] if handed else [])
+                     embedder=None if handed else self.embedder, top=end, synced=True)
+        notes = list(self.notes) + hybrid_notes(query, handed, self.embedder)
         said = getattr(vault, "notices", None)  # (the index built again: Vault.notices)
         if isinstance(said, list):
             said.extend(self.index.take_notes() + (index.take_notes() if index is not self.index
                                                    else []))
-        notes += cut_note(query.text_terms) + unasked_note(query, self.embedder)
+        notes += cut_note(query.text_terms)
         if query.text_terms and not query.has_text:
             notes.append("the words have no letters or digits to look for: filters only")
         page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]

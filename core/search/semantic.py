@@ -86,13 +86,21 @@ def embedding_text(memory: Memory) -> str:
     return text[:2 * EMBED_CHARS]
 
 
-def unasked_note(query: Query, embedder: Embedder | None) -> list[str]:
-    """The note of a hybrid search whose words are all :data:`.query.STOPWORDS` (ranked by
-    them alone, :attr:`.query.Query.asks_something`), else none."""
-    if embedder is None or not query.has_text or query.asks_something:
-        return []
-    return ["only common words (the, what, on...) to look for: the memories holding them, "
-            "none offered for being near in meaning"]
+def hybrid_notes(query: Query, handed: str | None, embedder: Embedder | None) -> list[str]:
+    """The notes of a search of ``query``: ``handed``, when it answered from the memories in
+    memory while the index's first build runs (None: from the index), and those of a hybrid
+    one (``embedder``) that ranked by the words alone. While the index is built, since the
+    vectors are cached there (made in memory, every memory would be embedded at each search:
+    some 70 s at 100k memories); for a query of only :data:`.query.STOPWORDS`, since it asks
+    nothing a meaning could answer (:attr:`.query.Query.asks_something`)."""
+    notes = [handed] if handed else []
+    if embedder is not None and handed:
+        notes.append("the memories near in meaning are offered once the index is built (their "
+                     "vectors are kept there): this search ranked by the words alone")
+    if embedder is not None and query.has_text and not query.asks_something:
+        notes.append("only common words (the, what, on...) to look for: the memories holding "
+                     "them, none offered for being near in meaning")
+    return notes
 
 
 def nearest(cos: Mapping[str, float], depth: int) -> list[str]:

@@ -5,12 +5,16 @@ beginning. A fake embedder runs everywhere; the last test needs wordllama and sk
 
 from __future__ import annotations
 
+import json
 import math
+import os
+import time
 
 import pytest
 
 from core import Memory
-from core.search import Searcher
+from core.search import Searcher, first_build
+from core.search.index import SearchIndex
 from core.search.semantic import EMBED_CHARS, NEAR_COSINE
 
 NOW = 1_800_000_000
@@ -82,6 +86,34 @@ def test_a_long_memory_is_embedded_by_its_beginning(vault):
         assert _ids(searcher.search("pytest", now=NOW, limit=5)) == {"long", "short"}
     embedded = [t for t in embedder.texts if t.startswith(head)]
     assert len(embedded) == 1 and len(embedded[0]) <= 2 * EMBED_CHARS
+
+
+def test_a_search_while_the_index_is_first_built_ranks_by_the_words_alone_and_says_so(
+        vault, monkeypatch):
+    """The vectors are cached in the index: while its first build runs elsewhere, a search that
+    answers from the memories in memory embeds none of them, and says what is missing."""
+    monkeypatch.setattr(first_build, "FIRST_BUILD_FROM", 3)
+    monkeypatch.setenv("MEMVAULT_SEARCH_WAIT", "0")
+    _fill(vault, automobile="Bought a second-hand automobile last spring",
+          **{f"garden{n}": f"garden note {n}: the tomatoes want water" for n in range(7)})
+    with SearchIndex.for_root(vault.root) as index:  # two rows written, the build under way
+        index.sync({i: vault.memories[i] for i in ("garden0", "garden1")})
+        index.conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)", (
+            first_build.BUILD_KEY, json.dumps({"pid": os.getpid(), "done": 2, "total": 8,
+                                               "at": time.time()})))
+    embedder = AxesEmbedder()
+    with Searcher(vault, embedder=embedder) as searcher:
+        result = searcher.search("car tomatoes", now=NOW, limit=50)
+        assert _ids(result) == {f"garden{n}" for n in range(7)} and result.mode == "bm25"
+        assert result.notes[0].startswith(first_build.NOTE_START)
+        assert "near in meaning are offered once the index is built" in result.notes[1]
+    assert embedder.texts == []  # not one memory embedded in memory
+    with SearchIndex.for_root(vault.root) as index:  # the build done
+        index.conn.execute("DELETE FROM state WHERE key = ?", (first_build.BUILD_KEY,))
+        index.sync(vault.memories)
+    with Searcher(vault, embedder=embedder) as searcher:
+        result = searcher.search("car tomatoes", now=NOW, limit=50)
+    assert "automobile" in _ids(result) and result.mode == "hybrid" and result.notes == []
 
 
 def test_wordllama_offers_a_memory_near_in_meaning_and_no_other(vault):
