@@ -168,7 +168,6 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
           embedder: Embedder | None, top: int | None) -> Ranking:
     """:func:`rank` on an index level with ``memories``."""
     terms = searched(query.ranked_terms)
-    embedder = embedder if query.asks_something else None  # (only stopwords: nothing to be near)
     excluded = _excluded(index, query)
     if isinstance(allowed, AllowedPool) and top is not None and embedder is None and terms \
             and len(allowed) > BOUNDED_FROM:
@@ -193,7 +192,7 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     text_order = sorted(text_score, key=lambda i: (-text_score[i], i))
     text_rank = dict(zip(text_order, range(1, len(text_order) + 1)))
     cos, cos_rank = dict[str, float](), dict[str, int]()
-    if embedder is not None:
+    if embedder is not None and query.asks_something:  # (only stopwords: nothing to be near)
         cos = cosines(index, embedder, memories, sorted(pool_set), " ".join(t.value for t in terms))
         near = nearest(cos, SEMANTIC_DEPTH)
         cos_rank = {i: n for n, i in enumerate(near, 1)}
