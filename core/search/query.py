@@ -108,6 +108,14 @@ class Query:
         return content or terms
 
     @property
+    def asks_something(self) -> bool:
+        """Some wanted term is more than :data:`STOPWORDS` (a phrase, a prefix, or a word with a
+        token that is not one): a query of "the on over" asks nothing a memory's meaning could
+        answer, so a hybrid search offers no memory by its cosine alone (:func:`.rank.rank`)."""
+        return any(t.kind != "word" or not STOPWORDS.issuperset(t.tokens())
+                   for t in self.text_terms if t.tokens())
+
+    @property
     def words(self) -> list[str]:
         """The wanted text terms as typed, lowercased (what the app highlights)."""
         return [t.value.lower() for t in self.text_terms]

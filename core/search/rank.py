@@ -49,7 +49,7 @@ from ..store.lazy import LazyRecords
 from .pool import AllowedPool, KeptPool, allowed_ids, filters
 from .query import Query, Term, fts_expression, parse
 from .searched_terms import cut_note, searched
-from .semantic import INSTALL_HINT, Embedder, cosines, load_embedder, semantic_available
+from .semantic import INSTALL_HINT, Embedder, cosines, hybrid_notes, load_embedder, nearest, semantic_available
 from .snippet import snippet_for
 from .topk import top_hits
 
@@ -193,9 +193,9 @@ def _rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
     text_order = sorted(text_score, key=lambda i: (-text_score[i], i))
     text_rank = dict(zip(text_order, range(1, len(text_order) + 1)))
     cos, cos_rank = dict[str, float](), dict[str, int]()
-    if embedder is not None:
+    if embedder is not None and query.asks_something:  # (only stopwords: nothing to be near)
         cos = cosines(index, embedder, memories, sorted(pool_set), " ".join(t.value for t in terms))
-        near = sorted(cos, key=lambda i: (-cos[i], i))[:SEMANTIC_DEPTH]
+        near = nearest(cos, SEMANTIC_DEPTH)
         cos_rank = {i: n for n, i in enumerate(near, 1)}
         raw, mode = fused(text_score, cos, cos_rank), "hybrid"
     else:
@@ -332,8 +332,8 @@ class Searcher:
         allowed = self._allowed(memories, query, statuses, tags, at)
         end = None if limit is None else offset + limit
         found = rank(index, memories, query, allowed, lambda m: vault.score(m, at),
-                     embedder=self.embedder, top=end, synced=True)
-        notes = list(self.notes) + ([handed] if handed else [])
+                     embedder=None if handed else self.embedder, top=end, synced=True)
+        notes = list(self.notes) + hybrid_notes(query, handed, self.embedder)
         said = getattr(vault, "notices", None)  # (the index built again: Vault.notices)
         if isinstance(said, list):
             said.extend(self.index.take_notes() + (index.take_notes() if index is not self.index

@@ -21,10 +21,22 @@ from typing import Any, Protocol
 
 from ..model.records import Memory
 from .index import SearchIndex
+from .query import Query
 
 WORDLLAMA_CONFIG = "l2_supercat"
 WORDLLAMA_DIM = 256
 INSTALL_HINT = "semantic search needs wordllama: pip install 'memvault[semantic]'"
+#: The cosine from which a memory is near a query (:func:`nearest`). wordllama's vectors give
+#: unrelated texts -0.2 to 0.2 (a question in another script, a stray token, a memory about
+#: something else: the nearest of a small vault), related ones 0.3 to 0.5 ("beverage" and
+#: "I drink coffee every morning" 0.37, "food allergy" and "allergic to shellfish" 0.45), a
+#: shared word more. Below it the "nearest" memories are only the least far of a vault that
+#: holds nothing near, and are not offered.
+NEAR_COSINE = 0.25
+#: The characters of a memory's content that are embedded: wordllama pads every text of a batch
+#: to the longest one's tokens, so a note of 16 MiB would ask for gigabytes (its model was
+#: trained on 1,024 tokens, some 4,000 characters).
+EMBED_CHARS = 4096
 
 
 class Embedder(Protocol):
@@ -68,7 +80,34 @@ def load_embedder() -> Embedder | None:
 
 
 def embedding_text(memory: Memory) -> str:
-    return " ".join([memory.content, *memory.meta.tags, *memory.entities])
+    """What is embedded of ``memory``: its content's first :data:`EMBED_CHARS` characters, its
+    tags and entities (at most twice that in all)."""
+    text = " ".join([memory.content[:EMBED_CHARS], *memory.meta.tags, *memory.entities])
+    return text[:2 * EMBED_CHARS]
+
+
+def hybrid_notes(query: Query, handed: str | None, embedder: Embedder | None) -> list[str]:
+    """The notes of a search of ``query``: ``handed``, when it answered from the memories in
+    memory while the index's first build runs (None: from the index), and those of a hybrid
+    one (``embedder``) that ranked by the words alone. While the index is built, since the
+    vectors are cached there (made in memory, every memory would be embedded at each search:
+    some 70 s at 100k memories); for a query of only :data:`.query.STOPWORDS`, since it asks
+    nothing a meaning could answer (:attr:`.query.Query.asks_something`)."""
+    notes = [handed] if handed else []
+    if embedder is not None and handed:
+        notes.append("the memories near in meaning are offered once the index is built (their "
+                     "vectors are kept there): this search ranked by the words alone")
+    if embedder is not None and query.has_text and not query.asks_something:
+        notes.append("only common words (the, what, on...) to look for: the memories holding "
+                     "them, none offered for being near in meaning")
+    return notes
+
+
+def nearest(cos: Mapping[str, float], depth: int) -> list[str]:
+    """The ``depth`` ids of ``cos`` most similar to the query, best first, of those at least
+    :data:`NEAR_COSINE` (none when the vault holds nothing near it)."""
+    near = [i for i, c in cos.items() if c >= NEAR_COSINE]
+    return sorted(near, key=lambda i: (-cos[i], i))[:depth]
 
 
 def _pack(vector: Sequence[float]) -> bytes:
