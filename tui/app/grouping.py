@@ -13,13 +13,13 @@ from functools import partial
 from core import MemoryStatus
 from core.vault.preview import Glance
 
+from .choices import MODES, SORTS
 from .groups import Group, LineageRoot
 from .view import VaultView
 
-MODES = ("status_tag", "tag", "band", "lineage", "duplicates")
+__all__ = ["MODES", "SORTS"]  # (defined in .choices, read from here too)
 MODE_NAMES = {"status_tag": "status → tag", "tag": "tag", "band": "decay band",
               "lineage": "lineage", "duplicates": "possible duplicates"}
-SORTS = ("score", "last_used", "created")
 SORT_NAMES = {"score": "score", "last_used": "last used", "created": "created"}
 NO_TAG = "(no tags)"
 STATUS_ORDER = [s.value for s in MemoryStatus]

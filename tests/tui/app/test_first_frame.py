@@ -1,0 +1,178 @@
+"""The app's first frame (issue 43: the app usable in two seconds at 100k): launched on a path
+(as ``memvault`` launches it), the app paints the tree's groups and their counts before the
+vault, pydantic and the main screen are imported (tui/app/first_frame.py), then the main screen
+takes its place and opens the vault; its counts are the glance's; a vault cloned without its
+index, an index of another version or a half-written one are painted from the folder's names
+or not at all, and open as before."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from core import MemoryStatus, Vault
+from core.search.index import SCHEMA_VERSION, index_path
+
+from tui_support import SIZE, settle, tui_vault, until  # noqa: F401  (tui_vault: fixture)
+
+ROOT = Path(__file__).resolve().parents[3]
+
+#: A child process: the app launched on ``argv[1]`` headless; at the first paint of a tree with
+#: rows, which of the heavy modules are imported and what the tree shows; then, once the main
+#: screen shows the open vault, its groups' labels.
+CHILD = """
+import asyncio, json, sys
+from textual.widgets import Tree
+from tui.app import MemvaultApp
+from tui.app.settings import Loaded, Settings
+first = []
+original = Tree.render_lines
+def render_lines(self, crop):
+    if self.root.children and not first:
+        first.append({"heavy": [m for m in ("core.vault", "pydantic", "git", "core.model.records",
+                                             "tui.app.main.screen", "tui.app.service")
+                                if m in sys.modules],
+                      "screen": type(self.screen).__name__,
+                      "labels": [str(c.label) for c in self.root.children]})
+    return original(self, crop)
+Tree.render_lines = render_lines
+async def main():
+    app = MemvaultApp(sys.argv[1], poll_interval=0, rescore_interval=0,
+                      settings=Loaded(Settings()))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(1500):
+            main = app.main_screen
+            if main is not None and main.view is not None and not main.view.partial:
+                break
+            await pilot.pause(0.02)
+        await app.workers.wait_for_complete()
+        main = app.main_screen
+        print(json.dumps({"first": first[0] if first else None,
+                          "opened": len(main.view.rows),
+                          "screen": type(app.screen).__name__}))
+asyncio.run(main())
+"""
+
+
+def _launch(vault: Path, tmp_path: Path) -> dict:
+    env_config = {"MEMVAULT_CONFIG_DIR": str(tmp_path / "config")}
+    import os
+
+    out = subprocess.run([sys.executable, "-c", CHILD, str(vault)], capture_output=True,
+                         text=True, cwd=ROOT, env={**os.environ, **env_config}, timeout=300)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _with_index(vault: Path) -> Path:
+    """The vault opened once and its derived index written (its summaries: the counts)."""
+    opened = Vault.open(vault)
+    opened.wait_for_open_index()
+    opened.close()
+    return vault
+
+
+def test_the_first_frame_is_painted_before_the_vault_pydantic_or_the_main_screen_is_imported(
+        tui_vault, tmp_path):
+    from core.vault.preview import read_glance
+
+    glance = read_glance(_with_index(tui_vault))
+    assert glance is not None
+    found = _launch(tui_vault, tmp_path)
+    first = found["first"]
+    assert first["screen"] == "FirstFrame" and first["heavy"] == []
+    assert first["labels"] == [f"{s.value}  {glance.statuses[s]}" for s in MemoryStatus
+                               if glance.statuses.get(s)]
+    assert found["screen"] == "MainScreen" and found["opened"] == glance.total
+
+
+def test_the_first_frame_counts_are_the_glance_counts(tui_vault):
+    from core.search import indexed_files
+    from core.store.layout import MEMORIES_DIR
+    from core.vault.preview import read_glance
+    from tui.app.first_frame import COMMIT_KEY, MEMORIES_FOLDER, STATUS_ORDER, read_first_counts
+
+    assert STATUS_ORDER == tuple(s.value for s in MemoryStatus)
+    assert (MEMORIES_FOLDER, COMMIT_KEY) == (MEMORIES_DIR, indexed_files._COMMIT_KEY)
+    glance = read_glance(_with_index(tui_vault))
+    counts = read_first_counts(tui_vault)
+    assert glance is not None and counts is not None and counts.total == glance.total
+    assert [(s, n) for s, n, _ in counts.statuses] == \
+        [(s.value, glance.statuses[s]) for s in MemoryStatus if glance.statuses.get(s)]
+    assert {(s, t): n for s, _, tags in counts.statuses for t, n in tags.items()} == \
+        {(s.value, t): n for (s, t), n in glance.tags.items()}
+
+
+def _older_index(vault: Path) -> None:
+    with sqlite3.connect(index_path(vault)) as conn:
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+
+
+def _half_written_index(vault: Path) -> None:
+    path = index_path(vault)
+    path.write_bytes(path.read_bytes()[:5000])  # (cut as a killed writer might leave it)
+    for extra in ("-wal", "-shm"):
+        path.with_name(path.name + extra).unlink(missing_ok=True)
+
+
+@pytest.mark.parametrize("damage", ["no index", "older", "half-written"])
+def test_a_vault_without_a_usable_index_is_counted_from_its_files_and_opens(tui_vault,
+                                                                            tmp_path, damage):
+    from tui.app.first_frame import FirstFrame, read_first_counts
+
+    _with_index(tui_vault)
+    if damage == "no index":
+        index_path(tui_vault).unlink()
+    elif damage == "older":
+        _older_index(tui_vault)
+    else:
+        _half_written_index(tui_vault)
+    total = len(list((tui_vault / "memories").rglob("*.json")))
+    counts = read_first_counts(tui_vault)
+    if counts is not None:  # (a half-written file may read as no index or as unreadable)
+        assert (counts.total, counts.statuses) == (total, [])
+    assert FirstFrame(counts, "v").tree().root.children or counts is None
+    found = _launch(tui_vault, tmp_path)
+    assert found["screen"] == "MainScreen" and found["opened"] == total
+
+
+@pytest.mark.asyncio
+async def test_launched_on_a_path_the_main_screen_takes_the_glance_and_its_keys_work(
+        tui_vault, monkeypatch):
+    from tui.app import MemvaultApp, service
+    from tui.app.first_frame import FirstFrame
+    from tui.app.main.opening import VaultOpening
+
+    monkeypatch.setattr(service, "GLANCE_FROM", 1)  # (a glance for the small vault)
+    glanced, drawn = [], []
+    read, paint = service.VaultService.glance, VaultOpening.paint_first
+    monkeypatch.setattr(service.VaultService, "glance",
+                        lambda self: glanced.append(1) or read(self))
+    monkeypatch.setattr(VaultOpening, "paint_first", lambda self, view, painted: (
+        drawn.append(view.glance is not None), paint(self, view, painted))[1])
+    _with_index(tui_vault)
+    app = MemvaultApp(tui_vault, poll_interval=0, rescore_interval=0)
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, FirstFrame)
+        await until(pilot, lambda: app.main_screen is not None)
+        main = app.main_screen
+        await until(pilot, lambda: main.view is not None and not main.view.partial)
+        await settle(pilot)
+        assert app.screen is main and main.check_action("archive", ()) is True
+        memory_id = next(i for i, row in main.view.rows.items()
+                         if row.memory.status is MemoryStatus.ACTIVE)
+        main.jumps.jump(memory_id)
+        await until(pilot, lambda: main.current == memory_id)
+        view = main.view
+        await pilot.press("a")
+        await until(pilot, lambda: main.view is not view)
+        await settle(pilot)
+    # the main screen drew the glance read with the imports at once (never an empty tree
+    # between the first frame and it), and did not read it again
+    assert drawn == [True] and glanced == [1]
+    assert Vault.open(tui_vault).get(memory_id).status is MemoryStatus.ARCHIVED

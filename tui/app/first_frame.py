@@ -1,0 +1,185 @@
+"""The app's first frame, painted before the vault, its records' models (pydantic), GitPython
+and the main screen are imported: :class:`FirstFrame`, the main screen's layout with the tree's
+groups and their counts (:func:`read_first_counts`: from the derived index's counts, read with
+sqlite3 alone, or after a clone, when there is no index, from the memories folder's names).
+
+At 100k memories importing the vault and the main screen took about a second before anything
+was drawn. The app launched on a path (:func:`~tui.app.app.run_app`) paints this frame first;
+a worker then imports the main screen and the service, reads the vault's glance, and the app
+puts the main screen in its place (:meth:`~tui.app.app.MemvaultApp.main_ready`), which opens
+the vault as before. The frame acts on nothing: moving and folding its groups, ``q`` and help.
+
+Nothing here imports more than the standard library, Textual's widgets it draws and the two
+modules of core that read a repository's place and the index file's schema; a test checks it
+(``tests/tui/app/test_first_frame.py``)."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Input, Static, Tree
+
+from core.git.gitdir import find_git_dir
+from core.search.index_file import SCHEMA_VERSION, foreign_table
+
+#: The statuses in :class:`core.model.records.MemoryStatus`'s order, the tree's (importing the
+#: model would import pydantic; a test checks they agree).
+STATUS_ORDER = ("active", "promoted", "archived", "superseded")
+#: The memories' folder of a vault and the index's key of the commit its rows are for (as
+#: :mod:`core.store.layout` and :mod:`core.search.indexed_files` name them; a test checks).
+MEMORIES_FOLDER = "memories"
+COMMIT_KEY = "files_commit:"
+#: The filter box's placeholder, the main screen's too.
+FILTER_PLACEHOLDER = "filter: words  tag:x  status:archived  score<0.1  (/)"
+#: Shown under the tree while the vault opens.
+OPENING = "memories · opening…"
+NO_TAG = "(no tags)"
+
+
+@dataclass(frozen=True)
+class FirstCounts:
+    """What the first frame draws: ``total`` memories; from the index (``statuses``: each
+    status with its count and its tags' counts, the tag ``""`` for those without), or after a
+    clone only the total, counted from the folder's names (``statuses`` empty)."""
+
+    total: int
+    statuses: list[tuple[str, int, dict[str, int]]] = field(default_factory=list)
+
+
+def read_first_counts(root: Path) -> FirstCounts | None:
+    """The counts of the vault at ``root``: the derived index's, else the memories folder's
+    file names; None when neither can be read (the main screen says why once it opens).
+    Never writes, never raises."""
+    try:
+        counts = index_counts(root)
+        return counts if counts is not None else folder_count(root)
+    except (OSError, ValueError, sqlite3.Error, subprocess.SubprocessError):
+        return None
+
+
+def index_counts(root: Path) -> FirstCounts | None:
+    """The index's counts by status and tag of the vault at ``root``, as of the commit its rows
+    are for (the last open's), read-only; None when there is no index of this schema, or no
+    rows for this vault. Raises sqlite3.Error when the file cannot be read (half-written)."""
+    found = find_git_dir(root)
+    if found is None:
+        return None
+    path = found[0] / "memvault" / "index.sqlite"
+    if not path.is_file():
+        return None
+    folder = subprocess.run(["git", "rev-parse", "--show-prefix"], cwd=root, check=True,
+                            capture_output=True, text=True, timeout=30).stdout.strip()
+    folder = folder.rstrip("/") or "."
+    prefix = "" if folder == "." else folder + "/"
+    start = f"{prefix}{MEMORIES_FOLDER}/"
+    span = (start, start[:-1] + "0")  # "0" sorts right after "/"
+    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
+    try:
+        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION \
+                or foreign_table(conn) is not None:
+            return None
+        conn.execute("BEGIN")  # (one snapshot)
+        if conn.execute("SELECT 1 FROM state WHERE key = ?",
+                        (COMMIT_KEY + folder,)).fetchone() is None:
+            return None
+        in_span = " WHERE path >= ? AND path < ?"
+        by_status = dict(conn.execute(
+            f"SELECT status, count(*) FROM summaries INDEXED BY summaries_status{in_span} "
+            "GROUP BY status", span).fetchall())
+        tags: dict[str, dict[str, int]] = {}
+        for status, tag, n in conn.execute(
+                f"SELECT status, tag, count(*) FROM summary_tags{in_span} GROUP BY status, tag",
+                span).fetchall():
+            tags.setdefault(status, {})[tag] = n
+    finally:
+        conn.close()
+    statuses = [(s, by_status[s], tags.get(s, {})) for s in STATUS_ORDER if by_status.get(s)]
+    return FirstCounts(sum(n for _, n, _ in statuses), statuses)
+
+
+def folder_count(root: Path) -> FirstCounts | None:
+    """The memory files of the vault at ``root`` counted by name (``<id>.json``, flat or one
+    folder of shards down), symlinks never followed; None without a memories folder."""
+    total = 0
+    try:
+        with os.scandir(root / MEMORIES_FOLDER) as entries:
+            for entry in entries:
+                if entry.is_file(follow_symlinks=False):
+                    total += entry.name.endswith(".json")
+                elif entry.is_dir(follow_symlinks=False):
+                    with os.scandir(entry.path) as inner:
+                        total += sum(1 for e in inner if e.name.endswith(".json")
+                                     and e.is_file(follow_symlinks=False))
+    except FileNotFoundError:
+        return None
+    return FirstCounts(total)
+
+
+def short_path(path: object) -> str:
+    """The vault's path as the header says it: under the home folder, from ``~``."""
+    p = Path(str(path))
+    try:
+        return "~/" + str(p.relative_to(Path.home()))
+    except ValueError:
+        return str(p)
+
+
+def group_label(title: str, count: int, style: str = "bold") -> Text:
+    """A group's line as the main screen's tree draws it: its title, then its count, dim."""
+    label = Text(no_wrap=True)
+    label.append(title, style=style)
+    label.append(f"  {count}", style="dim")
+    return label
+
+
+class FirstFrame(Screen[None]):
+    """The main screen's layout, drawn from ``counts`` (:func:`read_first_counts`) while the
+    main screen and the vault are imported: the filter box (disabled), the tree of the groups
+    and their counts (status, then tag, folded) or after a clone the number of memories,
+    ``title_path`` in the header. Moving and folding work; nothing acts on a memory."""
+
+    AUTO_FOCUS = "#tree"
+
+    def __init__(self, counts: FirstCounts | None, title_path: str) -> None:
+        super().__init__()
+        self.counts = counts
+        self.title_path = title_path
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="◆")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Input(placeholder=FILTER_PLACEHOLDER, id="filter", disabled=True)
+                yield self.tree()
+            yield Static("", id="right")
+        yield Footer(compact=True)
+
+    def tree(self) -> Tree[None]:
+        """The groups and their counts (nothing when there are none to show)."""
+        tree: Tree[None] = Tree("memories", id="tree")
+        tree.show_root = False
+        tree.border_title = OPENING
+        counts = self.counts
+        if counts is None:
+            return tree
+        if not counts.statuses:
+            noun = "memory" if counts.total == 1 else "memories"
+            tree.root.add_leaf(Text(f"{counts.total} {noun}, reading them…", style="dim"))
+        for status, n, tags in counts.statuses:
+            node = tree.root.add(group_label(status, n))
+            for tag in sorted((t for t in tags if t), key=lambda t: (t.lower(), t)):
+                node.add_leaf(group_label(tag, tags[tag], ""))
+            if tags.get(""):
+                node.add_leaf(group_label(NO_TAG, tags[""], "dim"))
+        return tree
+
+    def on_mount(self) -> None:
+        self.app.sub_title = f"{self.title_path} · opening…"
