@@ -4,3 +4,4 @@ app's first path, imports nothing of the vault."""
 
 MODES = ("status_tag", "tag", "band", "lineage", "duplicates")
 SORTS = ("score", "last_used", "created")
+NO_TAG = "(no tags)"  # the group of the memories without tags

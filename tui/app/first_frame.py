@@ -30,6 +30,8 @@ from textual.widgets import Footer, Header, Input, Static, Tree
 from core.git.gitdir import find_git_dir
 from core.search.index_file import SCHEMA_VERSION, foreign_table
 
+from .choices import NO_TAG
+
 #: The statuses in :class:`core.model.records.MemoryStatus`'s order, the tree's (importing the
 #: model would import pydantic; a test checks they agree).
 STATUS_ORDER = ("active", "promoted", "archived", "superseded")
@@ -41,7 +43,6 @@ COMMIT_KEY = "files_commit:"
 FILTER_PLACEHOLDER = "filter: words  tag:x  status:archived  score<0.1  (/)"
 #: Shown under the tree while the vault opens.
 OPENING = "memories · opening…"
-NO_TAG = "(no tags)"
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,7 @@ def short_path(path: object) -> str:
         return str(p)
 
 
-def group_label(title: str, count: int, style: str = "bold") -> Text:
+def count_label(title: str, count: int, style: str = "bold") -> Text:
     """A group's line as the main screen's tree draws it: its title, then its count, dim."""
     label = Text(no_wrap=True)
     label.append(title, style=style)
@@ -174,11 +175,11 @@ class FirstFrame(Screen[None]):
             noun = "memory" if counts.total == 1 else "memories"
             tree.root.add_leaf(Text(f"{counts.total} {noun}, reading them…", style="dim"))
         for status, n, tags in counts.statuses:
-            node = tree.root.add(group_label(status, n))
+            node = tree.root.add(count_label(status, n))
             for tag in sorted((t for t in tags if t), key=lambda t: (t.lower(), t)):
-                node.add_leaf(group_label(tag, tags[tag], ""))
+                node.add_leaf(count_label(tag, tags[tag], ""))
             if tags.get(""):
-                node.add_leaf(group_label(NO_TAG, tags[""], "dim"))
+                node.add_leaf(count_label(NO_TAG, tags[""], "dim"))
         return tree
 
     def on_mount(self) -> None:

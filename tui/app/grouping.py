@@ -13,15 +13,16 @@ from functools import partial
 from core import MemoryStatus
 from core.vault.preview import Glance
 
-from .choices import MODES, SORTS
+from .choices import MODES as MODES  # (defined in .choices, read from here too)
+from .choices import NO_TAG
+from .choices import SORTS as SORTS
 from .groups import Group, LineageRoot
 from .view import VaultView
 
-__all__ = ["MODES", "SORTS"]  # (defined in .choices, read from here too)
+
 MODE_NAMES = {"status_tag": "status → tag", "tag": "tag", "band": "decay band",
               "lineage": "lineage", "duplicates": "possible duplicates"}
 SORT_NAMES = {"score": "score", "last_used": "last used", "created": "created"}
-NO_TAG = "(no tags)"
 STATUS_ORDER = [s.value for s in MemoryStatus]
 STATUSES = [MemoryStatus(s) for s in STATUS_ORDER]
 
