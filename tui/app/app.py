@@ -82,6 +82,8 @@ class MemvaultApp(App[None]):
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
         self.main_screen: MainScreen | None = None
+        #: the main screen's service and glance, ready while a screen over the first frame shows
+        self.main_waiting: MainReady | None = None
         self.pane_delay = 0.12  # seconds the cursor rests on a memory before git-backed panes load
 
     def get_default_screen(self) -> Screen:
@@ -116,14 +118,21 @@ class MemvaultApp(App[None]):
 
     def on_main_ready(self, message: MainReady) -> None:
         """The main screen over the first frame (which it looks like: its glance drawn at once),
-        opening the vault. (Over it, not in its place: Textual switches no default screen; no
-        screen of the app pops the main screen, the first frame stays hidden beneath it.)"""
+        opening the vault: now, or once a screen opened over the frame (help, the settings)
+        is closed (:meth:`show_main`)."""
         self.service = message.service
-        self.push_screen(self.make_main_screen(message.service, message.glance))
+        self.main_waiting = message
+        self.show_main()
 
-    def on_load(self) -> None:
-        if self.keymap:
-            self.set_keymap(self.keymap)
+    def show_main(self) -> None:
+        """The main screen waiting (:meth:`on_main_ready`) pushed over the first frame when
+        that is the screen shown. (Over it, not in its place: Textual switches no default
+        screen; no screen of the app pops the main screen, the frame stays hidden beneath.)"""
+        waiting = self.main_waiting
+        if waiting is None or not isinstance(self.screen, FirstFrame):
+            return
+        self.main_waiting = None
+        self.push_screen(self.make_main_screen(waiting.service, waiting.glance))
 
     def on_mount(self) -> None:
         if self.service is None:  # the first frame shows: the main screen imported after its paint

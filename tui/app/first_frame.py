@@ -184,3 +184,9 @@ class FirstFrame(Screen[None]):
 
     def on_mount(self) -> None:
         self.app.sub_title = f"{self.title_path} · opening…"
+
+    def on_screen_resume(self) -> None:
+        """Shown again (help or the settings closed): the main screen, if it is ready."""
+        show = getattr(self.app, "show_main", None)
+        if show is not None:
+            show()

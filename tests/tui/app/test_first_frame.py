@@ -176,3 +176,35 @@ async def test_launched_on_a_path_the_main_screen_takes_the_glance_and_its_keys_
     # between the first frame and it), and did not read it again
     assert drawn == [True] and glanced == [1]
     assert Vault.open(tui_vault).get(memory_id).status is MemoryStatus.ARCHIVED
+
+
+@pytest.mark.asyncio
+async def test_help_opened_on_the_first_frame_stays_until_closed_then_the_main_screen_shows(
+        tui_vault, monkeypatch):
+    import threading
+
+    from tui.app import MemvaultApp, service
+    from tui.app.first_frame import FirstFrame
+    from tui.app.screens.help import HelpScreen
+
+    gate = threading.Event()
+    read = service.VaultService.glance
+    monkeypatch.setattr(service.VaultService, "glance",
+                        lambda self: gate.wait(10) and read(self))  # (the imports held)
+    app = MemvaultApp(tui_vault, poll_interval=0, rescore_interval=0)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            assert isinstance(app.screen, FirstFrame)
+            await pilot.press("down", "question_mark")
+            await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+            gate.set()
+            await until(pilot, lambda: app.main_waiting is not None)
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen) and app.main_screen is None
+            await pilot.press("escape")
+            await until(pilot, lambda: app.main_screen is not None
+                        and app.screen is app.main_screen)
+            main = app.main_screen
+            await until(pilot, lambda: main.view is not None and not main.view.partial)
+    finally:
+        gate.set()
