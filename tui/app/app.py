@@ -89,7 +89,8 @@ class MemvaultApp(App[None]):
     def get_default_screen(self) -> Screen:
         if self.service is None:
             assert self.path is not None
-            return FirstFrame(read_first_counts(self.path), short_path(self.path.resolve()))
+            return FirstFrame(read_first_counts(self.path), short_path(self.path.resolve()),
+                              self.settings.mode)
         return self.make_main_screen(self.service)
 
     def make_main_screen(self, service: VaultService,

@@ -26,6 +26,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static, Tree
+from textual.widgets.tree import TreeNode
 
 from core.git.gitdir import find_git_dir
 from core.search.index_file import SCHEMA_VERSION, foreign_table
@@ -141,18 +142,37 @@ def count_label(title: str, count: int, style: str = "bold") -> Text:
     return label
 
 
+def add_tags(node: TreeNode[None], tags: dict[str, int], first_open: bool = False) -> None:
+    """Under ``node``, a line for each tag with its count, in the tree's order (by name, the
+    memories without tags last); ``first_open``: the first one open, its memories "loading…"
+    (the tree opens its first group of memories so)."""
+    lines = [count_label(t, tags[t], "") for t in sorted((t for t in tags if t),
+                                                        key=lambda t: (t.lower(), t))]
+    if tags.get(""):
+        lines.append(count_label(NO_TAG, tags[""], "dim"))
+    for n, label in enumerate(lines):
+        if first_open and n == 0:
+            node.add(label, expand=True).add_leaf(Text("loading…", style="dim italic"))
+        else:
+            node.add_leaf(label)
+
+
 class FirstFrame(Screen[None]):
     """The main screen's layout, drawn from ``counts`` (:func:`read_first_counts`) while the
     main screen and the vault are imported: the filter box (disabled), the tree of the groups
-    and their counts (status, then tag, folded) or after a clone the number of memories,
-    ``title_path`` in the header. Moving and folding work; nothing acts on a memory."""
+    and their counts as the main screen's glance draws them in the grouping ``mode`` (status,
+    then tag, the first open; or tag), the vault's total in the tree's title; in another
+    grouping, or after a clone, the number of memories alone. ``title_path`` in the header.
+    Moving and folding work; nothing acts on a memory."""
 
     AUTO_FOCUS = "#tree"
 
-    def __init__(self, counts: FirstCounts | None, title_path: str) -> None:
+    def __init__(self, counts: FirstCounts | None, title_path: str,
+                 mode: str = "status_tag") -> None:
         super().__init__()
         self.counts = counts
         self.title_path = title_path
+        self.mode = mode
 
     def compose(self) -> ComposeResult:
         yield Header(icon="◆")
@@ -171,15 +191,20 @@ class FirstFrame(Screen[None]):
         counts = self.counts
         if counts is None:
             return tree
-        if not counts.statuses:
+        if not counts.statuses or self.mode not in ("status_tag", "tag"):
             noun = "memory" if counts.total == 1 else "memories"
             tree.root.add_leaf(Text(f"{counts.total} {noun}, reading them…", style="dim"))
+            return tree
+        tree.border_title = f"memories {counts.total}"
+        if self.mode == "tag":
+            totals: dict[str, int] = {}
+            for _status, _n, tags in counts.statuses:
+                for tag, n in tags.items():
+                    totals[tag] = totals.get(tag, 0) + n
+            add_tags(tree.root, totals, first_open=True)
+            return tree
         for status, n, tags in counts.statuses:
-            node = tree.root.add(count_label(status, n))
-            for tag in sorted((t for t in tags if t), key=lambda t: (t.lower(), t)):
-                node.add_leaf(count_label(tag, tags[tag], ""))
-            if tags.get(""):
-                node.add_leaf(count_label(NO_TAG, tags[""], "dim"))
+            add_tags(tree.root.add(count_label(status, n), expand=not tree.root.children), tags)
         return tree
 
     def on_mount(self) -> None:

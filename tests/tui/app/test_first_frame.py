@@ -208,3 +208,61 @@ async def test_help_opened_on_the_first_frame_stays_until_closed_then_the_main_s
             await until(pilot, lambda: main.view is not None and not main.view.partial)
     finally:
         gate.set()
+
+
+def _lines(tree) -> list[tuple[int, str, bool]]:
+    """Every line the tree shows: (depth, label, open)."""
+    out: list[tuple[int, str, bool]] = []
+
+    def walk(node, depth: int) -> None:
+        for child in node.children:
+            out.append((depth, str(child.label), child.is_expanded))
+            if child.is_expanded:
+                walk(child, depth + 1)
+
+    walk(tree.root, 0)
+    return out
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("mode", ["status_tag", "tag"])
+async def test_the_first_frame_draws_what_the_main_screens_glance_then_draws(tui_vault,
+                                                                             monkeypatch, mode):
+    import threading
+
+    from tui.app import MemvaultApp, service
+    from tui.app.first_frame import FirstFrame
+
+    monkeypatch.setattr(service, "GLANCE_FROM", 1)  # (a glance for the small vault)
+    gate, opening = threading.Event(), threading.Event()
+    read, open_ = service.VaultService.glance, service.VaultService.open
+    monkeypatch.setattr(service.VaultService, "glance", lambda self: gate.wait(10) and read(self))
+    monkeypatch.setattr(service.VaultService, "open", lambda self: opening.wait(10) and open_(self))
+    _with_index(tui_vault)
+    app = MemvaultApp(tui_vault, poll_interval=0, rescore_interval=0)
+    app.settings.mode = mode
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            frame = app.screen
+            assert isinstance(frame, FirstFrame)
+            first, title = _lines(frame.query_one("#tree")), frame.query_one("#tree").border_title
+            gate.set()
+            await until(pilot, lambda: app.main_screen is not None
+                        and app.screen is app.main_screen and app.main_screen.view is not None)
+            main = app.main_screen
+            await pilot.pause()
+            assert main.view.glance is not None
+            assert _lines(main.memory_tree) == first and main.memory_tree.border_title == title
+            opening.set()
+            await until(pilot, lambda: not main.view.partial)
+    finally:
+        gate.set()
+        opening.set()
+
+
+def test_the_first_frame_in_a_grouping_counts_cannot_draw_says_how_many(tui_vault):
+    from tui.app.first_frame import FirstFrame, read_first_counts
+
+    counts = read_first_counts(_with_index(tui_vault))
+    lines = [str(n.label) for n in FirstFrame(counts, "v", "band").tree().root.children]
+    assert lines == [f"{counts.total} memories, reading them…"]
