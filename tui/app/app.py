@@ -71,7 +71,7 @@ class MemvaultApp(App[None]):
         self._settings_saved: str | None = repr(self.settings)
         self._settings_told = False  # the first save of a run says where (once)
         #: the vault's path when the app was launched on one (:func:`run_app`): the first frame
-        #: shows, and the service is made once the main screen is imported (:meth:`main_ready`)
+        #: shows, and the service is made once the main screen is imported (:meth:`import_main`)
         self.path: Path | None = None
         if isinstance(service, (str, Path)):
             self.path = Path(service).expanduser()
@@ -134,6 +134,10 @@ class MemvaultApp(App[None]):
             return
         self.main_waiting = None
         self.push_screen(self.make_main_screen(waiting.service, waiting.glance))
+
+    def on_load(self) -> None:
+        if self.keymap:
+            self.set_keymap(self.keymap)
 
     def on_mount(self) -> None:
         if self.service is None:  # the first frame shows: the main screen imported after its paint

@@ -6,7 +6,7 @@ sqlite3 alone, or after a clone, when there is no index, from the memories folde
 At 100k memories importing the vault and the main screen took about a second before anything
 was drawn. The app launched on a path (:func:`~tui.app.app.run_app`) paints this frame first;
 a worker then imports the main screen and the service, reads the vault's glance, and the app
-puts the main screen in its place (:meth:`~tui.app.app.MemvaultApp.main_ready`), which opens
+puts the main screen in its place (:meth:`~tui.app.app.MemvaultApp.on_main_ready`), which opens
 the vault as before. The frame acts on nothing: moving and folding its groups, ``q`` and help.
 
 Nothing here imports more than the standard library, Textual's widgets it draws and the two

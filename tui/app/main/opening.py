@@ -87,7 +87,7 @@ class VaultOpening:
         """Open the vault in a worker, showing what the index has first: a glance when the
         tree shows, the filter is empty and the mode is one a glance draws (its groups come
         from counts alone), then the first look. A glance already ``read`` (in the first
-        frame's place: :meth:`~tui.app.app.MemvaultApp.main_ready`) is drawn at once."""
+        frame's place: :meth:`~tui.app.app.MemvaultApp.import_main`) is drawn at once."""
         tree = self.screen.query_one(MainTree)
         glance = tree.mode in GLANCE_MODES and tree.filter.empty and not self.views.showing_list
         shown = glance and read is not None and read.glance is not None
