@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -63,7 +62,7 @@ def read_first_counts(root: Path) -> FirstCounts | None:
     try:
         counts = index_counts(root)
         return counts if counts is not None else folder_count(root)
-    except (OSError, ValueError, sqlite3.Error, subprocess.SubprocessError):
+    except (OSError, ValueError, sqlite3.Error):
         return None
 
 
@@ -72,14 +71,12 @@ def index_counts(root: Path) -> FirstCounts | None:
     are for (the last open's), read-only; None when there is no index of this schema, or no
     rows for this vault. Raises sqlite3.Error when the file cannot be read (half-written)."""
     found = find_git_dir(root)
-    if found is None:
+    folder = repository_folder(root)
+    if found is None or folder is None:
         return None
     path = found[0] / "memvault" / "index.sqlite"
     if not path.is_file():
         return None
-    folder = subprocess.run(["git", "rev-parse", "--show-prefix"], cwd=root, check=True,
-                            capture_output=True, text=True, timeout=30).stdout.strip()
-    folder = folder.rstrip("/") or "."
     prefix = "" if folder == "." else folder + "/"
     start = f"{prefix}{MEMORIES_FOLDER}/"
     span = (start, start[:-1] + "0")  # "0" sorts right after "/"
@@ -105,6 +102,17 @@ def index_counts(root: Path) -> FirstCounts | None:
         conn.close()
     statuses = [(s, by_status[s], tags.get(s, {})) for s in STATUS_ORDER if by_status.get(s)]
     return FirstCounts(sum(n for _, n, _ in statuses), statuses)
+
+
+def repository_folder(root: Path) -> str | None:
+    """The vault's folder in its repository (``.`` at the top), as ``git rev-parse
+    --show-prefix`` says it, found without running git: the path from the nearest folder
+    holding a ``.git`` (a folder, or a file in a linked work tree). None outside one."""
+    root = root.resolve()
+    for top in (root, *root.parents):
+        if (top / ".git").exists():
+            return root.relative_to(top).as_posix()  # ("." for the top itself)
+    return None
 
 
 def folder_count(root: Path) -> FirstCounts | None:

@@ -266,3 +266,16 @@ def test_the_first_frame_in_a_grouping_counts_cannot_draw_says_how_many(tui_vaul
     counts = read_first_counts(_with_index(tui_vault))
     lines = [str(n.label) for n in FirstFrame(counts, "v", "band").tree().root.children]
     assert lines == [f"{counts.total} memories, reading them…"]
+
+
+def test_the_vaults_folder_in_its_repository_is_the_one_git_names(tmp_path):
+    from tui.app.first_frame import repository_folder
+
+    top = tmp_path / "repo"
+    (top / "notes" / "vault").mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(top)], check=True)
+    for place in (top, top / "notes" / "vault"):
+        said = subprocess.run(["git", "rev-parse", "--show-prefix"], cwd=place, check=True,
+                              capture_output=True, text=True).stdout.strip().rstrip("/")
+        assert repository_folder(place) == (said or ".")
+    assert repository_folder(tmp_path) is None
