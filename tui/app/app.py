@@ -106,16 +106,30 @@ class MemvaultApp(App[None]):
     def import_main(self) -> None:
         """(In a worker, once the first frame is painted.) The main screen and the service
         imported, the service made, the vault's glance read: :class:`MainReady`."""
-        from .main.screen import MainScreen  # noqa: F401  (imported here, off the UI thread)
-        from .service import VaultService
+        try:
+            from .main.screen import MainScreen  # noqa: F401  (imported here, off the UI thread)
+            from .service import VaultService
 
-        assert self.path is not None
-        service = VaultService(self.path)
+            assert self.path is not None
+            service = VaultService(self.path)
+        except Exception as exc:  # (the frame would say "opening…" for ever)
+            self.call_from_thread(self.main_failed, f"cannot open the vault: {exc}")
+            return
         try:
             glance = service.glance()
         except (ValueError, TypeError, OSError):  # a count the view cannot take: the open says
             glance = None
         self.post_message(MainReady(service, glance))
+
+    def main_failed(self, message: str) -> None:
+        """The main screen could not be made: said (control characters escaped), on the first
+        frame, which stays."""
+        from core.textutil import neutralise_line
+
+        message = neutralise_line(message)
+        if isinstance(self.screen, FirstFrame):
+            self.screen.query_one("#tree").border_title = "memories"
+        self.notify(message, title="refused", severity="error", markup=False)
 
     def on_main_ready(self, message: MainReady) -> None:
         """The main screen over the first frame (which it looks like: its glance drawn at once),

@@ -279,3 +279,21 @@ def test_the_vaults_folder_in_its_repository_is_the_one_git_names(tmp_path):
                               capture_output=True, text=True).stdout.strip().rstrip("/")
         assert repository_folder(place) == (said or ".")
     assert repository_folder(tmp_path) is None
+
+
+@pytest.mark.asyncio
+async def test_a_service_that_cannot_be_made_is_said_on_the_first_frame(tui_vault, monkeypatch):
+    from core import VaultError
+    from tui.app import MemvaultApp, service
+    from tui.app.first_frame import FirstFrame
+
+    def refuse(self, *args, **kwargs):
+        raise VaultError("no such vault \x1b[31m")
+
+    monkeypatch.setattr(service.VaultService, "__init__", refuse)
+    app = MemvaultApp(tui_vault, poll_interval=0, rescore_interval=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: any("no such vault" in n.message for n in app._notifications))
+        assert not any("\x1b" in n.message for n in app._notifications)
+        assert isinstance(app.screen, FirstFrame) and app.main_screen is None
+        assert app.screen.query_one("#tree").border_title == "memories"
