@@ -61,8 +61,11 @@ def read_first_counts(root: Path) -> FirstCounts | None:
     Never writes, never raises."""
     try:
         counts = index_counts(root)
+    except (OSError, ValueError, sqlite3.Error):  # (half-written, unreadable: the files then)
+        counts = None
+    try:
         return counts if counts is not None else folder_count(root)
-    except (OSError, ValueError, sqlite3.Error):
+    except (OSError, ValueError):
         return None
 
 
@@ -119,8 +122,11 @@ def folder_count(root: Path) -> FirstCounts | None:
     """The memory files of the vault at ``root`` counted by name (``<id>.json``, flat or one
     folder of shards down), symlinks never followed; None without a memories folder."""
     total = 0
+    folder = root / MEMORIES_FOLDER
+    if folder.is_symlink():
+        return None
     try:
-        with os.scandir(root / MEMORIES_FOLDER) as entries:
+        with os.scandir(folder) as entries:
             for entry in entries:
                 if entry.is_file(follow_symlinks=False):
                     total += entry.name.endswith(".json")

@@ -134,9 +134,9 @@ def test_a_vault_without_a_usable_index_is_counted_from_its_files_and_opens(tui_
         _half_written_index(tui_vault)
     total = len(list((tui_vault / "memories").rglob("*.json")))
     counts = read_first_counts(tui_vault)
-    if counts is not None:  # (a half-written file may read as no index or as unreadable)
-        assert (counts.total, counts.statuses) == (total, [])
-    assert FirstFrame(counts, "v").tree().root.children or counts is None
+    assert counts is not None and (counts.total, counts.statuses) == (total, [])
+    assert [str(n.label) for n in FirstFrame(counts, "v").tree().root.children] == \
+        [f"{total} memories, reading them…"]
     found = _launch(tui_vault, tmp_path)
     assert found["screen"] == "MainScreen" and found["opened"] == total
 
@@ -297,3 +297,14 @@ async def test_a_service_that_cannot_be_made_is_said_on_the_first_frame(tui_vaul
         assert not any("\x1b" in n.message for n in app._notifications)
         assert isinstance(app.screen, FirstFrame) and app.main_screen is None
         assert app.screen.query_one("#tree").border_title == "memories"
+
+
+def test_a_memories_folder_that_is_a_symlink_is_not_followed(tmp_path):
+    from tui.app.first_frame import read_first_counts
+
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "a.json").write_text("{}")
+    (tmp_path / "vault").mkdir()
+    (tmp_path / "vault" / "memories").symlink_to(elsewhere)
+    assert read_first_counts(tmp_path / "vault") is None
