@@ -209,11 +209,16 @@ class MemvaultApp(App[None]):
         self.save_settings()
 
     def action_settings(self) -> None:
-        """``,``: the settings screen."""
-        from .screens.settings_screen import SettingsScreen
+        """``,``: the settings screen (on the first frame: once the main screen is made, it
+        shows the vault's configuration)."""
+        from .screens.settings_screen import SettingsHost, SettingsScreen
 
+        if self.service is None:
+            self.notify("the settings open once the vault is read (opening…)", title="settings",
+                        timeout=3, markup=False)
+            return
         if not isinstance(self.screen, SettingsScreen):
-            self.push_screen(SettingsScreen(self))
+            self.push_screen(SettingsScreen(cast(SettingsHost, self)))  # (its service is made)
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """Save a screenshot (the palette's "Screenshot"): in the Downloads folder, or in

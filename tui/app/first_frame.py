@@ -193,11 +193,11 @@ class FirstFrame(Screen[None]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield Input(placeholder=FILTER_PLACEHOLDER, id="filter", disabled=True)
-                yield self.tree()
+                yield self.count_tree()
             yield Static("", id="right")
         yield Footer(compact=True)
 
-    def tree(self) -> Tree[None]:
+    def count_tree(self) -> Tree[None]:
         """The groups and their counts (nothing when there are none to show)."""
         tree: Tree[None] = Tree("memories", id="tree")
         tree.show_root = False

@@ -135,7 +135,7 @@ def test_a_vault_without_a_usable_index_is_counted_from_its_files_and_opens(tui_
     total = len(list((tui_vault / "memories").rglob("*.json")))
     counts = read_first_counts(tui_vault)
     assert counts is not None and (counts.total, counts.statuses) == (total, [])
-    assert [str(n.label) for n in FirstFrame(counts, "v").tree().root.children] == \
+    assert [str(n.label) for n in FirstFrame(counts, "v").count_tree().root.children] == \
         [f"{total} memories, reading them…"]
     found = _launch(tui_vault, tmp_path)
     assert found["screen"] == "MainScreen" and found["opened"] == total
@@ -195,6 +195,9 @@ async def test_help_opened_on_the_first_frame_stays_until_closed_then_the_main_s
     try:
         async with app.run_test(size=SIZE) as pilot:
             assert isinstance(app.screen, FirstFrame)
+            await pilot.press("comma")  # (the settings wait for the vault: said)
+            await until(pilot, lambda: any("settings open once" in n.message
+                                           for n in app._notifications))
             await pilot.press("down", "question_mark")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             gate.set()
@@ -264,7 +267,7 @@ def test_the_first_frame_in_a_grouping_counts_cannot_draw_says_how_many(tui_vaul
     from tui.app.first_frame import FirstFrame, read_first_counts
 
     counts = read_first_counts(_with_index(tui_vault))
-    lines = [str(n.label) for n in FirstFrame(counts, "v", "band").tree().root.children]
+    lines = [str(n.label) for n in FirstFrame(counts, "v", "band").count_tree().root.children]
     assert lines == [f"{counts.total} memories, reading them…"]
 
 
