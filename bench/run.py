@@ -847,6 +847,10 @@ def render(results: dict[str, Any]) -> str:
         [cell(s, "tui_cold") for s in sizes], f"<= {TARGET_TUI_PAINT:g} s")
     row("TUI after a clone (no index): actions ready",
         [cell(s, "tui_cold", "ready") for s in sizes], f"<= {TARGET_TUI_READY:g} s")
+    row("TUI: CPU s to first paint / to ready (warm)",
+        [f"{cell(s, 'tui', 'cpu')} / {cell(s, 'tui', 'ready_cpu')}" for s in sizes])
+    row("TUI: CPU s to first paint / to ready (after a clone)",
+        [f"{cell(s, 'tui_cold', 'cpu')} / {cell(s, 'tui_cold', 'ready_cpu')}" for s in sizes])
     row("TUI: peak RSS (MB)", [_mb(get(s, "tui", "rss_mb")) for s in sizes])
 
     head(f"Targets (at {TARGET_SIZE:,} memories; big-vault targets at 10k and 100k)")

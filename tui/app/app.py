@@ -10,36 +10,57 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
+from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 
-from .commands import MemoryCommands
+from .first_frame import FirstFrame, read_first_counts, short_path
 from .keys import KeyedAction, key_for, unknown_ids
 from .keys import actions as keyed_actions
-from .palette import main_commands
-from .screens.help import HelpScreen
-from .main.screen import MAIN_WIDGETS, MainScreen
-from .screens.settings_screen import SettingsScreen, home_short
-from .service import VaultService
 from .settings import Loaded, Settings, settings_path
 from .settings import load as load_settings
 from .settings import save as write_settings
+
+if TYPE_CHECKING:  # imported by a worker once the first frame is painted (launched on a path)
+    from textual.command import Provider
+
+    from .main.screen import MainScreen
+    from .service import VaultService
+    from .view import VaultView
+
+
+def memory_commands() -> type[Provider]:
+    """The palette's memory finder (:mod:`.commands`), imported when the palette opens."""
+    from .commands import MemoryCommands
+
+    return MemoryCommands
+
+
+class MainReady(Message):
+    """(From the worker that imported them.) The service on the vault the app was launched on,
+    and its glance when it has one: the main screen can take the first frame's place."""
+
+    def __init__(self, service: VaultService, glance: VaultView | None) -> None:
+        super().__init__()
+        self.service = service
+        self.glance = glance
 
 
 class MemvaultApp(App[None]):
     CSS_PATH = ["app.tcss", "screens/screens.tcss"]
     TITLE = "memvault"
-    COMMANDS = App.COMMANDS | {MemoryCommands}
+    COMMANDS = App.COMMANDS | {memory_commands}
     BINDINGS = [
         Binding("question_mark", "help", "Help", id="memvault.help"),
         Binding("comma", "settings", "Settings", show=False, id="memvault.settings"),
         Binding("q", "quit", "Quit", id="memvault.quit"),
     ]
 
-    def __init__(self, service: VaultService, *, keymap: dict[str, str] | None = None,
+    def __init__(self, service: VaultService | Path | str, *, keymap: dict[str, str] | None = None,
                  poll_interval: float = 2.0, rescore_interval: float = 60.0,
                  settings: Loaded | None = None) -> None:
         super().__init__()
@@ -49,23 +70,92 @@ class MemvaultApp(App[None]):
         self._settings_notice = loaded.notice
         self._settings_saved: str | None = repr(self.settings)
         self._settings_told = False  # the first save of a run says where (once)
-        self.service = service
+        #: the vault's path when the app was launched on one (:func:`run_app`): the first frame
+        #: shows, and the service is made once the main screen is imported (:meth:`import_main`)
+        self.path: Path | None = None
+        if isinstance(service, (str, Path)):
+            self.path = Path(service).expanduser()
+            self.service: VaultService | None = None
+        else:
+            self.service = service
         self.keymap = dict(keymap or {})
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
         self.main_screen: MainScreen | None = None
+        #: the main screen's service and glance, ready while a screen over the first frame shows
+        self.main_waiting: MainReady | None = None
         self.pane_delay = 0.12  # seconds the cursor rests on a memory before git-backed panes load
 
     def get_default_screen(self) -> Screen:
-        self.main_screen = MainScreen(self.service, poll_interval=self.poll_interval,
-                                      rescore_interval=self.rescore_interval)
+        if self.service is None:
+            assert self.path is not None
+            return FirstFrame(read_first_counts(self.path), short_path(self.path.resolve()),
+                              self.settings.mode)
+        return self.make_main_screen(self.service)
+
+    def make_main_screen(self, service: VaultService,
+                         glance: VaultView | None = None) -> MainScreen:
+        from .main.screen import MainScreen
+
+        self.main_screen = MainScreen(service, poll_interval=self.poll_interval,
+                                      rescore_interval=self.rescore_interval, glance=glance)
         return self.main_screen
+
+    # -- launched on a path: the first frame, then the main screen ----------------------------
+    @work(thread=True, group="first-frame", exit_on_error=False)
+    def import_main(self) -> None:
+        """(In a worker, once the first frame is painted.) The main screen and the service
+        imported, the service made, the vault's glance read: :class:`MainReady`."""
+        try:
+            from .main.screen import MainScreen  # noqa: F401  (imported here, off the UI thread)
+            from .service import VaultService
+
+            assert self.path is not None
+            service = VaultService(self.path)
+        except Exception as exc:  # (the frame would say "opening…" for ever)
+            self.call_from_thread(self.main_failed, f"cannot open the vault: {exc}")
+            return
+        try:
+            glance = service.glance()
+        except (ValueError, TypeError, OSError):  # a count the view cannot take: the open says
+            glance = None
+        self.post_message(MainReady(service, glance))
+
+    def main_failed(self, message: str) -> None:
+        """The main screen could not be made: said (control characters escaped), on the first
+        frame, which stays."""
+        from core.textutil import neutralise_line
+
+        message = neutralise_line(message)
+        if isinstance(self.screen, FirstFrame):
+            self.screen.query_one("#tree").border_title = "memories"
+        self.notify(message, title="refused", severity="error", markup=False)
+
+    def on_main_ready(self, message: MainReady) -> None:
+        """The main screen over the first frame (which it looks like: its glance drawn at once),
+        opening the vault: now, or once a screen opened over the frame (help, the settings)
+        is closed (:meth:`show_main`)."""
+        self.service = message.service
+        self.main_waiting = message
+        self.show_main()
+
+    def show_main(self) -> None:
+        """The main screen waiting (:meth:`on_main_ready`) pushed over the first frame when
+        that is the screen shown. (Over it, not in its place: Textual switches no default
+        screen; no screen of the app pops the main screen, the frame stays hidden beneath.)"""
+        waiting = self.main_waiting
+        if waiting is None or not isinstance(self.screen, FirstFrame):
+            return
+        self.main_waiting = None
+        self.push_screen(self.make_main_screen(waiting.service, waiting.glance))
 
     def on_load(self) -> None:
         if self.keymap:
             self.set_keymap(self.keymap)
 
     def on_mount(self) -> None:
+        if self.service is None:  # the first frame shows: the main screen imported after its paint
+            self.call_after_refresh(self.import_main)
         theme = self.settings.theme
         if theme is not None and theme in self.available_themes:
             self.theme = theme
@@ -95,6 +185,8 @@ class MemvaultApp(App[None]):
             return
         self._settings_saved = now
         if not self._settings_told:
+            from .screens.settings_screen import home_short
+
             self._settings_told = True
             key = key_for(cast("App[object]", self), type(self), "settings")
             self.notify(f"Saved in {home_short(settings_path())} (every setting: {key})",
@@ -117,9 +209,16 @@ class MemvaultApp(App[None]):
         self.save_settings()
 
     def action_settings(self) -> None:
-        """``,``: the settings screen."""
+        """``,``: the settings screen (on the first frame: once the main screen is made, it
+        shows the vault's configuration)."""
+        from .screens.settings_screen import SettingsHost, SettingsScreen
+
+        if self.service is None:
+            self.notify("the settings open once the vault is read (opening…)", title="settings",
+                        timeout=3, markup=False)
+            return
         if not isinstance(self.screen, SettingsScreen):
-            self.push_screen(SettingsScreen(self))
+            self.push_screen(SettingsScreen(cast(SettingsHost, self)))  # (its service is made)
     def deliver_screenshot(self, filename: str | None = None, path: str | None = None,
                            time_format: str | None = None) -> str | None:
         """Save a screenshot (the palette's "Screenshot"): in the Downloads folder, or in
@@ -146,6 +245,8 @@ class MemvaultApp(App[None]):
         return keyed_actions([*parts, type(screen), type(self)], self.keymap)
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
         if isinstance(self.screen, HelpScreen):
             return
         screen = self.screen
@@ -166,6 +267,9 @@ class MemvaultApp(App[None]):
         main = self.main_screen
         if main is None or screen is not main:
             return
+        from .main.screen import MAIN_WIDGETS, MainScreen
+        from .palette import main_commands
+
         # what the screen's keys cannot do now (while the vault opens: check_action), the
         # palette does not offer either
         keyed = keyed_actions([MainScreen, *MAIN_WIDGETS, type(self)], self.keymap)
@@ -222,6 +326,8 @@ def parse_keymap(text: str | None) -> dict[str, str]:
 
 
 def run_app(path: Path | str, *, keymap: dict[str, str] | None = None) -> int:
-    app = MemvaultApp(VaultService(path), keymap=keymap)
+    """The app on the vault at ``path``: its first frame painted before the vault and the main
+    screen are imported (:mod:`.first_frame`)."""
+    app = MemvaultApp(path, keymap=keymap)
     app.run()
     return 0

@@ -13,15 +13,16 @@ from functools import partial
 from core import MemoryStatus
 from core.vault.preview import Glance
 
+from .choices import MODES as MODES  # (defined in .choices, read from here too)
+from .choices import NO_TAG
+from .choices import SORTS as SORTS
 from .groups import Group, LineageRoot
 from .view import VaultView
 
-MODES = ("status_tag", "tag", "band", "lineage", "duplicates")
+
 MODE_NAMES = {"status_tag": "status → tag", "tag": "tag", "band": "decay band",
               "lineage": "lineage", "duplicates": "possible duplicates"}
-SORTS = ("score", "last_used", "created")
 SORT_NAMES = {"score": "score", "last_used": "last used", "created": "created"}
-NO_TAG = "(no tags)"
 STATUS_ORDER = [s.value for s in MemoryStatus]
 STATUSES = [MemoryStatus(s) for s in STATUS_ORDER]
 

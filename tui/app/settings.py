@@ -22,7 +22,7 @@ from typing import Any
 
 from core.store.files import replace_file
 
-from .grouping import MODES, SORTS
+from .choices import MODES, SORTS
 from core.store.private import make_folders
 
 ENV = "MEMVAULT_CONFIG_DIR"

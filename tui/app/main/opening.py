@@ -83,21 +83,26 @@ class VaultOpening:
         self.views = views
 
     # -- opening ----------------------------------------------------------------------------
-    def open_vault(self) -> None:
+    def open_vault(self, read: VaultView | None = None) -> None:
         """Open the vault in a worker, showing what the index has first: a glance when the
         tree shows, the filter is empty and the mode is one a glance draws (its groups come
-        from counts alone), then the first look."""
+        from counts alone), then the first look. A glance already ``read`` (in the first
+        frame's place: :meth:`~tui.app.app.MemvaultApp.import_main`) is drawn at once."""
         tree = self.screen.query_one(MainTree)
         glance = tree.mode in GLANCE_MODES and tree.filter.empty and not self.views.showing_list
-        self.screen.run_worker(partial(self.open_in_worker, glance), thread=True, group="open",
-                               exit_on_error=False)
+        shown = glance and read is not None and read.glance is not None
+        if shown and read is not None:
+            self.paint_first(read, threading.Event())
+        self.screen.run_worker(partial(self.open_in_worker, glance, shown), thread=True,
+                               group="open", exit_on_error=False)
 
-    def open_in_worker(self, glance: bool) -> None:
+    def open_in_worker(self, glance: bool, shown: bool = False) -> None:
         """(In a worker.) The glance, or when there is none the first look (it waits for its
         paint), then the open, posted as :class:`VaultOpened`. The glance is the whole first
         screen (groups and counts): the first look after it would only put off the open, by
-        the second it takes to read and draw 100k summaries."""
-        if not (glance and self.show_first(self.service.glance, VaultGlanced)):
+        the second it takes to read and draw 100k summaries. Nothing first when the glance is
+        ``shown`` already."""
+        if not shown and not (glance and self.show_first(self.service.glance, VaultGlanced)):
             self.show_first(self.service.preview, VaultPreviewed)
         try:
             view = self.service.open()

@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
 from textual.widgets import Tree
 
+from ..first_frame import FILTER_PLACEHOLDER, OPENING
 from ..keys import bindings_of, key_for
 from ..messages import (
     DuplicatesFound,
@@ -40,6 +41,7 @@ from ..messages import (
     VaultReloaded,
 )
 from ..service import VaultService
+from ..view import VaultView
 from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
@@ -73,9 +75,12 @@ class MainScreen(VaultScreen):
     BINDINGS: ClassVar[list[BindingType]] = [*MAIN_BINDINGS]
 
     def __init__(self, service: VaultService, *, poll_interval: float = 2.0,
-                 rescore_interval: float = 60.0) -> None:
+                 rescore_interval: float = 60.0, glance: VaultView | None = None) -> None:
         super().__init__()
         self.service = service
+        #: the vault's glance, read before the screen was made (in the first frame's place:
+        #: drawn at once, :meth:`VaultOpening.open_vault`)
+        self.glance = glance
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
         # the parts, each given the parts it uses (built before it)
@@ -108,8 +113,7 @@ class MainScreen(VaultScreen):
         yield Header(icon="◆")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield FilterInput(placeholder="filter: words  tag:x  status:archived  "
-                                  "score<0.1  (/)", id="filter")
+                yield FilterInput(placeholder=FILTER_PLACEHOLDER, id="filter")
                 yield Static("", id="filter-error")
                 yield MainTree(id="tree")
                 yield MemoryList(id="list")
@@ -127,7 +131,7 @@ class MainScreen(VaultScreen):
         self.query_one("#filter-error").display = False
         # not Textual's animated loading indicator: at 100k memories its frames take the
         # interpreter from the worker reading the first look, and the first paint comes ~0.4 s later
-        self.memory_tree.border_title = "memories · opening…"
+        self.memory_tree.border_title = OPENING
         self.detail.toggle_key = self.key_for("toggle_body")
         self.query_one(ProvenancePane).set_keys(self.key_for("split"),
                                                 self.key_for("consolidate"))
@@ -138,7 +142,7 @@ class MainScreen(VaultScreen):
         if self.service.is_open:
             self.opening.opened(self.service.view, self.service.open_notes)
         else:
-            self.opening.open_vault()
+            self.opening.open_vault(self.glance)
         if self.poll_interval > 0:
             self.set_interval(self.poll_interval, self.follower.poll)
         if self.rescore_interval > 0:

@@ -5,8 +5,8 @@ path, "opening…" on a first look, the marks, the review inbox's count)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
+from ..first_frame import short_path as short_path  # (read from here too)
 from ..grouping import MODE_NAMES, SORT_NAMES
 from .mark_ranges import MarkRanges
 from .tree import MainTree
@@ -84,10 +84,3 @@ class Titles:
         self.screen.app.sub_title = " · ".join(parts)
 
 
-def short_path(path: object) -> str:
-    """The vault's path as the header says it: under the home folder, from ``~``."""
-    p = Path(str(path))
-    try:
-        return "~/" + str(p.relative_to(Path.home()))
-    except ValueError:
-        return str(p)
