@@ -18,7 +18,7 @@ import pytest
 from core import MemoryStatus, Vault
 from core.search.index import SCHEMA_VERSION, index_path
 
-from tui_support import SIZE, settle, tui_vault, until  # noqa: F401  (tui_vault: fixture)
+from tui_support import SIZE, record_notes, said, settle, tui_vault, until  # noqa: F401  (tui_vault: fixture)
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -192,12 +192,13 @@ async def test_help_opened_on_the_first_frame_stays_until_closed_then_the_main_s
     monkeypatch.setattr(service.VaultService, "glance",
                         lambda self: gate.wait(10) and read(self))  # (the imports held)
     app = MemvaultApp(tui_vault, poll_interval=0, rescore_interval=0)
+    record_notes(app)
     try:
         async with app.run_test(size=SIZE) as pilot:
             assert isinstance(app.screen, FirstFrame)
             await pilot.press("comma")  # (the settings wait for the vault: said)
             await until(pilot, lambda: any("settings open once" in n.message
-                                           for n in app._notifications))
+                                           for n in said(app)))
             await pilot.press("down", "question_mark")
             await until(pilot, lambda: isinstance(app.screen, HelpScreen))
             gate.set()
@@ -295,9 +296,10 @@ async def test_a_service_that_cannot_be_made_is_said_on_the_first_frame(tui_vaul
 
     monkeypatch.setattr(service.VaultService, "__init__", refuse)
     app = MemvaultApp(tui_vault, poll_interval=0, rescore_interval=0)
+    record_notes(app)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: any("no such vault" in n.message for n in app._notifications))
-        assert not any("\x1b" in n.message for n in app._notifications)
+        await until(pilot, lambda: any("no such vault" in n.message for n in said(app)))
+        assert not any("\x1b" in n.message for n in said(app))
         assert isinstance(app.screen, FirstFrame) and app.main_screen is None
         assert app.screen.query_one("#tree").border_title == "memories"
 
