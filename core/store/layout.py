@@ -53,10 +53,9 @@ from .ids import MAX_ID_LENGTH as MAX_ID_LENGTH, check_id as check_id
 from .record_loading import SUFFIX as SUFFIX, LoadProblem as LoadProblem, RecordFeed, RecordLoader
 from .shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARDED, is_shard_name, layout_in, shard_of
 from .private import make_folders
+from .names import MEMORIES_DIR as MEMORIES_DIR, META_FILE as META_FILE
+from .names import RELATIONS_DIR as RELATIONS_DIR
 
-MEMORIES_DIR = "memories"
-RELATIONS_DIR = "relations"
-META_FILE = ".meta.json"
 STORAGE_VERSION = 2
 
 

@@ -1,6 +1,6 @@
 """When an open may make a new vault: only when asked, and never inside another repository.
 
-A folder holds a vault when it has ``memories/`` or ``.meta.json`` (:func:`holds_vault`: every
+A folder holds a vault when it has ``memories/`` or ``.meta.json`` (:func:`core.vault.finding.holds_vault`: every
 vault memvault made has ``.meta.json``, its ``init:`` commit; a vault copied in without it has
 ``memories/``). An open for writing of a folder that holds none makes one only when its caller
 asks (``Vault.open(path, create=True)``, the Python API's default; the CLI asks for ``init``,
@@ -16,46 +16,11 @@ notes repository (docs/vault.md). An existing vault is opened wherever it is."""
 
 from __future__ import annotations
 
-import os
-import stat
 import subprocess
 from pathlib import Path
 
 from ..errors import VaultError
 from ..git.runner import git_environment, locate
-from ..store.layout import Layout
-
-
-def holds_vault(layout: Layout) -> bool:
-    """The folder holds a vault: ``memories/`` or ``.meta.json`` is there."""
-    return layout.memories_dir.is_dir() or layout.meta_path.exists()
-
-
-def enclosing_vault(start: Path) -> Path | None:
-    """The vault a command run in ``start`` means: ``start``, or the nearest folder above it,
-    that has the ``.meta.json`` every vault memvault makes commits (a ``memories/`` folder alone
-    is not enough here: a project may have one), inside the git repository ``start`` is in (a
-    vault is always in one; the search stops at the repository's top). None when there is
-    none, or ``start`` is gone. Only folders are looked at (no git is run), never through a
-    symbolic link named ``.meta.json``."""
-    try:
-        here = start.absolute()
-    except OSError:  # the current folder was removed
-        return None
-    found: Path | None = None
-    for folder in (here, *here.parents):
-        if found is None and _is_file(Layout(folder).meta_path):
-            found = folder
-        if os.path.lexists(folder / ".git"):
-            return found
-    return None  # in no repository: no vault
-
-
-def _is_file(path: Path) -> bool:
-    try:
-        return stat.S_ISREG(os.lstat(path).st_mode)
-    except OSError:
-        return False
 
 
 def check_new_vault(root: Path, *, create: bool, inside_repo: bool = False) -> None:

@@ -7,7 +7,8 @@ import os
 from collections.abc import Callable
 
 from ..store.private import make_paths_private, make_tree_private
-from .creating import check_new_vault, holds_vault
+from .creating import check_new_vault
+from .finding import holds_vault
 from .indexed_open import OpenIndex
 from .loading import CacheLoader
 from .settled_view import SettledView
@@ -35,7 +36,7 @@ class Opening:
         if state.readonly:
             SettledView(state, self.loader, self.index).load()
             return
-        if not holds_vault(state.layout):  # only when asked, never into another repository
+        if not holds_vault(state.layout.root):  # only when asked, never into another repository
             create, inside_repo = state.creating
             check_new_vault(state.root, create=create, inside_repo=inside_repo)
         state.layout.ensure_dirs()

@@ -29,15 +29,15 @@ from textual.widgets.tree import TreeNode
 
 from core.git.gitdir import find_git_dir
 from core.search.index_file import SCHEMA_VERSION, foreign_table
+from core.store.names import MEMORIES_DIR as MEMORIES_FOLDER
 
 from .choices import NO_TAG
 
 #: The statuses in :class:`core.model.records.MemoryStatus`'s order, the tree's (importing the
 #: model would import pydantic; a test checks they agree).
 STATUS_ORDER = ("active", "promoted", "archived", "superseded")
-#: The memories' folder of a vault and the index's key of the commit its rows are for (as
-#: :mod:`core.store.layout` and :mod:`core.search.indexed_files` name them; a test checks).
-MEMORIES_FOLDER = "memories"
+#: The index's key of the commit its rows are for (as :mod:`core.search.indexed_files` names
+#: it; a test checks).
 COMMIT_KEY = "files_commit:"
 #: The filter box's placeholder, the main screen's too.
 FILTER_PLACEHOLDER = "filter: words  tag:x  status:archived  score<0.1  (/)"

@@ -220,10 +220,10 @@ def report_changed(vault: Vault, changed: Iterable[Memory], verb_done: str, as_j
 # -- opening the vault -------------------------------------------------------------------------
 def vault_path() -> Path:
     """``--vault``, else the vault the current folder is in (a clone: ``cd notes && memvault
-    sync``; :func:`core.vault.creating.enclosing_vault`), else ``MEMVAULT_PATH``, else
+    sync``; :func:`core.vault.finding.enclosing_vault`), else ``MEMVAULT_PATH``, else
     CortexGraph's configured storage path, else per user (:func:`core.default_vault_path`)."""
     from core import default_vault_path
-    from core.vault.creating import enclosing_vault
+    from core.vault.finding import enclosing_vault
 
     return given_vault_path() or enclosing_vault(Path(".")) or default_vault_path()
 
@@ -249,11 +249,10 @@ def given_vault_path() -> Path | None:
 
 
 def vault_exists(path: Path) -> bool:
-    """``path`` is a folder holding a vault (:func:`core.vault.creating.holds_vault`)."""
-    from core.store.layout import Layout
-    from core.vault.creating import holds_vault
+    """``path`` is a folder holding a vault (:func:`core.vault.finding.holds_vault`)."""
+    from core.vault.finding import holds_vault
 
-    return path.is_dir() and holds_vault(Layout(path))
+    return path.is_dir() and holds_vault(path)
 
 
 def require_vault(path: Path, *, writing: bool = False) -> None:

@@ -69,7 +69,7 @@ def test_a_file_where_the_vault_would_be_is_refused(tmp_path):
 
 
 def test_the_enclosing_vault_is_found_up_to_the_top_of_its_repository(tmp_path):
-    from core.vault.creating import enclosing_vault
+    from core.vault.finding import enclosing_vault
 
     vault = Vault.open(tmp_path / "notes", create=True)
     assert enclosing_vault(vault.root / "memories") == vault.root

@@ -141,3 +141,15 @@ def test_piped_list_and_stats_import_no_rich_and_build_no_record_model(argv, sma
     assert "Prefers pytest fixtures" in proc.stdout or argv[0] == "stats"
     assert [m for m in modules if m.split(".")[0] == "rich"] == []
     assert (built, meta_built) == (False, False)
+
+
+@pytest.mark.parametrize("where", ["--vault", "inside"])
+def test_finding_the_vault_the_app_opens_imports_no_record_model(where, small_vault, tmp_path):
+    """``memvault`` on a terminal launches the app, whose first frame is painted before the
+    vault's code is imported: finding the vault (``--vault``, or the one the current folder is
+    in, ``tui --json`` says which) must not import it first (pydantic, the vault's API)."""
+    argv = ("--vault", str(small_vault), "tui", "--json") if where == "--vault" else ("tui", "--json")
+    modules = _modules(*argv, cwd=small_vault if where == "inside" else tmp_path)
+    assert not [name for name in modules
+                if name == "pydantic" or name.startswith(("core.vault.api", "core.model.records",
+                                                          "core.store.layout"))]
