@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from core.git.gitdir import find_git_dir
+from core.git.gitdir import find_git_dir, read_head
 from core.search.index_file import SCHEMA_VERSION, foreign_table
 from core.store.names import MEMORIES_DIR as MEMORIES_FOLDER
 
@@ -70,9 +70,10 @@ def read_first_counts(root: Path) -> FirstCounts | None:
 
 
 def index_counts(root: Path) -> FirstCounts | None:
-    """The index's counts by status and tag of the vault at ``root``, as of the commit its rows
-    are for (the last open's), read-only; None when there is no index of this schema, or no
-    rows for this vault. Raises sqlite3.Error when the file cannot be read (half-written)."""
+    """The index's counts by status and tag of the vault at ``root``, read-only, when its rows
+    are of the commit HEAD is at; None when there is no index of this schema, no rows for this
+    vault, or rows of another commit (a vault written since by a process that left the index
+    behind: the demo's builder, a ``git pull``). Raises sqlite3.Error when the file cannot be read (half-written)."""
     found = find_git_dir(root)
     folder = repository_folder(root)
     if found is None or folder is None:
@@ -89,9 +90,10 @@ def index_counts(root: Path) -> FirstCounts | None:
                 or foreign_table(conn) is not None:
             return None
         conn.execute("BEGIN")  # (one snapshot)
-        if conn.execute("SELECT 1 FROM state WHERE key = ?",
-                        (COMMIT_KEY + folder,)).fetchone() is None:
-            return None
+        commit = conn.execute("SELECT value FROM state WHERE key = ?",
+                              (COMMIT_KEY + folder,)).fetchone()
+        if commit is None or commit[0] != read_head(*found):
+            return None  # (rows of another commit: their counts may be anything, even 0)
         in_span = " WHERE path >= ? AND path < ?"
         by_status = dict(conn.execute(
             f"SELECT status, count(*) FROM summaries INDEXED BY summaries_status{in_span} "

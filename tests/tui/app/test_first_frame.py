@@ -120,7 +120,21 @@ def _half_written_index(vault: Path) -> None:
         path.with_name(path.name + extra).unlink(missing_ok=True)
 
 
-@pytest.mark.parametrize("damage", ["no index", "older", "half-written"])
+def _a_memory_pulled_in(vault: Path) -> None:
+    """One more memory committed by git alone, as a pull brings it: the index's rows are of the
+    commit before (their counts are not the vault's)."""
+    source = next((vault / "memories").rglob("*.json"))
+    record = json.loads(source.read_text())
+    record["id"] = "0f0f0f0f-0000-4000-8000-0000000000aa"
+    target = source.with_name(record["id"] + ".json")
+    target.write_text(json.dumps(record, indent=2))
+    target.chmod(0o600)
+    git = ["git", "-C", str(vault), "-c", "user.name=t", "-c", "user.email=t@example.com"]
+    subprocess.run([*git, "add", "--", str(target.relative_to(vault))], check=True)
+    subprocess.run([*git, "commit", "-qm", "add: pulled in"], check=True)
+
+
+@pytest.mark.parametrize("damage", ["no index", "older", "half-written", "of another commit"])
 def test_a_vault_without_a_usable_index_is_counted_from_its_files_and_opens(tui_vault,
                                                                             tmp_path, damage):
     from tui.app.first_frame import FirstFrame, read_first_counts
@@ -130,8 +144,10 @@ def test_a_vault_without_a_usable_index_is_counted_from_its_files_and_opens(tui_
         index_path(tui_vault).unlink()
     elif damage == "older":
         _older_index(tui_vault)
-    else:
+    elif damage == "half-written":
         _half_written_index(tui_vault)
+    else:
+        _a_memory_pulled_in(tui_vault)
     total = len(list((tui_vault / "memories").rglob("*.json")))
     counts = read_first_counts(tui_vault)
     assert counts is not None and (counts.total, counts.statuses) == (total, [])
