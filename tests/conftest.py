@@ -87,6 +87,24 @@ def git() -> Callable[..., str]:
 
 
 @pytest.fixture
+def git_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The argument lists of the git processes started while the test runs."""
+    import subprocess
+
+    started: list[list[str]] = []
+    real = subprocess.Popen.__init__
+
+    def spy(self, args, *rest, **kwargs):  # type: ignore[no-untyped-def]
+        argv = [args] if isinstance(args, str) else [str(a) for a in args]
+        if argv and argv[0].rsplit("/", 1)[-1] == "git":
+            started.append(argv[1:])
+        real(self, args, *rest, **kwargs)
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", spy)
+    return started
+
+
+@pytest.fixture
 def consistent() -> Callable[..., None]:
     """``consistent(vault)`` asserts cache == disk == HEAD and a clean git status."""
     return assert_consistent

@@ -5,27 +5,9 @@ each ``git config --get`` said before."""
 
 from __future__ import annotations
 
-import subprocess
 
-import pytest
 
 from core import Vault
-
-
-@pytest.fixture
-def git_runs(monkeypatch):
-    """The argument lists of the git processes started while the test runs."""
-    started: list[list[str]] = []
-    real = subprocess.Popen.__init__
-
-    def spy(self, args, *rest, **kwargs):
-        argv = [args] if isinstance(args, str) else [str(a) for a in args]
-        if argv and argv[0].rsplit("/", 1)[-1] == "git":
-            started.append(argv[1:])
-        real(self, args, *rest, **kwargs)
-
-    monkeypatch.setattr(subprocess.Popen, "__init__", spy)
-    return started
 
 
 def test_the_first_archive_of_an_open_reads_git_config_once(vault, git_runs, monkeypatch):

@@ -5,27 +5,9 @@ files before, after and now are read together in two (one ``cat-file --batch-che
 
 from __future__ import annotations
 
-import subprocess
 
-import pytest
 
 from core.ops.revert import redo, undo
-
-
-@pytest.fixture
-def git_runs(monkeypatch):
-    """The argument lists of the git processes started while the test runs."""
-    started: list[list[str]] = []
-    real = subprocess.Popen.__init__
-
-    def spy(self, args, *rest, **kwargs):
-        argv = [args] if isinstance(args, str) else [str(a) for a in args]
-        if argv and argv[0].rsplit("/", 1)[-1] == "git":
-            started.append(argv[1:])
-        real(self, args, *rest, **kwargs)
-
-    monkeypatch.setattr(subprocess.Popen, "__init__", spy)
-    return started
 
 
 def test_an_undo_and_a_redo_of_an_archive_each_run_at_most_seven_git_processes(vault, git_runs,
