@@ -26,17 +26,15 @@ def tight_caps(index: SearchIndex, phrases: list[str], counts: list[int], caps: 
     not in its word's list (its cap when it has no list), and the rows of its list as bits
     (0: no list). ``caps``: each phrase's ``(k1 + 1) * idf`` (0.0 for a phrase no memory
     holds), ``counts``: its rows."""
-    words = index.reading.words()
-    tokens: dict[int, str] = {}
-    for i, phrase in enumerate(phrases):
-        if counts[i] and len(phrase) > 2 and phrase[0] == phrase[-1] == '"':
-            token = words.token_of(phrase[1:-1])
-            if token is not None and phrase == f'"{token}"':  # (the list's own expression)
-                tokens[i] = token
+    quoted = {i: phrase[1:-1] for i, phrase in enumerate(phrases)
+              if counts[i] and len(phrase) > 2 and phrase[0] == phrase[-1] == '"'}
     tight, listed = list(caps), [0] * len(phrases)
-    lists = words.lists(tokens.values()) if tokens else {}
+    lists = wordlists.lists_of(index.conn, quoted.values()) if quoted else {}
     if not lists:
-        return tight, listed
+        return tight, listed  # (no list: no tokenizer asked either)
+    words = index.reading.words()
+    tokens = {i: token for i, token in quoted.items()  # (FTS5 reads "token" as the list's word)
+              if token in lists and words.token_of(token) == token}
     figures = wordlists.figures(index.conn)
     for i, token in tokens.items():
         found = lists.get(token)
