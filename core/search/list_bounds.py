@@ -26,15 +26,17 @@ def tight_caps(index: SearchIndex, phrases: list[str], counts: list[int], caps: 
     not in its word's list (its cap when it has no list), and the rows of its list as bits
     (0: no list). ``caps``: each phrase's ``(k1 + 1) * idf`` (0.0 for a phrase no memory
     holds), ``counts``: its rows."""
-    quoted = {i: phrase[1:-1] for i, phrase in enumerate(phrases)
-              if counts[i] and len(phrase) > 2 and phrase[0] == phrase[-1] == '"'}
     tight, listed = list(caps), [0] * len(phrases)
-    lists = wordlists.lists_of(index.conn, quoted.values()) if quoted else {}
-    if not lists:
-        return tight, listed  # (no list: no tokenizer asked either)
+    if index.conn.execute("SELECT 1 FROM words LIMIT 1").fetchone() is None:
+        return tight, listed  # (no list, the lists pending: no tokenizer asked either)
     words = index.reading.words()
-    tokens = {i: token for i, token in quoted.items()  # (FTS5 reads "token" as the list's word)
-              if token in lists and words.token_of(token) == token}
+    tokens: dict[int, str] = {}
+    for i, phrase in enumerate(phrases):  # (a quoted word FTS5 makes one token of, as the
+        # list's own expression: "migrations" is read as the memories holding "migrat")
+        if counts[i] and len(phrase) > 2 and phrase[0] == phrase[-1] == '"':
+            if (token := words.token_of(phrase[1:-1])) is not None:
+                tokens[i] = token
+    lists = words.lists(tokens.values())
     figures = wordlists.figures(index.conn)
     for i, token in tokens.items():
         found = lists.get(token)

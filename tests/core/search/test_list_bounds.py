@@ -12,6 +12,7 @@ from core.model.records import Memory
 from core.search import list_bounds, wordlists
 from core.search import rank as ranking
 from core.search import topk
+from core.search.index import SearchIndex
 from core.search.query import parse
 from core.search.transaction import transaction
 from search_corpus_support import zipf_corpus
@@ -51,6 +52,31 @@ def _assert_bounds_hold(index) -> int:
             if not bits >> rowid[memory_id] & 1:
                 assert bm25 <= bound
     return below
+
+
+def test_a_word_fts5_stems_is_bounded_by_its_stems_list(tmp_path):
+    """"migrations" is read by FTS5 as the memories holding "migrat": that word's list bounds
+    it, as it bounds every form of it."""
+    rng = random.Random(3)
+    forms = ["migration", "migrations", "migrate", "migrated"]
+    memories = {f"m{n:04d}": Memory(id=f"m{n:04d}", created_at=1, last_used=1, content=" ".join(
+        rng.choice(forms) if rng.random() < 0.2 else f"x{rng.randint(0, 50)}"
+        for _ in range(rng.randint(3, 30)))) for n in range(2500)}
+    index = SearchIndex(None)
+    try:
+        index.sync(memories)
+        assert index.reading.words().build("migrat", '"migrat"') is not None
+        phrases = ['"migrations"', '"x7"', '"migrate"']
+        counts, caps = _caps(index, phrases)
+        tight, listed = list_bounds.tight_caps(index, phrases, counts, caps)
+        assert tight[0] < caps[0] and tight[2] < caps[2] and tight[1] == caps[1]
+        assert listed[0] == listed[2] != 0 and listed[1] == 0
+        rowid = {i: r for i, (r, _) in index.reading._load_known().items()}
+        outside = [bm25 for i, bm25 in index.reading.match('"migrations"').items()
+                   if not listed[0] >> rowid[i] & 1]
+        assert outside and max(outside) <= tight[0]
+    finally:
+        index.close()
 
 
 def _top(index, memories, decay, text: str) -> tuple[list[tuple], int]:
