@@ -16,7 +16,6 @@ a phrase of several tokens, a prefix, the lists pending) keeps its cap.
 from __future__ import annotations
 
 from . import wordlists
-from .bitsets import bits_of_json
 from .index import SearchIndex
 
 
@@ -46,9 +45,7 @@ def tight_caps(index: SearchIndex, phrases: list[str], counts: list[int], caps: 
         bound = idf * found.floor * found.lift(figures.avgdl) * (1 + 1e-9)
         if bound < caps[i]:
             tight[i] = bound
-            listed[i] = bits_of_json(index.conn.execute(
-                "SELECT json_group_array(doc) FROM wordlists WHERE token = ?",
-                (token,)).fetchone()[0])
+            listed[i] = index.reading.listed_bits(token)
     return tight, listed
 
 

@@ -105,6 +105,7 @@ def test_the_lists_bound_holds_after_a_sync_rewrites_and_adds_memories(corpus):
     """Memories rewritten with a listed word many times (above the floor) and new short ones
     holding it: they come into the list or stay below its floor, so the bound still holds."""
     index, memories, _ = corpus
+    assert _assert_bounds_hold(index) >= 5  # (the lists' rows kept: a sync must renew them)
     rng = random.Random(5)
     changed = dict(memories)
     for n, memory_id in enumerate(sorted(memories)[:200]):
