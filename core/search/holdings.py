@@ -30,7 +30,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from . import wordlists
+from . import list_bounds, wordlists
 from .index import SearchIndex
 from .settling import Settled, TextHit, choose, settle
 
@@ -57,6 +57,10 @@ FIRST_BATCH_ROWS = 512
 #: a 64th: 107.5, 122.7 ms; an 8th and a 4th as a 16th).
 BATCH_ROWS = 1024
 WALK_SHARE = 16
+#: A part of a group: the phrases' mask, and whether its rows are in a list of one of its
+#: words (bounded by the words' caps; the others by their lists' floors:
+#: :mod:`core.search.list_bounds`).
+Part = tuple[int, bool]
 
 
 @dataclass
@@ -174,9 +178,11 @@ def from_holdings(index: SearchIndex, phrases: list[str], counts: list[int],
     held = [i for i, c in enumerate(counts) if c]
     n, rows = len(phrases), index.row_count()
     caps = [(wordlists.K1 + 1) * wordlists.idf_of(rows, c) if c else 0.0 for c in counts]
-    groups = groups_of(index, phrases, held, most)
-    unopened = {mask: sum(caps[i] for i in held if mask >> i & 1) * mask.bit_count() / n
-                * (1 + 1e-9) for mask in groups}  # (and a margin for rounding)
+    tight, listed = list_bounds.tight_caps(index, phrases, counts, caps)
+    groups = list_bounds.split(groups_of(index, phrases, held, most), listed)
+    unopened = {(mask, high): sum((caps if high else tight)[i] for i in held if mask >> i & 1)
+                * mask.bit_count() / n * (1 + 1e-9)  # (and a margin for rounding)
+                for mask, high in groups}
     first = max(FIRST_PAGE, 4 * top)
     batch_rows = max(BATCH_ROWS, sum(counts[i] for i in held) // WALK_SHARE)
     batches: list[_Batch] = []
@@ -195,20 +201,21 @@ def from_holdings(index: SearchIndex, phrases: list[str], counts: list[int],
             continue
         if not unopened:
             return None  # (not reached: with nothing unread the bound is 0 and settles)
-        masks = chosen(groups, unopened, needed(read, top, score_of),
+        parts = chosen(groups, unopened, needed(read, top, score_of),
                        batch_rows if batches else FIRST_BATCH_ROWS)
-        batch = _Batch(by_holds(groups, masks), covering(phrases, counts, rows, masks), first)
+        batch = _Batch(by_holds(groups, parts),
+                       covering(phrases, counts, rows, [mask for mask, _ in parts]), first)
         batch.read(index)
         batches.append(batch)
 
 
-def chosen(groups: dict[int, int], unopened: dict[int, float], floor: float,
-           most_rows: int) -> list[int]:
+def chosen(groups: dict[Part, int], unopened: dict[Part, float], floor: float,
+           most_rows: int) -> list[Part]:
     """The groups read next, taken out of ``unopened`` (group -> bound): the highest bound
     first, then the next ones while they make at most ``most_rows`` rows in all and their
     bound is not below ``floor`` (such a group cannot reach the top: it is read only if it is
     the highest left)."""
-    taken: list[int] = []
+    taken: list[Part] = []
     rows = 0
     for mask in sorted(unopened, key=lambda mask: -unopened[mask]):
         size = groups[mask].bit_count()
@@ -220,12 +227,12 @@ def chosen(groups: dict[int, int], unopened: dict[int, float], floor: float,
     return taken
 
 
-def by_holds(groups: dict[int, int], masks: list[int]) -> dict[int, list[int]]:
-    """The rowids of the groups ``masks`` by how many of the words they hold."""
+def by_holds(groups: dict[Part, int], parts: list[Part]) -> dict[int, list[int]]:
+    """The rowids of the groups' ``parts`` by how many of the words they hold."""
     members: dict[int, int] = {}
-    for mask in masks:
-        k = mask.bit_count()
-        members[k] = members.get(k, 0) | groups[mask]
+    for part in parts:
+        k = part[0].bit_count()
+        members[k] = members.get(k, 0) | groups[part]
     return {k: rowids_of(bits) for k, bits in members.items()}
 
 

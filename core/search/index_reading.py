@@ -190,6 +190,19 @@ class IndexReading:
             memo.counts[expression] = found
         return found
 
+    def listed_bits(self, token: str) -> int:
+        """The rows of ``token``'s word list (:mod:`core.search.wordlists`) as the bits of an
+        integer (0: no list), kept until the index's generation changes (every sync, and
+        another process's writes, change it; a list is written again only from the same rows
+        within one)."""
+        memo = self._kept_memo("listed")
+        found = memo.counts.get(token)
+        if found is None:
+            found = memo.counts[token] = bits_of_json(self.conn.execute(
+                "SELECT json_group_array(doc) FROM wordlists WHERE token = ?",
+                (token,)).fetchone()[0])
+        return found
+
     def count(self, expression: str) -> int:
         """How many rows match ``expression`` (kept until the index's generation changes; its
         rowid bits' count when they are kept: no statement)."""
