@@ -51,7 +51,13 @@ class MainReady(Message):
 
 
 class MemvaultApp(App[None]):
-    CSS_PATH = ["app.tcss", "screens/screens.tcss"]
+    #: every stylesheet of the app, its screens' too: read with the app's at start, so pushing
+    #: a screen with a ``CSS_PATH`` of its own (the review inbox, the edit form, the settings)
+    #: finds it read and does not reparse and reapply the whole stylesheet (Textual does that
+    #: on the UI thread when a pushed screen brings a file it has not read: ~380 ms of the
+    #: first ``I``); the files' rules name the screens' own widgets only
+    CSS_PATH = ["app.tcss", "screens/screens.tcss", "screens/inbox.tcss",
+                "screens/edit_form.tcss", "screens/settings_screen.tcss"]
     TITLE = "memvault"
     COMMANDS = App.COMMANDS | {memory_commands}
     BINDINGS = [
@@ -82,6 +88,8 @@ class MemvaultApp(App[None]):
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
         self.main_screen: MainScreen | None = None
+        #: help is said to be opening over the main screen, not pushed yet (a second ``?`` waits)
+        self.help_opening = False
         #: the main screen's service and glance, ready while a screen over the first frame shows
         self.main_waiting: MainReady | None = None
         self.pane_delay = 0.12  # seconds the cursor rests on a memory before git-backed panes load
@@ -247,13 +255,28 @@ class MemvaultApp(App[None]):
     def action_help(self) -> None:
         from .screens.help import HelpScreen
 
-        if isinstance(self.screen, HelpScreen):
+        if isinstance(self.screen, HelpScreen) or self.help_opening:
             return
         screen = self.screen
         # (a keymap's typos: every place's classes are imported only when there is a keymap)
         unknown = unknown_ids(self._keyed_parts(), self.keymap) if self.keymap else []
-        self.push_screen(HelpScreen(self.keyed_actions(screen), screen.active_bindings,
-                                    self.get_key_display, unknown))
+        help_screen = HelpScreen(self.keyed_actions(screen), screen.active_bindings,
+                                 self.get_key_display, unknown)
+        main = self.main_screen
+        if main is None or screen is not main:
+            self.push_screen(help_screen)
+            return
+        # over the main screen, said at once as the wizards are ("⋯ opening help…" in the tree's
+        # title, a frame of a few ms) and built once that is drawn: composing and drawing help
+        # over the see-through backdrop takes 120-250 ms on the bench, too long a wait to see
+        # the key did something
+        self.help_opening = True
+
+        def push() -> None:
+            self.help_opening = False
+            self.push_screen(help_screen)
+
+        main.pending.opening("help", push)
 
     def _keyed_parts(self) -> list[type]:
         """Every class the app's keys are declared on (a keymap id none declares is a typo)."""

@@ -175,3 +175,37 @@ async def test_m_says_the_wizard_is_opening_in_a_frame_drawn_before_it_is_built(
         await until(pilot, lambda: isinstance(app.screen, ConsolidateWizard))
         assert any("opening the consolidate wizard…" in t for t in drawn_before_push[0])
         assert "opening" not in str(tree.border_title)
+
+
+async def test_help_says_it_is_opening_in_a_frame_drawn_before_it_is_built(tui_vault,
+                                                                            monkeypatch):
+    from tui.app.screens.help import HelpScreen
+
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        tree = app.main_screen.memory_tree
+        drawn: list[str] = []  # the tree's title in each frame written
+        real_display = app._display
+
+        def display(screen, renderable):
+            drawn.append(str(tree.border_title))
+            return real_display(screen, renderable)
+
+        monkeypatch.setattr(app, "_display", display)
+        drawn_before_push: list[list[str]] = []
+        real_push = app.push_screen
+
+        def push(*args, **kwargs):
+            drawn_before_push.append(list(drawn))
+            return real_push(*args, **kwargs)
+
+        monkeypatch.setattr(app, "push_screen", push)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await settle(pilot)
+        assert len(drawn_before_push) == 1
+        assert any("opening help…" in t for t in drawn_before_push[0])
+        assert "opening" not in str(tree.border_title)
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is app.main_screen)
