@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ValidationError
 
 from ..errors import InvalidIdError
-from ..model.exact_records import memory_exact, relation_exact
+from ..model.exact_records import exact_first, memory_exact, relation_exact
 from ..model.records import Memory, Relation
 from .files import (SYMLINK_REFUSED, TEMP_PREFIX, RefusedFileError, UnsafeFolderError,
                     check_folder, read_vault_file)
@@ -235,7 +235,7 @@ def check_record(model: type[BaseModel], record_id: str, data: bytes) -> Any:
     """The record ``data`` holds, a valid ``model`` whose id is ``record_id`` (its file's
     name); RecordRefused saying what is wrong otherwise."""
     exact = memory_exact if model is Memory else relation_exact if model is Relation else None
-    record: Any = exact(data) if exact is not None else None
+    record: Any = exact(data) if exact is not None and exact_first(model) else None
     if record is None:  # (else exactly what validation keeps, made without the validator)
         try:
             record = model.model_validate_json(data)

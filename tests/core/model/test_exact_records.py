@@ -139,3 +139,24 @@ def test_every_field_of_the_models_is_one_the_exact_reading_checks():
     assert set(Memory.model_fields) == set(exact_records._MEMORY) | checked_apart
     assert set(MemoryMetadata.model_fields) == set(exact_records._META) | {"tags", "extra"}
     assert set(Relation.model_fields) == set(exact_records._RELATION) | {"metadata"}
+
+
+def test_a_process_reading_many_records_builds_the_validator_and_reads_the_rest_with_it(
+        tmp_path):
+    """The exact reading costs ~6x pydantic's built reader a record: a process reads only its
+    first EXACT_READS records exactly, then builds the validator once (10k memories read whole
+    took 0.6 s instead of 0.15 s when every one was read exactly)."""
+    script = (
+        "import sys, json\n"
+        "from core.model import exact_records\n"
+        "from core.model.records import Memory\n"
+        "exact_records.EXACT_READS = 3\n"
+        "data = sys.argv[1].encode()\n"
+        "seen = []\n"
+        "for _ in range(5):\n"
+        "    exact_records.read_memory(data)\n"
+        "    seen.append(Memory.__pydantic_complete__)\n"
+        "print(json.dumps(seen))\n")
+    out = subprocess.run([sys.executable, "-c", script, json.dumps(memory_record())],
+                         capture_output=True, text=True, check=True, cwd=tmp_path).stdout
+    assert json.loads(out) == [False, False, False, True, True]
