@@ -39,10 +39,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import combinations, groupby
 from operator import itemgetter
-
-from rensa import RMinHash
+from typing import TYPE_CHECKING
 
 from ..wording import terms
+
+if TYPE_CHECKING:
+    from rensa import RMinHash
 
 PERMS, BANDS, ROWS = 144, 24, 6
 SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alike
@@ -119,12 +121,21 @@ def _listed_version(name: str) -> str | None:
     return None
 
 
+@functools.cache
+def _min_hash() -> type[RMinHash]:
+    """rensa's ``RMinHash``, imported when keys are first made: a search that only checks the
+    rows are current (:meth:`NearDuplicateRows.kept`) does not load rensa."""
+    from rensa import RMinHash
+
+    return RMinHash
+
+
 def band_keys(tokens: Iterable[str]) -> list[int]:
     """The :data:`BANDS` keys of a token set ([] for no token)."""
     words = tokens if isinstance(tokens, (set, frozenset)) else set(tokens)
     if not words:
         return []
-    sketch = RMinHash(num_perm=PERMS, seed=SEED)
+    sketch = _min_hash()(num_perm=PERMS, seed=SEED)
     sketch.update(list(words))  # (a minimum over the tokens: their order does not matter)
     values = sketch.digest()
     if ROWS == 6:  # the loop below unrolled, the same keys (a fifth of a first build's keys)
