@@ -125,9 +125,10 @@ def _listed_version(name: str) -> str | None:
 def _min_hash() -> type[RMinHash]:
     """rensa's ``RMinHash``, imported when keys are first made: a search that only checks the
     rows are current (:meth:`NearDuplicateRows.kept`) does not load rensa."""
-    from rensa import RMinHash
+    from rensa import RMinHash as made
 
-    return RMinHash
+    kind: type[RMinHash] = made
+    return kind
 
 
 def band_keys(tokens: Iterable[str]) -> list[int]:
