@@ -39,10 +39,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from itertools import combinations, groupby
 from operator import itemgetter
-
-from rensa import RMinHash
+from typing import TYPE_CHECKING
 
 from ..wording import terms
+
+if TYPE_CHECKING:
+    from rensa import RMinHash
 
 PERMS, BANDS, ROWS = 144, 24, 6
 SEED = 0x6D656D76  # fixed: the keys are stored, so every process must hash alike
@@ -85,13 +87,48 @@ _SCHEMA = (
 @functools.cache
 def params() -> str:
     """:data:`PARAMS` and the version of ``rensa`` that makes the keys."""
-    from importlib.metadata import PackageNotFoundError, version
+    made_by = _listed_version("rensa")
+    if made_by is None:  # not in an installed wheel's dist-info: as importlib.metadata says
+        from importlib.metadata import PackageNotFoundError, version
 
-    try:
-        made_by = version("rensa")
-    except PackageNotFoundError:  # (run from a source tree without its metadata)
-        made_by = "unknown"
+        try:
+            made_by = version("rensa")
+        except PackageNotFoundError:  # (run from a source tree without its metadata)
+            made_by = "unknown"
     return f"rensa-{made_by}/{PARAMS}"
+
+
+def _listed_version(name: str) -> str | None:
+    """The ``Version:`` of the first ``{name}-*.dist-info/METADATA`` on ``sys.path`` (where
+    importlib.metadata finds an installed wheel's), read without importing importlib.metadata
+    (and the email package it parses with: a search's sync asks this); None when none is."""
+    import sys
+    from pathlib import Path
+
+    for entry in sys.path:
+        try:
+            found = sorted(Path(entry or ".").glob(f"{name}-*.dist-info"))
+        except OSError:
+            continue
+        for folder in found:
+            try:
+                head = (folder / "METADATA").read_text(encoding="utf-8").split("\n\n", 1)[0]
+            except (OSError, UnicodeDecodeError):
+                continue
+            for line in head.splitlines():
+                if line.startswith("Version:"):
+                    return line.removeprefix("Version:").strip()
+    return None
+
+
+@functools.cache
+def _min_hash() -> type[RMinHash]:
+    """rensa's ``RMinHash``, imported when keys are first made: a search that only checks the
+    rows are current (:meth:`NearDuplicateRows.kept`) does not load rensa."""
+    from rensa import RMinHash as made
+
+    kind: type[RMinHash] = made
+    return kind
 
 
 def band_keys(tokens: Iterable[str]) -> list[int]:
@@ -99,7 +136,7 @@ def band_keys(tokens: Iterable[str]) -> list[int]:
     words = tokens if isinstance(tokens, (set, frozenset)) else set(tokens)
     if not words:
         return []
-    sketch = RMinHash(num_perm=PERMS, seed=SEED)
+    sketch = _min_hash()(num_perm=PERMS, seed=SEED)
     sketch.update(list(words))  # (a minimum over the tokens: their order does not matter)
     values = sketch.digest()
     if ROWS == 6:  # the loop below unrolled, the same keys (a fifth of a first build's keys)

@@ -5,30 +5,43 @@ reads as candidates, not every memory to find the allowed ones first."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator, Mapping
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, Field
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from functools import cache
+from typing import Any, Protocol
 
 from ..model.records import Memory, MemoryStatus
 from .query import Query, select
 
 
-class _Tags(BaseModel):
-    tags: list[str] = Field(default_factory=list)
+class _Decided(Protocol):
+    """What :meth:`AllowedPool.allows` reads of a memory: its status and its tags."""
+
+    @property
+    def status(self) -> MemoryStatus: ...
+
+    @property
+    def meta(self) -> Any: ...
 
 
-class _Filtered(BaseModel):
-    """What the filter reads of a memory file (its status and tags), the rest skipped: a
-    memory still held as bytes is decided on without being parsed whole (those bytes made a
-    valid record when they were kept, so these two fields are the record's)."""
+@cache
+def _read_filtered() -> Callable[[bytes], _Decided]:
+    """The reader of a memory file's status and tags, the rest skipped: a memory still held as
+    bytes is decided on without being parsed whole (those bytes made a valid record when they
+    were kept, so these two fields are the record's). Its pydantic model is built on first use:
+    a search that reads no memory as bytes (a small vault's, answered from its records) builds
+    no model, and so never loads pydantic's plugins (importlib.metadata, email)."""
+    from pydantic import BaseModel, ConfigDict, Field
 
-    model_config = ConfigDict(extra="ignore")
-    status: MemoryStatus = MemoryStatus.ACTIVE
-    meta: _Tags = Field(default_factory=_Tags)
+    class _Tags(BaseModel):
+        tags: list[str] = Field(default_factory=list)
 
+    class _Filtered(BaseModel):
+        model_config = ConfigDict(extra="ignore")
+        status: MemoryStatus = MemoryStatus.ACTIVE
+        meta: _Tags = Field(default_factory=_Tags)
 
-_read_filtered = _Filtered.__pydantic_validator__.validate_json
+    read: Callable[[bytes], _Decided] = _Filtered.__pydantic_validator__.validate_json
+    return read
 
 
 class AllowedPool(Collection[str]):
@@ -42,7 +55,7 @@ class AllowedPool(Collection[str]):
         self.tags = tags
         self._decided: dict[str, bool] = {}
 
-    def allows(self, memory: Memory | _Filtered) -> bool:
+    def allows(self, memory: Memory | _Decided) -> bool:
         return (self.statuses is None or memory.status in self.statuses) and (
             not self.tags or not self.tags.isdisjoint(memory.meta.tags))
 
@@ -60,8 +73,7 @@ class AllowedPool(Collection[str]):
         held = getattr(self.memories, "held", None)
         value = held(memory_id) if held is not None else None
         if type(value) is bytes:
-            filtered: _Filtered = _read_filtered(value)
-            return self.allows(filtered)
+            return self.allows(_read_filtered()(value))
         return self.allows(self.memories[memory_id])
 
     def forget(self, ids: Iterable[str]) -> None:

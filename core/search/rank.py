@@ -51,7 +51,6 @@ from .query import Query, Term, fts_expression, parse
 from .searched_terms import cut_note, searched
 from .semantic import INSTALL_HINT, Embedder, cosines, hybrid_notes, load_embedder, nearest, semantic_available
 from .snippet import snippet_for
-from .topk import top_hits
 
 #: How many of the most similar memories join the fusion without a word of the query (every text
 #: hit is fused with its cosine). Few: a static word-vector model is precise only at the top.
@@ -235,6 +234,7 @@ def _bounded(index: SearchIndex, memories: Mapping[str, Memory], terms: list[Ter
             d = decays[i] = decay_of(memories[i])
         return combine(relevance, d)
 
+    from .topk import top_hits  # (on first use: a small vault's search never reads bounded)
     settled = top_hits(index, terms, allowed, top, score_of)
     hits = []
     for h in settled.hits:

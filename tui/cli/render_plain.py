@@ -1,4 +1,4 @@
-"""Human output when stdout is piped, without rich: ``list`` and ``stats`` print the very lines
+"""Human output when stdout is piped, without rich: ``list``, ``search`` and ``stats`` print the very lines
 :mod:`tui.cli.render` prints off a terminal (a table as plain lines: :func:`plain_lines`, the one
 layout both use), so a reading verb in a pipe or a script never imports rich.
 
@@ -19,6 +19,7 @@ from ..text import LIST_PREVIEW, absolute_time, preview, relative_time
 
 if TYPE_CHECKING:
     from core import Memory, Vault
+    from core.search import SearchResult, Snippet
 
 #: What makes rich style a pipe as a terminal (tui.cli.render.on_terminal): then rich prints
 _STYLED_PIPE = ("FORCE_COLOR", "TTY_COMPATIBLE")
@@ -117,3 +118,52 @@ def print_stats(stats: dict[str, Any], now: int) -> None:
             for b in stats["score_histogram"]]
     _write([*plain_lines(None, ["", ""], [False, False], rows), "",
             *plain_lines("scores", ["range", "memories", ""], [False, True, False], bars)])
+
+
+#: ``memvault search``'s piped header (the terminal's output names the numbers on each hit's line)
+SEARCH_HEADER = f"{'score':>5}  {'relevance':>9}  {'decay':>5}  {'id':<8}  {'status':<10}  memory"
+
+
+def snippet_plain(snippet: Snippet) -> str:
+    """The snippet on one line: newlines and tabs as spaces, control characters as visible
+    escapes (each piece between matches neutralised on its own, as the terminal's styled
+    snippet is), an ellipsis where text was cut."""
+    raw, at, pieces = snippet.text, 0, ["…" if snippet.cut_before else ""]
+    for start, end in snippet.spans:
+        pieces += [one_line(raw[at:start]), one_line(raw[start:end])]
+        at = end
+    pieces.append(one_line(raw[at:]))
+    return "".join(pieces) + ("…" if snippet.cut_after else "")
+
+
+def one_line(piece: str) -> str:
+    """A piece of a snippet on one line: newlines and tabs as spaces, controls escaped."""
+    return neutralise_line(piece.replace("\n", " ").replace("\t", " "))
+
+
+def search_lines(vault: Vault, result: SearchResult) -> list[str] | None:
+    """``memvault search``'s piped lines (what :func:`tui.cli.render_search.print_hits` prints
+    off a terminal): the ignored terms, the notes, then the header and one line a hit. None
+    when a note or an error holds a tab or is huge (rich expands tabs and wraps at its width):
+    rich prints those."""
+    lines = [f"ignored: {error}" for error in result.query.errors]
+    lines += [f"note: {note}" for note in result.notes]
+    if any("\t" in line or len(line) > 1 << 16 for line in lines):
+        return None
+    if result.query.errors and result.query.empty:  # every term was ignored: not "everything"
+        return [*lines, "nothing searched: no term of the query could be read"]
+    if not result.hits:
+        return [*lines, "no memories match" if vault.memories else
+                "the vault holds no memories yet"]
+    return [*lines, SEARCH_HEADER, *(
+        f"{hit.score:>5.3f}  {hit.relevance:>9.3f}  {hit.decay:>5.3f}  {hit.memory.id[:8]}  "
+        f"{hit.memory.status.value:<10}  " + snippet_plain(hit.snippet) for hit in result.hits)]
+
+
+def print_search(vault: Vault, result: SearchResult) -> bool:
+    """``memvault search`` piped, without rich; False (nothing printed) when rich must."""
+    lines = search_lines(vault, result)
+    if lines is None:
+        return False
+    _write(lines)
+    return True

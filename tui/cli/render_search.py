@@ -11,6 +11,7 @@ from core.search import SearchResult, Snippet
 from core.textutil import neutralise_line
 
 from .render import STATUS_STYLE, console, plain
+from .render_plain import SEARCH_HEADER, one_line, snippet_plain
 
 MATCH_STYLE = "bold reverse"
 
@@ -23,21 +24,13 @@ def snippet_text(snippet: Snippet, style: str = MATCH_STYLE) -> Text:
     at = 0
     raw = snippet.text
     for start, end in snippet.spans:
-        text.append(_line(raw[at:start]))
-        text.append(_line(raw[start:end]), style=style)
+        text.append(one_line(raw[at:start]))
+        text.append(one_line(raw[start:end]), style=style)
         at = end
-    text.append(_line(raw[at:]))
+    text.append(one_line(raw[at:]))
     if snippet.cut_after:
         text.append("…")
     return text
-
-
-def _line(piece: str) -> str:
-    return neutralise_line(piece.replace("\n", " ").replace("\t", " "))
-
-
-#: The piped output's header (the terminal's output names the numbers on each hit's line).
-PIPED_HEADER = f"{'score':>5}  {'relevance':>9}  {'decay':>5}  {'id':<8}  {'status':<10}  memory"
 
 
 def print_hits(vault: Vault, result: SearchResult, offset: int) -> None:
@@ -53,11 +46,11 @@ def print_hits(vault: Vault, result: SearchResult, offset: int) -> None:
         out.print("no memories match" if vault.memories else "the vault holds no memories yet")
         return
     if not out.is_terminal:  # piped: a header, then one plain line a hit
-        out.print(PIPED_HEADER, soft_wrap=True)
+        out.print(SEARCH_HEADER, soft_wrap=True)
         for hit in result.hits:
             out.print(Text(f"{hit.score:>5.3f}  {hit.relevance:>9.3f}  {hit.decay:>5.3f}  "
                            f"{hit.memory.id[:8]}  {hit.memory.status.value:<10}  "
-                           + snippet_text(hit.snippet, "").plain), soft_wrap=True)
+                           + snippet_plain(hit.snippet)), soft_wrap=True)
         return
     for n, hit in enumerate(result.hits, offset + 1):
         m = hit.memory

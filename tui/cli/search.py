@@ -82,9 +82,13 @@ def search(words: tuple[str, ...], limit: int, offset: int, statuses: tuple[str,
         data["offset"], data["limit"] = offset, limit
         print_json(data)
         return 0
-    from . import render_search
+    from . import render_plain
 
     result.notes = [n for n in result.notes if n not in building]  # (said on stderr)
+    if render_plain.piped() and render_plain.print_search(vault, result):  # without rich
+        return 0
+    from . import render_search
+
     render_search.print_hits(vault, result, offset)
     return 0
 

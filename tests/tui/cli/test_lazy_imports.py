@@ -143,6 +143,27 @@ def test_piped_list_and_stats_import_no_rich_and_build_no_record_model(argv, sma
     assert (built, meta_built) == (False, False)
 
 
+@pytest.mark.parametrize("argv", [["search", "pytest"], ["search", "pytest", "--json"]])
+def test_a_search_of_a_small_vault_imports_no_rich_nor_package_metadata(argv, small_vault,
+                                                                         tmp_path):
+    """Piped, ``search`` prints its plain lines without rich; on a small vault it builds no
+    pydantic model of its own (the pool's is built on first use: pydantic's plugin loader),
+    reads rensa's version without importlib.metadata (which imports the email package) and
+    imports neither rensa (no near-duplicate keys made: the index is level from the first
+    search) nor the bounded top-k reader."""
+    _modules("--vault", str(small_vault), "search", "fixtures", cwd=tmp_path)  # the index made
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "--vault", str(small_vault), *argv],
+                          capture_output=True, text=True, cwd=tmp_path, env=_piped_env())
+    assert proc.returncode == 0, proc.stderr
+    modules = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert "Prefers pytest fixtures" in proc.stdout
+    assert "core.search.rank" in modules
+    loaded = [m for m in modules if m.split(".")[0] in ("rich", "email")
+              or m.startswith(("importlib.metadata", "pydantic.plugin._loader", "rensa",
+                               "core.search.topk", "core.search.holdings"))]
+    assert loaded == []
+
+
 @pytest.mark.parametrize("where", ["--vault", "inside"])
 def test_finding_the_vault_the_app_opens_imports_no_record_model(where, small_vault, tmp_path):
     """``memvault`` on a terminal launches the app, whose first frame is painted before the

@@ -1,4 +1,4 @@
-"""``list`` and ``stats`` piped print without rich (tui.cli.render_plain) the very lines rich's
+"""``list``, ``search`` and ``stats`` piped print without rich (tui.cli.render_plain) the very lines rich's
 output off a terminal prints (tui.cli.render, which ``TTY_COMPATIBLE=0`` makes them use)."""
 
 from __future__ import annotations
@@ -46,7 +46,10 @@ def both(run, monkeypatch, *argv: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize("argv", [["list"], ["list", "--sort", "created"],
                                   ["list", "--status", "archived"], ["list", "--query", "zzz"],
-                                  ["stats"]])
+                                  ["stats"], ["search", "editor"], ["search", "red", "tab"],
+                                  ["search", "long", "--limit", "1", "--offset", "1"],
+                                  ["search", "zzz"], ["search", "t1", "-tag:t3"],
+                                  ["search", "tag:t1", "--status", "archived"]])
 def test_piped_output_without_rich_is_rich_output(argv, varied, run, monkeypatch):
     plain, styled = both(run, monkeypatch, *argv)
     assert plain == styled
@@ -55,7 +58,7 @@ def test_piped_output_without_rich_is_rich_output(argv, varied, run, monkeypatch
 
 def test_an_empty_vault_says_so_the_same(vdir, run, monkeypatch):
     Vault.open(vdir).close()
-    for argv in (["list"], ["stats"]):
+    for argv in (["list"], ["stats"], ["search", "editor"]):
         plain, styled = both(run, monkeypatch, *argv)
         assert plain == styled
 
@@ -64,3 +67,16 @@ def test_a_terminal_or_a_styled_pipe_is_left_to_rich(monkeypatch):
     monkeypatch.delenv("TTY_COMPATIBLE", raising=False)
     monkeypatch.setenv("FORCE_COLOR", "1")
     assert not render_plain.piped()
+
+
+def test_a_search_note_holding_a_tab_is_left_to_rich():
+    """rich expands a tab and wraps at its width: such a note is printed by rich."""
+    from core.search import parse
+    from core.search.rank import SearchResult
+
+    result = SearchResult(query=parse("x"), hits=[], ranking=None, mode="bm25",  # type: ignore[arg-type]
+                          notes=["one\ttwo"])
+    assert render_plain.search_lines(None, result) is None  # type: ignore[arg-type]
+    result.notes = ["one two"]
+    assert render_plain.search_lines(type("V", (), {"memories": {}})(), result) == [
+        "note: one two", "the vault holds no memories yet"]
