@@ -87,38 +87,13 @@ _SCHEMA = (
 @functools.cache
 def params() -> str:
     """:data:`PARAMS` and the version of ``rensa`` that makes the keys."""
-    made_by = _listed_version("rensa")
-    if made_by is None:  # not in an installed wheel's dist-info: as importlib.metadata says
-        from importlib.metadata import PackageNotFoundError, version
+    from importlib.metadata import PackageNotFoundError, version
 
-        try:
-            made_by = version("rensa")
-        except PackageNotFoundError:  # (run from a source tree without its metadata)
-            made_by = "unknown"
+    try:
+        made_by = version("rensa")
+    except PackageNotFoundError:  # (run from a source tree without its metadata)
+        made_by = "unknown"
     return f"rensa-{made_by}/{PARAMS}"
-
-
-def _listed_version(name: str) -> str | None:
-    """The ``Version:`` of the first ``{name}-*.dist-info/METADATA`` on ``sys.path`` (where
-    importlib.metadata finds an installed wheel's), read without importing importlib.metadata
-    (and the email package it parses with: a search's sync asks this); None when none is."""
-    import sys
-    from pathlib import Path
-
-    for entry in sys.path:
-        try:
-            found = sorted(Path(entry or ".").glob(f"{name}-*.dist-info"))
-        except OSError:
-            continue
-        for folder in found:
-            try:
-                head = (folder / "METADATA").read_text(encoding="utf-8").split("\n\n", 1)[0]
-            except (OSError, UnicodeDecodeError):
-                continue
-            for line in head.splitlines():
-                if line.startswith("Version:"):
-                    return line.removeprefix("Version:").strip()
-    return None
 
 
 @functools.cache

@@ -253,12 +253,3 @@ def test_band_keys_are_each_bands_fnv_fold_of_its_minhash_values():
         assert near_dupes.band_keys(tokens) == plain(tokens)
     assert near_dupes.band_keys(set()) == []
 
-
-def test_the_keys_name_the_version_importlib_metadata_reads():
-    """rensa's version is read from its dist-info without importlib.metadata, the same."""
-    from importlib.metadata import version
-
-    from core.search.near_dupes import _listed_version
-
-    assert _listed_version("rensa") == version("rensa")
-    assert _listed_version("no-such-package-here") is None
