@@ -64,7 +64,40 @@ def test_no_private_textual_attribute_is_used_by_the_app_its_tests_or_the_bench(
     assert not found, "Textual's private attributes used:\n" + "\n".join(found)
 
 
+def _app_private() -> set[str]:
+    """The private names of Textual's ``App`` (its methods and what it sets on itself), less
+    those memvault's own app (``tui/app/app.py``) defines."""
+    import textual.app
+
+    defined, _ = _private_names(ast.parse(Path(textual.app.__file__).read_text(encoding="utf-8")))
+    ours, _ = _private_names(ast.parse((ROOT / "tui" / "app" / "app.py").read_text(encoding="utf-8")))
+    return {n for n in defined - ours if n.startswith("_") and not n.startswith("__")}
+
+
+def _on_an_app(tree: ast.AST) -> list[tuple[int, str]]:
+    """Every private attribute read or written on something named ``app`` (``app._x``,
+    ``pilot.app._x``, ``self.app._x``): a name the house defines elsewhere is still Textual's
+    there."""
+    return [(node.lineno, node.attr) for node in ast.walk(tree)
+            if isinstance(node, ast.Attribute) and node.attr.startswith("_")
+            and ((isinstance(node.value, ast.Name) and node.value.id == "app")
+                 or (isinstance(node.value, ast.Attribute) and node.value.attr == "app"))]
+
+
+def test_no_private_attribute_of_textuals_app_is_used_on_an_app() -> None:
+    """(The app and its tests; bench/tui.py times each frame Textual writes by wrapping
+    ``App._display``, which no public hook marks.)"""
+    private = _app_private()
+    found = [f"{path.relative_to(ROOT)}:{line}: .{name}"
+             for folder in ("tui", "tests") for path in _sources(ROOT / folder)
+             for line, name in _on_an_app(ast.parse(path.read_text(encoding="utf-8")))
+             if name in private]
+    assert not found, "Textual App's private attributes used:\n" + "\n".join(found)
+
+
 def test_the_check_finds_a_private_textual_attribute() -> None:
     defined, used = _private_names(ast.parse("app._notifications.clear()"))
     assert "_notifications" in _textual_private() - defined
     assert used == [(1, "_notifications")]
+    assert _on_an_app(ast.parse("pilot.app._display(s, r)")) == [(1, "_display")]
+    assert "_display" in _app_private()

@@ -147,6 +147,29 @@ async def test_in_the_flat_list_archive_dims_the_marked_rows_at_once(tui_vault, 
         assert on_disk(tui_vault).get(FADING).status == MemoryStatus.ARCHIVED
 
 
+def titles_drawn_before_push(monkeypatch, app) -> list[list[str]]:
+    """For each screen pushed, the tree's titles drawn before it (each draw of the tree, read
+    through its public ``render_lines``, records the title it drew)."""
+    tree = app.main_screen.memory_tree
+    drawn: list[str] = []
+    real_render = tree.render_lines
+
+    def render_lines(crop):
+        drawn.append(str(tree.border_title))
+        return real_render(crop)
+
+    monkeypatch.setattr(tree, "render_lines", render_lines)
+    before_push: list[list[str]] = []
+    real_push = app.push_screen
+
+    def push(*args, **kwargs):
+        before_push.append(list(drawn))
+        return real_push(*args, **kwargs)
+
+    monkeypatch.setattr(app, "push_screen", push)
+    return before_push
+
+
 async def test_m_says_the_wizard_is_opening_in_a_frame_drawn_before_it_is_built(tui_vault,
                                                                                  monkeypatch):
     from tui.app.screens.consolidate_wizard import ConsolidateWizard
@@ -155,22 +178,7 @@ async def test_m_says_the_wizard_is_opening_in_a_frame_drawn_before_it_is_built(
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         tree = app.main_screen.memory_tree
-        drawn: list[str] = []  # the tree's title in each frame written
-        real_display = app._display
-
-        def display(screen, renderable):
-            drawn.append(str(tree.border_title))
-            return real_display(screen, renderable)
-
-        monkeypatch.setattr(app, "_display", display)
-        drawn_before_push: list[list[str]] = []
-        real_push = app.push_screen
-
-        def push(*args, **kwargs):
-            drawn_before_push.append(list(drawn))
-            return real_push(*args, **kwargs)
-
-        monkeypatch.setattr(app, "push_screen", push)
+        drawn_before_push = titles_drawn_before_push(monkeypatch, app)
         await pilot.press("M")
         await until(pilot, lambda: isinstance(app.screen, ConsolidateWizard))
         assert any("opening the consolidate wizard…" in t for t in drawn_before_push[0])
@@ -185,22 +193,7 @@ async def test_help_says_it_is_opening_in_a_frame_drawn_before_it_is_built(tui_v
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         tree = app.main_screen.memory_tree
-        drawn: list[str] = []  # the tree's title in each frame written
-        real_display = app._display
-
-        def display(screen, renderable):
-            drawn.append(str(tree.border_title))
-            return real_display(screen, renderable)
-
-        monkeypatch.setattr(app, "_display", display)
-        drawn_before_push: list[list[str]] = []
-        real_push = app.push_screen
-
-        def push(*args, **kwargs):
-            drawn_before_push.append(list(drawn))
-            return real_push(*args, **kwargs)
-
-        monkeypatch.setattr(app, "push_screen", push)
+        drawn_before_push = titles_drawn_before_push(monkeypatch, app)
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         await settle(pilot)
