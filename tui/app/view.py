@@ -61,13 +61,15 @@ class Row:
     the derived index's summary (:func:`tui.app.view_rows.view_from_index`), that summary,
     the memory then parsed the first time :attr:`memory` is read (the detail, the filter)."""
 
-    __slots__ = ("brief", "score", "band", "_hay", "_memory", "_unparsed")
+    __slots__ = ("brief", "score", "band", "_relations", "_hay", "_memory", "_unparsed")
 
     def __init__(self, memory: Memory | MemorySummary, score: float, band: str,
-                 unparsed: Callable[[str], Memory] | None = None) -> None:
+                 relations: int | ViewRelations, unparsed: Callable[[str], Memory] | None = None) -> None:
         self.brief = memory
         self.score = score
         self.band = band  # Band.key
+        #: how many relations touch it, or the view's relations that count them on first read
+        self._relations = relations
         self._hay: str | None = None
         #: (a row from a summary) the memory, parsed on first read by ``unparsed(id)``
         self._unparsed = unparsed
@@ -92,13 +94,21 @@ class Row:
         return memory  # type: ignore[return-value]
 
     @property
+    def relations(self) -> int:
+        """How many relations touch it (counted the first time it is read: ``has:relations``)."""
+        found = self._relations
+        if not isinstance(found, int):
+            found = self._relations = len(found.by_memory().get(self.brief.id, ()))
+        return found
+
+    @property
     def unparsed(self) -> Callable[[str], Memory] | None:
         """(A row made from a summary) what parses its memory on first read."""
         return self._unparsed
 
     def scored(self, score: float, band: str) -> Row:
         """This row with another score and band (the scores again at a later now)."""
-        row = Row(self.brief, score, band, self._unparsed)
+        row = Row(self.brief, score, band, self._relations, self._unparsed)
         row._memory, row._hay = self._memory, self._hay
         return row
 
@@ -182,7 +192,7 @@ class VaultView:
         shown_ones = list(shown_all(memories))
         scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
                   for m in shown_ones]
-        view.rows.update((m.id, Row(m, s, key))
+        view.rows.update((m.id, Row(m, s, key, view.relations))
                          for m, s, key in zip(shown_ones, scores, band_keys(scores, table)))
         return view
 
@@ -201,7 +211,7 @@ class VaultView:
         summaries = list(summaries)
         scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
                   for m in summaries]
-        view.rows.update((m.id, Row(m, s, key))  # type: ignore[arg-type]
+        view.rows.update((m.id, Row(m, s, key, 0))  # type: ignore[arg-type]
                          for m, s, key in zip(summaries, scores, band_keys(scores, table)))
         return view
 
@@ -231,14 +241,25 @@ class VaultView:
                          ViewRelations(relations, self.relations), head=head,
                          problems=list(self.problems if problems is None else problems),
                          band_table=self.band_table)
-        for i in set(ids):
+        touched = set(ids)
+        # relation counts of the other ends change too; the rows kept count theirs now (the
+        # same count, from the view they were made for: no row holds an older view's relations)
+        before, after = self.by_memory, view.by_memory
+        for rel_list in (before, after):
+            for i in list(touched):
+                for r in rel_list.get(i, ()):
+                    touched.update((r.from_memory_id, r.to_memory_id))
+        for row in view.rows.values():
+            if not isinstance(row._relations, int):
+                row._relations = len(before.get(row.brief.id, ()))
+        for i in touched:
             m = memories.get(i)
             if m is None:
                 view.rows.pop(i, None)
                 continue
             m = shown(m)
             s = decay.score(m, self.config, self.now)
-            view.rows[i] = Row(m, s, band_of(s, self.band_table).key)
+            view.rows[i] = Row(m, s, band_of(s, self.band_table).key, len(after.get(i, ())))
         return view
 
     # -- reading ----------------------------------------------------------------------------

@@ -56,8 +56,8 @@ class ViewRelations(Mapping[str, Relation]):
 
     def _records(self) -> dict[str, Relation]:  # (the lock is held)
         if self._parsed is None:
-            self._parsed = {key: read_relation(value) if type(value) is bytes else value
-                            for key, value in self._held.items()}  # type: ignore[misc]
+            self._parsed = {key: value if isinstance(value, Relation) else read_relation(value)
+                            for key, value in self._held.items()}
         return self._parsed
 
     def __getitem__(self, key: str) -> Relation:

@@ -83,7 +83,7 @@ def view_from_index(root: Path, memories: LazyRecords[Memory],
     scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
               for m in briefs]
     view.rows.update(
-        (m.id, Row(m, s, key, unparsed if m.id in raw else None))
+        (m.id, Row(m, s, key, view.relations, unparsed if m.id in raw else None))
         for m, s, key in zip(briefs, scores, band_keys(scores, view.band_table)))
     return view
 

@@ -67,4 +67,12 @@ def test_the_view_after_an_operation_takes_the_relations_the_one_before_read(tmp
     after = service.state.next_view([ids[0], ids[3]])
     assert all(after.relations[r] is view.relations[r] for r in rels)  # not parsed again
     assert {r.id for r in after.relations_of(ids[0])} == {rels[0], rels[-1], made}
-    assert ids[3] in after.rows and after.rows[ids[3]].id == ids[3]
+    assert [after.rows[i].relations for i in ids] == [3, 2, 2, 3, 2]  # (has:relations reads)
+    assert [view.rows[i].relations for i in ids] == [2, 2, 2, 2, 2]
+
+
+def test_a_rows_relation_count_reads_the_relations_of_its_view_on_first_read(tmp_path, big):
+    ids, rels = _vault(tmp_path / "v")
+    view = VaultService(tmp_path / "v", clock=lambda: NOW).open()
+    assert not view.relations.parsed
+    assert view.rows[ids[2]].relations == 2 and view.relations.parsed
