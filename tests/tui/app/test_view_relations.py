@@ -12,6 +12,7 @@ import pytest
 
 from core import Vault
 from tui.app import view_rows
+from tui.app.query import parse
 from tui.app.service import VaultService
 
 NOW = 1_750_000_000
@@ -76,3 +77,14 @@ def test_a_rows_relation_count_reads_the_relations_of_its_view_on_first_read(tmp
     view = VaultService(tmp_path / "v", clock=lambda: NOW).open()
     assert not view.relations.parsed
     assert view.rows[ids[2]].relations == 2 and view.relations.parsed
+
+
+def test_the_filter_has_relations_keeps_the_rows_their_views_relations_touch(tmp_path, big):
+    ids, rels = _vault(tmp_path / "v")
+    with Vault.open(tmp_path / "v") as vault:
+        alone = vault.add("a memory no relation touches").id
+    Vault.open(tmp_path / "v").close()
+    view = VaultService(tmp_path / "v", clock=lambda: NOW).open()
+    query = parse("has:relations")
+    assert {i for i in view.rows if query.matches(view.rows[i], NOW)} == set(ids)
+    assert alone in view.rows
