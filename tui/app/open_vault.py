@@ -55,10 +55,12 @@ class OpenVault:
             self.current = again
         elif summaries is not None and isinstance(memories := vault.memories, LazyRecords):
             self.current = view_from_index(vault.root, memories, summaries,
-                                           vault.relations, vault.config, now, head, problems)
+                                           vault.relations, vault.config, now, head, problems,
+                                           previous=self.current)
         else:
             self.current = VaultView.build(vault.root, vault.memories.values(), vault.relations,
-                                           vault.config, now, head=head, problems=problems)
+                                           vault.config, now, head=head, problems=problems,
+                                           previous=self.current)
         return self.current
 
     def next_view(self, ids: list[str]) -> VaultView:

@@ -1,6 +1,7 @@
 """What the app shows, as an immutable snapshot of the vault: :class:`VaultView`.
 
-The service builds a view in a worker thread (scores, bands, search text, relation counts) and
+The service builds a view in a worker thread (scores, bands, search text; its relations are
+read on first use: :mod:`tui.app.view_relations`) and
 hands it to the UI, which only reads it: the UI thread never touches the live ``Vault`` (whose
 cache a writer may be changing at that very moment). After an operation the service derives the
 next view from the previous one, recomputing only the memories that changed.
@@ -36,6 +37,7 @@ from core.vault import first_words
 from core.vault.preview import Glance, MemorySummary
 
 from .bands import BAND_STYLE, Band, band_keys, band_of, bands
+from .view_relations import ViewRelations
 
 # Fixed colours (not the terminal's ANSI palette, whose "yellow" is orange in some themes).
 MATCH_STYLE = "bold reverse"  # what the filter's words match in a row
@@ -59,14 +61,15 @@ class Row:
     the derived index's summary (:func:`tui.app.view_rows.view_from_index`), that summary,
     the memory then parsed the first time :attr:`memory` is read (the detail, the filter)."""
 
-    __slots__ = ("brief", "score", "band", "relations", "_hay", "_memory", "_unparsed")
+    __slots__ = ("brief", "score", "band", "_relations", "_hay", "_memory", "_unparsed")
 
-    def __init__(self, memory: Memory | MemorySummary, score: float, band: str, relations: int,
-                 unparsed: Callable[[str], Memory] | None = None) -> None:
+    def __init__(self, memory: Memory | MemorySummary, score: float, band: str,
+                 relations: int | ViewRelations, unparsed: Callable[[str], Memory] | None = None) -> None:
         self.brief = memory
         self.score = score
         self.band = band  # Band.key
-        self.relations = relations  # how many relations touch it
+        #: how many relations touch it, or the view's relations that count them on first read
+        self._relations = relations
         self._hay: str | None = None
         #: (a row from a summary) the memory, parsed on first read by ``unparsed(id)``
         self._unparsed = unparsed
@@ -91,13 +94,21 @@ class Row:
         return memory  # type: ignore[return-value]
 
     @property
+    def relations(self) -> int:
+        """How many relations touch it (counted the first time it is read: ``has:relations``)."""
+        found = self._relations
+        if not isinstance(found, int):
+            found = self._relations = len(found.by_memory().get(self.brief.id, ()))
+        return found
+
+    @property
     def unparsed(self) -> Callable[[str], Memory] | None:
         """(A row made from a summary) what parses its memory on first read."""
         return self._unparsed
 
     def scored(self, score: float, band: str) -> Row:
         """This row with another score and band (the scores again at a later now)."""
-        row = Row(self.brief, score, band, self.relations, self._unparsed)
+        row = Row(self.brief, score, band, self._relations, self._unparsed)
         row._memory, row._hay = self._memory, self._hay
         return row
 
@@ -154,8 +165,7 @@ class VaultView:
     now: int
     config: DecayConfig
     rows: dict[str, Row]
-    relations: dict[str, Relation]
-    by_memory: dict[str, list[Relation]] = field(default_factory=dict)
+    relations: ViewRelations
     head: str | None = None
     problems: list[str] = field(default_factory=list)
     band_table: list[Band] = field(default_factory=list)
@@ -170,18 +180,19 @@ class VaultView:
     @classmethod
     def build(cls, root: Path, memories: Iterable[Memory], relations: Mapping[str, Relation],
               config: DecayConfig, now: int, head: str | None = None,
-              problems: Iterable[str] = ()) -> VaultView:
-        view = cls(root, now, config, {}, dict(relations), head=head, problems=list(problems),
-                   band_table=bands(config))
-        view.by_memory = _index(view.relations)
+              problems: Iterable[str] = (), previous: VaultView | None = None) -> VaultView:
+        """The view of ``memories`` and ``relations`` at ``now`` (``previous``: the view it
+        follows, whose relations already read are taken as they are)."""
+        view = cls(root, now, config, {},
+                   ViewRelations(relations, previous.relations if previous else None), head=head,
+                   problems=list(problems), band_table=bands(config))
         f = decay.decay_function(config)
         beta = config.decay_beta
         table = view.band_table
         shown_ones = list(shown_all(memories))
         scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
                   for m in shown_ones]
-        by_memory = view.by_memory
-        view.rows.update((m.id, Row(m, s, key, len(by_memory.get(m.id, ()))))
+        view.rows.update((m.id, Row(m, s, key, view.relations))
                          for m, s, key in zip(shown_ones, scores, band_keys(scores, table)))
         return view
 
@@ -192,7 +203,8 @@ class VaultView:
         (:func:`core.vault.preview.read_preview`), to paint the tree while the vault opens. Its
         rows hold the summaries themselves (they answer what the tree, the grouping and the
         filter read of a memory; their text and tags are already safe to show)."""
-        view = cls(root, now, config, {}, {}, band_table=bands(config), partial=True)
+        view = cls(root, now, config, {}, ViewRelations({}), band_table=bands(config),
+                   partial=True)
         f = decay.decay_function(config)
         beta = config.decay_beta
         table = view.band_table
@@ -208,7 +220,7 @@ class VaultView:
         """A :attr:`partial` view with no rows, only the :attr:`glance`'s counts
         (:func:`core.vault.preview.read_glance`): the tree's groups and their counts, painted
         before the summaries are read (:func:`tui.app.grouping.glance_groups`)."""
-        return cls(root, now, config, {}, {}, band_table=bands(config), partial=True,
+        return cls(root, now, config, {}, ViewRelations({}), band_table=bands(config), partial=True,
                    glance=glance)
 
     @property
@@ -223,17 +235,23 @@ class VaultView:
         gone) and relations are ``relations``; at a new ``now`` every score is recomputed."""
         if now is not None and now != self.now:
             return VaultView.build(self.root, memories.values(), relations, self.config, now,
-                                   head, self.problems if problems is None else problems)
-        view = VaultView(self.root, self.now, self.config, dict(self.rows), dict(relations),
-                         head=head, problems=list(self.problems if problems is None else problems),
+                                   head, self.problems if problems is None else problems,
+                                   previous=self)
+        view = VaultView(self.root, self.now, self.config, dict(self.rows),
+                         ViewRelations(relations, self.relations), head=head,
+                         problems=list(self.problems if problems is None else problems),
                          band_table=self.band_table)
-        view.by_memory = _index(view.relations)
         touched = set(ids)
-        # relation counts of the other ends change too
-        for rel_list in (self.by_memory, view.by_memory):
+        # relation counts of the other ends change too; the rows kept count theirs now (the
+        # same count, from the view they were made for: no row holds an older view's relations)
+        before, after = self.by_memory, view.by_memory
+        for rel_list in (before, after):
             for i in list(touched):
                 for r in rel_list.get(i, ()):
                     touched.update((r.from_memory_id, r.to_memory_id))
+        for row in view.rows.values():
+            if not isinstance(row._relations, int):
+                row._relations = len(before.get(row.brief.id, ()))
         for i in touched:
             m = memories.get(i)
             if m is None:
@@ -241,8 +259,7 @@ class VaultView:
                 continue
             m = shown(m)
             s = decay.score(m, self.config, self.now)
-            view.rows[i] = Row(m, s, band_of(s, self.band_table).key,
-                               len(view.by_memory.get(i, ())))
+            view.rows[i] = Row(m, s, band_of(s, self.band_table).key, len(after.get(i, ())))
         return view
 
     # -- reading ----------------------------------------------------------------------------
@@ -257,6 +274,12 @@ class VaultView:
 
     def get(self, memory_id: str) -> Row | None:
         return self.rows.get(memory_id)
+
+    @property
+    def by_memory(self) -> dict[str, list[Relation]]:
+        """For each memory id, the relations that touch it, oldest first (the relations read
+        the first time this is asked: :class:`~tui.app.view_relations.ViewRelations`)."""
+        return self.relations.by_memory()
 
     def relations_of(self, memory_id: str) -> list[Relation]:
         return self.by_memory.get(memory_id, [])
@@ -283,15 +306,6 @@ class VaultView:
             parents.setdefault(r.from_memory_id, []).append((r.to_memory_id, kind))
             children.setdefault(r.to_memory_id, []).append((r.from_memory_id, kind))
         return parents, children
-
-
-def _index(relations: dict[str, Relation]) -> dict[str, list[Relation]]:
-    index: dict[str, list[Relation]] = {}
-    for r in sorted(relations.values(), key=lambda r: (r.created_at, r.id)):
-        index.setdefault(r.from_memory_id, []).append(r)
-        if r.to_memory_id != r.from_memory_id:
-            index.setdefault(r.to_memory_id, []).append(r)
-    return index
 
 
 # -- drawing a memory -------------------------------------------------------------------------

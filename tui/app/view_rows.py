@@ -54,7 +54,7 @@ def index_summaries(vault: Vault) -> dict[str, MemorySummary] | None:
 def view_from_index(root: Path, memories: LazyRecords[Memory],
                     summaries: Mapping[str, MemorySummary], relations: Mapping[str, Relation],
                     config: DecayConfig, now: int, head: str | None = None,
-                    problems: Iterable[str] = ()) -> VaultView:
+                    problems: Iterable[str] = (), previous: VaultView | None = None) -> VaultView:
     """:meth:`VaultView.build`, where each memory ``memories`` still holds as its file's bytes
     gets its row from its entry in ``summaries`` (:func:`index_summaries`) and is parsed when
     its row's memory is first read; the others (read from disk at the open, or without a
@@ -76,14 +76,14 @@ def view_from_index(root: Path, memories: LazyRecords[Memory],
     safe = iter(shown_all(parsed))  # (control characters shown as escapes; summaries are safe)
     briefs = [b if b.id in raw else next(safe) for b in briefs]
     unparsed = Unparsed(memories, raw)
-    view = VaultView.build(root, (), relations, config, now, head=head, problems=problems)
-    by_memory = view.by_memory
+    view = VaultView.build(root, (), relations, config, now, head=head, problems=problems,
+                           previous=previous)
     f = decay.decay_function(config)
     beta = config.decay_beta
     scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
               for m in briefs]
     view.rows.update(
-        (m.id, Row(m, s, key, len(by_memory.get(m.id, ())), unparsed if m.id in raw else None))
+        (m.id, Row(m, s, key, view.relations, unparsed if m.id in raw else None))
         for m, s, key in zip(briefs, scores, band_keys(scores, view.band_table)))
     return view
 

@@ -199,6 +199,9 @@ class VaultOpening:
             return
         self.screen.run_worker(preload, thread=True, group="preload", exit_on_error=False,
                                description="the keys' screens imported ahead")
+        # the relations, read on first use (the first screen shows none), read now
+        self.screen.run_worker(view.relations.by_memory, thread=True, group="relations",
+                               exit_on_error=False, description="the view's relations read")
         self.screen.run_worker(partial(self.build_search_index, view), thread=True,
                                group="search-index", exclusive=True, exit_on_error=False,
                                description="the search index's first build")
