@@ -17,9 +17,9 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from ..git.gitdir import find_git_dir
 from ..model.records import Memory
 from .embedding_cache import EmbeddingCache
+from .index_counts import INDEX_FILE as INDEX_FILE, index_path as index_path
 from .index_file import SCHEMA_VERSION as SCHEMA_VERSION  # (read from here: the rows' version)
 from .index_file import create, is_damage, is_locked, made_anew, open_index_file
 from .index_reading import IndexReading
@@ -35,16 +35,7 @@ if TYPE_CHECKING:
     from .first_build import Progress
     from .near_dupes import NearDuplicateRows
 
-INDEX_FILE = "index.sqlite"
 T = TypeVar("T")
-
-
-def index_path(root: Path) -> Path | None:
-    """Where the index of the vault at ``root`` lives: ``<git dir>/memvault/index.sqlite``
-    (the git directory of the work tree holding it, as :class:`core.git.journal.Journal`
-    finds it); None when the vault is in no repository."""
-    found = find_git_dir(Path(root))
-    return None if found is None else found[0] / "memvault" / INDEX_FILE
 
 
 class SearchIndex:

@@ -16,7 +16,6 @@ loses nothing: the next open reads every file, and writes the rows again.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sqlite3
 from collections.abc import Iterator, Mapping
@@ -24,15 +23,15 @@ from pathlib import Path
 from typing import Any
 
 from ..model.records import PIN_KEY
-from ..store.layout import MEMORIES_DIR, RELATIONS_DIR
 from ..textutil import neutralise_controls, neutralise_line
-from .index import SCHEMA_VERSION, SearchIndex, index_path
-from .index_file import foreign_table, is_damage
+from .index import SearchIndex, index_path
+from .index_file import is_damage
+from .index_counts import COMMIT_KEY, IN_RANGE, open_readonly, reading, record_ranges
+from .index_counts import read_counts as read_counts  # (read from here by the glance)
 from .row_sources import blob_id as blob_id  # (read from here by the open)
 from .sql_values import int_value
 from .transaction import transaction
 
-_COMMIT_KEY = "files_commit:"
 
 
 #: How much of a memory's text (gist, or content) a summary keeps: more than a tree row shows.
@@ -71,20 +70,6 @@ def tag_rows(path: str, status: str, tags: str) -> list[tuple[str, str, str]]:
     return [(status, tag, path) for tag in (tags.split(TAG_SEPARATOR) if tags else ("",))]
 
 
-def record_ranges(folder: str) -> tuple[tuple[str, str], tuple[str, str]]:
-    """The paths of the vault at ``folder`` of the repository, as two ranges (start, end) of
-    the index's ``path`` column: its memories folder and its relations folder. A vault's rows
-    are those and nothing else, so that a vault whose folder holds another vault (the
-    repository's top and a folder of it) never takes, nor removes, the other's rows."""
-    prefix = "" if folder in ("", ".") else folder.rstrip("/") + "/"
-    memories, relations = f"{prefix}{MEMORIES_DIR}/", f"{prefix}{RELATIONS_DIR}/"
-    return (memories, memories[:-1] + "0"), (relations, relations[:-1] + "0")  # "0" after "/"
-
-
-#: The rows of one range of paths (:func:`record_ranges`).
-IN_RANGE = " WHERE path >= ? AND path < ?"
-
-
 class IndexedFiles:
     """The ``files`` rows of the index at ``path``, for the vault at ``folder`` of the
     repository (a repository path, ``.`` for the top)."""
@@ -100,7 +85,7 @@ class IndexedFiles:
         #: Read-only (a read-only vault): the file is only read, never created, rebuilt or moved
         #: on; one of another schema is not used.
         self.readonly = readonly
-        self._readonly = _open_readonly(path) if readonly else None
+        self._readonly = open_readonly(path) if readonly else None
 
     @classmethod
     def for_root(cls, root: Path, folder: str, readonly: bool = False,
@@ -138,7 +123,7 @@ class IndexedFiles:
             if conn is None:
                 return None
             row = conn.execute("SELECT value FROM state WHERE key = ?",
-                               (_COMMIT_KEY + self.folder,)).fetchone()
+                               (COMMIT_KEY + self.folder,)).fetchone()
         except sqlite3.Error:
             return None
         return None if row is None else row[0]
@@ -189,7 +174,7 @@ class IndexedFiles:
             conn = self._conn()
             if conn is None:
                 return False
-            key = _COMMIT_KEY + self.folder
+            key = COMMIT_KEY + self.folder
             prefix = self._prefix
             with transaction(conn):
                 found = conn.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
@@ -238,7 +223,7 @@ def holds_rows(path: Path, n: int) -> bool:
     without git (a vault's own rows need its folder in the repository, which asks git); False
     when it is missing, unreadable or of another schema."""
     try:
-        conn = _open_readonly(path)
+        conn = open_readonly(path)
         if conn is None:
             return False
         try:
@@ -249,48 +234,10 @@ def holds_rows(path: Path, n: int) -> bool:
         return False
 
 
-def _open_readonly(path: Path) -> sqlite3.Connection | None:
-    """The index file at ``path`` opened read-only (nothing is created, rebuilt or moved on);
-    None when it is missing or of another schema (or lacks a table of this one). Raises
-    sqlite3.Error when it cannot be read."""
-    if not path.is_file():
-        return None
-    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
-    try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION \
-                and foreign_table(conn) is None:
-            return conn
-    except sqlite3.Error:
-        conn.close()
-        raise
-    conn.close()
-    return None
-
-
 def _count_up_to(conn: sqlite3.Connection, select: str, params: tuple[Any, ...], n: int) -> int:
     """The rows ``select`` gives, counted up to ``n``: a count of every row reads every page of
     the table, its bodies too (~30 ms at 100k memories with the pages cached)."""
     return int_value(conn, f"SELECT count(*) FROM ({select} LIMIT ?)", (*params, n))
-
-
-@contextlib.contextmanager
-def _reading(path: Path, folder: str
-             ) -> Iterator[tuple[sqlite3.Connection, str, tuple[str, str]] | None]:
-    """The index file at ``path`` opened read-only (:func:`_open_readonly`), with the commit
-    its rows are for in the vault at ``folder`` and the range of that vault's memory paths
-    (:data:`IN_RANGE`: the summaries are of memories only); None when the file is missing or
-    of another schema, or holds no rows for that vault."""
-    conn = _open_readonly(path)
-    if conn is None:
-        yield None
-        return
-    try:
-        conn.execute("BEGIN")  # (one snapshot: the rows read are of the commit read)
-        found = conn.execute("SELECT value FROM state WHERE key = ?",
-                             (_COMMIT_KEY + folder,)).fetchone()
-        yield None if found is None else (conn, found[0], record_ranges(folder)[0])
-    finally:
-        conn.close()
 
 
 def read_summaries(path: Path, folder: str, at_least: int = 0
@@ -300,7 +247,7 @@ def read_summaries(path: Path, folder: str, at_least: int = 0
     for the vault at ``folder`` of the repository; opened read-only, so nothing is created or
     rebuilt. (None, []) when the file is missing or of another schema, or has fewer than
     ``at_least`` rows (counted, not read); raises sqlite3.Error when it cannot be read."""
-    with _reading(path, folder) as found:
+    with reading(path, folder) as found:
         if found is None:
             return None, []
         conn, commit, paths = found
@@ -311,30 +258,3 @@ def read_summaries(path: Path, folder: str, at_least: int = 0
             return None, []
         return commit, conn.execute(f"SELECT {columns} FROM summaries{IN_RANGE}",
                                     paths).fetchall()
-
-
-def read_counts(path: Path, folder: str
-                ) -> tuple[str | None, list[tuple[str, int]], list[tuple[str, str, int]]]:
-    """(the commit the rows are for, (status, memories) and (status, tag, memories) of the
-    summaries) from the index file at ``path``, for the vault at ``folder`` of the repository:
-    counted by SQLite over the status index and ``summary_tags`` (milliseconds at 100k
-    memories), no summary read. Untagged memories count under the tag ``''``. Opened read-only;
-    (None, [], []) when the file is missing, of another schema or holds no rows for that vault;
-    raises sqlite3.Error when it cannot be read.
-
-    The counts come back as one row of JSON: Python's sqlite3 lets go of the GIL for each row it
-    steps to, and in a thread beside a busy one (the app painting) each row then waits for the
-    GIL (~5 ms): 150 rows took 0.8 s that way, one row 80 ms."""
-    with _reading(path, folder) as found:
-        if found is None:
-            return None, [], []
-        conn, commit, paths = found
-        statuses, tags = conn.execute(
-            "SELECT (SELECT json_group_array(json_array(status, n)) FROM (SELECT status, "
-            f"count(*) AS n FROM summaries INDEXED BY summaries_status{IN_RANGE} "
-            "GROUP BY status)), "
-            "(SELECT json_group_array(json_array(status, tag, n)) FROM (SELECT status, tag, "
-            f"count(*) AS n FROM summary_tags{IN_RANGE} GROUP BY status, tag))",
-            paths + paths).fetchone()
-        return (commit, [tuple(row) for row in json.loads(statuses)],
-                [tuple(row) for row in json.loads(tags)])

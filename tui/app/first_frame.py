@@ -28,7 +28,7 @@ from textual.widgets import Footer, Header, Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from core.git.gitdir import find_git_dir, read_head
-from core.search.index_file import SCHEMA_VERSION, foreign_table
+from core.search.index_counts import INDEX_FILE, read_counts
 from core.store.names import MEMORIES_DIR as MEMORIES_FOLDER
 
 from .choices import NO_TAG
@@ -36,9 +36,6 @@ from .choices import NO_TAG
 #: The statuses in :class:`core.model.records.MemoryStatus`'s order, the tree's (importing the
 #: model would import pydantic; a test checks they agree).
 STATUS_ORDER = ("active", "promoted", "archived", "superseded")
-#: The index's key of the commit its rows are for (as :mod:`core.search.indexed_files` names
-#: it; a test checks).
-COMMIT_KEY = "files_commit:"
 #: The filter box's placeholder, the main screen's too.
 FILTER_PLACEHOLDER = "filter: words  tag:x  status:archived  score<0.1  (/)"
 #: Shown under the tree while the vault opens.
@@ -73,39 +70,20 @@ def index_counts(root: Path) -> FirstCounts | None:
     """The index's counts by status and tag of the vault at ``root``, read-only, when its rows
     are of the commit HEAD is at; None when there is no index of this schema, no rows for this
     vault, or rows of another commit (a vault written since by a process that left the index
-    behind: the demo's builder, a ``git pull``). Raises sqlite3.Error when the file cannot be read (half-written)."""
+    behind: the demo's builder, a ``git pull``). Raises sqlite3.Error when the file cannot be
+    read (half-written)."""
     found = find_git_dir(root)
     folder = repository_folder(root)
     if found is None or folder is None:
         return None
-    path = found[0] / "memvault" / "index.sqlite"
-    if not path.is_file():
-        return None
-    prefix = "" if folder == "." else folder + "/"
-    start = f"{prefix}{MEMORIES_FOLDER}/"
-    span = (start, start[:-1] + "0")  # "0" sorts right after "/"
-    conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=5)
-    try:
-        if conn.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION \
-                or foreign_table(conn) is not None:
-            return None
-        conn.execute("BEGIN")  # (one snapshot)
-        commit = conn.execute("SELECT value FROM state WHERE key = ?",
-                              (COMMIT_KEY + folder,)).fetchone()
-        if commit is None or commit[0] != read_head(*found):
-            return None  # (rows of another commit: their counts may be anything, even 0)
-        in_span = " WHERE path >= ? AND path < ?"
-        by_status = dict(conn.execute(
-            f"SELECT status, count(*) FROM summaries INDEXED BY summaries_status{in_span} "
-            "GROUP BY status", span).fetchall())
-        tags: dict[str, dict[str, int]] = {}
-        for status, tag, n in conn.execute(
-                f"SELECT status, tag, count(*) FROM summary_tags{in_span} GROUP BY status, tag",
-                span).fetchall():
-            tags.setdefault(status, {})[tag] = n
-    finally:
-        conn.close()
-    statuses = [(s, by_status[s], tags.get(s, {})) for s in STATUS_ORDER if by_status.get(s)]
+    commit, by_status, by_tag = read_counts(found[0] / "memvault" / INDEX_FILE, folder)
+    if commit is None or commit != read_head(*found):
+        return None  # (rows of another commit: their counts may be anything, even 0)
+    tags: dict[str, dict[str, int]] = {}
+    for status, tag, n in by_tag:
+        tags.setdefault(status, {})[tag] = n
+    counted = dict(by_status)
+    statuses = [(s, counted[s], tags.get(s, {})) for s in STATUS_ORDER if counted.get(s)]
     return FirstCounts(sum(n for _, n, _ in statuses), statuses)
 
 
