@@ -58,12 +58,24 @@ PP_HOSTS = frozenset(
     relative specific equal next""".split()
 )
 
-#: Verbs that take a "that"-clause as their object ("means that ...": never cut).
+#: Words after which "that", "which" or "who" opens a clause the sentence needs: the object
+#: of a verb of saying, asking or knowing ("asked that every decision be written down" is not
+#: "asked"), and the relative clause of a pronoun or of "the only ..." ("the only one who knows
+#: the billing service" is not "the only one").
 THAT_HOSTS = frozenset(
     """note notes mean means meant ensure ensures say says said show shows know knows assume
     assumes indicate indicates so such given is are was were be fact except now than believe
     think guarantee guarantees require requires check checks verify verifies specify specifies
-    states state implies imply expect expects make makes sure possible likely true way so""".split()
+    states state implies imply expect expects make makes sure possible likely true way so
+    ask asks asked request requests requested demand demands demanded suggest suggests
+    suggested recommend recommends recommended insist insists insisted propose proposes
+    proposed decide decides decided agree agrees agreed hope hopes hoped wish wishes wished
+    promise promises promised explain explains explained mention mentions mentioned
+    confirm confirms confirmed warn warns warned remember remembers remembered learn learns
+    learned learnt realise realises realised realize realizes realized find finds found
+    feel feels felt prefer prefers preferred
+    one ones someone anyone everyone nobody somebody anybody everybody those people person
+    only""".split()
 )
 
 FILLER_PHRASES = (

@@ -182,3 +182,46 @@ async def test_consolidate_with_one_marked_memory_says_so(wizard_vault):
         assert "at least 2 different memories" in wizard.error_text
         await press(pilot, "escape")
     assert files(wizard_vault) == state
+
+
+async def test_the_consolidate_threshold_stays_on_screen_at_80_columns(wizard_vault):
+    """At 80 columns the first step's similarity threshold was pushed off the right edge by its
+    one-line hint (cut at "…similar ones at"): it could be neither seen nor changed."""
+    app = make_app(wizard_vault)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await press(pilot, "M")
+        await wait_clusters(pilot)
+        wizard = app.screen
+        assert isinstance(wizard, ConsolidateWizard)
+        threshold = wizard.query_one("#merge-threshold")
+        body = wizard.query_one("#merge-threshold-row").parent
+        assert threshold.region.width > 0
+        assert threshold.region.right <= body.content_region.right
+        hint = wizard.query_one("#merge-members-hint")
+        assert "similarity ≥" in text_of(hint) and hint.region.right <= threshold.region.x
+        choices = wizard.query_one("#merge-choices")  # how to mark memories instead
+        assert "press space on memories in the tree" in choices.get_option_at_index(0).prompt.plain
+        await press(pilot, "escape")
+
+
+async def test_back_at_the_consolidate_members_gives_the_keys_to_their_list(wizard_vault):
+    """After ctrl+b from the merged memory, the arrows move in the members' list at once (the
+    person pressed Down and nothing moved until shift+tab), from the choice taken."""
+    app = make_app(wizard_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await press(pilot, "M")
+        await wait_clusters(pilot)
+        wizard = app.screen
+        assert isinstance(wizard, ConsolidateWizard) and wizard.clusters
+        choices = wizard.query_one("#merge-choices")
+        await press(pilot, "end", "enter")
+        assert wizard.step_id == "merge-content"
+        taken = choices.highlighted
+        await press(pilot, "ctrl+b")
+        assert wizard.step_id == "merge-members"
+        assert app.focused is choices and choices.highlighted == taken
+        await press(pilot, "up")
+        assert choices.highlighted == taken - 1
+        await press(pilot, "escape")

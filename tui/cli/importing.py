@@ -114,7 +114,7 @@ def print_opening(con: Any, report: Any, verb: str, named: str, *,
     ``verb``: "migrated" or "imported"; ``named``: the source as the summary names it."""
     what = (f"{plural(report.memories, 'memory', 'memories')} and "
             f"{plural(report.relations, 'relation')}")
-    again = verb.removesuffix("d") + "s"  # migrated -> migrates
+    again = {"migrated": "migrates", "imported": "imports"}[verb]  # (not 'importes')
     if already:
         con.print(f"already {verb}: {named} ({what}) was {verb} into this vault before; "
                   f"nothing changed (--force {again} it again)", markup=False)

@@ -150,3 +150,18 @@ def test_cuts_never_add_a_word() -> None:
             for _span, after in found:
                 for w in after.split():
                     assert w.lower().strip(".,") in words or w == "...", (w, after)
+
+
+@pytest.mark.parametrize("sentence, kept", [
+    ("Bob is the only one who knows the billing service well.", "the only one who knows"),
+    ("Nobody who joined this year has access to the payroll system yet.", "Nobody who joined"),
+    ("In the weekly one-to-one Alice asked that every decision of the platform team be written "
+     "down in the tracker.", "asked that every decision"),
+    ("The reviewer suggested that the migration runs in two steps over the weekend.",
+     "suggested that the migration"),
+])
+def test_a_clause_the_sentence_needs_is_never_cut(sentence: str, kept: str) -> None:
+    """The object of a verb of asking or saying, and the relative clause of a pronoun or of
+    "the only one", are no restrictive tails (the demo's gists read "Bob is the only one." and
+    "In the weekly one-to-one Alice asked, with a date and an owner.")."""
+    assert all(kept in after for after in _afters(sentence, "restrictive"))

@@ -30,6 +30,7 @@ def test_import_prints_a_summary_commits_once_and_a_rerun_changes_nothing(run, v
     assert commits(vdir) == 2  # init, import
     again = run.ok("import", "--from", "mcp-memory", str(MCP))
     assert again.startswith("already imported:") and commits(vdir) == 2
+    assert "(--force imports it again)" in again  # not 'importes'
     assert "Ada_Lovelace" in run.ok("search", "tea")
 
 

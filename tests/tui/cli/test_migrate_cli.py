@@ -57,6 +57,7 @@ def test_migrate_prints_a_summary_and_commits_once(run, vdir, source):
     assert len(listed) == 39
     again = run.ok("migrate", "--from", "jsonl", str(source))
     assert again.startswith("already migrated:") and commits(vdir) == 2
+    assert "(--force migrates it again)" in again
 
 
 def test_migrate_json_report(run, source):

@@ -76,9 +76,11 @@ class ConsolidateWizard(WizardScreen):
     # -- steps ------------------------------------------------------------------------------
     def compose_step(self, step_id: str) -> Iterable[Widget]:
         if step_id == "merge-members":
+            # short enough for 80 columns: the threshold is never pushed off the screen (the
+            # list's first choice says how to mark memories in the tree instead)
             with Horizontal(id="merge-threshold-row"):
-                yield Static(Text("The memories marked in the tree (space), or a cluster of similar "
-                                  "ones at similarity ≥", style="dim"), id="merge-members-hint")
+                yield Static(Text("Clusters of memories at similarity ≥", style="dim"),
+                             id="merge-members-hint")
                 yield Select([(f"{t:g}", t) for t in THRESHOLDS], value=self.threshold,
                              allow_blank=False, id="merge-threshold", compact=True)
             yield RowOptions(id="merge-choices")

@@ -58,7 +58,8 @@ class InboxScreen(Screen[list[str] | None]):
         Binding("r", "reject", "Reject", id="memvault.inbox.reject"),
         Binding("space", "mark", "Mark", id="memvault.inbox.mark"),
         Binding("A", "accept_all", "Accept all", id="memvault.inbox.accept_all"),
-        Binding("c", "consolidate", "Consolidate duplicate", id="memvault.inbox.consolidate"),
+        Binding("c", "consolidate", "Merge", id="memvault.inbox.consolidate",
+                tooltip="the consolidate wizard on the entry and the memory it likely duplicates"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="memvault.inbox.reload"),
         Binding("escape,q", "back", "Back", id="memvault.inbox.back"),
     ]

@@ -24,7 +24,7 @@ from core.search.query import Term
 from ..grouping import groups_for
 from ..groups import Group, LineageRoot
 from ..view import VaultView
-from .tree_finding import expanded_keys, find_key, may_hold
+from .tree_finding import expanded_keys, find_key, may_hold, near_keys
 from .tree_nodes import (EXPAND_ARROW, LEAF_FIELDS, LOADING, NodeData, depth_below, every_node,
                          group_label, label_room, memory_label)
 
@@ -120,7 +120,7 @@ class MemoryTree(Tree[NodeData]):
             cursor_key = cursor.data.key if cursor is not None and cursor.data else None
             cursor_memory = cursor.data.memory_id if cursor is not None and cursor.data else None
         kept = (expanded, cursor_key, cursor_memory)
-        cursor_line = self.cursor_line
+        cursor_line, near = self.cursor_line, near_keys(cursor)
         scroll_y = self.scroll_y
         narrow = False
         self.view, self.shown_mode, self.shown_sort, self.ids = view, mode, sort, ids
@@ -154,6 +154,8 @@ class MemoryTree(Tree[NodeData]):
             target = self.find_memory(cursor_memory, open_groups=False)
         # shown otherwise than the person left it: kept for the rebuild that can show it
         self._kept = kept if same_shape and not found and (narrow or target is None) else None
+        if target is None:  # its row hidden: the nearest row of its group (not the same line)
+            target = next((n for k in near if (n := find_key(self.root, k)) is not None), None)
         self._rebuild_lines()
         if target is not None:
             self.move_cursor(target)

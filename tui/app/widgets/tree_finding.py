@@ -36,6 +36,17 @@ def find_key(root: TreeNode[NodeData], key: str) -> TreeNode[NodeData] | None:
     return None
 
 
+def near_keys(node: TreeNode[NodeData] | None) -> list[str]:
+    """Where the cursor goes when a rebuild no longer shows its memory's row (a filter hid it):
+    the rows after it in its group, nearest first, then those before it, then the group."""
+    if node is None or node.data is None or node.data.kind != "memory" or node.parent is None:
+        return []
+    siblings = list(node.parent.children)
+    at = siblings.index(node)
+    keys = [n.data.key for n in siblings[at + 1:] + siblings[:at][::-1] if n.data is not None]
+    return keys + ([node.parent.data.key] if node.parent.data is not None else [])
+
+
 def may_hold(node: TreeNode[NodeData], memory_id: str, parents_of: Edges,
              children_of: Edges) -> bool:
     """May ``node``, opened, show ``memory_id`` (a group holding it, a lineage node above it)?"""

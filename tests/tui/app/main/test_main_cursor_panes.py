@@ -120,3 +120,30 @@ async def test_the_pane_follows_a_group_being_expanded(demo_vault):
         await pilot.press("h")
         await settle(pilot)
         assert "Expand the group" in detail_text(app)
+
+
+async def test_a_filter_that_hides_the_cursors_memory_puts_it_on_the_next_one_of_its_group(
+        demo_vault):
+    """``/has:gist`` with the cursor on a memory of "food" that has no gist: the cursor kept
+    its line number and landed in another group ("bike"), far from where the person was."""
+    app = make_app(demo_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        tree = main.memory_tree
+        food = group_row(app, "food")
+        tree.move_cursor(food)
+        await pilot.press("l")
+        await settle(pilot)
+        rows = [c.data.memory_id for c in food.children if c.data.memory_id]
+        gist = [bool(main.view.rows[m].memory.gist) for m in rows]
+        at = next(i for i in range(len(rows) - 1) if not gist[i] and any(gist[i + 1:]))
+        tree.move_cursor(food.children[at])
+        await settle(pilot)
+        await type_fast(app, "has:gist")
+        await pilot.press("enter")
+        await settle(pilot)
+        expected = next(m for m, has in zip(rows[at + 1:], gist[at + 1:]) if has)
+        assert tree.cursor_memory == expected
+        assert tree.cursor_node.parent.data.group.title == "food"
+        assert_pane_shows_cursor(app)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import subprocess
 
 import pytest
+from textual.binding import Binding
+from textual.widgets import Footer
 
 from core import MemoryStatus, Vault
 from core.ops.inbox import inbox
@@ -251,3 +253,21 @@ async def test_the_rows_fit_the_width_and_a_long_change_is_cut_with_a_mark(inbox
                  for row in range(table.row_count)]
         width = list(table.columns.values())[-1].width
         assert all(len(c) <= width for c in cells) and any(c.endswith("…") for c in cells)
+
+
+async def test_every_key_of_the_inbox_shows_whole_in_the_footer_at_80_columns(inbox_vault):
+    """At 80 columns the footer ended in "c Consolidate duplica", cut by the palette's key:
+    "esc Back" was not shown at all."""
+    app = make_app(inbox_vault)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_inbox(pilot)
+        await pilot.wait_for_scheduled_animations()
+        own = {b.description for b in InboxScreen.BINDINGS
+               if isinstance(b, Binding) and b.show and b.description}
+        footer = screen.query_one(Footer)
+        palette = footer.query_one(".-command-palette").region.x  # its key, docked right
+        shown = {key.description: key.region for key in footer.query("FooterKey")}
+        assert own <= set(shown)
+        for description in own:
+            region = shown[description]
+            assert region.width > 0 and region.right <= palette, (description, region)
