@@ -37,10 +37,7 @@ from .transaction import transaction
 
 #: A word held by fewer memories than this is ranked by FTS5 directly (a few milliseconds).
 LIST_FROM = 5000
-#: Memories kept per word: a search that needs more of them falls back to FTS5. The deeper a
-#: list, the lower its floor, the bound on the memories left out of it that the groups of a
-#: question are read by (:mod:`core.search.list_bounds`; at 100k memories 1.33-1.67 with 1,000,
-#: 1.16-1.51 with 4,000).
+#: Memories kept per word (deeper: a lower floor, :mod:`.list_bounds`): past them, FTS5.
 LIST_LENGTH = 4000
 #: A sync rewriting more memories than this drops the lists and builds them again.
 REWRITE_FROM = 20_000
