@@ -16,11 +16,13 @@ array (``json_group_array``: parsed in C), each sets one byte of a flag array th
 from __future__ import annotations
 
 import json
+import re
 from collections import deque
 from itertools import repeat
 
 #: Flag bytes (0 or 1) to the digits of a binary numeral.
 _DIGITS = bytes.maketrans(b"\x00\x01", b"01")
+_ONE = re.compile("1")
 
 
 def bits_of(rowids: list[int]) -> int:
@@ -39,3 +41,10 @@ def bits_of(rowids: list[int]) -> int:
 def bits_of_json(text: str | None) -> int:
     """:func:`bits_of` the rowids of a JSON array (``json_group_array(rowid)``; None: none)."""
     return bits_of(json.loads(text)) if text else 0
+
+
+def rowids_of(bits: int) -> list[int]:
+    """The rowids whose bits are set."""
+    text = format(bits, "b")
+    last = len(text) - 1
+    return [last - m.start() for m in _ONE.finditer(text)]

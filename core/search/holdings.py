@@ -26,11 +26,11 @@ expressions after the AND of the words.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import list_bounds, wordlists
+from .bitsets import rowids_of
 from .index import SearchIndex
 from .settling import Settled, TextHit, choose, settle
 
@@ -38,7 +38,6 @@ from .settling import Settled, TextHit, choose, settle
 #: word's matches are the bits of an integer, 12.5 KB at 100k memories, remembered between
 #: searches: :data:`core.search.index_reading.KEPT_BITS`).
 MOST_HELD_ROWS = 1_000_000
-_ONE = re.compile("1")
 #: The most phrases some memory holds for a question to be read here (a group for each set of
 #: them some memory holds: at most 2 ** MOST_HELD).
 MOST_HELD = 10
@@ -57,10 +56,10 @@ FIRST_BATCH_ROWS = 512
 #: a 64th: 107.5, 122.7 ms; an 8th and a 4th as a 16th).
 BATCH_ROWS = 1024
 WALK_SHARE = 16
-#: A part of a group: the phrases' mask, and whether its rows are in a list of one of its
-#: words (bounded by the words' caps; the others by their lists' floors:
-#: :mod:`core.search.list_bounds`).
-Part = tuple[int, bool]
+#: A part of a group: the phrases' mask, and -1 for its rows in no list of one of its words
+#: (bounded by their lists' floors), else which of the combinations of its words' lists'
+#: tiers its rows are in (:func:`core.search.list_bounds.parts`).
+Part = tuple[int, int]
 
 
 @dataclass
@@ -126,13 +125,6 @@ def groups_of(index: SearchIndex, phrases: list[str], held: list[int], most: int
             if mask.bit_count() <= most}
 
 
-def rowids_of(bits: int) -> list[int]:
-    """The rowids whose bits are set."""
-    text = format(bits, "b")
-    last = len(text) - 1
-    return [last - m.start() for m in _ONE.finditer(text)]
-
-
 def needed(read: list[TextHit], top: int, score_of: Callable[[str, float], float]) -> float:
     """The text an unread memory must be able to reach to matter: the ``top``-th best score
     read so far times the best text (0 while fewer than ``top`` are read). It only grows as
@@ -178,11 +170,11 @@ def from_holdings(index: SearchIndex, phrases: list[str], counts: list[int],
     held = [i for i, c in enumerate(counts) if c]
     n, rows = len(phrases), index.row_count()
     caps = [(wordlists.K1 + 1) * wordlists.idf_of(rows, c) if c else 0.0 for c in counts]
-    tight, listed = list_bounds.tight_caps(index, phrases, counts, caps)
-    groups = list_bounds.split(groups_of(index, phrases, held, most), listed)
-    unopened = {(mask, high): sum((caps if high else tight)[i] for i in held if mask >> i & 1)
-                * mask.bit_count() / n * (1 + 1e-9)  # (and a margin for rounding)
-                for mask, high in groups}
+    cut = list_bounds.parts(groups_of(index, phrases, held, most),
+                            list_bounds.bounds(index, phrases, counts, caps))
+    groups = {part: bits for part, (bits, _) in cut.items()}
+    unopened = {part: bm25 * part[0].bit_count() / n * (1 + 1e-9)  # (a margin for rounding)
+                for part, (_, bm25) in cut.items()}
     first = max(FIRST_PAGE, 4 * top)
     batch_rows = max(BATCH_ROWS, sum(counts[i] for i in held) // WALK_SHARE)
     batches: list[_Batch] = []

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from .bitsets import bits_of_json
+from .bitsets import bits_of, bits_of_json
 from .sql_values import int_value
 
 if TYPE_CHECKING:  # imported when a search first asks (an open reads the index's files only)
@@ -48,6 +48,16 @@ class _CountMemo:
 
     generation: int
     counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _ListedMemo:
+    """(token, depths) -> its word list's rows as bits and its tiers, at the index's
+    ``generation``."""
+
+    generation: int
+    lists: dict[tuple[str, tuple[int, ...]], tuple[int, list[tuple[int, float]]]] = field(
+        default_factory=dict)
 
 
 @dataclass
@@ -190,17 +200,24 @@ class IndexReading:
             memo.counts[expression] = found
         return found
 
-    def listed_bits(self, token: str) -> int:
+    def listed_tiers(self, token: str, depths: tuple[int, ...]
+                     ) -> tuple[int, list[tuple[int, float]]]:
         """The rows of ``token``'s word list (:mod:`core.search.wordlists`) as the bits of an
-        integer (0: no list), kept until the index's generation changes (every sync, and
-        another process's writes, change it; a list is written again only from the same rows
-        within one)."""
-        memo = self._kept_memo("listed")
-        found = memo.counts.get(token)
+        integer (0: no list), and the list cut at ``depths`` (best first) in tiers: each tier's
+        rows as bits and the impact of its first row; kept until the index's generation changes
+        (every sync, and another process's writes, change it; a list is written again only from
+        the same rows within one)."""
+        memo = self.memo.get("listed")
+        if not isinstance(memo, _ListedMemo) or memo.generation != self._generation():
+            memo = self.memo["listed"] = _ListedMemo(self._generation())
+        found = memo.lists.get((token, depths))
         if found is None:
-            found = memo.counts[token] = bits_of_json(self.conn.execute(
-                "SELECT json_group_array(doc) FROM wordlists WHERE token = ?",
-                (token,)).fetchone()[0])
+            rows = self.conn.execute("SELECT doc, impact FROM wordlists WHERE token = ? "
+                                     "ORDER BY impact DESC, doc", (token,)).fetchall()
+            cuts = [0, *(d for d in depths if d < len(rows)), len(rows)]
+            tiers = [(bits_of([doc for doc, _ in rows[a:b]]), rows[a][1])
+                     for a, b in zip(cuts, cuts[1:]) if b > a]
+            found = memo.lists[token, depths] = (bits_of([doc for doc, _ in rows]), tiers)
         return found
 
     def count(self, expression: str) -> int:

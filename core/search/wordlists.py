@@ -37,8 +37,8 @@ from .transaction import transaction
 
 #: A word held by fewer memories than this is ranked by FTS5 directly (a few milliseconds).
 LIST_FROM = 5000
-#: Memories kept per word: a search that needs more of them falls back to FTS5.
-LIST_LENGTH = 1000
+#: Memories kept per word (deeper: a lower floor, :mod:`.list_bounds`): past them, FTS5.
+LIST_LENGTH = 4000
 #: A sync rewriting more memories than this drops the lists and builds them again.
 REWRITE_FROM = 20_000
 PENDING_KEY = "word_lists"  # (``state``: the lists are still to be made, :mod:`.pending_lists`)

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from core.model.records import Memory
-from core.search import list_bounds, wordlists
+from core.search import holdings, list_bounds, wordlists
 from core.search import rank as ranking
 from core.search import topk
 from core.search.index import SearchIndex
@@ -24,7 +24,8 @@ QUESTIONS = ["w0 w1 w2 w3", "w0 w1 w2 w3 w4", "w1 w2 w3 w4 w5 w6", "w3 w5 w8 w13
 
 
 @pytest.fixture
-def corpus():
+def corpus(monkeypatch):
+    monkeypatch.setattr(wordlists, "LIST_LENGTH", 1000)  # (shorter than w0-w6's matches)
     for index, memories, decay in zipf_corpus(N, seed=11, tag_every=7):
         for word in LISTED:
             assert index.reading.words().build(word, f'"{word}"') is not None
@@ -54,9 +55,10 @@ def _assert_bounds_hold(index) -> int:
     return below
 
 
-def test_a_word_fts5_stems_is_bounded_by_its_stems_list(tmp_path):
+def test_a_word_fts5_stems_is_bounded_by_its_stems_list(tmp_path, monkeypatch):
     """"migrations" is read by FTS5 as the memories holding "migrat": that word's list bounds
     it, as it bounds every form of it."""
+    monkeypatch.setattr(wordlists, "LIST_LENGTH", 1000)  # (shorter than the word's matches)
     rng = random.Random(3)
     forms = ["migration", "migrations", "migrate", "migrated"]
     memories = {f"m{n:04d}": Memory(id=f"m{n:04d}", created_at=1, last_used=1, content=" ".join(
@@ -142,3 +144,37 @@ def test_the_lists_bounds_spare_rows_the_caps_would_score(corpus):
     loose = [_top(index, memories, decay, q) for q in QUESTIONS]
     assert [top for top, _ in tight] == [top for top, _ in loose]
     assert sum(n for _, n in tight) < sum(n for _, n in loose)
+
+
+def test_every_part_of_a_group_bounds_the_bm25_of_each_of_its_rows(corpus, monkeypatch):
+    """Each part of the groups of the listed words (the rows in no list; the rows of each
+    combination of the lists' tiers) is bounded above every row's bm25 of the words it holds,
+    and the rows deep in a list are bounded below the caps."""
+    index, _, _ = corpus
+    monkeypatch.setattr(list_bounds, "TIERS", (300,))
+    phrases = [f'"{w}"' for w in LISTED[:6]]
+    counts, caps = _caps(index, phrases)
+    found = list_bounds.bounds(index, phrases, counts, caps)
+    assert all(len(found.tiers[i]) == 2 and found.tiers[i][1][1] < caps[i] for i in range(6))
+    groups = holdings.groups_of(index, phrases, list(range(6)), 6)
+    parts = list_bounds.parts(groups, found)
+    rowid = {i: r for i, (r, _) in index.reading._load_known().items()}
+    bm25 = {rowid[i]: s for i, s in index.reading.match(" OR ".join(phrases)).items()}
+    for (mask, _), (bits, bound) in parts.items():
+        assert bits and bits & groups[mask] == bits
+        assert all(bm25[row] <= bound for row in holdings.rowids_of(bits))
+    assert len(parts) > 2 * len(groups)  # (the listed rows cut by their tiers)
+
+
+def test_a_row_deep_in_a_list_is_bounded_by_its_tier_not_the_cap(corpus, monkeypatch):
+    """The same top of each question as the plain evaluation's, with fewer rows scored when a
+    row below a list's first tier is bounded by the impact at the tier's depth than when every
+    row of a list is bounded by the caps."""
+    index, memories, decay = corpus
+    monkeypatch.setattr(list_bounds, "TIERS", (300,))
+    tiered = [_top(index, memories, decay, q) for q in QUESTIONS]
+    monkeypatch.setattr(list_bounds, "TIERS", ())
+    index.reading.memo.clear()
+    capped = [_top(index, memories, decay, q) for q in QUESTIONS]
+    assert [top for top, _ in tiered] == [top for top, _ in capped]
+    assert sum(n for _, n in tiered) < sum(n for _, n in capped)
