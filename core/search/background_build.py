@@ -12,8 +12,8 @@ is started but the lock is free; a second search that finds it taken starts noth
 commit), writes the open index's rows from the files it reads, opens again from them (its
 memories then still their files' bytes, so the rows get their sources,
 :mod:`.row_sources`) and builds the search index in chunks, marking it as under way
-(:func:`.first_build.building`): a search, the app or the MCP server meanwhile answers from
-the rows so far or, in the CLI, from the memories it holds. A builder that dies leaves the rows
+(:func:`.first_build.building`): a search, the app or the MCP server meanwhile waits for it
+within the search's wait, then answers from every memory it holds (:mod:`.memory_index`). A builder that dies leaves the rows
 it wrote; the next search goes on from them.
 
 The child runs this module of the installed memvault from memvault's own folder (never from the

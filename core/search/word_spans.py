@@ -9,6 +9,12 @@ from collections.abc import Callable, Iterable
 
 from .query import TOKEN, Term
 
+#: A run of letters or digits beyond ASCII; a token holding one (:func:`_mostly_ascii`) is
+#: found from it: its letters before (:data:`_TOKEN_TAIL`, within :data:`_REACH`) and after.
+_BEYOND_ASCII = re.compile(r"(?:(?![\x00-\x7f])[^\W_])+")
+_NOT_ASCII = re.compile(r"[^\x00-\x7f]+")
+_TOKEN_TAIL = re.compile(r"[^\W_]*\Z")
+_REACH = 1024
 _SUFFIXES = ("ations", "ation", "ments", "ment", "ings", "ing", "ies", "ied", "ers", "es", "ed",
              "er", "ly", "s")
 
@@ -37,14 +43,61 @@ def match_spans(text: str, terms: Iterable[Term]) -> list[tuple[int, int]]:
     at the same offsets) is searched by one regular expression a term; any other is read a
     token at a time."""
     terms = list(terms)
-    if text.isascii():
-        patterns = [_pattern(term) for term in terms]
-        if all(p is not False for p in patterns):
-            lowered = text.lower()
-            spans = [span for p, term in zip(patterns, terms) if isinstance(p, re.Pattern)
-                     for span in _found(p, lowered, len(term.tokens()) > 1)]
-            return _merged(spans)
+    patterns = [_pattern(term) for term in terms]
+    if all(p is not False for p in patterns):
+        if text.isascii():
+            return _merged(_regex_spans(text.lower(), terms, patterns))
+        if all(len(term.tokens()) <= 1 for term in terms):
+            mixed = _mostly_ascii(text, terms, patterns)
+            if mixed is not None:
+                return mixed
     return _token_spans(text, terms)
+
+
+def _regex_spans(lowered: str, terms: list[Term], patterns: list[re.Pattern[str] | None | bool]
+                 ) -> list[tuple[int, int]]:
+    """Where each term's expression matches the lowercased ``lowered`` (ASCII, or its tokens
+    holding another character blanked out: :func:`_mostly_ascii`)."""
+    return [span for p, term in zip(patterns, terms) if isinstance(p, re.Pattern)
+            for span in _found(p, lowered, len(term.tokens()) > 1)]
+
+
+def _mostly_ascii(text: str, terms: list[Term], patterns: list[re.Pattern[str] | None | bool]
+                  ) -> list[tuple[int, int]] | None:
+    """:func:`match_spans` of words and prefixes (no phrase) in a text that is not all ASCII:
+    the tokens holding a letter or digit beyond ASCII (found by a regular expression, not a
+    token at a time) are folded one by one (:func:`_token_spans`' test), and every other token
+    is searched by the terms' expressions in the lowercased text with those tokens blanked out
+    (the same offsets: a text whose lowercase is longer is left to :func:`_token_spans`). A
+    2.6 MB text with a few thousand such characters: milliseconds, where reading every token
+    took most of a second. None when it cannot be done so (a token too long to find whole)."""
+    lowered = text.lower()
+    if len(lowered) != len(text):
+        return None
+    odd: list[tuple[int, int]] = []
+    for beyond in _NOT_ASCII.finditer(text):  # (a plain class: scanned fast, few runs)
+        for run in _BEYOND_ASCII.finditer(text, *beyond.span()):
+            start, end = run.span()
+            if odd and start < odd[-1][1]:
+                continue  # (another run of the same token)
+            before = _TOKEN_TAIL.search(text, max(0, start - _REACH), start)
+            after = TOKEN.match(text, end)
+            if before is None or (before.start() == start - _REACH and start - _REACH > 0):
+                return None
+            odd.append((before.start(), after.end() if after else end))
+    pieces, at = [], 0
+    for start, end in odd:
+        pieces += [lowered[at:start], "\x00" * (end - start)]
+        at = end
+    pieces.append(lowered[at:])
+    spans = _regex_spans("".join(pieces), terms, patterns)
+    tokens = [(start, end, fold(text[start:end])) for start, end in odd]
+    for term in terms:
+        wanted = [fold(t) for t in term.tokens()]
+        if wanted:
+            test = _token_test(wanted[0], term.kind == "prefix")
+            spans += [(start, end) for start, end, token in tokens if test(token)]
+    return _merged(spans)
 
 
 def _found(pattern: re.Pattern[str], text: str, overlapping: bool) -> list[tuple[int, int]]:

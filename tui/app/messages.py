@@ -80,15 +80,18 @@ class Filtered(Message):
 
 class Ranked(Message):
     """The filter's words searched (``scores``: id -> search score of the hits; ``matched``: the
-    ids the filter keeps, those hits and the memories holding every word, in the view's order)."""
+    ids the filter keeps, those hits and the memories holding every word, in the view's order;
+    ``notes``: what the search said, e.g. that it read every memory itself while the index's
+    first build runs)."""
 
     def __init__(self, view: VaultView, query_text: str, scores: dict[str, float],
-                 matched: list[str]) -> None:
+                 matched: list[str], notes: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.view = view
         self.query_text = query_text
         self.scores = scores
         self.matched = matched
+        self.notes = notes
 
 
 class SearchIndexProgress(Message):

@@ -108,7 +108,7 @@ class Finder:
                     tell: Callable[[str], None] | None = None) -> None:
         """The index's first build (after a clone), when it lacks rows for many memories: on a
         connection of its own, so that it runs outside the server's lock and a search meanwhile
-        answers from the rows so far, saying so (:mod:`core.search.first_build`). ``tell``
+        answers from every memory, saying so (:mod:`core.search.first_build`). ``tell``
         hears when it begins and ends."""
         if len(memories) < first_build.FIRST_BUILD_FROM:
             return

@@ -100,6 +100,8 @@ class TreeFilter:
         self.searched_text: str | None = None
         #: for the bench: how long the last tree rebuild took, etc.
         self.timings: dict[str, float] = {}
+        #: the last ranking said something (its notes shown once, not at every keystroke)
+        self.noted = False
 
     @property
     def tree(self) -> MainTree:
@@ -199,13 +201,14 @@ class TreeFilter:
         :class:`Ranked`."""
         from ..search_rank import search_filter
 
+        notes: list[str] = []
         try:
-            scores, matched = search_filter(view, query)
+            scores, matched = search_filter(view, query, notes)
         except Exception as exc:  # the index cannot be used: the rows keep their sort
             self.screen.post_message(OperationFailed(f"cannot rank the filter's results: {exc}",
                                                      "search"))
             return
-        self.screen.post_message(Ranked(view, query.text, scores, matched))
+        self.screen.post_message(Ranked(view, query.text, scores, matched, tuple(notes)))
 
     def ranked(self, message: Ranked) -> None:
         tree = self.tree
@@ -213,6 +216,10 @@ class TreeFilter:
             return  # a later keystroke or reload: its own ranking follows
         tree.rank = message.scores
         self.searched_text = message.query_text
+        if message.notes and not self.noted:  # (once while the first build runs, not a key)
+            for note in message.notes:
+                self.screen.notify(note, title="search", timeout=6, markup=False)
+        self.noted = bool(message.notes)
         before = tree.matched_set()
         found = [i for i in message.matched if i not in before]  # by the search alone
         changed = message.matched != tree.matched  # (hits of an earlier search may be gone)

@@ -225,7 +225,8 @@ class VaultOpening:
     def build_search_index(self, view: VaultView) -> None:
         """(In a worker.) Build the search index now when it lacks rows for many memories
         (after a clone: at 100k memories it takes a while), its progress shown under the tree;
-        the filter ranks what is built so far meanwhile."""
+        the filter meanwhile ranks every memory of the view in memory, past the search's
+        wait (:mod:`tui.app.search_rank`)."""
         from ..search_rank import build_index
 
         post = self.screen.post_message
