@@ -57,12 +57,14 @@ class BulkOperations:
 
     def run(self, operation: Callable[[], Change], ids: list[str],
             stay_key: str | None = None, doing: str = "saving") -> None:
-        """Run ``operation`` (a service call) in a worker; once it succeeded, unmark ``ids``.
+        """Run ``operation`` (a service call) in a worker, started once their rows are drawn
+        dimmed; once it succeeded, unmark ``ids``.
         ``stay_key``: the tree row the cursor goes to afterwards (instead of following the
         memory). Until then their rows are dimmed and the tree's title says ``doing``."""
         self.runner.pending.start(doing, ids)
-        self.screen.run_worker(partial(self.change, operation, ids, stay_key), thread=True,
-                               group="write", exit_on_error=False)
+        self.runner.pending.then(partial(self.screen.run_worker,
+                                         partial(self.change, operation, ids, stay_key),
+                                         thread=True, group="write", exit_on_error=False))
 
     def change(self, operation: Callable[[], Change], ids: list[str],
                stay_key: str | None) -> None:

@@ -44,11 +44,12 @@ class ChangeRunner:
         self.pending = pending
 
     def run(self, operation: Callable[[], Change], doing: str = "saving") -> None:
-        """Run ``operation`` (a service call) in a worker; its change comes back as a message.
-        Until then the tree's title says ``doing`` (``undoing``)."""
+        """Run ``operation`` (a service call) in a worker, started once the pending look is
+        drawn; its change comes back as a message. Until then the tree's title says ``doing``
+        (``undoing``)."""
         self.pending.start(doing)
-        self.screen.run_worker(partial(self.change, operation), thread=True, group="write",
-                               exit_on_error=False)
+        self.pending.then(partial(self.screen.run_worker, partial(self.change, operation),
+                                  thread=True, group="write", exit_on_error=False))
 
     def change(self, operation: Callable[[], Change]) -> None:
         """(In a worker.)"""

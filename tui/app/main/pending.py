@@ -76,6 +76,12 @@ class PendingWrite:
                 dimmed[memory_id, column] = pending
         listing.update_cells(dimmed)
 
+    def then(self, start: Callable[[], object]) -> None:
+        """``start`` (the write's worker) once the pending look is drawn: a worker started with
+        the key takes the interpreter from the frame that shows it (issue 42: the first visible
+        change of archive and undo came after 100-600 ms on a loaded machine)."""
+        self.screen.call_after_refresh(start)
+
     def opening(self, what: str, push: Callable[[], object]) -> None:
         """A screen that takes a moment to build (a wizard, the review inbox, stats: a few
         hundred milliseconds of mounting on a busy machine): the titles say ``opening what…``
@@ -97,9 +103,6 @@ class PendingWrite:
         for node, label in self.labels.items():
             if node in alive:
                 node.set_label(label)
-        listing = self.screen.query_one(MemoryList)
-        listing.update_cells({cell: held for cell, held in self.cells.items()
-                              if cell[0] in listing.rows})
         self.landed()
         self._retitle()
 
@@ -111,8 +114,15 @@ class PendingWrite:
                 widget.border_title = str(widget.border_title).split(" · ⋯ ", 1)[0]
 
     def landed(self) -> None:
-        """The write landed: the tree and the list are rebuilt from its view (their old rows
-        are dropped)."""
+        """The write landed: the tree is rebuilt from its view (its old rows are dropped); the
+        list's dimmed cells are put back as they were (it makes again only the rows the write
+        changed: a memory left as it was, "already archived", is not dimmed any longer)."""
         self.labels.clear()
+        self._undim_list()
+
+    def _undim_list(self) -> None:
+        listing = self.screen.query_one(MemoryList)
+        listing.update_cells({cell: held for cell, held in self.cells.items()
+                              if cell[0] in listing.rows})
         self.cells.clear()
 

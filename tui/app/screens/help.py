@@ -10,10 +10,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import ActiveBinding, Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..keys import KeyedAction
+from .backdrop import SeeThroughModal
 
 FILTER_HELP = [
     ("pytest ci", "both words appear (content, gist, tags, entities or id)"),
@@ -74,7 +74,7 @@ def key_columns(rows: list[tuple[Text | str, str, str]]) -> Text:
     return text
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(SeeThroughModal[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close", id="memvault.help.close")]
 
     def __init__(self, actions: list[KeyedAction], bindings: dict[str, ActiveBinding],

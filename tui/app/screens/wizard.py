@@ -18,7 +18,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, ContentSwitcher, OptionList, Static
 
@@ -27,9 +26,10 @@ from core import VaultError
 from ..messages import MemoriesChanged, OperationFailed, WizardChecked
 from ..service import Change, VaultService
 from ..widgets.wizard import StepRail
+from .backdrop import SeeThroughModal
 
 
-class WizardScreen(ModalScreen[Change | None]):
+class WizardScreen(SeeThroughModal[Change | None]):
     TITLE_TEXT = "wizard"
     STEPS: list[tuple[str, str]] = []  # (widget id, title)
     CONFIRM = "Confirm"  # the Next button's label at the last step

@@ -133,6 +133,8 @@ class MemoryList(DataTable):
         self._width = 0
         self.shown_columns: list[str] = list(COLUMNS)  # those that fit (see fit_columns)
         self._shown: tuple[VaultView | None, list[str]] = (None, [])
+        #: what the rows were drawn for: the width, gist or content, the words highlighted
+        self._drawn: tuple[int, bool, tuple[Term, ...]] = (0, True, ())
 
     # -- what it shows ------------------------------------------------------------------------
     @property
@@ -154,12 +156,25 @@ class MemoryList(DataTable):
         return self.ids[self.cursor_row]
 
     def show(self, view: VaultView, ids: Sequence[str], focus: str | None = None) -> None:
-        """Rebuild for the memories ``ids``; the cursor stays on its memory (or ``focus``)."""
+        """Rebuild for the memories ``ids``; the cursor stays on its memory (or ``focus``).
+        When the rows are the ones shown, in the same order and drawn the same way (an
+        operation changed a few memories: archived, tagged), only the cells of the rows that
+        changed are put in again (:meth:`renew`): the table is not emptied and measured again."""
         keep = focus or self.current_id
+        ordered = sorted_ids(view, ids, self.sort_column, self.descending, self.gist_first)
+        width = self.scrollable_content_region.width or self.size.width or 80
+        drawn = (width, self.gist_first, tuple(self.terms))
+        if self.view is not None and ordered == self.ids and drawn == self._drawn:
+            self._shown = (view, list(ids))
+            self.renew(view)
+            if keep is not None and keep != self.current_id:
+                self.go_to(keep)
+            return
         self._shown = (view, list(ids))
         self.view = view
-        self.ids = sorted_ids(view, ids, self.sort_column, self.descending, self.gist_first)
-        self._width = self.scrollable_content_region.width or self.size.width or 80
+        self.ids = ordered
+        self._width = width
+        self._drawn = drawn
         self.clear(columns=True)
         kept, text_width = fit_columns(FIXED, self._width)
         shown = {c.key for c in kept}
@@ -177,6 +192,21 @@ class MemoryList(DataTable):
         self._add_rows(at + self.FIRST)
         if self.ids:
             self.move_cursor(row=at, animate=False)
+
+    def renew(self, view: VaultView) -> None:
+        """``view`` holds the rows shown, in their order: the cells of the rows it changed
+        (a new ``Row``) are made again, each in place; the others are left as drawn."""
+        before, self.view = self.view, view
+        assert before is not None
+        widths = [(c, self.text_width if c == "text" else WIDTHS[c]) for c in self.shown_columns]
+        cells: dict[tuple[str, str], object] = {}
+        for memory_id in self.ids[:self.added]:
+            row = view.rows[memory_id]
+            if before.rows.get(memory_id) is not row:
+                cells.update({(memory_id, c): Cell(partial(self.cell, row, c), w)
+                              for c, w in widths})
+        if cells:
+            self.update_cells(cells)
 
     def _need(self, row: int) -> None:
         """Row ``row`` is (nearly) in sight: make sure the rows a little past it are added."""

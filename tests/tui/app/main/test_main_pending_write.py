@@ -202,3 +202,38 @@ async def test_help_says_it_is_opening_in_a_frame_drawn_before_it_is_built(tui_v
         assert "opening" not in str(tree.border_title)
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is app.main_screen)
+
+
+
+async def test_archive_commits_after_the_frame_that_dims_its_row(tui_vault, monkeypatch):
+    """The write's worker starts once the frame with the pending look is drawn (issue 42:
+    started with the key, its thread took the interpreter from the frame a person waits for)."""
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await goto(pilot, DANGER)
+        main = app.main_screen
+        tree = main.memory_tree
+        drawn: list[str] = []  # the title of each draw of the tree
+        real_render = tree.render_lines
+
+        def render_lines(crop):
+            drawn.append(str(tree.border_title))
+            return real_render(crop)
+
+        monkeypatch.setattr(tree, "render_lines", render_lines)
+        at_write: list[list[str]] = []
+        real_run_worker = main.run_worker
+
+        def run_worker(work, *args, **kwargs):
+            if kwargs.get("group") == "write":
+                at_write.append(list(drawn))
+            return real_run_worker(work, *args, **kwargs)
+
+        monkeypatch.setattr(main, "run_worker", run_worker)
+        view = main.view
+        await pilot.press("a")
+        await until(pilot, lambda: main.view is not view)
+        await settle(pilot)
+        assert len(at_write) == 1 and any("archiving…" in t for t in at_write[0])
+        assert on_disk(tui_vault).get(DANGER).status == MemoryStatus.ARCHIVED

@@ -20,6 +20,7 @@ from tui_support import (
     settle,
     text_of,
     tui_vault,  # noqa: F401  (fixture)
+    until,
 )
 
 pytestmark = pytest.mark.asyncio
@@ -216,3 +217,45 @@ async def test_the_palette_switches_between_the_list_and_the_tree(tui_vault):
         await settle(pilot)
         assert not main.showing_list and app.focused is main.memory_tree
         assert "Group by possible duplicates" in commands
+
+
+async def test_a_write_in_the_list_makes_again_only_its_rows_and_undims_the_rest(tui_vault,
+                                                                                 monkeypatch):
+    """Archiving two marked memories, one archived already: the list is not emptied and
+    measured again (issue 42: a bulk archive waited on the whole table rebuilt); the changed
+    row says archived, the row left as it was is not dimmed any more, the others are the
+    cells they were."""
+    from tui.app.main.pending import PENDING_STYLE
+
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await _list(pilot)
+        view = app.main_screen.view
+        archived = next(i for i, r in view.rows.items() if r.brief.status.value == "archived")
+        other = next(i for i in listed(app) if i not in (FRESH, archived))
+        untouched = table.get_cell(other, "text")
+        for memory_id in (FRESH, archived):
+            assert table.go_to(memory_id)
+            await pilot.pause()
+            await pilot.press("space")
+        await settle(pilot)
+        cleared: list[bool] = []
+        real_clear = table.clear
+
+        def clear(*args, **kwargs):
+            cleared.append(True)
+            return real_clear(*args, **kwargs)
+
+        monkeypatch.setattr(table, "clear", clear)
+        view = app.main_screen.view
+        await pilot.press("a")
+        await until(pilot, lambda: app.main_screen.view is not view)
+        await settle(pilot)
+        assert on_disk(tui_vault).get(FRESH).status.value == "archived"
+        assert not cleared
+        assert table.get_cell(FRESH, "status").text.plain == "archived"
+        assert table.get_cell(other, "text") is untouched
+        for memory_id in (FRESH, archived):
+            for column in table.shown_columns:
+                cell = table.get_cell(memory_id, column)
+                assert all(PENDING_STYLE not in str(s.style) for s in cell.text.spans)
