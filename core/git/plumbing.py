@@ -81,10 +81,10 @@ class GitCommands:
         """Run git and return (status, stdout, stderr) instead of raising on a non-zero status."""
         return self.run(*args, env=env, istream=istream, check=False)
 
-    def start(self, *args: str) -> Any:
-        """Start ``git <args>`` in the background (the same choice of runner as :meth:`run`);
-        :func:`finish` reads its output."""
-        return self.runner().start(list(args))
+    def start(self, *args: str, istream: IO[bytes] | None = None) -> Any:
+        """Start ``git <args>`` in the background (the same choice of runner as :meth:`run`;
+        ``istream``: its standard input, else nothing); :func:`finish` reads its output."""
+        return self.runner().start(list(args), istream=istream)
 
     @contextlib.contextmanager
     def stdin(self, data: bytes) -> Iterator[IO[bytes]]:

@@ -111,11 +111,14 @@ class GitRunner:
         out: str | bytes = raw if binary else raw.decode("utf-8", "surrogateescape")
         return done.returncode, out, _text(done.stderr)
 
-    def start(self, args: list[str]) -> subprocess.Popen[bytes]:
-        """Start ``git <args>`` in the background; read its ``stdout``, then ``wait()``."""
+    def start(self, args: list[str], istream: IO[bytes] | None = None
+              ) -> subprocess.Popen[bytes]:
+        """Start ``git <args>`` in the background (``istream``: its standard input, else
+        nothing); read its ``stdout``, then ``wait()``."""
         try:
             return subprocess.Popen(["git", *args], cwd=self.cwd, env=self._env(None),
-                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stdin=istream if istream is not None else subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL)
         except OSError as exc:
             raise not_started(exc) from None
@@ -140,13 +143,13 @@ class GitPythonRunner:
         except git.GitCommandNotFound as exc:
             raise not_started(exc) from None
 
-    def start(self, args: list[str]) -> Any:
+    def start(self, args: list[str], istream: IO[bytes] | None = None) -> Any:
         """GitPython's process handle (it stops the process when dropped); its ``proc`` is the
         :class:`subprocess.Popen`."""
         import git
 
         try:
-            return self.git.execute(["git", *args], as_process=True)
+            return self.git.execute(["git", *args], as_process=True, istream=istream)
         except git.GitCommandNotFound as exc:
             raise not_started(exc) from None
 

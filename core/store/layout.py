@@ -51,6 +51,7 @@ from .files import (
 from .checked_replace import stat_key
 from .ids import MAX_ID_LENGTH as MAX_ID_LENGTH, check_id as check_id
 from .record_loading import SUFFIX as SUFFIX, LoadProblem as LoadProblem, RecordFeed, RecordLoader
+from .record_loading import KnownFiles
 from .shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARDED, is_shard_name, layout_in, shard_of
 from .private import make_folders
 from .names import MEMORIES_DIR as MEMORIES_DIR, META_FILE as META_FILE
@@ -203,12 +204,12 @@ class Layout:
 
     # -- reading (the loader's job) ----------------------------------------------------------
     def load_folder(self, kind: str, keep: dict[str, bytes] | None = None,
-                    fed: RecordFeed | None = None
+                    fed: RecordFeed | None = None, known: KnownFiles | None = None
                     ) -> tuple[list[Any], list[LoadProblem]]:
         """Every record of a kind ("memory" or "relation") on disk, and the files that could not
         be loaded: :meth:`RecordLoader.load_folder` of its folder."""
         folder = self.memories_dir if kind == "memory" else self.relations_dir
-        return self.loader.load_folder(folder, kind, keep, fed)
+        return self.loader.load_folder(folder, kind, keep, fed, known)
 
     def read_folder(self, kind: str, keep: dict[str, bytes] | None = None
                     ) -> tuple[dict[str, bytes], dict[str, str], list[LoadProblem]] | None:

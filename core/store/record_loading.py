@@ -37,6 +37,15 @@ class RecordFeed(Protocol):
     def add(self, records: list[Any]) -> None: ...
 
 
+class KnownFiles(Protocol):
+    """The bytes of files a load need not read from disk (:class:`core.git.clean_files.
+    CleanFiles`: git vouches that they hold a blob it has), each taken once by its
+    vault-relative path; None: read it from disk. Taken in the order of the paths sorted (the
+    order a load with it reads a folder), they come without waiting for the rest."""
+
+    def take(self, rel: str) -> bytes | None: ...
+
+
 @dataclass(frozen=True)
 class LoadProblem:
     """A vault file that could not be loaded; it stays untouched on disk."""
@@ -59,7 +68,7 @@ class RecordLoader:
         self._cut = len(os.path.join(str(root), ""))  # a file's path less this: vault-relative
 
     def load_folder(self, folder: Path, kind: str, keep: dict[str, bytes] | None = None,
-                    fed: RecordFeed | None = None
+                    fed: RecordFeed | None = None, known: KnownFiles | None = None
                     ) -> tuple[list[Any], list[LoadProblem]]:
         """Every record of a kind ("memory" or "relation") on disk, and the files that could not
         be loaded (with the reason). Memories are read in both layouts (flat files and shard
@@ -70,15 +79,19 @@ class RecordLoader:
         so a first open reads each file once), the path relative to the vault and
         ``/``-separated, as git names it under the vault's folder. ``fed``: told the size of each
         folder and handed its records as they are loaded, a few at a time (:class:`RecordFeed`;
-        before two files for one id are settled)."""
+        before two files for one id are settled). ``known``: the bytes of the files git vouches
+        for, taken instead of reading them (:class:`KnownFiles`; a file taken so is not noted
+        in ``seen``, as a file an open takes from the derived index); the folders are then read
+        in the order of their names."""
         records: list[Any] = []
         paths: list[str] = []
         problems: list[LoadProblem] = []
-        shards = self._scan(folder, kind, records, paths, problems, None, keep, fed=fed)
+        shards = self._scan(folder, kind, records, paths, problems, None, keep, fed=fed,
+                            known=known)
         flat = len(records)
         for entry in shards:
             self._scan(Path(entry.path), kind, records, paths, problems, entry.name, keep,
-                       fed=fed)
+                       fed=fed, known=known)
         # Two files for one id are a flat one and a sharded one (a file in a shard folder is
         # its id's, or not loaded): with no flat file or no shard folder, there are none.
         if shards and flat:
@@ -112,12 +125,13 @@ class RecordLoader:
     def _scan(self, folder: Path, kind: str, records: list[Any], paths: list[str],
               problems: list[LoadProblem], shard: str | None,
               keep: dict[str, bytes] | None = None, parse: bool = True,
-              fed: RecordFeed | None = None) -> list[os.DirEntry[str]]:
+              fed: RecordFeed | None = None, known: KnownFiles | None = None
+              ) -> list[os.DirEntry[str]]:
         """Load the record files of one folder into ``records`` (their paths into ``paths``,
         their bytes into ``keep`` when given, by vault-relative path); returns the shard folders
         found in it (memories/ only). Not ``parse``: (id, bytes) of each file into ``records``,
         its content unchecked. ``fed``: told how many entries the folder has, then handed the
-        records it loads, :data:`FEED_EVERY` at a time."""
+        records it loads, :data:`FEED_EVERY` at a time. ``known``: see :meth:`load_folder`."""
         model = (Memory if kind == "memory" else Relation) if parse else None
         try:
             check_folder(folder)
@@ -128,6 +142,8 @@ class RecordLoader:
             entries = list(os.scandir(folder))
         except FileNotFoundError:
             return []
+        if known is not None:  # (git's order: the blobs come as they are taken)
+            entries.sort(key=_name)
         shards = []
         handed = len(records)  # (the records before this folder's were handed over already)
         if fed is not None:
@@ -151,7 +167,7 @@ class RecordLoader:
                 problem = (f"is in the shard folder {shard}/, but this id's shard is "
                            f"{shard_of(name[: -len(SUFFIX)])}/ (not loaded; move it there)")
             else:
-                record, problem = self._load_one(entry.path, name, model, kind, keep)
+                record, problem = self._load_one(entry.path, name, model, kind, keep, known)
                 if record is not None:
                     records.append(record)
                     paths.append(entry.path)
@@ -197,23 +213,26 @@ class RecordLoader:
         return self._load_one(str(path), path.name, model, kind)
 
     def _load_one(self, path: str, name: str, model: type[BaseModel] | None, kind: str,
-                  keep: dict[str, bytes] | None = None) -> tuple[Any, str | None]:
+                  keep: dict[str, bytes] | None = None, known: KnownFiles | None = None
+                  ) -> tuple[Any, str | None]:
         """One file loaded: (record, None) or (None, reason); ``model`` None: (id, bytes), the
-        content unchecked."""
+        content unchecked. ``known``: where its bytes are taken from when git vouches for it."""
         stem = name[: -len(SUFFIX)]
         try:
             check_id(stem, kind)
         except InvalidIdError as exc:
             return None, f"file name is not a valid {kind} id ({exc})"
-        try:
-            data, st = read_vault_file(path)
-        except FileNotFoundError:
-            return None, "is gone"
-        except RefusedFileError as exc:
-            if exc.stat is not None:
-                self.seen[path] = (exc.stat.st_mtime_ns, exc.stat.st_size, exc.stat.st_ino)
-            return None, exc.reason
-        self.seen[path] = (st.st_mtime_ns, st.st_size, st.st_ino)
+        data = None if known is None else known.take(self._rel(path))
+        if data is None:
+            try:
+                data, st = read_vault_file(path)
+            except FileNotFoundError:
+                return None, "is gone"
+            except RefusedFileError as exc:
+                if exc.stat is not None:
+                    self.seen[path] = (exc.stat.st_mtime_ns, exc.stat.st_size, exc.stat.st_ino)
+                return None, exc.reason
+            self.seen[path] = (st.st_mtime_ns, st.st_size, st.st_ino)
         if model is None:
             record: Any = (stem, data)
         else:
@@ -222,9 +241,18 @@ class RecordLoader:
             except RecordRefused as exc:
                 return None, str(exc)
         if keep is not None:
-            rel = path[self._cut:]
-            keep[rel if os.sep == "/" else rel.replace(os.sep, "/")] = data
+            keep[self._rel(path)] = data
         return record, None
+
+    def _rel(self, path: str) -> str:
+        """A file's path relative to the vault, ``/``-separated (as git names it under the
+        vault's folder)."""
+        rel = path[self._cut:]
+        return rel if os.sep == "/" else rel.replace(os.sep, "/")
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
 
 
 class RecordRefused(ValueError):

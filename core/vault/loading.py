@@ -10,16 +10,20 @@ import json
 import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import ValidationError
 
+from ..errors import VaultError
 from ..model.records import Memory, Relation
 from ..store.cache import Store
-from ..store.layout import LoadProblem
+from ..store.layout import MEMORIES_DIR, LoadProblem
 from ..store.record_loading import RecordFeed, check_record
 from ..store.kept_bytes import KeptWhileSmall
 from .state import VaultState
+
+if TYPE_CHECKING:
+    from ..git.clean_files import CleanFiles
 
 
 class MemoryFeed(RecordFeed, Protocol):
@@ -33,6 +37,23 @@ class MemoryFeed(RecordFeed, Protocol):
 #: A read-only open that keeps no bytes leaves a relations folder of this many entries or more
 #: unread until relations are first used (:meth:`CacheLoader.load_files`).
 UNREAD_FROM = 10_000
+#: The first search after a clone takes the memory files git vouches for from git's objects
+#: from this many files on (:mod:`core.git.clean_files`; below, reading them is quicker than
+#: starting git).
+FROM_GIT_FROM = 1000
+
+
+def _holds_many(folder: Path, n: int) -> bool:
+    """Whether ``folder`` holds ``n`` entries or more, or a folder (a sharded layout's shard);
+    counted up to ``n``, never through a link."""
+    try:
+        with os.scandir(folder) as entries:
+            for count, entry in enumerate(entries, 1):
+                if count >= n or entry.is_dir(follow_symlinks=False):
+                    return True
+    except OSError:
+        return False
+    return False
 
 
 def _is_big(folder: Path) -> bool:
@@ -84,7 +105,12 @@ class CacheLoader:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            memories, problems = layout.load_folder("memory", keep, fed)
+            known = None if fed is None else self._clean_memories()
+            try:
+                memories, problems = layout.load_folder("memory", keep, fed, known)
+            finally:
+                if known is not None:
+                    known.close()
             if fed is not None:
                 fed.end()
             relation_problems: list[LoadProblem] = []
@@ -104,6 +130,24 @@ class CacheLoader:
                 gc.enable()
         state.store, state.problems = store, problems + relation_problems
         state.meta = layout.read_meta() or {}
+
+    def _clean_memories(self) -> CleanFiles | None:
+        """The memory files git vouches for, read from its objects in one stream instead of one
+        by one (:mod:`core.git.clean_files`): for the first search after a clone of a big vault
+        (it reads every memory for its rows). None when the folder is small, the vault is in no
+        repository or git cannot answer: every file is read from disk."""
+        state = self.state
+        if not _holds_many(state.layout.memories_dir, FROM_GIT_FROM):
+            return None
+        from ..git.clean_files import CleanFiles
+        from ..store.files import MAX_FILE_BYTES
+
+        try:
+            journal = state.journal
+            return CleanFiles.start(journal.commands, journal.repository, MEMORIES_DIR,
+                                    MAX_FILE_BYTES)
+        except (VaultError, OSError):
+            return None
 
     def _load_unchecked(self, keep: dict[str, bytes] | None) -> bool:
         """Read every file into a new cache that holds each record as its bytes, checked when
