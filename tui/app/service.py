@@ -117,7 +117,9 @@ class VaultService:
     def open(self) -> VaultView:
         """Open the vault (blocking: call from a worker) and build the first view."""
         with self.state.lock:
-            vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout)
+            # (the index's copies of the files read once the open vault is shown: copies_read)
+            vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout,
+                               copies_later=True)
             self.state.vault = vault
             self.config = vault.config
             self.open_notes = _report_notes(vault)
@@ -125,6 +127,21 @@ class VaultService:
             view = self.state.rebuild()
             self.state.remember_disk()
             return view
+
+    def copies_read(self) -> tuple[VaultView, list[str]] | None:
+        """(Once the open vault is shown, in a worker) the copies of the files the open left
+        for the cache's first use read now (:mod:`core.vault.later_copies`: an action meanwhile
+        waits for them); when the cache is not exactly what the view was made from (a damaged
+        copy read from disk, the index gone meanwhile), the view made again and what the read
+        found to say. None otherwise."""
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
+            told = len(vault.notices)
+            if not vault.copies_read():
+                return None
+            view = self.state.rebuild()
+            notes = [*vault.notices[told:], *_report_notes(vault)]
+            return view, [n for n in notes if n not in self.open_notes]
 
     def preview(self) -> VaultView | None:
         """A first look at the vault from its derived index, to paint while :meth:`open` runs
