@@ -46,8 +46,8 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
     ``make(bytes)`` on first read and kept parsed from then on (in place: the order of the ids
     never changes)."""
 
-    __slots__ = ("_check", "_items", "_later", "_lock", "_log", "_log_base", "_make", "_raw",
-                 "_refused", "_unchecked")
+    __slots__ = ("_check", "_filled", "_items", "_later", "_lock", "_log", "_log_base", "_make",
+                 "_raw", "_refused", "_unchecked")
 
     def __init__(self, make: Callable[[bytes], R]) -> None:
         self._items: dict[str, R | bytes] = {}
@@ -64,6 +64,8 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         self._check: Callable[[str, bytes], R] | None = None
         self._refused: Callable[[str, ValueError], None] | None = None
         self._unchecked = False  # whether some bytes held are not checked yet
+        # what a mapping filled on first use held as it was filled (see as_filled)
+        self._filled: dict[str, R | bytes] | None = None
 
     # -- what changed -----------------------------------------------------------------------
     @property
@@ -95,16 +97,20 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
         """Hold every record of ``raw`` (id -> bytes) as its bytes, or, ``parsed``, every record
         it holds (id -> record): an empty mapping only (what an open fills at once; the dict is
         taken, not copied). A mapping waiting to be filled on first use (:meth:`fill_later`)
-        is filled by this instead."""
+        is filled by this instead, and keeps its version: what it holds now is what it stood
+        for since ``fill_later`` (a reader that noted its version then sees no change)."""
         with self._lock:
             if self._items:
                 raise ValueError("fill() is for an empty mapping")
+            due = self._later is not None and not self._log
             self._later = self._check = self._refused = None
             self._unchecked = False
             self._items = raw  # type: ignore[assignment]
             self._raw = 0 if parsed else len(raw)
-            self._log_base += len(self._log) + 1  # (every earlier version is unknown now)
+            if not due:
+                self._log_base += len(self._log) + 1  # (every earlier version is unknown now)
             self._log = []
+            self._filled = dict(raw) if due else None  # (a copy: ~3 ms at 100k)
 
     def fill_unchecked(self, raw: dict[str, bytes], check: Callable[[str, bytes], R],
                        refused: Callable[[str, ValueError], None]) -> None:
@@ -137,6 +143,15 @@ class LazyRecords(MutableMapping[str, R], Generic[R]):
             if self._items or self._later is not None:
                 raise ValueError("fill_later() is for an empty mapping")
             self._later = load
+
+    def as_filled(self) -> dict[str, R | bytes] | None:
+        """What a mapping filled on first use (:meth:`fill_later`) held as it was filled, each
+        record as its bytes or its record (filled now when due): what it stood for since
+        ``fill_later``, for a reader that noted its version then and finds a record changed
+        since. None for a mapping filled otherwise."""
+        if self._later is not None:
+            self._fill_due()
+        return self._filled
 
     @property
     def due(self) -> bool:

@@ -49,14 +49,16 @@ class Vault:
         via: str | None = None,
         secrets: str | None = None,
         layout: str | None = None, create: bool = True, inside_repo: bool = False,
-        keep_read: bool = False, search_rows: bool = False,
+        keep_read: bool = False, search_rows: bool = False, copies_later: bool = False,
     ):
         """``layout``: where a vault created by this open writes its memories ("flat", the
         default, or "sharded"; :mod:`core.store.shards`; an existing vault keeps its own);
         ``create``: it may make one where there is none (else VaultError), never inside another
         git repository unless ``inside_repo`` (:mod:`core.vault.creating`). ``keep_read``: a
         read-only open that reads every file keeps their bytes until :meth:`index_files` writes
-        the open index from them; ``search_rows``: it makes the search rows as it reads them."""
+        the open index from them; ``search_rows``: it makes the search rows as it reads them.
+        ``copies_later``: a read-write open whose index is level with HEAD reads the index's
+        copies of the files when its cache is first used (:mod:`.later_copies`; the app)."""
         root = Path(path).expanduser().resolve()
         journal = Journal(root, lock_timeout=lock_timeout)
         journal.read_only = readonly
@@ -65,7 +67,7 @@ class Vault:
                                 creating=(create, inside_repo))
         self.loader = CacheLoader(self.state)
         self.open_index = OpenIndex(self.state, self.loader, keep_read=keep_read,
-                                    search_rows=search_rows)
+                                    search_rows=search_rows, copies_later=copies_later)
         self.pending = PendingUse(self.state, self.loader)
         self._make_parts(Trailers(via), secrets)  # via: each commit's ``Memvault-Via``
 
@@ -195,6 +197,14 @@ class Vault:
 
     def wait_for_open_index(self) -> None:
         self.open_index.wait_for_open_index()
+
+    def copies_read(self) -> bool:
+        """(An open with ``copies_later``) the index's copies read now, if not yet; True when
+        the cache is not exactly the records of the index's rows, so a view made from its
+        summaries is to be made again (said once). See :mod:`core.vault.later_copies`."""
+        from .later_copies import read_now
+
+        return read_now(self.open_index)
 
     # -- lookups ----------------------------------------------------------------------------
     @property

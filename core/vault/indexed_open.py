@@ -43,6 +43,7 @@ from .state import VaultState
 
 if TYPE_CHECKING:
     from ..search.indexed_files import IndexedFiles
+    from .later_copies import CopiesLater
     from ..search.read_rows import RowsWhileReading
 
 #: Blobs read from git per ``cat-file`` call when the index is written (bounds the memory held).
@@ -64,10 +65,13 @@ class OpenIndex:
     them (the search rows of the first search after a clone, made while the files are read)."""
 
     def __init__(self, state: VaultState, loader: CacheLoader, *, keep_read: bool = False,
-                 search_rows: bool = False) -> None:
+                 search_rows: bool = False, copies_later: bool = False) -> None:
         self.state = state
         self.loader = loader
         self.keep_read = keep_read
+        #: a read-write open whose rows are for HEAD reads their copies on the cache's first
+        #: use (:mod:`.later_copies`), this the reading when it was so
+        self.copies_later: CopiesLater | bool = copies_later
         #: the search rows made while a read-only open read the files (``search_rows``)
         self.search_rows: RowsWhileReading | None = None
         if search_rows and state.readonly:
@@ -163,6 +167,10 @@ class OpenIndex:
             stale = set(history.changed_between(base, head)) if base != head else set()
         except JournalError:  # the rows' commit is gone (history rewritten, pruned)
             return None
+        if base == head and self.copies_later is True and not self.state.readonly:
+            from .later_copies import open_later
+
+            return open_later(self, base)
         copies = Copies(stale)
         try:
             if not copies.read(files):

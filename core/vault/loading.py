@@ -83,7 +83,8 @@ class CacheLoader:
         self.state = state
 
     def load_files(self, keep: dict[str, bytes] | None = None,
-                   fed: MemoryFeed | None = None, *, unchecked: bool = False) -> None:
+                   fed: MemoryFeed | None = None, *, unchecked: bool = False,
+                   into: Store | None = None) -> None:
         """Read every file into a new cache (``keep``: filled with the vault-relative path and
         bytes of each file that loaded as a valid record; ``fed``: handed the memories as each
         folder is loaded; see :meth:`Layout.load_folder`). A read-only open (a command's) that
@@ -93,11 +94,12 @@ class CacheLoader:
         read-only open reads them but parses none (:meth:`_relations_unchecked`); a writer's
         reads them at once (its next operations use them). ``unchecked``
         (with no ``fed``): the records are held as their bytes, each checked when first read
-        (:meth:`_load_unchecked`)."""
-        if unchecked and fed is None and self._load_unchecked(keep):
+        (:meth:`_load_unchecked`). ``into``: the cache filled, an empty one (default: a new
+        one), its mappings perhaps waiting to be filled on first use (:mod:`.later_copies`)."""
+        if unchecked and fed is None and self._load_unchecked(keep, into):
             return
         state = self.state
-        store, layout = Store(), state.layout
+        store, layout = into or Store(), state.layout
         # Tens of thousands of long-lived objects and no garbage among them: the cyclic collector
         # would only rescan them, again and again while loading and once more right after. So it
         # is paused while loading and the loaded heap is frozen out of its scans (objects are
@@ -149,7 +151,7 @@ class CacheLoader:
         except (VaultError, OSError):
             return None
 
-    def _load_unchecked(self, keep: dict[str, bytes] | None) -> bool:
+    def _load_unchecked(self, keep: dict[str, bytes] | None, into: Store | None = None) -> bool:
         """Read every file into a new cache that holds each record as its bytes, checked when
         first read or when all are (:meth:`Store.fill_unchecked`: at 10k memories the open
         parses none of them). A file that is no valid record of its id joins the vault's
@@ -172,7 +174,7 @@ class CacheLoader:
                 gc.enable()
         if memories is None or relations is None:
             return False
-        store = Store()
+        store = into or Store()
         paths = {"memory": memories[1], "relation": relations[1]}
         store.fill_unchecked(memories[0], relations[0], _check,
                              self._refusals(store, paths, keep))

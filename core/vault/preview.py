@@ -135,13 +135,23 @@ def read_glance(root: Path | str, at_least: int = 0) -> Glance | None:
     head, (commit, status_rows, tag_rows) = found
     if commit is None:
         return None
+    return glance_of((commit, status_rows, tag_rows), head, at_least)
+
+
+def glance_of(counts: tuple[str, list[tuple[str, int]], list[tuple[str, str, int]]],
+              head: str | None = None, at_least: int = 0) -> Glance | None:
+    """The :class:`Glance` of counts already read (:func:`~core.search.index_counts.
+    read_counts`'s answer, of a commit; ``head``: HEAD as they were read, None when the caller
+    read them only for the commit HEAD was at); None when they count fewer than ``at_least``
+    memories."""
+    commit, status_rows, tag_rows = counts
     known = {s.value: s for s in MemoryStatus}
     statuses = {known[status]: n for status, n in status_rows if status in known}
     total = sum(statuses.values())
     if total < at_least:
         return None
     tags = {(known[status], tag): n for status, tag, n in tag_rows if status in known}
-    return Glance(commit, commit == head, total, statuses, tags)
+    return Glance(commit, head is None or commit == head, total, statuses, tags)
 
 
 def _read_index(root: Path | str, read: Callable[[Path, str], T]) -> tuple[str, T] | None:

@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 
-from .first_frame import FirstFrame, read_first_counts, short_path
+from .first_frame import FirstCounts, FirstFrame, read_first_counts, short_path
 from .keys import KeyedAction, key_for, unknown_ids
 from .keys import actions as keyed_actions
 from .settings import Loaded, Settings, settings_path
@@ -92,12 +92,15 @@ class MemvaultApp(App[None]):
         self.help_opening = False
         #: the main screen's service and glance, ready while a screen over the first frame shows
         self.main_waiting: MainReady | None = None
+        #: what the first frame counted (its index's counts make the main screen's glance)
+        self.first_counts: FirstCounts | None = None
         self.pane_delay = 0.12  # seconds the cursor rests on a memory before git-backed panes load
 
     def get_default_screen(self) -> Screen:
         if self.service is None:
             assert self.path is not None
-            return FirstFrame(read_first_counts(self.path), short_path(self.path.resolve()),
+            self.first_counts = read_first_counts(self.path)
+            return FirstFrame(self.first_counts, short_path(self.path.resolve()),
                               self.settings.mode)
         return self.make_main_screen(self.service)
 
@@ -120,6 +123,8 @@ class MemvaultApp(App[None]):
 
             assert self.path is not None
             service = VaultService(self.path)
+            if self.first_counts is not None:
+                service.counted = self.first_counts.read  # (the glance: not counted again)
         except Exception as exc:  # (the frame would say "opening…" for ever)
             self.call_from_thread(self.main_failed, f"cannot open the vault: {exc}")
             return

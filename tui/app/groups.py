@@ -6,8 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from .view import VaultView
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -23,6 +26,16 @@ class Group:
     _children: list[Group] | None = field(default=None, repr=False, compare=False)
     _ordered: dict[str, tuple[Mapping[str, float] | None, list[str]]] = field(
         default_factory=dict, repr=False, compare=False)
+    # what the detail pane says of it, and the view it is of (made once: :meth:`figures`)
+    _figures: tuple[VaultView, Any] | None = field(default=None, repr=False, compare=False)
+
+    def figures(self, view: VaultView, make: Callable[[VaultView, list[str]], T]) -> T:
+        """``make(view, ids)``, made once for a view (the detail pane asks again as the tree
+        is redrawn around the same cursor: twice as the vault opens)."""
+        found = self._figures
+        if found is None or found[0] is not view:
+            found = self._figures = (view, make(view, self.ids))
+        return found[1]  # type: ignore[no-any-return]
 
     def children(self) -> list[Group] | None:
         """The subgroups (made on first use), or None for a group of memories."""

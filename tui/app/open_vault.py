@@ -12,7 +12,13 @@ from core import Vault, VaultError
 from core.store.lazy import LazyRecords
 
 from .view import VaultView
-from .view_rows import index_summaries, view_again, view_from_index
+from .view_rows import (
+    due_summaries,
+    index_summaries,
+    view_again,
+    view_from_index,
+    view_from_summaries,
+)
 
 
 class OpenVault:
@@ -50,9 +56,14 @@ class OpenVault:
         # a big vault's rows without parsing its memories: the view again from the one made
         # from the index's summaries of this cache, or from those summaries
         again = view_again(self.current, vault, now, head, problems)
-        summaries = index_summaries(vault) if again is None else None
+        due = due_summaries(vault) if again is None else None
+        summaries = index_summaries(vault) if again is None and due is None else None
         if again is not None:
             self.current = again
+        elif due is not None and isinstance(memories := vault.memories, LazyRecords):
+            self.current = view_from_summaries(vault.root, memories, due, vault.relations,
+                                               vault.config, now, head, problems,
+                                               previous=self.current)
         elif summaries is not None and isinstance(memories := vault.memories, LazyRecords):
             self.current = view_from_index(vault.root, memories, summaries,
                                            vault.relations, vault.config, now, head, problems,

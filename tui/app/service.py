@@ -37,7 +37,7 @@ from core import (
 from core.model.records import now_epoch
 from core.textutil import neutralise_controls, neutralise_line
 from core.vault import GcReport
-from core.vault.preview import read_glance, read_preview
+from core.vault.preview import glance_of, read_glance, read_preview
 
 from ..text import operation_label
 from .service_results import (  # noqa: F401  (part of tui.app.service's API)
@@ -94,6 +94,10 @@ class VaultService:
                                   lock_timeout=lock_timeout, open_vault=self.state.vault_or_fail,
                                   lock=self.state.lock)
         self.open_notes: list[str] = []
+        #: the index's counts as the app's first frame read them, of HEAD then
+        #: (:func:`core.search.index_counts.read_counts`): the first glance is made from them
+        #: (at 100k memories, counting again took ~0.1 s of CPU before every action was ready)
+        self.counted: tuple[str, list[tuple[str, int]], list[tuple[str, str, int]]] | None = None
         #: the outside edits the last open found, and how many opens found some (the screen
         #: announces each once); refused files are copied into the quarantine, once each
         self.outside_edits = OutsideEdits()
@@ -117,7 +121,9 @@ class VaultService:
     def open(self) -> VaultView:
         """Open the vault (blocking: call from a worker) and build the first view."""
         with self.state.lock:
-            vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout)
+            # (the index's copies of the files read once the open vault is shown: copies_read)
+            vault = Vault.open(self.path, config=self.config, lock_timeout=self.lock_timeout,
+                               copies_later=True)
             self.state.vault = vault
             self.config = vault.config
             self.open_notes = _report_notes(vault)
@@ -125,6 +131,21 @@ class VaultService:
             view = self.state.rebuild()
             self.state.remember_disk()
             return view
+
+    def copies_read(self) -> tuple[VaultView, list[str]] | None:
+        """(Once the open vault is shown, in a worker) the copies of the files the open left
+        for the cache's first use read now (:mod:`core.vault.later_copies`: an action meanwhile
+        waits for them); when the cache is not exactly what the view was made from (a damaged
+        copy read from disk, the index gone meanwhile), the view made again and what the read
+        found to say. None otherwise."""
+        with self.state.lock:
+            vault = self.state.vault_or_fail()
+            told = len(vault.notices)
+            if not vault.copies_read():
+                return None
+            view = self.state.rebuild()
+            notes = [*vault.notices[told:], *_report_notes(vault)]
+            return view, [n for n in notes if n not in self.open_notes]
 
     def preview(self) -> VaultView | None:
         """A first look at the vault from its derived index, to paint while :meth:`open` runs
@@ -140,12 +161,15 @@ class VaultService:
 
     def glance(self) -> VaultView | None:
         """Before even the first look, a glance (``VaultView.glanced``): the index's counts of
-        the memories by status and tag, read in milliseconds, for the tree's groups. None once
+        the memories by status and tag, read in milliseconds, for the tree's groups (the first
+        time, those the service was made with when it has some: :attr:`counted`). None once
         open, when the index has no counts, or for a vault of fewer than :data:`GLANCE_FROM`
         memories."""
         if self.state.vault is not None:
             return None
-        found = read_glance(self.path, at_least=GLANCE_FROM)
+        counted, self.counted = self.counted, None
+        found = glance_of(counted, at_least=GLANCE_FROM) if counted is not None \
+            else read_glance(self.path, at_least=GLANCE_FROM)
         if found is None:
             return None
         return VaultView.glanced(self.root, found, self.config or DecayConfig.from_env(),

@@ -26,18 +26,37 @@ class ViewRelations(Mapping[str, Relation]):
     def __init__(self, relations: Mapping[str, Relation],
                  previous: ViewRelations | None = None) -> None:
         """``previous``: the relations of the view this one follows; what it parsed of the very
-        bytes held here is taken, not parsed again (a view after an operation, a rescore)."""
-        held = relations.held if isinstance(relations, LazyRecords) else relations.__getitem__
-        self._held: dict[str, Relation | bytes] = {key: held(key) for key in relations}
+        bytes held here is taken, not parsed again (a view after an operation, a rescore).
+        A mapping still waiting to be filled on first use (an open that reads the index's
+        copies then: :mod:`core.vault.later_copies`) is looked at first when these are:
+        it stands for the same relations (its version kept), read once the open is shown."""
+        self._source: tuple[LazyRecords[Relation], ViewRelations | None] | None = None
+        self._snapshot: dict[str, Relation | bytes] | None = None
+        if isinstance(relations, LazyRecords) and relations.due:
+            self._source = (relations, previous)
+        else:
+            self._snapshot = _held_now(relations, previous)
         self._parsed: dict[str, Relation] | None = None
-        before = previous._parsed if previous is not None else None
-        if before is not None and previous is not None:
-            was = previous._held
-            for key, value in self._held.items():
-                if type(value) is bytes and was.get(key) is value:
-                    self._held[key] = before[key]
         self._by_memory: dict[str, list[Relation]] | None = None
         self._lock = threading.Lock()
+
+    @property
+    def _held(self) -> dict[str, Relation | bytes]:
+        found = self._snapshot
+        if found is None:
+            with self._lock:
+                found = self._take_snapshot()
+        return found
+
+    def _take_snapshot(self) -> dict[str, Relation | bytes]:  # (the lock is held)
+        found = self._snapshot
+        if found is None:
+            assert self._source is not None
+            relations, previous = self._source
+            # (what the mapping held as it was filled: what it stood for when this was made)
+            found = self._snapshot = _held_now(relations, previous, relations.as_filled())
+            self._source = None
+        return found
 
     @property
     def parsed(self) -> bool:
@@ -57,7 +76,7 @@ class ViewRelations(Mapping[str, Relation]):
     def _records(self) -> dict[str, Relation]:  # (the lock is held)
         if self._parsed is None:
             self._parsed = {key: value if isinstance(value, Relation) else read_relation(value)
-                            for key, value in self._held.items()}
+                            for key, value in self._take_snapshot().items()}
         return self._parsed
 
     def __getitem__(self, key: str) -> Relation:
@@ -73,6 +92,25 @@ class ViewRelations(Mapping[str, Relation]):
 
     def __repr__(self) -> str:
         return f"<ViewRelations: {len(self)}{'' if self.parsed else ', not read yet'}>"
+
+
+def _held_now(relations: Mapping[str, Relation], previous: ViewRelations | None,
+              filled: Mapping[str, Relation | bytes] | None = None
+              ) -> dict[str, Relation | bytes]:
+    """What ``relations`` holds now (or ``filled``), each relation as its record or its file's
+    bytes; what ``previous`` parsed of the very bytes held here taken as it is."""
+    if filled is not None:
+        found: dict[str, Relation | bytes] = dict(filled)
+    else:
+        held = relations.held if isinstance(relations, LazyRecords) else relations.__getitem__
+        found = {key: held(key) for key in relations}
+    before = previous._parsed if previous is not None else None
+    if before is not None and previous is not None:
+        was = previous._held
+        for key, value in found.items():
+            if type(value) is bytes and was.get(key) is value:
+                found[key] = before[key]
+    return found
 
 
 def _index(relations: dict[str, Relation]) -> dict[str, list[Relation]]:

@@ -51,6 +51,44 @@ def index_summaries(vault: Vault) -> dict[str, MemorySummary] | None:
     return None
 
 
+def due_summaries(vault: Vault) -> list[MemorySummary] | None:
+    """The index's summaries of every memory of a vault whose memories still wait for the
+    index's copies (an open with ``copies_later``: :mod:`core.vault.later_copies`, whose rows
+    are for HEAD, nothing read from disk), when they are of that very commit, one per id, and
+    at least :data:`SUMMARIES_FROM`; None otherwise (nothing waits then, or the caller reads
+    the memories). Nothing of the vault's cache is used here: its copies are read later."""
+    memories = vault.memories
+    if not isinstance(memories, LazyRecords) or not memories.due:
+        return None
+    found = read_preview(vault.root, at_least=SUMMARIES_FROM)
+    if found is None or found.commit != vault.head \
+            or len({m.id for m in found.memories}) != len(found.memories):
+        return None
+    return found.memories
+
+
+def view_from_summaries(root: Path, memories: LazyRecords[Memory],
+                        summaries: list[MemorySummary], relations: Mapping[str, Relation],
+                        config: DecayConfig, now: int, head: str | None = None,
+                        problems: Iterable[str] = (), previous: VaultView | None = None
+                        ) -> VaultView:
+    """:meth:`VaultView.build` from :func:`due_summaries`: a row for each summary, its memory
+    read from the vault's cache the first time the row's memory is read (which waits for the
+    copies then; the cache stands for these very records: their version is kept)."""
+    unparsed = Unparsed(memories, {})
+    view = VaultView.build(root, (), relations, config, now, head=head, problems=problems,
+                           previous=previous)
+    f = decay.decay_function(config)
+    beta = config.decay_beta
+    scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
+              for m in summaries]
+    rows = view.rows
+    relations_of = view.relations
+    for m, s, key in zip(summaries, scores, band_keys(scores, view.band_table)):
+        rows[m.id] = Row(m, s, key, relations_of, unparsed)
+    return view
+
+
 def view_from_index(root: Path, memories: LazyRecords[Memory],
                     summaries: Mapping[str, MemorySummary], relations: Mapping[str, Relation],
                     config: DecayConfig, now: int, head: str | None = None,
@@ -121,7 +159,8 @@ class Unparsed:
     (id -> the file's bytes the vault's cache held as the view was made), parsed on first read.
     A memory no record was set or deleted for since is the cache's own (parsed there once, for
     the vault and the view alike); one changed since is parsed from the view's bytes, so a view
-    stays the snapshot it was."""
+    stays the snapshot it was. A view made while the cache waited for the index's copies
+    (:func:`view_from_summaries`: ``raw`` empty) takes the bytes the cache was filled with."""
 
     def __init__(self, memories: LazyRecords[Memory], raw: dict[str, bytes]) -> None:
         self.memories = memories
@@ -134,4 +173,13 @@ class Unparsed:
             found = self.memories.get(memory_id)
             if found is not None:
                 return found
-        return Memory.model_validate_json(self.raw[memory_id])
+        # (a view made before the cache's copies were read holds no bytes: the cache's as it
+        # was filled, the very records the view was made from, its version kept)
+        raw = self.raw or self.memories.as_filled() or {}
+        held = raw.get(memory_id)
+        if held is None:  # (not among the copies: read from disk as they were read)
+            found = self.memories.get(memory_id)
+            if found is None:
+                raise KeyError(memory_id)
+            return found
+        return held if isinstance(held, Memory) else Memory.model_validate_json(held)

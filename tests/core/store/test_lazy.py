@@ -280,3 +280,22 @@ def test_a_reader_that_found_bytes_just_before_every_record_was_checked_gets_the
     for key in ("m0002", "m0003"):
         with pytest.raises(KeyError):
             records._parse(key, found[key])
+
+
+def test_a_mapping_filled_on_first_use_keeps_its_version_and_what_it_was_filled_with(parsed):
+    """It stood for those records since ``fill_later`` (an open that reads the index's copies
+    on the cache's first use: core/vault/later_copies.py): a reader that noted its version
+    then sees only the changes made after, and finds what it held as it was filled."""
+    records, _ = parsed
+    made = [_memory(i, ["a"]) for i in range(3)]
+    records.fill_later(lambda: records.fill({m.id: _bytes(m) for m in made}))
+    version = records.version
+    records["m0001"] = _memory(7, ["b"])  # (its first use: filled, then changed)
+    del records["m0002"]
+    assert records.changed_since(version) == {"m0001", "m0002"}  # (was None: all unknown)
+    filled = records.as_filled()
+    assert filled is not None and set(filled) == {"m0000", "m0001", "m0002"}
+    assert Memory.model_validate_json(filled["m0001"]) == made[1]
+    records_now: LazyRecords[Memory] = LazyRecords(Memory.model_validate_json)
+    records_now.fill({"m0000": _bytes(made[0])})
+    assert records_now.as_filled() is None  # (filled at once: nothing kept)

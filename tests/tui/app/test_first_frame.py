@@ -328,3 +328,24 @@ def test_a_memories_folder_that_is_a_symlink_is_not_followed(tmp_path):
     (tmp_path / "vault").mkdir()
     (tmp_path / "vault" / "memories").symlink_to(elsewhere)
     assert read_first_counts(tmp_path / "vault") is None
+
+
+def test_the_main_screens_glance_is_made_from_the_first_frames_counts(tui_vault, monkeypatch):
+    """The index's counts are read once (~0.1 s of CPU at 100k memories, read twice before):
+    the first frame's, of HEAD, make the main screen's glance as a read of its own would."""
+    from core.vault.preview import read_glance
+    from tui.app import service as service_module
+    from tui.app.first_frame import read_first_counts
+    from tui.app.service import VaultService
+
+    vault = _with_index(tui_vault)
+    expected = read_glance(vault)
+    counts = read_first_counts(vault)
+    assert expected is not None and counts is not None and counts.read is not None
+    monkeypatch.setattr(service_module, "GLANCE_FROM", 1)
+    monkeypatch.setattr(service_module, "read_glance",
+                        lambda *a, **k: pytest.fail("the counts were read again"))
+    service = VaultService(vault)
+    service.counted = counts.read
+    view = service.glance()
+    assert view is not None and view.glance == expected

@@ -199,12 +199,28 @@ class VaultOpening:
             return
         self.screen.run_worker(preload, thread=True, group="preload", exit_on_error=False,
                                description="the keys' screens imported ahead")
-        # the relations, read on first use (the first screen shows none), read now
-        self.screen.run_worker(view.relations.by_memory, thread=True, group="relations",
+        # the index's copies of the files the open left for first use, then the relations,
+        # read on first use (the first screen shows none), read now
+        self.screen.run_worker(partial(self.read_copies, view), thread=True, group="relations",
                                exit_on_error=False, description="the view's relations read")
         self.screen.run_worker(partial(self.build_search_index, view), thread=True,
                                group="search-index", exclusive=True, exit_on_error=False,
                                description="the search index's first build")
+
+    def read_copies(self, view: VaultView) -> None:
+        """(In a worker.) The copies the open left for the cache's first use read, the view
+        made again when they were not what it was made from (posted as a reload); then the
+        relations of the view shown read."""
+        try:
+            found = self.service.copies_read()
+        except VaultError as exc:
+            self.screen.post_message(OperationFailed(f"cannot read the vault: {exc}", "open"))
+            return
+        if found is not None:
+            self.screen.post_message(VaultReloaded(found[0], "", found[1]))
+            found[0].relations.by_memory()
+            return
+        view.relations.by_memory()
 
     def reloaded(self, message: VaultReloaded) -> None:
         """The vault read again (a key, a move on disk, the scores again): show it as it is."""
@@ -217,8 +233,8 @@ class VaultOpening:
             n = len(message.view)
             self.screen.notify(f"{message.reason} ({n} memor{'y' if n == 1 else 'ies'})",
                                title="vault", timeout=3, markup=False)
-            for note in message.notes:
-                self.screen.notify(note, title="vault", markup=False)
+        for note in message.notes:  # (also of a view made again once the copies were read)
+            self.screen.notify(note, title="vault", markup=False)
         self.follower.tell_outside_edits()
 
     # -- the search index's first build (after a clone) ----------------------------------------
