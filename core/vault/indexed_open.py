@@ -4,22 +4,17 @@ that changed since (``git diff`` from that commit to HEAD) or that differ from H
 (``git status``, as every open runs) are read from disk. Afterwards the index is moved to HEAD
 with the blobs git holds, read in batches through ``git cat-file --batch``.
 
-A row keeps a record's bytes only when they made a valid record of its id as the row was written
-(:func:`.index_copies.makes_record`), so the open holds those bytes as they are and parses each
-record the first time it is read (:meth:`core.store.cache.Store.fill_raw`): opening 10k
-memories parses none of them. The other rows (a file that is not a valid record) are read from disk, which says
-what is wrong, as without an index.
-
-The files stay the truth: a row is used only for a path that is, by git's own account, the
-same blob on disk and at HEAD as when the row was written, and only when its bytes are that blob
-(:mod:`core.vault.index_copies`: a copy that is not is read from disk, said in a notice, and
-written again by a read-write open); anything the index cannot answer
-(missing, unreadable, of an older schema, its commit gone from the repository) means reading
-every file, as without an index.
+A row keeps a record's bytes only when they made a valid record of its id
+(:func:`.index_copies.makes_record`): the open holds them and parses each record when first read
+(:meth:`core.store.cache.Store.fill_raw`; opening 10k memories parses none). Other rows are read
+from disk, which says what is wrong. The files stay the truth: a row is used only for a path
+that is, by git's own account, the same blob on disk and at HEAD as when the row was written,
+and only when its bytes are that blob (:mod:`core.vault.index_copies`: one that is not is read
+from disk, said in a notice, and written again by a read-write open); anything the index cannot
+answer (missing, unreadable, of an older schema, its commit gone) means reading every file.
 """
 
 from __future__ import annotations
-
 
 import os
 from collections.abc import Callable
@@ -35,7 +30,6 @@ from ..store.layout import (
     RefusedFileError,
     read_vault_file,
 )
-
 from .index_copies import Copies, makes_record, plan_damaged, valid_id
 from .index_writer import BACKGROUND_FROM, OpenIndexWriter, RowPlan, Rows, Wanted
 from .loading import CacheLoader
@@ -69,8 +63,7 @@ class OpenIndex:
         self.state = state
         self.loader = loader
         self.keep_read = keep_read
-        #: a read-write open whose rows are for HEAD reads their copies on the cache's first
-        #: use (:mod:`.later_copies`), this the reading when it was so
+        #: the copies read on the cache's first use (:mod:`.later_copies`), or whether they are
         self.copies_later: CopiesLater | bool = copies_later
         #: the search rows made while a read-only open read the files (``search_rows``)
         self.search_rows: RowsWhileReading | None = None
@@ -100,8 +93,7 @@ class OpenIndex:
             return None
 
     def index_absent(self) -> bool:
-        """Whether the vault's repository holds no index file yet (after a clone): the open
-        reads every file and :meth:`write_fresh` writes the rows from them."""
+        """Whether the repository holds no index file yet (after a clone: :meth:`write_fresh`)."""
         from ..search.index import index_path
 
         path = index_path(self.state.root)
