@@ -17,7 +17,6 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from ..model.records import Memory
 from .embedding_cache import EmbeddingCache
 from .index_counts import INDEX_FILE as INDEX_FILE, index_path as index_path
 from .index_file import SCHEMA_VERSION as SCHEMA_VERSION  # (read from here: the rows' version)
@@ -32,6 +31,7 @@ from .sync_compare import fingerprint as fingerprint
 from .transaction import transaction
 
 if TYPE_CHECKING:
+    from ..model.records import Memory
     from .first_build import Progress
     from .near_dupes import NearDuplicateRows
 

@@ -33,9 +33,9 @@ import heapq
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..model.records import Memory, MemoryStatus, now_epoch
+from ..model.values import MemoryStatus, now_epoch
 from .answer_type import lifted_as_asked
 from .episodes import CONTEXT_DEPTH, in_context
 from .first_build import Progress, building_json, building_note
@@ -51,6 +51,9 @@ from .query import Query, Term, fts_expression, parse
 from .searched_terms import cut_note, searched
 from .semantic import INSTALL_HINT, Embedder, cosines, hybrid_notes, load_embedder, nearest, semantic_available
 from .snippet import snippet_for
+
+if TYPE_CHECKING:  # (a search that only reads makes no model: core.model.plain_records)
+    from ..model.records import Memory
 
 #: How many of the most similar memories join the fusion without a word of the query (every text
 #: hit is fused with its cosine). Few: a static word-vector model is precise only at the top.

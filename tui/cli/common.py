@@ -69,6 +69,26 @@ def start_command() -> None:
     opened_paths.clear()
     deferred_notes.clear()
     forget_warned()
+    _reading_without_models(False)
+    _writing[:] = [False]
+
+
+def end_command() -> None:
+    """Records are models again once the command ends (a caller in the same process, a test,
+    may write with the vault it opens next)."""
+    _reading_without_models(False)
+
+
+#: ``[True]`` once the running command opened a vault to write: from then on it reads models
+_writing: list[bool] = [False]
+
+
+def _reading_without_models(plainly: bool) -> None:
+    """A read-only open of a command that writes nothing reads its records without the models
+    (pydantic is not imported for them: :mod:`core.model.plain_records`)."""
+    from core.model.plain_records import read_without_models
+
+    read_without_models(plainly)
 
 
 def say_deferred_notes(error: str | None = None) -> None:
@@ -271,6 +291,8 @@ def open_readonly(keep_read: bool = False, search_rows: bool = False) -> Vault:
     path = vault_path()
     require_vault(path)
     opened_paths.append(path)
+    if not _writing[0]:
+        _reading_without_models(True)
     vault = vault_class().open(path, readonly=True, keep_read=keep_read, search_rows=search_rows)
     _opened.append(vault)  # (its notices too: a damaged derived index built again...)
     return vault
@@ -321,6 +343,8 @@ def open_writable(*, create: str | None = None, announce_created: bool = True,
     the folder, nothing written. Notes on stderr say what the open did (recovered, committed
     outside edits...)."""
     path = vault_path()
+    _writing[0] = True
+    _reading_without_models(False)  # (a record this vault loads may be written back)
     allowed = may_create(create)
     if not allowed:
         require_vault(path, writing=True)

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from core import MemoryStatus
-from core.model.records import now_epoch
+from core.model.values import MemoryStatus, now_epoch
 from core.store.cache import SortKey
 from core.vault import first_words
 

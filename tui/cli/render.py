@@ -16,7 +16,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -24,14 +24,18 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from core import HistoryEntry, Memory, MemoryStatus, Vault
+from core.model.values import MemoryStatus
 from core.textutil import neutralise_controls, neutralise_line
-from core.vault import GcReport, first_words
+from core.vault import first_words
 
 from ..terminal import underlying
 from .render_plain import plain_lines
 from ..text import (LIST_PREVIEW, absolute_time, preview, relative_time, subject_line,
                     until_forgotten)
+
+if TYPE_CHECKING:  # (types only: ``show`` piped makes no model, core.model.plain_records)
+    from core import HistoryEntry, Memory, Vault
+    from core.vault import GcReport
 
 STATUS_STYLE = {
     MemoryStatus.ACTIVE: "green",

@@ -173,3 +173,22 @@ def test_finding_the_vault_the_app_opens_imports_no_record_model(where, small_va
     assert not [name for name in modules
                 if name == "pydantic" or name.startswith(("core.vault.api", "core.model.records",
                                                           "core.store.layout"))]
+
+
+@pytest.mark.parametrize("argv", [["list"], ["list", "--query", "pytest"], ["stats"],
+                                  ["show", "PREFIX"], ["search", "pytest"],
+                                  ["search", "pytest", "--mode", "bm25"]])
+def test_a_reading_verb_on_a_small_vault_imports_no_pydantic(argv, small_vault, tmp_path):
+    """Piped, a reading verb makes its records without the models (core.model.plain_records):
+    pydantic and the record models, ~1x the floor of a click program, are never imported."""
+    _modules("--vault", str(small_vault), "search", "fixtures", cwd=tmp_path)  # the index made
+    memory_id = next((small_vault / "memories").iterdir()).stem
+    argv = [memory_id[:8] if a == "PREFIX" else a for a in argv]
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "--vault", str(small_vault), *argv],
+                          capture_output=True, text=True, cwd=tmp_path, env=_piped_env())
+    assert proc.returncode == 0, proc.stderr
+    modules = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert "Prefers pytest fixtures" in proc.stdout or argv[0] == "stats"
+    loaded = [m for m in modules if m.split(".")[0] in ("pydantic", "pydantic_core")
+              or m == "core.model.records"]
+    assert loaded == []
