@@ -177,6 +177,10 @@ def show(memory_id: str, as_json: bool) -> int:
         data["relations"] = [shown_relation(memory.id, r, ends) for r in relations]
         print_json(data)
         return 0
+    from . import render_plain
+
+    if render_plain.piped() and render_plain.print_memory(vault, memory, now, ends):
+        return 0  # (without rich)
     from . import render
 
     render.print_memory(vault, memory, now, ends)

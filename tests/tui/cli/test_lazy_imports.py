@@ -143,6 +143,18 @@ def test_piped_list_and_stats_import_no_rich_and_build_no_record_model(argv, sma
     assert (built, meta_built) == (False, False)
 
 
+def test_piped_show_imports_no_rich(small_vault, tmp_path):
+    """Piped, ``show`` prints its fields, texts and relations without rich (render_plain)."""
+    memory_id = next((small_vault / "memories").iterdir()).stem
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "--vault", str(small_vault), "show",
+                           memory_id[:8]], capture_output=True, text=True, cwd=tmp_path,
+                          env=_piped_env())
+    assert proc.returncode == 0, proc.stderr
+    modules = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert "Prefers pytest fixtures" in proc.stdout
+    assert [m for m in modules if m.split(".")[0] == "rich" or m == "tui.cli.render"] == []
+
+
 @pytest.mark.parametrize("argv", [["search", "pytest"], ["search", "pytest", "--json"]])
 def test_a_search_of_a_small_vault_imports_no_rich_nor_pydantics_plugins(argv, small_vault,
                                                                           tmp_path):
