@@ -356,7 +356,8 @@ class Searcher:
         if answer is not None:
             return answer[0], SyncReport(building=answer[2]), answer[1]
         self.handing_over.wait_for_build(self.index)
-        synced = self.index.sync(memories, progress=self.progress)
+        # (a search reads no near-duplicate row: it does not ask if they are current)
+        synced = self.index.sync(memories, progress=self.progress, near_dupes=False)
         building = building_note(*synced.building) if synced.building else None
         return (self.handing_over.made_for(memories) if building else self.index), synced, building
 

@@ -204,3 +204,12 @@ def test_a_reading_verb_on_a_small_vault_imports_no_pydantic(argv, small_vault, 
     loaded = [m for m in modules if m.split(".")[0] in ("pydantic", "pydantic_core")
               or m == "core.model.records"]
     assert loaded == []
+
+
+def test_a_search_of_a_level_index_does_not_read_rensas_version(small_vault, tmp_path):
+    """A search reads no near-duplicate row: it does not ask which rensa made them
+    (importlib.metadata, with email, zipfile and csv: ~a tenth of a search's start)."""
+    _modules("--vault", str(small_vault), "search", "fixtures", cwd=tmp_path)  # the index made
+    modules = _modules("--vault", str(small_vault), "search", "pytest", cwd=tmp_path)
+    assert "core.search.rank" in modules
+    assert [m for m in modules if m.startswith(("importlib.metadata", "email"))] == []
