@@ -1,9 +1,11 @@
 """Records without the models, for a process that only reads (``memvault list``, ``show``,
 ``stats``, ``search``): importing pydantic and its models costs such a command more than all
-else it does on a small vault. After :func:`read_without_models`, the exact reading
-(:mod:`core.model.exact_records`) makes a :class:`PlainMemory` or :class:`PlainRelation` where
-it made a model: the same fields and extra keys as attributes (``status`` a
-:class:`~core.model.values.MemoryStatus`, ``meta`` a :class:`PlainMeta`), and ``text``.
+else it does on a small vault.
+
+After :func:`read_without_models`, the exact reading (:mod:`core.model.exact_records`) makes a
+:class:`PlainMemory` or :class:`PlainRelation` where it made a model: the same fields and extra
+keys as attributes (``status`` a :class:`~core.model.values.MemoryStatus`, ``meta`` a
+:class:`PlainMeta`), and ``text``.
 
 Anything else asked of one (``model_dump``, ``model_extra``, ``model_copy``...) is answered by
 the model it stands for, made then (``model_construct`` of its fields, as the exact reading

@@ -69,26 +69,19 @@ def start_command() -> None:
     opened_paths.clear()
     deferred_notes.clear()
     forget_warned()
-    _reading_without_models(False)
-    _writing[:] = [False]
+    read_plainly(False, writing=False)
 
 
-def end_command() -> None:
-    """Records are models again once the command ends (a caller in the same process, a test,
-    may write with the vault it opens next)."""
-    _reading_without_models(False)
+def read_plainly(plainly: bool, writing: bool | None = None) -> None:
+    """A command that opened no vault to write (``writing``: it now has, or not) reads without
+    the models (core.model.plain_records); ``read_plainly(False)`` when it ends."""
+    from core.model import plain_records
+
+    _writing[0] = _writing[0] if writing is None else writing
+    plain_records.read_without_models(plainly and not _writing[0])
 
 
-#: ``[True]`` once the running command opened a vault to write: from then on it reads models
-_writing: list[bool] = [False]
-
-
-def _reading_without_models(plainly: bool) -> None:
-    """A read-only open of a command that writes nothing reads its records without the models
-    (pydantic is not imported for them: :mod:`core.model.plain_records`)."""
-    from core.model.plain_records import read_without_models
-
-    read_without_models(plainly)
+_writing = [False]
 
 
 def say_deferred_notes(error: str | None = None) -> None:
@@ -291,8 +284,7 @@ def open_readonly(keep_read: bool = False, search_rows: bool = False) -> Vault:
     path = vault_path()
     require_vault(path)
     opened_paths.append(path)
-    if not _writing[0]:
-        _reading_without_models(True)
+    read_plainly(True)
     vault = vault_class().open(path, readonly=True, keep_read=keep_read, search_rows=search_rows)
     _opened.append(vault)  # (its notices too: a damaged derived index built again...)
     return vault
@@ -343,8 +335,7 @@ def open_writable(*, create: str | None = None, announce_created: bool = True,
     the folder, nothing written. Notes on stderr say what the open did (recovered, committed
     outside edits...)."""
     path = vault_path()
-    _writing[0] = True
-    _reading_without_models(False)  # (a record this vault loads may be written back)
+    read_plainly(False, writing=True)  # (a record it loads may be written back)
     allowed = may_create(create)
     if not allowed:
         require_vault(path, writing=True)
