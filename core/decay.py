@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from .model.config import DecayConfig
-from .model.records import Memory, now_epoch
+from .model.values import now_epoch
+
+if TYPE_CHECKING:
+    from .model.records import Memory
 
 SECONDS_PER_DAY = 86400
 _NEVER_SECONDS = 100 * 365 * SECONDS_PER_DAY  # beyond this a memory is treated as never forgotten

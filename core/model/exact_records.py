@@ -5,7 +5,8 @@ builds the models' validators (they are built on first use, ``defer_build``).
 Exactly: every field present with the very type validation keeps (``str``, ``int``, ``float``,
 ``null`` where allowed), within its bounds, ``status`` a known one, every value one a record
 may hold (:func:`~core.model.checks.check_value`); the record is then made with
-``model_construct``, equal to what validation makes, given fields and extra keys included.
+``model_construct``, equal to what validation makes, given fields and extra keys included (in a
+process that only reads, a plain record instead: :mod:`core.model.plain_records`).
 Anything else (a missing field, an ``int`` where a ``float`` is kept, text that is no valid
 UTF-8, JSON pydantic's reader refuses such as ``NaN``) answers None: the file is validated as
 always, which accepts, converts or refuses it as it does today."""
@@ -14,9 +15,12 @@ from __future__ import annotations
 
 import itertools
 import json
-from typing import TYPE_CHECKING, Any
+import sys
+from typing import TYPE_CHECKING, Any, cast
 
 from .checks import RecordValueError, check_value
+from .plain_records import PlainMemory, PlainMeta, PlainRelation, reading_plainly
+from .values import MemoryStatus
 
 if TYPE_CHECKING:
     from .records import Memory, Relation
@@ -62,11 +66,14 @@ EXACT_READS = 200
 _reads = itertools.count()
 
 
-def exact_first(model: type[Any]) -> bool:
-    """Whether the next record of ``model`` is made by the exact reading: not once its
-    validator is built (pydantic's reader is then the faster), and only for the first
-    :data:`EXACT_READS` records of the process."""
-    return not model.__pydantic_complete__ and next(_reads) < EXACT_READS
+def exact_first(kind: str) -> bool:
+    """Whether the next record of ``kind`` ("memory" or "relation") is made by the exact
+    reading: not once its model's validator is built (pydantic's reader is then the faster),
+    and only for the first :data:`EXACT_READS` records of the process."""
+    records = sys.modules.get(f"{__package__}.records")  # (not imported: nothing is built)
+    model = getattr(records, "Memory" if kind == "memory" else "Relation", None)
+    complete = model is not None and model.__pydantic_complete__
+    return not complete and next(_reads) < EXACT_READS
 
 
 class _NotExact(Exception):
@@ -138,10 +145,13 @@ def memory_exact(data: bytes) -> Memory | None:
         check_value(record, "memory")
     except RecordValueError:
         return None
-    from .records import Memory, MemoryMetadata, MemoryStatus
-
     made = dict(record)
     made["status"] = MemoryStatus(record["status"])
+    if reading_plainly():  # a command that only reads: no model (core.model.plain_records)
+        made["meta"] = PlainMeta(meta)
+        return cast("Memory", PlainMemory(made))
+    from .records import Memory, MemoryMetadata
+
     made["meta"] = MemoryMetadata.model_construct(set(meta), **meta)
     return Memory.model_construct(set(record), **made)
 
@@ -156,6 +166,8 @@ def relation_exact(data: bytes) -> Relation | None:
         check_value(record, "relation")
     except RecordValueError:
         return None
+    if reading_plainly():
+        return cast("Relation", PlainRelation(record))
     from .records import Relation
 
     return Relation.model_construct(set(record), **record)
@@ -164,15 +176,19 @@ def relation_exact(data: bytes) -> Relation | None:
 def read_memory(data: bytes) -> Memory:
     """The memory a file's bytes hold: :func:`memory_exact`, else validated (pydantic's
     ValidationError for a file that is no record)."""
+    made = memory_exact(data) if exact_first("memory") else None
+    if made is not None:
+        return made
     from .records import Memory
 
-    made = memory_exact(data) if exact_first(Memory) else None
-    return made if made is not None else Memory.model_validate_json(data)
+    return Memory.model_validate_json(data)
 
 
 def read_relation(data: bytes) -> Relation:
     """The relation a file's bytes hold: :func:`relation_exact`, else validated."""
+    made = relation_exact(data) if exact_first("relation") else None
+    if made is not None:
+        return made
     from .records import Relation
 
-    made = relation_exact(data) if exact_first(Relation) else None
-    return made if made is not None else Relation.model_validate_json(data)
+    return Relation.model_validate_json(data)

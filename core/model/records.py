@@ -7,26 +7,20 @@ Field for field compatible with CortexGraph 1.2.1 (``cortexgraph.storage.models`
 
 from __future__ import annotations
 
-import time
-from enum import Enum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from .checks import check_value
+from .field_sets import FieldSetSharing as FieldSetSharing
+from .values import (KNOWN_RELATION_TYPES as KNOWN_RELATION_TYPES, PIN_KEY as PIN_KEY,
+                     PROVENANCE_RELATION_TYPES as PROVENANCE_RELATION_TYPES,
+                     MemoryStatus as MemoryStatus, is_pinned as is_pinned,
+                     now_epoch as now_epoch)
 
-
-def now_epoch() -> int:
-    """Current time in whole epoch seconds (the unit of every timestamp in the vault)."""
-    return int(time.time())
-
-
-class MemoryStatus(str, Enum):
-    ACTIVE = "active"
-    PROMOTED = "promoted"
-    ARCHIVED = "archived"
-    SUPERSEDED = "superseded"
-
+# The plain values (status, time, relation types, the pin) are in core.model.values, the set
+# of given fields shared in core.model.field_sets: a reading command that makes no model
+# imports them without pydantic (core.model.plain_records).
 
 # Each model is built (its validator and serializer) on first use, not when imported: a read of
 # memvault's own files makes its records without them (core.model.exact_records).
@@ -82,15 +76,6 @@ class Memory(BaseModel):
         return self.gist or self.content
 
 
-#: ``meta.extra[PIN_KEY] is True``: the memory is pinned, and gc never deletes or archives it
-#: (kept in ``meta.extra``, which CortexGraph's ``MemoryMetadata`` carries through unchanged).
-PIN_KEY = "pinned"
-
-
-def is_pinned(memory: Memory) -> bool:
-    return memory.meta.extra.get(PIN_KEY) is True
-
-
 class Relation(BaseModel):
     model_config = ConfigDict(extra="allow", validate_assignment=True, allow_inf_nan=False,
                               defer_build=True)
@@ -112,31 +97,6 @@ class Relation(BaseModel):
         return self
 
 
-#: Relation types a person may create without ``force``: CortexGraph's own, the lifecycle edges,
-#: and the link types of the tiered markdown memory schema.
-KNOWN_RELATION_TYPES: frozenset[str] = frozenset(
-    {
-        "related",
-        "causes",
-        "supports",
-        "contradicts",
-        "has_decision",
-        "consolidated_from",
-        "split_from",
-        "related_to",
-        "depends_on",
-        "part_of",
-        "caused_by",
-        "similar_to",
-        "supersedes",
-        "alternative_to",
-    }
-)
-
-#: Edges that make up the provenance graph (direction: new -> old).
-PROVENANCE_RELATION_TYPES: frozenset[str] = frozenset({"consolidated_from", "split_from"})
-
-
 class KnowledgeGraph(BaseModel):
     """Memories and relations together, as CortexGraph's ``get_knowledge_graph`` returns them."""
 
@@ -145,39 +105,3 @@ class KnowledgeGraph(BaseModel):
     memories: list[Memory]
     relations: list[Relation]
     stats: dict[str, Any] = Field(default_factory=dict)
-
-
-# -- memory held per record --------------------------------------------------------------------
-class FieldSetSharing:
-    """Lets each record loaded (and a memory's ``meta``) hold pydantic's set of the fields it was
-    given as one set shared by the records given the same fields (nearly all: memvault writes
-    every field), instead of a set of its own: ~0.9 KB a memory, 40% of what a loaded memory
-    costs (120 MB at 100k), and done as each record is loaded, so the peak is lower too.
-    memvault never dumps with ``exclude_unset``, the one thing that set serves (and
-    ``validate_assignment`` keeps it a set: an assigned field lands in the set the record
-    shares, which only widens what ``exclude_unset`` would keep of the others)."""
-
-    def __init__(self) -> None:
-        self._memory: set[str] | None = None
-        self._meta: set[str] | None = None
-        self._relation: set[str] | None = None
-
-    def memory(self, memory: Memory) -> Memory:
-        self._memory = _share_fields(memory, self._memory)
-        self._meta = _share_fields(memory.meta, self._meta)
-        return memory
-
-    def relation(self, relation: Relation) -> Relation:
-        self._relation = _share_fields(relation, self._relation)
-        return relation
-
-
-def _share_fields(record: BaseModel, shared: set[str] | None) -> set[str]:
-    """Give ``record`` the ``shared`` set when its own set of given fields is equal to it; the
-    set to share from now on (the first record's own)."""
-    fields = record.__pydantic_fields_set__
-    if shared is None:
-        return fields
-    if fields == shared:
-        object.__setattr__(record, "__pydantic_fields_set__", shared)
-    return shared

@@ -18,7 +18,7 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from .records import PROVENANCE_RELATION_TYPES
+from .values import PROVENANCE_RELATION_TYPES
 
 #: The relation types that outlive the memory they point at (the provenance edges).
 LINEAGE_RELATION_TYPES: frozenset[str] = PROVENANCE_RELATION_TYPES

@@ -14,12 +14,16 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..errors import VaultError
 from ..git.entries import HistoryEntry, operation_of
-from ..model.records import PROVENANCE_RELATION_TYPES, Memory, Relation
+from ..model.values import PROVENANCE_RELATION_TYPES
 from ..textutil import neutralise_line
 from ..vault import Vault
+
+if TYPE_CHECKING:
+    from ..model.records import Memory, Relation
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,8 @@ def _version_before(vault: Vault, memory_id: str, entries: list[HistoryEntry]) -
     if not entries:
         return None
     rev = f"{entries[0].commit}^" if entries[0].action == "deleted" else entries[0].commit
+    from ..model.records import Memory
+
     try:  # straight from git: the id is known, no look-up through every name ever used
         data = vault.journal.history.show(rev, vault.layout.memory_path(memory_id))
         memory = Memory.model_validate_json(data) if data is not None else None

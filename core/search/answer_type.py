@@ -23,9 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping
+from typing import TYPE_CHECKING
 
-from ..model.records import Memory
 from .dated import lifted_by_date, windows_named
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 #: How much a memory that says a time gains when the question asks when (the best relevance is
 #: 1). On LoCoMo's tune half (bm25 R@5 turns / facts, before 0.615 / 0.559): 0.1: 0.621 / 0.561,

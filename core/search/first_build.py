@@ -32,11 +32,14 @@ import sqlite3
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..git.lock import process_alive
-from ..model.records import Memory
 from .row_sources import MadeRow
 from .transaction import transaction
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 #: Memories written per transaction (a fraction of a second each at 100k: a search in between
 #: reads what is done).

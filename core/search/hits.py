@@ -4,10 +4,12 @@ formula), and how the parts make the score (:func:`combine`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..model.records import Memory
 from .snippet import Snippet
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 #: The share of a hit's relevance it keeps however faded it is (decay only breaks near-ties).
 ALPHA = 0.9

@@ -17,7 +17,6 @@ from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from ..model.records import Memory
 from .embedding_cache import EmbeddingCache
 from .index_counts import INDEX_FILE as INDEX_FILE, index_path as index_path
 from .index_file import SCHEMA_VERSION as SCHEMA_VERSION  # (read from here: the rows' version)
@@ -32,6 +31,7 @@ from .sync_compare import fingerprint as fingerprint
 from .transaction import transaction
 
 if TYPE_CHECKING:
+    from ..model.records import Memory
     from .first_build import Progress
     from .near_dupes import NearDuplicateRows
 
@@ -173,7 +173,7 @@ class SearchIndex:
         return self._known
 
     def sync(self, memories: Mapping[str, Memory], at: str | None = None,
-             progress: Progress | None = None) -> SyncReport:
+             progress: Progress | None = None, near_dupes: bool = True) -> SyncReport:
         """Bring the index level with ``memories`` (every status): rows whose fingerprint
         differs are rewritten, rows of memories that are gone removed, in one transaction.
         An index SQLite cannot read is built again. ``at``: the commit whose tree
@@ -181,9 +181,14 @@ class SearchIndex:
         process brings them level with what changed since (:meth:`sync_changed`); a sync
         without it that writes rows drops the note. An index with none of many memories is
         built in chunks, ``progress(what, done, total)`` told after each (:mod:`.first_build`);
-        while another builds it, nothing is written (``report.building``): never waited for."""
+        while another builds it, nothing is written (``report.building``): never waited for.
+        Not ``near_dupes`` (a search, which reads no near-duplicate row): a sync that writes no
+        row leaves those rows as they are without asking whether they were made with today's
+        parameters (:func:`.near_dupes.params`, rensa's version: importlib.metadata, ~a tenth
+        of a search's start); the next sync that writes, or that a reader of them makes, makes
+        them again if not."""
         try:
-            report = self._sync(memories, at, progress)
+            report = self._sync(memories, at, progress, near_dupes)
         except sqlite3.DatabaseError as exc:
             if is_locked(exc):
                 raise
@@ -191,20 +196,24 @@ class SearchIndex:
             # connection: open it again first, and build it again only if it still fails
             self.close()
             try:
-                report = self._sync(memories, at, progress)
+                report = self._sync(memories, at, progress, near_dupes)
             except sqlite3.DatabaseError as again:
                 if is_locked(again):
                     raise
                 self.rebuild(f"unreadable ({again})")
-                report = self._sync(memories, at, progress)
+                report = self._sync(memories, at, progress, near_dupes)
         if at is not None and not (report.added or report.changed or report.removed
                                    or report.building):
             note_level_at(self.conn, at, self._data_version)
         return report
 
     def _sync(self, memories: Mapping[str, Memory], at: str | None = None,
-              progress: Progress | None = None) -> SyncReport:
+              progress: Progress | None = None, near_dupes: bool = True) -> SyncReport:
         report = SyncReport()
+
+        def dupes_kept() -> bool:  # (asked last: only when no search row is to be written)
+            return not near_dupes or self._near_dupes_current()
+
         known = self._load_known()
         if self._first_build_waits(memories, known, progress, report):
             return report
@@ -215,18 +224,18 @@ class SearchIndex:
             wanted = {i: self._fingerprint(memories[i]) for i in changed if i in memories}
             gone = [i for i in changed if i not in memories and i in known]
             if not gone and all(known.get(i, (0, None))[1] == fp for i, fp in wanted.items()) \
-                    and self._near_dupes_current():
+                    and dupes_kept():
                 self._synced = (known, memories, mark)  # (uses, statuses: no row to write)
                 return report
             return self._write(memories, wanted, gone, mark, report, at)
         if self._synced is not None and self._synced[0] is known and self._synced[2] == mark \
                 and (self._synced[1] is memories or mark[0] == "objects") \
-                and self._near_dupes_current():
+                and dupes_kept():
             # the same memory objects as last time (in the same mapping, or in a copy of the
             # same ids: the app's checks take one each time), no other writer since
             return report
         wanted = self.sources.wanted(memories, known)
-        if not stale(wanted, known) and self._near_dupes_current():
+        if not stale(wanted, known) and dupes_kept():
             self._note_sources()
             report.rebuilt, self.rebuilt = self.rebuilt, None
             self._synced, self._generation = (self._known, memories, mark), self._generation + 1

@@ -14,13 +14,16 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..model.records import Memory
 from .first_build import search_wait, waited
 from .index import SearchIndex
 from .read_rows import RowsWhileReading, row_texts
 from .rows_child import insert_rows, made_once
 from .transaction import transaction
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 
 def memory_index(memories: Mapping[str, Memory]) -> SearchIndex:

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from functools import cache
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..model.records import Memory, MemoryStatus
+from ..model.values import MemoryStatus
 from .query import Query, select
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 
 class _Decided(Protocol):

@@ -28,9 +28,12 @@ import operator
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from ..model.records import Memory, MemoryStatus, is_pinned
+from ..model.values import MemoryStatus, is_pinned
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 DAY = 86400
 STATUSES = tuple(s.value for s in MemoryStatus)

@@ -14,17 +14,17 @@ The formula (every input is in each :class:`Hit` and in ``memvault search --json
 :data:`core.search.index_reading.COLUMN_WEIGHTS`, sign flipped so that higher is better. Any word
 finds, and the coverage factor keeps the memories that hold every word ahead of those holding one.
 
-Relevance leads: decay only breaks near-ties. A memory the decay model is about to forget keeps
-90% of its relevance, so an old memory that answers the question is passed only by matches
-within 10% of it, never buried under fresh ones that match less; between matches that close the
-one still in use comes first. A product, so that a memory that does not match is never a hit
-however alive it is. Scores above 1 (memories used often) count as fully alive.
+Relevance leads: decay only breaks near-ties. A memory the decay model is about to forget keeps 90%
+of its relevance, so an old memory that answers the question is passed only by matches within 10% of
+it, never buried under fresh ones that match less; between matches that close the one still in use
+comes first. A product, so that a memory that does not match is never a hit however alive it is.
+Scores above 1 (memories used often) count as fully alive.
 
-Hybrid mode (wordllama installed, see :mod:`core.search.semantic`): the text score over its best
-and the cosine over its best are summed, weighted (:func:`core.search.fusion.fused`), for the text
-hits and the ``SEMANTIC_DEPTH`` memories most similar to the query, then normalised and lifted
-the same way. A query with no words (only ``tag:``, ``status:``... filters) ranks by ``life``
-alone (mode ``filter``). Statuses default to active.
+Hybrid mode (wordllama installed, see :mod:`core.search.semantic`): the text score over its best and
+the cosine over its best are summed, weighted (:func:`core.search.fusion.fused`), for the text hits
+and the ``SEMANTIC_DEPTH`` memories most similar to the query, then normalised and lifted the same
+way. A query with no words (only ``tag:``, ``status:``... filters) ranks by ``life`` alone (mode
+``filter``). Statuses default to active.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ import heapq
 from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..model.records import Memory, MemoryStatus, now_epoch
+from ..model.values import MemoryStatus, now_epoch
 from .answer_type import lifted_as_asked
 from .episodes import CONTEXT_DEPTH, in_context
 from .first_build import Progress, building_json, building_note
@@ -51,6 +51,9 @@ from .query import Query, Term, fts_expression, parse
 from .searched_terms import cut_note, searched
 from .semantic import INSTALL_HINT, Embedder, cosines, hybrid_notes, load_embedder, nearest, semantic_available
 from .snippet import snippet_for
+
+if TYPE_CHECKING:  # (a search that only reads makes no model: core.model.plain_records)
+    from ..model.records import Memory
 
 #: How many of the most similar memories join the fusion without a word of the query (every text
 #: hit is fused with its cosine). Few: a static word-vector model is precise only at the top.
@@ -88,8 +91,7 @@ class SearchResult:
                 "formula": FORMULA, "alpha": ALPHA,
                 "cosine_weight": COSINE_WEIGHT if self.mode == "hybrid" else None,
                 "errors": list(self.query.errors), "notes": list(self.notes),
-                "index_building": building_json(self.building),
-                "hits": [h.as_json() for h in self.hits]}
+                "index_building": building_json(self.building), "hits": [h.as_json() for h in self.hits]}
 
 
 @dataclass
@@ -109,8 +111,7 @@ class Ranking:
 
 def rank(index: SearchIndex, memories: Mapping[str, Memory], query: Query,
          allowed: Iterable[str], decay_of: Callable[[Memory], float], *,
-         embedder: Embedder | None = None, top: int | None = None,
-         synced: bool = False) -> Ranking:
+         embedder: Embedder | None = None, top: int | None = None, synced: bool = False) -> Ranking:
     """The hits among the ids ``allowed`` (already filtered), best first, and the mode. With
     ``top``, only the ``top`` best are worked out and returned (their order and scores are
     exactly those of the full ranking: a hit's score is at most its relevance, so the rest can
@@ -344,27 +345,26 @@ class Searcher:
         page = [with_snippet(h, query) if snippets else h for h in found.hits[offset:end]]
         return SearchResult(query, page, found, found.mode, notes, synced.building)
 
-    def _index_for(self, memories: Mapping[str, Memory]
-                   ) -> tuple[SearchIndex, SyncReport, str | None]:
-        """The index to answer from, level with ``memories``: the file's, or one in memory of
-        every memory (never the file's rows so far alone) while its first build runs elsewhere,
-        past the wait (:meth:`.HandingOver.wait_for_build`), or in the background (said)."""
+    def _index_for(self, memories: Mapping[str, Memory]) -> tuple[SearchIndex, SyncReport, str | None]:
+        """The index to answer from, level with ``memories``: the file's, or one in memory of every
+        memory (never the file's rows so far alone) while its first build runs elsewhere, past the
+        wait (:meth:`.HandingOver.wait_for_build`), or in the background (said)."""
         answer = self.handing_over.index_for(self.index, memories)
         if answer is not None:
             return answer[0], SyncReport(building=answer[2]), answer[1]
         self.handing_over.wait_for_build(self.index)
-        synced = self.index.sync(memories, progress=self.progress)
+        synced = self.index.sync(memories, progress=self.progress, near_dupes=False)
         building = building_note(*synced.building) if synced.building else None
         return (self.handing_over.made_for(memories) if building else self.index), synced, building
 
     def _allowed(self, memories: Mapping[str, Memory], query: Query,
                  statuses: Iterable[MemoryStatus | str] | None, tags: Iterable[str] | None,
                  now: int) -> set[str] | AllowedPool:
-        """The ids the statuses, tags and filter terms allow. Without filter terms the answer
-        depends only on the memories, so it is kept for the next query and, when the mapping
-        logs its changes (:meth:`core.store.lazy.LazyRecords.changed_since`), brought up to date
-        for the memories changed since (a search after a use record costs what changed, not the
-        vault's size); otherwise worked out again when the index's generation moves."""
+        """The ids the statuses, tags and filter terms allow. Without filter terms the answer depends only
+        on the memories, so it is kept for the next query and, when the mapping logs its changes
+        (:meth:`core.store.lazy.LazyRecords.changed_since`), brought up to date for the memories changed
+        since (a search after a use record costs what changed, not the vault's size); otherwise worked out
+        again when the index's generation moves."""
         if not all(t.is_text for t in query.terms):
             return allowed_ids(self.vault, memories, query, statuses, tags, now)
         if getattr(memories, "raw", 0) > BOUNDED_FROM:  # (memories still bytes: asked one by one)

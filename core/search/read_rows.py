@@ -30,16 +30,18 @@ import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO
+from typing import TYPE_CHECKING, IO
 
 from ..git.lock import process_alive
-from ..model.records import Memory
 from ..store.files import read_vault_file
 from . import first_build, rows_child
 from .index import SearchIndex, index_path
 from .index_file import SCHEMA
 from .rows_child import DONE, frame
 from ..store.private import make_folders
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 #: The names of the files the children write the rows into, in ``.git/memvault/``.
 ROWS_PREFIX, ROWS_SUFFIX = "first-search-rows-", ".sqlite"

@@ -13,13 +13,16 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
-from ..model.records import Memory
 from .transaction import transaction
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 #: One row of the search index: (the memory, its fingerprint, the blob id of the bytes it was
 #: parsed from, or None when not known).
-MadeRow = tuple[Memory, str, "str | None"]
+MadeRow = tuple["Memory", str, "str | None"]
 
 
 def blob_id(data: bytes, length: int = 40) -> str:

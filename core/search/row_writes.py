@@ -10,12 +10,12 @@ import sqlite3
 from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import TYPE_CHECKING
 
-from ..model.records import Memory
 from .row_sources import RowSources
 from .sync_compare import SyncReport
 from .transaction import transaction
 
 if TYPE_CHECKING:
+    from ..model.records import Memory
     from .wordlists import Words
 
 #: A row written: (rowid, content, gist, tags, entities).

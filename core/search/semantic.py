@@ -17,11 +17,13 @@ from array import array
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..model.records import Memory
 from .index import SearchIndex
 from .query import Query
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 WORDLLAMA_CONFIG = "l2_supercat"
 WORDLLAMA_DIM = 256

@@ -7,10 +7,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..model.records import Memory
 from .query import Term
 from .word_spans import match_spans
+
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 SNIPPET_CHARS = 160
 LEAD_CHARS = 40  # context kept before the first match of the window

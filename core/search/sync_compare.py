@@ -8,13 +8,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..model.records import Memory
+if TYPE_CHECKING:
+    from ..model.records import Memory
 
 _SEP = "\x1f"
 
 #: What a sync remembers of the last one: (the known-rows dict, the mapping, its mark).
-Synced = tuple[dict[str, tuple[int, str]] | None, Mapping[str, Memory], object]
+Synced = tuple[dict[str, tuple[int, str]] | None, Mapping[str, "Memory"], object]
 
 
 def fingerprint(memory: Memory) -> str:

@@ -9,14 +9,18 @@ index and the relations of each memory are made the first time they are asked fo
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..model.config import DecayConfig
 from ..decay import score
-from ..model.records import FieldSetSharing, Memory, MemoryStatus, Relation, now_epoch
+from ..model.field_sets import FieldSetSharing
+from ..model.values import MemoryStatus, now_epoch
 from ..model.exact_records import read_memory, read_relation
 from .lazy import LazyRecords
 from .prefixes import resolve_prefix
+
+if TYPE_CHECKING:
+    from ..model.records import Memory, Relation
 
 SortKey = Literal["score", "last_used", "created"]
 SORT_KEYS: tuple[str, ...] = ("score", "last_used", "created")

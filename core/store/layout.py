@@ -26,16 +26,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidRecordError, VaultError
 from ..model.checks import RecordValueError, check_value
-from ..model.records import now_epoch
+from ..model.values import now_epoch
 from .files import (
     MAX_FILE_BYTES as MAX_FILE_BYTES,  # (``X as X``: re-exported, the vault's file helpers)
     TEMP_PREFIX as TEMP_PREFIX,
@@ -56,6 +53,9 @@ from .shards import FLAT, LAYOUT_KEY, LAYOUTS, SHARDED, is_shard_name, layout_in
 from .private import make_folders
 from .names import MEMORIES_DIR as MEMORIES_DIR, META_FILE as META_FILE
 from .names import RELATIONS_DIR as RELATIONS_DIR
+
+if TYPE_CHECKING:  # (a read makes no model to write: pydantic is not imported for it)
+    from pydantic import BaseModel
 
 STORAGE_VERSION = 2
 
@@ -198,7 +198,7 @@ class Layout:
         InvalidRecordError for a value no record may hold (:mod:`core.model.checks`: this is
         the one place every record written becomes bytes, however it was built)."""
         check_record(record)
-        if isinstance(record, BaseModel):
+        if not isinstance(record, dict):  # a model
             return record.model_dump_json(indent=2).encode("utf-8") + b"\n"
         return json.dumps(record, indent=2, ensure_ascii=False).encode("utf-8") + b"\n"
 
@@ -276,7 +276,7 @@ class Layout:
         return {
             "storage_version": STORAGE_VERSION,
             "created_at": now_epoch(),
-            "machine_id": socket.gethostname(),
+            "machine_id": _host_name(),
             "last_gc_at": None,
             "last_consolidation_at": None,
             "migrated_from": migrated_from,
@@ -289,9 +289,17 @@ def check_record(record: BaseModel | dict[str, Any]) -> None:
     (:func:`core.model.checks.check_value`), however it was built (``model_copy`` and
     ``model_construct`` skip the models' own checks)."""
     try:
-        check_value(record.model_dump() if isinstance(record, BaseModel) else record, "")
+        check_value(record if isinstance(record, dict) else record.model_dump(), "")
     except RecordValueError as exc:
-        name = getattr(record, "id", None) if isinstance(record, BaseModel) else META_FILE
-        kind = type(record).__name__.lower() if isinstance(record, BaseModel) else "file"
+        model = not isinstance(record, dict)
+        name = getattr(record, "id", None) if model else META_FILE
+        kind = type(record).__name__.lower() if model else "file"
         raise InvalidRecordError(
             f"refused: {kind} {str(name)[:40]!r}: {exc}; nothing was written") from None
+
+
+def _host_name() -> str:
+    """This machine's name (socket imported here: only a new vault's metadata needs it)."""
+    import socket
+
+    return socket.gethostname()

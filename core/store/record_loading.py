@@ -9,17 +9,20 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
-
-from pydantic import BaseModel, ValidationError
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import InvalidIdError
 from ..model.exact_records import exact_first, memory_exact, relation_exact
-from ..model.records import Memory, Relation
 from .files import (SYMLINK_REFUSED, TEMP_PREFIX, RefusedFileError, UnsafeFolderError,
                     check_folder, read_vault_file)
 from .ids import check_id
 from .shards import is_shard_name, newer_copy, shard_of
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel, ValidationError
+
+# (pydantic and the models are imported only for a file the exact reading does not take: a
+# command that only reads makes plain records, core.model.plain_records)
 
 SUFFIX = ".json"  # a record file's name: its id and this
 #: A folder's records are handed to a :class:`RecordFeed` this many at a time as they are read
@@ -132,7 +135,6 @@ class RecordLoader:
         found in it (memories/ only). Not ``parse``: (id, bytes) of each file into ``records``,
         its content unchecked. ``fed``: told how many entries the folder has, then handed the
         records it loads, :data:`FEED_EVERY` at a time. ``known``: see :meth:`load_folder`."""
-        model = (Memory if kind == "memory" else Relation) if parse else None
         try:
             check_folder(folder)
         except UnsafeFolderError as exc:  # its files are elsewhere: none of them is read
@@ -167,7 +169,7 @@ class RecordLoader:
                 problem = (f"is in the shard folder {shard}/, but this id's shard is "
                            f"{shard_of(name[: -len(SUFFIX)])}/ (not loaded; move it there)")
             else:
-                record, problem = self._load_one(entry.path, name, model, kind, keep, known)
+                record, problem = self._load_one(entry.path, name, parse, kind, keep, known)
                 if record is not None:
                     records.append(record)
                     paths.append(entry.path)
@@ -209,13 +211,12 @@ class RecordLoader:
 
     def load_file(self, path: Path, kind: str) -> tuple[Any, str | None]:
         """One record file: (record, None) or (None, reason); an absent file is a reason too."""
-        model = Memory if kind == "memory" else Relation
-        return self._load_one(str(path), path.name, model, kind)
+        return self._load_one(str(path), path.name, True, kind)
 
-    def _load_one(self, path: str, name: str, model: type[BaseModel] | None, kind: str,
+    def _load_one(self, path: str, name: str, parse: bool, kind: str,
                   keep: dict[str, bytes] | None = None, known: KnownFiles | None = None
                   ) -> tuple[Any, str | None]:
-        """One file loaded: (record, None) or (None, reason); ``model`` None: (id, bytes), the
+        """One file loaded: (record, None) or (None, reason); not ``parse``: (id, bytes), the
         content unchecked. ``known``: where its bytes are taken from when git vouches for it."""
         stem = name[: -len(SUFFIX)]
         try:
@@ -233,11 +234,11 @@ class RecordLoader:
                     self.seen[path] = (exc.stat.st_mtime_ns, exc.stat.st_size, exc.stat.st_ino)
                 return None, exc.reason
             self.seen[path] = (st.st_mtime_ns, st.st_size, st.st_ino)
-        if model is None:
+        if not parse:
             record: Any = (stem, data)
         else:
             try:
-                record = check_record(model, stem, data)
+                record = check_record(kind, stem, data)
             except RecordRefused as exc:
                 return None, str(exc)
         if keep is not None:
@@ -259,12 +260,20 @@ class RecordRefused(ValueError):
     """A file that is no valid record of its id; the message says why, for a person."""
 
 
-def check_record(model: type[BaseModel], record_id: str, data: bytes) -> Any:
-    """The record ``data`` holds, a valid ``model`` whose id is ``record_id`` (its file's
-    name); RecordRefused saying what is wrong otherwise."""
-    exact = memory_exact if model is Memory else relation_exact if model is Relation else None
-    record: Any = exact(data) if exact is not None and exact_first(model) else None
+def check_record(kind: str | type[BaseModel], record_id: str, data: bytes) -> Any:
+    """The record ``data`` holds, a valid record of ``kind`` ("memory" or "relation", or its
+    model, Memory or Relation) whose id is ``record_id`` (its file's name); RecordRefused
+    saying what is wrong otherwise."""
+    if not isinstance(kind, str):
+        kind = kind.__name__.lower()
+    exact = memory_exact if kind == "memory" else relation_exact
+    record: Any = exact(data) if exact_first(kind) else None
     if record is None:  # (else exactly what validation keeps, made without the validator)
+        from pydantic import ValidationError
+
+        from ..model.records import Memory, Relation
+
+        model = Memory if kind == "memory" else Relation
         try:
             record = model.model_validate_json(data)
         except ValidationError as exc:

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidIdError
-from ..model.records import Memory, Relation
 from ..store.layout import check_id
 from ..store.record_loading import RecordRefused, check_record
 from .index_writer import Rows, Wanted
@@ -100,7 +99,7 @@ def makes_record(kind: str, record_id: str, body: bytes) -> bool:
     find (:func:`~core.store.record_loading.check_record`): a row keeps its bytes only then, for
     an open to hold them unparsed (:meth:`core.store.cache.Store.fill_raw`)."""
     try:
-        check_record(Memory if kind == "memory" else Relation, record_id, body)
+        check_record(kind, record_id, body)
     except RecordRefused:
         return False
     return True

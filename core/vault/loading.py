@@ -12,18 +12,16 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from pydantic import ValidationError
-
 from ..errors import VaultError
-from ..model.records import Memory, Relation
 from ..store.cache import Store
 from ..store.layout import MEMORIES_DIR, LoadProblem
 from ..store.record_loading import RecordFeed, check_record
 from ..store.kept_bytes import KeptWhileSmall
 from .state import VaultState
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (a read makes its records without the models: core.model.plain_records)
     from ..git.clean_files import CleanFiles
+    from ..model.records import Memory, Relation
 
 
 class MemoryFeed(RecordFeed, Protocol):
@@ -67,7 +65,7 @@ def _is_big(folder: Path) -> bool:
 
 def _check(kind: str, record_id: str, data: bytes) -> Memory | Relation:
     """The record a file held unchecked makes (:func:`check_record`)."""
-    return check_record(Memory if kind == "memory" else Relation, record_id, data)  # type: ignore[no-any-return]
+    return check_record(kind, record_id, data)  # type: ignore[no-any-return]
 
 
 def _keeping(keep: dict[str, bytes] | None) -> bool:
@@ -258,6 +256,10 @@ class CacheLoader:
                 state.store.drop_relation(record_id)
             if data is not None:
                 loads.append((kind, data))
+        from pydantic import ValidationError
+
+        from ..model.records import Memory, Relation
+
         for kind, data in loads:
             try:
                 if kind == "memory":

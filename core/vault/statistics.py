@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..decay import score
-from ..model.records import MemoryStatus, now_epoch
+from ..model.values import MemoryStatus, now_epoch
 from .state import VaultState
 
 

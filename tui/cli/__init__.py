@@ -123,7 +123,7 @@ def _usage_error(exc: click.UsageError) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from .common import deleted_hint, say_deferred_notes, start_command
+    from .common import deleted_hint, read_plainly, say_deferred_notes, start_command
 
     start_command()
     error: str | None = None
@@ -137,6 +137,7 @@ def _run(argv: list[str]) -> int:
         return 1
     finally:
         say_deferred_notes(error)
+        read_plainly(False)  # (records are models again: a caller may write next)
 
 
 def _run_verb(argv: list[str]) -> int:

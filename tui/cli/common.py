@@ -69,6 +69,19 @@ def start_command() -> None:
     opened_paths.clear()
     deferred_notes.clear()
     forget_warned()
+    read_plainly(False, writing=False)
+
+
+def read_plainly(plainly: bool, writing: bool | None = None) -> None:
+    """A command that opened no vault to write (``writing``: it now has, or not) reads without
+    the models (core.model.plain_records); ``read_plainly(False)`` when it ends."""
+    from core.model import plain_records
+
+    _writing[0] = _writing[0] if writing is None else writing
+    plain_records.read_without_models(plainly and not _writing[0])
+
+
+_writing = [False]
 
 
 def say_deferred_notes(error: str | None = None) -> None:
@@ -271,6 +284,7 @@ def open_readonly(keep_read: bool = False, search_rows: bool = False) -> Vault:
     path = vault_path()
     require_vault(path)
     opened_paths.append(path)
+    read_plainly(True)
     vault = vault_class().open(path, readonly=True, keep_read=keep_read, search_rows=search_rows)
     _opened.append(vault)  # (its notices too: a damaged derived index built again...)
     return vault
@@ -321,6 +335,7 @@ def open_writable(*, create: str | None = None, announce_created: bool = True,
     the folder, nothing written. Notes on stderr say what the open did (recovered, committed
     outside edits...)."""
     path = vault_path()
+    read_plainly(False, writing=True)  # (a record it loads may be written back)
     allowed = may_create(create)
     if not allowed:
         require_vault(path, writing=True)

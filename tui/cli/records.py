@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from core import MemoryStatus
-from core.model.records import now_epoch
+from core.model.values import MemoryStatus, now_epoch
 from core.store.cache import SortKey
 from core.vault import first_words
 
@@ -178,6 +177,10 @@ def show(memory_id: str, as_json: bool) -> int:
         data["relations"] = [shown_relation(memory.id, r, ends) for r in relations]
         print_json(data)
         return 0
+    from . import render_plain
+
+    if render_plain.piped() and render_plain.print_memory(vault, memory, now, ends):
+        return 0  # (without rich)
     from . import render
 
     render.print_memory(vault, memory, now, ends)

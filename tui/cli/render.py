@@ -16,7 +16,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console, ConsoleOptions, RenderableType
@@ -24,14 +24,17 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from core import HistoryEntry, Memory, MemoryStatus, Vault
+from core.model.values import MemoryStatus
 from core.textutil import neutralise_controls, neutralise_line
-from core.vault import GcReport, first_words
+from core.vault import first_words
 
 from ..terminal import underlying
-from .render_plain import plain_lines
-from ..text import (LIST_PREVIEW, absolute_time, preview, relative_time, subject_line,
-                    until_forgotten)
+from .render_plain import RELATION_COLUMNS, memory_fields, plain_lines, relation_rows
+from ..text import LIST_PREVIEW, absolute_time, preview, relative_time, subject_line
+
+if TYPE_CHECKING:  # (types only: ``show`` piped makes no model, core.model.plain_records)
+    from core import HistoryEntry, Memory, Vault
+    from core.vault import GcReport
 
 STATUS_STYLE = {
     MemoryStatus.ACTIVE: "green",
@@ -191,35 +194,14 @@ def print_list(vault: Vault, memories: list[Memory], now: int, matched: int) -> 
 
 def print_memory(vault: Vault, m: Memory, now: int, ends: dict[str, Any] | None = None) -> None:
     """The memory, and its relations; ``ends``: what became of the other ends that are not
-    living memories (:func:`core.ops.provenance.relation_ends`), named in the text column."""
+    living memories (:func:`core.ops.provenance.relation_ends`), named in the text column.
+    (Its fields and rows are :mod:`tui.cli.render_plain`'s, which prints them piped.)"""
     out = console()
     grid = Table.grid(padding=(0, 2))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column()
-    score = vault.score(m, now)
-
-    def row(label: str, value: str | Text | None) -> None:
-        if value is not None and value != "":
-            grid.add_row(label, value if isinstance(value, Text) else plain(str(value)))
-
-    row("id", m.id)
-    row("status", status_text(m.status))
-    row("tags", ", ".join(m.meta.tags) or "-")
-    row("entities", ", ".join(m.entities) or "-")
-    row("source", m.meta.source)
-    row("context", m.meta.context)
-    row("created", f"{absolute_time(m.created_at)} ({relative_time(m.created_at, now)})")
-    row("last used", f"{absolute_time(m.last_used)} ({relative_time(m.last_used, now)})")
-    row("use count", str(m.use_count))
-    row("strength", f"{m.strength:g}")
-    row("score", f"{score:.3f} ({vault.config.decay_model})")
-    forgotten = until_forgotten(vault.seconds_until_forgotten(m, now), now,
-                                vault.config.forget_threshold)
-    if m.status != MemoryStatus.ACTIVE:
-        forgotten += " (gc only prunes active memories)"
-    row("forgotten", forgotten)
-    if m.promoted_at:
-        row("promoted", f"{absolute_time(m.promoted_at)} to {m.promoted_to or '?'}")
+    for label, value in memory_fields(vault, m, now):
+        grid.add_row(label, status_text(m.status) if label == "status" else plain(value))
     out.print(grid)
     if m.gist:
         out.print()
@@ -234,20 +216,15 @@ def print_memory(vault: Vault, m: Memory, now: int, ends: dict[str, Any] | None 
         out.print(Text("no relations", style="dim"))
         return
     table = borderless_table(title="relations")
-    table.add_column("", no_wrap=True)
-    table.add_column("type", no_wrap=True)
-    table.add_column("memory", no_wrap=True, style="bold")
-    table.add_column("strength", justify="right", no_wrap=True)
-    table.add_column("text")
-    for r in relations:
-        outgoing = r.from_memory_id == m.id
-        other_id = r.to_memory_id if outgoing else r.from_memory_id
-        other = vault.find(other_id)
-        end = (ends or {}).get(other_id)
-        gone = cell(f"({end.label if end is not None else 'missing'})")
-        gone.stylize("dim")
-        table.add_row("->" if outgoing else "<-", r.relation_type, other_id[:8], f"{r.strength:g}",
-                      cell(first_words(other.text, 80)) if other else gone)
+    for header, right in RELATION_COLUMNS:
+        table.add_column(header, no_wrap=True, justify="right" if right else "left",
+                         style="bold" if header == "memory" else "")
+    table.columns[-1].no_wrap = False
+    for (arrow, kind, other, strength, text), gone in relation_rows(vault, m, relations, ends):
+        shown = cell(text)
+        if gone:
+            shown.stylize("dim")
+        table.add_row(arrow, kind, other, strength, shown)
     out.print(table)
 
 

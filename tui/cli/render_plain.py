@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 from core.textutil import neutralise_controls, neutralise_line
 
 from ..terminal import underlying
-from ..text import LIST_PREVIEW, absolute_time, preview, relative_time
+from ..text import LIST_PREVIEW, absolute_time, preview, relative_time, until_forgotten
 
 if TYPE_CHECKING:
-    from core import Memory, Vault
+    from core import Memory, Relation, Vault
+    from core.ops.provenance import EndState
     from core.search import SearchResult, Snippet
 
 #: What makes rich style a pipe as a terminal (tui.cli.render.on_terminal): then rich prints
@@ -88,6 +89,83 @@ def print_list(vault: Vault, memories: list[Memory], now: int) -> None:
              neutralise_line(" ".join(preview(m.text, LIST_PREVIEW).split()))]
             for m in memories]
     _write(plain_lines(None, [h for h, _ in _LIST_COLUMNS], [r for _, r in _LIST_COLUMNS], rows))
+
+
+def memory_fields(vault: Vault, m: Memory, now: int) -> list[tuple[str, str]]:
+    """``memvault show``'s fields, (label, value) each, the empty ones left out: the grid both
+    outputs print (:func:`tui.cli.render.print_memory` styles the status)."""
+    from core.model.values import MemoryStatus
+
+    forgotten = until_forgotten(vault.seconds_until_forgotten(m, now), now,
+                                vault.config.forget_threshold)
+    if m.status != MemoryStatus.ACTIVE:
+        forgotten += " (gc only prunes active memories)"
+    fields = [
+        ("id", m.id), ("status", m.status.value), ("tags", ", ".join(m.meta.tags) or "-"),
+        ("entities", ", ".join(m.entities) or "-"), ("source", m.meta.source),
+        ("context", m.meta.context),
+        ("created", f"{absolute_time(m.created_at)} ({relative_time(m.created_at, now)})"),
+        ("last used", f"{absolute_time(m.last_used)} ({relative_time(m.last_used, now)})"),
+        ("use count", str(m.use_count)), ("strength", f"{m.strength:g}"),
+        ("score", f"{vault.score(m, now):.3f} ({vault.config.decay_model})"),
+        ("forgotten", forgotten),
+        ("promoted", f"{absolute_time(m.promoted_at)} to {m.promoted_to or '?'}"
+         if m.promoted_at else None),
+    ]
+    return [(label, str(value)) for label, value in fields if value is not None and value != ""]
+
+
+#: ``memvault show``'s table of relations: (header, right-justified)
+RELATION_COLUMNS = (("", False), ("type", False), ("memory", False), ("strength", True),
+                    ("text", False))
+
+
+def relation_rows(vault: Vault, m: Memory, relations: list[Relation],
+                  ends: dict[str, EndState] | None) -> list[tuple[list[str], bool]]:
+    """One row a relation of ``m`` (its cells, and whether the other end is gone: its text
+    then says what became of it)."""
+    from core.vault import first_words
+
+    rows = []
+    for r in relations:
+        outgoing = r.from_memory_id == m.id
+        other_id = r.to_memory_id if outgoing else r.from_memory_id
+        other = vault.find(other_id)
+        end = (ends or {}).get(other_id)
+        text = first_words(other.text, 80) if other else \
+            f"({end.label if end is not None else 'missing'})"
+        rows.append(([("->" if outgoing else "<-"), r.relation_type, other_id[:8],
+                      f"{r.strength:g}", neutralise_line(text)], other is None))
+    return rows
+
+
+def _one_block(text: str) -> bool:
+    """rich prints ``text`` as these very lines: no tab (rich expands it) and no line so long
+    that a console of :data:`tui.cli.render.PIPE_WIDTH` would fold it."""
+    return "\t" not in text and all(len(line) <= 1 << 16 for line in text.split("\n"))
+
+
+def print_memory(vault: Vault, m: Memory, now: int, ends: dict[str, EndState] | None) -> bool:
+    """``memvault show`` piped, without rich: the lines :func:`tui.cli.render.print_memory`
+    prints off a terminal. False (nothing printed) when its gist or content holds a tab or a
+    huge line: rich prints it (the grid and the table are plain lines either way)."""
+    texts = ([("gist", m.gist)] if m.gist else []) + [("content", m.content)]
+    if not all(_one_block(text) for _, text in texts):
+        return False
+    fields = [[label, neutralise_controls(value)] for label, value in memory_fields(vault, m, now)]
+    lines = plain_lines(None, ["", ""], [False, False], fields)
+    for title, text in texts:
+        lines += ["", title, *neutralise_controls(text).split("\n")]
+    relations = vault.relations_of(m.id)
+    lines.append("")
+    if not relations:
+        lines.append("no relations")
+    else:
+        lines += plain_lines("relations", [h for h, _ in RELATION_COLUMNS],
+                             [r for _, r in RELATION_COLUMNS],
+                             [cells for cells, _ in relation_rows(vault, m, relations, ends)])
+    _write(lines)
+    return True
 
 
 def print_stats(stats: dict[str, Any], now: int) -> None:

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import click
 
-from core import MemoryStatus
-from core.model.records import now_epoch
+from core.model.values import MemoryStatus, now_epoch
 
 from .common import POSITIVE, json_option, open_readonly, print_json, read_query, verb
 from .problems import warn_problems

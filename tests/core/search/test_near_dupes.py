@@ -253,3 +253,30 @@ def test_band_keys_are_each_bands_fnv_fold_of_its_minhash_values():
         assert near_dupes.band_keys(tokens) == plain(tokens)
     assert near_dupes.band_keys(set()) == []
 
+
+
+def test_a_search_leaves_the_rows_to_the_next_sync_that_reads_them(tmp_path, monkeypatch):
+    """A search reads no near-duplicate row: its sync, writing no search row, does not ask
+    whether they were made with today's parameters (rensa's version, importlib.metadata); the
+    next sync that reads them makes them again."""
+    from core import Vault
+    from core.search.rank import Searcher
+
+    vault = Vault.open(tmp_path / "v")
+    first = vault.add(BASE).id
+    second = vault.add("an unrelated note on tea").id
+    with SearchIndex.for_root(vault.root) as index:
+        index.sync(vault.memories)
+        index.conn.execute("UPDATE state SET value = 'older' WHERE key = ?", (STATE_KEY,))
+        index.conn.execute("DELETE FROM dupe_docs")
+    asked: list[bool] = []
+    real = NearDuplicateRows.kept
+    monkeypatch.setattr(NearDuplicateRows, "kept", lambda self: asked.append(True) or real(self))
+    with Searcher(vault, mode="bm25") as searcher:  # a later process's search
+        assert [h.memory.id for h in searcher.search("quarterly").hits] == [first]
+        assert asked == []
+        index = searcher.index
+        assert not NearDuplicateRows(index.conn).current()
+        index.sync(vault.memories)  # a reader's sync (core.ops.near_duplicates)
+        assert asked and NearDuplicateRows(index.conn).current()
+        assert set(_rows(index)) == {first, second}

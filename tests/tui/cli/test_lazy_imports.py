@@ -143,6 +143,18 @@ def test_piped_list_and_stats_import_no_rich_and_build_no_record_model(argv, sma
     assert (built, meta_built) == (False, False)
 
 
+def test_piped_show_imports_no_rich(small_vault, tmp_path):
+    """Piped, ``show`` prints its fields, texts and relations without rich (render_plain)."""
+    memory_id = next((small_vault / "memories").iterdir()).stem
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "--vault", str(small_vault), "show",
+                           memory_id[:8]], capture_output=True, text=True, cwd=tmp_path,
+                          env=_piped_env())
+    assert proc.returncode == 0, proc.stderr
+    modules = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert "Prefers pytest fixtures" in proc.stdout
+    assert [m for m in modules if m.split(".")[0] == "rich" or m == "tui.cli.render"] == []
+
+
 @pytest.mark.parametrize("argv", [["search", "pytest"], ["search", "pytest", "--json"]])
 def test_a_search_of_a_small_vault_imports_no_rich_nor_pydantics_plugins(argv, small_vault,
                                                                           tmp_path):
@@ -173,3 +185,31 @@ def test_finding_the_vault_the_app_opens_imports_no_record_model(where, small_va
     assert not [name for name in modules
                 if name == "pydantic" or name.startswith(("core.vault.api", "core.model.records",
                                                           "core.store.layout"))]
+
+
+@pytest.mark.parametrize("argv", [["list"], ["list", "--query", "pytest"], ["stats"],
+                                  ["show", "PREFIX"], ["search", "pytest"],
+                                  ["search", "pytest", "--mode", "bm25"]])
+def test_a_reading_verb_on_a_small_vault_imports_no_pydantic(argv, small_vault, tmp_path):
+    """Piped, a reading verb makes its records without the models (core.model.plain_records):
+    pydantic and the record models, ~1x the floor of a click program, are never imported."""
+    _modules("--vault", str(small_vault), "search", "fixtures", cwd=tmp_path)  # the index made
+    memory_id = next((small_vault / "memories").iterdir()).stem
+    argv = [memory_id[:8] if a == "PREFIX" else a for a in argv]
+    proc = subprocess.run([sys.executable, "-c", SCRIPT, "--vault", str(small_vault), *argv],
+                          capture_output=True, text=True, cwd=tmp_path, env=_piped_env())
+    assert proc.returncode == 0, proc.stderr
+    modules = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert "Prefers pytest fixtures" in proc.stdout or argv[0] == "stats"
+    loaded = [m for m in modules if m.split(".")[0] in ("pydantic", "pydantic_core")
+              or m == "core.model.records"]
+    assert loaded == []
+
+
+def test_a_search_of_a_level_index_does_not_read_rensas_version(small_vault, tmp_path):
+    """A search reads no near-duplicate row: it does not ask which rensa made them
+    (importlib.metadata, with email, zipfile and csv: ~a tenth of a search's start)."""
+    _modules("--vault", str(small_vault), "search", "fixtures", cwd=tmp_path)  # the index made
+    modules = _modules("--vault", str(small_vault), "search", "pytest", cwd=tmp_path)
+    assert "core.search.rank" in modules
+    assert [m for m in modules if m.startswith(("importlib.metadata", "email"))] == []

@@ -1,4 +1,4 @@
-"""``list``, ``search`` and ``stats`` piped print without rich (tui.cli.render_plain) the very lines rich's
+"""``list``, ``search``, ``stats`` and ``show`` piped print without rich (tui.cli.render_plain) the very lines rich's
 output off a terminal prints (tui.cli.render, which ``TTY_COMPATIBLE=0`` makes them use)."""
 
 from __future__ import annotations
@@ -54,6 +54,25 @@ def test_piped_output_without_rich_is_rich_output(argv, varied, run, monkeypatch
     plain, styled = both(run, monkeypatch, *argv)
     assert plain == styled
     assert plain.strip()
+
+
+@pytest.mark.parametrize("memory_id", ["m0", "m1", "m2", "m3", "gone"])
+def test_piped_show_without_rich_is_rich_output(memory_id, varied, run, monkeypatch):
+    """Every field, a gist, a content of several lines or with a tab (rich prints that one),
+    relations both ways, and one whose other end was deleted (named, from history)."""
+    if memory_id == "gone":
+        with Vault.open(varied) as vault:
+            vault.save(Memory(id="m5", content="context:\tnone\n[dim]x", gist="g",
+                              status=MemoryStatus.PROMOTED, promoted_at=now_epoch(),
+                              entities=["vim"], meta=MemoryMetadata(
+                                  tags=["t"], source="chat\x1b[2J", context="two\nlines")))
+            vault.relate("m5", "m0", "related", strength=0.25)
+            vault.relate("m2", "m5", "causes")
+            vault.delete("m0")
+        memory_id = "m5"
+    plain, styled = both(run, monkeypatch, "show", memory_id)
+    assert plain == styled
+    assert "content" in plain
 
 
 def test_an_empty_vault_says_so_the_same(vdir, run, monkeypatch):
