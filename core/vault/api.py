@@ -3,8 +3,8 @@
 ``Vault`` is the API the app and the CLI use. It keeps three things equal: the in-memory cache
 (:class:`~core.store.cache.Store`), the files on disk (:class:`~core.store.layout.Layout`) and
 the tree at git HEAD (:class:`~core.git.journal.Journal`). Each operation takes the write lock,
-catches up with commits made by other processes, computes the new records, commits them as one
-commit, and only then updates the cache. It is a front door: its parts (:mod:`core.vault`) work."""
+catches up with other processes' commits, commits its records as one commit, then updates the
+cache; it is a front door: its parts (:mod:`core.vault`) work."""
 
 from __future__ import annotations
 
@@ -36,8 +36,7 @@ if TYPE_CHECKING:  # (the parts that write or read history are imported when fir
 
 
 class Vault:
-    """A per-file memory vault at ``path`` (made, with a git repository, when missing and asked
-    for): the front door to its parts, each given what it needs when made (docs/architecture.md)."""
+    """A per-file memory vault at ``path``: the front door to its parts (docs/architecture.md)."""
 
     def __init__(
         self,
@@ -51,14 +50,12 @@ class Vault:
         layout: str | None = None, create: bool = True, inside_repo: bool = False,
         keep_read: bool = False, search_rows: bool = False, copies_later: bool = False,
     ):
-        """``layout``: where a vault created by this open writes its memories ("flat", the
-        default, or "sharded"; :mod:`core.store.shards`; an existing vault keeps its own);
-        ``create``: it may make one where there is none (else VaultError), never inside another
-        git repository unless ``inside_repo`` (:mod:`core.vault.creating`). ``keep_read``: a
-        read-only open that reads every file keeps their bytes until :meth:`index_files` writes
-        the open index from them; ``search_rows``: it makes the search rows as it reads them.
-        ``copies_later``: a read-write open whose index is level with HEAD reads the index's
-        copies of the files when its cache is first used (:mod:`.later_copies`; the app)."""
+        """``layout``: a new vault's layout ("flat", the default, or "sharded": :mod:`core.store.
+        shards`); ``create``: it may make one where there is none (else VaultError), never in
+        another git repository unless ``inside_repo`` (:mod:`.creating`). ``keep_read``: a read-
+        only open reading every file keeps their bytes for :meth:`index_files`; ``search_rows``:
+        it makes the search rows as it reads them; ``copies_later``: the index's copies read
+        on the cache's first use (:mod:`.later_copies`; the app)."""
         root = Path(path).expanduser().resolve()
         journal = Journal(root, lock_timeout=lock_timeout)
         journal.read_only = readonly
@@ -199,9 +196,8 @@ class Vault:
         self.open_index.wait_for_open_index()
 
     def copies_read(self) -> bool:
-        """(An open with ``copies_later``) the index's copies read now, if not yet; True when
-        the cache is not exactly the records of the index's rows, so a view made from its
-        summaries is to be made again (said once). See :mod:`core.vault.later_copies`."""
+        """The index's copies read now if not yet (``copies_later``); True when the cache is not
+        the rows' records: a view made from the summaries is made again (:mod:`.later_copies`)."""
         from .later_copies import read_now
 
         return read_now(self.open_index)
@@ -217,9 +213,8 @@ class Vault:
         vault last looked; True when HEAD had moved. For long-lived readers whose callers
         read, modify and write back (the CortexGraph storage API: ``get_memory`` then
         ``update_memory(use_count=m.use_count + 1)``): an answer from a stale cache would write
-        back an old value and undo the other writer's change. Costs one read of the HEAD ref
-        when nothing changed; nothing for a read-only vault or inside an operation (which has
-        caught up already)."""
+        back an old value and undo the other writer's change. One read of the HEAD ref when
+        nothing changed; nothing read-only or inside an operation (caught up already)."""
         if self.readonly or not self.state.is_open or self.journal.locked:
             return False
         if self.journal.head() == self.state.head:
@@ -290,9 +285,8 @@ class Vault:
         A plan built beforehand (the preview a person confirmed, ``plan.base`` set) is applied as
         it is, with the ids it showed; refused with :class:`StalePlanError`, nothing written,
         when a commit since ``plan.base`` changed a record it writes or removes, or related a
-        memory it removes (other than by a lineage relation, which outlives it). A callable
-        instead is run under the lock on the up-to-date vault and returns the plan (it only
-        reads; if it raises, nothing is changed)."""
+        memory it removes (but by a lineage relation, which outlives it). A callable instead is
+        run under the lock on the caught-up vault and returns the plan (it only reads)."""
         with self.write_path.transaction(flush_use="lazy"):
             if callable(plan):
                 plan = plan(self)

@@ -2,8 +2,8 @@
 open: what an open with ``copies_later`` does (the app's: ``Vault.open(path, copies_later=True)``)
 when the index's rows are for HEAD itself.
 
-Reading the rows and hashing each copy (:mod:`.index_copies`) is most of a warm open at 100k
-memories (1.0 s of CPU of 2.8 s with the app's view); the app's first screen needs none of it:
+Reading the rows and hashing each copy (:mod:`.index_copies`) is most of a warm open of a big
+vault (figures: docs/architecture.md); the app's first screen needs none of it:
 it is made from the index's summaries (:mod:`tui.app.view_rows`). So the open leaves the
 memories and the relations waiting (:meth:`core.store.lazy.LazyRecords.fill_later`), and the
 first use of either, in any thread, reads both, exactly as the open would have: each copy
@@ -15,8 +15,8 @@ The cache stands for the commit the vault was opened at (its HEAD until it catch
 does before any write). When the index has moved on since (another process's open), its rows
 are used for the paths unchanged between the two commits and the others are read as git holds
 them at the open's commit; when it cannot be read (deleted, rebuilt), every file is read from
-disk, into the same cache, those changed since the open's commit put back as they were then. :attr:`CopiesLater.surprised` says when the
-cache is not exactly the rows' records (a copy damaged, a row without a body, every file read):
+disk, into the same cache, those changed since the open's commit put back as they were then.
+:attr:`CopiesLater.surprised` says when the cache is not exactly the rows' records (a copy damaged, a row without a body, every file read):
 a view made from the summaries is then made again (:meth:`core.vault.api.Vault.copies_read`).
 """
 
