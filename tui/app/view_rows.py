@@ -18,7 +18,7 @@ parsed.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from core import DecayConfig, Memory, Relation, Vault, decay
@@ -78,14 +78,7 @@ def view_from_summaries(root: Path, memories: LazyRecords[Memory],
     unparsed = Unparsed(memories, {})
     view = VaultView.build(root, (), relations, config, now, head=head, problems=problems,
                            previous=previous)
-    f = decay.decay_function(config)
-    beta = config.decay_beta
-    scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
-              for m in summaries]
-    rows = view.rows
-    relations_of = view.relations
-    for m, s, key in zip(summaries, scores, band_keys(scores, view.band_table)):
-        rows[m.id] = Row(m, s, key, relations_of, unparsed)
+    _add_rows(view, summaries, config, now, lambda _: unparsed)
     return view
 
 
@@ -116,14 +109,22 @@ def view_from_index(root: Path, memories: LazyRecords[Memory],
     unparsed = Unparsed(memories, raw)
     view = VaultView.build(root, (), relations, config, now, head=head, problems=problems,
                            previous=previous)
+    _add_rows(view, briefs, config, now, lambda memory_id: unparsed if memory_id in raw else None)
+    return view
+
+
+def _add_rows(view: VaultView, briefs: Sequence[Memory | MemorySummary], config: DecayConfig,
+              now: int, unparsed_of: Callable[[str], Unparsed | None]) -> None:
+    """A row in ``view`` for each of ``briefs``, scored as the decay model scores a memory,
+    banded by the view's table; ``unparsed_of``: where a row's memory is read from."""
     f = decay.decay_function(config)
     beta = config.decay_beta
     scores = [(m.use_count + 1) ** beta * f(max(0.0, float(now - m.last_used))) * m.strength
               for m in briefs]
+    relations_of = view.relations
     view.rows.update(
-        (m.id, Row(m, s, key, view.relations, unparsed if m.id in raw else None))
+        (m.id, Row(m, s, key, relations_of, unparsed_of(m.id)))
         for m, s, key in zip(briefs, scores, band_keys(scores, view.band_table)))
-    return view
 
 
 def view_again(previous: VaultView | None, vault: Vault, now: int, head: str | None,
