@@ -163,16 +163,16 @@ class _FixedClock:
 def deterministic(now: int) -> Iterator[None]:
     """uuid4 counts from a fixed start and ``now_epoch`` returns ``now``, so one operation run
     twice on two copies of a vault writes the same bytes (and the same git trees)."""
-    import core.model.records
+    import core.model.values  # (now_epoch's clock: the records' times come from it)
 
     counter = itertools.count(1)
-    saved_time, saved_uuid4 = core.model.records.time, uuid.uuid4
-    core.model.records.time = _FixedClock(now)
+    saved_time, saved_uuid4 = core.model.values.time, uuid.uuid4
+    core.model.values.time = _FixedClock(now)
     uuid.uuid4 = lambda: uuid.UUID(int=(next(counter) << 100) | 0xFA17)
     try:
         yield
     finally:
-        core.model.records.time, uuid.uuid4 = saved_time, saved_uuid4
+        core.model.values.time, uuid.uuid4 = saved_time, saved_uuid4
 
 
 # -- whole states ------------------------------------------------------------------------------
