@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from . import list_bounds, wordlists
 from .bitsets import rowids_of
 from .index import SearchIndex
-from .settling import Settled, TextHit, choose, settle
+from .settling import Settled, TextHit, decided, settle
 
 #: The most rows the held words may match in all for their matches to be grouped here (each
 #: word's matches are the bits of an integer, 12.5 KB at 100k memories, remembered between
@@ -73,6 +73,8 @@ class _Batch:
     expression: str
     page: int
     ranked: list[tuple[str, float, int]] = field(default_factory=list)
+    hits: list[TextHit] = field(default_factory=list)  # the allowed rows of the first ``made``
+    made: int = 0
 
     def read(self, index: SearchIndex) -> None:
         """Every row of them by the bm25 of the expression (each phrase once, in the OR's
@@ -85,6 +87,16 @@ class _Batch:
     def rows(self) -> list[tuple[str, float, int]]:
         """The rows read so far: the first ``page``."""
         return self.ranked[:self.page]
+
+    def hits_read(self, allowed: Callable[[str], bool], n: int) -> list[TextHit]:
+        """The allowed rows read so far (the first ``page``) as hits of text ``bm25 * holds /
+        n``, each made once: a deeper page adds the rows below (no row made again)."""
+        upto = min(self.page, len(self.ranked))
+        if self.made < upto:
+            self.hits.extend(TextHit(i, bm25, bm25 * holds / n)
+                             for i, bm25, holds in self.ranked[self.made:upto] if allowed(i))
+            self.made = upto
+        return self.hits
 
     @property
     def exhausted(self) -> bool:
@@ -123,20 +135,6 @@ def groups_of(index: SearchIndex, phrases: list[str], held: list[int], most: int
         regions = split
     return {mask: members for mask, members in regions.items()
             if mask.bit_count() <= most}
-
-
-def needed(read: list[TextHit], top: int, score_of: Callable[[str, float], float]) -> float:
-    """The text an unread memory must be able to reach to matter: the ``top``-th best score
-    read so far times the best text (0 while fewer than ``top`` are read). It only grows as
-    more is read (a score times the best text is the text times the memory's own factor)."""
-    best = max((h.text for h in read), default=0.0)
-    if not best:
-        return 0.0
-    chosen = choose(read, best, top, score_of)
-    if len(chosen) < top:
-        return 0.0
-    last = chosen[-1]
-    return score_of(last.memory_id, last.text / best) * best * (1 - 1e-9)
 
 
 def counts_of(index: SearchIndex, phrases: list[str]) -> list[int]:
@@ -179,13 +177,16 @@ def from_holdings(index: SearchIndex, phrases: list[str], counts: list[int],
     batch_rows = max(BATCH_ROWS, sum(counts[i] for i in held) // WALK_SHARE)
     batches: list[_Batch] = []
     while True:
-        read = known + [TextHit(i, bm25, bm25 * holds / n) for batch in batches
-                        for i, bm25, holds in batch.rows if allowed(i)]
+        read = list(known)
+        for batch in batches:
+            read.extend(batch.hits_read(allowed, n))
         outside = max(unopened.values(), default=0.0)
         deepest = max(batches, key=lambda batch: batch.bound(n), default=None)
         inside = deepest.bound(n) if deepest is not None else 0.0
-        settled = settle(read, max(outside, inside), top, score_of,
-                         sum(len(batch.rows) for batch in batches))
+        best = max((h.text for h in read), default=0.0)
+        above, scored = max(outside, inside), sum(min(b.page, len(b.ranked)) for b in batches)
+        settled, floor = decided(read, best, above, top, score_of, scored) if best else \
+            (settle(read, above, top, score_of, scored), 0.0)
         if settled is not None:
             return settled
         if deepest is not None and inside > outside:
@@ -193,8 +194,7 @@ def from_holdings(index: SearchIndex, phrases: list[str], counts: list[int],
             continue
         if not unopened:
             return None  # (not reached: with nothing unread the bound is 0 and settles)
-        parts = chosen(groups, unopened, needed(read, top, score_of),
-                       batch_rows if batches else FIRST_BATCH_ROWS)
+        parts = chosen(groups, unopened, floor, batch_rows if batches else FIRST_BATCH_ROWS)
         batch = _Batch(by_holds(groups, parts),
                        covering(phrases, counts, rows, [mask for mask, _ in parts]), first)
         batch.read(index)

@@ -51,15 +51,25 @@ def settle(read: list[TextHit], above: float, top: int,
     enter it or change the best text; None otherwise."""
     best = max((h.text for h in read), default=0.0)
     if best and above <= best:
-        chosen = choose(read, best, top, score_of)
-        floor = score_of(chosen[-1].memory_id, chosen[-1].text / best) if chosen else 0.0
-        if len(chosen) < top and not above:
-            return Settled(ranked_by_text(chosen, read), best, scored)
-        if len(chosen) == top and above / best < floor:
-            return Settled(ranked_by_text(chosen, read), best, scored)
-    elif not best and not above:
+        return decided(read, best, above, top, score_of, scored)[0]
+    if not best and not above:
         return Settled([], 0.0, scored)
     return None
+
+
+def decided(read: list[TextHit], best: float, above: float, top: int,
+            score_of: Callable[[str, float], float], scored: int) -> tuple[Settled | None, float]:
+    """:func:`settle` of ``read`` (``best``: its best text, > 0), and when it leaves the top
+    open, the text an unread memory must be able to reach to matter: the ``top``-th best score
+    read so far times the best text (0 while fewer than ``top`` are read; it only grows as more
+    is read: a score times the best text is the text times the memory's own factor). One
+    :func:`choose` for both."""
+    chosen = choose(read, best, top, score_of)
+    floor = score_of(chosen[-1].memory_id, chosen[-1].text / best) if chosen else 0.0
+    if above <= best and ((len(chosen) < top and not above)
+                          or (len(chosen) == top and above / best < floor)):
+        return Settled(ranked_by_text(chosen, read), best, scored), 0.0
+    return None, floor * best * (1 - 1e-9) if len(chosen) >= top else 0.0
 
 
 def choose(read: list[TextHit], best: float, top: int,

@@ -190,3 +190,31 @@ def test_the_rowid_bits_kept_stay_within_their_bytes(corpus, monkeypatch):
         assert bits == sum(1 << r for r in holdings.rowids_of(bits))
         kept = index.reading.memo["bits"].counts.values()
         assert sum(b.bit_length() for b in kept) <= 8 * 1024
+
+
+@pytest.mark.parametrize("text", [q for q in QUESTIONS if "decide" not in q])  # (2 words held)
+def test_a_row_read_is_made_a_hit_once_whatever_the_pages(corpus, monkeypatch, text):
+    """A batch's rows are made into hits as its pages reach them, each once: a deeper page or
+    another batch adds hits, it does not make those read before again (they were made again at
+    every round: a question's settling read ~3,000-5,000 rows for ~1,000 ranked at 10k)."""
+    index, memories, decay = corpus
+    ranked: list[int] = []
+    among = index.reading.ranked_among
+    monkeypatch.setattr(index.reading, "ranked_among", lambda e, by_holds, n: (
+        lambda rows: ranked.append(len(rows)) or rows)(among(e, by_holds, n)))
+    made: list[str] = []
+
+    class Counted(holdings.TextHit):
+        def __init__(self, memory_id: str, bm25: float, text: float) -> None:
+            super().__init__(memory_id, bm25, text)
+            made.append(memory_id)
+
+    monkeypatch.setattr(holdings, "TextHit", Counted)
+    phrases = [p for p in (topk.fts_expression([t]) for t in parse(text).ranked_terms) if p]
+    counts = [index.reading.count(p) for p in phrases]
+    assert holdings.applies(counts)
+    settled = holdings.from_holdings(
+        index, phrases, counts, lambda i: True, 30,
+        lambda i, relevance: ranking.combine(relevance, decay(memories[i])), len(phrases), [])
+    assert settled is not None and made
+    assert len(made) == len(set(made)) <= sum(ranked)
