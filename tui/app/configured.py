@@ -1,9 +1,9 @@
-"""What the app takes from its settings file (:mod:`tui.app.settings`: ``keymap`` and ``decay``)
-and from the environment, and which wins: an environment variable that is set
-(``MEMVAULT_KEYMAP`` for a binding id it names, ``CORTEXGRAPH_*`` for a decay setting)
-overrides what the file holds, as it did before the file could hold them. Also the checks a
-value typed on the settings screen goes through before it is saved: a bad one is refused with a
-message that says why, and nothing is written. Pure Python (no textual)."""
+"""What the app takes from its settings file (``keymap``, ``decay``) and from the environment,
+and which wins: a variable that is set (``MEMVAULT_KEYMAP`` for the binding ids it names, each
+``CORTEXGRAPH_*`` for its setting) overrides the file. Also the checks a value typed on the
+settings screen goes through: a bad one is refused, saying why, and nothing is written.
+
+Pure Python (no textual)."""
 
 from __future__ import annotations
 

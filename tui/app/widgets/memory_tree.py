@@ -26,7 +26,8 @@ from ..groups import Group, LineageRoot
 from ..view import VaultView
 from .tree_finding import expanded_keys, find_key, may_hold, near_keys
 from .tree_nodes import (EXPAND_ARROW, LOADING, NodeData, depth_below, every_node,
-                         group_label, label_room, memory_label, row_layout)
+                         group_label, label_room, memory_label, row_layout,
+                         words_at)
 
 class MemoryTree(Tree[NodeData]):
     #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
@@ -46,7 +47,7 @@ class MemoryTree(Tree[NodeData]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("memories", id=id)
         self.show_root = False
-        self.rows_drawn = row_layout(80)  # how rows are drawn at the width (_words_for)
+        self.rows_drawn = row_layout(80)  # how rows are drawn at the width (words_at)
         self.guide_depth = self.rows_drawn.guide_depth
         self.auto_expand = True
         #: the key of the row the cursor goes to at the next rebuild (over ``focus``)
@@ -91,15 +92,8 @@ class MemoryTree(Tree[NodeData]):
     def on_resize(self) -> None:
         """Labels are cut to the width: redo them when it changes."""
         width = label_room(self)
-        if self.view is not None and width and self._words_for(width) != self.words:
+        if self.view is not None and width and words_at(width)[1] != self.words:
             self.show(self.view, self.ids, self.shown_mode, self.shown_sort, groups=self._top)
-
-    def _words_for(self, width: int) -> int:
-        """The cells a top-level row's words have on lines of ``width`` cells; the rows'
-        layout and the guides' indent set for that width (:func:`row_layout`)."""
-        self.rows_drawn = row_layout(width)
-        self.guide_depth = self.rows_drawn.guide_depth
-        return max(0, width - self.rows_drawn.fields)
 
     # -- building ---------------------------------------------------------------------------
     def opening(self, mode: str) -> set[str] | None:
@@ -132,7 +126,8 @@ class MemoryTree(Tree[NodeData]):
         scroll_y = self.scroll_y
         narrow = False
         self.view, self.shown_mode, self.shown_sort, self.ids = view, mode, sort, ids
-        self.words = self._words_for(label_room(self) or 80)
+        self.rows_drawn, self.words = words_at(label_room(self) or 80)  # (less score, id)
+        self.guide_depth = self.rows_drawn.guide_depth
         self._parents_of, self._children_of = view.provenance() if mode == "lineage" else ({}, {})
         self.clear()
         self._top = groups_for(view, ids, mode) if groups is None else groups

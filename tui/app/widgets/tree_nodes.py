@@ -67,6 +67,12 @@ def row_layout(width: int) -> RowLayout:
 EXPAND_ARROW = 2
 
 
+def words_at(width: int) -> tuple[RowLayout, int]:
+    """The rows' layout on lines of ``width`` cells, and the cells a top-level row's words have."""
+    layout = row_layout(width)
+    return layout, max(0, width - layout.fields)
+
+
 def depth_below(root: TreeNode[NodeData], parent: TreeNode[NodeData]) -> int:
     """The depth of a child of ``parent`` in the tree of ``root`` (0: a child of the root)."""
     depth = 0
