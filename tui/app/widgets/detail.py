@@ -331,9 +331,11 @@ class DetailPane(VerticalScroll):
         elif series[0] < threshold:
             label.append(f"  already below {threshold:g}", style="bright_red")
         self.query_one("#forecast-label", Static).update(label)
-        axis = self.query_one("#forecast-axis", Static)
-        width = min(62, max(20, axis.size.width or 62))
-        axis.update(Text("today".ljust(width - 8) + "+30 days", style="dim"))
+        axis = Table.grid(expand=True)  # (as wide as the axis is drawn: read in a worker,
+        axis.add_column()  # the row may not be laid out yet, its width unknown)
+        axis.add_column(justify="right")
+        axis.add_row(Text("today", style="dim"), Text("+30 days", style="dim"))
+        self.query_one("#forecast-axis", Static).update(axis)
         self._render_body()
 
     def _render_body(self) -> None:
