@@ -109,3 +109,13 @@ def test_wizard_second_step_at_80x24(snap_compare, wizard_vault, opener, memory_
     a cut-off title (the split wizard's ended in "5" with no label)."""
     assert snap_compare(make_app(wizard_vault), terminal_size=(80, 24),
                         run_before=_wizard(opener, memory_id, mark, "ctrl+n"))
+
+
+@pytest.mark.parametrize("opener, memory_id, mark", [("v", GARDEN, []),
+                                                      ("M", DUPES[2], DUPES[:2])],
+                         ids=["split", "consolidate"])
+def test_wizard_first_step_at_80x24(snap_compare, wizard_vault, opener, memory_id, mark):
+    """The first step at 80 columns: the memory to split (or the members to merge) with its
+    rail and buttons, nothing cut that the step asks about."""
+    assert snap_compare(make_app(wizard_vault), terminal_size=(80, 24),
+                        run_before=_wizard(opener, memory_id, mark))

@@ -84,7 +84,10 @@ class MemvaultApp(App[None]):
             self.service: VaultService | None = None
         else:
             self.service = service
-        self.keymap = dict(keymap or {})
+        #: the keymap in effect: the settings file's, each id the environment's (``keymap``,
+        #: MEMVAULT_KEYMAP's) names taken from that instead
+        self.env_keymap = dict(keymap or {})
+        self.keymap = {**self.settings.keymap, **self.env_keymap}
         self.poll_interval = poll_interval
         self.rescore_interval = rescore_interval
         self.main_screen: MainScreen | None = None
@@ -121,8 +124,10 @@ class MemvaultApp(App[None]):
             from .main.screen import MainScreen  # noqa: F401  (imported here, off the UI thread)
             from .service import VaultService
 
-            assert self.path is not None
-            service = VaultService(self.path)
+            from .configured import decay_config
+
+            assert self.path is not None  # (the file's decay settings, the environment's over)
+            service = VaultService(self.path, config=decay_config(self.settings.decay))
             if self.first_counts is not None:
                 service.counted = self.first_counts.read  # (the glance: not counted again)
         except Exception as exc:  # (the frame would say "opening…" for ever)
@@ -220,6 +225,33 @@ class MemvaultApp(App[None]):
         if self.main_screen is not None:
             apply_to_main(self.main_screen, self.settings, name)
         self.save_settings()
+
+    def apply_keymap(self, keymap: dict[str, str]) -> None:
+        """The settings screen's keymap: saved, and in effect at once (with the environment's
+        ids over it)."""
+        self.settings.keymap = dict(keymap)
+        self.keymap = {**keymap, **self.env_keymap}
+        self.set_keymap(self.keymap)
+        self.save_settings()
+
+    def apply_decay(self, values: dict[str, object]) -> None:
+        """The settings screen's decay model and thresholds: saved, and every score made with
+        them (the environment's variables over them) in a worker; the main screen shows it."""
+        from .configured import decay_config
+
+        self.settings.decay = dict(values)
+        self.save_settings()
+        service, main = self.service, self.main_screen
+        if service is not None and service.is_open and main is not None:
+            config = decay_config(values)
+            self.run_worker(partial(self._rescore, service, main, config), thread=True,
+                            group="rescore", exclusive=True, exit_on_error=False)
+
+    def _rescore(self, service: VaultService, main: MainScreen, config: object) -> None:
+        """(In a worker.)"""
+        from .messages import VaultReloaded
+
+        main.post_message(VaultReloaded(service.use_config(config), ""))  # type: ignore[arg-type]
 
     def action_settings(self) -> None:
         """``,``: the settings screen (on the first frame: once the main screen is made, it
@@ -345,12 +377,9 @@ def screenshot_folder() -> Path:
 
 def parse_keymap(text: str | None) -> dict[str, str]:
     """``memvault.archive=A;memvault.delete=D,ctrl+d`` -> {binding id: keys}."""
-    keymap: dict[str, str] = {}
-    for part in (text or "").split(";"):
-        binding_id, sep, keys = part.partition("=")
-        if sep and binding_id.strip() and keys.strip():
-            keymap[binding_id.strip()] = keys.strip()
-    return keymap
+    from .configured import parse_keymap as parsed
+
+    return parsed(text)
 
 
 def run_app(path: Path | str, *, keymap: dict[str, str] | None = None) -> int:

@@ -43,6 +43,14 @@ class OpenVault:
             raise VaultError("the vault is not open yet")
         return self.current
 
+    def rescore(self, config: Any) -> VaultView:
+        """Every score with ``config`` (a ``DecayConfig``: the settings screen's decay model and
+        thresholds) from now on, the vault's too: a view made anew, made the current one."""
+        with self.lock:
+            self.vault_or_fail().state.config = config
+            self.current = None
+            return self.rebuild()
+
     def vault_or_fail(self) -> Vault:
         if self.vault is None:
             raise VaultError("the vault is not open yet")

@@ -121,8 +121,8 @@ memvault.left.wider | Left pane wider
 memvault.help | Help
     keys, the filter language, group modes
 memvault.settings | Settings…
-    every saved choice (theme, grouping, sorts, views, pane widths) changed and saved, where
-    they are stored, the keymap and the configuration from the environment
+    every saved choice (theme, grouping, sorts, views, pane widths, the keys, the decay model
+    and thresholds) changed and saved, where they are stored, what the environment overrides
 """)
 
 #: Main-screen bindings the palette leaves out: moving the cursor means nothing there.

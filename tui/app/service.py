@@ -118,6 +118,11 @@ class VaultService:
         vault = self.state.vault
         return vault.root if vault is not None else self.path.resolve()
 
+    def use_config(self, config: DecayConfig) -> VaultView:
+        """Score with ``config`` from now on (the settings screen): the view made anew."""
+        self.config = self.inbox.config = config
+        return self.state.rescore(config)
+
     def open(self) -> VaultView:
         """Open the vault (blocking: call from a worker) and build the first view."""
         with self.state.lock:

@@ -1,6 +1,7 @@
 """The app's settings that persist between runs: theme, the tree's sort and group
-mode, gist or content first, tree or flat list, the flat list's sort, and the left pane's width
-(one for the tree, one for the flat list).
+mode, gist or content first, tree or flat list, the flat list's sort, the left pane's width
+(one for the tree, one for the flat list), the keymap and the decay model and thresholds (an
+environment variable set overrides these two: :mod:`tui.app.configured`).
 
 One small JSON file, ``settings.json``, in the user's config folder (platformdirs:
 ``~/.config/memvault`` on Linux), or in ``$MEMVAULT_CONFIG_DIR`` when that is set. Written
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, field, fields
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,10 @@ class Settings:
     left_width: int = 52  # percent of the screen, with the tree
     list_width: int = 62  # ... with the flat list (a table wants more room; wider makes the
     # detail pane wrap more, and a cursor move in the list measurably slower at 70)
+    #: binding id -> its keys, as MEMVAULT_KEYMAP gives them (which overrides these per id)
+    keymap: dict[str, str] = field(default_factory=dict)
+    #: DecayConfig's fields this file sets (the CORTEXGRAPH_* variables override them)
+    decay: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -81,6 +86,14 @@ def _valid(name: str, value: Any) -> bool:
         return isinstance(value, bool)
     if name in ("left_width", "list_width"):
         return type(value) is int and LEFT_MIN <= value <= LEFT_MAX
+    if name == "keymap":
+        return isinstance(value, dict) and all(
+            isinstance(k, str) and isinstance(v, str) and k.strip() and v.strip()
+            for k, v in value.items())
+    if name == "decay":
+        from .configured import decay_problem
+
+        return isinstance(value, dict) and decay_problem(value) is None
     return False
 
 

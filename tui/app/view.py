@@ -328,19 +328,21 @@ def score_text(score: float, band: str) -> Text:
 
 
 def leaf_label(row: Row, words: int = 56, prefix: Text | None = None,
-               terms: Sequence[Term] = (), status: bool = True) -> Text:
+               terms: Sequence[Term] = (), status: bool = True, bar: bool = True) -> Text:
     """``0.42 ██▏░░ 1a2b3c4d The first words of the gist…`` (plus the status when not active,
-    unless ``status`` is False: a row under its status's group); what the filter's words
-    ``terms`` match in those words is styled :data:`MATCH_STYLE`; ``words``: the cells the
-    words (and the status) have."""
+    unless ``status`` is False: a row under its status's group; without the bar when ``bar``
+    is False); what the filter's words ``terms`` match in those words is styled
+    :data:`MATCH_STYLE`; ``words``: the cells the words (and the status) have, never more (a
+    word longer than them all is cut, marked, as no line can hold it)."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if prefix is not None:
         text.append_text(prefix)
         words -= prefix.cell_len
     text.append_text(score_text(row.score, row.band))
     text.append(" ")
-    text.append_text(score_bar(row.score, row.band))
-    text.append(" ")
+    if bar:
+        text.append_text(score_bar(row.score, row.band))
+        text.append(" ")
     text.append(row.id[:8], style="bold")
     text.append(" ")
     m = row.brief
@@ -350,7 +352,7 @@ def leaf_label(row: Row, words: int = 56, prefix: Text | None = None,
     pinned = is_pinned(m)  # type: ignore[arg-type]  # (a summary answers meta.extra too)
     if pinned:
         words -= len(PIN_MARK) + 1
-    words = max(6, words)
+    words = max(1, words)
     shown_words = first_words(m.text, words)
     if len(shown_words) > words:  # one word longer than the room: cut inside it, marked
         shown_words = shown_words[:words - 1] + "…"

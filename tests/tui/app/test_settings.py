@@ -41,7 +41,7 @@ def test_saved_settings_come_back_and_the_file_is_private_and_pretty(config):
     s.save(chosen)
     path = config / "settings.json"
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
-    assert path.read_text().startswith('{\n  "left_width": 40,')
+    assert path.read_text().startswith('{\n  "decay": {},\n  "keymap": {},\n  "left_width": 40,')
     assert s.load() == s.Loaded(chosen)
     assert [p.name for p in config.iterdir()] == ["settings.json"]  # no temp file left
 

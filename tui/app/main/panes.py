@@ -1,5 +1,6 @@
-"""The main screen's right side: what the cursor is on (detail at once; provenance and history,
-which read git, once the cursor rests: :class:`GitPanes`) and switching panes. A new pane: its
+"""The main screen's right side: what the cursor is on (the detail pane told at once and reading
+it in its own worker; provenance and history, which read git, once the cursor rests:
+:class:`GitPanes`) and switching panes. A new pane: its
 widget in ``MainScreen.compose`` and its tab in :data:`TABS`."""
 
 from __future__ import annotations
@@ -124,12 +125,8 @@ class CursorPanes:
             self.git_panes.schedule()
             return
         screen.current = data.memory_id
-        detail.terms = tree.terms  # the filter's words, highlighted there too
-        row = view.get(data.memory_id)
-        if row is None:
-            detail.show_gone(data.memory_id)
-        else:
-            detail.show_row(view, row)
+        # the pane reads it itself (the filter's words highlighted there too)
+        detail.want(view, data.memory_id, tree.terms)
         self.git_panes.schedule()
 
     def show_tab(self, name: str) -> None:

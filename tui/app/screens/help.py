@@ -47,10 +47,10 @@ VIEWS_HELP = [
     ("history: space · D · r", "mark a version · word diff with the marked (or the previous) "
                                "one · restore"),
     ("< · >", "the left pane narrower · wider"),
-    (", settings", "theme, sort, grouping, gist or content, tree or list, pane widths: "
-                   "shown and changed on the settings screen (with the keymap and the "
-                   "environment's configuration), saved in ~/.config/memvault/settings.json "
-                   "(or $MEMVAULT_CONFIG_DIR)"),
+    (", settings", "theme, sort, grouping, gist or content, tree or list, pane widths, the "
+                   "keys, the decay model and thresholds: shown and changed on the settings "
+                   "screen (the environment's variables override the last two), saved in "
+                   "~/.config/memvault/settings.json (or $MEMVAULT_CONFIG_DIR)"),
 ]
 
 

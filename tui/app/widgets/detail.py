@@ -1,18 +1,29 @@
 """The detail pane: one memory's fields, its score and time until forgotten, a sparkline of the
 next 30 days of decay, and its gist or its content (one key toggles; a memory without a gist
 shows its content and says so). What the filter's words match in the body and in the tags and
-entities is highlighted (``terms``)."""
+entities is highlighted (``terms``).
+
+The pane owns a reactive ``memory_id`` (:meth:`DetailPane.want`): set, it reads that memory
+(the first read of a row parses it; its relations and forecast) in a worker of its own, as the
+history and provenance panes do, and draws what comes back only when it is still the memory
+and the view it wants: a late read of a memory the cursor left is dropped. A group, a "… more"
+row or a note are drawn at once (``memory_id`` None)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import partial
 
 from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
+from textual import on
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.reactive import reactive
 from textual.widgets import Sparkline, Static
 
 from core import MemoryStatus, decay
@@ -62,6 +73,38 @@ def group_figures(view: VaultView, ids: Iterable[str]
             {status.value: n for status, n in statuses.items()}, dict(in_band))
 
 
+@dataclass(frozen=True)
+class MemoryRead:
+    """What the pane's worker read of one memory for one view (None: it left the vault)."""
+
+    row: Row | None
+    relations: int = 0
+    forecast: tuple[float, ...] = ()
+    seconds: float | None = None
+
+
+class DetailRead(Message, bubble=False):
+    """(To the pane itself.) What its worker read of ``memory_id`` in ``view``."""
+
+    def __init__(self, memory_id: str, view: VaultView, read: MemoryRead) -> None:
+        super().__init__()
+        self.memory_id = memory_id
+        self.view = view
+        self.read = read
+
+
+def read_memory(view: VaultView, memory_id: str) -> MemoryRead:
+    """(In the pane's worker.) ``memory_id``'s row in ``view``, parsed, with what the pane draws
+    of it that takes time: its relations' count, its forecast, when it is forgotten."""
+    row = view.get(memory_id)
+    if row is None:
+        return MemoryRead(None)
+    m, config, now = row.memory, view.config, view.now
+    return MemoryRead(row, len(view.relations_of(memory_id)),
+                      tuple(decay.forecast(m, config, FORECAST_DAYS, now)),
+                      decay.seconds_until_forgotten(m, config, now))
+
+
 class DetailPane(VerticalScroll):
     """Shows a :class:`~tui.app.view.Row`; ``show_content`` picks the body. A pane shorter
     than :attr:`TALL` lines (an 80x24 terminal) shows the memory's words first and its fields
@@ -69,11 +112,15 @@ class DetailPane(VerticalScroll):
 
     TALL = 30
 
+    #: the memory the pane shows (None: a group, a note); set, the pane reads it in a worker
+    memory_id: reactive[str | None] = reactive(None, init=False)
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.show_content = False
         self.row: Row | None = None
         self.view: VaultView | None = None
+        self.wanted: VaultView | None = None  # the view ``memory_id`` is read in
         self.toggle_key = "c"  # the key that toggles gist and content, for the hint
         self.terms: list[Term] = []  # the filter's words: highlighted where they match
 
@@ -113,10 +160,57 @@ class DetailPane(VerticalScroll):
             self.move_child(body, after=title)
 
     # -- what to show -----------------------------------------------------------------------
-    def show_row(self, view: VaultView, row: Row) -> None:
+    def want(self, view: VaultView, memory_id: str, terms: list[Term] | None = None) -> None:
+        """Show ``memory_id`` as ``view`` has it (``terms``: the filter's words): read in the
+        pane's worker when it is another memory or another view, drawn when it comes back."""
+        if terms is not None:
+            self.terms = terms
+        again = memory_id == self.memory_id and view is not self.wanted
+        self.wanted = view
+        if again:
+            self._load(memory_id)
+        else:
+            self.memory_id = memory_id  # (its watcher reads it)
+
+    def watch_memory_id(self, memory_id: str | None) -> None:
+        if memory_id is not None:
+            self._load(memory_id)
+
+    def _load(self, memory_id: str) -> None:
+        """Say which memory is read (never the one shown before), and read it in a worker (a
+        newer read replaces an older one)."""
+        view = self.wanted
+        if view is None:
+            return
+        if self.row is None or self.row.id != memory_id:
+            self.row = None
+            self._place_text()
+            self._fields(Text.assemble((memory_id[:8], "bold"), ("  reading…", "dim")))
+            self._no_forecast()
+            self.query_one("#body-title", Static).update("")
+            self.query_one("#body", Static).update("")
+        self.run_worker(partial(self._read, view, memory_id), thread=True, group="detail",
+                        exclusive=True, exit_on_error=False)
+
+    def _read(self, view: VaultView, memory_id: str) -> None:
+        """(In a worker.)"""
+        self.post_message(DetailRead(memory_id, view, read_memory(view, memory_id)))
+
+    @on(DetailRead)
+    def _drawn(self, message: DetailRead) -> None:
+        if message.memory_id != self.memory_id or message.view is not self.wanted:
+            return  # a read the cursor left behind: the newer one follows
+        read = message.read
+        if read.row is None:
+            self.show_gone(message.memory_id, keep_id=True)
+        else:
+            self.show_row(message.view, read.row, read)
+
+    def show_row(self, view: VaultView, row: Row, read: MemoryRead | None = None) -> None:
+        """Draw ``row`` (``read``: what the worker read of it; else read here)."""
         self.view, self.row = view, row
         self._place_text()
-        self._render_row()
+        self._render_row(read or read_memory(view, row.id))
 
     def toggle_body(self) -> bool:
         self.show_content = not self.show_content
@@ -124,7 +218,10 @@ class DetailPane(VerticalScroll):
             self._render_body()
         return self.show_content
 
-    def show_gone(self, memory_id: str) -> None:
+    def show_gone(self, memory_id: str, keep_id: bool = False) -> None:
+        """A memory deleted: only its history remains (``keep_id``: it is ``memory_id``)."""
+        if not keep_id:
+            self.memory_id = None
         self.row = None
         self._place_text()
         self._fields(Text.assemble((memory_id, "bold"), "\n",
@@ -137,7 +234,7 @@ class DetailPane(VerticalScroll):
 
     def show_group(self, view: VaultView, group: Group, *, expanded: bool = False) -> None:
         """A group's counts; below them how to see its memories (``expanded``: it is open)."""
-        self.row = None
+        self.row = self.memory_id = None
         self._place_text()
         grid = Table.grid(padding=(0, 2))
         grid.add_column(style="bold", no_wrap=True)
@@ -168,7 +265,7 @@ class DetailPane(VerticalScroll):
                  "memories.", style="dim"))
 
     def clear_detail(self, message: str = "Highlight a memory to see it here.") -> None:
-        self.row = None
+        self.row = self.memory_id = None
         self._place_text()
         self._fields(Text(message, style="dim"))
         self._no_forecast()
@@ -182,7 +279,7 @@ class DetailPane(VerticalScroll):
     def _no_forecast(self) -> None:
         self.query_one("#forecast-row").display = False
 
-    def _render_row(self) -> None:
+    def _render_row(self, read: MemoryRead) -> None:
         assert self.row is not None and self.view is not None
         row, view = self.row, self.view
         m, now, config = row.memory, view.now, view.config
@@ -206,7 +303,7 @@ class DetailPane(VerticalScroll):
         score.append_text(score_bar(row.score, row.band, 10))
         score.append(f"  {config.decay_model}", style="dim")
         grid.add_row("score", score)
-        seconds = decay.seconds_until_forgotten(m, config, now)
+        seconds = read.seconds
         if seconds is None:
             forgotten = Text("never")
         elif seconds <= 0:
@@ -219,11 +316,10 @@ class DetailPane(VerticalScroll):
         elif is_pinned(m):
             forgotten.append("  (pinned: gc keeps it)", style="dim")
         grid.add_row("forgotten", forgotten)
-        relations = view.relations_of(m.id)
-        if relations:
-            grid.add_row("relations", f"{len(relations)} (see Provenance)")
+        if read.relations:
+            grid.add_row("relations", f"{read.relations} (see Provenance)")
         self._fields(grid)
-        series = decay.forecast(m, config, FORECAST_DAYS, now)
+        series = list(read.forecast)
         self.query_one("#forecast-row").display = True
         self.query_one("#forecast", Sparkline).data = series
         label = Text("next 30 days  ", style="bold")
@@ -235,9 +331,11 @@ class DetailPane(VerticalScroll):
         elif series[0] < threshold:
             label.append(f"  already below {threshold:g}", style="bright_red")
         self.query_one("#forecast-label", Static).update(label)
-        axis = self.query_one("#forecast-axis", Static)
-        width = min(62, max(20, axis.size.width or 62))
-        axis.update(Text("today".ljust(width - 8) + "+30 days", style="dim"))
+        axis = Table.grid(expand=True)  # (as wide as the axis is drawn: read in a worker,
+        axis.add_column()  # the row may not be laid out yet, its width unknown)
+        axis.add_column(justify="right")
+        axis.add_row(Text("today", style="dim"), Text("+30 days", style="dim"))
+        self.query_one("#forecast-axis", Static).update(axis)
         self._render_body()
 
     def _render_body(self) -> None:

@@ -25,8 +25,9 @@ from ..grouping import groups_for
 from ..groups import Group, LineageRoot
 from ..view import VaultView
 from .tree_finding import expanded_keys, find_key, may_hold, near_keys
-from .tree_nodes import (EXPAND_ARROW, LEAF_FIELDS, LOADING, NodeData, depth_below, every_node,
-                         group_label, label_room, memory_label)
+from .tree_nodes import (EXPAND_ARROW, LOADING, NodeData, depth_below, every_node,
+                         group_label, label_room, memory_label, row_layout,
+                         words_at)
 
 class MemoryTree(Tree[NodeData]):
     #: space marks the highlighted memory (the screen's action; Tree's own space toggles a node,
@@ -46,7 +47,8 @@ class MemoryTree(Tree[NodeData]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("memories", id=id)
         self.show_root = False
-        self.guide_depth = 3
+        self.rows_drawn = row_layout(80)  # how rows are drawn at the width (words_at)
+        self.guide_depth = self.rows_drawn.guide_depth
         self.auto_expand = True
         #: the key of the row the cursor goes to at the next rebuild (over ``focus``)
         self.stay_key: str | None = None
@@ -90,7 +92,7 @@ class MemoryTree(Tree[NodeData]):
     def on_resize(self) -> None:
         """Labels are cut to the width: redo them when it changes."""
         width = label_room(self)
-        if self.view is not None and width and max(16, width - LEAF_FIELDS) != self.words:
+        if self.view is not None and width and words_at(width)[1] != self.words:
             self.show(self.view, self.ids, self.shown_mode, self.shown_sort, groups=self._top)
 
     # -- building ---------------------------------------------------------------------------
@@ -124,8 +126,8 @@ class MemoryTree(Tree[NodeData]):
         scroll_y = self.scroll_y
         narrow = False
         self.view, self.shown_mode, self.shown_sort, self.ids = view, mode, sort, ids
-        width = label_room(self) or 80
-        self.words = max(16, width - LEAF_FIELDS)  # a line less score, bar and id (at the top)
+        self.rows_drawn, self.words = words_at(label_room(self) or 80)  # (less score, id)
+        self.guide_depth = self.rows_drawn.guide_depth
         self._parents_of, self._children_of = view.provenance() if mode == "lineage" else ({}, {})
         self.clear()
         self._top = groups_for(view, ids, mode) if groups is None else groups
@@ -206,7 +208,8 @@ class MemoryTree(Tree[NodeData]):
         room = self.words - self.guide_depth * depth - (EXPAND_ARROW if has_children else 0)
         return memory_label(self.view.get(data.memory_id), data, has_children,
                             marked=data.memory_id in self.marks, words=room,
-                            terms=self.terms, status=self.shown_mode != "status_tag")
+                            terms=self.terms, status=self.shown_mode != "status_tag",
+                            bar=self.rows_drawn.bar)
 
     # -- marks (what the consolidate wizard offers as its members) ----------------------------
     def toggle_mark(self, memory_id: str) -> bool:

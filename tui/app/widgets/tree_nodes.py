@@ -40,8 +40,37 @@ class NodeData:
 
 #: A memory row's cells before its words: score (4), bar (5), short id (8), a space after each
 LEAF_FIELDS = 20
+#: ... on a narrow line, without the bar (the score's colour still says its band)
+NARROW_FIELDS = 14
+#: A line narrower than this (the tree's width, in cells) draws its rows narrow: no bar, and the
+#: guides indent a level by 2 cells instead of 3 (at 80x24 a row two levels down kept 11 cells
+#: for its words: "Never…"; narrow, it keeps 23)
+NARROW_BELOW = 56
+
+
+@dataclass(frozen=True)
+class RowLayout:
+    """How a tree of a given width draws its memory rows: the cells before the words, whether
+    the score's bar is drawn, the cells a level of the tree is indented by."""
+
+    fields: int
+    bar: bool
+    guide_depth: int
+
+
+def row_layout(width: int) -> RowLayout:
+    """The rows' layout for a tree whose lines have ``width`` cells."""
+    if width < NARROW_BELOW:
+        return RowLayout(NARROW_FIELDS, bar=False, guide_depth=2)
+    return RowLayout(LEAF_FIELDS, bar=True, guide_depth=3)
 #: The cells of a node's expand arrow ("▶ "), drawn before the label of a node with children
 EXPAND_ARROW = 2
+
+
+def words_at(width: int) -> tuple[RowLayout, int]:
+    """The rows' layout on lines of ``width`` cells, and the cells a top-level row's words have."""
+    layout = row_layout(width)
+    return layout, max(0, width - layout.fields)
 
 
 def depth_below(root: TreeNode[NodeData], parent: TreeNode[NodeData]) -> int:
@@ -86,17 +115,19 @@ def group_label(group: Group) -> Text:
 
 
 def memory_label(row: Row | None, data: NodeData, has_children: bool, *, marked: bool,
-                 words: int, terms: Sequence[Term], status: bool = True) -> Text:
+                 words: int, terms: Sequence[Term], status: bool = True,
+                 bar: bool = True) -> Text:
     """The label of the memory ``data`` names (``row``: None once it left the vault): its
     lineage edge and its mark before it, its descendant count after it when it has children;
-    its status after its words unless ``status`` is False (its group names it)."""
+    its status after its words unless ``status`` is False (its group names it); the score's
+    bar unless ``bar`` is False (a narrow tree: :func:`row_layout`)."""
     assert data.memory_id is not None
     prefix = EDGE_PREFIX.get(data.edge or "")
     if row is not None and marked:
         prefix = MARK + prefix if prefix is not None else MARK.copy()
     extra = f"  +{data.extra}" if has_children and data.extra else ""
     label = (leaf_label(row, words=words - len(extra), prefix=prefix, terms=terms,
-                        status=status) if row
+                        status=status, bar=bar) if row
              else gone_label(data.memory_id, prefix=prefix))
     if extra:
         label.append(extra, style="dim")

@@ -11,6 +11,7 @@ import pytest
 
 from tui.app.screens.settings_screen import (
     CHOICES,
+    TYPED,
     SettingsScreen,
     environment_rows,
     home_short,
@@ -38,8 +39,10 @@ async def test_comma_opens_every_saved_choice_and_where_they_are_stored(tui_vaul
     async with app.run_test(size=SIZE) as pilot:
         screen = await _open_settings(pilot)
         table = screen.query_one("#settings-choices")
-        assert [str(k.value) for k in table.rows] == [c.name for c in CHOICES]
-        assert {c.name for c in CHOICES} == set(vars(app.settings))  # every saved one
+        assert [str(k.value) for k in table.rows] == [c.name for c in CHOICES] + [
+            t.name for t in TYPED]
+        typed = {t.name.split(".")[0] for t in TYPED}
+        assert {c.name for c in CHOICES} | typed == set(vars(app.settings))  # every saved one
         where = text_of(screen.query_one("#settings-where"))
         assert home_short(settings_path()) in where.replace("\n", "")
         assert "MEMVAULT_CONFIG_DIR" in where
@@ -59,7 +62,7 @@ async def test_the_palette_finds_settings_and_opens_the_screen(tui_vault):
         found[0].callback()
         await until(pilot, lambda: isinstance(app.screen, SettingsScreen))
         await settle(pilot)
-        assert app.screen.query_one("#settings-choices").row_count == len(CHOICES)
+        assert app.screen.query_one("#settings-choices").row_count == len(CHOICES) + len(TYPED)
 
 
 @pytest.mark.asyncio
@@ -174,3 +177,96 @@ def test_settings_screen(snap_compare, tui_vault, monkeypatch, size):
         await _open_settings(pilot)
 
     assert snap_compare(make_app(tui_vault), terminal_size=size, run_before=run_before)
+
+
+def _row_of(name: str) -> int:
+    return len(CHOICES) + [t.name for t in TYPED].index(name)
+
+
+async def _type(pilot, screen, name: str, text: str) -> str:
+    """Enter on the row of ``name``, ``text`` typed over what the box holds, enter: what the
+    screen says then."""
+    table = screen.query_one("#settings-choices")
+    table.move_cursor(row=_row_of(name))
+    await settle(pilot)
+    await pilot.press("enter")
+    box = screen.query_one("#settings-typed")
+    await until(pilot, lambda: box.has_focus)
+    box.value = ""
+    await pilot.press(*text, "enter")
+    await settle(pilot)
+    return text_of(screen.query_one("#settings-saved"))
+
+
+@pytest.mark.asyncio
+async def test_a_decay_threshold_typed_there_is_checked_saved_and_scores_with_it(tui_vault):
+    """The forget threshold typed: a bad value is said and nothing saved; a good one saved in
+    settings.json (whose place it says) and every score made with it."""
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_settings(pilot)
+        said = await _type(pilot, screen, "decay.forget_threshold", "2")
+        assert "not saved" in said and "0..1" in said
+        assert "not saved" in str(screen.query_one("#settings-typed").border_subtitle)
+        assert not settings_path().exists() or "decay" not in _saved() or not _saved()["decay"]
+        said = await _type(pilot, screen, "decay.forget_threshold", "abc")
+        assert "not saved" in said and "'abc' is not a number" in said
+        said = await _type(pilot, screen, "decay.forget_threshold", "0.2")
+        assert "saved in" in said and home_short(settings_path()) in said
+        assert _saved()["decay"] == {"forget_threshold": 0.2}
+        await until(pilot, lambda: app.main_screen.view.config.forget_threshold == 0.2)
+        assert app.service.config.forget_threshold == 0.2
+        said = await _type(pilot, screen, "decay.decay_model", "linear")
+        assert "not saved" in said and "power_law" in said
+        assert _saved()["decay"] == {"forget_threshold": 0.2}
+
+
+@pytest.mark.asyncio
+async def test_a_variable_set_in_the_environment_overrides_the_file_and_is_said(
+        tui_vault, monkeypatch):
+    monkeypatch.setenv("CORTEXGRAPH_FORGET_THRESHOLD", "0.3")
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_settings(pilot)
+        table = screen.query_one("#settings-choices")
+        assert table.get_cell("decay.forget_threshold", "key").plain == "env over"
+        table.move_cursor(row=_row_of("decay.forget_threshold"))
+        await settle(pilot)
+        assert "$CORTEXGRAPH_FORGET_THRESHOLD=0.3 is set: it overrides the file" in text_of(
+            screen.query_one("#settings-values"))
+        said = await _type(pilot, screen, "decay.forget_threshold", "0.2")
+        assert "saved in" in said and "$CORTEXGRAPH_FORGET_THRESHOLD is set and overrides" in said
+        assert _saved()["decay"] == {"forget_threshold": 0.2}
+        await settle(pilot)
+        assert app.service.config.forget_threshold == 0.3
+
+
+@pytest.mark.asyncio
+async def test_the_keymap_typed_there_is_checked_saved_and_bound_at_once(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_settings(pilot)
+        said = await _type(pilot, screen, "keymap", "memvault.archiv=A")
+        assert "not saved" in said and "memvault.archiv" in said
+        said = await _type(pilot, screen, "keymap", "memvault.archive")
+        assert "not saved" in said and "binding-id=keys" in said
+        assert not settings_path().exists() or not _saved().get("keymap")
+        said = await _type(pilot, screen, "keymap", "memvault.archive=A")
+        assert "saved in" in said
+        assert _saved()["keymap"] == {"memvault.archive": "A"}
+        assert app.keymap == {"memvault.archive": "A"}
+        assert ["memvault.archive", "A"] in [line.split() for line in
+                                             text_of(screen.query_one("#settings-keys")).splitlines()]
+
+
+@pytest.mark.asyncio
+async def test_esc_while_typing_leaves_the_value_unsaved_and_the_screen_open(tui_vault):
+    app = make_app(tui_vault)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _open_settings(pilot)
+        screen.query_one("#settings-choices").move_cursor(row=_row_of("decay.pl_alpha"))
+        await settle(pilot)
+        await pilot.press("enter", "3", "escape")
+        await settle(pilot)
+        assert app.screen is screen and not screen.query_one("#settings-typed").display
+        assert not settings_path().exists() or not _saved().get("decay")
