@@ -1,9 +1,8 @@
-"""Whether record files the open never read from disk still hold what the vault shows: the
-files an open took from the derived index (:mod:`core.vault.indexed_open`) or from git's objects
-(:mod:`core.git.clean_files`, the open after a clone) were never ``stat``'ed, so they are not in
-the layout's ``seen`` and a write cannot tell a person's save from the file as it was. Each is
-read and hashed instead: a file that still holds the blob the open took is noted as seen (the
-file as the vault read it); any other is a person's edit, committed before it is written over.
+"""Whether a record file the open never read from disk still holds what the vault shows: one
+the open took from the derived index (:mod:`core.vault.indexed_open`) or from git's objects
+(:mod:`core.git.clean_files`) was never ``stat``'ed, so a write cannot tell a person's save from
+it. It is read and hashed: one that still holds the open's blob is noted as seen (the file as
+read); any other is a person's edit, committed before it is written over.
 """
 
 from __future__ import annotations
