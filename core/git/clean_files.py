@@ -88,6 +88,10 @@ class CleanFiles:
         proc = _cat_file(commands, b"".join(blob + b"\n" for blob in wanted.values()))
         return cls(wanted, proc, limit)
 
+    def blobs(self) -> dict[str, bytes]:
+        """vault path -> blob id (hex) of every file git vouches for, taken or not."""
+        return self._wanted
+
     def take(self, rel: str) -> bytes | None:
         """The bytes of the file at the vault path ``rel`` as git holds it, once; None when git
         does not vouch for it (or could not read it): the caller reads it from disk."""

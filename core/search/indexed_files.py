@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from ..model.records import PIN_KEY
+from ..model.values import PIN_KEY
 from ..textutil import neutralise_controls, neutralise_line
 from .index import SearchIndex, index_path
 from .index_file import is_damage

@@ -82,6 +82,10 @@ class Layout:
         #: write can tell whether a person changed the file since (see :meth:`changed_since_seen`;
         #: the inode tells an atomic save within one tick of the clock, at the same size).
         self.seen: dict[str, tuple[int, int, int]] = {}
+        #: vault path -> blob of each record file an open took from git's objects, never
+        #: stat'ed (:mod:`core.git.clean_files`): not in :attr:`seen`, so a write first checks
+        #: that the file still holds that blob (:mod:`core.vault.unchanged_files`)
+        self.vouched: dict[str, bytes] = {}
         self.loader = RecordLoader(self.root, self.seen, self.is_home)
 
     # -- ids <-> paths (the one place) -------------------------------------------------------
@@ -211,12 +215,13 @@ class Layout:
         folder = self.memories_dir if kind == "memory" else self.relations_dir
         return self.loader.load_folder(folder, kind, keep, fed, known)
 
-    def read_folder(self, kind: str, keep: dict[str, bytes] | None = None
+    def read_folder(self, kind: str, keep: dict[str, bytes] | None = None,
+                    known: KnownFiles | None = None
                     ) -> tuple[dict[str, bytes], dict[str, str], list[LoadProblem]] | None:
         """Every record file of a kind read, its content not yet checked (None: a memory may
         have two files): :meth:`RecordLoader.read_folder` of its folder."""
         folder = self.memories_dir if kind == "memory" else self.relations_dir
-        return self.loader.read_folder(folder, kind, keep)
+        return self.loader.read_folder(folder, kind, keep, known)
 
     def load_file(self, path: Path, kind: str) -> tuple[Any, str | None]:
         """One record file: (record, None) or (None, reason); an absent file is a reason too."""
@@ -233,6 +238,8 @@ class Layout:
         state of those whose file memvault wrote or read is known (a person's save since is then
         not taken for memvault's own)."""
         for path in paths:
+            if self.vouched:  # (what memvault wrote is seen from now on, never git's blob)
+                self.vouched.pop(path.relative_to(self.root).as_posix(), None)
             key = known[path] if known is not None and path in known \
                 else self._stat_key(str(path))
             if key is None:

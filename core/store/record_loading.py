@@ -101,7 +101,8 @@ class RecordLoader:
             records = self._one_per_id(records, paths, problems)
         return records, problems
 
-    def read_folder(self, folder: Path, kind: str, keep: dict[str, bytes] | None = None
+    def read_folder(self, folder: Path, kind: str, keep: dict[str, bytes] | None = None,
+                    known: KnownFiles | None = None
                     ) -> tuple[dict[str, bytes], dict[str, str], list[LoadProblem]] | None:
         """Every record file of a kind on disk read, not parsed: (id -> bytes, id -> path, the
         files that could not be read), each file checked as :meth:`load_folder` checks it
@@ -109,17 +110,18 @@ class RecordLoader:
         read (:meth:`core.store.cache.Store.fill_unchecked`). ``keep``: filled as there, with
         the bytes of every file read (the caller drops those :func:`check_record` refuses).
         None (nothing kept) when a memory may have two files (flat ones and shard folders):
-        :meth:`load_folder` then settles which is loaded."""
+        :meth:`load_folder` then settles which is loaded. ``known``: as there."""
         read: list[Any] = []
         paths: list[str] = []
         problems: list[LoadProblem] = []
         kept: dict[str, bytes] | None = None if keep is None else {}
-        shards = self._scan(folder, kind, read, paths, problems, None, kept, parse=False)
+        shards = self._scan(folder, kind, read, paths, problems, None, kept, parse=False,
+                            known=known)
         if shards and read:
             return None
         for entry in shards:
             self._scan(Path(entry.path), kind, read, paths, problems, entry.name, kept,
-                       parse=False)
+                       parse=False, known=known)
         if keep is not None and kept is not None:
             for rel, data in kept.items():  # (one by one: a KeptWhileSmall counts them)
                 keep[rel] = data

@@ -27,8 +27,6 @@ from ..store.layout import (
     MAX_FILE_BYTES,
     MEMORIES_DIR,
     RELATIONS_DIR,
-    RefusedFileError,
-    read_vault_file,
 )
 from .index_copies import Copies, makes_record, plan_damaged, valid_id
 from .index_writer import BACKGROUND_FROM, OpenIndexWriter, RowPlan, Rows, Wanted
@@ -354,45 +352,32 @@ class OpenIndex:
             self.writer = None
 
     def unchanged_since_open(self, path: Path) -> bool:
-        """For a file the open took from the index (never read, so never stat'ed): True when it
-        still holds the blob the index has for it (one query, one read and a hash); it is then
-        noted as seen. (A commit since the open that changed the file made the vault read it,
-        so the index's row, even one moved to a later commit since, is what the vault shows.)"""
+        """For a file the open took from the index or from git's objects (never read, so never
+        stat'ed): True when it still holds that blob (one read and a hash); it is then noted as
+        seen. (A commit since the open that changed the file made the vault read it, so the
+        index's row, even one moved to a later commit since, is what the vault shows.)"""
         return path in self.unchanged_since_open_many([path])
 
     def unchanged_since_open_many(self, paths: list[Path]) -> set[Path]:
-        """:meth:`_unchanged_since_open` of several files, the index opened once for all."""
-        wanted = [p for p in paths if str(p) not in self.state.layout.seen]
-        if not self.state.opened_from_index or not wanted:
-            return set()
-        import sqlite3
+        """:meth:`unchanged_since_open` of several files, the index opened once for all
+        (:mod:`.unchanged_files`)."""
+        from .unchanged_files import unchanged_files
 
-        from ..search.indexed_files import blob_id
+        layout = self.state.layout
+        same = unchanged_files(self.state.root, layout.seen, layout.vouched,
+                               self._index_blobs if self.state.opened_from_index else None,
+                               paths)
+        layout.note(same, same)
+        return set(same)
 
+    def _index_blobs(self, rels: list[str]) -> dict[str, str | None]:
         files = self.files_index()
         if files is None:
-            return set()
-        blobs: dict[Path, str | None] = {}
+            return {}
         try:
-            for path in wanted:
-                try:
-                    blobs[path] = files.blob_of(path.relative_to(self.state.root).as_posix())
-                except sqlite3.Error:
-                    blobs[path] = None
+            return {rel: files.blob_of(rel) for rel in rels}
         finally:
             files.close()
-        same: dict[Path, tuple[int, int, int]] = {}
-        for path, blob in blobs.items():
-            if blob is None:
-                continue
-            try:
-                data, st = read_vault_file(path)
-            except (OSError, RefusedFileError):
-                continue
-            if blob_id(data, len(blob)) == blob:  # noted as the file read (a save since is not)
-                same[path] = (st.st_mtime_ns, st.st_size, st.st_ino)
-        self.state.layout.note(same, same)
-        return set(same)
 
 
 def _in_record_folder(rel: str) -> bool:

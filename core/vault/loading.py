@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from ..errors import VaultError
 from ..store.cache import Store
-from ..store.layout import MEMORIES_DIR, LoadProblem
+from ..store.layout import MEMORIES_DIR, RELATIONS_DIR, LoadProblem
 from ..store.record_loading import RecordFeed, check_record
 from ..store.kept_bytes import KeptWhileSmall
 from .state import VaultState
@@ -94,6 +94,7 @@ class CacheLoader:
         (with no ``fed``): the records are held as their bytes, each checked when first read
         (:meth:`_load_unchecked`). ``into``: the cache filled, an empty one (default: a new
         one), its mappings perhaps waiting to be filled on first use (:mod:`.later_copies`)."""
+        self.state.layout.vouched = {}  # (every file read from disk below, or named again)
         if unchecked and fed is None and self._load_unchecked(keep, into):
             return
         state = self.state
@@ -131,20 +132,21 @@ class CacheLoader:
         state.store, state.problems = store, problems + relation_problems
         state.meta = layout.read_meta() or {}
 
-    def _clean_memories(self) -> CleanFiles | None:
-        """The memory files git vouches for, read from its objects in one stream instead of one
-        by one (:mod:`core.git.clean_files`): for the first search after a clone of a big vault
-        (it reads every memory for its rows). None when the folder is small, the vault is in no
-        repository or git cannot answer: every file is read from disk."""
+    def _clean_memories(self, folder: str = MEMORIES_DIR) -> CleanFiles | None:
+        """The memory files (or the ``folder``'s) git vouches for, read from its objects in one
+        stream instead of one by one (:mod:`core.git.clean_files`): for the first search after a
+        clone of a big vault (it reads every memory for its rows), and any open after a clone.
+        None when the folder is small, the vault is in no repository or git cannot answer:
+        every file is read from disk."""
         state = self.state
-        if not _holds_many(state.layout.memories_dir, FROM_GIT_FROM):
+        if not _holds_many(state.root / folder, FROM_GIT_FROM):
             return None
         from ..git.clean_files import CleanFiles
         from ..store.files import MAX_FILE_BYTES
 
         try:
             journal = state.journal
-            return CleanFiles.start(journal.commands, journal.repository, MEMORIES_DIR,
+            return CleanFiles.start(journal.commands, journal.repository, folder,
                                     MAX_FILE_BYTES)
         except (VaultError, OSError):
             return None
@@ -160,18 +162,26 @@ class CacheLoader:
         relations folder unread until relations are first used, as :meth:`load_files` does."""
         state, layout = self.state, self.state.layout
         later = state.readonly and not _keeping(keep) and _is_big(layout.relations_dir)
+        known = self._clean_memories()  # (a big folder: from git's objects, as a search does)
+        both = [known, None if later else self._clean_memories(RELATIONS_DIR)]
         collecting = gc.isenabled()
         gc.disable()  # (as load_files: nothing but long-lived objects made while reading)
         try:
-            memories = layout.read_folder("memory", keep)
+            memories = layout.read_folder("memory", keep, known)
             relations = None if memories is None else ({}, {}, []) if later \
-                else layout.read_folder("relation", keep)
+                else layout.read_folder("relation", keep, both[1])
         finally:
+            for clean in both:
+                if clean is not None:
+                    clean.close()
             if collecting:
                 gc.freeze()
                 gc.enable()
         if memories is None or relations is None:
             return False
+        # the files taken from git were never stat'ed: a write checks their blob first
+        layout.vouched = {rel: blob for clean in both if clean is not None
+                          for rel, blob in clean.blobs().items()}
         store = into or Store()
         paths = {"memory": memories[1], "relation": relations[1]}
         store.fill_unchecked(memories[0], relations[0], _check,

@@ -53,7 +53,7 @@ class VaultParts:
         """Load, recover, outside edits at open."""
         from .opening import Opening
 
-        return Opening(self.state, self.loader, self.index, self.write_path)
+        return Opening(self.state, self.loader, self.index, lambda: self.write_path)
 
     @functools.cached_property
     def settled_view(self) -> SettledView:

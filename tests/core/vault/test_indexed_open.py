@@ -17,7 +17,7 @@ from core.search.index import index_path
 from core.search.indexed_files import IndexedFiles, blob_id
 from core.store import layout as layout_module
 from core.store import record_loading
-from core.vault import indexed_open
+from core.vault import indexed_open, unchanged_files
 
 
 def _git(root, *args: str) -> str:
@@ -42,7 +42,7 @@ def reads(monkeypatch):
 
     monkeypatch.setattr(layout_module, "read_vault_file", counting)
     monkeypatch.setattr(record_loading, "read_vault_file", counting)
-    monkeypatch.setattr(indexed_open, "read_vault_file", counting)
+    monkeypatch.setattr(unchanged_files, "read_vault_file", counting)  # (the write's check)
     return seen
 
 
