@@ -7,7 +7,7 @@ irregular form in it (:func:`indexed`: "Nate won" is indexed as "Nate won" and "
 question's word that is an irregular form is searched as its base form (:func:`base_word`:
 "went" as "go", which finds "went", "goes" and "go"). The forms are the 3,339 pairs of
 ``word_forms.txt``: WordNet 3.0's exception lists, less the pairs Porter joins already and the
-stopwords (read once, on first use: ~1 ms).
+stopwords (read once, on first use).
 """
 
 from __future__ import annotations
