@@ -2,6 +2,7 @@
 
     python bench/questions_ab.py VAULT --old /tmp/old-tree [--new .] [--rounds 3]
                                  [--questions bench/search_questions.txt] [--now EPOCH]
+                                 [--old-vault COPY]  # (a copy for the old side: schema changed)
 
 Each round runs one process of each source tree in turn (old, new, old, new, ...; imported
 through ``PYTHONPATH``, the same Python), both on the same vault (``bench/run.py --keep``), at
@@ -77,15 +78,18 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--questions", type=Path, default=scale.QUESTIONS)
     parser.add_argument("--now", type=int, default=int(time.time()))
+    parser.add_argument("--old-vault", type=Path, help="a copy of the vault for the old side, "
+                        "when the index's schema changed (each side would otherwise rebuild it)")
     args = parser.parse_args()
     questions = scale.load_questions(args.questions)
     pairs = list(zip(questions, scale.two_word_queries(questions, set(WORDS))))
     sides = {"old": args.old.resolve(), "new": args.new.resolve()}
+    vaults = {"old": args.old_vault or args.vault, "new": args.vault}
     load_before = os.getloadavg()
     runs: dict[str, list[dict]] = {k: [] for k in sides}
     for _ in range(args.rounds):
         for name, tree in sides.items():
-            runs[name].append(run_side(tree, args.vault, pairs, args.now))
+            runs[name].append(run_side(tree, vaults[name], pairs, args.now))
     load_after = os.getloadavg()
     print(f"vault {args.vault}: {len(pairs)} questions, {args.rounds} rounds, now={args.now}")
     print(f"load before {load_before[0]:.1f} {load_before[1]:.1f}, "

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING
 from ..git.lock import process_alive
 from .row_sources import MadeRow
 from .transaction import transaction
+from .word_forms import indexed
 
 if TYPE_CHECKING:
     from ..model.records import Memory
@@ -250,7 +251,7 @@ class Builder:
             m, fp, source = self.made(memories, memory_id)
             rowid += 1
             records.append((rowid, memory_id, fp, source, m.created_at))
-            texts.append((rowid, m.content, m.gist or "", "\n".join(m.meta.tags),
+            texts.append((rowid, indexed(m.content), m.gist or "", "\n".join(m.meta.tags),
                           "\n".join(m.entities)))
         conn.executemany("INSERT INTO records (rowid, id, fingerprint, source, created_at) "
                          "VALUES (?, ?, ?, ?, ?)", records)

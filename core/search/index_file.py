@@ -47,8 +47,9 @@ from ..store.private import make_folders
 #: row keeps its bytes only when they make a valid record of its id (an open holds them unparsed:
 #: a change to the record models must bump this, see tests/core/search/test_indexed_files.py),
 #: and summary_tags and a status index for the glance; 6: records.source (:mod:`.row_sources`);
-#: 7: records.created_at and its index (a hit's neighbours in time, :mod:`.episodes`).
-SCHEMA_VERSION = 7
+#: 7: records.created_at and its index (a hit's neighbours in time, :mod:`.episodes`); 8: the
+#: content followed by the base forms of its irregular words (:mod:`.word_forms`).
+SCHEMA_VERSION = 8
 PAGE_SIZE = 16384
 
 SCHEMA = (

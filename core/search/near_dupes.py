@@ -42,6 +42,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from ..wording import terms
+from .word_forms import content_of
 
 if TYPE_CHECKING:
     from rensa import RMinHash
@@ -218,7 +219,7 @@ class NearDuplicateRows:
                                  (STATE_KEY, params()))
                     conn.execute("DELETE FROM state WHERE key = ?", (MADE_TO_KEY,))
                     return read
-                put_unshared(conn, ((doc, content or "") for doc, content in rows))
+                put_unshared(conn, ((doc, content_of(content or "")) for doc, content in rows))
                 conn.execute("INSERT OR REPLACE INTO state (key, value) VALUES (?, ?)",
                              (MADE_TO_KEY, str(rows[-1][0])))
                 read += len(rows)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from ..model.values import MemoryStatus, is_pinned
+from .word_forms import base_word
 
 if TYPE_CHECKING:
     from ..model.records import Memory
@@ -106,7 +107,7 @@ class Query:
         in the coverage as much as the words the question is about, and widen the match to
         nearly every memory."""
         terms = [t for t in self.text_terms if t.tokens()]
-        content = [_clipped(t) for t in terms
+        content = [_based(_clipped(t)) for t in terms
                    if t.kind != "word" or not STOPWORDS.issuperset(t.tokens())]
         return content or terms
 
@@ -150,6 +151,14 @@ def _clipped(term: Term) -> Term:
     while len(tokens) > 1 and tokens[-1] in STOPWORDS:
         tokens.pop()
     return Term("word", " ".join(tokens), term.negated)
+
+
+def _based(term: Term) -> Term:
+    """A word that is an irregular form as its base form: ``went`` -> ``go``, which the index
+    holds beside every irregular form of it (:mod:`.word_forms`)."""
+    tokens = term.tokens()
+    base = base_word(tokens[0]) if term.kind == "word" and len(tokens) == 1 else None
+    return Term("word", base, term.negated) if base else term
 
 
 # -- parsing ------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, IO
 
 from ..git.lock import process_alive
+from .word_forms import indexed
 from ..store.files import read_vault_file
 from . import first_build, rows_child
 from .index import SearchIndex, index_path
@@ -54,7 +55,7 @@ RowTexts = tuple[str, int, str, str, str, str]
 
 def row_texts(m: Memory) -> RowTexts:
     """What the search row of ``m`` holds (one line a tag, one line an entity), and its time."""
-    return (m.id, m.created_at, m.content, m.gist or "", "\n".join(m.meta.tags),
+    return (m.id, m.created_at, indexed(m.content), m.gist or "", "\n".join(m.meta.tags),
             "\n".join(m.entities))
 
 

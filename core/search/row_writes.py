@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from .row_sources import RowSources
 from .sync_compare import SyncReport
 from .transaction import transaction
+from .word_forms import indexed
 
 if TYPE_CHECKING:
     from ..model.records import Memory
@@ -45,7 +46,7 @@ def put_rows(conn: sqlite3.Connection, sources: RowSources, memories: Mapping[st
         if old is not None and old[1] == fp:
             continue
         m = memories[memory_id]
-        row = (m.content, m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
+        row = (indexed(m.content), m.gist or "", "\n".join(m.meta.tags), "\n".join(m.entities))
         source = sources.source_of(memory_id, m)
         if old is None:
             cursor = conn.execute("INSERT INTO records (id, fingerprint, source, created_at) "
