@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core import Vault, VaultError
+from core.collector import collector_paused
 from core.store.lazy import LazyRecords
 
 from .view import VaultView
@@ -50,6 +51,10 @@ class OpenVault:
 
     def rebuild(self, now: int | None = None) -> VaultView:
         """A whole new view of the vault at ``now`` (default: the clock's), made the current one."""
+        with collector_paused():  # (a big vault's 100k rows: long-lived, no garbage among them)
+            return self._rebuild(now)
+
+    def _rebuild(self, now: int | None) -> VaultView:
         vault = self.vault_or_fail()
         now = self.clock() if now is None else now
         head, problems = vault.journal.head(), [str(p) for p in vault.problems]
