@@ -89,21 +89,24 @@ def read_preview(root: Path | str, at_least: int = 0) -> Preview | None:
     index of another schema, no repository) or fewer than ``at_least`` (counted first, nothing
     read): the caller waits for the open. Never writes anything, never raises for a missing or
     unreadable index."""
+    from ..collector import collector_paused
     from ..search.indexed_files import TAG_SEPARATOR, read_summaries
 
-    found = _read_index(root, lambda path, folder: read_summaries(path, folder, at_least))
-    if found is None:
-        return None
-    head, (commit, rows) = found
-    if commit is None:
-        return None
-    statuses = {s.value: s for s in MemoryStatus}
-    make = tuple.__new__  # MemorySummary(...) is a Python call per memory: 100k of them
-    memories = [make(MemorySummary, (i, statuses[status], use_count, last_used, strength,
-                                     created_at, tuple(tags.split(TAG_SEPARATOR)) if tags else (),
-                                     text, bool(pinned)))
-                for i, status, use_count, last_used, strength, created_at, tags, text, pinned
-                in rows if status in statuses]
+    with collector_paused():  # (100k rows and summaries, all kept: nothing for it to find)
+        found = _read_index(root, lambda path, folder: read_summaries(path, folder, at_least))
+        if found is None:
+            return None
+        head, (commit, rows) = found
+        if commit is None:
+            return None
+        statuses = {s.value: s for s in MemoryStatus}
+        make = tuple.__new__  # MemorySummary(...) is a Python call per memory: 100k of them
+        memories = [make(MemorySummary, (i, statuses[status], use_count, last_used, strength,
+                                         created_at,
+                                         tuple(tags.split(TAG_SEPARATOR)) if tags else (),
+                                         text, bool(pinned)))
+                    for i, status, use_count, last_used, strength, created_at, tags, text, pinned
+                    in rows if status in statuses]
     return Preview(commit, commit == head, memories)
 
 

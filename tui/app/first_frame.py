@@ -24,7 +24,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Input, Static, Tree
+from textual.widgets import Header, Input, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from core.git.gitdir import find_git_dir, read_head
@@ -32,6 +32,7 @@ from core.search.index_counts import INDEX_FILE, read_counts
 from core.store.names import MEMORIES_DIR as MEMORIES_FOLDER
 
 from .choices import NO_TAG
+from .widgets.keys_footer import KeysFooter
 
 #: The statuses in :class:`core.model.records.MemoryStatus`'s order, the tree's (importing the
 #: model would import pydantic; a test checks they agree).
@@ -178,7 +179,7 @@ class FirstFrame(Screen[None]):
                 yield Input(placeholder=FILTER_PLACEHOLDER, id="filter", disabled=True)
                 yield self.count_tree()
             yield Static("", id="right")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def count_tree(self) -> Tree[None]:
         """The groups and their counts (nothing when there are none to show)."""

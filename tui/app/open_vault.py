@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core import Vault, VaultError
+from core.collector import collector_paused
 from core.store.lazy import LazyRecords
 
 from .view import VaultView
@@ -57,29 +58,34 @@ class OpenVault:
         return self.vault
 
     def rebuild(self, now: int | None = None) -> VaultView:
-        """A whole new view of the vault at ``now`` (default: the clock's), made the current one."""
+        """A whole new view of the vault at ``now`` (default: the clock's), made the current one.
+        The view is made with the cyclic collector paused (a big vault's 100k rows: long-lived,
+        no garbage among them); not while the index's summaries are waited for (the index the
+        open writes in a thread: its garbage is collected as always)."""
         vault = self.vault_or_fail()
         now = self.clock() if now is None else now
         head, problems = vault.journal.head(), [str(p) for p in vault.problems]
         # a big vault's rows without parsing its memories: the view again from the one made
         # from the index's summaries of this cache, or from those summaries
-        again = view_again(self.current, vault, now, head, problems)
+        with collector_paused():
+            again = view_again(self.current, vault, now, head, problems)
         due = due_summaries(vault) if again is None else None
         summaries = index_summaries(vault) if again is None and due is None else None
-        if again is not None:
-            self.current = again
-        elif due is not None and isinstance(memories := vault.memories, LazyRecords):
-            self.current = view_from_summaries(vault.root, memories, due, vault.relations,
-                                               vault.config, now, head, problems,
-                                               previous=self.current)
-        elif summaries is not None and isinstance(memories := vault.memories, LazyRecords):
-            self.current = view_from_index(vault.root, memories, summaries,
-                                           vault.relations, vault.config, now, head, problems,
-                                           previous=self.current)
-        else:
-            self.current = VaultView.build(vault.root, vault.memories.values(), vault.relations,
-                                           vault.config, now, head=head, problems=problems,
-                                           previous=self.current)
+        with collector_paused():
+            if again is not None:
+                self.current = again
+            elif due is not None and isinstance(memories := vault.memories, LazyRecords):
+                self.current = view_from_summaries(vault.root, memories, due, vault.relations,
+                                                   vault.config, now, head, problems,
+                                                   previous=self.current)
+            elif summaries is not None and isinstance(memories := vault.memories, LazyRecords):
+                self.current = view_from_index(vault.root, memories, summaries,
+                                               vault.relations, vault.config, now, head,
+                                               problems, previous=self.current)
+            else:
+                self.current = VaultView.build(vault.root, vault.memories.values(),
+                                               vault.relations, vault.config, now, head=head,
+                                               problems=problems, previous=self.current)
         return self.current
 
     def next_view(self, ids: list[str]) -> VaultView:

@@ -206,3 +206,28 @@ def test_a_damaged_copy_found_after_the_first_screen_makes_the_view_again(tmp_pa
     assert "harbour" in view.rows[ids[0]].memory.content
     assert "HARBOUR" not in view.rows[ids[0]].memory.content
     assert service.copies_read() is None
+
+
+@pytest.mark.parametrize("index", ["summaries", "none"])
+def test_the_view_is_made_with_the_cyclic_collector_paused(tmp_path, big, monkeypatch, index):
+    """A big vault's 100k rows (and, without an index, its 100k memories parsed) are long-lived
+    objects and no garbage: the collector only rescanned them while they were made (a third of
+    the view's CPU at 100k, 0.55 -> 0.33 s). It is on again once the view is made."""
+    import gc
+
+    from tui.app.view import VaultView
+
+    ids = _vault(tmp_path / "v")
+    if index == "none":  # (as after a clone: every memory parsed for the view)
+        index_path(tmp_path / "v").unlink()
+    seen: list[bool] = []
+    build = VaultView.build.__func__  # type: ignore[attr-defined]
+
+    def spy(cls, *args, **kwargs):
+        seen.append(gc.isenabled())
+        return build(cls, *args, **kwargs)
+
+    monkeypatch.setattr(VaultView, "build", classmethod(spy))
+    view = VaultService(tmp_path / "v", clock=lambda: NOW).open()
+    assert sorted(view.rows) == sorted(ids)
+    assert seen == [False] and gc.isenabled()

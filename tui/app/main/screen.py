@@ -17,7 +17,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Footer, Header, Input, Static, TabbedContent, TabPane
+from textual.widgets import DataTable, Header, Input, Static, TabbedContent, TabPane
 from textual.widgets import Tree
 
 from ..first_frame import FILTER_PLACEHOLDER, OPENING
@@ -46,6 +46,7 @@ from ..widgets.detail import DetailPane
 from ..widgets.filter_input import FilterInput
 from ..widgets.history import HistoryPane
 from ..widgets.index_progress import IndexProgress
+from ..widgets.keys_footer import KeysFooter
 from ..widgets.memory_list import MemoryList
 from ..widgets.tree_nodes import NodeData
 from ..widgets.provenance import ProvenancePane
@@ -125,7 +126,7 @@ class MainScreen(VaultScreen):
                     yield ProvenancePane(read=self.service.lineage, id="provenance")
                 with TabPane("History", id=TABS["history"]):
                     yield HistoryPane(read=self.service.history, id="history")
-        yield Footer(compact=True)
+        yield KeysFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#filter-error").display = False
