@@ -32,8 +32,8 @@ from typing import IO, Any, cast
 
 from ..errors import JournalError
 from ..store.checked_replace import replace_checked
-from ..textutil import neutralise_controls, neutralise_line
-from .entries import TOOL_TRAILER, VIA_TRAILER, with_trailer
+from ..textutil import neutralise_line
+from .entries import commit_message
 from .intent import ABSENT, read_state
 from .plumbing import FALLBACK_EMAIL, FALLBACK_NAME, GitCommands, abandon
 from .repository import Repository
@@ -78,11 +78,7 @@ class FastImportBatch:
         """Write (bytes) or remove (None) each path of ``writes``, take the ``adopt`` paths as
         they are in the work tree, and record all of it as one commit of the batch; its id, or
         the current head when nothing would change (no empty commit)."""
-        message = neutralise_controls(message, single_line=False)
-        if via:
-            message = with_trailer(message, VIA_TRAILER, neutralise_line(via))
-        if tool:
-            message = with_trailer(message, TOOL_TRAILER, neutralise_line(tool))
+        message = commit_message(message, via, tool)
         writes = dict(writes or {})
         adopted = [p for p in adopt if p not in writes]
         previous = {path: read_state(path) for path in writes}
