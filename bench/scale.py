@@ -19,6 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tui_probe import PEAK_RSS, probe  # bench/tui_probe.py, beside this file
+
 SOURCE = Path(__file__).resolve().parent.parent  # the source tree: core, tui
 
 
@@ -67,22 +69,6 @@ def drop_index(vault: Path) -> None:
         leftover.unlink()
 
 
-# The peak RSS of the process running it: Linux's VmHWM, the high-water mark of this program's
-# own memory. (``getrusage``'s ``ru_maxrss`` is not that: it survives ``exec``, so a child
-# started by a big bench process reports the bench's own size, 422 MB at 100k for every column
-# alike.) Elsewhere, ``ru_maxrss``.
-PEAK_RSS = textwrap.dedent("""
-    def peak_rss_mb():
-        try:
-            with open("/proc/self/status") as fh:
-                for line in fh:
-                    if line.startswith("VmHWM:"):
-                        return int(line.split()[1]) / 1024
-        except OSError:
-            pass
-        import resource
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-""")
 
 # Run in a fresh interpreter: open, then print the time and the peak RSS.
 OURS_OPEN = PEAK_RSS + textwrap.dedent("""
@@ -173,49 +159,6 @@ PEER_SEARCH = textwrap.dedent("""
     print(json.dumps({"times": times, "hits": hits}))
 """)
 
-# The app, headless, launched on the vault's path as ``memvault`` launches it (``run_app``), from
-# process start (the parent's clock, passed in) to the first time a screen is drawn with the
-# tree's groups in it (the first frame, painted before the vault and the main screen are
-# imported: tui/app/first_frame.py; or the main screen's tree), and to the first time the main
-# screen's tree is drawn with the vault open (every action ready); the vault is opened by the
-# app's own worker. Imports of the app's modules are the measured process's own: nothing is
-# imported before the clock but textual's pieces the hook needs. The loop that waits sleeps
-# 20 ms at a time: a tighter loop would take the interpreter from the app it measures.
-TUI_PAINT = PEAK_RSS + textwrap.dedent("""
-    import asyncio, json, os, sys, tempfile, time
-    spawned = float(sys.argv[2])
-    # the default settings, saved to a folder of its own: never the person's (a saved flat list
-    # would hide the tree it waits for)
-    os.environ["MEMVAULT_CONFIG_DIR"] = tempfile.mkdtemp(prefix="memvault-bench-config-")
-    from textual.widgets import Tree
-    from tui.app import MemvaultApp
-    from tui.app.settings import Loaded, Settings
-    painted, ready, clean = [], [], []
-    original = Tree.render_lines
-    def render_lines(self, crop):
-        if self.root.children and not painted:
-            painted.append((time.time(), time.process_time()))
-            clean.append("core.vault" not in sys.modules and "pydantic" not in sys.modules)
-        main = getattr(self.app, "main_screen", None)
-        view = getattr(self, "view", None)
-        if not ready and main is not None and view is not None and self.root.children \
-                and not view.partial:
-            ready.append((time.time(), time.process_time()))
-        return original(self, crop)
-    Tree.render_lines = render_lines
-    async def main():
-        app = MemvaultApp(sys.argv[1], poll_interval=0, rescore_interval=0,
-                          settings=Loaded(Settings()))
-        async with app.run_test(size=(120, 40)):
-            while not ready:
-                await asyncio.sleep(0.02)
-    asyncio.run(main())
-    print(json.dumps({"seconds": painted[0][0] - spawned, "ready": ready[0][0] - spawned,
-                      "cpu": painted[0][1], "ready_cpu": ready[0][1],
-                      "before_vault": clean[0], "rss_mb": peak_rss_mb()}), flush=True)
-    import os
-    os._exit(0)  # (not waiting for the search index's first build a clone's open started)
-""")
 
 
 def _env() -> dict[str, str]:
@@ -444,7 +387,7 @@ def measure_tui_paint(vault: Path, n: int, cold: bool = False) -> dict[str, Any]
     for _ in range(n):
         if cold:
             drop_index(vault)
-        result = run_json([sys.executable, "-c", TUI_PAINT, str(vault), repr(time.time())])
+        result = probe(vault)  # (bench/tui_probe.py: the demo's bench probes with it too)
         samples.append(result["seconds"])
         ready.append(result["ready"])
         cpu.append(result["cpu"])

@@ -13,9 +13,9 @@ from pathlib import Path
 from ..errors import ChangedMeanwhileError, HeadMovedError, JournalError
 from ..store.checked_replace import ChangedOnDiskError, replace_checked, stat_key
 from ..store.files import remove_file, remove_many, write_atomic, write_atomic_many
-from ..textutil import neutralise_controls, neutralise_line
+from ..textutil import neutralise_line
 from .blobs import ObjectStore
-from .entries import TOOL_TRAILER, VIA_TRAILER, with_trailer
+from .entries import commit_message
 from .faults import FaultPoints
 from .git_index import GitIndex
 from .intent import ABSENT, Intent, PathIntent, read_state, rollback_rule, state_id
@@ -100,11 +100,7 @@ class Committer:
         if not self.lock.held:
             raise RuntimeError("Journal.commit called without holding the lock")
         self.work_tree.check_writable()
-        message = neutralise_controls(message, single_line=False)
-        if via:
-            message = with_trailer(message, VIA_TRAILER, neutralise_line(via))
-        if tool:
-            message = with_trailer(message, TOOL_TRAILER, neutralise_line(tool))
+        message = commit_message(message, via, tool)
         writes = dict(writes or {})
         adopted = [p for p in adopt if p not in writes]
         self.written = {}

@@ -24,6 +24,19 @@ def with_trailer(message: str, key: str, value: str) -> str:
     return f"{body}\n{key}: {value}" if is_block else f"{body}\n\n{key}: {value}"
 
 
+def commit_message(message: str, via: str | None, tool: str | None) -> str:
+    """A commit's message as the journal records it: control characters neutralised, ``via``
+    and ``tool`` as the trailers ``Memvault-Via`` and ``Memvault-Tool``."""
+    from ..textutil import neutralise_controls, neutralise_line
+
+    message = neutralise_controls(message, single_line=False)
+    if via:
+        message = with_trailer(message, VIA_TRAILER, neutralise_line(via))
+    if tool:
+        message = with_trailer(message, TOOL_TRAILER, neutralise_line(tool))
+    return message
+
+
 def trailer_of(message: str, key: str) -> str | None:
     """The value of the git trailer ``key`` in ``message`` (its last paragraph, where
     :func:`with_trailer` puts trailers; the first such line), or None."""

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,6 +59,7 @@ from .repository import Repository
 if TYPE_CHECKING:  # GitPython is imported lazily: reading a vault needs no git
     import git
 
+    from .batch import FastImportBatch
     from .blobs import ObjectStore
     from .commit import Committer, LandedCommit
     from .git_index import GitIndex
@@ -82,6 +83,8 @@ class Journal:
         self.root = self.repository.root
         self.write_lock = WriteLock(lambda: self.repository.state_dir, lock_timeout)
         self._read_only = read_only
+        #: The commits of a new vault's build, sent to one ``git fast-import`` (:meth:`batch`).
+        self._batch: FastImportBatch | None = None
         #: Tests set ``faults.hook`` to raise at a named step of a write (fault injection).
         self.faults = faults or FaultPoints()
 
@@ -225,7 +228,10 @@ class Journal:
         return self.commands.object_format
 
     def head(self) -> str | None:
-        """The commit HEAD points at, or None on an unborn branch."""
+        """The commit HEAD points at, or None on an unborn branch (in a :meth:`batch`: the
+        batch's last commit, where HEAD will point when it ends)."""
+        if self._batch is not None:
+            return self._batch.head
         return self.commands.head()
 
     def config_get(self, key: str) -> str | None:
@@ -266,7 +272,40 @@ class Journal:
     ) -> str | None:
         """One operation, one commit (:meth:`~.commit.Committer.commit`); ``via`` and ``tool``
         are the commit's trailers, ``seen`` the files as the caller last saw them."""
+        if self._batch is not None:
+            return self._batch.commit(message, writes, adopt, via=via, tool=tool)
         return self.committer.commit(message, writes, adopt, via=via, tool=tool, seen=seen)
+
+    @property
+    def written(self) -> dict[Path, tuple[int, int, int]]:
+        """The stat key of each file the last commit wrote (what it wrote, even if a person's
+        save replaced it since)."""
+        return self._batch.written if self._batch is not None else self.committer.written
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every commit made inside is sent to one ``git fast-import`` and the branch moves when
+        the block ends (:mod:`.batch`: for a new vault built in one go, ``memvault demo``; the
+        write lock is held throughout and nothing may read history meanwhile). On an error
+        inside, the branch stays where it was; the files written stay on disk."""
+        from .batch import FastImportBatch
+
+        if self._batch is not None:
+            raise RuntimeError("a batch of commits is already under way")
+        with self.lock():
+            self.work_tree.check_writable()
+            batch = FastImportBatch(self.repository, self.commands)
+            batch.start()
+            self._batch = batch
+            try:
+                yield
+            except BaseException:
+                batch.abandon()
+                raise
+            else:
+                batch.finish()
+            finally:
+                self._batch = None
 
 
 __all__ = ["CommitChanges", "FaultPoints", "FileChange", "HistoryEntry", "Journal", "MergeTreeResult",

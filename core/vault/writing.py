@@ -222,7 +222,7 @@ class WritePath:
                                           seen=seen)
         # what memvault wrote, never a save that replaced it since (after a failure nothing is
         # noted: the files put back are looked at again before they are next written)
-        written = state.journal.committer.written
+        written = state.journal.written
         layout.note([p for p in writes if p in written or writes[p] is None], written)
 
     def commit_external(self, rels: list[str], when: str = "") -> None:
@@ -243,7 +243,7 @@ class WritePath:
         state.head = state.journal.commit(message, timed, adopt=paths, via=trailers.via,
                                           tool=trailers.tool)
         # as before the commit read them: a save since is looked at again
-        state.layout.note(paths, {**keys, **state.journal.committer.written})
+        state.layout.note(paths, {**keys, **state.journal.written})
 
     def commit_pending_use(self) -> str | None:
         """Commit the pending use records whose files still hold what was recorded, then forget

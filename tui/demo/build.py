@@ -182,9 +182,10 @@ def build_demo(path: Path | str, *, now: int | None = None, seed: int = 7) -> De
     at(now - DAY // 2, lambda: _save_waiting(vault, now - DAY // 2, random.Random(seed + 3)))
     at(now - DAY // 4, lambda: write_as_assistants(vault, now - DAY // 4,
                                                    random.Random(seed + 4)))
-    for when, _order, action in sorted(events):
-        with _dated(when):
-            action()
+    with vault.journal.batch():  # the commits through one git fast-import (core.git.batch)
+        for when, _order, action in sorted(events):
+            with _dated(when):
+                action()
 
     status = {s: 0 for s in MemoryStatus}
     for m in vault.memories.values():
