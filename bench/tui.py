@@ -22,7 +22,7 @@ Measures, against its targets:
 6. ``--keys`` (issue 42): each key's first visible change (the first screen update written
    after it) and its result, beside a bare Textual app's key, on the demo vault and at
    ``--size``: ``/``, a filter keystroke, archive, undo, archive of 13 marked memories, ``M``,
-   ``?``, ``I``. Targets: first visible change <= 100 ms, result <= 300 ms. Beside them, the CPU
+   ``?``, ``I``, and ``M`` again (the vault unchanged since: its clusters are reused). Targets: first visible change <= 100 ms, result <= 300 ms. Beside them, the CPU
    seconds from the key to its result (the app's threads and its git processes: on a loaded
    machine, the figure that says what the key costs). ``--vault PATH``: a copy of that vault
    instead of one of ``--size``; ``--no-demo``: not on the demo vault.
@@ -129,15 +129,20 @@ class Meter:
 
     async def key_both(self, key: str, done,  # type: ignore[no-untyped-def]
                        timeout: float = 30.0) -> tuple[float, float]:
-        """(first screen update written after the key, the first after ``done()`` held)."""
+        """(first screen update written after the key, the first after ``done()`` held); a
+        key that does not get there within ``timeout`` has an infinite result (the table says
+        so) and its CPU to the timeout, and the runs go on."""
         from textual import events
 
         char = key if len(key) == 1 else None
         started, cpu = time.perf_counter(), cpu_seconds()
         self.app.post_message(events.Key(key, char))
-        result = await self.until(done, started, timeout)
+        try:
+            result = await self.until(done, started, timeout)
+        except TimeoutError:
+            result, self.cpu_at_result = float("inf"), cpu_seconds()
         self.cpu = self.cpu_at_result - cpu
-        first = min(t for t in self.displays if t >= started) - started
+        first = min((t for t in self.displays if t >= started), default=float("inf")) - started
         return first, result
 
     async def until(self, done, started: float, timeout: float = 30.0) -> float:  # type: ignore[no-untyped-def]
@@ -269,7 +274,7 @@ async def measure_keys(path: Path, repeat: int) -> dict[str, list[tuple[float, f
     """Each key's (first visible change, result) on the vault at ``path``: ``/`` (the filter
     box focused) and a character typed in it (the tree filtered), ``a`` (archived), ``ctrl+z``
     (undone), ``a`` on 13 marked memories in the flat list, ``M`` (the consolidate wizard with
-    its clusters), ``?`` (help drawn) and ``I`` (the inbox with its entries)."""
+    its clusters), ``?`` (help drawn), ``I`` (the inbox with its entries) and ``M`` again."""
     from tui.app.screens.consolidate_wizard import ConsolidateWizard
     from tui.app.screens.help import HelpScreen
     from tui.app.screens.inbox import InboxScreen
@@ -325,11 +330,12 @@ async def measure_keys(path: Path, repeat: int) -> dict[str, list[tuple[float, f
             await pilot.press("f")
             await app.workers.wait_for_complete()
             await pilot.pause()
-            for key, kind, ready in (
-                    ("M", ConsolidateWizard, lambda s: s.clusters is not None),
-                    ("question_mark", HelpScreen, lambda s: bool(s.query("#help-body"))),
-                    ("I", InboxScreen, lambda s: s.view is not None)):
-                add(key.replace("question_mark", "?"), await meter.key_both(
+            for name, key, kind, ready in (
+                    ("M", "M", ConsolidateWizard, lambda s: s.clusters is not None),
+                    ("?", "question_mark", HelpScreen, lambda s: bool(s.query("#help-body"))),
+                    ("I", "I", InboxScreen, lambda s: s.view is not None),
+                    ("M again", "M", ConsolidateWizard, lambda s: s.clusters is not None)):
+                add(name, await meter.key_both(
                     key, lambda k=kind, r=ready: isinstance(app.screen, k) and r(app.screen)))
                 await app.workers.wait_for_complete()
                 await pilot.press("escape")

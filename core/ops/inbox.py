@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from ..vault import Plan, Vault
 __all__ = ["AcceptReport", "FieldChange", "InboxEntry", "InboxRefusedError", "InboxView",
            "LaterChange", "RejectReport", "RelationChange", "accept", "inbox", "reject", "review",
-           "via_of"]
+           "still_as_reviewed", "via_of"]
 
 
 # -- the entries ----------------------------------------------------------------------------
@@ -60,6 +60,30 @@ def review(vault: Vault) -> InboxView:
         return InboxView(None, state.mark, [])
     got = gather(vault, head, state)
     return InboxView(head, state.mark, _entries(vault, got))
+
+
+def still_as_reviewed(vault: Vault, view: InboxView, head: str) -> bool:
+    """Whether ``view``'s entries (read at ``view.head``) are the entries at ``head`` too, known
+    from the commits in between alone (one ``git log``, no record read): each a person's (no
+    client named), the child of the one before back to ``view.head``, none touching a memory
+    with an entry (nor a relation, when an entry lists relations). The app's own writes are
+    such commits: the inbox's count after one is read from this, not gathered again."""
+    if view.head is None or view.head == head:
+        return view.head == head
+    commits = vault.journal.history.commits_with_changes(since=view.head)
+    entry_ids = {e.memory_id for e in view.entries}
+    relations = any(e.relations for e in view.entries)
+    seen = {view.head}
+    for c in commits:
+        if len(c.parents) != 1 or c.parents[0] not in seen or via_of(c.message) is not None:
+            return False
+        for ch in c.changes:
+            what = vault.layout.classify(ch.path)
+            if what and (what[0] == "memory" and what[1] in entry_ids
+                         or what[0] == "relation" and relations):
+                return False
+        seen.add(c.commit)
+    return bool(commits) and commits[-1].commit == head
 
 
 def _entries(vault: Vault, got: Gathered) -> list[InboxEntry]:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from core import (
     Memory,
     MemoryStatus,
+    Vault,
     VaultError,
 )
 from .open_vault import OpenVault
@@ -37,6 +38,9 @@ class WizardService:
 
     def __init__(self, state: OpenVault) -> None:
         self.state = state
+        #: the last clusters found: ((HEAD, threshold), the vault, the clusters), reused while
+        #: the vault is the same one at the same commit (every change to it is a commit)
+        self.found: tuple[tuple[str, float], Vault, list[Cluster]] | None = None
 
     def split_candidates(self) -> list[SplitCandidate]:
         """Active memories that look composite, most reasons first (core's ranking)."""
@@ -122,13 +126,23 @@ class WizardService:
         """Clusters of similar active memories, most cohesive first (core's find_clusters).
 
         The memories are taken under the lock, the clustering runs without it: on a large
-        vault of look-alike memories it can take minutes, and the app must go on meanwhile."""
+        vault of look-alike memories it can take minutes, and the app must go on meanwhile.
+        Found again only when the vault moved on (a new commit): ``M`` opened again, or the
+        duplicates' grouping after it, lists the clusters at once (a new list each time)."""
+        from core.ops.consolidate import DEFAULT_THRESHOLD, find_clusters
+        at = DEFAULT_THRESHOLD if threshold is None else threshold
         with self.state.lock:
             vault = self.state.vault_or_fail()
+            head = vault.journal.head()
+            found = self.found
+            if found is not None and head is not None and found[0] == (head, at) \
+                    and found[1] is vault:
+                return list(found[2])
             pool = [m for m in vault.memories.values() if m.status == MemoryStatus.ACTIVE]
-        from core.ops.consolidate import DEFAULT_THRESHOLD, find_clusters
-        return find_clusters(vault, threshold=DEFAULT_THRESHOLD if threshold is None else threshold,
-                             memories=pool)
+        clusters = find_clusters(vault, threshold=at, memories=pool)
+        if head is not None:
+            self.found = ((head, at), vault, clusters)
+        return list(clusters)
 
     def plan_consolidation(self, ids: list[str], content: str | None = None,
                            sources: str = "delete") -> MergePreview:

@@ -50,3 +50,29 @@ def test_reject_and_reject_many(vault_dir):
     result = service.accept(None, upto=service.review().head)
     assert result.note == "Accepted 1 entry (the review mark moved)"
     assert service.count() == 0
+
+
+def test_a_persons_write_beside_the_entries_is_counted_without_reading_them_again(
+        vault_dir, monkeypatch):
+    """Issue 42: the count after each write of the app ran the whole review again (11 git
+    processes on the demo). A person's commit that touches no memory with an entry leaves the
+    entries as they were: the count is read from the commits in between; one that touches an
+    entry's memory, or an assistant's, reads them again."""
+    import core.ops.inbox as inbox
+
+    Vault.open(vault_dir, via="mcp/test").add("the assistant's note", memory_id="a1")
+    service = InboxService(vault_dir)
+    assert service.count() == 1
+    reviews = []
+    real = inbox.review
+    monkeypatch.setattr(inbox, "review", lambda v: reviews.append(1) or real(v))
+    person = Vault.open(vault_dir)
+    person.archive("p1")
+    person.update("p2", content="edited by the person")
+    view = service.review()
+    assert [e.memory_id for e in view.entries] == ["a1"] and reviews == []
+    assert view.head == person.journal.head()
+    person.update("a1", content="the person's word on it")  # an entry's memory
+    assert [e.later for e in service.review().entries] != [[]] and reviews == [1]
+    Vault.open(vault_dir, via="mcp/test").add("another", memory_id="a2")
+    assert service.count() == 2 and reviews == [1, 1]

@@ -283,12 +283,11 @@ class SplitWizard(WizardScreen):
                 return
             self.load_draft(memory_id, serial)
             return
-        fate = self.query_one(ChoiceList).value
         with_labels = step_id in ("split-labels", "split-original")
         self.plan(serial, step_id, self._texts(),
                   [p.tags or [] for p in self.parts] if with_labels else None,
                   [p.entities or [] for p in self.parts] if with_labels else None,
-                  fate if step_id == "split-original" else "archive")
+                  self.query_one(ChoiceList).value if step_id == "split-original" else "archive")
 
     def recheck(self) -> None:
         self.serial += 1

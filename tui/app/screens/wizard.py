@@ -18,7 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.widget import Widget
+from textual.widget import AwaitMount, Widget
 from textual.widgets import Button, ContentSwitcher, OptionList, Static
 
 from core import VaultError
@@ -48,6 +48,8 @@ class WizardScreen(SeeThroughModal[Change | None]):
         self.busy = False
         self.serial = 0  # numbers checks, so a late answer to an old one is ignored
         self.done = False
+        self.built: set[str] = set()  # the steps whose widgets are composed (build)
+        self.mounting: dict[str, AwaitMount] = {}  # ... and not shown since
 
     # -- layout -----------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -56,9 +58,11 @@ class WizardScreen(SeeThroughModal[Change | None]):
                          classes="dialog-title")
             yield StepRail([title for _, title in self.STEPS], id="wizard-rail")
             with ContentSwitcher(id="wizard-steps", initial=self.STEPS[0][0]):
-                for step_id, _title in self.STEPS:
+                for index, (step_id, _title) in enumerate(self.STEPS):
                     with Vertical(id=step_id, classes="wizard-step"):
-                        yield from self.compose_step(step_id)
+                        if index == 0:  # the others are built when first needed (build)
+                            self.built.add(step_id)
+                            yield from self.compose_step(step_id)
             yield Static("", id="wizard-error")
             with Horizontal(id="wizard-buttons"):
                 yield Static("", id="wizard-keys")
@@ -68,6 +72,19 @@ class WizardScreen(SeeThroughModal[Change | None]):
 
     def compose_step(self, step_id: str) -> Iterable[Widget]:
         raise NotImplementedError
+
+    def build(self, step_id: str) -> AwaitMount | None:
+        """Compose the step's widgets the first time it is asked for (None: built already): a
+        wizard opens with its first step alone built and styled, and builds the next one once
+        a step is drawn (issue 42: ``M`` built and styled all four steps of the consolidate
+        wizard before its first frame). The step's own widgets are in the DOM at once; those
+        inside a container of it once the returned mount is awaited."""
+        if step_id in self.built:
+            return None
+        self.built.add(step_id)
+        mounting = self.query_one(f"#{step_id}").mount_compose(self.compose_step(step_id))
+        self.mounting[step_id] = mounting
+        return mounting
 
     def on_mount(self) -> None:
         self.query_one("#wizard-error", Static).display = False
@@ -89,10 +106,25 @@ class WizardScreen(SeeThroughModal[Change | None]):
         self.serial += 1
         self.busy = False
         self.set_error(None)
-        self.query_one(ContentSwitcher).current = self.step_id
+        step_id = self.step_id
+        self.build(step_id)
+        mounting = self.mounting.pop(step_id, None)  # built, not shown yet
+        self.query_one(ContentSwitcher).current = step_id
         self.query_one(StepRail).current = index
         self._buttons()
-        self.entered(self.step_id)
+        if not self.last:  # the next step, once this one is drawn: ready when Next is pressed
+            self.call_after_refresh(self.build, self.STEPS[index + 1][0])
+        if mounting is None:
+            self.entered(step_id)
+            return
+
+        async def enter() -> None:  # the step's widgets mounted, nested ones too
+            await mounting
+            if self.step_id == step_id and self.is_attached:
+                self.entered(step_id)
+                self.focus_step()
+
+        self.call_later(enter)
 
     def _buttons(self) -> None:
         back = self.query_one("#wizard-back", Button)
@@ -195,13 +227,19 @@ class WizardScreen(SeeThroughModal[Change | None]):
         self.set_error(message)
 
     @on(WizardChecked)
-    def _checked(self, message: WizardChecked) -> None:
+    async def _checked(self, message: WizardChecked) -> None:
         message.stop()
         if message.serial != self.serial or message.step != self.step_id or not self.busy:
             return  # an answer to an older question
         if message.error is not None:
             self.failed(message.error)
         else:
+            if not self.last:  # what the step passed fills in the next one: mounted first
+                next_id = self.STEPS[self.step + 1][0]
+                if self.build(next_id) is not None:
+                    await self.mounting.pop(next_id)
+                    if message.serial != self.serial or not self.busy:
+                        return  # (moved on meanwhile)
             self.accept(message.step, message.preview)
             self.passed()
 
