@@ -100,11 +100,11 @@ def views(view):  # type: ignore[no-untyped-def]
                    key=lambda r: (r.score, r.id)).id
 
     async def main(app, pilot):  # type: ignore[no-untyped-def]
-        app.main_screen.jump(showcase)
+        app.main_screen.jumps.jump(showcase)
         await settle(pilot)
 
     async def detail_content(app, pilot):  # type: ignore[no-untyped-def]
-        app.main_screen.jump(gisted)
+        app.main_screen.jumps.jump(gisted)
         await settle(pilot)
         await pilot.press("c")
 
@@ -123,22 +123,22 @@ def views(view):  # type: ignore[no-untyped-def]
         await pilot.press("down")
 
     async def provenance_split(app, pilot):  # type: ignore[no-untyped-def]
-        app.main_screen.jump(split_original)
+        app.main_screen.jumps.jump(split_original)
         await settle(pilot)
         await pilot.press("p")
 
     async def provenance_merge(app, pilot):  # type: ignore[no-untyped-def]
-        app.main_screen.jump(merged)
+        app.main_screen.jumps.jump(merged)
         await settle(pilot)
         await pilot.press("p")
 
     async def history(app, pilot):  # type: ignore[no-untyped-def]
-        app.main_screen.jump(edited)
+        app.main_screen.jumps.jump(edited)
         await settle(pilot)
         await pilot.press("H")
 
     async def history_diff(app, pilot):  # type: ignore[no-untyped-def]
-        app.main_screen.jump(edited)
+        app.main_screen.jumps.jump(edited)
         await settle(pilot)
         await pilot.press("H")
         await settle(pilot)
@@ -163,7 +163,7 @@ def views(view):  # type: ignore[no-untyped-def]
         await pilot.press("down", "down", "down")
 
     async def delete(app, pilot):  # type: ignore[no-untyped-def]
-        app.main_screen.jump(find(view, "quarterly planning"))
+        app.main_screen.jumps.jump(find(view, "quarterly planning"))
         await settle(pilot)
         await pilot.press("x")
 
@@ -185,7 +185,7 @@ def views(view):  # type: ignore[no-untyped-def]
 
     def split_wizard(*keys: str) -> Callable[[object, object], Awaitable[None]]:
         async def steps(app, pilot):  # type: ignore[no-untyped-def]
-            app.main_screen.jump(composite)
+            app.main_screen.jumps.jump(composite)
             await settle(pilot)
             await pilot.press("v")
             await settle(pilot)
@@ -200,7 +200,7 @@ def views(view):  # type: ignore[no-untyped-def]
                            ) -> Callable[[object, object], Awaitable[None]]:
         async def steps(app, pilot):  # type: ignore[no-untyped-def]
             for memory_id in dentist[:2]:  # two marked in the tree (●)
-                app.main_screen.jump(memory_id)
+                app.main_screen.jumps.jump(memory_id)
                 await settle(pilot)
                 await pilot.press("space")
             await pilot.press("M")
