@@ -327,7 +327,7 @@ GARDEN_TEXT = (
     "and tomato feed every second week.\n\n"
     "Ana, the neighbour downstairs, looks after the plants when we travel; her spare key is in "
     "the blue box by the door.\n\n"
-    "The bike room code changed to 4711 in May. The bike needs new brake pads before the "
+    "The bike room code changed to 4711 in May, and the bike needs new brake pads before the "
     "autumn rides start.\n\n"
     "The building manager, Mr Costa, wants the balcony drain cleared before the first storms "
     "in October, or the rain water runs into the flat below and the ceiling there stains.")

@@ -96,7 +96,7 @@ async def test_split_labels_follow_the_edited_text_unless_typed(wizard_vault):
         assert wizard.preview.parts[0].meta.tags == ["mine", "only"]
 
 
-BIKE = ("The bike room code changed to 4711 in May. The bike needs new brake pads before "
+BIKE = ("The bike room code changed to 4711 in May, and the bike needs new brake pads before "
         "the autumn rides start.")
 
 
