@@ -136,19 +136,6 @@ def test_demo_memories_are_each_about_one_subject(demo):
     assert checked >= 30  # the check ran on many memories of two sentences
 
 
-def test_demo_composite_waiting_for_the_wizard_offers_its_two_fact_sentence_split(demo):
-    """Issue 42: "... code changed to 4711 in May, and the bike needs new brake pads ..." was
-    offered as one part (its paragraph was)."""
-    from core.ops.split import suggest_split
-
-    vault = Vault.open(demo.path, readonly=True)
-    waiting = next(m for m in vault.memories.values() if m.content == WAITING_COMPOSITE[0])
-    parts = [p.content for p in suggest_split(waiting)]
-    assert any(p.endswith("The bike room code changed to 4711 in May.") for p in parts)
-    assert any(p.endswith("The bike needs new brake pads before the autumn rides start.")
-               for p in parts)
-
-
 def test_demo_is_built_with_few_git_processes(tmp_path, git_runs):
     """Its history goes through one ``git fast-import`` (core/git/batch.py): the first run of
     ``memvault demo`` is the README's "a few seconds" (issue 42: it ran 300 git processes, three
