@@ -196,13 +196,10 @@ def _ideas(text: str) -> list[str]:
     """Paragraphs, else list items, else sentences grouped by topic shift, a sentence holding
     two facts cut into them first (:mod:`.split_clauses`); a sentence that leans on the one
     before (an aside: *Said with obvious enthusiasm while ...*, *It ...*,
-    :mod:`core.gist.asides`) stays with it. A paragraph is one idea unless a sentence of it
-    holds two facts: then it is drafted as its sentences are (*The bike room code changed to
-    4711 in May, and the bike needs new brake pads ...* is two parts in any note)."""
+    :mod:`core.gist.asides`) stays with it."""
     paragraphs = [p.strip() for p in _PARAGRAPH.split(text) if p.strip()]
     if len(paragraphs) >= 2:
-        return [idea for p in paragraphs
-                for idea in (_sentence_ideas(p) if _holds_two_facts(p) else [p])]
+        return paragraphs
     if len(_LIST_ITEM.findall(text)) >= 2:
         items, head = [], []
         for line in text.splitlines():
@@ -217,18 +214,6 @@ def _ideas(text: str) -> list[str]:
             items[0] = " ".join(head) + " " + items[0]
         if len(items) >= 2:
             return items
-    return _sentence_ideas(text)
-
-
-def _holds_two_facts(paragraph: str) -> bool:
-    """Whether a sentence of ``paragraph`` (prose: no line break inside) holds two facts."""
-    return "\n" not in paragraph and any(
-        len(two_facts(s.strip())) > 1 for s in _SENTENCE.split(paragraph) if s.strip())
-
-
-def _sentence_ideas(text: str) -> list[str]:
-    """The sentences of ``text``, each sentence of two facts cut into them, grouped by topic
-    (see :func:`_ideas`)."""
     sentences = [fact for s in _SENTENCE.split(text.strip()) if s.strip()
                  for fact in two_facts(s.strip())]
     if len(sentences) < 2:

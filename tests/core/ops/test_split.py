@@ -325,23 +325,6 @@ def test_a_note_of_two_facts_in_one_sentence_is_drafted_as_two_parts():
                                                    ("My sister lives in Porto.", ["family"])]
 
 
-def test_a_paragraph_of_two_facts_in_one_sentence_is_drafted_as_two_parts():
-    """Issue 42: in a note of paragraphs, a paragraph was one part whatever it held: the demo's
-    "The bike room code changed to 4711 in May, and the bike needs new brake pads ..." was
-    offered whole. A paragraph without such a sentence stays one part."""
-    m = _memory("Flat notes. The tomatoes need water every evening in July.\n\n"
-                "The bike room code changed to 4711 in May, and the bike needs new brake pads "
-                "before the autumn rides start.\n\n"
-                "Mr Costa wants the drain cleared before October. He asked twice.",
-                tags=["garden", "bike", "building"], entities=["Mr Costa"])
-    parts = [p.content for p in suggest_split(m)]
-    assert [p for p in parts if "bike" in p] == [
-        "Flat notes: The bike room code changed to 4711 in May.",
-        "Flat notes: The bike needs new brake pads before the autumn rides start."]
-    assert "Flat notes: Mr Costa wants the drain cleared before October. He asked twice." in parts
-    assert len(parts) == 4
-
-
 def test_a_sentence_of_one_fact_with_and_is_one_part():
     assert len(suggest_split(_memory("Likes salt and pepper on scrambled eggs."))) == 1
 
@@ -412,9 +395,7 @@ def test_split_candidates_with_reasons(vault):
     assert set(by_id) == {long_two.id, tagged.id, named.id, crossing.id, everything.id}
     assert len(long_one.content) > SPLIT_MIN_CHARS and long_one.id not in by_id  # one idea
     assert archived.id not in by_id and plain.id not in by_id
-    # (3: LONG_B is a sentence of two facts, "... moved to Thursday, and the finance team
-    # asked ...", cut in a note of paragraphs too since issue 42; before, its paragraph was one)
-    assert by_id[long_two.id].reasons == [f"{len(long_two.content)} characters with 3 distinct ideas"]
+    assert by_id[long_two.id].reasons == [f"{len(long_two.content)} characters with 2 distinct ideas"]
     assert by_id[tagged.id].reasons == ["5 tags"]
     assert by_id[named.id].reasons == ["6 entities"]
     assert by_id[crossing.id].reasons == ["used across 3 domains"]
