@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))  # the source tree (not bench/: bench/tui.py would shadow tui)
+sys.path.insert(0, str(HERE.parent))  # the source tree
 
 from core import Vault  # noqa: E402
 from core.io.migrate import migrate_jsonl  # noqa: E402

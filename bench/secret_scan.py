@@ -35,7 +35,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 # the source tree, and not bench/: this file would shadow the standard library's ``secrets``
-# (and bench/tui.py the ``tui`` package)
+# (and a bench script named like a package would shadow it: tests/test_bench_names.py)
 sys.path[:] = [str(HERE.parent)] + [p for p in sys.path if Path(p or ".").resolve() != HERE]
 
 from core import Memory, MemoryMetadata, Vault  # noqa: E402

@@ -85,7 +85,7 @@ def _on_an_app(tree: ast.AST) -> list[tuple[int, str]]:
 
 
 def test_no_private_attribute_of_textuals_app_is_used_on_an_app() -> None:
-    """(The app and its tests; bench/tui.py times each frame Textual writes by wrapping
+    """(The app and its tests; bench/app_speed.py times each frame Textual writes by wrapping
     ``App._display``, which no public hook marks.)"""
     private = _app_private()
     found = [f"{path.relative_to(ROOT)}:{line}: .{name}"

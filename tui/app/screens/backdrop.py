@@ -4,7 +4,7 @@ A modal screen with a translucent background (``ModalScreen { background: $backg
 draws the screen below it, tinted, as its own background: Textual renders that whole screen
 again and tints every segment each time the modal lays itself out. Opening a wizard or help
 did that three times (its first frame, the resize Textual sends a new screen, a step filled
-in) although nothing below had changed (its cost: bench/tui.py --keys). Here the tinted lines are kept for the size and the theme they were drawn
+in) although nothing below had changed (its cost: bench/app_speed.py --keys). Here the tinted lines are kept for the size and the theme they were drawn
 at, and drawn again only when a screen below reports a change (Textual refreshes the modal with
 the regions that changed), when the size or the theme changes, or when a screen was above the
 modal (the palette: it may have changed what is below)."""

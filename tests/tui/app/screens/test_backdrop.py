@@ -1,7 +1,7 @@
 """A modal's see-through backdrop (tui/app/screens/backdrop.py): the screen below, tinted, is
 kept while nothing below changes: the modal laying itself out again does not draw it again
 (issue 42: opening the consolidate wizard drew it five times in this test, three on the demo
-vault in bench/tui.py --keys; now three and two); a change below draws it again."""
+vault in bench/app_speed.py --keys; now three and two); a change below draws it again."""
 
 from __future__ import annotations
 

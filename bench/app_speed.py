@@ -1,7 +1,7 @@
 """memvault TUI benchmark: the app on a 10k-memory vault, headless, in this process.
 
-    python bench/tui.py [--size 10000] [--repeat 5] [--keep]
-    python bench/tui.py --keys [--size 10000] [--repeat 3]
+    python bench/app_speed.py [--size 10000] [--repeat 5] [--keep]
+    python bench/app_speed.py --keys [--size 10000] [--repeat 3]
 
 Measures, against its targets:
 
@@ -48,7 +48,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))  # the source tree (not bench/: this file is named tui.py)
+sys.path.insert(0, str(HERE.parent))  # the source tree
 
 
 def _load_corebench():  # type: ignore[no-untyped-def]
